@@ -1,0 +1,42 @@
+# heronlog: the two commands of the README, and a few helpers.
+#   make run   serve the app on http://127.0.0.1:8000 with the embedded SQLite store
+#   make test  lint, types, unit, integration and e2e tests, with throwaway servers
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: run test bench lint fmt clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# Re-install only when the project's metadata changes (the stamp is newer than pyproject.toml otherwise).
+$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e .
+	touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check -q -e '.[test]'
+	touch $@ $(VENV)/.stamp-run
+
+run: $(VENV)/.stamp-run
+	$(BIN)/heronlog serve --host $(HOST) --port $(PORT)
+
+# tools/teststack.py provisions redis-server (and the browser), starts throwaway servers on free loopback
+# ports in a temporary folder, runs every check in order, stops the servers, and exits non-zero on failure.
+test: $(VENV)/.stamp-test
+	$(BIN)/python tools/teststack.py
+
+bench: $(VENV)/.stamp-test
+	$(BIN)/python tools/teststack.py --bench
+
+lint: $(VENV)/.stamp-test
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+fmt: $(VENV)/.stamp-test
+	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis test-output

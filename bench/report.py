@@ -1,0 +1,47 @@
+"""Run every benchmark of bench/ and write one report, docs/PERFORMANCE.md (`make bench`).
+
+Each benchmark is a script named ``bench_*.py`` that prints a Markdown section: every figure beside its anchor
+measured in the same run (never a figure alone, never a timing asserted in a test).
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    scripts = sorted((ROOT / "bench").glob("bench_*.py"))
+    sections = []
+    failed = []
+    for script in scripts:
+        print(f"[bench] {script.name}", flush=True)
+        run = subprocess.run(
+            [sys.executable, str(script)], check=False, capture_output=True, text=True, cwd=ROOT
+        )
+        if run.returncode != 0:
+            failed.append(script.name)
+            sections.append(f"## {script.name}\n\nFAILED:\n\n```\n{run.stderr[-4000:]}\n```\n")
+        else:
+            sections.append(run.stdout)
+        print(run.stdout, flush=True)
+    header = (
+        "# heronlog performance report\n\n"
+        f"Written by `make bench` on {datetime.date.today().isoformat()}: {platform.machine()}, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()}. Every figure stands beside its anchor, "
+        "measured in the same run on the same machine; these machines are shared, so read ratios, "
+        "not absolutes.\n"
+    )
+    (ROOT / "docs").mkdir(exist_ok=True)
+    (ROOT / "docs" / "PERFORMANCE.md").write_text(header + "\n" + "\n".join(sections))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Which event store heronlog uses, and how the eventsourcing library is told about it.
+
+Three stores, chosen by configuration and never by code (STYLE habit 10):
+
+* ``sqlite`` (the default): the library's embedded SQLite module, one file in the data folder
+  (``HERONLOG_DATA``, default ``./data``);
+* ``redis``: heronlog's own persistence module ``replay.store`` against ``REDIS_URL``;
+* ``memory``: the library's in-memory module, for tests and demos.
+
+``REDIS_URL`` alone switches the default from SQLite to Redis; ``HERONLOG_STORE`` (or ``--store``) names the
+store explicitly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+StoreKind = Literal["sqlite", "redis", "memory"]
+STORE_KINDS: tuple[StoreKind, ...] = ("sqlite", "redis", "memory")
+SQLITE_FILENAME = "heronlog.sqlite"
+DEFAULT_DATA_FOLDER = "data"
+
+
+class ConfigError(ValueError):
+    """The environment names a store that cannot be used (unknown kind, Redis without a URL)."""
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    """A resolved choice of event store."""
+
+    kind: StoreKind
+    sqlite_path: Path | None = None
+    redis_url: str | None = None
+    redis_prefix: str = "heronlog"
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str], kind: str | None = None) -> StoreConfig:
+        """Resolve the store from environment variables; ``kind`` (from the command line) wins."""
+        chosen = kind or environ.get("HERONLOG_STORE") or ("redis" if environ.get("REDIS_URL") else "sqlite")
+        if chosen == "sqlite":
+            folder = Path(environ.get("HERONLOG_DATA") or DEFAULT_DATA_FOLDER).expanduser().resolve()
+            return cls(kind="sqlite", sqlite_path=folder / SQLITE_FILENAME)
+        if chosen == "redis":
+            url = environ.get("REDIS_URL")
+            if not url:
+                raise ConfigError("the redis store needs REDIS_URL, e.g. redis://127.0.0.1:6379/0")
+            return cls(kind="redis", redis_url=url, redis_prefix=environ.get("REDIS_KEY_PREFIX", "heronlog"))
+        if chosen == "memory":
+            return cls(kind="memory")
+        raise ConfigError(f"unknown store {chosen!r}: choose one of {', '.join(STORE_KINDS)}")
+
+    def describe(self) -> str:
+        """One line for the start-up banner: where the events are kept."""
+        if self.kind == "sqlite":
+            return f"sqlite file {self.sqlite_path}"
+        if self.kind == "redis":
+            return f"redis {self.redis_url} (key prefix {self.redis_prefix!r})"
+        return "memory (nothing is kept after the process ends)"
+
+    def eventsourcing_env(self) -> dict[str, str]:
+        """The environment the eventsourcing library reads to build its recorders."""
+        if self.kind == "sqlite":
+            assert self.sqlite_path is not None
+            return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(self.sqlite_path)}
+        if self.kind == "redis":
+            assert self.redis_url is not None
+            return {
+                "PERSISTENCE_MODULE": "replay.store",
+                "REDIS_URL": self.redis_url,
+                "REDIS_KEY_PREFIX": self.redis_prefix,
+            }
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}

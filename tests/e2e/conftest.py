@@ -1,0 +1,85 @@
+"""End-to-end fixtures: a real `heronlog serve` process (gunicorn) spoken to over real HTTP."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Served:
+    """A running server: its base URL, its process, and what it printed at start."""
+
+    url: str
+    process: subprocess.Popen[str]
+    log: Path
+
+    def get_json(self, path: str) -> tuple[int, Any]:
+        try:
+            with urllib.request.urlopen(self.url + path, timeout=10) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    def output(self) -> str:
+        return self.log.read_text()
+
+
+def serve(tmp_path: Path, env: Mapping[str, str], *args: str) -> Iterator[Served]:
+    """Start `heronlog serve` on a free loopback port and stop it afterwards."""
+    port = free_port()
+    log = tmp_path / f"serve-{port}.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "serve", "--port", str(port), *args],
+            env={**os.environ, **env},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    served = Served(f"http://127.0.0.1:{port}", process, log)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"heronlog serve exited early:\n{served.output()}")
+            try:
+                served.get_json("/healthz")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"heronlog serve did not answer:\n{served.output()}")
+                time.sleep(0.1)
+        yield served
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def sqlite_server(tmp_path: Path) -> Iterator[Served]:
+    """`heronlog serve` on the default embedded store, its data folder in a temporary directory."""
+    env = {"HERONLOG_DATA": str(tmp_path / "data"), "REDIS_URL": "", "HERONLOG_STORE": ""}
+    yield from serve(tmp_path, env)

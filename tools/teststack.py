@@ -1,0 +1,278 @@
+"""Provision and run heronlog's whole test suite (`make test`) or its benchmarks (`make bench`).
+
+This script is the body of `make test`. It uses the standard library only, so it runs before anything else is
+installed. In order, it:
+
+1. provisions the programs the tests need (`redis-server`, `redis-cli`, `chromium`): found on PATH, else
+   installed from Debian's packages with `apt-get` when running as root, else it stops with a message saying
+   how to install them;
+2. starts throwaway servers on free loopback ports inside a temporary folder: one standalone `redis-server`
+   and a 3-master Redis Cluster;
+3. runs every check (ruff lint, ruff format, mypy strict, the unit, integration and e2e tiers of pytest), each
+   one even when an earlier one failed, so one run shows every problem;
+4. stops every server it started, even when a check fails or the run is interrupted, and exits non-zero if any
+   check failed.
+
+The servers are announced to the tests through environment variables (see `ENVIRONMENT`), which the test
+fixtures read; a test that needs a server and does not find its variable fails rather than skips, so a broken
+provisioning step can never pass silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+# Programs the suite needs, and the Debian package that provides each.
+PROGRAMS: dict[str, str] = {
+    "redis-server": "redis-server",
+    "redis-cli": "redis-tools",
+    "chromium": "chromium",
+}
+
+ENVIRONMENT = {
+    "HERONLOG_TEST_REDIS_URL": "the standalone redis-server, redis://127.0.0.1:PORT/0",
+    "HERONLOG_TEST_CLUSTER_URL": "one node of the 3-master Redis Cluster, redis://127.0.0.1:PORT",
+    "HERONLOG_TEST_CLUSTER_NODES": "every cluster node, host:port separated by commas",
+    "HERONLOG_TEST_REDIS_SERVER": "the redis-server executable, for tests that start (and kill) their own",
+    "HERONLOG_TEST_CHROMIUM": "the Chromium executable for the browser tests",
+    "HERONLOG_TEST_OUTPUT": "a folder for screenshots and reports written by the tests",
+}
+
+
+def say(message: str) -> None:
+    print(f"[teststack] {message}", flush=True)
+
+
+def provision(programs: dict[str, str]) -> dict[str, str]:
+    """Return the path of every program, installing the missing ones with apt-get when that is possible."""
+    missing = {name: pkg for name, pkg in programs.items() if shutil.which(name) is None}
+    if missing:
+        packages = sorted(set(missing.values()))
+        can_apt = os.geteuid() == 0 and shutil.which("apt-get") is not None
+        if not can_apt:
+            sys.exit(
+                "[teststack] missing programs: "
+                + ", ".join(sorted(missing))
+                + f"\n  install them with: sudo apt-get install -y {' '.join(packages)}"
+                + "\n  (or put them on PATH) and run `make test` again."
+            )
+        say(f"installing {' '.join(packages)} with apt-get")
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True, env=env)
+    paths = {}
+    for name in programs:
+        path = shutil.which(name)
+        if path is None:
+            sys.exit(f"[teststack] {name} is still missing after installation")
+        paths[name] = path
+    return paths
+
+
+def port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def free_port() -> int:
+    """A free loopback port whose cluster bus port (port + 10000) is free and valid too, so any port it
+    returns can serve a cluster node."""
+    rng = random.Random()
+    for _ in range(1000):
+        port = rng.randrange(20000, 40000)
+        if port_is_free(port) and port_is_free(port + 10000):
+            return port
+    raise RuntimeError("no free loopback port pair found")
+
+
+def redis_ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@dataclass
+class Stack:
+    """The servers started for one run; `stop()` ends every one of them."""
+
+    folder: Path
+    processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def start_redis(self, redis_server: str, name: str, *extra: str) -> int:
+        port = free_port()
+        workdir = self.folder / name
+        workdir.mkdir()
+        log = (workdir / "redis.log").open("wb")
+        args = [
+            redis_server,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--dir",
+            str(workdir),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--protected-mode",
+            "yes",
+            *extra,
+        ]
+        self.processes.append(subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT))
+        deadline = time.monotonic() + 20
+        while not redis_ping(port):
+            if time.monotonic() > deadline or self.processes[-1].poll() is not None:
+                raise RuntimeError(f"redis-server {name} did not start; see {workdir / 'redis.log'}")
+            time.sleep(0.05)
+        return port
+
+    def start_cluster(self, redis_server: str, redis_cli: str, masters: int = 3) -> list[int]:
+        ports = [
+            self.start_redis(
+                redis_server,
+                f"cluster-{i}",
+                "--cluster-enabled",
+                "yes",
+                "--cluster-config-file",
+                "nodes.conf",
+                "--cluster-node-timeout",
+                "3000",
+            )
+            for i in range(masters)
+        ]
+        nodes = [f"127.0.0.1:{port}" for port in ports]
+        subprocess.run(
+            [redis_cli, "--cluster", "create", *nodes, "--cluster-replicas", "0", "--cluster-yes"],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            states = [
+                subprocess.run(
+                    [redis_cli, "-p", str(port), "cluster", "info"],
+                    check=False,
+                    capture_output=True,
+                    text=True,
+                ).stdout
+                for port in ports
+            ]
+            if all("cluster_state:ok" in state for state in states):
+                return ports
+            if time.monotonic() > deadline:
+                raise RuntimeError("the Redis Cluster did not reach cluster_state:ok")
+            time.sleep(0.1)
+
+    def stop(self) -> None:
+        for process in self.processes:
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.processes.clear()
+
+
+@contextlib.contextmanager
+def running_stack(paths: dict[str, str]) -> Iterator[dict[str, str]]:
+    folder = Path(tempfile.mkdtemp(prefix="heronlog-test-"))
+    stack = Stack(folder)
+
+    def interrupted(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, interrupted)
+    try:
+        port = stack.start_redis(paths["redis-server"], "standalone")
+        cluster = stack.start_cluster(paths["redis-server"], paths["redis-cli"])
+        output = ROOT / "test-output"
+        output.mkdir(exist_ok=True)
+        env = {
+            "HERONLOG_TEST_REDIS_URL": f"redis://127.0.0.1:{port}/0",
+            "HERONLOG_TEST_CLUSTER_URL": f"redis://127.0.0.1:{cluster[0]}",
+            "HERONLOG_TEST_CLUSTER_NODES": ",".join(f"127.0.0.1:{p}" for p in cluster),
+            "HERONLOG_TEST_REDIS_SERVER": paths["redis-server"],
+            "HERONLOG_TEST_CHROMIUM": paths["chromium"],
+            "HERONLOG_TEST_OUTPUT": str(output),
+        }
+        say(f"redis-server on {port}, cluster on {', '.join(map(str, cluster))}, work folder {folder}")
+        yield env
+    finally:
+        stack.stop()
+        signal.signal(signal.SIGTERM, previous)
+        shutil.rmtree(folder, ignore_errors=True)
+        say("servers stopped")
+
+
+def checks() -> list[tuple[str, Sequence[str]]]:
+    pytest = [str(BIN / "python"), "-m", "pytest", "-p", "no:cacheprovider"]
+    return [
+        ("ruff lint", [str(BIN / "ruff"), "check", "."]),
+        ("ruff format", [str(BIN / "ruff"), "format", "--check", "."]),
+        ("mypy strict", [str(BIN / "mypy")]),
+        ("unit tests", [*pytest, "tests/unit"]),
+        ("integration tests", [*pytest, "tests/integration"]),
+        ("e2e tests", [*pytest, "tests/e2e"]),
+    ]
+
+
+def benches() -> list[tuple[str, Sequence[str]]]:
+    return [("benchmarks", [str(BIN / "python"), "bench/report.py"])]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bench", action="store_true", help="run the benchmarks instead of the tests")
+    parser.add_argument("--only", help="run only the checks whose name contains this text")
+    parser.add_argument("pytest_args", nargs="*", help="extra arguments for every pytest step")
+    args = parser.parse_args(argv)
+
+    paths = provision(PROGRAMS)
+    steps = benches() if args.bench else checks()
+    if args.only:
+        steps = [step for step in steps if args.only in step[0]]
+    results: list[tuple[str, int, float]] = []
+    with running_stack(paths) as env:
+        run_env = dict(os.environ, **env, PYTHONPATH=str(ROOT))
+        for name, command in steps:
+            extra = list(args.pytest_args) if "pytest" in command else []
+            say(f"--- {name}: {' '.join(command[-2:])}")
+            started = time.monotonic()
+            code = subprocess.run([*command, *extra], check=False, cwd=ROOT, env=run_env).returncode
+            results.append((name, code, time.monotonic() - started))
+    say("summary")
+    for name, code, seconds in results:
+        say(f"  {'ok  ' if code == 0 else 'FAIL'} {name} ({seconds:.0f} s)")
+    failed = [name for name, code, _ in results if code != 0]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
