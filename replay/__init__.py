@@ -1,9 +1,52 @@
 """The event-sourced game log: games, history, undo, branches, annotations and exports (DESIGN §3).
 
 This layer sits between the rules engine (``domain``) and the HTTP application (``api``). It imports
-``domain`` and the eventsourcing library, never ``api``.
+``domain`` and the eventsourcing library, never ``api``. Its entry point is :class:`GameLog`, an eventsourcing
+``Application``; the store it writes to is chosen by configuration (:class:`StoreConfig`).
 """
 
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, StoreKind
+from replay.errors import (
+    AnnotationNotFound,
+    GameClosed,
+    GameNotFound,
+    InvalidAnnotation,
+    InvalidLog,
+    InvalidSetup,
+    NothingToRedo,
+    NothingToUndo,
+    ReplayError,
+    RulesVersionUnsupported,
+    StaleVersion,
+    UnknownVersion,
+)
 
-__all__ = ["STORE_KINDS", "ConfigError", "StoreConfig", "StoreKind"]
+__all__ = [
+    "STORE_KINDS",
+    "AnnotationNotFound",
+    "ConfigError",
+    "GameClosed",
+    "GameLog",
+    "GameNotFound",
+    "InvalidAnnotation",
+    "InvalidLog",
+    "InvalidSetup",
+    "NothingToRedo",
+    "NothingToUndo",
+    "ReplayError",
+    "RulesVersionUnsupported",
+    "StaleVersion",
+    "StoreConfig",
+    "StoreKind",
+    "UnknownVersion",
+]
+
+
+def __getattr__(name: str) -> object:
+    # GameLog pulls in the eventsourcing library and the rules engine: import it on first use only, so that
+    # reading the configuration (e.g. for /healthz or the command line's --help) stays cheap.
+    if name == "GameLog":
+        from replay.application import GameLog
+
+        return GameLog
+    raise AttributeError(name)

@@ -1,0 +1,206 @@
+"""Annotations: comments for teaching, anchored to a version of a game, in a stream of their own.
+
+Each game's annotations live in a separate stream (id derived from the game's id), never in the game's
+stream: annotating never conflicts with recording, and undo never erases commentary (an annotation anchored
+to an undone move stays, marked as such by the readers). Edits and deletions are events too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from functools import singledispatch
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
+
+from replay.errors import AnnotationNotFound, InvalidAnnotation
+from replay.events import AnnotationAdded, AnnotationDeleted, AnnotationEdited, DomainEvent, now
+
+GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
+"""The glyphs of annotated game records: good, mistake, brilliant, blunder, interesting, dubious."""
+TARGET_KINDS = ("room", "bridge", "domain", "yard", "garden", "well", "outside", "passage_of_time", "daimyo")
+"""What a comment may point at on the board; ``id`` names which one (a room, a bridge colour, a seat)."""
+MAX_TEXT = 4000
+
+
+def stream_id(game_id: UUID) -> UUID:
+    """The annotation stream's id, derived from the game's id (no lookup needed, no collision possible)."""
+    return uuid5(NAMESPACE_URL, f"heronlog:annotations:{game_id}")
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One comment as it stands now."""
+
+    id: str
+    version: int
+    author: str
+    text: str
+    glyph: str | None
+    target: Mapping[str, Any] | None
+    created_on: datetime
+    edited_on: datetime | None = None
+    edited_by: str | None = None
+    deleted: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "version": self.version,
+            "author": self.author,
+            "text": self.text,
+            "glyph": self.glyph,
+            "target": dict(self.target) if self.target else None,
+            "created_on": self.created_on.isoformat(),
+            "edited_on": self.edited_on.isoformat() if self.edited_on else None,
+            "edited_by": self.edited_by,
+        }
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """The fold of one game's annotation stream."""
+
+    id: UUID
+    version: int
+    game_id: str
+    items: Mapping[str, Annotation]
+
+    def visible(self) -> list[Annotation]:
+        """Live annotations, in the order of the game (version), then of writing."""
+        live = [item for item in self.items.values() if not item.deleted]
+        return sorted(live, key=lambda item: (item.version, item.created_on))
+
+    def get(self, annotation_id: str) -> Annotation:
+        item = self.items.get(annotation_id)
+        if item is None or item.deleted:
+            raise AnnotationNotFound(f"no annotation {annotation_id}", annotation_id=annotation_id)
+        return item
+
+
+def empty(game_id: UUID) -> Annotations:
+    return Annotations(id=stream_id(game_id), version=0, game_id=str(game_id), items={})
+
+
+def check_content(text: Any, glyph: Any, target: Any) -> tuple[str, str | None, dict[str, Any] | None]:
+    """Validate what a user wrote; returns it normalised."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidAnnotation("an annotation needs some text")
+    if len(text) > MAX_TEXT:
+        raise InvalidAnnotation(f"an annotation has at most {MAX_TEXT} characters", length=len(text))
+    if glyph is not None and glyph not in GLYPHS:
+        raise InvalidAnnotation(f"glyph must be one of {' '.join(GLYPHS)}", glyph=glyph)
+    if target is not None:
+        if (
+            not isinstance(target, Mapping)
+            or target.get("kind") not in TARGET_KINDS
+            or not isinstance(target.get("id", ""), str | int)
+        ):
+            raise InvalidAnnotation(
+                f"target must be {{kind, id}} with kind one of {', '.join(TARGET_KINDS)}", target=target
+            )
+        target = {"kind": target["kind"], "id": str(target.get("id", ""))}
+    return text.strip(), glyph, target
+
+
+def add(
+    stream: Annotations,
+    *,
+    version: int,
+    game_version: int,
+    author: str,
+    text: Any,
+    glyph: Any = None,
+    target: Any = None,
+) -> AnnotationAdded:
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= game_version:
+        raise InvalidAnnotation(f"version must be between 1 and {game_version}", version=version)
+    text, glyph, target = check_content(text, glyph, target)
+    return AnnotationAdded(
+        originator_id=stream.id,
+        originator_version=stream.version + 1,
+        timestamp=now(),
+        annotation_id=str(uuid4()),
+        game_id=stream.game_id,
+        version=version,
+        author=author,
+        text=text,
+        glyph=glyph,
+        target=target,
+    )
+
+
+def edit(
+    stream: Annotations, annotation_id: str, *, editor: str, text: Any, glyph: Any = None, target: Any = None
+) -> AnnotationEdited:
+    stream.get(annotation_id)
+    text, glyph, target = check_content(text, glyph, target)
+    return AnnotationEdited(
+        originator_id=stream.id,
+        originator_version=stream.version + 1,
+        timestamp=now(),
+        annotation_id=annotation_id,
+        editor=editor,
+        text=text,
+        glyph=glyph,
+        target=target,
+    )
+
+
+def delete(stream: Annotations, annotation_id: str, *, actor: str) -> AnnotationDeleted:
+    stream.get(annotation_id)
+    return AnnotationDeleted(
+        originator_id=stream.id,
+        originator_version=stream.version + 1,
+        timestamp=now(),
+        annotation_id=annotation_id,
+        actor=actor,
+    )
+
+
+@singledispatch
+def mutate(event: DomainEvent, stream: Annotations | None) -> Annotations:
+    raise TypeError(f"not an annotation event: {type(event).__name__}")
+
+
+@mutate.register
+def _added(event: AnnotationAdded, stream: Annotations | None) -> Annotations:
+    base = stream or Annotations(id=event.originator_id, version=0, game_id=event.game_id, items={})
+    item = Annotation(
+        id=event.annotation_id,
+        version=event.version,
+        author=event.author,
+        text=event.text,
+        glyph=event.glyph,
+        target=event.target,
+        created_on=event.timestamp,
+    )
+    return replace(base, version=event.originator_version, items={**base.items, item.id: item})
+
+
+@mutate.register
+def _edited(event: AnnotationEdited, stream: Annotations | None) -> Annotations:
+    assert stream is not None
+    item = replace(
+        stream.items[event.annotation_id],
+        text=event.text,
+        glyph=event.glyph,
+        target=event.target,
+        edited_on=event.timestamp,
+        edited_by=event.editor,
+    )
+    return replace(stream, version=event.originator_version, items={**stream.items, item.id: item})
+
+
+@mutate.register
+def _deleted(event: AnnotationDeleted, stream: Annotations | None) -> Annotations:
+    assert stream is not None
+    item = replace(stream.items[event.annotation_id], deleted=True)
+    return replace(stream, version=event.originator_version, items={**stream.items, item.id: item})
+
+
+def project_annotations(stream: Annotations | None, events: Iterable[Any]) -> Annotations | None:
+    for event in events:
+        stream = mutate(event, stream)
+    return stream

@@ -1,0 +1,468 @@
+"""``GameLog``: the event-sourced application that turns the rules engine into a game log (DESIGN §3).
+
+A thin service (STYLE habit 9): every method gets a game, asks :mod:`replay.decisions` what happens, and saves
+the events. The store is whatever the environment names (``PERSISTENCE_MODULE``: the library's in-memory or
+SQLite modules, or ``replay.store`` for Redis); the same code runs on all three.
+
+Concurrency: every write names the version it expects. A stale one raises :class:`StaleVersion`; when two
+writers race on the same version, the store's integrity check lets exactly one win and the other gets
+``StaleVersion`` too. An idempotency key makes a retried ``play`` return the first result without writing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+import domain
+from replay import annotations as notes
+from replay import decisions, exports, history, rules
+from replay.annotations import Annotation, Annotations, project_annotations
+from replay.errors import GameNotFound, StaleVersion, UnknownVersion
+from replay.events import DomainEvent, GameIndexed, Move
+from replay.game import Game, GameSnapshot, project_game
+
+SNAPSHOT_EVERY = 50
+"""Take a snapshot at least every this many events (and at every round's end): reading any version then
+folds at most this many events after the nearest snapshot."""
+
+
+@dataclass(frozen=True)
+class Played:
+    """The answer to a write: the versions it created (or found, for a repeated idempotency key) and the game
+    as it now stands."""
+
+    game: Game
+    versions: tuple[int, ...]
+    repeated: bool = False
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game as the list of games shows it."""
+
+    game_id: str
+    title: str
+    players: tuple[str, ...]
+    mode: str
+    private: bool
+    parent: Mapping[str, Any] | None
+    created_on: str
+    version: int
+    status: str
+    round: int
+    winner: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "title": self.title,
+            "players": list(self.players),
+            "mode": self.mode,
+            "private": self.private,
+            "parent": dict(self.parent) if self.parent else None,
+            "created_on": self.created_on,
+            "version": self.version,
+            "status": self.status,
+            "round": self.round,
+            "winner": self.winner,
+        }
+
+
+class GameLog(Application[UUID]):
+    """Record, replay, undo, redo, amend, fork, annotate and export games of The White Castle."""
+
+    env: ClassVar[dict[str, str]] = {
+        "IS_SNAPSHOTTING_ENABLED": "y",
+        # Games are immutable values: a cached one is shared, never deep-copied (the library's default copies).
+        "AGGREGATE_CACHE_MAXSIZE": "256",
+        "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
+    }
+    snapshot_class = GameSnapshot  # type: ignore[assignment]
+
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(env)
+        self.index_id = uuid5(NAMESPACE_URL, f"heronlog:index:{self.name}")
+        self._index_lock = threading.Lock()
+        self._summaries: dict[str, tuple[int, GameSummary]] = {}
+
+    # --- reading -------------------------------------------------------------------------------------------
+
+    def get_game(self, game_id: UUID, version: int | None = None) -> Game:
+        """The game at its current version, or as it stood right after event ``version``."""
+        try:
+            game = self.repository.get(game_id, version=version, projector_func=project_game)
+        except AggregateNotFoundError:
+            raise GameNotFound(f"no game {game_id}", game_id=str(game_id)) from None
+        if not isinstance(game, Game):  # another aggregate's id (an annotation or index stream)
+            raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
+        if version is not None and game.version != version:
+            raise UnknownVersion(f"this game has versions 1 to {game.version}", version=version)
+        return game
+
+    def get(self, game_id: UUID) -> Game:
+        """The game as it stands now (``game.state`` is the rules engine's state, ``game.version`` its
+        version)."""
+        return self.get_game(game_id)
+
+    def state_at(self, game_id: UUID, version: int) -> Any:
+        """The rules-engine state right after event ``version`` (what a player saw then)."""
+        if version < 1:
+            raise UnknownVersion("versions start at 1", version=version)
+        current = self.get_game(game_id)
+        if version > current.version:
+            raise UnknownVersion(f"this game has versions 1 to {current.version}", version=version)
+        line = decisions.line_at(current, version)
+        # Fast path: the line at that version is a prefix of today's line, whose states the game holds.
+        if line == current.line[: len(line)]:
+            return current.state_after(len(line))
+        return self.get_game(game_id, version).state
+
+    def timeline(self, game_id: UUID, *, include_undone: bool = False) -> list[history.TimelineEntry]:
+        return history.timeline(self.get_game(game_id), include_undone=include_undone)
+
+    def locate(self, game_id: UUID, round: int, turn: int, seat: int | None = None) -> int:
+        """The version of the first move of ``turn`` of ``round`` (of ``seat``, if given)."""
+        for entry in self.timeline(game_id):
+            if entry.round == round and entry.turn == turn and (seat is None or entry.seat == seat):
+                return entry.version
+        raise UnknownVersion(
+            f"no move in round {round}, turn {turn}" + (f", seat {seat}" if seat is not None else ""),
+            round=round,
+            turn=turn,
+            seat=seat,
+        )
+
+    def events_of(self, game_id: UUID, after: int = 0) -> list[DomainEvent]:
+        """The game's stored events after version ``after``, in order."""
+        self.get_game(game_id)
+        return list(self.events.get(game_id, gt=after or None))  # type: ignore[arg-type]
+
+    def changes_since(self, game_id: UUID, version: int) -> list[dict[str, Any]]:
+        """What happened after ``version``: each later event as JSON (the spectators' feed)."""
+        return [exports.event_to_dict(event) for event in self.events_of(game_id, after=version)]
+
+    # --- recording -----------------------------------------------------------------------------------------
+
+    def create_game(self, setup: Mapping[str, Any], *, catalog: Mapping[str, Any] | None = None) -> UUID:
+        """Start a new game; returns its id (unguessable: a random UUID)."""
+        created, _ = decisions.create(setup, catalog=catalog)
+        self._save_with_index([created])
+        return created.originator_id
+
+    def play(
+        self,
+        game_id: UUID,
+        move: Move | Sequence[Move],
+        *,
+        expected_version: int,
+        actor: str,
+        idempotency_key: str | None = None,
+    ) -> Played:
+        """Record one move, or a batch (a list) applied all or nothing."""
+        moves = [move] if isinstance(move, Mapping) else list(move)
+        game = self.get_game(game_id)
+        if idempotency_key and idempotency_key in game.keys:
+            return Played(game, game.keys[idempotency_key], repeated=True)
+        self._expect(game, expected_version)
+        events = decisions.play(game, moves, actor=actor, idempotency_key=idempotency_key)
+        try:
+            return self._commit(game, events)
+        except StaleVersion:
+            # Lost a race. If the winner was this same request retried, answer as it did.
+            game = self.get_game(game_id)
+            if idempotency_key and idempotency_key in game.keys:
+                return Played(game, game.keys[idempotency_key], repeated=True)
+            raise
+
+    def undo(
+        self, game_id: UUID, *, to_version: int | None = None, expected_version: int, actor: str
+    ) -> Played:
+        game = self.get_game(game_id)
+        self._expect(game, expected_version)
+        return self._commit(game, [decisions.undo(game, actor=actor, to_version=to_version)])
+
+    def redo(self, game_id: UUID, *, count: int = 1, expected_version: int, actor: str) -> Played:
+        game = self.get_game(game_id)
+        self._expect(game, expected_version)
+        return self._commit(game, [decisions.redo(game, actor=actor, count=count)])
+
+    def amend(
+        self,
+        game_id: UUID,
+        version: int,
+        move: Move,
+        *,
+        expected_version: int,
+        actor: str,
+        dry_run: bool = False,
+    ) -> tuple[Played, decisions.AmendReport]:
+        """Replace the move recorded at ``version``; the report says which later moves still fit."""
+        game = self.get_game(game_id)
+        self._expect(game, expected_version)
+        event, report = decisions.amend(game, version, move, actor=actor)
+        if dry_run:
+            return Played(game, ()), report
+        return self._commit(game, [event]), report
+
+    def abandon(self, game_id: UUID, *, expected_version: int, actor: str, reason: str = "") -> Played:
+        game = self.get_game(game_id)
+        self._expect(game, expected_version)
+        return self._commit(game, [decisions.abandon(game, actor=actor, reason=reason)])
+
+    def fork(self, game_id: UUID, version: int) -> UUID:
+        """A new game that starts as this one stood at ``version`` ("what if"), linked to it."""
+        game = self.get_game(game_id)
+        events = decisions.fork_events(game, version, uuid4())
+        self._save_with_index(events)
+        return events[0].originator_id
+
+    # --- annotations ---------------------------------------------------------------------------------------
+
+    def annotation_stream(self, game_id: UUID) -> Annotations:
+        stream_id = notes.stream_id(game_id)
+        try:
+            stream = self.repository.get(stream_id, projector_func=project_annotations)
+        except AggregateNotFoundError:
+            return notes.empty(game_id)
+        assert isinstance(stream, Annotations)
+        return stream
+
+    def annotations(self, game_id: UUID) -> list[Annotation]:
+        self.get_game(game_id)
+        return self.annotation_stream(game_id).visible()
+
+    def annotate(
+        self,
+        game_id: UUID,
+        *,
+        version: int,
+        author: str,
+        text: str,
+        glyph: str | None = None,
+        target: Mapping[str, Any] | None = None,
+    ) -> Annotation:
+        game = self.get_game(game_id)
+        for _ in range(5):  # annotation writes never conflict in substance: retry a lost race on the stream
+            stream = self.annotation_stream(game_id)
+            event = notes.add(
+                stream,
+                version=version,
+                game_version=game.version,
+                author=author,
+                text=text,
+                glyph=glyph,
+                target=target,
+            )
+            try:
+                self.save(event)
+            except IntegrityError:
+                continue
+            return self.annotation_stream(game_id).get(event.annotation_id)
+        raise StaleVersion(stream.version, self.annotation_stream(game_id).version)
+
+    def edit_annotation(
+        self,
+        game_id: UUID,
+        annotation_id: str,
+        *,
+        editor: str,
+        text: str,
+        glyph: str | None = None,
+        target: Mapping[str, Any] | None = None,
+    ) -> Annotation:
+        stream = self.annotation_stream(game_id)
+        self._save_or_stale(
+            notes.edit(stream, annotation_id, editor=editor, text=text, glyph=glyph, target=target)
+        )
+        return self.annotation_stream(game_id).get(annotation_id)
+
+    def delete_annotation(self, game_id: UUID, annotation_id: str, *, actor: str) -> None:
+        stream = self.annotation_stream(game_id)
+        self._save_or_stale(notes.delete(stream, annotation_id, actor=actor))
+
+    # --- exports -------------------------------------------------------------------------------------------
+
+    def export(self, game_id: UUID) -> dict[str, Any]:
+        """The full log as JSON (setup, catalog, rules version, every event, every annotation event)."""
+        game_events = self.events_of(game_id)
+        note_events = list(self.events.get(notes.stream_id(game_id)))
+        return exports.export_document(game_events, note_events)
+
+    def export_text(self, game_id: UUID) -> str:
+        return history.text_record(self.get_game(game_id), self.annotations(game_id))
+
+    def export_bgstats(self, game_id: UUID) -> dict[str, Any]:
+        return history.bgstats_play(self.get_game(game_id))
+
+    def check_log(self, data: Any) -> Game:
+        """Refold an exported log without writing anything (raises ``InvalidLog`` listing every problem)."""
+        return exports.refold(data, game_id=uuid4()).game
+
+    def import_log(self, data: Any, *, keep_id: bool = True) -> UUID:
+        """Write an exported log as a game of this store, after refolding it with the rules. The game keeps
+        its id unless that id is taken here (or ``keep_id`` is false)."""
+        game_id = uuid4()
+        if keep_id and isinstance(data, Mapping):
+            try:
+                wanted = UUID(str(data.get("game_id")))
+                self.get_game(wanted)
+            except GameNotFound:
+                game_id = wanted
+            except ValueError:
+                pass
+        imported = exports.refold(data, game_id=game_id)
+        self._save_with_index(imported.game_events, extra=imported.note_events)
+        return game_id
+
+    # --- rules versions ------------------------------------------------------------------------------------
+
+    def revalidate(self, game_id: UUID) -> dict[str, Any]:
+        """Dry-run: replay the game's line of play under the current rules, with every check; report the first
+        move they would reject (or that all still pass)."""
+        game = self.get_game(game_id)
+        state = rules.fresh_state(game.setup, game.catalog)
+        try:
+            for move in game.opening:
+                state = domain.apply(state, move, check=True, draw=False)
+        except domain.DomainError as error:
+            return {"game_id": str(game_id), "ok": False, "version": 1, "error": error.to_dict()}
+        for version in game.line:
+            record = game.records[version]
+            try:
+                state = rules.recheck(state, record.move, record.chance)
+            except domain.DomainError as error:
+                return {
+                    "game_id": str(game_id),
+                    "ok": False,
+                    "version": version,
+                    "move": record.move,
+                    "error": error.to_dict(),
+                }
+        return {"game_id": str(game_id), "ok": True, "version": None}
+
+    def revalidate_all(self) -> list[dict[str, Any]]:
+        return [self.revalidate(UUID(entry.game_id)) for entry in self._index_entries()]
+
+    # --- the list of games ---------------------------------------------------------------------------------
+
+    def list_games(
+        self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
+    ) -> list[GameSummary]:
+        """Games, newest first, optionally only those whose title or players contain ``search``."""
+        needle = (search or "").casefold().strip()
+        selected = []
+        for entry in reversed(self._index_entries()):
+            if entry.private and not include_private:
+                continue
+            if needle and needle not in " ".join([entry.title, *entry.players]).casefold():
+                continue
+            selected.append(entry)
+        return [self._summary(entry) for entry in selected[offset : offset + limit]]
+
+    def _index_entries(self) -> list[GameIndexed]:
+        return [event for event in self.events.get(self.index_id) if isinstance(event, GameIndexed)]
+
+    def _summary(self, entry: GameIndexed) -> GameSummary:
+        game = self.get_game(UUID(entry.game_id))
+        cached = self._summaries.get(entry.game_id)
+        if cached and cached[0] == game.version:
+            return cached[1]
+        over = domain.is_over(game.state)
+        winner = None
+        if over:
+            sheets = [sheet.to_dict() for sheet in domain.score(game.state)]
+            best = min(range(len(sheets)), key=lambda seat: sheets[seat]["rank"])
+            winner = entry.players[best]
+        status = "abandoned" if game.abandoned else "finished" if over else "in progress"
+        summary = GameSummary(
+            game_id=entry.game_id,
+            title=entry.title,
+            players=tuple(entry.players),
+            mode=entry.mode,
+            private=entry.private,
+            parent=entry.parent,
+            created_on=entry.timestamp.isoformat(),
+            version=game.version,
+            status=status,
+            round=domain.coordinates(game.state).round,
+            winner=winner,
+        )
+        self._summaries[entry.game_id] = (game.version, summary)
+        return summary
+
+    # --- writing -------------------------------------------------------------------------------------------
+
+    @staticmethod
+    def _expect(game: Game, expected_version: int) -> None:
+        if expected_version != game.version:
+            raise StaleVersion(expected_version, game.version)
+
+    def _commit(self, game: Game, events: Sequence[DomainEvent]) -> Played:
+        """Save the events; a clash on a version means another writer won the race."""
+        try:
+            self.save(*events)
+        except IntegrityError:
+            current = self.get_game(game.id)
+            raise StaleVersion(game.version, current.version) from None
+        after = project_game(game, events)
+        assert after is not None
+        self._snapshot_if_due(game, after)
+        return Played(after, tuple(event.originator_version for event in events))
+
+    def _save_or_stale(self, event: DomainEvent) -> None:
+        try:
+            self.save(event)
+        except IntegrityError:
+            raise StaleVersion(event.originator_version - 1, event.originator_version) from None
+
+    def _save_with_index(self, events: Sequence[DomainEvent], extra: Sequence[DomainEvent] = ()) -> None:
+        """Save a new game's events with its index entry, in one transaction (retrying only the index's
+        position when another game was indexed at the same moment)."""
+        created = events[0]
+        assert isinstance(created, decisions.GameCreated)
+        with self._index_lock:
+            for _ in range(20):
+                last = self._last_index_version()
+                entry = decisions.index_entry(created, self.index_id, last + 1)
+                try:
+                    self.save(*events, entry, *extra)
+                except IntegrityError:
+                    if self._exists(created.originator_id):
+                        raise
+                    continue
+                game = project_game(None, events)
+                assert game is not None
+                self._snapshot_if_due(None, game)
+                return
+        raise StaleVersion(last, self._last_index_version())
+
+    def _last_index_version(self) -> int:
+        last = list(self.events.get(self.index_id, desc=True, limit=1))
+        return last[0].originator_version if last else 0
+
+    def _exists(self, game_id: UUID) -> bool:
+        return bool(list(self.events.get(game_id, limit=1)))
+
+    def _snapshot_if_due(self, before: Game | None, after: Game) -> None:
+        """Snapshot at each round's end and at least every ``SNAPSHOT_EVERY`` events."""
+        if self.snapshots is None:
+            return
+        if after.version <= 1:
+            return
+        crossed = before is None or before.version // SNAPSHOT_EVERY != after.version // SNAPSHOT_EVERY
+        new_round = before is not None and (
+            domain.coordinates(before.state).round != domain.coordinates(after.state).round
+        )
+        if crossed or new_round:
+            self.snapshots.put([GameSnapshot.take(after)])
+
+    def iter_game_ids(self) -> Iterator[UUID]:
+        for entry in self._index_entries():
+            yield UUID(entry.game_id)

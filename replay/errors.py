@@ -1,0 +1,104 @@
+"""The replay layer's errors: each has a stable machine ``code``, a human ``message`` and ``details``.
+
+They share their shape with the rules engine's errors (``domain.errors``): the API turns both into one JSON
+error envelope. ``rule`` is always None here: these errors are about the log, not about the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ReplayError(Exception):
+    """Base of the replay layer's errors."""
+
+    code = "replay_error"
+    rule: str | None = None
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"error_code": self.code, "rule": self.rule, "message": self.message, "details": self.details}
+
+
+class GameNotFound(ReplayError):
+    """No game has this id in this store."""
+
+    code = "game_not_found"
+
+
+class StaleVersion(ReplayError):
+    """A write named a version that is no longer the game's current one: nothing was written."""
+
+    code = "stale_version"
+
+    def __init__(self, expected: int, current: int) -> None:
+        super().__init__(
+            f"the game is at version {current}, not {expected}: reload it and try again",
+            expected_version=expected,
+            current_version=current,
+        )
+        self.current_version = current
+
+
+class UnknownVersion(ReplayError):
+    """A version that this game does not have, or that does not hold what the request needs."""
+
+    code = "unknown_version"
+
+
+class NothingToUndo(ReplayError):
+    """Undo was asked for, but no effective move lies after the requested version."""
+
+    code = "nothing_to_undo"
+
+
+class NothingToRedo(ReplayError):
+    """Redo was asked for, but nothing undone can be redone (a new move was played since, or nothing was
+    undone)."""
+
+    code = "nothing_to_redo"
+
+
+class GameClosed(ReplayError):
+    """The game was abandoned: it can be read, forked and exported, not played on."""
+
+    code = "game_closed"
+
+
+class AnnotationNotFound(ReplayError):
+    """No annotation has this id in this game."""
+
+    code = "annotation_not_found"
+
+
+class InvalidAnnotation(ReplayError):
+    """An annotation's text, glyph, target or version is not acceptable."""
+
+    code = "invalid_annotation"
+
+
+class InvalidSetup(ReplayError):
+    """A game's setup is malformed (players, mode, options)."""
+
+    code = "invalid_setup"
+
+
+class InvalidLog(ReplayError):
+    """An imported log does not refold: ``details['problems']`` lists every problem with its position."""
+
+    code = "invalid_log"
+
+    def __init__(self, problems: list[dict[str, Any]]) -> None:
+        first = problems[0]["message"] if problems else "empty log"
+        super().__init__(f"the log has {len(problems)} problem(s); the first: {first}", problems=problems)
+        self.problems = problems
+
+
+class RulesVersionUnsupported(ReplayError):
+    """A game was recorded under rules this build cannot replay."""
+
+    code = "rules_version_unsupported"

@@ -1,0 +1,186 @@
+"""The domain events of a game's stream and of its annotation stream (DESIGN §3).
+
+Events are frozen, past-tense, module-level dataclasses with plain JSON payloads (STYLE habit 4). Their class
+names and module path are stored with every event, so they are a contract: change one only with a new
+``class_version`` and an ``upcast_vN_vN+1`` static method (the library's mapper calls it when an old event is
+read). No ``slots=True``: the library rebuilds events through ``__dict__``.
+
+"Decide once, apply many": every field is decided before the event exists (the move's legality, the seeded
+chance outcomes, the timestamp, who did it); folding an event never validates, draws or reads the clock.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+Move = dict[str, Any]
+"""A move as the rules engine takes it: a small JSON object with ``kind`` and ``seat``."""
+
+
+def now() -> datetime:
+    """The only clock of the replay layer, read when an event is decided (never when one is folded)."""
+    return datetime.now(tz=UTC)
+
+
+@dataclass(frozen=True)
+class DomainEvent:
+    """Base of every heronlog event: which stream, which position in it, and when it was decided."""
+
+    originator_id: UUID
+    originator_version: int
+    timestamp: datetime
+
+
+# --- the game stream -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameCreated(DomainEvent):
+    """A game began: everything needed to rebuild its opening state without the packaged catalog.
+
+    ``setup`` holds the seats (names, colours), the mode (``table`` or ``seeded``), the seed, the rules options
+    and the game's labels (title, private). ``catalog`` is the full component catalog the game is played with
+    and ``rules_version`` the rules engine's version, so later edits of either never change a recorded game.
+    ``opening`` holds the chance outcomes drawn for the setup in seeded mode (empty in table mode, where the
+    recorder enters them as moves). ``parent`` names the game and version a branch was forked from.
+    """
+
+    setup: dict[str, Any]
+    rules_version: str
+    catalog: dict[str, Any]
+    opening: list[Move]
+    parent: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class MovePlayed(DomainEvent):
+    """A legal move was recorded.
+
+    ``chance`` holds the outcomes the engine drew right after it in seeded mode (dice rolled, cards revealed),
+    so a replay never needs a random generator. ``seat`` is the seat the move was for (None for chance moves
+    entered at a table), ``actor`` who recorded it, ``description`` the readable line of the log, and
+    ``idempotency_key`` the client's key that makes a retried submission safe.
+    """
+
+    move: Move
+    chance: list[Move]
+    seat: int | None
+    actor: str
+    description: str
+    idempotency_key: str | None
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
+
+
+@dataclass(frozen=True)
+class MovesUndone(DomainEvent):
+    """Effective moves were taken back, never deleted: ``versions`` lists the moves undone in the order they
+    had been played; they stay in the log and can be redone until a new move is played."""
+
+    versions: list[int]
+    actor: str
+
+
+@dataclass(frozen=True)
+class MovesRedone(DomainEvent):
+    """Moves undone earlier were played again, exactly as recorded (same move, same chance outcomes)."""
+
+    versions: list[int]
+    actor: str
+
+
+@dataclass(frozen=True)
+class MoveAmended(DomainEvent):
+    """The move recorded at ``version`` was replaced by ``move`` and every later effective move re-applied.
+
+    ``dropped`` lists the later moves that no longer fitted (the first misfit and everything after it): they
+    leave the effective line of play, and stay in the log. ``chance`` holds the outcomes drawn after the
+    amended move in seeded mode; ``redrawn`` maps the version of a later move (as a string, for JSON) to the
+    outcomes drawn after it again when the amendment changed what chance had to decide there (seeded mode).
+    """
+
+    version: int
+    move: Move
+    chance: list[Move]
+    actor: str
+    description: str
+    dropped: list[int]
+    redrawn: dict[str, list[Move]]
+
+
+@dataclass(frozen=True)
+class GameAbandoned(DomainEvent):
+    """The game was closed before its end; it can still be read, replayed, forked and exported."""
+
+    actor: str
+    reason: str
+
+
+# --- the annotation stream (one per game, separate from the game's stream) --------------------------------
+
+
+@dataclass(frozen=True)
+class AnnotationAdded(DomainEvent):
+    """A comment anchored to a version of a game, with an optional glyph and board target."""
+
+    annotation_id: str
+    game_id: str
+    version: int
+    author: str
+    text: str
+    glyph: str | None
+    target: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class AnnotationEdited(DomainEvent):
+    """An annotation's text, glyph or target changed; ``editor`` says who changed it."""
+
+    annotation_id: str
+    editor: str
+    text: str
+    glyph: str | None
+    target: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class AnnotationDeleted(DomainEvent):
+    """An annotation was withdrawn; the stream keeps it for the audit."""
+
+    annotation_id: str
+    actor: str
+
+
+# --- the game index (one stream per application) ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameIndexed(DomainEvent):
+    """A game was added to the application's list of games (written in the same transaction as its
+    ``GameCreated``), with what the list needs to show and search without loading the game."""
+
+    game_id: str
+    players: list[str]
+    mode: str
+    title: str
+    private: bool
+    parent: dict[str, Any] | None
+
+
+GAME_EVENTS: tuple[type[DomainEvent], ...] = (
+    GameCreated,
+    MovePlayed,
+    MovesUndone,
+    MovesRedone,
+    MoveAmended,
+    GameAbandoned,
+)
+ANNOTATION_EVENTS: tuple[type[DomainEvent], ...] = (AnnotationAdded, AnnotationEdited, AnnotationDeleted)

@@ -1,0 +1,408 @@
+"""The game aggregate: an immutable fold of a game's events, and the projector that builds it.
+
+A :class:`Game` is what the log knows about one game at one version: its setup, every move ever recorded
+(:class:`MoveRecord`, kept even when undone), the **line of play** (the versions of the effective moves, in
+order), what can be redone, the audit of undo/redo/amend, and the rules-engine states along the line.
+
+The projector :func:`project_game` is a plain function (STYLE: eventsourcing's functional aggregate): for
+each event it returns a new ``Game``; it never validates, never draws a random number and never reads the clock
+("decide once, apply many"). Keeping every state along the line (they are immutable and share structure)
+makes undo to any point O(1) and a replay step free; a game rebuilt from a snapshot starts with only its
+current state and rebuilds the earlier ones the first time they are needed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from functools import singledispatch
+from typing import Any
+from uuid import UUID
+
+import domain
+from replay import rules
+from replay.events import (
+    DomainEvent,
+    GameAbandoned,
+    GameCreated,
+    Move,
+    MoveAmended,
+    MovePlayed,
+    MovesRedone,
+    MovesUndone,
+)
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One recorded move: what was played, by whom, when, and the chance outcomes that followed it."""
+
+    version: int
+    move: Move
+    chance: tuple[Move, ...]
+    seat: int | None
+    actor: str
+    at: datetime
+    description: str
+    idempotency_key: str | None = None
+    amends: int | None = None
+    """For an amended move: the version of the move it replaced."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "move": self.move,
+            "chance": list(self.chance),
+            "seat": self.seat,
+            "actor": self.actor,
+            "at": self.at,
+            "description": self.description,
+            "idempotency_key": self.idempotency_key,
+            "amends": self.amends,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MoveRecord:
+        return cls(
+            version=data["version"],
+            move=dict(data["move"]),
+            chance=tuple(dict(outcome) for outcome in data["chance"]),
+            seat=data["seat"],
+            actor=data["actor"],
+            at=data["at"],
+            description=data["description"],
+            idempotency_key=data["idempotency_key"],
+            amends=data["amends"],
+        )
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """A change to the line of play other than a new move: undo, redo, amend, abandon."""
+
+    version: int
+    kind: str
+    actor: str
+    at: datetime
+    versions: tuple[int, ...]
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "kind": self.kind,
+            "actor": self.actor,
+            "at": self.at,
+            "versions": list(self.versions),
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> AuditEntry:
+        return cls(
+            version=data["version"],
+            kind=data["kind"],
+            actor=data["actor"],
+            at=data["at"],
+            versions=tuple(data["versions"]),
+            note=data["note"],
+        )
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as folded from its events (see the module docstring)."""
+
+    id: UUID
+    version: int
+    created_on: datetime
+    modified_on: datetime
+    setup: Mapping[str, Any]
+    rules_version: str
+    catalog: Mapping[str, Any]
+    opening: tuple[Move, ...]
+    parent: Mapping[str, Any] | None
+    records: Mapping[int, MoveRecord]
+    line: tuple[int, ...]
+    redo: tuple[int, ...]
+    audit: tuple[AuditEntry, ...]
+    keys: Mapping[str, tuple[int, ...]]
+    abandoned: AuditEntry | None
+    base: int
+    """Index along the line of ``states[0]``: states before it are rebuilt on demand (after a snapshot)."""
+    states: tuple[Any, ...]
+    """``states[i]`` is the rules-engine state after ``base + i`` effective moves."""
+
+    @property
+    def state(self) -> Any:
+        """The current rules-engine state (``domain.GameState``)."""
+        return self.states[-1]
+
+    @property
+    def mode(self) -> str:
+        return str(self.setup["mode"])
+
+    def state_after(self, moves: int) -> Any:
+        """The state after the first ``moves`` effective moves of the line of play."""
+        if not 0 <= moves <= len(self.line):
+            raise IndexError(moves)
+        if moves >= self.base:
+            return self.states[moves - self.base]
+        state = rules.opening_state(self.setup, self.catalog, self.opening)
+        for version in self.line[:moves]:
+            record = self.records[version]
+            state = rules.reapply(state, record.move, record.chance)
+        return state
+
+    def with_states_from_start(self) -> Game:
+        """This game with every state along the line materialised (after a snapshot only the last is)."""
+        if self.base == 0:
+            return self
+        states = [rules.opening_state(self.setup, self.catalog, self.opening)]
+        for version in self.line[: self.base]:
+            record = self.records[version]
+            states.append(rules.reapply(states[-1], record.move, record.chance))
+        return replace(self, base=0, states=(*states[:-1], *self.states))
+
+
+# --- the projector ----------------------------------------------------------------------------------------
+
+
+@singledispatch
+def mutate(event: DomainEvent, game: Game | None) -> Game:
+    """Fold one event into the game (one function per event type, registered below)."""
+    raise TypeError(f"not a game event: {type(event).__name__}")
+
+
+@mutate.register
+def _created(event: GameCreated, _: Game | None) -> Game:
+    rules.ensure_supported(event.rules_version)
+    opening = tuple(dict(move) for move in event.opening)
+    state = rules.opening_state(event.setup, event.catalog, opening)
+    return Game(
+        id=event.originator_id,
+        version=event.originator_version,
+        created_on=event.timestamp,
+        modified_on=event.timestamp,
+        setup=event.setup,
+        rules_version=event.rules_version,
+        catalog=event.catalog,
+        opening=opening,
+        parent=event.parent,
+        records={},
+        line=(),
+        redo=(),
+        audit=(),
+        keys={},
+        abandoned=None,
+        base=0,
+        states=(state,),
+    )
+
+
+def _record_of(event: MovePlayed) -> MoveRecord:
+    return MoveRecord(
+        version=event.originator_version,
+        move=dict(event.move),
+        chance=tuple(dict(outcome) for outcome in event.chance),
+        seat=event.seat,
+        actor=event.actor,
+        at=event.timestamp,
+        description=event.description,
+        idempotency_key=event.idempotency_key,
+    )
+
+
+def _advance(game: Game, event: DomainEvent) -> dict[str, Any]:
+    return {"version": event.originator_version, "modified_on": event.timestamp}
+
+
+def _extend(game: Game, versions: Iterable[int], records: Mapping[int, MoveRecord]) -> tuple[Any, ...]:
+    """The states after playing ``versions`` (recorded moves) on from the current state."""
+    states = list(game.states)
+    for version in versions:
+        record = records[version]
+        states.append(rules.reapply(states[-1], record.move, record.chance))
+    return tuple(states)
+
+
+def _truncated(game: Game, moves: int) -> Game:
+    """The game with its states cut back to the first ``moves`` effective moves (rebuilding if needed)."""
+    if moves < game.base:
+        game = game.with_states_from_start()
+    return replace(game, line=game.line[:moves], states=game.states[: moves - game.base + 1])
+
+
+@mutate.register
+def _played(event: MovePlayed, game: Game | None) -> Game:
+    assert game is not None
+    record = _record_of(event)
+    records = {**game.records, record.version: record}
+    keys = dict(game.keys)
+    if record.idempotency_key:
+        keys[record.idempotency_key] = (*keys.get(record.idempotency_key, ()), record.version)
+    return replace(
+        game,
+        **_advance(game, event),
+        records=records,
+        line=(*game.line, record.version),
+        redo=(),  # a new move ends what could be redone
+        keys=keys,
+        states=_extend(game, [record.version], records),
+    )
+
+
+@mutate.register
+def _undone(event: MovesUndone, game: Game | None) -> Game:
+    assert game is not None
+    kept = len(game.line) - len(event.versions)
+    cut = _truncated(game, kept)
+    entry = AuditEntry(event.originator_version, "undo", event.actor, event.timestamp, tuple(event.versions))
+    return replace(
+        cut,
+        **_advance(game, event),
+        redo=(*event.versions, *game.redo),
+        audit=(*game.audit, entry),
+    )
+
+
+@mutate.register
+def _redone(event: MovesRedone, game: Game | None) -> Game:
+    assert game is not None
+    entry = AuditEntry(event.originator_version, "redo", event.actor, event.timestamp, tuple(event.versions))
+    return replace(
+        game,
+        **_advance(game, event),
+        line=(*game.line, *event.versions),
+        redo=game.redo[len(event.versions) :],
+        audit=(*game.audit, entry),
+        states=_extend(game, event.versions, game.records),
+    )
+
+
+@mutate.register
+def _amended(event: MoveAmended, game: Game | None) -> Game:
+    assert game is not None
+    position = game.line.index(event.version)
+    later = [version for version in game.line[position + 1 :] if version not in set(event.dropped)]
+    records = dict(game.records)
+    for key, outcomes in event.redrawn.items():
+        records[int(key)] = replace(records[int(key)], chance=tuple(dict(o) for o in outcomes))
+    amended = MoveRecord(
+        version=event.originator_version,
+        move=dict(event.move),
+        chance=tuple(dict(outcome) for outcome in event.chance),
+        seat=event.move.get("seat"),
+        actor=event.actor,
+        at=event.timestamp,
+        description=event.description,
+        amends=event.version,
+    )
+    records[amended.version] = amended
+    cut = _truncated(game, position)
+    states = _extend(cut, [amended.version, *later], records)
+    entry = AuditEntry(
+        event.originator_version,
+        "amend",
+        event.actor,
+        event.timestamp,
+        (event.version, *event.dropped),
+        note=f"replaced the move of version {event.version}; dropped {len(event.dropped)} later move(s)",
+    )
+    return replace(
+        cut,
+        **_advance(game, event),
+        records=records,
+        line=(*cut.line, amended.version, *later),
+        redo=(),
+        audit=(*game.audit, entry),
+        states=states,
+    )
+
+
+@mutate.register
+def _abandoned(event: GameAbandoned, game: Game | None) -> Game:
+    assert game is not None
+    entry = AuditEntry(
+        event.originator_version, "abandon", event.actor, event.timestamp, (), note=event.reason
+    )
+    return replace(game, **_advance(game, event), abandoned=entry, audit=(*game.audit, entry))
+
+
+# --- snapshots --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameSnapshot(DomainEvent):
+    """A game's fold at one version, in plain JSON: the library's snapshot store keeps these so that reading
+    a long game, or any past version of it, folds only the events after the nearest snapshot."""
+
+    topic: str
+    state: dict[str, Any]
+
+    @classmethod
+    def take(cls, game: Game) -> GameSnapshot:
+        return cls(
+            originator_id=game.id,
+            originator_version=game.version,
+            timestamp=game.modified_on,
+            topic="replay.game:Game",
+            state={
+                "created_on": game.created_on,
+                "setup": game.setup,
+                "rules_version": game.rules_version,
+                "catalog": game.catalog,
+                "opening": list(game.opening),
+                "parent": game.parent,
+                "records": [record.to_dict() for record in game.records.values()],
+                "line": list(game.line),
+                "redo": list(game.redo),
+                "audit": [entry.to_dict() for entry in game.audit],
+                "keys": {key: list(versions) for key, versions in game.keys.items()},
+                "abandoned": game.abandoned.to_dict() if game.abandoned else None,
+                "engine": domain.state_to_dict(game.state),
+            },
+        )
+
+
+@mutate.register
+def _restored(event: GameSnapshot, _: Game | None) -> Game:
+    data = event.state
+    rules.ensure_supported(data["rules_version"])
+    records = {record.version: record for record in map(MoveRecord.from_dict, data["records"])}
+    line = tuple(data["line"])
+    return Game(
+        id=event.originator_id,
+        version=event.originator_version,
+        created_on=data["created_on"],
+        modified_on=event.timestamp,
+        setup=data["setup"],
+        rules_version=data["rules_version"],
+        catalog=data["catalog"],
+        opening=tuple(dict(move) for move in data["opening"]),
+        parent=data["parent"],
+        records=records,
+        line=line,
+        redo=tuple(data["redo"]),
+        audit=tuple(AuditEntry.from_dict(entry) for entry in data["audit"]),
+        keys={key: tuple(versions) for key, versions in data["keys"].items()},
+        abandoned=AuditEntry.from_dict(data["abandoned"]) if data["abandoned"] else None,
+        base=len(line),
+        states=(domain.state_from_dict(data["engine"]),),
+    )
+
+
+def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
+    """The projector given to the library's repository: a plain left fold of :func:`mutate`."""
+    for event in events:
+        game = mutate(event, game)
+    return game
+
+
+def fold(events: Iterable[DomainEvent]) -> Game:
+    """Fold a whole stream from scratch (tests and imports); raises if the stream is empty."""
+    game = project_game(None, events)
+    if game is None:
+        raise ValueError("no events")
+    return game

@@ -1,0 +1,317 @@
+"""Walking a game's history: one traversal feeds every reader (STYLE habit 11, python-chess's visitor).
+
+:func:`walk` goes along the line of play once, handing each visitor the move, the state before and after it,
+and where it happened (round, turn, seat). The timeline, the text record, the score timeline and the BG Stats
+export are visitors; none of them re-implements the traversal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import domain
+from replay.annotations import Annotation
+from replay.game import Game, MoveRecord
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a move happened: the coordinates of the state it was played from."""
+
+    round: int
+    turn: int
+    seat: int | None
+    phase: str
+
+
+def where(state: Any) -> Where:
+    coords = domain.coordinates(state)
+    return Where(round=coords.round, turn=coords.turn, seat=coords.seat, phase=str(coords.phase))
+
+
+def totals(state: Any) -> list[int]:
+    """Each seat's score total at this state (the score timeline's points)."""
+    return [int(sheet.to_dict()["total"]) for sheet in domain.score(state)]
+
+
+class Visitor:
+    """Receives a game's history in order; override what you need."""
+
+    def begin(self, game: Game, state: Any) -> None:
+        """Called once with the opening state."""
+
+    def move(self, index: int, record: MoveRecord, before: Any, after: Any, at: Where) -> None:
+        """Called for every effective move, ``index`` counting from 1 along the line of play."""
+
+    def end(self, game: Game, state: Any) -> None:
+        """Called once with the current state."""
+
+
+def walk(game: Game, *visitors: Visitor) -> None:
+    """Visit the whole line of play of ``game`` with every visitor, in one pass."""
+    game = game.with_states_from_start()
+    for visitor in visitors:
+        visitor.begin(game, game.states[0])
+    for index, version in enumerate(game.line, start=1):
+        before, after = game.states[index - 1], game.states[index]
+        at = where(before)
+        record = game.records[version]
+        for visitor in visitors:
+            visitor.move(index, record, before, after, at)
+    for visitor in visitors:
+        visitor.end(game, game.state)
+
+
+# --- the timeline -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One move as the replay screen lists it."""
+
+    index: int | None
+    version: int
+    round: int | None
+    turn: int | None
+    seat: int | None
+    player: str | None
+    kind: str
+    description: str
+    chance: tuple[str, ...]
+    actor: str
+    at: datetime
+    totals: tuple[int, ...] | None
+    amends: int | None = None
+    undone: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index,
+            "version": self.version,
+            "round": self.round,
+            "turn": self.turn,
+            "seat": self.seat,
+            "player": self.player,
+            "kind": self.kind,
+            "description": self.description,
+            "chance": list(self.chance),
+            "actor": self.actor,
+            "at": self.at.isoformat(),
+            "totals": list(self.totals) if self.totals is not None else None,
+            "amends": self.amends,
+            "undone": self.undone,
+        }
+
+
+def chance_lines(before: Any, record: MoveRecord) -> tuple[str, ...]:
+    """Readable lines for the chance outcomes that followed a move."""
+    if not record.chance:
+        return ()
+    state = domain.apply(before, record.move, check=False, draw=False)
+    lines = []
+    for outcome in record.chance:
+        lines.append(domain.describe(state, outcome))
+        state = domain.apply(state, outcome, check=False, draw=False)
+    return tuple(lines)
+
+
+@dataclass
+class Timeline(Visitor):
+    """Builds the list of effective moves with coordinates, description and score totals after each."""
+
+    entries: list[TimelineEntry] = field(default_factory=list)
+    names: Sequence[str] = ()
+
+    def begin(self, game: Game, state: Any) -> None:
+        self.names = [seat["name"] for seat in game.setup["players"]]
+
+    def move(self, index: int, record: MoveRecord, before: Any, after: Any, at: Where) -> None:
+        seat = record.seat
+        self.entries.append(
+            TimelineEntry(
+                index=index,
+                version=record.version,
+                round=at.round,
+                turn=at.turn,
+                seat=seat,
+                player=self.names[seat] if seat is not None and seat < len(self.names) else None,
+                kind=str(record.move.get("kind")),
+                description=record.description,
+                chance=chance_lines(before, record),
+                actor=record.actor,
+                at=record.at,
+                totals=tuple(totals(after)),
+                amends=record.amends,
+            )
+        )
+
+
+def timeline(game: Game, *, include_undone: bool = False) -> list[TimelineEntry]:
+    visitor = Timeline()
+    walk(game, visitor)
+    entries = visitor.entries
+    if include_undone:
+        on_line = set(game.line)
+        names = [seat["name"] for seat in game.setup["players"]]
+        for record in game.records.values():
+            if record.version in on_line:
+                continue
+            entries.append(
+                TimelineEntry(
+                    index=None,
+                    version=record.version,
+                    round=None,
+                    turn=None,
+                    seat=record.seat,
+                    player=names[record.seat] if record.seat is not None else None,
+                    kind=str(record.move.get("kind")),
+                    description=record.description,
+                    chance=(),
+                    actor=record.actor,
+                    at=record.at,
+                    totals=None,
+                    amends=record.amends,
+                    undone=True,
+                )
+            )
+        entries.sort(key=lambda entry: entry.version)
+    return entries
+
+
+# --- the text record --------------------------------------------------------------------------------------
+
+
+@dataclass
+class TextRecord(Visitor):
+    """A readable record: round and turn headers, one line per move, annotations inline, the score sheet."""
+
+    annotations: Sequence[Annotation] = ()
+    lines: list[str] = field(default_factory=list)
+    names: Sequence[str] = ()
+    _heading: tuple[int, int, int | None] | None = None
+    _notes: dict[int, list[Annotation]] = field(default_factory=dict)
+
+    def begin(self, game: Game, state: Any) -> None:
+        setup = game.setup
+        self.names = [seat["name"] for seat in setup["players"]]
+        self.lines += [
+            f"# {setup['title']}",
+            f"game {game.id} · rules {game.rules_version} · {setup['mode']} mode"
+            + (f" · seed {setup['seed']}" if setup.get("seed") is not None else ""),
+            "players: " + ", ".join(f"{seat['name']} ({seat['colour']})" for seat in setup["players"]),
+            f"recorded {game.created_on:%Y-%m-%d %H:%M} UTC",
+        ]
+        if game.parent:
+            self.lines.append(f"branch of game {game.parent['game_id']} at version {game.parent['version']}")
+        for note in self.annotations:
+            self._notes.setdefault(note.version, []).append(note)
+        self._flush_notes(1)
+
+    def _flush_notes(self, version: int) -> None:
+        for note in self._notes.pop(version, []):
+            glyph = f"{note.glyph} " if note.glyph else ""
+            target = f" [{note.target['kind']} {note.target['id']}]" if note.target else ""
+            self.lines.append(f"      {{{glyph}{note.author}{target}: {note.text}}}")
+
+    def move(self, index: int, record: MoveRecord, before: Any, after: Any, at: Where) -> None:
+        if self._heading is None or self._heading[0] != at.round:
+            self.lines += ["", f"## Round {at.round}"]
+        if self._heading != (at.round, at.turn, at.seat) and at.seat is not None:
+            self.lines.append(f"### Turn {at.turn}: {self.names[at.seat]}")
+        self._heading = (at.round, at.turn, at.seat)
+        self.lines.append(f"{record.version:>5}. {record.description}")
+        self.lines.extend(f"       ({line})" for line in chance_lines(before, record))
+        self._flush_notes(record.version)
+
+    def end(self, game: Game, state: Any) -> None:
+        leftover = sorted(self._notes.items())
+        if leftover:
+            self.lines += ["", "## Notes on undone moves and other versions"]
+            for version, _ in leftover:
+                self.lines.append(f"  at version {version}:")
+                self._flush_notes(version)
+        self.lines += ["", "## Score sheet" + ("" if domain.is_over(state) else " (game in progress)")]
+        self.lines.extend(score_table(state, self.names))
+        if game.abandoned:
+            self.lines.append(f"abandoned by {game.abandoned.actor}: {game.abandoned.note}")
+
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+def score_table(state: Any, names: Sequence[str]) -> list[str]:
+    """The score sheet as aligned text, one column per seat."""
+    sheets = [sheet.to_dict() for sheet in domain.score(state)]
+    labels = [line["label"] for line in sheets[0]["lines"]] if sheets else []
+    width = max([len(label) for label in labels] + [5])
+    rows = ["".ljust(width) + "".join(f"{name[:12]:>14}" for name in names)]
+    for row, label in enumerate(labels):
+        rows.append(label.ljust(width) + "".join(f"{sheet['lines'][row]['points']:>14}" for sheet in sheets))
+    rows.append("total".ljust(width) + "".join(f"{sheet['total']:>14}" for sheet in sheets))
+    rows.append("rank".ljust(width) + "".join(f"{sheet['rank']:>14}" for sheet in sheets))
+    return rows
+
+
+def text_record(game: Game, annotations: Sequence[Annotation] = ()) -> str:
+    visitor = TextRecord(annotations=annotations)
+    walk(game, visitor)
+    return visitor.text()
+
+
+# --- BG Stats ---------------------------------------------------------------------------------------------
+
+BGG_ID = 371942
+"""BoardGameGeek's id of The White Castle, by which BG Stats recognises the game."""
+
+
+def bgstats_play(game: Game) -> dict[str, Any]:
+    """A finished game's result in the BG Stats play-import shape (games, players, plays with scores)."""
+    state = game.state
+    sheets = [sheet.to_dict() for sheet in domain.score(state)]
+    first_seat = first_player(game)
+    seats: Sequence[Mapping[str, Any]] = game.setup["players"]
+    last_at = game.records[game.line[-1]].at if game.line else game.created_on
+    minutes = max(1, round((last_at - game.created_on).total_seconds() / 60))
+    return {
+        "sourceName": "heronlog",
+        "sourceUrl": "",
+        "games": [{"sourceGameId": "the-white-castle", "name": "The White Castle", "bggId": BGG_ID}],
+        "players": [
+            {"sourcePlayerId": f"seat-{seat}", "name": entry["name"]} for seat, entry in enumerate(seats)
+        ],
+        "plays": [
+            {
+                "sourcePlayId": str(game.id),
+                "gameRefId": "the-white-castle",
+                "playDate": game.created_on.strftime("%Y-%m-%d %H:%M:%S"),
+                "durationMin": minutes,
+                "ignored": False,
+                "manualWinner": False,
+                "playerScores": [
+                    {
+                        "playerRefId": f"seat-{seat}",
+                        "score": str(sheet["total"]),
+                        "winner": sheet["rank"] == 1,
+                        "rank": sheet["rank"],
+                        "seatOrder": seat + 1,
+                        "startPlayer": seat == first_seat,
+                    }
+                    for seat, sheet in enumerate(sheets)
+                ],
+            }
+        ],
+    }
+
+
+def first_player(game: Game) -> int | None:
+    """The seat that played the first turn of the game (None before anyone has)."""
+    for version in game.line:
+        seat = game.records[version].seat
+        if seat is not None:
+            position = game.line.index(version)
+            if where(game.state_after(position)).phase == "turns":
+                return seat
+    return None

@@ -1,0 +1,82 @@
+"""The replay layer's one door into the rules engine: building opening states and re-applying recorded moves.
+
+Everything the log does with the rules goes through here, so that pinning a game to the rules version it was
+recorded under happens in one place. This build carries one rules engine (``domain.RULES_VERSION``); a game
+recorded under another version is replayed only if that version is listed in ``COMPATIBLE`` (same rules, other
+wording), otherwise reading it is refused with :class:`RulesVersionUnsupported` instead of silently
+replaying it under different rules. ``revalidate`` (dry-run) tells which stored games the current rules would reject.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import domain
+from replay.errors import RulesVersionUnsupported
+
+Move = dict[str, Any]
+GameState = Any  # domain.GameState: the engine's immutable state (kept opaque here on purpose)
+
+COMPATIBLE: frozenset[str] = frozenset({domain.RULES_VERSION})
+"""Rules versions this build replays exactly as they were recorded."""
+
+
+def ensure_supported(rules_version: str) -> None:
+    if rules_version not in COMPATIBLE:
+        raise RulesVersionUnsupported(
+            f"this game was recorded under rules {rules_version}; this build replays "
+            f"{', '.join(sorted(COMPATIBLE))}",
+            rules_version=rules_version,
+            supported=sorted(COMPATIBLE),
+        )
+
+
+def fresh_state(setup: Mapping[str, Any], catalog: Mapping[str, Any] | None) -> GameState:
+    """The state before any chance outcome of the setup (what ``opening`` moves are applied to)."""
+    return domain.new_game(
+        [seat["name"] for seat in setup["players"]],
+        mode=setup["mode"],
+        seed=setup.get("seed"),
+        options=setup.get("options") or None,
+        catalog=catalog,
+        draw=False,
+    )
+
+
+def opening_state(setup: Mapping[str, Any], catalog: Mapping[str, Any], opening: Iterable[Move]) -> GameState:
+    """Rebuild the state a game starts from: the fresh state plus the recorded setup chance outcomes."""
+    state = fresh_state(setup, catalog)
+    for move in opening:
+        state = domain.apply(state, move, check=False, draw=False)
+    return state
+
+
+def reapply(state: GameState, move: Move, chance: Sequence[Move]) -> GameState:
+    """Re-apply a recorded move and its recorded chance outcomes, without validation (decide once, apply many:
+    they were validated when they were recorded)."""
+    state = domain.apply(state, move, check=False, draw=False)
+    for outcome in chance:
+        state = domain.apply(state, outcome, check=False, draw=False)
+    return state
+
+
+def decide(state: GameState, move: Move) -> tuple[GameState, list[Move]]:
+    """Validate and apply one move; in seeded mode the engine draws the chance outcomes that follow it.
+    Raises the engine's errors (``domain.DomainError``) for anything illegal."""
+    step = domain.step(state, move, check=True)
+    return step.state, [dict(outcome) for outcome in step.chance]
+
+
+def recheck(state: GameState, move: Move, chance: Sequence[Move]) -> GameState:
+    """Re-apply a recorded move and its chance outcomes WITH validation (amend, import, revalidate)."""
+    state = domain.apply(state, move, check=True, draw=False)
+    for outcome in chance:
+        state = domain.apply(state, outcome, check=True, draw=False)
+    return state
+
+
+def draw_opening(state: GameState) -> tuple[GameState, list[Move]]:
+    """In seeded mode, draw every chance outcome of the setup (nothing in table mode)."""
+    step = domain.resolve_chance(state)
+    return step.state, [dict(outcome) for outcome in step.chance]
