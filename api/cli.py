@@ -1,14 +1,21 @@
-"""The ``heronlog`` command line: ``serve`` runs the API under gunicorn (never Flask's debug server)."""
+"""The ``heronlog`` command line.
+
+``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
+game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
+settings as ``serve``); ``revalidate`` dry-runs stored games under the current rules.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from replay.config import STORE_KINDS, ConfigError, StoreConfig
+from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -51,6 +58,101 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _store(args: argparse.Namespace) -> StoreConfig:
+    return StoreConfig.from_environ(os.environ, kind=getattr(args, "store", None))
+
+
+def _read_json(path: str) -> Any:
+    if path == "-":
+        return json.load(sys.stdin)
+    with open(path, encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from replay.errors import ReplayError
+
+    log = open_log(_store(args))
+    try:
+        game_id = uuid.UUID(args.game_id)
+        if args.format == "json":
+            text = json.dumps(log.export(game_id), indent=2, ensure_ascii=False, default=str) + "\n"
+        elif args.format == "text":
+            text = log.export_text(game_id)
+        else:
+            text = json.dumps(log.export_bgstats(game_id), indent=2, ensure_ascii=False) + "\n"
+    except ValueError:
+        print(f"heronlog: {args.game_id!r} is not a game id", file=sys.stderr)
+        return 2
+    except ReplayError as error:
+        print(f"heronlog: {error.message}", file=sys.stderr)
+        return 1
+    if args.output and args.output != "-":
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _report_problems(error: Any) -> None:
+    print(f"heronlog: {error.message}", file=sys.stderr)
+    for problem in error.details.get("problems", []):
+        print(f"  {problem['position']}: {problem['message']}", file=sys.stderr)
+
+
+def _import(args: argparse.Namespace) -> int:
+    from replay.errors import ReplayError
+
+    try:
+        data = _read_json(args.file)
+    except (OSError, ValueError) as error:
+        print(f"heronlog: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    log = open_log(_store(args))
+    try:
+        game_id = log.import_log(data, keep_id=not args.new_id)
+    except ReplayError as error:
+        _report_problems(error)
+        return 1
+    print(game_id)
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from replay.errors import ReplayError
+
+    try:
+        data = _read_json(args.file)
+    except (OSError, ValueError) as error:
+        print(f"heronlog: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    log = open_log(StoreConfig(kind="memory"))
+    try:
+        game = log.check_log(data)
+    except ReplayError as error:
+        _report_problems(error)
+        return 1
+    print(f"ok: {len(game.line)} effective moves, {game.version} events, rules {game.rules_version}")
+    return 0
+
+
+def _revalidate(args: argparse.Namespace) -> int:
+    log = open_log(_store(args))
+    reports = [log.revalidate(uuid.UUID(game_id)) for game_id in args.game_ids] or log.revalidate_all()
+    failed = 0
+    for report in reports:
+        if report["ok"]:
+            print(f"{report['game_id']}: all moves pass the current rules")
+        else:
+            failed += 1
+            error = report["error"]
+            print(
+                f"{report['game_id']}: version {report['version']} rejected ({error['rule']}): {error['message']}"
+            )
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="heronlog", description="Record, replay and study The White Castle."
@@ -65,6 +167,30 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=int(os.environ.get("HERONLOG_WORKERS", "1")))
     serve.add_argument("--threads", type=int, default=int(os.environ.get("HERONLOG_THREADS", "4")))
     serve.set_defaults(handler=_serve)
+
+    export = commands.add_parser("export", help="print a game's log (json), text record or BG Stats play")
+    export.add_argument("game_id")
+    export.add_argument("--format", choices=("json", "text", "bgstats"), default="json")
+    export.add_argument("--output", "-o", help="write to this file instead of standard output")
+    export.add_argument("--store", choices=STORE_KINDS)
+    export.set_defaults(handler=_export)
+
+    import_ = commands.add_parser("import", help="refold an exported log with the rules and store it")
+    import_.add_argument("file", help="an export (json), or - for standard input")
+    import_.add_argument(
+        "--new-id", action="store_true", help="give the game a new id even if its own is free"
+    )
+    import_.add_argument("--store", choices=STORE_KINDS)
+    import_.set_defaults(handler=_import)
+
+    check = commands.add_parser("check", help="validate an exported log without storing it")
+    check.add_argument("file", help="an export (json), or - for standard input")
+    check.set_defaults(handler=_check)
+
+    revalidate = commands.add_parser("revalidate", help="dry-run stored games under the current rules")
+    revalidate.add_argument("game_ids", nargs="*", help="games to check (default: every game)")
+    revalidate.add_argument("--store", choices=STORE_KINDS)
+    revalidate.set_defaults(handler=_revalidate)
     return parser
 
 

@@ -16,7 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from replay.application import GameLog
 
 StoreKind = Literal["sqlite", "redis", "memory"]
 STORE_KINDS: tuple[StoreKind, ...] = ("sqlite", "redis", "memory")
@@ -74,3 +77,12 @@ class StoreConfig:
                 "REDIS_KEY_PREFIX": self.redis_prefix,
             }
         return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+
+
+def open_log(config: StoreConfig, **extra_env: str) -> GameLog:
+    """The game log on the configured store (creating the SQLite data folder if needed)."""
+    from replay.application import GameLog
+
+    if config.sqlite_path is not None:
+        config.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+    return GameLog(env={**config.eventsourcing_env(), **extra_env})
