@@ -1,0 +1,1 @@
+"""Fakes of the layers below, for tests of the layers above (fakes over mocks)."""

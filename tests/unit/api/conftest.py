@@ -1,0 +1,34 @@
+"""Fixtures of the API's unit tests: the app on the in-memory store, spoken to with Flask's test client."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+import domain
+from api.app import create_app
+from replay.config import StoreConfig
+from tests.fakes import toy_domain
+
+
+@pytest.fixture(autouse=True)
+def rules(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The toy rules engine in place of ``domain`` (until the real engine lands)."""
+    for name in toy_domain.PUBLIC:
+        monkeypatch.setattr(domain, name, getattr(toy_domain, name), raising=False)
+    return toy_domain
+
+
+@pytest.fixture
+def app() -> Iterator[Flask]:
+    """The application on a fresh in-memory store."""
+    yield create_app({"STORE": StoreConfig(kind="memory"), "TESTING": True})
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
