@@ -39,9 +39,18 @@ _GAME_TYPES = {cls.__name__: cls for cls in GAME_EVENTS}
 _NOTE_TYPES = {cls.__name__: cls for cls in ANNOTATION_EVENTS}
 
 
+_RESERVED = {"type", "version", "at"}
+
+
+def _exported(name: str) -> str:
+    """The key of a payload field in an export: a field named like a header key (``MoveAmended.version``,
+    ``AnnotationAdded.version``) is exported as ``for_<name>`` so that it cannot overwrite the header."""
+    return f"for_{name}" if name in _RESERVED else name
+
+
 def event_to_dict(event: DomainEvent) -> dict[str, Any]:
     """One event as plain JSON: its type, version, time and payload."""
-    payload = {key: value for key, value in vars(event).items() if key not in _HEADER}
+    payload = {_exported(key): value for key, value in vars(event).items() if key not in _HEADER}
     return {
         "type": type(event).__name__,
         "version": event.originator_version,
@@ -97,16 +106,16 @@ def _time(value: Any) -> datetime:
 
 def _build(cls: type[DomainEvent], entry: Mapping[str, Any], originator: UUID) -> DomainEvent:
     """An event of class ``cls`` from its exported form; raises ValueError on a missing or extra field."""
-    names = {field.name for field in fields(cls)} - _HEADER
-    given = set(entry) - {"type", "version", "at"}
-    if names - given:
-        raise ValueError(f"missing field(s): {', '.join(sorted(names - given))}")
-    if given - names:
-        raise ValueError(f"unknown field(s): {', '.join(sorted(given - names))}")
+    names = {_exported(field.name): field.name for field in fields(cls) if field.name not in _HEADER}
+    given = set(entry) - _RESERVED
+    if set(names) - given:
+        raise ValueError(f"missing field(s): {', '.join(sorted(set(names) - given))}")
+    if given - set(names):
+        raise ValueError(f"unknown field(s): {', '.join(sorted(given - set(names)))}")
     version = entry.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ValueError("version must be an integer")
-    payload = {name: entry[name] for name in names}
+    payload = {name: entry[key] for key, name in names.items()}
     return cls(
         originator_id=originator, originator_version=version, timestamp=_time(entry.get("at")), **payload
     )
