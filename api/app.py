@@ -33,8 +33,8 @@ DEFAULTS: Mapping[str, int | float] = {
     "RATE_LIMIT_PER_TOKEN": 600,  # writes per window per token (0: no limit)
     "RATE_LIMIT_PER_ADDRESS": 120,  # writes per window per client address, for writes without a token
     "IDEMPOTENCY_TTL": 24 * 3600,  # seconds an answer is kept for a retried Idempotency-Key
-    "STREAM_MAX_SECONDS": 300,  # the longest an event stream stays open (the browser then reconnects)
-    "STREAM_HEARTBEAT_SECONDS": 15,
+    "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
+    "STREAM_HEARTBEAT_SECONDS": 15.0,
     "STREAM_POLL_SECONDS": 0.5,
 }
 """Settings with their defaults; each may be given in ``create_app``'s config or as ``HERONLOG_<NAME>``."""

@@ -162,8 +162,11 @@ class Import(MethodView):
     @blp.arguments(ImportDocumentSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
     def post(self, query: Mapping[str, Any], document: Mapping[str, Any]) -> Any:
-        """Import an export: every event is checked against the rules; `422 invalid_log` lists every problem
-        with its position and nothing is written. The game keeps its id unless it is taken (or `new_id`)."""
+        """Import an exported game.
+
+        Every event is checked against the rules; `422 invalid_log` lists every problem with its position
+        and nothing is written. The game keeps its id unless it is taken here (or `new_id` is set); the
+        answer holds the new owner token."""
         issued = services().gate.import_log(dict(document), keep_id=not query["new_id"])
         return created(issued)
 
@@ -186,8 +189,10 @@ class LegalMoves(MethodView):
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, LegalMovesSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
-        """The pending prompt and every legal answer; post any of them as-is to `moves`. Chance moves (seat
-        null) are listed in table mode, where the recorder enters dice and cards."""
+        """The pending prompt and every legal answer to it.
+
+        Post any of the listed moves as-is to `moves`. Chance moves (seat null) are listed in table mode,
+        where the recorder enters the dice and cards of the physical game."""
         game, _ = reader(game_id)
         moves = [] if game.abandoned else present.plain(domain.legal_moves(game.state))
         body = {
@@ -206,8 +211,11 @@ class Moves(MethodView):
     @blp.arguments(MoveSubmissionSchema, error_status_code=400)
     @blp.response(201, PlayedSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
-        """Record a move (an object from `legal-moves`, as-is) or a batch `{"moves": [...]}`, all or
-        nothing. A seat token records moves of its seat only. Illegal: `422` with the rule; nothing written."""
+        """Record a move, or a batch of moves applied all or nothing.
+
+        The body is an object from `legal-moves`, as-is, or `{"moves": [...]}`. A seat token records moves
+        of its own seat only; the owner records any (chance moves too). An illegal move is `422` with the
+        rule it breaks, and nothing is written."""
         game, grant = writer(game_id)
         batch = "moves" in body
         moves = list(body["moves"]) if batch else [{k: v for k, v in body.items() if k != "expected_version"}]
@@ -235,8 +243,10 @@ class Undo(MethodView):
     @blp.arguments(UndoSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
-        """Undo the last move, or every move after `to_version`. Nothing is deleted: the undone moves stay in
-        the log and can be redone until a new move is played. A seat token undoes its own moves only."""
+        """Undo the last move, or every move after `to_version`.
+
+        Nothing is deleted: the undone moves stay in the log and can be redone until a new move is played.
+        A seat token undoes its own moves only."""
         game, grant = writer(game_id)
         version = expected_version(body, game)
         current(game, version)
@@ -277,9 +287,10 @@ class Amend(MethodView):
     @blp.arguments(AmendSchema, error_status_code=400)
     @blp.response(200, AmendedSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
-        """Replace the move recorded at `version` and re-apply every later move; the report names the first
-        later move that no longer fits (it and the moves after it leave the line of play, kept in the log).
-        `dry_run` reports without writing."""
+        """Replace a move recorded earlier and re-apply every later move.
+
+        The report names the first later move that no longer fits: it and the moves after it leave the line
+        of play (they stay in the log). `dry_run` reports without writing."""
         game, grant = writer(game_id)
         version = expected_version(body, game)
         current(game, version)
@@ -312,7 +323,9 @@ class Abandon(MethodView):
     @blp.arguments(AbandonSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
-        """Close the game before its end (owner only). It can still be read, replayed, forked and exported."""
+        """Abandon the game (owner only).
+
+        An abandoned game can still be read, replayed, forked and exported, not played on."""
         game, grant = owner(game_id)
         version = expected_version(body, game)
         return played(
@@ -326,8 +339,9 @@ class Forks(MethodView):
     @blp.arguments(ForkSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
-        """Branch the game at a version ("what if") into a new game linked to it. Whoever may read a game may
-        fork it, and owns the branch: the answer holds the branch's owner token."""
+        """Branch the game at a version ("what if") into a new game linked to it.
+
+        Whoever may read a game may fork it, and owns the branch: the answer holds its owner token."""
         game, _ = reader(game_id)
         version = body["version"] if body["version"] is not None else game.version
         return created(services().gate.fork(game_id, version))
@@ -367,11 +381,14 @@ class StateByTurn(MethodView):
     @blp.arguments(LocateQuerySchema, location="query", error_status_code=400)
     @blp.response(200, StateSchema, headers=ETAG_HEADER)
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
-        """The game as it stood at the first move of `turn` of `round` (of `seat`, if given): replay by
-        round and turn instead of by version."""
+        """The game as it stood when a turn began, addressed by round and turn.
+
+        The state just before the first move of `turn` of `round` (of `seat`, if given); `version` in the
+        answer says which version that was."""
         game, _ = reader(game_id)
-        version = game_log().locate(game_id, query["round"], query["turn"], query["seat"])
-        return state_payload(game, version)
+        first = game_log().locate(game_id, query["round"], query["turn"], query["seat"])
+        position = game.line.index(first)
+        return state_payload(game, game.line[position - 1] if position > 0 else 1)
 
 
 @blp.route("/<uuid:game_id>/timeline")
@@ -380,8 +397,10 @@ class Timeline(MethodView):
     @blp.arguments(TimelineQuerySchema, location="query", error_status_code=400)
     @blp.response(200, TimelineSchema, headers=ETAG_HEADER)
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
-        """The effective moves with round, turn, player, a one-line description and the score totals after
-        each; `include_undone=1` adds the undone and replaced moves, marked `undone`."""
+        """The timeline of the game's moves.
+
+        Each effective move with round, turn, player, a one-line description and the score totals after
+        it; `include_undone=1` adds the undone and replaced moves, marked `undone`."""
         game, _ = reader(game_id)
         entries = game_log().timeline(game_id, include_undone=query["include_undone"])
         body = {
@@ -444,8 +463,10 @@ class Export(MethodView):
     @blp.doc(security=[*BEARER, {}], responses=EXPORT_RESPONSES)
     @blp.arguments(ExportQuerySchema, location="query", error_status_code=400)
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Response:
-        """Export the game: `json` (every event and annotation; `POST /api/games/import` takes it back),
-        `text` (a readable record with the score sheet) or `bgstats` (the result as a BG Stats play)."""
+        """Export the game.
+
+        `json`: every event and annotation (`POST /api/games/import` takes it back); `text`: a readable
+        record with the score sheet; `bgstats`: the result as a BG Stats play."""
         game, _ = reader(game_id)
         log = game_log()
         headers = etag(game.version)
@@ -469,8 +490,10 @@ class SeatToken(MethodView):
     @blp.doc(security=BEARER)
     @blp.response(201, SeatTokenSchema)
     def post(self, game_id: UUID, seat: int) -> Any:
-        """Issue a token for a seat (owner only), shown this once; any earlier token of that seat stops
-        working. A seat token records, undoes and amends the moves of its seat, and annotates."""
+        """Issue a token for a seat (owner only).
+
+        The token is shown this once; any earlier token of that seat stops working. A seat token records,
+        undoes, redoes and amends the moves of its seat, and annotates."""
         _, grant = owner(game_id)
         issued = services().gate.issue_seat_token(game_id, seat, by=grant.actor)
         body = {"game_id": str(game_id), "seat": seat, "actor": issued.grant.actor, "token": issued.token}
@@ -534,9 +557,11 @@ class Stream(MethodView):
     )
     @blp.arguments(StreamQuerySchema, location="query", error_status_code=400)
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Response:
-        """Each new event of the game as it happens, for spectators (`text/event-stream`). Resumable with
-        `Last-Event-ID`; a heartbeat comment keeps proxies from closing it; the server ends it after
-        `timeout` seconds (capped) and the browser reconnects."""
+        """Server-sent events of each new event of the game, for spectators.
+
+        `id` is the game version, `event` the event type, `data` the event as JSON. Resumable with
+        `Last-Event-ID` (or `after`); a heartbeat comment keeps proxies from closing it; the server ends it
+        after `timeout` seconds (capped) and the browser reconnects."""
         game, _ = reader(game_id)
         after = _resume_point(query, game)
         config = current_app.config

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 import domain
 from api.app import create_app
 from replay.config import StoreConfig
+from tests.api_helpers import ApiClient, flask_transport
 from tests.fakes import toy_domain
 
 
@@ -32,3 +33,9 @@ def app() -> Iterator[Flask]:
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
     return app.test_client()
+
+
+@pytest.fixture
+def api(client: FlaskClient) -> ApiClient:
+    """The API client over Flask's test client."""
+    return ApiClient(flask_transport(client))
