@@ -242,14 +242,31 @@ class TextRecord(Visitor):
         return "\n".join(self.lines) + "\n"
 
 
+SHEET_FIELDS = ("seat", "name", "total", "rank")
+"""Fields of a score sheet that are not lines of points."""
+
+
+def sheet_lines(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """A score sheet's lines as ``{label, points}``, in order: its ``lines`` if it lists them, else each of its
+    whole-number fields other than seat, total and rank (the engine's ``ScoreSheet`` names one per line)."""
+    if isinstance(sheet.get("lines"), list):
+        return [dict(line) for line in sheet["lines"]]
+    return [
+        {"label": key, "points": value}
+        for key, value in sheet.items()
+        if key not in SHEET_FIELDS and isinstance(value, int) and not isinstance(value, bool)
+    ]
+
+
 def score_table(state: Any, names: Sequence[str]) -> list[str]:
     """The score sheet as aligned text, one column per seat."""
     sheets = [sheet.to_dict() for sheet in domain.score(state)]
-    labels = [line["label"] for line in sheets[0]["lines"]] if sheets else []
+    lines = [sheet_lines(sheet) for sheet in sheets]
+    labels = [line["label"] for line in lines[0]] if sheets else []
     width = max([len(label) for label in labels] + [5])
     rows = ["".ljust(width) + "".join(f"{name[:12]:>14}" for name in names)]
     for row, label in enumerate(labels):
-        rows.append(label.ljust(width) + "".join(f"{sheet['lines'][row]['points']:>14}" for sheet in sheets))
+        rows.append(label.ljust(width) + "".join(f"{sheet[row]['points']:>14}" for sheet in lines))
     rows.append("total".ljust(width) + "".join(f"{sheet['total']:>14}" for sheet in sheets))
     rows.append("rank".ljust(width) + "".join(f"{sheet['rank']:>14}" for sheet in sheets))
     return rows
