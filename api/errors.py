@@ -35,6 +35,7 @@ STATUS: Mapping[str, int] = {
     "invalid_setup": 400,
     "invalid_annotation": 400,
     "invalid_seat": 400,
+    "invalid_tallies": 400,
     # 401 / 403: who you are, and what you may do
     "unauthorized": 401,
     "forbidden": 403,

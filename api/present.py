@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import domain
+from replay import history
 from replay.annotations import Annotation
 from replay.game import Game
 
@@ -36,12 +37,13 @@ def coordinates(state: Any) -> dict[str, Any]:
 
 
 def prompt(state: Any) -> dict[str, Any]:
+    """The pending prompt as ``{kind, seat, context}``; whatever else the engine says about it (the pool a
+    card is revealed from, the space being refilled...) is the context."""
     pending = plain(domain.prompt_of(state))
-    return {
-        "kind": str(pending.get("kind")),
-        "seat": pending.get("seat"),
-        "context": pending.get("context") or {},
-    }
+    context = pending.get("context")
+    if not isinstance(context, dict):
+        context = {key: value for key, value in pending.items() if key not in ("kind", "seat", "context")}
+    return {"kind": str(pending.get("kind")), "seat": pending.get("seat"), "context": context}
 
 
 def sheets(state: Any, players: Sequence[str]) -> list[dict[str, Any]]:
@@ -52,11 +54,12 @@ def sheets_from(scored: Sequence[Any], players: Sequence[str]) -> list[dict[str,
     out = []
     for seat, sheet in enumerate(scored):
         data = plain(sheet.to_dict())
+        name = players[seat] if seat < len(players) else data.get("name", f"Player {seat + 1}")
         out.append(
             {
                 "seat": seat,
-                "player": players[seat] if seat < len(players) else f"seat {seat}",
-                "lines": data.get("lines", []),
+                "player": str(name),
+                "lines": history.sheet_lines(data),
                 "total": data["total"],
                 "rank": data["rank"],
             }

@@ -420,17 +420,19 @@ class AccessSchema(Schema):
 # --- the score sheet --------------------------------------------------------------------------------------
 
 
-class TalliedPlayerSchema(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
-    tallies = fields.Dict(required=True, metadata={"description": "the end-of-game tallies of one player"})
-
-
 class ScoreSheetRequestSchema(Schema):
     """End-of-game tallies of a game that was not recorded; the rulebook's scorer gives the points."""
 
     players = fields.List(
-        fields.Nested(TalliedPlayerSchema), required=True, validate=validate.Length(min=1, max=5)
+        fields.Dict(keys=fields.String()),
+        required=True,
+        validate=validate.Length(min=1, max=4),
+        metadata={
+            "description": "one object of tallies per player, in turn order",
+            "example": [{"name": "Aiko", "cp": 41, "coins": 6, "seals": 2, "food": 3, "iron": 7, "pearl": 1}],
+        },
     )
+    tie_break = fields.String(load_default="turn_order", validate=validate.OneOf(["turn_order", "shared"]))
 
 
 class ScoreSheetsSchema(Schema):

@@ -26,10 +26,15 @@ class ScoreSheets(MethodView):
     @blp.arguments(ScoreSheetRequestSchema, error_status_code=400)
     @blp.response(200, ScoreSheetsSchema)
     def post(self, body: Mapping[str, Any]) -> dict[str, Any]:
-        """Score a finished game from each player's end-of-game tallies; nothing is stored."""
-        players = body["players"]
-        tallies = [dict(player["tallies"]) for player in players]
+        """Score a finished game from each player's end-of-game tallies; nothing is stored.
+
+        Each player is `{name, cp, coins, seals, food, iron, pearl, pot, courtiers, warriors, gardeners,
+        turn_order}` (or the points of a line directly: `resource_points`, `pot_points`, `warrior_points`,
+        `gardener_points`); missing counts are 0. `tie_break` is `turn_order` (default) or `shared`."""
+        players = [dict(player) for player in body["players"]]
+        tallies = {"players": players, "tie_break": body["tie_break"]}
         scored = judged(
-            lambda: domain.score_sheet(tallies), "invalid_request", "the scorer could not read these tallies"
+            lambda: domain.score_sheet(tallies), "invalid_tallies", "the scorer could not read these tallies"
         )
-        return {"sheets": present.sheets_from(scored, [player["name"] for player in players])}
+        names = [str(player.get("name") or f"Player {seat + 1}") for seat, player in enumerate(players)]
+        return {"sheets": present.sheets_from(scored, names)}

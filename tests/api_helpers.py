@@ -153,3 +153,14 @@ class ApiClient:
             assert answer.etag == listing.etag + 1
             played.append(move)
         return played
+
+
+def moves_after(state: Mapping[str, Any], *moves: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The legal moves once ``moves`` are played from a state as the API shows it (``game["state"]``):
+    lets a test build a batch, or find the move a later prompt will accept."""
+    import domain
+
+    current = domain.state_from_dict(json.loads(json.dumps(state)))
+    for move in moves:
+        current = domain.apply(current, dict(move))
+    return [dict(move) for move in domain.legal_moves(current)]

@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-import domain
 from api.app import create_app
 from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
-from tests.fakes import toy_domain
-
-
-@pytest.fixture(autouse=True)
-def rules(monkeypatch: pytest.MonkeyPatch) -> Any:
-    """The toy rules engine in place of ``domain`` (until the real engine lands)."""
-    for name in toy_domain.PUBLIC:
-        monkeypatch.setattr(domain, name, getattr(toy_domain, name), raising=False)
-    return toy_domain
 
 
 @pytest.fixture

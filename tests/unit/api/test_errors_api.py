@@ -91,17 +91,14 @@ def test_every_error_code_has_a_client_or_server_status() -> None:
 def test_the_score_sheet_scores_tallies_and_stores_nothing(api: ApiClient) -> None:
     answer = api.post(
         "/api/score-sheets",
-        {
-            "players": [
-                {"name": "Aiko", "tallies": {"dice": 9, "seals": 2}},
-                {"name": "Ben", "tallies": {"dice": 12}},
-            ]
-        },
+        {"players": [{"name": "Aiko", "cp": 30, "coins": 7, "seals": 3}, {"name": "Ben", "cp": 31}]},
     )
     assert answer.status == 200
     sheets = answer.body["sheets"]
-    assert [(s["player"], s["total"], s["rank"]) for s in sheets] == [("Aiko", 11, 2), ("Ben", 12, 1)]
-    assert sheets[0]["lines"] == [{"label": "dice", "points": 9}, {"label": "seals", "points": 2}]
+    assert [(s["player"], s["total"], s["rank"]) for s in sheets] == [("Aiko", 32, 1), ("Ben", 31, 2)]
+    lines = {line["label"]: line["points"] for line in sheets[0]["lines"]}
+    assert lines["coins_seals"] == 2 and sum(lines.values()) == 32
     assert api.get("/api/games").body["games"] == []
-    bad = api.post("/api/score-sheets", {"players": [{"name": "Aiko", "tallies": {"dice": "lots"}}]})
-    assert bad.status == 400
+    bad = api.post("/api/score-sheets", {"players": [{"name": "Aiko", "cp": "lots"}]})
+    assert bad.error() == (400, "invalid_tallies")
+    assert api.post("/api/score-sheets", {"players": []}).error() == (400, "invalid_request")

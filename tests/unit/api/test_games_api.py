@@ -34,7 +34,7 @@ def test_reading_a_public_game_needs_only_its_id(api: ApiClient) -> None:
     answer = api.get(f"/api/games/{game_id}")
     assert answer.status == 200
     assert answer.etag == created["version"]
-    assert answer.body["prompt"]["kind"] == "take"
+    assert answer.body["prompt"]["kind"] == "choose_start" and answer.body["prompt"]["seat"] in (0, 1, 2)
 
 
 def test_a_private_game_needs_a_token_even_to_read(api: ApiClient) -> None:
@@ -67,6 +67,10 @@ def test_an_unknown_game_is_404_in_the_error_envelope(api: ApiClient) -> None:
 def test_a_malformed_setup_is_400_and_creates_nothing(api: ApiClient) -> None:
     assert api.post("/api/games", {"players": []}).error() == (400, "invalid_setup")
     assert api.post("/api/games", {"players": 9}).error() == (400, "invalid_setup")
+    assert api.post("/api/games", {"players": 2, "options": {"no_such_option": 1}}).error() == (
+        400,
+        "invalid_setup",
+    )
     assert api.post("/api/games", {"mode": "seeded"}).error() == (400, "invalid_request")
     assert api.post("/api/games", {"players": 2, "mode": "dice"}).error() == (400, "invalid_request")
     assert api.get("/api/games").body["games"] == []

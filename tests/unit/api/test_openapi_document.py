@@ -37,7 +37,7 @@ def test_the_document_lists_every_resource_of_the_design(client: FlaskClient) ->
     operations = {
         (method, path) for path, item in document["paths"].items() for method in item if method in METHODS
     }
-    assert DESIGN_RESOURCES <= operations
+    assert operations >= DESIGN_RESOURCES
 
 
 def test_every_operation_documents_the_error_envelope_as_its_default_answer(client: FlaskClient) -> None:

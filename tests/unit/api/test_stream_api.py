@@ -83,7 +83,7 @@ def test_a_new_spectator_gets_only_new_events_and_heartbeats() -> None:
 
 
 def test_the_stream_of_a_private_game_needs_a_token_and_bad_resume_points_are_400() -> None:
-    client, api = quick_app()
+    _client, api = quick_app()
     game_id, token, _ = api.create(2, private=True)
     assert api.get(f"/api/games/{game_id}/stream").error() == (401, "unauthorized")
     assert api.get(f"/api/games/{game_id}/stream", token).status == 200
