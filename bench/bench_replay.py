@@ -30,13 +30,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from eventsourcing.application import Application  # noqa: E402
-from eventsourcing.domain import Aggregate, event  # noqa: E402
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate, event
 
-import domain  # noqa: E402
-from replay.application import GameLog  # noqa: E402
-from replay.config import StoreConfig, open_log  # noqa: E402
-from replay.game import project_game  # noqa: E402
+import domain
+from replay.application import GameLog
+from replay.config import StoreConfig, open_log
+from replay.game import project_game
 
 PLAYERS = 4
 SEED = 2026
@@ -172,7 +172,7 @@ def main() -> None:
             config = StoreConfig(kind="redis", redis_url=url, redis_prefix=f"bench-{uuid.uuid4().hex[:8]}")
             try:
                 log = open_log(config)
-            except Exception as error:  # noqa: BLE001  (the module may be missing in a partial checkout)
+            except Exception as error:
                 print(f"<!-- redis store unavailable: {error} -->")
             else:
                 results["Redis"] = measure(log, config.eventsourcing_env())
