@@ -21,9 +21,9 @@ writes nothing and notification ids follow commit order without gaps or interlea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.persistence import (
@@ -31,6 +31,7 @@ from eventsourcing.persistence import (
     ApplicationRecorder,
     IntegrityError,
     Notification,
+    OperationalError,
     ProcessRecorder,
     StoredEvent,
     Subscription,
@@ -42,6 +43,7 @@ from replay.store import scripts
 from replay.store.datastore import RedisDatastore
 from replay.store.errors import OutcomeUnknownError
 
+T = TypeVar("T")
 DEFAULT_APPLICATION_NAME = "default"
 # Log entries scanned per call when notifications are filtered by topic: bounds how long one call holds the
 # server (a Redis script blocks every other client while it runs).
@@ -100,6 +102,14 @@ class RedisRecorder:
         self.log_key = f"{self.tag}:events:log"
         self.tracking_key = f"{self.tag}:tracking"
 
+    @staticmethod
+    def _outcome_or_unknown(read: Callable[[], T]) -> T:
+        """Read what a write whose reply was lost left behind; if even that fails, the outcome stays unknown."""
+        try:
+            return read()
+        except OperationalError as error:
+            raise OutcomeUnknownError(f"a write's reply was lost and the server cannot tell: {error}") from error
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.tag}, purpose={self.purpose!r})"
 
@@ -128,7 +138,7 @@ class RedisAggregateRecorder(RedisRecorder, AggregateRecorder):
     def _resolve_unknown(self, stored_events: Sequence[StoredEvent], resend: Any) -> None:
         """Find out whether an append whose reply was lost was applied: all stored -> done; none -> send once
         more (the script's checks make a late first copy harmless); otherwise someone else wrote there."""
-        outcome = self._stored_outcome(stored_events)
+        outcome = self._outcome_or_unknown(lambda: self._stored_outcome(stored_events))
         if outcome == "absent":
             try:
                 self.datastore.write(resend)
@@ -175,6 +185,8 @@ class RedisAggregateRecorder(RedisRecorder, AggregateRecorder):
 class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
     """Stored events in the application's notification log (a stream), indexed per originator."""
 
+    topic_scan_budget = TOPIC_SCAN_BUDGET
+
     def stream_key(self, originator_id: UUID | str) -> str:
         return f"{self.tag}:events:seq:{originator_id}"
 
@@ -208,7 +220,7 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         self, stored_events: Sequence[StoredEvent], tracking: Tracking | None, batch: Batch
     ) -> list[int]:
         """Find out whether an append whose reply was lost was applied (see ``_resolve_unknown``)."""
-        outcome, ids = self._append_outcome(stored_events, tracking)
+        outcome, ids = self._outcome_or_unknown(lambda: self._append_outcome(stored_events, tracking))
         if outcome == "absent":
             append = self.datastore.script(scripts.APPEND_EVENTS)
             try:
@@ -301,7 +313,7 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         found: list[Notification] = []
         cursor = low
         while len(found) < limit:
-            args = [cursor, high, limit - len(found), TOPIC_SCAN_BUDGET, *topics]
+            args = [cursor, high, limit - len(found), self.topic_scan_budget, *topics]
             reply = cast(list[Any], self.datastore.read(lambda: select([self.log_key], args)))
             for entry_id, flat in reply[1:]:
                 found.append(notification(entry_id, dict(zip(flat[::2], flat[1::2], strict=True))))
@@ -373,7 +385,7 @@ class RedisTrackingRecorder(RedisRecorder, TrackingRecorder):
         try:
             self.datastore.write(lambda: script(list(keys), cast(list[str | bytes | int], args)))
         except OutcomeUnknownError:
-            position = self.max_tracking_id(tracking.application_name)
+            position = self._outcome_or_unknown(lambda: self.max_tracking_id(tracking.application_name))
             if position == tracking.notification_id:
                 return
             if position is not None and position > tracking.notification_id:
