@@ -55,7 +55,7 @@ ViewCommand = tuple[str | bytes | int | float, ...]
 
 
 def id_field(originator_id: UUID | str) -> tuple[bytes, bytes]:
-    """How an originator id is kept in a log entry: field ``u`` with a UUID's 16 bytes, or ``o`` with a string."""
+    """How an originator id is kept in a log entry: ``u`` with a UUID's 16 bytes, or ``o`` with a string."""
     if isinstance(originator_id, UUID):
         return b"u", originator_id.bytes
     return b"o", originator_id.encode()
@@ -104,11 +104,13 @@ class RedisRecorder:
 
     @staticmethod
     def _outcome_or_unknown(read: Callable[[], T]) -> T:
-        """Read what a write whose reply was lost left behind; if even that fails, the outcome stays unknown."""
+        """Read what a write whose reply was lost left behind; if that fails too, the outcome is unknown."""
         try:
             return read()
         except OperationalError as error:
-            raise OutcomeUnknownError(f"a write's reply was lost and the server cannot tell: {error}") from error
+            raise OutcomeUnknownError(
+                f"a write's reply was lost and the server cannot tell: {error}"
+            ) from error
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.tag}, purpose={self.purpose!r})"
@@ -238,7 +240,10 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         keys: dict[str, int] = {self.log_key: 1, self.tracking_key: 2}
         args: list[str | bytes | int] = [tracking.application_name if tracking else "", len(stored_events)]
         for event in stored_events:
-            args += [keys.setdefault(self.stream_key(event.originator_id), len(keys) + 1), event.originator_version]
+            args += [
+                keys.setdefault(self.stream_key(event.originator_id), len(keys) + 1),
+                event.originator_version,
+            ]
         probe = self.datastore.script(scripts.PROBE_EVENTS)
         reply = cast(list[bytes], self.datastore.read(lambda: probe(list(keys), args)))
         ids: list[int] = []
@@ -309,18 +314,22 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
                 self.datastore.read(lambda: client.xrange(self.log_key, low, high, count=limit)),
             )
             return [notification(entry_id, fields) for entry_id, fields in entries]
-        select = self.datastore.script(scripts.SELECT_NOTIFICATIONS_BY_TOPIC)
         found: list[Notification] = []
         cursor = low
         while len(found) < limit:
-            args = [cursor, high, limit - len(found), self.topic_scan_budget, *topics]
-            reply = cast(list[Any], self.datastore.read(lambda: select([self.log_key], args)))
+            reply = self._select_by_topic(cursor, high, limit - len(found), topics)
             for entry_id, flat in reply[1:]:
                 found.append(notification(entry_id, dict(zip(flat[::2], flat[1::2], strict=True))))
             if not reply[0]:
                 break
             cursor = "(" + reply[0].decode()
         return found
+
+    def _select_by_topic(self, cursor: str, high: str, limit: int, topics: Sequence[str]) -> list[Any]:
+        """One bounded scan of the log (see ``scripts.SELECT_NOTIFICATIONS_BY_TOPIC``)."""
+        select = self.datastore.script(scripts.SELECT_NOTIFICATIONS_BY_TOPIC)
+        args: list[str | int] = [cursor, high, limit, self.topic_scan_budget, *topics]
+        return cast(list[Any], self.datastore.read(lambda: select([self.log_key], args)))
 
     def max_notification_id(self) -> int | None:
         client = self.datastore.client
@@ -337,7 +346,9 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         )
         return bool(reply)
 
-    def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Subscription[ApplicationRecorder]:
+    def subscribe(
+        self, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> Subscription[ApplicationRecorder]:
         from replay.store.subscription import RedisSubscription
 
         return RedisSubscription(recorder=self, gt=gt, topics=topics)
@@ -377,22 +388,28 @@ class RedisTrackingRecorder(RedisRecorder, TrackingRecorder):
         """Record ``tracking`` (strictly above the last position of its application, else ``IntegrityError``)
         and run ``commands`` on this view's keys in the same atomic step."""
         keys: dict[str, int] = {self.tracking_key: 1}
-        args: list[str | bytes | int | float] = [tracking.application_name, tracking.notification_id, len(commands)]
+        args: list[str | bytes | int | float] = [
+            tracking.application_name,
+            tracking.notification_id,
+            len(commands),
+        ]
         for name, key_name, *rest in commands:
             index = keys.setdefault(self.view_key(str(key_name)), len(keys) + 1)
             args += [name, index, len(rest), *rest]
         script = self.datastore.script(scripts.INSERT_TRACKING)
         try:
-            self.datastore.write(lambda: script(list(keys), cast(list[str | bytes | int], args)))
+            self.datastore.write(lambda: script(list(keys), args))
         except OutcomeUnknownError:
             position = self._outcome_or_unknown(lambda: self.max_tracking_id(tracking.application_name))
             if position == tracking.notification_id:
                 return
             if position is not None and position > tracking.notification_id:
-                raise IntegrityError(f"tracking of {tracking.application_name} moved past {tracking}") from None
+                raise IntegrityError(
+                    f"tracking of {tracking.application_name} moved past {tracking}"
+                ) from None
             # Not recorded: the script's own check makes a late first copy harmless.
             try:
-                self.datastore.write(lambda: script(list(keys), cast(list[str | bytes | int], args)))
+                self.datastore.write(lambda: script(list(keys), args))
             except IntegrityError:
                 if self.max_tracking_id(tracking.application_name) != tracking.notification_id:
                     raise

@@ -31,7 +31,8 @@ for i = 0, count - 1 do
   local k, version = ARGV[b], ARGV[b + 1]
   local pair = k .. ' ' .. version
   if seen[pair] then
-    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. KEYS[tonumber(k)] .. ' twice in one batch')
+    local where = KEYS[tonumber(k)]
+    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. where .. ' twice in one batch')
   end
   seen[pair] = true
   if redis.call('ZCOUNT', KEYS[tonumber(k)], version, version) > 0 then
@@ -52,8 +53,9 @@ if count == 0 then first = 0 end
 for i = 0, count - 1 do
   local b = 4 + i * 6
   n = n + 1
-  redis.call('XADD', log, n .. '-0', ARGV[b + 2], ARGV[b + 3], 'v', ARGV[b + 1], 't', ARGV[b + 4], 's', ARGV[b + 5])
-  redis.call('ZADD', KEYS[tonumber(ARGV[b])], ARGV[b + 1], n)
+  local version, topic, state = ARGV[b + 1], ARGV[b + 4], ARGV[b + 5]
+  redis.call('XADD', log, n .. '-0', ARGV[b + 2], ARGV[b + 3], 'v', version, 't', topic, 's', state)
+  redis.call('ZADD', KEYS[tonumber(ARGV[b])], version, n)
 end
 if upstream ~= '' then redis.call('HSET', tracking, upstream, position) end
 return first
@@ -71,7 +73,8 @@ for i = 0, count - 1 do
   local k, version = ARGV[b], ARGV[b + 1]
   local pair = k .. ' ' .. version
   if seen[pair] then
-    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. KEYS[tonumber(k)] .. ' twice in one batch')
+    local where = KEYS[tonumber(k)]
+    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. where .. ' twice in one batch')
   end
   seen[pair] = true
   if redis.call('ZCOUNT', KEYS[tonumber(k)], version, version) > 0 then

@@ -55,7 +55,9 @@ class ShardRouter(Generic[A]):
         self.applications = list(applications)
 
     @classmethod
-    def build(cls, application_class: type[A], shards: int, construct: Callable[[type[A]], A]) -> ShardRouter[A]:
+    def build(
+        cls, application_class: type[A], shards: int, construct: Callable[[type[A]], A]
+    ) -> ShardRouter[A]:
         """Construct one application per shard with ``construct(shard_class)``."""
         return cls([construct(shard_class) for shard_class in shard_classes(application_class, shards)])
 

@@ -1,4 +1,4 @@
-"""Helpers for the Redis store tests: per-test key prefixes, their cleanup, and a Redis-backed projection view."""
+"""Helpers for the Redis store tests: per-test key prefixes, their cleanup, a Redis-backed projection view."""
 
 from __future__ import annotations
 

@@ -166,7 +166,11 @@ class FactoryCases(library_persistence.InfrastructureFactoryTestCase[RedisFactor
     def setUp(self) -> None:
         self.env = Environment(
             "TestCase",
-            {"PERSISTENCE_MODULE": "replay.store", "REDIS_URL": self.redis_url, "REDIS_KEY_PREFIX": self.prefix},
+            {
+                "PERSISTENCE_MODULE": "replay.store",
+                "REDIS_URL": self.redis_url,
+                "REDIS_KEY_PREFIX": self.prefix,
+            },
         )
         super().setUp()
 

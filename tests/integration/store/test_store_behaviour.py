@@ -1,5 +1,5 @@
 """What the Redis recorders promise beyond the library's test cases: atomic appends, the key layout, one copy
-of each event, topic filtering, views written with their tracking. Each test runs on standalone and cluster."""
+of each event, topic filtering, views written with their tracking. Each runs on standalone and cluster."""
 
 from __future__ import annotations
 
@@ -31,7 +31,9 @@ def keys_of(datastore: RedisDatastore) -> list[str]:
     return sorted(key.decode() for key in datastore.client.scan_iter(match="{" + datastore.prefix + ":*"))
 
 
-def test_a_clash_late_in_a_batch_writes_nothing_of_the_batch(any_url: str, make_datastore: MakeDatastore) -> None:
+def test_a_clash_late_in_a_batch_writes_nothing_of_the_batch(
+    any_url: str, make_datastore: MakeDatastore
+) -> None:
     recorder = RedisApplicationRecorder(make_datastore(any_url), name="games")
     game = uuid4()
     assert recorder.insert_events([event(game, 1)]) == [1]
@@ -53,7 +55,9 @@ def test_a_version_twice_in_one_batch_writes_nothing(any_url: str, make_datastor
     assert keys_of(recorder.datastore) == []
 
 
-def test_a_rejected_tracking_position_writes_none_of_the_events(any_url: str, make_datastore: MakeDatastore) -> None:
+def test_a_rejected_tracking_position_writes_none_of_the_events(
+    any_url: str, make_datastore: MakeDatastore
+) -> None:
     recorder = RedisProcessRecorder(make_datastore(any_url), name="process")
     recorder.insert_events([event(uuid4(), 1)], tracking=Tracking("upstream", 7))
     game = uuid4()
@@ -125,12 +129,16 @@ def test_a_rare_topic_is_found_beyond_one_scan_budget(any_url: str, make_datasto
     recorder.insert_events([event(game, i, topic=t) for i, t in enumerate(topics, start=1)])
     found = recorder.select_notifications(None, 10, topics=["rare"])
     assert [n.id for n in found] == [31, 37]
-    assert [n.id for n in recorder.select_notifications(31, 10, topics=["rare"], inclusive_of_start=False)] == [37]
+    assert [
+        n.id for n in recorder.select_notifications(31, 10, topics=["rare"], inclusive_of_start=False)
+    ] == [37]
     assert [n.id for n in recorder.select_notifications(None, 10, stop=36, topics=["rare"])] == [31]
     assert [n.id for n in recorder.select_notifications(None, 1, topics=["rare", "common"])] == [1]
 
 
-def test_select_events_reads_batches_and_single_appends_alike(any_url: str, make_datastore: MakeDatastore) -> None:
+def test_select_events_reads_batches_and_single_appends_alike(
+    any_url: str, make_datastore: MakeDatastore
+) -> None:
     recorder = RedisApplicationRecorder(make_datastore(any_url), name="games")
     game, other = uuid4(), uuid4()
     recorder.insert_events([event(game, 1), event(game, 2), event(game, 3)])
@@ -139,7 +147,10 @@ def test_select_events_reads_batches_and_single_appends_alike(any_url: str, make
     recorder.insert_events([event(game, 5), event(other, 2), event(game, 6)])
     assert [e.originator_version for e in recorder.select_events(game)] == [1, 2, 3, 4, 5, 6]
     assert [e.originator_version for e in recorder.select_events(game, desc=True)] == [6, 5, 4, 3, 2, 1]
-    assert [e.originator_version for e in recorder.select_events(game, gt=2, lte=5, desc=True, limit=2)] == [5, 4]
+    assert [e.originator_version for e in recorder.select_events(game, gt=2, lte=5, desc=True, limit=2)] == [
+        5,
+        4,
+    ]
     assert [e.originator_version for e in recorder.select_events(other)] == [1, 2]
 
 
@@ -207,7 +218,9 @@ def test_a_cluster_url_is_detected_and_can_be_forced(cluster_url: str, redis_url
             datastore.close()
 
 
-def test_all_keys_of_an_application_share_one_cluster_slot(cluster_url: str, make_datastore: MakeDatastore) -> None:
+def test_all_keys_of_an_application_share_one_cluster_slot(
+    cluster_url: str, make_datastore: MakeDatastore
+) -> None:
     datastore = make_datastore(cluster_url)
     assert isinstance(datastore.client, RedisCluster)
     recorder = RedisProcessRecorder(datastore, name="Games")
