@@ -1,7 +1,7 @@
 """Benchmark of replay.store, the Redis persistence module, beside its anchors (prints a Markdown section).
 
-Anchors measured in the same run: the eventsourcing library's SQLite and in-memory (popo) modules doing the same
-operations, and the raw ceiling of the Redis server: a redis-py PING round trip, and ``redis-benchmark`` (one
+Anchors measured in the same run: the eventsourcing library's SQLite and in-memory (popo) modules doing the
+same operations, and the raw ceiling of the Redis server: a redis-py PING round trip, and ``redis-benchmark`` (one
 client, PING) when it is on PATH. Uses ``HERONLOG_TEST_REDIS_URL`` when set (``make bench``), else starts a
 throwaway redis-server on a free loopback port and stops it. A second throwaway server with the shipped
 durability settings (AOF, ``appendfsync always``) shows what "no acknowledged move lost" costs.
@@ -33,7 +33,10 @@ from eventsourcing.utils import Environment  # noqa: E402
 
 from replay.store import RedisApplicationRecorder, RedisDatastore  # noqa: E402
 
-STATE = b'{"move":{"kind":"take-die","bridge":"red","end":"left"},"seat":2,"timestamp":"2025-01-01T10:00:00+00:00"}'
+STATE = (
+    b'{"move":{"kind":"take-die","bridge":"red","end":"left"},"seat":2,'
+    b'"timestamp":"2025-01-01T10:00:00+00:00"}'
+)
 TOPIC = "replay.events:MovePlayed"
 SINGLE_INSERTS = 1000
 BATCHES = 30
