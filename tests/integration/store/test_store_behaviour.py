@@ -81,8 +81,10 @@ def test_each_event_state_is_stored_once(any_url: str, make_datastore: MakeDatas
             content = repr(client.xrange(key))
         elif kind == "zset":
             content = repr(client.zrange(key, 0, -1))
-        else:
+        elif kind == "hash":
             content = repr(client.hgetall(key))
+        else:
+            content = repr(client.get(key))
         if state.decode() in content:
             holders.append(key)
     assert holders == [recorder.log_key]
@@ -169,10 +171,14 @@ def test_applications_and_purposes_keep_separate_keys(any_url: str, make_datasto
     prefix = datastore.prefix
     assert keys_of(datastore) == sorted(
         [
+            f"{{{prefix}:Games}}:events:last",
             f"{{{prefix}:Games}}:events:log",
+            f"{{{prefix}:Games}}:events:notices",
             f"{{{prefix}:Games}}:events:seq:{game}",
             f"{{{prefix}:Games}}:snapshots:agg:{game}",
+            f"{{{prefix}:Notes}}:events:last",
             f"{{{prefix}:Notes}}:events:log",
+            f"{{{prefix}:Notes}}:events:notices",
             f"{{{prefix}:Notes}}:events:seq:{game}",
         ]
     )
@@ -230,5 +236,5 @@ def test_all_keys_of_an_application_share_one_cluster_slot(
         recorder.insert_events([event(game, 1)], tracking=Tracking("Up", position))
         snapshots.insert_events([event(game, 1)])
     keys = keys_of(datastore)
-    assert len(keys) == 1 + 1 + 5 + 5
+    assert len(keys) == 4 + 5 + 5  # log, counter, notices, tracking; 5 games' indexes; 5 snapshots
     assert len({datastore.client.keyslot(key) for key in keys}) == 1

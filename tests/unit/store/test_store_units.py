@@ -18,15 +18,7 @@ from eventsourcing.persistence import (
 
 from replay.store.datastore import check_name
 from replay.store.errors import OutcomeUnknownError, translate
-from replay.store.recorders import (
-    entry_number,
-    id_field,
-    notification,
-    originator_from,
-    pack_member,
-    score_range,
-    unpack_member,
-)
+from replay.store.recorders import pack_member, pack_record, score_range, unpack_member, unpack_record
 from replay.store.shards import ShardRouter, shard_classes, shard_index, shard_names
 
 
@@ -65,19 +57,17 @@ def test_a_lost_connection_is_an_unknown_outcome_for_writes_only() -> None:
     assert type(translate(rex.AuthenticationError("invalid password"), write=True)) is OperationalError
 
 
-def test_originator_ids_keep_their_type_in_log_entries() -> None:
+def test_originator_ids_keep_their_type_in_log_records() -> None:
     game = uuid4()
-    assert id_field(game) == (b"u", game.bytes)
-    assert originator_from(*id_field(game)) == game
-    assert originator_from(*id_field("game-1")) == "game-1"
-    entry = notification(b"12-0", {b"u": game.bytes, b"v": b"3", b"t": b"topic", b"s": b"\x00state"})
-    assert (entry.id, entry.originator_id, entry.originator_version, entry.state) == (
-        12,
-        game,
-        3,
-        b"\x00state",
+    record = pack_record(
+        StoredEvent(originator_id=game, originator_version=3, topic="m:Moved", state=b"\0\nx")
     )
-    assert entry_number(b"1234567-0") == 1234567
+    assert record.startswith(b"m:Moved\n3\nu" + game.hex.encode() + b"\n")
+    entry = unpack_record(record, 12)
+    assert (entry.id, entry.originator_id, entry.originator_version, entry.state) == (12, game, 3, b"\0\nx")
+    odd_name = 'game\n"1"'
+    named = pack_record(StoredEvent(originator_id=odd_name, originator_version=1, topic="t", state=b""))
+    assert unpack_record(named, 1).originator_id == odd_name
 
 
 def test_an_aggregate_member_keeps_any_state_bytes() -> None:
