@@ -1,0 +1,89 @@
+"""How failures of Redis and of redis-py become the eventsourcing library's persistence errors.
+
+The library's callers catch its ``PersistenceError`` hierarchy (named after PEP 249), never redis-py's
+classes, so every call the recorders make goes through :func:`translated`. The mapping:
+
+* the server could not be reached or is not serving now (connection refused or lost, timeouts, loading,
+  cluster down, a replica that took over, out of memory, disk errors) -> ``OperationalError``;
+* a script refused a write because a version or tracking position is taken (``HLCONFLICT``, ``HLTRACKING``)
+  -> ``IntegrityError``;
+* a key of ours holds another type, keys in different slots, missing permissions -> ``ProgrammingError``;
+* bad arguments caught by redis-py before anything was sent -> ``InterfaceError``;
+* anything else the server answered with an error -> ``DatabaseError``.
+
+A write whose reply never arrived may or may not have happened; it raises :class:`OutcomeUnknownError`, an
+``OperationalError``, so that the recorders can find out what happened instead of blindly sending it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import redis
+import redis.exceptions as rex
+from eventsourcing.persistence import (
+    DatabaseError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    PersistenceError,
+    ProgrammingError,
+)
+
+INTEGRITY_CODES = frozenset({"HLCONFLICT", "HLTRACKING"})
+OPERATIONAL_CODES = frozenset(
+    {"OOM", "MISCONF", "BUSY", "LOADING", "MASTERDOWN", "READONLY", "CLUSTERDOWN", "TRYAGAIN", "NOREPLICAS"}
+)
+PROGRAMMING_CODES = frozenset({"WRONGTYPE", "CROSSSLOT", "NOPERM", "NOSCRIPT", "UNKILLABLE"})
+
+
+class OutcomeUnknownError(OperationalError):
+    """A write was sent but its reply was lost (connection dropped or timed out): it may have been applied."""
+
+
+def error_code(error: rex.ResponseError) -> str:
+    """The first word of an error reply, which Redis uses as the error's code (``WRONGTYPE``, ``OOM``...)."""
+    text = str(error)
+    return text.split(" ", 1)[0] if text else ""
+
+
+def translate(error: Exception, *, write: bool = False) -> PersistenceError:
+    """The library's error class for a redis-py error; ``write`` marks calls that change data."""
+    if isinstance(error, rex.AuthenticationError | rex.BusyLoadingError):
+        # Both subclass ConnectionError but are refused before any command runs: never ambiguous.
+        return OperationalError(str(error))
+    if isinstance(error, redis.ConnectionError | redis.TimeoutError | TimeoutError | ConnectionError):
+        if write:
+            return OutcomeUnknownError(f"no reply to a write, it may or may not have been applied: {error}")
+        return OperationalError(str(error))
+    if isinstance(error, rex.ClusterDownError | rex.TryAgainError | rex.SlotNotCoveredError):
+        return OperationalError(str(error))
+    if isinstance(error, rex.NoPermissionError):
+        return ProgrammingError(str(error))
+    if isinstance(error, rex.ResponseError):
+        code = error_code(error)
+        if code in INTEGRITY_CODES:
+            return IntegrityError(str(error))
+        if code in OPERATIONAL_CODES or isinstance(error, rex.ReadOnlyError | rex.OutOfMemoryError):
+            return OperationalError(str(error))
+        if code in PROGRAMMING_CODES:
+            return ProgrammingError(str(error))
+        return DatabaseError(str(error))
+    if isinstance(error, rex.DataError):
+        return InterfaceError(str(error))
+    if isinstance(error, rex.RedisClusterException):
+        # Raised by the cluster client when it cannot map a slot to a reachable node.
+        return OperationalError(str(error))
+    return DatabaseError(str(error))
+
+
+@contextmanager
+def translated(*, write: bool = False) -> Iterator[None]:
+    """Run a block of redis-py calls, raising the library's error classes instead of redis-py's."""
+    try:
+        yield
+    except PersistenceError:
+        raise
+    except (redis.RedisError, OSError) as error:
+        raise translate(error, write=write) from error

@@ -1,0 +1,443 @@
+"""The four Redis recorders of the eventsourcing library: aggregate, application, tracking and process.
+
+Key layout, for an application named ``N`` with the key prefix ``P`` (``T`` is the hash tag ``{P:N}``):
+
+===============================  ===========  ================================================================
+key                              type         holds
+===============================  ===========  ================================================================
+``T:events:log``                 hash         the notification log: notification id -> record
+                                              ``<topic>\\n<version>\\n<originator>\\n<state>``
+                                              (:func:`pack_record`). The only copy of each event's state.
+``T:events:last``                string       the last notification id given out
+``T:events:notices``             stream       one short entry per commit (trimmed to about 1000), for
+                                              subscriptions to block on (``XREAD BLOCK``)
+``T:events:seq:<originator>``    sorted set   one aggregate's events: score = version, member = notif. id
+``T:<purpose>:agg:<originator>`` sorted set   aggregate recorder (snapshots): score = version, member =
+                                              ``<version>\\n<topic>\\n<state>``
+``T:tracking``                   hash         upstream application name -> last processed notification id
+``T:view:<name>``                any          a projection's own data (:meth:`RedisTrackingRecorder.view_key`)
+===============================  ===========  ================================================================
+
+Every append is one Lua script (``replay.store.scripts``) that checks everything before it writes, so a clash
+writes nothing and notification ids follow commit order without gaps or interleaving.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+from uuid import UUID
+
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    ApplicationRecorder,
+    IntegrityError,
+    Notification,
+    OperationalError,
+    ProcessRecorder,
+    StoredEvent,
+    Subscription,
+    Tracking,
+    TrackingRecorder,
+)
+
+from replay.store import scripts
+from replay.store.datastore import RedisDatastore
+from replay.store.errors import OutcomeUnknownError
+
+T = TypeVar("T")
+DEFAULT_APPLICATION_NAME = "default"
+# Log entries scanned per call when notifications are filtered by topic: bounds how long one call holds the
+# server (a Redis script blocks every other client while it runs).
+TOPIC_SCAN_BUDGET = 2000
+
+ViewCommand = tuple[str | bytes | int | float, ...]
+"""A Redis command on one of a view's keys: ``(command, view key name, *arguments)``, for example
+``("HINCRBY", "counters", "created", 1)``."""
+
+
+def pack_record(event: StoredEvent) -> bytes:
+    """A log record: ``<topic>\\n<version>\\n<originator>\\n<state>``, the originator being ``u`` and a
+    UUID's 32 hex digits, or ``o`` and a string id as JSON (no raw newline). The topic comes first so that a
+    script can filter by topic without decoding anything."""
+    originator = event.originator_id
+    token = "u" + originator.hex if isinstance(originator, UUID) else "o" + json.dumps(originator)
+    return f"{event.topic}\n{event.originator_version}\n{token}\n".encode() + event.state
+
+
+def unpack_record(record: bytes, notification_id: int) -> Notification:
+    topic, version, token, state = record.split(b"\n", 3)
+    originator_id: UUID | str = UUID(token[1:].decode()) if token[:1] == b"u" else json.loads(token[1:])
+    return Notification(
+        id=notification_id,
+        originator_id=originator_id,
+        originator_version=int(version),
+        topic=topic.decode(),
+        state=state,
+    )
+
+
+def pack_member(event: StoredEvent) -> bytes:
+    """An aggregate recorder's sorted-set member; the version makes it unique within the set."""
+    return b"%d\n%s\n" % (event.originator_version, event.topic.encode()) + event.state
+
+
+def unpack_member(originator_id: UUID | str, member: bytes) -> StoredEvent:
+    version, topic, state = member.split(b"\n", 2)
+    return StoredEvent(
+        originator_id=originator_id, originator_version=int(version), topic=topic.decode(), state=state
+    )
+
+
+def score_range(gt: int | None, lte: int | None) -> tuple[str, str]:
+    """``ZRANGE ... BYSCORE`` bounds for versions greater than ``gt`` and at most ``lte``."""
+    return ("-inf" if gt is None else f"({gt}", "+inf" if lte is None else str(lte))
+
+
+@dataclass(frozen=True)
+class Batch:
+    """The keys and arguments of an append script: one sorted set per distinct originator."""
+
+    keys: list[str]
+    args: list[str | bytes | int]
+
+
+class RedisRecorder:
+    """What every Redis recorder shares: the datastore and the key names of one application."""
+
+    def __init__(self, datastore: RedisDatastore, *, name: str = "", purpose: str = "events") -> None:
+        self.datastore = datastore
+        self.application_name = name or DEFAULT_APPLICATION_NAME
+        self.purpose = purpose
+        self.tag = datastore.tag(self.application_name)
+        self.log_key = f"{self.tag}:events:log"
+        self.counter_key = f"{self.tag}:events:last"
+        self.notices_key = f"{self.tag}:events:notices"
+        self.tracking_key = f"{self.tag}:tracking"
+
+    @staticmethod
+    def _outcome_or_unknown(read: Callable[[], T]) -> T:
+        """Read what a write whose reply was lost left behind; if that fails too, the outcome is unknown."""
+        try:
+            return read()
+        except OperationalError as error:
+            raise OutcomeUnknownError(
+                f"a write's reply was lost and the server cannot tell: {error}"
+            ) from error
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.tag}, purpose={self.purpose!r})"
+
+
+class RedisAggregateRecorder(RedisRecorder, AggregateRecorder):
+    """Stored events in one sorted set per originator, without a notification log (snapshots use this)."""
+
+    def stream_key(self, originator_id: UUID | str) -> str:
+        return f"{self.tag}:{self.purpose}:agg:{originator_id}"
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if not stored_events:
+            return None
+        keys: dict[str, int] = {}
+        args: list[str | bytes | int] = [len(stored_events)]
+        for event in stored_events:
+            index = keys.setdefault(self.stream_key(event.originator_id), len(keys) + 1)
+            args += [index, event.originator_version, pack_member(event)]
+        append = self.datastore.script(scripts.APPEND_AGGREGATE)
+        try:
+            self.datastore.write(lambda: append(list(keys), args))
+        except OutcomeUnknownError:
+            self._resolve_unknown(stored_events, lambda: append(list(keys), args))
+        return None
+
+    def _resolve_unknown(self, stored_events: Sequence[StoredEvent], resend: Any) -> None:
+        """Find out whether an append whose reply was lost was applied: all stored -> done; none -> send once
+        more (the script's checks make a late first copy harmless); otherwise someone else wrote there."""
+        outcome = self._outcome_or_unknown(lambda: self._stored_outcome(stored_events))
+        if outcome == "absent":
+            try:
+                self.datastore.write(resend)
+                return
+            except IntegrityError:
+                outcome = self._stored_outcome(stored_events)
+        if outcome != "ours":
+            raise IntegrityError(f"other events were recorded at these versions: {stored_events[0]}")
+
+    def _stored_outcome(self, stored_events: Sequence[StoredEvent]) -> str:
+        found = 0
+        for event in stored_events:
+            stored = self.select_events(
+                event.originator_id, gt=event.originator_version - 1, lte=event.originator_version
+            )
+            if stored:
+                if stored[0] != event:
+                    return "conflict"
+                found += 1
+        if found == len(stored_events):
+            return "ours"
+        return "absent" if found == 0 else "conflict"
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        key = self.stream_key(originator_id)
+        low, high = score_range(gt, lte)
+        client = self.datastore.client
+        offset = None if limit is None else 0
+        start, end = (high, low) if desc else (low, high)
+        members = self.datastore.read(
+            lambda: client.zrange(key, start, end, desc=desc, byscore=True, offset=offset, num=limit)
+        )
+        return [unpack_member(originator_id, member) for member in cast(list[bytes], members)]
+
+
+class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
+    """Stored events in the application's notification log (a stream), indexed per originator."""
+
+    topic_scan_budget = TOPIC_SCAN_BUDGET
+
+    def stream_key(self, originator_id: UUID | str) -> str:
+        return f"{self.tag}:events:seq:{originator_id}"
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        return self._append(stored_events, None)
+
+    def _batch(self, stored_events: Sequence[StoredEvent], tracking: Tracking | None) -> Batch:
+        keys: dict[str, int] = {
+            self.log_key: 1,
+            self.counter_key: 2,
+            self.notices_key: 3,
+            self.tracking_key: 4,
+        }
+        args: list[str | bytes | int] = (
+            [tracking.application_name, tracking.notification_id] if tracking else ["", ""]
+        )
+        args.append(len(stored_events))
+        for event in stored_events:
+            key = self.stream_key(event.originator_id)
+            index = keys.setdefault(key, len(keys) + 1)
+            args += [index, event.originator_version, key, pack_record(event)]
+        return Batch(list(keys), args)
+
+    def _append(self, stored_events: Sequence[StoredEvent], tracking: Tracking | None) -> list[int]:
+        if not stored_events and tracking is None:
+            return []
+        batch = self._batch(stored_events, tracking)
+        append = self.datastore.script(scripts.APPEND_EVENTS)
+        try:
+            first = int(self.datastore.write(lambda: append(batch.keys, batch.args)))
+        except OutcomeUnknownError:
+            return self._resolve_unknown_append(stored_events, tracking, batch)
+        return list(range(first, first + len(stored_events)))
+
+    def _resolve_unknown_append(
+        self, stored_events: Sequence[StoredEvent], tracking: Tracking | None, batch: Batch
+    ) -> list[int]:
+        """Find out whether an append whose reply was lost was applied (see ``_resolve_unknown``)."""
+        outcome, ids = self._outcome_or_unknown(lambda: self._append_outcome(stored_events, tracking))
+        if outcome == "absent":
+            append = self.datastore.script(scripts.APPEND_EVENTS)
+            try:
+                first = int(self.datastore.write(lambda: append(batch.keys, batch.args)))
+                return list(range(first, first + len(stored_events)))
+            except IntegrityError:
+                outcome, ids = self._append_outcome(stored_events, tracking)
+        if outcome != "ours":
+            raise IntegrityError("other events or a later tracking position were recorded by someone else")
+        return ids
+
+    def _append_outcome(
+        self, stored_events: Sequence[StoredEvent], tracking: Tracking | None
+    ) -> tuple[str, list[int]]:
+        keys: dict[str, int] = {self.log_key: 1, self.tracking_key: 2}
+        args: list[str | bytes | int] = [tracking.application_name if tracking else "", len(stored_events)]
+        for event in stored_events:
+            args += [
+                keys.setdefault(self.stream_key(event.originator_id), len(keys) + 1),
+                event.originator_version,
+            ]
+        probe = self.datastore.script(scripts.PROBE_EVENTS)
+        reply = cast(list[bytes], self.datastore.read(lambda: probe(list(keys), args)))
+        ids: list[int] = []
+        mine = theirs = 0
+        for i, event in enumerate(stored_events):
+            nid, record = reply[1 + 2 * i : 3 + 2 * i]
+            if not nid:
+                continue
+            stored = unpack_record(record, int(nid))
+            if stored.topic == event.topic and stored.state == event.state:
+                mine += 1
+                ids.append(int(nid))
+            else:
+                theirs += 1
+        if tracking is not None:
+            position = int(reply[0]) if reply[0] else None
+            if position == tracking.notification_id:
+                mine += 1
+            elif position is not None and position > tracking.notification_id:
+                theirs += 1
+        expected = len(stored_events) + (1 if tracking is not None else 0)
+        if theirs == 0 and mine == expected:
+            return "ours", ids
+        if theirs == 0 and mine == 0:
+            return "absent", []
+        return "conflict", []
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        low, high = score_range(gt, lte)
+        select = self.datastore.script(scripts.SELECT_EVENTS)
+        keys = [self.stream_key(originator_id), self.log_key]
+        args = [low, high, "1" if desc else "0", "" if limit is None else str(limit)]
+        records = cast(list[bytes], self.datastore.read(lambda: select(keys, args)))
+        events = []
+        for record in records:
+            topic, version, _, state = record.split(b"\n", 3)
+            events.append(
+                StoredEvent(
+                    originator_id=originator_id,
+                    originator_version=int(version),
+                    topic=topic.decode(),
+                    state=state,
+                )
+            )
+        return events
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        first = 1 if start is None else max(1, start if inclusive_of_start else start + 1)
+        if limit <= 0 or (stop is not None and stop < first):
+            return []
+        client = self.datastore.client
+        if not topics:
+            last = first + limit - 1 if stop is None else min(stop, first + limit - 1)
+            ids = list(range(first, last + 1))
+            records = cast(list[bytes | None], self.datastore.read(lambda: client.hmget(self.log_key, ids)))
+            found = []
+            for nid, record in zip(ids, records, strict=True):
+                if record is None:  # past the end of the log: ids have no gaps
+                    break
+                found.append(unpack_record(record, nid))
+            return found
+        found = []
+        high = (self.max_notification_id() or 0) if stop is None else stop
+        while len(found) < limit and first <= high:
+            upto = min(high, first + self.topic_scan_budget - 1)
+            reply = self._select_by_topic(first, upto, limit - len(found), topics)
+            found += [
+                unpack_record(record, int(nid)) for nid, record in zip(reply[1::2], reply[2::2], strict=True)
+            ]
+            if int(reply[0]) < upto:  # the log ended, or the limit was reached
+                break
+            first = upto + 1
+        return found
+
+    def _select_by_topic(self, first: int, last: int, limit: int, topics: Sequence[str]) -> list[Any]:
+        """One bounded scan of the log (see ``scripts.SELECT_NOTIFICATIONS_BY_TOPIC``)."""
+        select = self.datastore.script(scripts.SELECT_NOTIFICATIONS_BY_TOPIC)
+        args: list[str | int] = [first, last, limit, *topics]
+        return cast(list[Any], self.datastore.read(lambda: select([self.log_key], args)))
+
+    def max_notification_id(self) -> int | None:
+        client = self.datastore.client
+        value = self.datastore.read(lambda: client.get(self.counter_key))
+        return int(cast(bytes, value)) if value else None
+
+    def last_notice(self) -> bytes:
+        """The id of the newest commit notice ('0-0' when there is none): where a blocking read starts."""
+        client = self.datastore.client
+        tail = cast(
+            list[tuple[bytes, Any]], self.datastore.read(lambda: client.xrevrange(self.notices_key, count=1))
+        )
+        return tail[0][0] if tail else b"0-0"
+
+    def wait_for_notice(self, after: bytes, timeout_ms: int) -> bool:
+        """Block until a commit notice newer than ``after`` exists, or the timeout passes (then False)."""
+        client = self.datastore.client
+        reply = self.datastore.read(
+            lambda: client.xread({self.notices_key: after}, count=1, block=timeout_ms)
+        )
+        return bool(reply)
+
+    def subscribe(
+        self, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> Subscription[ApplicationRecorder]:
+        from replay.store.subscription import RedisSubscription
+
+        return RedisSubscription(recorder=self, gt=gt, topics=topics)
+
+
+class RedisTrackingRecorder(RedisRecorder, TrackingRecorder):
+    """The last processed notification id of each upstream application, in one hash.
+
+    A projection keeps its own data under :meth:`view_key` and changes it with :meth:`insert_tracking`'s
+    ``commands``, atomically with the tracking position: a position is recorded exactly when its effects are.
+    """
+
+    def view_key(self, name: str) -> str:
+        """A key for a view's own data, in this recorder's hash tag (so one script may write it)."""
+        return f"{self.tag}:view:{name}"
+
+    def insert_tracking(self, tracking: Tracking, *commands: ViewCommand) -> None:
+        """Record ``tracking`` (strictly above the last position of its application, else ``IntegrityError``)
+        and run ``commands`` on this view's keys in the same atomic step."""
+        keys: dict[str, int] = {self.tracking_key: 1}
+        args: list[str | bytes | int | float] = [
+            tracking.application_name,
+            tracking.notification_id,
+            len(commands),
+        ]
+        for name, key_name, *rest in commands:
+            index = keys.setdefault(self.view_key(str(key_name)), len(keys) + 1)
+            args += [name, index, len(rest), *rest]
+        script = self.datastore.script(scripts.INSERT_TRACKING)
+        try:
+            self.datastore.write(lambda: script(list(keys), args))
+        except OutcomeUnknownError:
+            position = self._outcome_or_unknown(lambda: self.max_tracking_id(tracking.application_name))
+            if position == tracking.notification_id:
+                return
+            if position is not None and position > tracking.notification_id:
+                raise IntegrityError(
+                    f"tracking of {tracking.application_name} moved past {tracking}"
+                ) from None
+            # Not recorded: the script's own check makes a late first copy harmless.
+            try:
+                self.datastore.write(lambda: script(list(keys), args))
+            except IntegrityError:
+                if self.max_tracking_id(tracking.application_name) != tracking.notification_id:
+                    raise
+
+    def max_tracking_id(self, application_name: str) -> int | None:
+        client = self.datastore.client
+        value = self.datastore.read(lambda: client.hget(self.tracking_key, application_name))
+        return None if value is None else int(cast(bytes, value))
+
+
+class RedisProcessRecorder(RedisTrackingRecorder, RedisApplicationRecorder, ProcessRecorder):
+    """An application recorder whose appends also record a tracking position, in the same script."""
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        return self._append(stored_events, kwargs.get("tracking"))

@@ -1,0 +1,188 @@
+"""The Lua scripts that the Redis recorders run on the server.
+
+Every write is one script, so it is atomic: Redis runs a script to the end before it serves any other command.
+Redis does not roll a script back when it fails half way, so every write script reads each key it will write
+(which also fails on a key of the wrong type) and makes every check before its first write.
+
+Errors raised on purpose start with a code that ``replay.store.errors`` maps to the library's error classes:
+``HLCONFLICT`` (an event's originator and version are taken) and ``HLTRACKING`` (a tracking position does not
+rise) become ``IntegrityError``; ``HLCORRUPT`` (the id counter is behind the log) becomes ``DatabaseError``.
+
+Each script names every key it touches in ``KEYS``, and all those keys share one hash tag, so the scripts run
+unchanged on Redis Cluster. The ``#!lua`` first line opts into Redis 7 script flags: write scripts are refused
+before they start when the server is out of memory, and read scripts (``flags=no-writes``) may run anywhere.
+"""
+
+from __future__ import annotations
+
+# Append stored events to an application's notification log (and optionally record a tracking position).
+# KEYS: 1 the log hash, 2 the last-id counter, 3 the notices stream, 4 the tracking hash, 5.. one sorted set
+#       per originator in the batch.
+# ARGV: 1 upstream application name ('' when there is no tracking), 2 its notification id, 3 the number of
+#       events, then four values per event: index of its sorted set in KEYS, version, description (for error
+#       messages), record (topic, version, originator id, state: see recorders.pack_record).
+# Returns the notification id of the first event (the others follow it without gaps), 0 for no events.
+APPEND_EVENTS = """#!lua
+local log, counter, notices, tracking = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local upstream, position = ARGV[1], ARGV[2]
+local count = tonumber(ARGV[3])
+local seen = {}
+for i = 0, count - 1 do
+  local b = 4 + i * 4
+  local k, version = ARGV[b], ARGV[b + 1]
+  local pair = k .. ' ' .. version
+  if seen[pair] then
+    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. ARGV[b + 2] .. ' twice in a batch')
+  end
+  seen[pair] = true
+  if redis.call('ZCOUNT', KEYS[tonumber(k)], version, version) > 0 then
+    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. ARGV[b + 2] .. ' is taken')
+  end
+end
+if upstream ~= '' then
+  local last = redis.call('HGET', tracking, upstream)
+  if last and tonumber(last) >= tonumber(position) then
+    return redis.error_reply('HLTRACKING ' .. upstream .. ' is at ' .. last .. ', not below ' .. position)
+  end
+end
+local n = tonumber(redis.call('GET', counter) or '0')
+if count == 0 then
+  redis.call('HSET', tracking, upstream, position)
+  return 0
+end
+if redis.call('HEXISTS', log, n + 1) == 1 then
+  return redis.error_reply('HLCORRUPT ' .. counter .. ' is behind ' .. log)
+end
+redis.call('XLEN', notices)
+local first = n + 1
+for i = 0, count - 1 do
+  local b = 4 + i * 4
+  n = n + 1
+  redis.call('HSET', log, n, ARGV[b + 3])
+  redis.call('ZADD', KEYS[tonumber(ARGV[b])], ARGV[b + 1], n)
+end
+redis.call('SET', counter, n)
+redis.call('XADD', notices, 'MAXLEN', '~', 1000, '*', 'n', n)
+if upstream ~= '' then redis.call('HSET', tracking, upstream, position) end
+return first
+"""
+
+# Append stored events to per-originator sorted sets that hold the events themselves (no notification log:
+# the aggregate recorder, used for snapshots).
+# KEYS: one sorted set per originator in the batch.
+# ARGV: 1 the number of events, then three values per event: index of its sorted set in KEYS, version, member.
+APPEND_AGGREGATE = """#!lua
+local count = tonumber(ARGV[1])
+local seen = {}
+for i = 0, count - 1 do
+  local b = 2 + i * 3
+  local k, version = ARGV[b], ARGV[b + 1]
+  local pair = k .. ' ' .. version
+  if seen[pair] then
+    local where = KEYS[tonumber(k)]
+    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. where .. ' twice in one batch')
+  end
+  seen[pair] = true
+  if redis.call('ZCOUNT', KEYS[tonumber(k)], version, version) > 0 then
+    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. KEYS[tonumber(k)] .. ' is taken')
+  end
+end
+for i = 0, count - 1 do
+  local b = 2 + i * 3
+  redis.call('ZADD', KEYS[tonumber(ARGV[b])], ARGV[b + 1], ARGV[b + 2])
+end
+return count
+"""
+
+# Read one originator's events from the notification log.
+# KEYS: 1 the originator's sorted set (version -> notification id), 2 the log hash.
+# ARGV: 1 lowest score, 2 highest score (ZRANGE BYSCORE syntax), 3 '1' for descending order, 4 limit or ''.
+# Returns the events' records, in order.
+SELECT_EVENTS = """#!lua flags=no-writes
+local seq, log = KEYS[1], KEYS[2]
+local low, high, desc, limit = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4]
+local ids
+if desc then
+  if limit ~= '' then ids = redis.call('ZRANGE', seq, high, low, 'BYSCORE', 'REV', 'LIMIT', 0, limit)
+  else ids = redis.call('ZRANGE', seq, high, low, 'BYSCORE', 'REV') end
+else
+  if limit ~= '' then ids = redis.call('ZRANGE', seq, low, high, 'BYSCORE', 'LIMIT', 0, limit)
+  else ids = redis.call('ZRANGE', seq, low, high, 'BYSCORE') end
+end
+if #ids == 0 then return {} end
+return redis.call('HMGET', log, unpack(ids))
+"""
+
+# Read notifications of some topics, scanning at most a bounded number of log entries per call so that a rare
+# topic never blocks the server for long; the caller continues from the returned position.
+# KEYS: 1 the log hash. ARGV: 1 first notification id to scan, 2 last id to scan, 3 limit, 4 topics...
+# Returns the last scanned id, then id and record of each match.
+SELECT_NOTIFICATIONS_BY_TOPIC = """#!lua flags=no-writes
+local log = KEYS[1]
+local first, last, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local wanted = {}
+for i = 4, #ARGV do wanted[ARGV[i]] = true end
+local out = {first - 1}
+local found = 0
+local id = first
+while id <= last do
+  local upto = math.min(last, id + 199)
+  local ids = {}
+  for j = id, upto do ids[#ids + 1] = j end
+  local records = redis.call('HMGET', log, unpack(ids))
+  for j, record in ipairs(records) do
+    if not record then return out end
+    out[1] = ids[j]
+    if wanted[string.sub(record, 1, string.find(record, '\\n', 1, true) - 1)] then
+      out[#out + 1] = ids[j]
+      out[#out + 1] = record
+      found = found + 1
+      if found == limit then return out end
+    end
+  end
+  id = upto + 1
+end
+return out
+"""
+
+# What an append left behind, for deciding the outcome of an append whose reply was lost.
+# KEYS: 1 the log hash, 2 the tracking hash, 3.. one sorted set per originator.
+# ARGV: 1 upstream application name or '', 2 the number of events, then two values per event: index of its
+#       sorted set in KEYS, version.
+# Returns the recorded tracking position ('' if none), then notification id and record per event ('' for
+# both when the version is not recorded).
+PROBE_EVENTS = """#!lua flags=no-writes
+local log, tracking = KEYS[1], KEYS[2]
+local out = {''}
+if ARGV[1] ~= '' then out[1] = redis.call('HGET', tracking, ARGV[1]) or '' end
+for i = 0, tonumber(ARGV[2]) - 1 do
+  local b = 3 + i * 2
+  local version = ARGV[b + 1]
+  local ids = redis.call('ZRANGE', KEYS[tonumber(ARGV[b])], version, version, 'BYSCORE', 'LIMIT', 0, 1)
+  if #ids == 0 then
+    out[#out + 1] = ''; out[#out + 1] = ''
+  else
+    out[#out + 1] = ids[1]; out[#out + 1] = redis.call('HGET', log, ids[1])
+  end
+end
+return out
+"""
+
+# Record a tracking position, and run a view's commands in the same atomic step.
+# KEYS: 1 the tracking hash, 2.. the view's keys. ARGV: 1 upstream application name, 2 notification id,
+# 3 number of commands, then per command: its name, index of its key in KEYS, number of arguments, arguments.
+INSERT_TRACKING = """#!lua
+local tracking, upstream, position = KEYS[1], ARGV[1], ARGV[2]
+local last = redis.call('HGET', tracking, upstream)
+if last and tonumber(last) >= tonumber(position) then
+  return redis.error_reply('HLTRACKING ' .. upstream .. ' is at ' .. last .. ', not below ' .. position)
+end
+local i = 4
+for _ = 1, tonumber(ARGV[3]) do
+  local name, k, nargs = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
+  redis.call(name, KEYS[k], unpack(ARGV, i + 3, i + 2 + nargs))
+  i = i + 3 + nargs
+end
+redis.call('HSET', tracking, upstream, position)
+return 1
+"""
