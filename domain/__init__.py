@@ -3,9 +3,151 @@
 This package is heronlog's innermost layer (DESIGN §2). It knows the rules of The White Castle
 (../shared/rules/RULES.md, numbered R-xx) and nothing about storage, HTTP or time: every function takes a
 state and returns a new one. The other layers (`replay`, `api`) import it; it imports none of them.
+
+    >>> import domain
+    >>> state = domain.new_game(["Ana", "Bo"], seed=7)
+    >>> domain.prompt_of(state)["kind"]
+    'choose_start'
+    >>> while not domain.is_over(state):
+    ...     state = domain.apply(state, domain.legal_moves(state)[0])
+    >>> [sheet.rank for sheet in domain.score(state)] in ([1, 2], [2, 1])
+    True
 """
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from domain.catalog import Catalog, load_catalog
+from domain.describe import describe
+from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, settle, step
+from domain.errors import (
+    DomainError,
+    GameOver,
+    IllegalMove,
+    InvalidMove,
+    InvalidSetup,
+    InvalidTallies,
+    NotYourTurn,
+)
+from domain.scoring import ScoreSheet, score
+from domain.scoring import score_sheet as _score_sheet
+from domain.serial import prompt_of, state_from_dict, state_to_dict
+from domain.setup import initial_state, parse_options, parse_players
+from domain.state import GameState
+from domain.vocabulary import Mode, Phase
 
 RULES_VERSION = "0.1.0"
 """The version of the rules this engine enforces; stored in every game's first event (DESIGN §2)."""
 
-__all__ = ["RULES_VERSION"]
+
+def new_game(
+    players: int | Sequence[str],
+    *,
+    mode: str = "seeded",
+    seed: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    catalog: Mapping[str, Any] | None = None,
+    draw: bool = True,
+) -> GameState:
+    """A new game, set up as far as the first prompt a player (or, with draw=False, chance) must answer.
+
+    Deterministic: in seeded mode every draw comes from (seed, chance counter); seed=None picks a seed with
+    random.SystemRandom and keeps it in the state. `catalog` is merged over the packaged catalog, and the
+    state carries the full effective catalog (`catalog_of`).
+    """
+    names = parse_players(players)
+    try:
+        game_mode = Mode(mode)
+    except ValueError:
+        raise InvalidSetup(f"mode is 'seeded' or 'table', not {mode!r}") from None
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise InvalidSetup("seed is a whole number", details={"seed": repr(seed)})
+    if game_mode is Mode.SEEDED and seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    state = initial_state(
+        names,
+        mode=game_mode,
+        seed=seed,
+        options=parse_options(options),
+        catalog=load_catalog(catalog),
+        rules_version=RULES_VERSION,
+    )
+    state = settle(state)
+    if draw:
+        state = resolve_chance(state).state
+    return state
+
+
+def catalog_of(state: GameState) -> dict[str, Any]:
+    """The full effective catalog a game is played with, as JSON."""
+    return state.catalog.to_dict()
+
+
+def score_sheet(tallies: Mapping[str, Any]) -> tuple[ScoreSheet, ...]:
+    """Score sheets from end-of-game tallies typed in by hand (see `domain.scoring.score_sheet`)."""
+    return _score_sheet(tallies)
+
+
+@dataclass(frozen=True, slots=True)
+class Coordinates:
+    """Where a state is in the game: round 1-3, the active player's turn number in the round (1-3; 0 during
+    setup), the seat being waited on or playing (None for chance outside a turn), and the phase."""
+
+    round: int
+    turn: int
+    seat: int | None
+    phase: Phase
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "turn": self.turn, "seat": self.seat, "phase": self.phase.value}
+
+
+def coordinates(state: GameState) -> Coordinates:
+    """The round, turn, seat and phase of a state."""
+    count = len(state.players)
+    waited = prompt_of(state)["seat"]
+    if state.phase is Phase.SETUP:
+        return Coordinates(state.round, 0, waited, state.phase)
+    if state.phase is Phase.TURNS:
+        return Coordinates(
+            state.round,
+            state.turn_index // count + 1,
+            state.turn_order[state.turn_index % count],
+            state.phase,
+        )
+    return Coordinates(state.round, state.rules.turns_per_round, waited, state.phase)
+
+
+__all__ = [
+    "RULES_VERSION",
+    "Catalog",
+    "Coordinates",
+    "DomainError",
+    "GameOver",
+    "GameState",
+    "IllegalMove",
+    "InvalidMove",
+    "InvalidSetup",
+    "InvalidTallies",
+    "NotYourTurn",
+    "ScoreSheet",
+    "Step",
+    "apply",
+    "catalog_of",
+    "coordinates",
+    "describe",
+    "is_over",
+    "legal_moves",
+    "new_game",
+    "prompt_of",
+    "resolve_chance",
+    "score",
+    "score_sheet",
+    "state_from_dict",
+    "state_to_dict",
+    "step",
+]

@@ -1,0 +1,232 @@
+"""The castle: rooms, die tiles, cards and their blocks, a courtier's arrival in a room (R-C, R-CA03, R-S03,
+R-S05).
+
+Each die tile faces one block of the room's card: tile i faces block i (3 tiles and 3 blocks on the Stewards'
+floor, 2 and 2 on the Diplomats' floor). A die resolves every block whose tile matches its colour (R-C03);
+blocks carry their own costs (R-C04). The same blocks are reached without a die through the light-background
+icon and the die-tile icons (R-C05).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from domain.catalog import Block, Card
+from domain.prompts import Arrive, CheckCastle, DealCard, DealDieTile, Menu, Option
+from domain.state import GameState, Room, pop, push, replace_in, room_index, with_board, with_player
+from domain.vocabulary import Colour, Floor
+
+
+def card_of(state: GameState, room: Room) -> Card | None:
+    return state.catalog.cards[room.card] if room.card is not None else None
+
+
+def block_option(block: Block, prefix: str = "") -> Option:
+    return Option(f"{prefix}{block.id}", block.cost, block.icons)
+
+
+def room_menu(state: GameState, seat: int, room_id: str, colour: Colour) -> Menu:
+    """The blocks facing the room's tiles of the die's colour, each optional, any order (R-C03, R-P07)."""
+    room = state.board.rooms[room_index(state, room_id)]
+    card = card_of(state, room)
+    options: list[Option] = []
+    if card is not None:
+        options = [block_option(card.blocks[pos]) for pos, tile in enumerate(room.tiles) if tile == colour]
+    return Menu(seat, f"castle:{room_id}", tuple(options), (), len(options), False)
+
+
+def light_menu(state: GameState, seat: int) -> Menu:
+    """One light-background block of any card in a castle room (the light-background icon)."""
+    options: list[Option] = []
+    for room in state.board.rooms:
+        card = card_of(state, room)
+        if card is not None:
+            options.extend(block_option(block, f"{room.id}:") for block in card.blocks if not block.dark)
+    return Menu(seat, "light", tuple(options), (), 1, False)
+
+
+def tile_menu(state: GameState, seat: int, colour: str) -> Menu:
+    """One block facing a castle die tile of `colour` (or of any colour) (R-C05)."""
+    options = []
+    for room in state.board.rooms:
+        card = card_of(state, room)
+        if card is None:
+            continue
+        for pos, tile in enumerate(room.tiles):
+            if tile is not None and colour in ("any", tile):
+                options.append(block_option(card.blocks[pos], f"{room.id}:"))
+    return Menu(seat, f"tile:{colour}", tuple(options), (), 1, False)
+
+
+# --- a courtier arrives on floor 1 or 2 (R-CA03) -
+
+
+def deck_of(state: GameState, room_id: str) -> tuple[str, tuple[str, ...]]:
+    """The deck (name, cards) that refills a room."""
+    floor = state.catalog.room(room_id).floor
+    decks = state.board.decks
+    return ("steward", decks.steward) if floor is Floor.STEWARD else ("diplomat", decks.diplomat)
+
+
+def arrive_auto(state: GameState, frame: Arrive) -> GameState:
+    """Swap Action cards, perform one light block of the new card, refill the room; with an empty deck the
+    card stays in the room and only its light block is performed (R-CA03)."""
+    seat, room_id = frame.seat, frame.room
+    state = pop(state)
+    index = room_index(state, room_id)
+    room = state.board.rooms[index]
+    card = card_of(state, room)
+    if card is None:  # pragma: no cover - a room is refilled before any later arrival
+        return state
+    light = Menu(
+        seat,
+        f"arrival:{room_id}",
+        tuple(block_option(block) for block in card.blocks if not block.dark),
+        (),
+        1,
+        False,
+    )
+    deck, cards = deck_of(state, room_id)
+    if not cards:
+        return push(state, light)
+    player = state.players[seat]
+    lantern = player.lantern if player.action_card is None else (*player.lantern, player.action_card)
+    state = with_player(state, seat, replace(player, action_card=card.id, lantern=lantern))
+    state = with_board(state, rooms=replace_in(state.board.rooms, index, replace(room, card=None)))
+    return push(state, DealCard(deck, room_id), light)
+
+
+# --- setup: castle cards (R-S03) and die tiles (R-S05) -
+
+
+def dark_actions(state: GameState) -> list[tuple[str, ...]]:
+    """The dark-background action of each castle card, as icon names."""
+    result = []
+    for room in state.board.rooms:
+        card = card_of(state, room)
+        if card is not None:
+            result.append(tuple(str(icon) for block in card.blocks if block.dark for icon in block.icons))
+    return result
+
+
+def check_castle_auto(state: GameState, frame: CheckCastle) -> GameState:
+    """If every castle card shows the same dark-background action, return them, reshuffle, redeal (R-S03)."""
+    state = pop(state)
+    actions = dark_actions(state)
+    if len(set(actions)) > 1:
+        return state
+    decks = state.board.decks
+    stewards, diplomats = list(decks.steward), list(decks.diplomat)
+    deals = []
+    for room in state.board.rooms:
+        if room.card is None:  # pragma: no cover - the deal filled every room
+            continue
+        if state.catalog.room(room.id).floor is Floor.STEWARD:
+            stewards.append(room.card)
+            deals.append(DealCard("steward", room.id))
+        else:
+            diplomats.append(room.card)
+            deals.append(DealCard("diplomat", room.id))
+    rooms = tuple(replace(room, card=None) for room in state.board.rooms)
+    state = with_board(
+        state,
+        rooms=rooms,
+        decks=replace(decks, steward=tuple(sorted(stewards)), diplomat=tuple(sorted(diplomats))),
+    )
+    return push(state, CheckCastle(), *reversed(deals))
+
+
+def tile_spaces(state: GameState) -> list[tuple[int, int, bool]]:
+    """Free die-tile spaces in filling order: (room index, tile position, is a diamond space) (R-S05)."""
+    catalog = state.catalog
+    rooms = state.board.rooms
+    index = {room.id: i for i, room in enumerate(rooms)}
+    spaces = [(index[r], p, True) for r, p in catalog.diamond_spaces]
+    spaces += [(index[r], p, False) for r, p in catalog.numbered_spaces]
+    return [(r, p, d) for r, p, d in spaces if rooms[r].tiles[p] is None]
+
+
+def _fits(room: Room, position: int, colour: Colour) -> bool:
+    """False if the tile would be the last of its room and leave the room one colour only (R-S05)."""
+    tiles = replace_in(room.tiles, position, colour)
+    return None in tiles or len(set(tiles)) > 1
+
+
+def _space_for(state: GameState, colour: Colour) -> tuple[int, int] | None:
+    free = tile_spaces(state)
+    if not free:
+        return None
+    if free[0][2]:  # the diamond spaces come first, one tile of each colour (R-S05)
+        return free[0][0], free[0][1]
+    rooms = state.board.rooms
+    for r, p, _ in free:
+        if _fits(rooms[r], p, colour):
+            return r, p
+    return None
+
+
+def die_tile_outcomes(state: GameState) -> list[str]:
+    """Colours the next castle tile can show: in the bag, one of each on the diamond spaces, and placeable
+    without leaving a room one colour only (a tile that fits nowhere is set aside for the Well, R-S05)."""
+    free = tile_spaces(state)
+    if not free:
+        return []
+    bag = sorted(set(state.board.decks.die_tiles))
+    if free[0][2]:
+        on_diamonds = {state.board.rooms[r].tiles[p] for r, p, d in _all_diamonds(state)}
+        return [colour for colour in bag if colour not in on_diamonds]
+    fitting = [colour for colour in bag if _space_for(state, Colour(colour)) is not None]
+    # If nothing fits (every tile left would make the last room one colour), the rule cannot be kept: any
+    # tile.
+    return fitting or bag
+
+
+def _all_diamonds(state: GameState) -> list[tuple[int, int, bool]]:
+    index = {room.id: i for i, room in enumerate(state.board.rooms)}
+    return [(index[r], p, True) for r, p in state.catalog.diamond_spaces]
+
+
+def die_tile_waiting(state: GameState, frame: DealDieTile) -> bool:
+    return len(die_tile_outcomes(state)) > 1
+
+
+def die_tile_auto(state: GameState, frame: DealDieTile) -> GameState:
+    outcomes = die_tile_outcomes(state)
+    if not outcomes:
+        return pop(state)
+    return place_die_tile(state, Colour(outcomes[0]))
+
+
+def die_tile_moves(state: GameState, frame: DealDieTile) -> list[dict[str, Any]]:
+    return [{"kind": "die_tile", "seat": None, "colour": colour} for colour in die_tile_outcomes(state)]
+
+
+def die_tile_draw(state: GameState, frame: DealDieTile, rng: random.Random) -> dict[str, Any]:
+    """Draw a tile from the bag (each tile equally likely) among the colours that can be placed."""
+    allowed = set(die_tile_outcomes(state))
+    bag = [colour for colour in state.board.decks.die_tiles if colour in allowed]
+    return {"kind": "die_tile", "seat": None, "colour": rng.choice(bag)}
+
+
+def die_tile_play(state: GameState, frame: DealDieTile, move: dict[str, Any]) -> GameState:
+    return place_die_tile(state, Colour(move["colour"]))
+
+
+def place_die_tile(state: GameState, colour: Colour) -> GameState:
+    """Lay a tile die side up on the first free space it fits (R-S05)."""
+    target = _space_for(state, colour)
+    if target is None:  # no space keeps the two-colour rule: the first free space takes it
+        free = tile_spaces(state)
+        target = (free[0][0], free[0][1])
+    r, p = target
+    board = state.board
+    room = board.rooms[r]
+    bag = list(board.decks.die_tiles)
+    bag.remove(colour)
+    return with_board(
+        state,
+        rooms=replace_in(board.rooms, r, replace(room, tiles=replace_in(room.tiles, p, colour))),
+        decks=replace(board.decks, die_tiles=tuple(bag)),
+    )

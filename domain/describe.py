@@ -1,0 +1,153 @@
+"""One readable line per move, for the game log (`describe(state, move)`, with the state before the move)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.prompts import DealCard, Menu
+from domain.state import GameState, bridge_index
+from domain.turn import reference
+from domain.vocabulary import Icon, IconKind
+
+_ACTIONS = {
+    IconKind.LANTERN: "the Lantern Reward",
+    IconKind.COURTIER: "a Courtier action",
+    IconKind.WARRIOR: "a Warrior action",
+    IconKind.GARDENER: "a Gardener action",
+    IconKind.WELL: "the Well action",
+    IconKind.DOMAIN: "a Personal Domain action",
+    IconKind.LIGHT: "a light-background action",
+}
+_GAINS = {
+    IconKind.COIN: "coin",
+    IconKind.SEAL: "seal",
+    IconKind.FOOD: "food",
+    IconKind.IRON: "iron",
+    IconKind.PEARL: "pearl",
+    IconKind.CP: "CP",
+    IconKind.ANY: "resource of choice",
+}
+
+
+def icon_text(icon: Icon) -> str:
+    if icon.kind in _ACTIONS:
+        return _ACTIONS[icon.kind]
+    if icon.kind is IconKind.TILE:
+        return (
+            f"the action beside a {icon.colour} die tile"
+            if icon.colour != "any"
+            else "the action beside a die tile"
+        )
+    if icon.kind is IconKind.POT:
+        return f"Passage of Time +{icon.amount}"
+    noun = _GAINS[icon.kind]
+    plural = "s" if icon.amount > 1 and icon.kind in (IconKind.COIN, IconKind.SEAL) else ""
+    return f"{icon.amount} {noun}{plural}"
+
+
+def icons_text(icons: tuple[Icon, ...]) -> str:
+    return " + ".join(icon_text(icon) for icon in icons) or "nothing"
+
+
+def space_text(space: str) -> str:
+    if space == "well":
+        return "the Well"
+    if space == "domain":
+        return "their Personal Domain"
+    if space == "daimyo":
+        return "the Daimyo's quarters"
+    if space == "gate":
+        return "the Gate"
+    kind, _, number = space.partition("_")
+    return {"steward": "steward room", "diplomat": "diplomat room", "outside": "Outside the Walls"}.get(
+        kind, kind
+    ) + (f" {number}" if number else "")
+
+
+def _coins(delta: int) -> str:
+    if delta > 0:
+        return f", gaining {delta} coin{'s' * (delta > 1)}"
+    if delta < 0:
+        return f", paying {-delta} coin{'s' * (delta < -1)}"
+    return ""
+
+
+def describe(state: GameState, move: dict[str, Any]) -> str:
+    """One line for the log; `state` is the state before the move."""
+    kind = move.get("kind")
+    seat = move.get("seat")
+    who = state.players[seat].name if isinstance(seat, int) and 0 <= seat < len(state.players) else "Chance"
+    frame = state.stack[-1] if state.stack else None
+    if kind == "take_die":
+        bridge = state.board.bridges[bridge_index(state, move["bridge"])]
+        value = bridge.left if move["end"] == "left" else bridge.right
+        if value is None:
+            value = bridge.right if move["end"] == "left" else bridge.left
+        lantern = " (lantern end)" if move["end"] == "left" else ""
+        return f"{who} takes the {move['bridge']} {value} from the {move['end']} end{lantern}"
+    if kind == "place_die":
+        held = state.held
+        if held is None:
+            return f"{who} places a die on {space_text(move['space'])}"
+        delta = held.value - reference(state, move["space"])
+        return f"{who} places the {held.colour} {held.value} on {space_text(move['space'])}{_coins(delta)}"
+    if kind == "choose" and isinstance(frame, Menu):
+        option = next((o for o in frame.options if o.id == move["option"]), None)
+        if option is None:
+            return f"{who} chooses {move['option']}"
+        cost = f"pays {', '.join(f'{n} {r.value}' for r, n in option.cost)} for " if option.cost else "takes "
+        return f"{who} {cost}{icons_text(option.icons)} ({frame.title}, {option.id})"
+    if kind == "rest" and isinstance(frame, Menu):
+        return f"{who} takes the rest of {frame.title} in the usual order"
+    if kind == "done":
+        title = frame.title if isinstance(frame, Menu) else type(frame).__name__ if frame else "the prompt"
+        return f"{who} declines the rest ({title})"
+    if kind == "audience":
+        return f"{who} sends a courtier to the Gate for 2 coins"
+    if kind == "ascend":
+        return f"{who}'s courtier climbs from {space_text(move['from'])} to {space_text(move['to'])}"
+    if kind == "warrior":
+        spec = state.catalog.yard(move["yard"])
+        return f"{who} sends a warrior to {move['yard'].replace('_', ' ')} for {spec.iron} iron"
+    if kind == "gardener":
+        slot = next(s for s in state.board.gardens if s.id == move["garden"])
+        food = state.catalog.gardens[slot.card].food if slot.card else 0
+        garden = move["garden"].replace("_", " ")
+        return f"{who} sends a gardener to the {garden} garden ({slot.card}) for {food} food"
+    if kind == "domain_row":
+        return f"{who} activates the {move['row']} row of their Domain"
+    if kind == "resources":
+        gained = ", ".join(f"{move[r]} {r}" for r in ("food", "iron", "pearl") if move[r])
+        return f"{who} gains {gained or 'nothing'}"
+    if kind == "milestone":
+        space = state.players[seat].pot + 1 if isinstance(seat, int) else 0
+        if move["pay"]:
+            seals = state.catalog.milestones.get(space, 0)
+            return f"{who} pays {seals} seals to pass the milestone of space {space}"
+        return f"{who} stops before the milestone of space {space}"
+    if kind == "daimyo_spot":
+        card = state.board.daimyo.card
+        icons = state.catalog.daimyo[card][move["spot"]] if card else ()
+        return f"{who}'s courtier takes favour spot {move['spot'] + 1} of the Daimyo ({icons_text(icons)})"
+    if kind == "choose_start":
+        pair = next((p for p in state.board.offer if p.resource == move["resource"]), None)
+        action = pair.action if pair else "?"
+        return f"{who} chooses the starting pair {move['resource']} + {action}"
+    if kind == "convert":
+        price = 1 if move["to"] == "coin" else 2
+        return f"{who} converts {price} seal{'s' * (price > 1)} into 1 {move['to']}"
+    if kind == "reveal":
+        target = frame.target if isinstance(frame, DealCard) else "?"
+        return f"Chance: {move['card']} is revealed from the {move['pool']} pile for {target}"
+    if kind == "die_tile":
+        return f"Chance: a {move['colour']} die tile is drawn for the castle"
+    if kind == "well_tile":
+        tile = state.catalog.die_tiles.get(move["tile"])
+        reward = icons_text(tile.reward) if tile else "?"
+        return f"Chance: die tile {move['tile']} ({reward}) is laid at the Well"
+    if kind == "roll":
+        return f"Chance: the {move['bridge']} dice roll {', '.join(map(str, move['dice']))}"
+    if kind == "stack_order":
+        names = ", ".join(state.players[s].name for s in move["order"] if 0 <= s < len(state.players))
+        return f"Chance: the influence stack, top first (turn order): {names}"
+    return f"{who}: {kind}"

@@ -1,0 +1,264 @@
+"""The effect interpreter: icons become gains or prompts, and menus resolve entries in any order.
+
+`run_seq` resolves icons in order: plain gains at once, everything else by pushing its frame (a Courtier
+action, the Lantern Reward, a Passage of Time move...). A `Menu` lists entries to resolve in any order; the
+rules ask for "any order" in many places (a space's actions R-P07, the Lantern Reward R-L01, a block's icons,
+a 5-iron yard's two tiles). A menu asks only when the choice is real:
+- a mandatory menu resolves itself when no order can change the result (`order_free`);
+- an optional menu takes its entries itself when every one is a free gain and order cannot matter (taking a
+  free gain is never worse than declining it), and closes itself when nothing in it could be paid even after
+  seal conversions.
+Otherwise the player picks entries one by one, ``rest`` takes what is left of a mandatory menu in a sensible
+order, and ``done`` declines what is left of an optional one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.castle import light_menu, tile_menu
+from domain.lantern import lantern_items, lantern_menu
+from domain.passage_of_time import milestone_reachable
+from domain.prompts import (
+    AnyRes,
+    CourtierAction,
+    DomainAction,
+    Frame,
+    GardenerAction,
+    Menu,
+    Option,
+    Pot,
+    Seq,
+    WarriorAction,
+)
+from domain.resources import can_pay, could_pay, gain_icon, pay
+from domain.state import GameState, pop, push, swap_top, with_player
+from domain.vocabulary import GAINS, Icon, IconKind
+from domain.well import well_menu
+
+PURE = GAINS | {IconKind.POT, IconKind.ANY}
+"""Icons that only give: resolving them never needs the player to hold anything."""
+
+# What an icon may read or change, for deciding whether the order of two entries can matter.
+_ALL = frozenset({"coin", "seal", "food", "iron", "pearl", "pot", "spend", "board"})
+_WRITES = {
+    IconKind.COIN: frozenset({"coin"}),
+    IconKind.SEAL: frozenset({"seal"}),
+    IconKind.FOOD: frozenset({"food"}),
+    IconKind.IRON: frozenset({"iron"}),
+    IconKind.PEARL: frozenset({"pearl"}),
+    IconKind.CP: frozenset(),
+    IconKind.ANY: frozenset({"food", "iron", "pearl"}),
+}
+
+
+def icon_frame(state: GameState, seat: int, icon: Icon) -> Frame:
+    """The frame that resolves a non-gain icon."""
+    kind = icon.kind
+    if kind is IconKind.POT:
+        return Pot(seat, icon.amount)
+    if kind is IconKind.ANY:
+        return AnyRes(seat, icon.amount)
+    if kind is IconKind.LANTERN:
+        return lantern_menu(state, seat)
+    if kind is IconKind.COURTIER:
+        return CourtierAction(seat, False, False)
+    if kind is IconKind.WARRIOR:
+        return WarriorAction(seat)
+    if kind is IconKind.GARDENER:
+        return GardenerAction(seat)
+    if kind is IconKind.WELL:
+        return well_menu(state, seat)
+    if kind is IconKind.DOMAIN:
+        return DomainAction(seat)
+    if kind is IconKind.LIGHT:
+        return light_menu(state, seat)
+    if kind is IconKind.TILE:
+        return tile_menu(state, seat, icon.colour)
+    raise AssertionError(f"no frame for {icon}")  # pragma: no cover - gains never reach here
+
+
+def run_seq(state: GameState, frame: Seq) -> GameState:
+    """Resolve icons in order until one needs its own frame."""
+    seat = frame.seat
+    state = pop(state)
+    player = state.players[seat]
+    icons = frame.icons
+    for i, icon in enumerate(icons):
+        if icon.kind in GAINS:
+            player = gain_icon(player, icon)
+            continue
+        state = with_player(state, seat, player)
+        rest = icons[i + 1 :]
+        nested = icon_frame(state, seat, icon)
+        return push(state, Seq(seat, rest), nested) if rest else push(state, nested)
+    return with_player(state, seat, player)
+
+
+def bundle(seat: int, title: str, icons: tuple[Icon, ...]) -> Frame:
+    """Icons to resolve in any order: a mandatory menu of single icons (it resolves itself if order is
+    free)."""
+    if len(icons) <= 1:
+        return Seq(seat, icons)
+    options = []
+    seen: dict[str, int] = {}
+    for icon in icons:
+        name = str(icon)
+        seen[name] = seen.get(name, 0) + 1
+        options.append(Option(name if seen[name] == 1 else f"{name}#{seen[name]}", (), (icon,)))
+    return Menu(seat, title, tuple(options), (), len(options), True)
+
+
+# --- can the order of entries matter? -
+
+
+def _expand(state: GameState, seat: int, icons: tuple[Icon, ...]) -> list[Icon]:
+    """Icons with the Lantern Reward and the Well replaced by what they give (both are plain bundles)."""
+    result: list[Icon] = []
+    for icon in icons:
+        if icon.kind is IconKind.LANTERN:
+            for _, items in lantern_items(state, seat):
+                result.extend(_expand(state, seat, items))
+        elif icon.kind is IconKind.WELL:
+            menu = well_menu(state, seat)
+            for option in menu.options:
+                result.extend(_expand(state, seat, option.icons))
+        else:
+            result.append(icon)
+    return result
+
+
+def _effects(icons: list[Icon], pot_reads_seals: bool) -> tuple[frozenset[str], frozenset[str]]:
+    reads: set[str] = set()
+    writes: set[str] = set()
+    for icon in icons:
+        kind = icon.kind
+        if kind in _WRITES:
+            writes |= _WRITES[kind]
+        elif kind is IconKind.POT:
+            writes |= {"pot", "spend"}
+            if pot_reads_seals:
+                reads.add("seal")
+        else:
+            reads |= _ALL
+            writes |= _ALL
+    return frozenset(reads), frozenset(writes)
+
+
+def order_free(state: GameState, seat: int, groups: list[tuple[Icon, ...]]) -> bool:
+    """True when resolving the groups in any order gives the same result: plain gains commute (caps are
+    symmetric), a Passage of Time move depends on seals only when it can reach a milestone, and any action may
+    read or change anything."""
+    if len(groups) <= 1:
+        return True
+    expanded = [_expand(state, seat, group) for group in groups]
+    steps = sum(icon.amount for group in expanded for icon in group if icon.kind is IconKind.POT)
+    pot_reads_seals = steps > 0 and milestone_reachable(state, seat, steps)
+    effects = [_effects(group, pot_reads_seals) for group in expanded]
+    for i, (reads_a, writes_a) in enumerate(effects):
+        for reads_b, writes_b in effects[i + 1 :]:
+            if writes_a & reads_b or reads_a & writes_b:
+                return False
+    return True
+
+
+def is_free_gain(state: GameState, seat: int, option: Option) -> bool:
+    """No cost, and only gains (the Lantern Reward and the Well expand to gains)."""
+    return not option.cost and all(icon.kind in PURE for icon in _expand(state, seat, option.icons))
+
+
+# --- menus -
+
+
+def remaining(frame: Menu) -> list[Option]:
+    used = frame.used
+    return [option for option in frame.options if option.id not in used]
+
+
+def _takes_itself(state: GameState, frame: Menu, left: list[Option]) -> bool:
+    groups = [option.icons for option in left]
+    if frame.mandatory:
+        return order_free(state, frame.seat, groups)
+    return (
+        frame.picks >= len(left)
+        and all(is_free_gain(state, frame.seat, option) for option in left)
+        and order_free(state, frame.seat, groups)
+    )
+
+
+def menu_waiting(state: GameState, frame: Menu) -> bool:
+    left = remaining(frame)
+    if not left or frame.picks <= 0 or _takes_itself(state, frame, left):
+        return False
+    if frame.mandatory:
+        return True
+    player = state.players[frame.seat]
+    return any(could_pay(player, option.cost) for option in left)
+
+
+def menu_auto(state: GameState, frame: Menu) -> GameState:
+    left = remaining(frame)
+    if left and frame.picks > 0 and _takes_itself(state, frame, left):
+        return swap_top(state, Seq(frame.seat, tuple(icon for option in left for icon in option.icons)))
+    return pop(state)
+
+
+def menu_moves(state: GameState, frame: Menu) -> list[dict[str, Any]]:
+    seat = frame.seat
+    player = state.players[seat]
+    left = remaining(frame)
+    moves: list[dict[str, Any]] = [
+        {"kind": "choose", "seat": seat, "option": option.id}
+        for option in left
+        if can_pay(player, option.cost)
+    ]
+    if frame.mandatory:
+        if len(left) > 1:
+            moves.append({"kind": "rest", "seat": seat})
+    else:
+        moves.append({"kind": "done", "seat": seat})
+    return moves
+
+
+def menu_play(state: GameState, frame: Menu, move: dict[str, Any]) -> GameState:
+    seat = frame.seat
+    kind = move["kind"]
+    if kind == "done":
+        return pop(state)
+    left = remaining(frame)
+    if kind == "rest":
+        ordered = default_order(state, seat, left)
+        return swap_top(state, Seq(seat, tuple(icon for option in ordered for icon in option.icons)))
+    option = next(option for option in left if option.id == move["option"])
+    if option.cost:
+        state = with_player(state, seat, pay(state.players[seat], option.cost))
+    picks = frame.picks - 1
+    used = (*frame.used, option.id)
+    keep = picks > 0 and len(used) < len(frame.options)
+    rest = (Menu(seat, frame.title, frame.options, used, picks, frame.mandatory),) if keep else ()
+    return swap_top(state, *rest, bundle(seat, frame.title, option.icons))
+
+
+def default_order(state: GameState, seat: int, options: list[Option]) -> list[Option]:
+    """The order ``rest`` uses: plain gains, then seals, then influence (seals help pay milestones), then
+    actions; but influence before seals when the seals would overflow the cap of 5 anyway."""
+    player = state.players[seat]
+    seal_gain = sum(
+        icon.amount
+        for option in options
+        for icon in _expand(state, seat, option.icons)
+        if icon.kind is IconKind.SEAL
+    )
+    overflow = player.seals + seal_gain > 5
+
+    def rank(option: Option) -> int:
+        kinds = {icon.kind for icon in _expand(state, seat, option.icons)}
+        if not kinds <= PURE:
+            return 4
+        if IconKind.POT in kinds:
+            return 1 if overflow else 3
+        if IconKind.SEAL in kinds:
+            return 2
+        return 0
+
+    return sorted(options, key=rank)

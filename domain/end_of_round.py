@@ -1,0 +1,51 @@
+"""The end of a round (R-E01..R-E05): new turn order, gardens, preparation; after the last round, the end.
+
+Step 1 sets the turn order from the Passage of Time (R-E02). After rounds 1 and 2, every bridge that still
+holds a die activates its two gardens, resolved in the new order (R-E03, `domain.gardens.activation_menus`);
+then every placed die is cleared, all dice are rerolled and laid ascending, and the round marker advances
+(R-E04). After the last round only step 1 happens, then the game is over and scored (R-E05).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.gardens import activation_menus
+from domain.passage_of_time import turn_order
+from domain.prompts import BeginRound, ClearDice, EndOfRound, EndTurn, NextRound, RollBridge, TakeDie
+from domain.state import Bridge, GameState, pop, push, swap_top
+from domain.vocabulary import Phase
+
+
+def end_of_round_auto(state: GameState, frame: EndOfRound) -> GameState:
+    state = replace(pop(state), turn_order=turn_order(state))
+    if state.round >= state.rules.rounds:
+        return replace(state, phase=Phase.OVER, stack=())
+    rolls = [RollBridge(bridge.colour) for bridge in state.board.bridges]
+    menus = activation_menus(state)
+    return push(state, NextRound(), *reversed(rolls), ClearDice(), *reversed(menus))
+
+
+def clear_dice_auto(state: GameState, frame: ClearDice) -> GameState:
+    """Gather every die from the spaces, the Domains and the bridges for the reroll (R-E04)."""
+    board = state.board
+    board = replace(
+        board,
+        bridges=tuple(Bridge(bridge.colour, None, (), None) for bridge in board.bridges),
+        rooms=tuple(replace(room, dice=()) for room in board.rooms),
+        outside=tuple(replace(space, dice=()) for space in board.outside),
+        well=replace(board.well, dice=()),
+    )
+    players = tuple(replace(player, domain=(None,) * len(player.domain)) for player in state.players)
+    return replace(pop(state), board=board, players=players)
+
+
+def next_round_auto(state: GameState, frame: NextRound) -> GameState:
+    return swap_top(replace(state, round=state.round + 1), BeginRound())
+
+
+def begin_round_auto(state: GameState, frame: BeginRound) -> GameState:
+    """The first player on the turn-order track takes the round's first turn (R-T01)."""
+    first = state.turn_order[0]
+    state = replace(state, phase=Phase.TURNS, turn_index=0, board=replace(state.board, offer=()))
+    return swap_top(state, EndTurn(first), TakeDie(first))

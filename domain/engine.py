@@ -1,0 +1,551 @@
+"""The state machine: legal moves, applying a move, automatic steps and seeded chance (DESIGN §2).
+
+Each frame type of `domain.prompts` has a `Handler`: whether it waits for a move, what it does on its own when
+it does not, its legal moves, and how a move changes the state. After every move, `settle` runs the automatic
+frames until one waits. Validation is one rule: a move is legal exactly when it is in `legal_moves`; the
+handler's `explain` only finds the best error (with the rule number) for a move that is not.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
+
+from domain import (
+    bridges,
+    castle,
+    courtier,
+    domain_board,
+    effects,
+    end_of_round,
+    gardens,
+    passage_of_time,
+    resources,
+    setup,
+    turn,
+    well,
+    yards,
+)
+from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
+from domain.moves import CHANCE_KINDS, normalize
+from domain.prompts import (
+    CHANCE_FRAMES,
+    KIND,
+    AnyRes,
+    Arrive,
+    BeginRound,
+    BeginStartChoice,
+    CheckCastle,
+    ChooseStart,
+    ClearDice,
+    CourtierAction,
+    DaimyoSpot,
+    DealCard,
+    DealDieTile,
+    DealWellTile,
+    DomainAction,
+    DomainRow,
+    EndOfRound,
+    EndTurn,
+    Frame,
+    GardenerAction,
+    Menu,
+    NextRound,
+    PlaceDie,
+    Pot,
+    RollBridge,
+    Seq,
+    StackOrder,
+    TakeDie,
+    WarriorAction,
+    seat_of,
+)
+from domain.state import GameState
+from domain.vocabulary import Phase
+
+Moves = list[dict[str, Any]]
+
+
+def _never(state: GameState, frame: Any) -> bool:
+    return False
+
+
+def _always(state: GameState, frame: Any) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class Handler:
+    """How the engine treats one frame type."""
+
+    waiting: Callable[[GameState, Any], bool]
+    auto: Callable[[GameState, Any], GameState] | None = None
+    moves: Callable[[GameState, Any], Moves] | None = None
+    play: Callable[[GameState, Any, dict[str, Any]], GameState] | None = None
+    kinds: frozenset[str] = frozenset()
+    rule: str | None = None
+    draw: Callable[[GameState, Any, random.Random], dict[str, Any]] | None = None
+    valid: Callable[[GameState, Any, dict[str, Any]], bool] | None = None
+    explain: Callable[[GameState, Any, dict[str, Any]], DomainError | None] | None = None
+
+
+def _automatic(auto: Callable[[GameState, Any], GameState]) -> Handler:
+    return Handler(waiting=_never, auto=auto)
+
+
+# --- explanations: the best error for a move that is not legal -
+
+
+def _explain_take(state: GameState, frame: TakeDie, move: dict[str, Any]) -> DomainError | None:
+    colours = [bridge.colour.value for bridge in state.board.bridges]
+    if move["bridge"] not in colours:
+        return InvalidMove(f"unknown bridge {move['bridge']!r}", details={"bridges": colours})
+    if move["end"] not in bridges.ENDS:
+        return InvalidMove("end is left or right", details={"end": move["end"]})
+    return IllegalMove(
+        f"there is no die at the {move['end']} end of the {move['bridge']} bridge; "
+        "middle dice cannot be taken",
+        rule="R-T03",
+        details={"bridge": move["bridge"], "end": move["end"]},
+    )
+
+
+def _explain_place(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> DomainError | None:
+    turn.check_space_name(state, move["space"])
+    assert state.held is not None
+    return turn.why_not_place(state, frame.seat, state.held, move["space"])
+
+
+def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> DomainError | None:
+    if move["kind"] == "rest":
+        return IllegalMove("rest resolves two or more entries of a mandatory list", rule="R-P07")
+    if move["kind"] == "done":
+        return IllegalMove(
+            f"every entry of the {frame.title} list must be resolved (it is not optional)",
+            rule="R-L01" if frame.title == "lantern" else "R-P07",
+        )
+    option = next((o for o in frame.options if o.id == move["option"]), None)
+    if option is None:
+        return InvalidMove(
+            f"{move['option']!r} is not an entry of the {frame.title} list",
+            details={"options": [o.id for o in frame.options]},
+        )
+    if option.id in frame.used:
+        return IllegalMove(f"{option.id} was already resolved", rule="R-P07", details={"option": option.id})
+    return IllegalMove(
+        f"{option.id} costs {resources.cost_text(option.cost)}, more than you hold",
+        rule="R-C04" if frame.title.startswith("castle") else "R-R05",
+        details={"option": option.id},
+    )
+
+
+def _explain_courtier(state: GameState, frame: CourtierAction, move: dict[str, Any]) -> DomainError | None:
+    player = state.players[frame.seat]
+    if move["kind"] == "audience":
+        if frame.audience_done:
+            return IllegalMove("Audience is done at most once per Courtier action", rule="R-CA01")
+        if player.courtiers == 0:
+            return IllegalMove("no courtier is left on your Domain", rule="R-CA01")
+        return IllegalMove("Audience costs 2 coins", rule="R-CA01", details={"coins": player.coins})
+    if frame.ascent_done:
+        return IllegalMove("Ascent is done at most once per Courtier action", rule="R-CA01")
+    found = [
+        (f, t, p) for f, t, p in courtier.ascents(state, frame.seat) if f == move["from"] and t == move["to"]
+    ]
+    if not found:
+        return IllegalMove(
+            f"no courtier of yours can go from {move['from']} to {move['to']}: one or two floors up only",
+            rule="R-CA02",
+        )
+    return IllegalMove(
+        f"this ascent costs {found[0][2]} pearl", rule="R-CA01", details={"pearl": player.pearl}
+    )
+
+
+def _explain_warrior(state: GameState, frame: WarriorAction, move: dict[str, Any]) -> DomainError | None:
+    player = state.players[frame.seat]
+    ids = [spec.id for spec in state.catalog.yards]
+    if move["yard"] not in ids:
+        return InvalidMove(f"unknown yard {move['yard']!r}", details={"yards": ids})
+    if player.warriors == 0:
+        return IllegalMove("no warrior is left on your Domain", rule="R-WA01")
+    return IllegalMove(
+        f"{move['yard']} costs {state.catalog.yard(move['yard']).iron} iron",
+        rule="R-WA02",
+        details={"iron": player.iron},
+    )
+
+
+def _explain_gardener(state: GameState, frame: GardenerAction, move: dict[str, Any]) -> DomainError | None:
+    player = state.players[frame.seat]
+    slot = next((s for s in state.board.gardens if s.id == move["garden"]), None)
+    if slot is None or slot.card is None:
+        return InvalidMove(
+            f"unknown garden {move['garden']!r}", details={"gardens": [s.id for s in state.board.gardens]}
+        )
+    if player.gardeners == 0:
+        return IllegalMove("no gardener is left on your Domain", rule="R-GA01")
+    if frame.seat in slot.gardeners:
+        return IllegalMove(f"{slot.id} already holds one of your gardeners", rule="R-GA01")
+    food = state.catalog.gardens[slot.card].food
+    return IllegalMove(f"{slot.id} costs {food} food", rule="R-GA01", details={"food": player.food})
+
+
+def _explain_pot(state: GameState, frame: Pot, move: dict[str, Any]) -> DomainError | None:
+    return IllegalMove("the milestone costs more seals than you hold", rule="R-PT02")
+
+
+def _explain_deal(state: GameState, frame: DealCard, move: dict[str, Any]) -> DomainError | None:
+    rule = {"steward": "R-S03", "diplomat": "R-S03", "daimyo": "R-S04", "plant": "R-S08", "stone": "R-S08"}
+    if move["pool"] != frame.pool:
+        return IllegalMove(
+            f"the card revealed now comes from the {frame.pool} pile, not {move['pool']}",
+            details={"pool": frame.pool},
+        )
+    return IllegalMove(
+        f"{move['card']} is not in the {frame.pool} pile any more",
+        rule=rule.get(frame.pool, "R-S09" if frame.pool == "yard_tiles" else "R-S12"),
+        details={"left": setup.deal_outcomes(state, frame)},
+    )
+
+
+def _explain_roll(state: GameState, frame: RollBridge, move: dict[str, Any]) -> DomainError | None:
+    return IllegalMove(
+        f"the {frame.bridge} bridge needs {bridges.dice_per_colour(state)} dice, "
+        "values 1-6, in ascending order",
+        rule="R-S07",
+        details={"bridge": frame.bridge.value},
+    )
+
+
+HANDLERS: dict[type, Handler] = {
+    DealCard: Handler(
+        setup.deal_waiting,
+        setup.deal_auto,
+        setup.deal_moves,
+        setup.deal_play,
+        frozenset({"reveal"}),
+        "R-S03",
+        draw=setup.deal_draw,
+        explain=_explain_deal,
+    ),
+    CheckCastle: _automatic(castle.check_castle_auto),
+    DealDieTile: Handler(
+        castle.die_tile_waiting,
+        castle.die_tile_auto,
+        castle.die_tile_moves,
+        castle.die_tile_play,
+        frozenset({"die_tile"}),
+        "R-S05",
+        draw=castle.die_tile_draw,
+    ),
+    DealWellTile: Handler(
+        well.well_tile_waiting,
+        well.well_tile_auto,
+        well.well_tile_moves,
+        well.well_tile_play,
+        frozenset({"well_tile"}),
+        "R-S05",
+        draw=well.well_tile_draw,
+    ),
+    StackOrder: Handler(
+        setup.stack_waiting,
+        None,
+        setup.stack_moves,
+        setup.stack_play,
+        frozenset({"stack_order"}),
+        "R-S11",
+        draw=setup.stack_draw,
+        valid=lambda s, f, m: sorted(m["order"]) == list(range(len(s.players))),
+    ),
+    BeginStartChoice: _automatic(setup.begin_start_choice_auto),
+    ChooseStart: Handler(
+        _always, None, setup.choose_start_moves, setup.choose_start_play, frozenset({"choose_start"}), "R-S12"
+    ),
+    BeginRound: _automatic(end_of_round.begin_round_auto),
+    RollBridge: Handler(
+        _always,
+        None,
+        bridges.roll_moves,
+        bridges.roll_play,
+        frozenset({"roll"}),
+        "R-S07",
+        draw=bridges.roll_draw,
+        valid=bridges.roll_is_valid,
+        explain=_explain_roll,
+    ),
+    TakeDie: Handler(
+        _always,
+        None,
+        bridges.take_moves,
+        bridges.take_play,
+        frozenset({"take_die"}),
+        "R-T03",
+        explain=_explain_take,
+    ),
+    PlaceDie: Handler(
+        _always,
+        None,
+        turn.place_moves,
+        turn.place_play,
+        frozenset({"place_die"}),
+        "R-P01",
+        explain=_explain_place,
+    ),
+    EndTurn: _automatic(turn.end_turn_auto),
+    Menu: Handler(
+        effects.menu_waiting,
+        effects.menu_auto,
+        effects.menu_moves,
+        effects.menu_play,
+        frozenset({"choose", "rest", "done"}),
+        "R-P07",
+        explain=_explain_menu,
+    ),
+    Seq: _automatic(effects.run_seq),
+    AnyRes: Handler(
+        resources.any_res_waiting,
+        resources.any_res_auto,
+        resources.any_res_moves,
+        resources.any_res_play,
+        frozenset({"resources"}),
+        "R-R07",
+    ),
+    Pot: Handler(
+        passage_of_time.pot_waiting,
+        passage_of_time.pot_auto,
+        passage_of_time.pot_moves,
+        passage_of_time.pot_play,
+        frozenset({"milestone"}),
+        "R-PT02",
+        explain=_explain_pot,
+    ),
+    CourtierAction: Handler(
+        courtier.courtier_waiting,
+        courtier.courtier_auto,
+        courtier.courtier_moves,
+        courtier.courtier_play,
+        frozenset({"audience", "ascend", "done"}),
+        "R-CA01",
+        explain=_explain_courtier,
+    ),
+    WarriorAction: Handler(
+        yards.warrior_waiting,
+        yards.warrior_auto,
+        yards.warrior_moves,
+        yards.warrior_play,
+        frozenset({"warrior", "done"}),
+        "R-WA02",
+        explain=_explain_warrior,
+    ),
+    GardenerAction: Handler(
+        gardens.gardener_waiting,
+        gardens.gardener_auto,
+        gardens.gardener_moves,
+        gardens.gardener_play,
+        frozenset({"gardener", "done"}),
+        "R-GA01",
+        explain=_explain_gardener,
+    ),
+    DomainAction: Handler(
+        _always,
+        None,
+        domain_board.domain_action_moves,
+        domain_board.domain_action_play,
+        frozenset({"domain_row", "done"}),
+        "R-D03",
+    ),
+    DomainRow: _automatic(domain_board.row_auto),
+    Arrive: _automatic(castle.arrive_auto),
+    DaimyoSpot: Handler(
+        courtier.spot_waiting,
+        courtier.spot_auto,
+        courtier.spot_moves,
+        courtier.spot_play,
+        frozenset({"daimyo_spot"}),
+        "R-CA04",
+    ),
+    EndOfRound: _automatic(end_of_round.end_of_round_auto),
+    ClearDice: _automatic(end_of_round.clear_dice_auto),
+    NextRound: _automatic(end_of_round.next_round_auto),
+}
+
+
+class Step(NamedTuple):
+    """The result of `step`: the new state and the seeded chance moves drawn after the move, in order."""
+
+    state: GameState
+    chance: tuple[dict[str, Any], ...]
+
+
+def settle(state: GameState) -> GameState:
+    """Run automatic frames until one waits for a move (or the game is over)."""
+    handlers = HANDLERS
+    while state.stack:
+        frame = state.stack[-1]
+        handler = handlers[type(frame)]
+        if handler.waiting(state, frame):
+            return state
+        assert handler.auto is not None
+        state = handler.auto(state, frame)
+    return state
+
+
+def is_over(state: GameState) -> bool:
+    """Whether the game has ended (R-E05)."""
+    return state.phase is Phase.OVER
+
+
+def active_seat(state: GameState) -> int | None:
+    """The player whose turn it is (None outside the turns)."""
+    if state.phase is not Phase.TURNS:
+        return None
+    return state.turn_order[state.turn_index % len(state.players)]
+
+
+def conversions_allowed(state: GameState, seat: int) -> bool:
+    """Decision C.2: when the engine waits on that player; option ``own_turn``: only on their turn (R-T07)."""
+    if state.options.seal_conversions == "own_turn":
+        return active_seat(state) == seat
+    return True
+
+
+def legal_moves(state: GameState) -> Moves:
+    """Every legal answer to the pending prompt, then the free moves of the seat being waited on."""
+    if not state.stack:
+        return []
+    frame = state.stack[-1]
+    handler = HANDLERS[type(frame)]
+    assert handler.moves is not None
+    moves = handler.moves(state, frame)
+    seat = seat_of(frame)
+    if seat is not None and conversions_allowed(state, seat):
+        moves.extend(resources.conversion_moves(state, seat))
+    return moves
+
+
+def prompt_name(frame: Frame) -> str:
+    return KIND[type(frame)]
+
+
+def validate(state: GameState, move: Any) -> dict[str, Any]:
+    """The normalized move if it is legal now; otherwise the precise error (InvalidMove, NotYourTurn,
+    IllegalMove with its rule, GameOver)."""
+    if not state.stack:
+        raise GameOver("the game is over: no move applies any more", rule="R-E05")
+    checked = normalize(move)
+    frame = state.stack[-1]
+    handler = HANDLERS[type(frame)]
+    waited = seat_of(frame)
+    kind = checked["kind"]
+    name = prompt_name(frame)
+    if kind in CHANCE_KINDS:
+        if not isinstance(frame, CHANCE_FRAMES):
+            raise IllegalMove(
+                f"the engine waits for seat {waited} to answer a {name} prompt, not for chance",
+                details={"prompt": name, "seat": waited},
+            )
+    else:
+        seat = checked["seat"]
+        if seat >= len(state.players):
+            raise InvalidMove(f"there is no seat {seat}", details={"seats": len(state.players)})
+        if waited is None:
+            raise NotYourTurn(
+                f"the engine waits for chance ({name}), not for a player",
+                details={"prompt": name, "seat": seat},
+            )
+        if seat != waited:
+            raise NotYourTurn(
+                f"the engine waits for seat {waited}, not seat {seat}",
+                details={"waiting_for": waited, "seat": seat},
+            )
+        if kind == "convert":
+            return _validate_conversion(state, checked)
+    if kind not in handler.kinds:
+        rule = "R-T02" if state.phase is Phase.TURNS else handler.rule
+        raise IllegalMove(
+            f"a {kind} move does not answer the pending {name} prompt",
+            rule=rule,
+            details={"prompt": name, "expected": sorted(handler.kinds)},
+        )
+    if handler.valid is not None:
+        legal = handler.valid(state, frame, checked)
+    else:
+        assert handler.moves is not None
+        legal = checked in handler.moves(state, frame)
+    if not legal:
+        error = handler.explain(state, frame, checked) if handler.explain is not None else None
+        raise error or IllegalMove(
+            f"{kind} is not a legal answer to the pending {name} prompt now",
+            rule=handler.rule,
+            details={"prompt": name, "move": checked},
+        )
+    return checked
+
+
+def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, Any]:
+    seat, to = move["seat"], move["to"]
+    if to not in resources.CONVERSIONS:
+        raise InvalidMove("seals convert to coin, food, iron or pearl", details={"to": to})
+    if not conversions_allowed(state, seat):
+        raise IllegalMove("seal conversions are made during your own turn", rule="R-T07")
+    price = resources.CONVERSIONS[to]
+    if state.players[seat].seals < price:
+        raise IllegalMove(
+            f"a {to} costs {price} seals", rule="R-R02", details={"seals": state.players[seat].seals}
+        )
+    return move
+
+
+def play(state: GameState, move: dict[str, Any]) -> GameState:
+    """Apply a legal move (no validation) and run the automatic steps that follow."""
+    frame = state.stack[-1]
+    if move["kind"] == "convert":
+        return settle(resources.convert(state, move["seat"], move["to"]))
+    handler = HANDLERS[type(frame)]
+    assert handler.play is not None
+    state = handler.play(state, frame, move)
+    if move["seat"] is None:
+        state = replace(state, chance=state.chance + 1)
+    return settle(state)
+
+
+def waiting_for_chance(state: GameState) -> bool:
+    return bool(state.stack) and isinstance(state.stack[-1], CHANCE_FRAMES)
+
+
+def resolve_chance(state: GameState) -> Step:
+    """Draw every pending chance prompt (seeded mode; nothing happens in table mode)."""
+    drawn: list[dict[str, Any]] = []
+    if state.mode.value != "seeded":
+        return Step(state, ())
+    while waiting_for_chance(state):
+        frame = state.stack[-1]
+        handler = HANDLERS[type(frame)]
+        assert handler.draw is not None
+        rng = random.Random(f"{state.seed}:{state.chance}")
+        move = handler.draw(state, frame, rng)
+        drawn.append(move)
+        state = play(state, move)
+    return Step(state, tuple(drawn))
+
+
+def step(state: GameState, move: Any, *, check: bool = True) -> Step:
+    """Apply a move, then draw the chance prompts that follow (seeded mode) and return them with the state."""
+    state = apply(state, move, check=check, draw=False)
+    return resolve_chance(state)
+
+
+def apply(state: GameState, move: Any, *, check: bool = True, draw: bool = True) -> GameState:
+    """The state after `move`. With check=False the move is trusted (re-applying recorded moves); with
+    draw=True in seeded mode the chance prompts that follow are drawn."""
+    if check:
+        move = validate(state, move)
+    elif not isinstance(move, dict):
+        move = {**move}
+    state = play(state, move)
+    if draw and state.mode.value == "seeded":
+        state = resolve_chance(state).state
+    return state

@@ -1,0 +1,67 @@
+"""The errors the rules engine raises (DESIGN §2, STYLE habit 8).
+
+Every error carries a stable machine ``code``, the number of the broken rule (``rule``, e.g. ``"R-P04"``, or
+None when no numbered rule applies), a human ``message`` and JSON-ready ``details``. The API turns them into
+its one error envelope; the codes are a contract, so never rename one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+class DomainError(Exception):
+    """Base class of every error raised by `domain`."""
+
+    code = "domain_error"
+
+    def __init__(self, message: str, *, rule: str | None = None, details: Mapping[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.details: dict[str, Any] = dict(details or {})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The error as JSON: code, rule, message and details."""
+        return {"code": self.code, "rule": self.rule, "message": self.message, "details": self.details}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(code={self.code!r}, rule={self.rule!r}, message={self.message!r})"
+
+
+class InvalidMove(DomainError):
+    """The move is malformed: unknown kind, missing or unexpected field, wrong type or unknown name."""
+
+    code = "invalid_move"
+
+
+class IllegalMove(DomainError):
+    """The move is well formed but the rules forbid it now; ``rule`` names the rule it breaks."""
+
+    code = "illegal_move"
+
+
+class NotYourTurn(DomainError):
+    """The move is for a seat the engine is not waiting on."""
+
+    code = "not_your_turn"
+
+
+class GameOver(DomainError):
+    """The game has ended: no move applies any more."""
+
+    code = "game_over"
+
+
+class InvalidSetup(DomainError):
+    """`new_game` was given an impossible setup: player count, unknown option or value, bad catalog
+    override."""
+
+    code = "invalid_setup"
+
+
+class InvalidTallies(DomainError):
+    """`score_sheet` was given tallies that no game can produce (negative counts, unknown fields...)."""
+
+    code = "invalid_tallies"

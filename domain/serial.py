@@ -1,0 +1,118 @@
+"""States as JSON: `state_to_dict` and `state_from_dict` (DESIGN §2), and the pending prompt (`prompt_of`).
+
+The dictionary mirrors the dataclasses field by field (names as the rulebook has them), enums as their values,
+tuples as lists, icons in the catalog's notation, frames with a ``frame`` key naming their kind, and the full
+effective catalog. ``state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s`` holds for every state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import types
+import typing
+from enum import Enum
+from typing import Any, Union
+
+from domain.bridges import dice_per_colour
+from domain.catalog import Catalog, catalog_from_dict
+from domain.errors import InvalidSetup
+from domain.prompts import FRAME_TYPES, KIND, Frame, PlaceDie, Pot, RollBridge
+from domain.state import GameState
+from domain.vocabulary import Icon, parse_icon
+
+
+def to_json(value: Any) -> Any:
+    """Any part of a state as JSON data."""
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Icon):
+        return str(value)
+    if isinstance(value, Catalog):
+        return value.to_dict()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        data = {field.name: to_json(getattr(value, field.name)) for field in dataclasses.fields(value)}
+        if type(value) in KIND:
+            return {"frame": KIND[type(value)], **data}
+        return data
+    if isinstance(value, tuple | list):
+        return [to_json(item) for item in value]
+    return value
+
+
+def state_to_dict(state: GameState) -> dict[str, Any]:
+    """The whole state as JSON data."""
+    data: dict[str, Any] = to_json(state)
+    return data
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, localns={"Frame": Frame})
+
+
+def from_json(tp: Any, value: Any) -> Any:
+    """Rebuild a value of type `tp` from JSON data."""
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        if isinstance(value, dict) and "frame" in value:
+            return from_json(FRAME_TYPES[value["frame"]], value)
+        candidates = [arg for arg in args if arg is not type(None)]
+        return from_json(candidates[0], value)
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(from_json(args[0], item) for item in value)
+        return tuple(from_json(arg, item) for arg, item in zip(args, value, strict=True))
+    if tp is Any:
+        return value
+    if tp is Icon:
+        return parse_icon(value)
+    if tp is Catalog:
+        return catalog_from_dict(value)
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return tp(value)
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        hints = _hints(tp)
+        return tp(
+            **{
+                field.name: from_json(hints[field.name], value[field.name])
+                for field in dataclasses.fields(tp)
+            }
+        )
+    if tp in (int, str, bool) and not isinstance(value, tp):
+        raise TypeError(f"expected {tp.__name__}, got {value!r}")
+    return value
+
+
+def state_from_dict(data: dict[str, Any]) -> GameState:
+    """A state from `state_to_dict`'s output (InvalidSetup if it is not one)."""
+    try:
+        state: GameState = from_json(GameState, data)
+    except InvalidSetup:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise InvalidSetup(f"not a heronlog game state: {type(error).__name__}: {error}") from None
+    return state
+
+
+def prompt_of(state: GameState) -> dict[str, Any]:
+    """The pending prompt as JSON: its kind, the seat it waits on (None for chance) and its context."""
+    if not state.stack:
+        return {"kind": "over", "seat": None}
+    frame = state.stack[-1]
+    data = to_json(frame)
+    data["kind"] = data.pop("frame")
+    data.setdefault("seat", None)
+    if isinstance(frame, PlaceDie) and state.held is not None:
+        data["die"] = to_json(state.held)
+    elif isinstance(frame, Pot):
+        player = state.players[frame.seat]
+        data["space"] = player.pot + 1
+        data["seals"] = state.catalog.milestones.get(player.pot + 1)
+    elif isinstance(frame, RollBridge):
+        data["dice"] = dice_per_colour(state)
+    return {"kind": data.pop("kind"), "seat": data.pop("seat"), **data}

@@ -1,0 +1,309 @@
+"""The immutable game state: board, players, round and turn, and the stack of pending prompts (DESIGN §2).
+
+Everything here is a frozen dataclass holding tuples, so a state can be shared freely and compared with
+``==``. Names follow the rulebook: bridges, rooms, the Daimyo's quarters, the Gate, Outside the Walls, the
+Well, training yards, gardens, the Passage of Time (``pot``), the Personal Domain (``domain``) and the
+Lantern Area. `GameState.stack` holds the pending frames (`domain.prompts`); its last frame is the prompt
+being answered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from domain.catalog import Catalog
+from domain.vocabulary import Colour, Mode, Phase
+
+if TYPE_CHECKING:
+    from domain.prompts import Frame
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """A die placed on a space: its colour, value and the seat that placed it."""
+
+    colour: Colour
+    value: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bridge:
+    """A bridge: a left (lantern) end slot, the middle dice in order, a right end slot (R-T04, decision
+    C.1)."""
+
+    colour: Colour
+    left: int | None
+    middle: tuple[int, ...]
+    right: int | None
+
+    def count(self) -> int:
+        """How many dice are still on the bridge."""
+        return len(self.middle) + (self.left is not None) + (self.right is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A castle room (R-C01): its die tiles, its card, the dice placed this round, and the courtiers in it."""
+
+    id: str
+    tiles: tuple[Colour | None, ...]
+    card: str | None
+    dice: tuple[Die, ...]
+    courtiers: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DaimyoRoom:
+    """The Daimyo's quarters (R-CA04): the favour card, who holds each spot, and courtiers with no spot."""
+
+    card: str | None
+    spots: tuple[int | None, ...]
+    extra: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """A shared die space with no other content, as Outside the Walls (R-O01)."""
+
+    id: str
+    dice: tuple[Die, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Well:
+    """The Well (R-W01, R-W02): dice side by side, and its two die tiles lying reward side up."""
+
+    dice: tuple[Die, ...]
+    tiles: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Yard:
+    """A training yard (R-WA02..R-WA04): its blue and yellow tiles (None if the yard has no such face)."""
+
+    id: str
+    blue: str | None
+    yellow: str | None
+    warriors: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GardenSlot:
+    """A garden card under a bridge (R-S08): the bridge, its type (plant/stone), the card and its
+    gardeners."""
+
+    id: str
+    bridge: Colour
+    type: str
+    card: str | None
+    gardeners: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StartPair:
+    """A Starting Resource card with the Starting Action card under it (R-S12); None until dealt."""
+
+    resource: str | None
+    action: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Decks:
+    """What is still in each deck, pile or bag, sorted (chance draws from them; the order is never known)."""
+
+    steward: tuple[str, ...]
+    diplomat: tuple[str, ...]
+    daimyo: tuple[str, ...]
+    plant: tuple[str, ...]
+    stone: tuple[str, ...]
+    yard_tiles: tuple[str, ...]
+    starting_resources: tuple[str, ...]
+    starting_actions: tuple[str, ...]
+    die_tiles: tuple[str, ...]
+    """The colours of the die tiles still in the bag (castle tiles are seen die side up only)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """Everything on the main board."""
+
+    bridges: tuple[Bridge, ...]
+    rooms: tuple[Room, ...]
+    daimyo: DaimyoRoom
+    gate: tuple[int, ...]
+    """Courtiers at the Gates of the Castle, per seat."""
+    outside: tuple[Space, ...]
+    well: Well
+    yards: tuple[Yard, ...]
+    gardens: tuple[GardenSlot, ...]
+    decks: Decks
+    offer: tuple[StartPair, ...]
+    """The starting pairs still on offer during setup (R-S12)."""
+    stamp: int
+    """The last arrival stamp given to an influence marker: a higher stamp lies higher in a stack (R-PT03)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat's clan: supplies, tracks, members at home, Action card, Lantern Area, dice on the Domain."""
+
+    name: str
+    coins: int
+    seals: int
+    food: int
+    iron: int
+    pearl: int
+    cp: int
+    pot: int
+    """Space of the influence marker on the Passage of Time (0-20)."""
+    pot_stamp: int
+    """Arrival stamp of the marker: among markers on one space, the highest stamp is on top (R-PT03)."""
+    courtiers: int
+    """Courtiers still on the Personal Domain (the leftmost leaves first)."""
+    gardeners: int
+    warriors: int
+    action_card: str | None
+    lantern: tuple[str, ...]
+    """The cards of the Lantern Area, in the order they arrived (R-L02)."""
+    domain: tuple[Die | None, ...]
+    """The die on each Personal Domain row this round, in the catalog's row order (R-D01)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """The die a player has taken and not yet placed (R-T02): where it came from decides the Lantern
+    Reward."""
+
+    colour: Colour
+    value: int
+    end: str
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Setup options: the first-game layout and one named option per decision of RULES §C.
+
+    - ``first_game``: the rulebook's fixed castle cards and die tiles (FR steps 2 and 4), default False.
+    - ``bridge_ends`` (C.1): ``"slots"`` (default) or ``"lone_die_both_ends"`` (a lone die may be taken from
+      either end, and counts as the left end when taken from the left).
+    - ``seal_conversions`` (C.2): ``"when_waited_on"`` (default: on your turn and in your part of the garden
+      activation) or ``"own_turn"``.
+    - ``milestones`` (C.3): ``"may_decline"`` (default) or ``"must_pay"`` (a player who can pay must).
+    - ``passing`` (C.5): ``"never"``, the only value: a pass would break the end-of-round count (R-E01).
+    - ``stacking`` (C.6): ``"3_4_players"`` (default), ``"never"`` or ``"any_player_count"``.
+    - ``blue_curtain_seals`` (C.7, Matcha only, stored for later): ``"pay_printed"``.
+    - ``tie_break`` (C.8): ``"turn_order"`` (default) or ``"shared"`` (tied players share the rank).
+    The printed contents (C.4) are not an option: they are the game's catalog.
+    """
+
+    first_game: bool = False
+    bridge_ends: str = "slots"
+    seal_conversions: str = "when_waited_on"
+    milestones: str = "may_decline"
+    passing: str = "never"
+    stacking: str = "3_4_players"
+    blue_curtain_seals: str = "pay_printed"
+    tie_break: str = "turn_order"
+
+
+OPTION_VALUES: dict[str, tuple[Any, ...]] = {
+    "first_game": (False, True),
+    "bridge_ends": ("slots", "lone_die_both_ends"),
+    "seal_conversions": ("when_waited_on", "own_turn"),
+    "milestones": ("may_decline", "must_pay"),
+    "passing": ("never",),
+    "stacking": ("3_4_players", "never", "any_player_count"),
+    "blue_curtain_seals": ("pay_printed",),
+    "tie_break": ("turn_order", "shared"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The shape of the game, kept as data so that Matcha can change it: colours (one bridge each), rounds,
+    turns per player per round, and how many dice left on the bridges end a round (R-T01, R-E01)."""
+
+    colours: tuple[Colour, ...]
+    rounds: int
+    turns_per_round: int
+    dice_left_at_round_end: int
+
+
+BASE_RULES = Rules(
+    colours=(Colour.CORAL, Colour.BLACK, Colour.WHITE), rounds=3, turns_per_round=3, dice_left_at_round_end=3
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """One moment of one game."""
+
+    rules_version: str
+    mode: Mode
+    seed: int | None
+    chance: int
+    """How many chance moves have been applied; seeded draws use random.Random(f"{seed}:{chance}")."""
+    options: Options
+    rules: Rules
+    catalog: Catalog
+    players: tuple[Player, ...]
+    board: Board
+    round: int
+    phase: Phase
+    turn_order: tuple[int, ...]
+    """Seats in turn-order-track order, first player first (R-S11, R-E02)."""
+    turn_index: int
+    """Turns already completed in this round (all players together)."""
+    held: Held | None
+    stack: tuple[Frame, ...]
+    """Pending frames; the last one is the prompt being answered (empty once the game is over)."""
+
+    @property
+    def top(self) -> Frame | None:
+        return self.stack[-1] if self.stack else None
+
+
+# Small helpers used by every area module: a state is never mutated, these build the next one.
+
+
+def with_player(state: GameState, seat: int, player: Player) -> GameState:
+    players = state.players
+    return replace(state, players=(*players[:seat], player, *players[seat + 1 :]))
+
+
+def with_board(state: GameState, **changes: Any) -> GameState:
+    return replace(state, board=replace(state.board, **changes))
+
+
+def push(state: GameState, *frames: Frame) -> GameState:
+    """Push frames; the last one given ends on top (it is answered first)."""
+    return replace(state, stack=state.stack + frames)
+
+
+def pop(state: GameState) -> GameState:
+    return replace(state, stack=state.stack[:-1])
+
+
+def swap_top(state: GameState, *frames: Frame) -> GameState:
+    """Replace the top frame by `frames` (none removes it)."""
+    return replace(state, stack=state.stack[:-1] + frames)
+
+
+def replace_in(items: tuple[Any, ...], index: int, item: Any) -> tuple[Any, ...]:
+    return (*items[:index], item, *items[index + 1 :])
+
+
+def room_index(state: GameState, room_id: str) -> int:
+    for i, room in enumerate(state.board.rooms):
+        if room.id == room_id:
+            return i
+    raise KeyError(room_id)
+
+
+def bridge_index(state: GameState, colour: str) -> int:
+    for i, bridge in enumerate(state.board.bridges):
+        if bridge.colour == colour:
+            return i
+    raise KeyError(colour)

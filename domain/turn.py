@@ -1,0 +1,191 @@
+"""A turn: take a die, place it and settle coins, Lantern Reward, the space's actions (R-T02, R-P01..R-P07).
+
+The spaces a die can go to: a castle room (R-C01, R-C02), Outside the Walls (R-O01), the Well (R-W01) or the
+row of the player's Personal Domain matching its colour (R-D01). The reference value is the die on top of the
+space or the printed value, and always 1 at the Well (R-P02); a higher die gains the difference in coins, a
+lower one pays it, and the player must hold the coins (R-P03, R-P04). Stacking follows R-P05 and decision C.6.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from domain.bridges import dice_on_bridges
+from domain.castle import room_menu
+from domain.errors import IllegalMove, InvalidMove
+from domain.lantern import lantern_menu
+from domain.outside_walls import outside_menu
+from domain.prompts import DomainRow, EndOfRound, EndTurn, Frame, PlaceDie, TakeDie
+from domain.state import (
+    Die,
+    GameState,
+    Held,
+    Space,
+    replace_in,
+    room_index,
+    swap_top,
+    with_board,
+    with_player,
+)
+from domain.vocabulary import Phase
+from domain.well import well_menu
+
+WELL = "well"
+DOMAIN = "domain"
+
+
+def space_ids(state: GameState) -> list[str]:
+    """Every die space of the game, in board order."""
+    return [
+        *(room.id for room in state.board.rooms),
+        *(space.id for space in state.board.outside),
+        WELL,
+        DOMAIN,
+    ]
+
+
+def dice_per_space(state: GameState) -> int:
+    """Dice a shared space may hold (R-P05, decision C.6)."""
+    rule = state.options.stacking
+    if rule == "never":
+        return 1
+    if rule == "any_player_count":
+        return 2
+    return 2 if len(state.players) >= 3 else 1
+
+
+def _outside(state: GameState, space_id: str) -> tuple[int, Space] | None:
+    for i, space in enumerate(state.board.outside):
+        if space.id == space_id:
+            return i, space
+    return None
+
+
+def reference(state: GameState, space_id: str) -> int:
+    """The value a die is compared to: the die on top, or the printed value; the Well is always 1 (R-P02)."""
+    catalog = state.catalog
+    if space_id == WELL:
+        return catalog.well_value
+    if space_id == DOMAIN:
+        return catalog.domain_value
+    found = _outside(state, space_id)
+    if found is not None:
+        dice = found[1].dice
+        value = next(spec.value for spec in catalog.outside if spec.id == space_id)
+    else:
+        dice = state.board.rooms[room_index(state, space_id)].dice
+        value = catalog.room(space_id).value
+    return dice[-1].value if dice else value
+
+
+def why_not_place(state: GameState, seat: int, held: Held, space_id: str) -> IllegalMove | None:
+    """Why the held die cannot go on `space_id` now, or None if it can."""
+    player = state.players[seat]
+    where = {"space": space_id, "colour": held.colour.value, "value": held.value}
+    if space_id == DOMAIN:
+        row = state.catalog.row_of_colour(held.colour)
+        if row is None:
+            return IllegalMove(
+                f"no Personal Domain row takes a {held.colour} die", rule="R-D01", details=where
+            )
+        index = state.catalog.rows.index(row)
+        if player.domain[index] is not None:
+            return IllegalMove(
+                f"the {row.id} row of your Domain already holds a die this round", rule="R-D01", details=where
+            )
+    elif space_id != WELL:
+        found = _outside(state, space_id)
+        if found is not None:
+            dice = found[1].dice
+        else:
+            room = state.board.rooms[room_index(state, space_id)]
+            if held.colour not in room.tiles:
+                return IllegalMove(
+                    f"{space_id} has no die tile of colour {held.colour}", rule="R-C02", details=where
+                )
+            dice = room.dice
+        if len(dice) >= dice_per_space(state):
+            text = (
+                "dice are never stacked at 1-2 players"
+                if dice_per_space(state) == 1
+                else "at most two dice may be stacked on a space"
+            )
+            return IllegalMove(f"{space_id} is full: {text}", rule="R-P05", details=where)
+    cost = reference(state, space_id) - held.value
+    if cost > player.coins:
+        return IllegalMove(
+            f"placing a {held.value} on {space_id} costs {cost} coins and you hold {player.coins}",
+            rule="R-P04",
+            details={**where, "cost": cost, "coins": player.coins},
+        )
+    return None
+
+
+def check_space_name(state: GameState, space_id: str) -> None:
+    if space_id == "daimyo":
+        raise IllegalMove(
+            "no die may be placed on the Daimyo floor", rule="R-C01", details={"space": space_id}
+        )
+    if space_id not in space_ids(state):
+        raise InvalidMove(
+            f"unknown space {space_id!r}", details={"space": space_id, "spaces": space_ids(state)}
+        )
+
+
+def place_moves(state: GameState, frame: PlaceDie) -> list[dict[str, Any]]:
+    held = state.held
+    assert held is not None
+    return [
+        {"kind": "place_die", "seat": frame.seat, "space": space}
+        for space in space_ids(state)
+        if why_not_place(state, frame.seat, held, space) is None
+    ]
+
+
+def place_play(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> GameState:
+    """Place, settle coins (R-P03), then the Lantern Reward for a left-end die (R-T05), then the actions."""
+    seat, space_id = frame.seat, move["space"]
+    held = state.held
+    assert held is not None
+    player = state.players[seat]
+    player = replace(player, coins=player.coins + held.value - reference(state, space_id))
+    die = Die(held.colour, held.value, seat)
+    board = state.board
+    actions: Frame
+    if space_id == WELL:
+        state = with_board(state, well=replace(board.well, dice=(*board.well.dice, die)))
+        actions = well_menu(state, seat)
+    elif space_id == DOMAIN:
+        row = state.catalog.row_of_colour(held.colour)
+        assert row is not None
+        player = replace(player, domain=replace_in(player.domain, state.catalog.rows.index(row), die))
+        actions = DomainRow(seat, row.id)
+    else:
+        found = _outside(state, space_id)
+        if found is not None:
+            index, space = found
+            state = with_board(
+                state, outside=replace_in(board.outside, index, replace(space, dice=(*space.dice, die)))
+            )
+            actions = outside_menu(state, seat, space_id)
+        else:
+            index = room_index(state, space_id)
+            room = board.rooms[index]
+            state = with_board(
+                state, rooms=replace_in(board.rooms, index, replace(room, dice=(*room.dice, die)))
+            )
+            actions = room_menu(state, seat, space_id, held.colour)
+    state = replace(with_player(state, seat, player), held=None)
+    if held.end == "left":
+        return swap_top(state, actions, lantern_menu(state, seat))
+    return swap_top(state, actions)
+
+
+def end_turn_auto(state: GameState, frame: EndTurn) -> GameState:
+    """Next player, or the end of the round once the bridges hold the round-end count of dice (R-E01)."""
+    state = replace(state, turn_index=state.turn_index + 1)
+    if dice_on_bridges(state) <= state.rules.dice_left_at_round_end:
+        return swap_top(replace(state, phase=Phase.END_OF_ROUND), EndOfRound())
+    seat = state.turn_order[state.turn_index % len(state.players)]
+    return swap_top(state, EndTurn(seat), TakeDie(seat))

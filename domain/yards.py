@@ -1,0 +1,66 @@
+"""Training yards and the Warrior action (R-WA01..R-WA04, R-S09, R-F06).
+
+The leftmost warrior of the Domain goes to any yard, paying its iron (5/3/1); a yard holds any number of
+warriors of any players (R-WA03). The warrior then triggers the yard's tiles: a blue tile's action and a
+yellow tile's reward (the 5-iron yard has both, in any order).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from domain.prompts import Menu, Option, Seq, WarriorAction
+from domain.resources import could_pay
+from domain.state import GameState, pop, push, replace_in, with_board, with_player
+from domain.vocabulary import Resource
+
+
+def warrior_waiting(state: GameState, frame: WarriorAction) -> bool:
+    player = state.players[frame.seat]
+    return player.warriors > 0 and any(
+        could_pay(player, ((Resource.IRON, spec.iron),)) for spec in state.catalog.yards
+    )
+
+
+def warrior_auto(state: GameState, frame: WarriorAction) -> GameState:
+    return pop(state)
+
+
+def warrior_moves(state: GameState, frame: WarriorAction) -> list[dict[str, Any]]:
+    seat = frame.seat
+    player = state.players[seat]
+    moves: list[dict[str, Any]] = []
+    if player.warriors > 0:
+        moves.extend(
+            {"kind": "warrior", "seat": seat, "yard": spec.id}
+            for spec in state.catalog.yards
+            if player.iron >= spec.iron
+        )
+    moves.append({"kind": "done", "seat": seat})
+    return moves
+
+
+def warrior_play(state: GameState, frame: WarriorAction, move: dict[str, Any]) -> GameState:
+    state = pop(state)
+    if move["kind"] == "done":
+        return state
+    seat, yard_id = frame.seat, move["yard"]
+    spec = state.catalog.yard(yard_id)
+    player = state.players[seat]
+    state = with_player(
+        state, seat, replace(player, iron=player.iron - spec.iron, warriors=player.warriors - 1)
+    )
+    yards = state.board.yards
+    index = next(i for i, yard in enumerate(yards) if yard.id == yard_id)
+    yard = yards[index]
+    state = with_board(state, yards=replace_in(yards, index, replace(yard, warriors=(*yard.warriors, seat))))
+    tiles = state.catalog.yard_tiles
+    options = []
+    if yard.blue is not None:
+        options.append(Option(f"{yard.blue}:blue", (), tiles[yard.blue].blue))
+    if yard.yellow is not None:
+        options.append(Option(f"{yard.yellow}:yellow", (), tiles[yard.yellow].yellow))
+    if len(options) == 1:
+        return push(state, Seq(seat, options[0].icons))
+    return push(state, Menu(seat, f"yard:{yard_id}", tuple(options), (), len(options), True))
