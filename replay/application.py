@@ -25,7 +25,7 @@ from replay import annotations as notes
 from replay import decisions, exports, history, rules
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameNotFound, StaleVersion, UnknownVersion
-from replay.events import DomainEvent, GameIndexed, Move
+from replay.events import DomainEvent, GameCreated, GameIndexed, Move
 from replay.game import Game, GameSnapshot, project_game
 
 SNAPSHOT_EVERY = 50
@@ -84,7 +84,7 @@ class GameLog(Application[UUID]):
         "AGGREGATE_CACHE_MAXSIZE": "256",
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
     }
-    snapshot_class = GameSnapshot  # type: ignore[assignment]
+    snapshot_class = GameSnapshot
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(env)
@@ -219,9 +219,9 @@ class GameLog(Application[UUID]):
     def fork(self, game_id: UUID, version: int) -> UUID:
         """A new game that starts as this one stood at ``version`` ("what if"), linked to it."""
         game = self.get_game(game_id)
-        events = decisions.fork_events(game, version, uuid4())
-        self._save_with_index(events)
-        return events[0].originator_id
+        branch = uuid4()
+        self._save_with_index(decisions.fork_events(game, version, branch))
+        return branch
 
     # --- annotations ---------------------------------------------------------------------------------------
 
@@ -292,7 +292,9 @@ class GameLog(Application[UUID]):
     def export(self, game_id: UUID) -> dict[str, Any]:
         """The full log as JSON (setup, catalog, rules version, every event, every annotation event)."""
         game_events = self.events_of(game_id)
-        note_events = list(self.events.get(notes.stream_id(game_id)))
+        note_events = [
+            event for event in self.events.get(notes.stream_id(game_id)) if isinstance(event, DomainEvent)
+        ]
         return exports.export_document(game_events, note_events)
 
     def export_text(self, game_id: UUID) -> str:
@@ -426,7 +428,7 @@ class GameLog(Application[UUID]):
         """Save a new game's events with its index entry, in one transaction (retrying only the index's
         position when another game was indexed at the same moment)."""
         created = events[0]
-        assert isinstance(created, decisions.GameCreated)
+        assert isinstance(created, GameCreated)
         with self._index_lock:
             for _ in range(20):
                 last = self._last_index_version()
