@@ -30,7 +30,9 @@ def test_racing_writers_on_redis_have_exactly_one_winner_per_version(redis_url: 
         move = pick(game.state, rng)
         barrier = threading.Barrier(WRITERS)
 
-        def write(index: int, version: int = game.version, move: dict = move) -> None:
+        def write(
+            index: int, version: int = game.version, move: dict = move, barrier: threading.Barrier = barrier
+        ) -> None:
             barrier.wait()
             try:
                 played = logs[index].play(game_id, move, expected_version=version, actor=f"writer-{index}")
