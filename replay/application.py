@@ -25,7 +25,7 @@ from replay import annotations as notes
 from replay import decisions, exports, history, rules
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameNotFound, StaleVersion, UnknownVersion
-from replay.events import DomainEvent, GameIndexed, Move
+from replay.events import DomainEvent, GameCreated, GameIndexed, Move
 from replay.game import Game, GameSnapshot, project_game
 
 SNAPSHOT_EVERY = 50
@@ -84,7 +84,7 @@ class GameLog(Application[UUID]):
         "AGGREGATE_CACHE_MAXSIZE": "256",
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
     }
-    snapshot_class = GameSnapshot  # type: ignore[assignment]
+    snapshot_class = GameSnapshot
 
     def __init__(self, env: Mapping[str, str] | None = None) -> None:
         super().__init__(env)
@@ -104,7 +104,25 @@ class GameLog(Application[UUID]):
             raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
         if version is not None and game.version != version:
             raise UnknownVersion(f"this game has versions 1 to {game.version}", version=version)
+        if version is None:
+            self._cache(game)
         return game
+
+    def _cached(self, game_id: UUID) -> Game | None:
+        cache = self.repository.cache
+        if cache is None:
+            return None
+        try:
+            game = cache.get(game_id)
+        except KeyError:
+            return None
+        return game if isinstance(game, Game) else None
+
+    def _cache(self, game: Game) -> None:
+        # The library's cache fast-forwards the object it holds, which suits mutable aggregates; a Game is
+        # immutable, so the newest fold must be put back, or every read would refold from the cached version.
+        if self.repository.cache is not None:
+            self.repository.cache.put(game.id, game)
 
     def get(self, game_id: UUID) -> Game:
         """The game as it stands now (``game.state`` is the rules engine's state, ``game.version`` its
@@ -115,13 +133,18 @@ class GameLog(Application[UUID]):
         """The rules-engine state right after event ``version`` (what a player saw then)."""
         if version < 1:
             raise UnknownVersion("versions start at 1", version=version)
+        current = self._cached(game_id)
+        if current is None:
+            # A cold read: fold from the nearest snapshot at or before that version, and nothing more.
+            return self.get_game(game_id, version).state
         current = self.get_game(game_id)
         if version > current.version:
             raise UnknownVersion(f"this game has versions 1 to {current.version}", version=version)
         line = decisions.line_at(current, version)
-        # Fast path: the line at that version is a prefix of today's line, whose states the game holds.
-        if line == current.line[: len(line)]:
+        # Fast path: the line at that version is a prefix of today's line, and the game holds its states.
+        if line == current.line[: len(line)] and len(line) >= current.base:
             return current.state_after(len(line))
+        # Otherwise fold from the nearest snapshot at or before that version.
         return self.get_game(game_id, version).state
 
     def timeline(self, game_id: UUID, *, include_undone: bool = False) -> list[history.TimelineEntry]:
@@ -219,9 +242,9 @@ class GameLog(Application[UUID]):
     def fork(self, game_id: UUID, version: int) -> UUID:
         """A new game that starts as this one stood at ``version`` ("what if"), linked to it."""
         game = self.get_game(game_id)
-        events = decisions.fork_events(game, version, uuid4())
-        self._save_with_index(events)
-        return events[0].originator_id
+        branch = uuid4()
+        self._save_with_index(decisions.fork_events(game, version, branch))
+        return branch
 
     # --- annotations ---------------------------------------------------------------------------------------
 
@@ -292,7 +315,9 @@ class GameLog(Application[UUID]):
     def export(self, game_id: UUID) -> dict[str, Any]:
         """The full log as JSON (setup, catalog, rules version, every event, every annotation event)."""
         game_events = self.events_of(game_id)
-        note_events = list(self.events.get(notes.stream_id(game_id)))
+        note_events = [
+            event for event in self.events.get(notes.stream_id(game_id)) if isinstance(event, DomainEvent)
+        ]
         return exports.export_document(game_events, note_events)
 
     def export_text(self, game_id: UUID) -> str:
@@ -413,6 +438,7 @@ class GameLog(Application[UUID]):
             raise StaleVersion(game.version, current.version) from None
         after = project_game(game, events)
         assert after is not None
+        self._cache(after)
         self._snapshot_if_due(game, after)
         return Played(after, tuple(event.originator_version for event in events))
 
@@ -426,7 +452,7 @@ class GameLog(Application[UUID]):
         """Save a new game's events with its index entry, in one transaction (retrying only the index's
         position when another game was indexed at the same moment)."""
         created = events[0]
-        assert isinstance(created, decisions.GameCreated)
+        assert isinstance(created, GameCreated)
         with self._index_lock:
             for _ in range(20):
                 last = self._last_index_version()

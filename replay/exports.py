@@ -39,23 +39,13 @@ _GAME_TYPES = {cls.__name__: cls for cls in GAME_EVENTS}
 _NOTE_TYPES = {cls.__name__: cls for cls in ANNOTATION_EVENTS}
 
 
-_RESERVED = {"type", "version", "at"}
-
-
-def _exported(name: str) -> str:
-    """The key of a payload field in an export: a field named like a header key (``MoveAmended.version``,
-    ``AnnotationAdded.version``) is exported as ``for_<name>`` so that it cannot overwrite the header."""
-    return f"for_{name}" if name in _RESERVED else name
-
-
 def event_to_dict(event: DomainEvent) -> dict[str, Any]:
-    """One event as plain JSON: its type, version, time and payload."""
-    payload = {_exported(key): value for key, value in vars(event).items() if key not in _HEADER}
+    """One event as plain JSON: its type, its version in its stream, its time, and its payload (``data``)."""
     return {
         "type": type(event).__name__,
         "version": event.originator_version,
         "at": event.timestamp.isoformat(),
-        **payload,
+        "data": {key: value for key, value in vars(event).items() if key not in _HEADER},
     }
 
 
@@ -106,16 +96,19 @@ def _time(value: Any) -> datetime:
 
 def _build(cls: type[DomainEvent], entry: Mapping[str, Any], originator: UUID) -> DomainEvent:
     """An event of class ``cls`` from its exported form; raises ValueError on a missing or extra field."""
-    names = {_exported(field.name): field.name for field in fields(cls) if field.name not in _HEADER}
-    given = set(entry) - _RESERVED
-    if set(names) - given:
-        raise ValueError(f"missing field(s): {', '.join(sorted(set(names) - given))}")
-    if given - set(names):
-        raise ValueError(f"unknown field(s): {', '.join(sorted(given - set(names)))}")
+    names = {field.name for field in fields(cls)} - _HEADER
+    data = entry.get("data")
+    if not isinstance(data, Mapping):
+        raise ValueError("data must be an object")
+    given = set(data)
+    if names - given:
+        raise ValueError(f"missing field(s): {', '.join(sorted(names - given))}")
+    if given - names:
+        raise ValueError(f"unknown field(s): {', '.join(sorted(given - names))}")
     version = entry.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ValueError("version must be an integer")
-    payload = {name: entry[key] for key, name in names.items()}
+    payload = {name: data[name] for name in names}
     return cls(
         originator_id=originator, originator_version=version, timestamp=_time(entry.get("at")), **payload
     )
@@ -257,10 +250,10 @@ def _recheck(game: Game, event: DomainEvent) -> None:
         if not event.versions or list(game.redo[: len(event.versions)]) != list(event.versions):
             raise ReplayError("a redo must replay the next undone moves, in order")
     elif isinstance(event, MoveAmended):
-        decided, _ = decisions.amend(game, event.version, event.move, actor=event.actor)
-        if not _same(decided.dropped, event.dropped) or not _same(decided.chance, event.chance):
+        amended, _ = decisions.amend(game, event.version, event.move, actor=event.actor)
+        if not _same(amended.dropped, event.dropped) or not _same(amended.chance, event.chance):
             raise ReplayError("the amendment's consequences differ from what the rules decide now")
-        if not _same(decided.redrawn, event.redrawn):
+        if not _same(amended.redrawn, event.redrawn):
             raise ReplayError("the amendment's redrawn chance outcomes are not what the seed draws")
     elif game.abandoned is not None:
         raise ReplayError("the game was already abandoned")
@@ -277,8 +270,12 @@ def _annotations(
     written: list[DomainEvent] = []
     for index, entry in enumerate(entries):
         position = f"annotations[{index}]"
-        if isinstance(entry, dict) and entry.get("type") == "AnnotationAdded":
-            entry = {**entry, "game_id": str(game_id)}  # noqa: PLW2901  (re-anchored to the imported game)
+        if (
+            isinstance(entry, dict)
+            and entry.get("type") == "AnnotationAdded"
+            and isinstance(entry.get("data"), dict)
+        ):
+            entry = {**entry, "data": {**entry["data"], "game_id": str(game_id)}}  # noqa: PLW2901  (re-anchored)
         event = _parse(entry, _NOTE_TYPES, stream.id, position, problems)
         if event is None:
             continue

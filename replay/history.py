@@ -242,31 +242,24 @@ class TextRecord(Visitor):
         return "\n".join(self.lines) + "\n"
 
 
-SHEET_FIELDS = ("seat", "name", "total", "rank")
-"""Fields of a score sheet that are not lines of points."""
+SHEET_FIELDS = frozenset({"seat", "name", "total", "rank"})
+"""Fields of a score sheet that are not scoring lines (every other field is one line of the sheet)."""
 
 
-def sheet_lines(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A score sheet's lines as ``{label, points}``, in order: its ``lines`` if it lists them, else each of its
-    whole-number fields other than seat, total and rank (the engine's ``ScoreSheet`` names one per line)."""
-    if isinstance(sheet.get("lines"), list):
-        return [dict(line) for line in sheet["lines"]]
-    return [
-        {"label": key, "points": value}
-        for key, value in sheet.items()
-        if key not in SHEET_FIELDS and isinstance(value, int) and not isinstance(value, bool)
-    ]
+def score_lines(sheet: Mapping[str, Any]) -> list[tuple[str, int]]:
+    """A score sheet's lines in order, as (label, points): "in game cp" for ``in_game_cp``, and so on."""
+    return [(key.replace("_", " "), value) for key, value in sheet.items() if key not in SHEET_FIELDS]
 
 
 def score_table(state: Any, names: Sequence[str]) -> list[str]:
     """The score sheet as aligned text, one column per seat."""
     sheets = [sheet.to_dict() for sheet in domain.score(state)]
-    lines = [sheet_lines(sheet) for sheet in sheets]
-    labels = [line["label"] for line in lines[0]] if sheets else []
+    columns = [score_lines(sheet) for sheet in sheets]
+    labels = [label for label, _ in columns[0]] if columns else []
     width = max([len(label) for label in labels] + [5])
     rows = ["".ljust(width) + "".join(f"{name[:12]:>14}" for name in names)]
     for row, label in enumerate(labels):
-        rows.append(label.ljust(width) + "".join(f"{sheet[row]['points']:>14}" for sheet in lines))
+        rows.append(label.ljust(width) + "".join(f"{column[row][1]:>14}" for column in columns))
     rows.append("total".ljust(width) + "".join(f"{sheet['total']:>14}" for sheet in sheets))
     rows.append("rank".ljust(width) + "".join(f"{sheet['rank']:>14}" for sheet in sheets))
     return rows

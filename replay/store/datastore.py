@@ -4,8 +4,8 @@ One :class:`RedisDatastore` wraps one redis-py client (a connection pool), stand
 
 * **which client**: ``cluster=None`` asks the server (``INFO cluster``, ``cluster_enabled:1``) and switches to
   :class:`redis.cluster.RedisCluster` when the URL names a cluster node; ``True``/``False`` skip the question;
-* **key names**: every key starts with the hash tag ``{<prefix>:<application name>}``, so an application's keys
-  live in one cluster slot and one script may touch any of them;
+* **key names**: every key starts with the hash tag ``{<prefix>:<application name>}``, so an
+  application's keys live in one cluster slot and one script may touch any of them;
 * **retries**: redis-py's own retries are switched off, because redis-py would resend a write whose reply was
   lost. Reads are retried here with a short back-off (:meth:`read`); writes are sent once (:meth:`write`) and
   the recorders resolve a lost reply by reading what was stored;
@@ -19,7 +19,7 @@ import logging
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
 import redis
 import redis.exceptions as rex
@@ -56,21 +56,21 @@ def check_name(kind: str, value: str) -> str:
 
 
 class Script:
-    """A Lua script called by its SHA1 (``EVALSHA``), loaded on first use and again after a server restart or a
-    failover (``NOSCRIPT`` means the script did not run, so calling again is safe)."""
+    """A Lua script called by its SHA1 (``EVALSHA``), loaded on first use and again after a server restart or
+    a failover (``NOSCRIPT`` means the script did not run, so calling again is safe)."""
 
     def __init__(self, client: Client, source: str) -> None:
         self.client = client
         self.source = source
         self.sha: str | None = None
 
-    def __call__(self, keys: Sequence[str], args: Sequence[str | bytes | int]) -> Any:
+    def __call__(self, keys: Sequence[str], args: Sequence[str | bytes | int | float]) -> Any:
         if self.sha is None:
-            self.sha = cast(str, self.client.script_load(self.source))
+            self.sha = self.client.script_load(self.source)
         try:
             return self.client.evalsha(self.sha, len(keys), *keys, *args)
         except rex.NoScriptError:
-            self.sha = cast(str, self.client.script_load(self.source))
+            self.sha = self.client.script_load(self.source)
             return self.client.evalsha(self.sha, len(keys), *keys, *args)
 
 
@@ -145,7 +145,8 @@ class RedisDatastore:
     def servers(self) -> list[redis.Redis]:
         """A client for each server: the one server, or every node of a cluster."""
         if isinstance(self.client, RedisCluster):
-            return [self.client.get_redis_connection(node) for node in self.client.get_nodes()]
+            nodes = self.client.get_nodes()  # type: ignore[no-untyped-call]  # untyped in redis-py
+            return [self.client.get_redis_connection(node) for node in nodes]
         return [self.client]
 
     def check_durability(self) -> None:
@@ -162,15 +163,16 @@ class RedisDatastore:
             if policy.startswith("allkeys"):
                 # volatile-* policies only evict keys with an expiry, and the recorders never set one.
                 warnings.warn(
-                    f"redis {where[0]}:{where[1]} has maxmemory-policy {policy}: it may evict recorded events "
-                    "when memory is full. Use maxmemory-policy noeviction (see docker/redis.conf).",
+                    f"redis {where[0]}:{where[1]} has maxmemory-policy {policy}: "
+                    "it may evict recorded events when memory is full. "
+                    "Use maxmemory-policy noeviction (see docker/redis.conf).",
                     RedisEvictionWarning,
                     stacklevel=4,
                 )
             if not persistence.get("aof_enabled"):
                 logger.warning(
-                    "redis %s:%s has appendonly no: events acknowledged since the last snapshot are lost if the "
-                    "server stops (see docker/redis.conf)",
+                    "redis %s:%s has appendonly no: events acknowledged since the last snapshot are lost "
+                    "if the server stops (see docker/redis.conf)",
                     *where,
                 )
 

@@ -1,7 +1,7 @@
 """How failures of Redis and of redis-py become the eventsourcing library's persistence errors.
 
-The library's callers catch its ``PersistenceError`` hierarchy (named after PEP 249), never redis-py's classes,
-so every call the recorders make goes through :func:`translated`. The mapping:
+The library's callers catch its ``PersistenceError`` hierarchy (named after PEP 249), never redis-py's
+classes, so every call the recorders make goes through :func:`translated`. The mapping:
 
 * the server could not be reached or is not serving now (connection refused or lost, timeouts, loading,
   cluster down, a replica that took over, out of memory, disk errors) -> ``OperationalError``;

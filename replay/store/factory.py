@@ -90,7 +90,9 @@ class RedisFactory(InfrastructureFactory[RedisTrackingRecorder]):
         return self.env.name
 
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
-        return type(self).aggregate_recorder_class(self.datastore, name=self.application_name, purpose=purpose)
+        return type(self).aggregate_recorder_class(
+            self.datastore, name=self.application_name, purpose=purpose
+        )
 
     def application_recorder(self) -> ApplicationRecorder:
         topic = self.env.get(self.APPLICATION_RECORDER_TOPIC)

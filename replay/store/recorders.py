@@ -2,18 +2,21 @@
 
 Key layout, for an application named ``N`` with the key prefix ``P`` (``T`` is the hash tag ``{P:N}``):
 
-=============================  ===========  ==================================================================
-key                            type         holds
-=============================  ===========  ==================================================================
-``T:events:log``               stream       the notification log: entry ``<id>-0`` has fields ``u`` (UUID as
-                                            16 bytes) or ``o`` (string id), ``v`` version, ``t`` topic,
-                                            ``s`` state. The only copy of each event's state.
-``T:events:seq:<originator>``  sorted set   one aggregate's events: score = version, member = notification id
-``T:<purpose>:agg:<orig.>``    sorted set   aggregate recorder (snapshots): score = version, member =
-                                            ``<version>\\n<topic>\\n<state>``
-``T:tracking``                 hash         upstream application name -> last processed notification id
-``T:view:<name>``              any          a projection's own data (:meth:`RedisTrackingRecorder.view_key`)
-=============================  ===========  ==================================================================
+===============================  ===========  ================================================================
+key                              type         holds
+===============================  ===========  ================================================================
+``T:events:log``                 hash         the notification log: notification id -> record
+                                              ``<topic>\\n<version>\\n<originator>\\n<state>``
+                                              (:func:`pack_record`). The only copy of each event's state.
+``T:events:last``                string       the last notification id given out
+``T:events:notices``             stream       one short entry per commit (trimmed to about 1000), for
+                                              subscriptions to block on (``XREAD BLOCK``)
+``T:events:seq:<originator>``    sorted set   one aggregate's events: score = version, member = notif. id
+``T:<purpose>:agg:<originator>`` sorted set   aggregate recorder (snapshots): score = version, member =
+                                              ``<version>\\n<topic>\\n<state>``
+``T:tracking``                   hash         upstream application name -> last processed notification id
+``T:view:<name>``                any          a projection's own data (:meth:`RedisTrackingRecorder.view_key`)
+===============================  ===========  ================================================================
 
 Every append is one Lua script (``replay.store.scripts``) that checks everything before it writes, so a clash
 writes nothing and notification ids follow commit order without gaps or interleaving.
@@ -21,9 +24,10 @@ writes nothing and notification ids follow commit order without gaps or interlea
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.persistence import (
@@ -31,6 +35,7 @@ from eventsourcing.persistence import (
     ApplicationRecorder,
     IntegrityError,
     Notification,
+    OperationalError,
     ProcessRecorder,
     StoredEvent,
     Subscription,
@@ -42,6 +47,7 @@ from replay.store import scripts
 from replay.store.datastore import RedisDatastore
 from replay.store.errors import OutcomeUnknownError
 
+T = TypeVar("T")
 DEFAULT_APPLICATION_NAME = "default"
 # Log entries scanned per call when notifications are filtered by topic: bounds how long one call holds the
 # server (a Redis script blocks every other client while it runs).
@@ -52,16 +58,25 @@ ViewCommand = tuple[str | bytes | int | float, ...]
 ``("HINCRBY", "counters", "created", 1)``."""
 
 
-def id_field(originator_id: UUID | str) -> tuple[bytes, bytes]:
-    """How an originator id is kept in a log entry: field ``u`` with a UUID's 16 bytes, or ``o`` with a string."""
-    if isinstance(originator_id, UUID):
-        return b"u", originator_id.bytes
-    return b"o", originator_id.encode()
+def pack_record(event: StoredEvent) -> bytes:
+    """A log record: ``<topic>\\n<version>\\n<originator>\\n<state>``, the originator being ``u`` and a
+    UUID's 32 hex digits, or ``o`` and a string id as JSON (no raw newline). The topic comes first so that a
+    script can filter by topic without decoding anything."""
+    originator = event.originator_id
+    token = "u" + originator.hex if isinstance(originator, UUID) else "o" + json.dumps(originator)
+    return f"{event.topic}\n{event.originator_version}\n{token}\n".encode() + event.state
 
 
-def originator_from(field: bytes, value: bytes) -> UUID | str:
-    """The originator id of a log entry, of the type it was recorded with."""
-    return UUID(bytes=value) if field == b"u" else value.decode()
+def unpack_record(record: bytes, notification_id: int) -> Notification:
+    topic, version, token, state = record.split(b"\n", 3)
+    originator_id: UUID | str = UUID(token[1:].decode()) if token[:1] == b"u" else json.loads(token[1:])
+    return Notification(
+        id=notification_id,
+        originator_id=originator_id,
+        originator_version=int(version),
+        topic=topic.decode(),
+        state=state,
+    )
 
 
 def pack_member(event: StoredEvent) -> bytes:
@@ -98,7 +113,19 @@ class RedisRecorder:
         self.purpose = purpose
         self.tag = datastore.tag(self.application_name)
         self.log_key = f"{self.tag}:events:log"
+        self.counter_key = f"{self.tag}:events:last"
+        self.notices_key = f"{self.tag}:events:notices"
         self.tracking_key = f"{self.tag}:tracking"
+
+    @staticmethod
+    def _outcome_or_unknown(read: Callable[[], T]) -> T:
+        """Read what a write whose reply was lost left behind; if that fails too, the outcome is unknown."""
+        try:
+            return read()
+        except OperationalError as error:
+            raise OutcomeUnknownError(
+                f"a write's reply was lost and the server cannot tell: {error}"
+            ) from error
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.tag}, purpose={self.purpose!r})"
@@ -128,7 +155,7 @@ class RedisAggregateRecorder(RedisRecorder, AggregateRecorder):
     def _resolve_unknown(self, stored_events: Sequence[StoredEvent], resend: Any) -> None:
         """Find out whether an append whose reply was lost was applied: all stored -> done; none -> send once
         more (the script's checks make a late first copy harmless); otherwise someone else wrote there."""
-        outcome = self._stored_outcome(stored_events)
+        outcome = self._outcome_or_unknown(lambda: self._stored_outcome(stored_events))
         if outcome == "absent":
             try:
                 self.datastore.write(resend)
@@ -175,6 +202,8 @@ class RedisAggregateRecorder(RedisRecorder, AggregateRecorder):
 class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
     """Stored events in the application's notification log (a stream), indexed per originator."""
 
+    topic_scan_budget = TOPIC_SCAN_BUDGET
+
     def stream_key(self, originator_id: UUID | str) -> str:
         return f"{self.tag}:events:seq:{originator_id}"
 
@@ -182,15 +211,20 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         return self._append(stored_events, None)
 
     def _batch(self, stored_events: Sequence[StoredEvent], tracking: Tracking | None) -> Batch:
-        keys: dict[str, int] = {self.log_key: 1, self.tracking_key: 2}
+        keys: dict[str, int] = {
+            self.log_key: 1,
+            self.counter_key: 2,
+            self.notices_key: 3,
+            self.tracking_key: 4,
+        }
         args: list[str | bytes | int] = (
             [tracking.application_name, tracking.notification_id] if tracking else ["", ""]
         )
         args.append(len(stored_events))
         for event in stored_events:
-            index = keys.setdefault(self.stream_key(event.originator_id), len(keys) + 1)
-            field, value = id_field(event.originator_id)
-            args += [index, event.originator_version, field, value, event.topic, event.state]
+            key = self.stream_key(event.originator_id)
+            index = keys.setdefault(key, len(keys) + 1)
+            args += [index, event.originator_version, key, pack_record(event)]
         return Batch(list(keys), args)
 
     def _append(self, stored_events: Sequence[StoredEvent], tracking: Tracking | None) -> list[int]:
@@ -208,7 +242,7 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         self, stored_events: Sequence[StoredEvent], tracking: Tracking | None, batch: Batch
     ) -> list[int]:
         """Find out whether an append whose reply was lost was applied (see ``_resolve_unknown``)."""
-        outcome, ids = self._append_outcome(stored_events, tracking)
+        outcome, ids = self._outcome_or_unknown(lambda: self._append_outcome(stored_events, tracking))
         if outcome == "absent":
             append = self.datastore.script(scripts.APPEND_EVENTS)
             try:
@@ -226,16 +260,20 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         keys: dict[str, int] = {self.log_key: 1, self.tracking_key: 2}
         args: list[str | bytes | int] = [tracking.application_name if tracking else "", len(stored_events)]
         for event in stored_events:
-            args += [keys.setdefault(self.stream_key(event.originator_id), len(keys) + 1), event.originator_version]
+            args += [
+                keys.setdefault(self.stream_key(event.originator_id), len(keys) + 1),
+                event.originator_version,
+            ]
         probe = self.datastore.script(scripts.PROBE_EVENTS)
         reply = cast(list[bytes], self.datastore.read(lambda: probe(list(keys), args)))
         ids: list[int] = []
         mine = theirs = 0
         for i, event in enumerate(stored_events):
-            nid, topic, state = reply[1 + 3 * i : 4 + 3 * i]
+            nid, record = reply[1 + 2 * i : 3 + 2 * i]
             if not nid:
                 continue
-            if topic.decode() == event.topic and state == event.state:
+            stored = unpack_record(record, int(nid))
+            if stored.topic == event.topic and stored.state == event.state:
                 mine += 1
                 ids.append(int(nid))
             else:
@@ -266,16 +304,19 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         select = self.datastore.script(scripts.SELECT_EVENTS)
         keys = [self.stream_key(originator_id), self.log_key]
         args = [low, high, "1" if desc else "0", "" if limit is None else str(limit)]
-        flat = cast(list[bytes], self.datastore.read(lambda: select(keys, args)))
-        return [
-            StoredEvent(
-                originator_id=originator_id,
-                originator_version=int(flat[i]),
-                topic=flat[i + 1].decode(),
-                state=flat[i + 2],
+        records = cast(list[bytes], self.datastore.read(lambda: select(keys, args)))
+        events = []
+        for record in records:
+            topic, version, _, state = record.split(b"\n", 3)
+            events.append(
+                StoredEvent(
+                    originator_id=originator_id,
+                    originator_version=int(version),
+                    topic=topic.decode(),
+                    state=state,
+                )
             )
-            for i in range(0, len(flat), 3)
-        ]
+        return events
 
     def select_notifications(
         self,
@@ -289,65 +330,63 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         first = 1 if start is None else max(1, start if inclusive_of_start else start + 1)
         if limit <= 0 or (stop is not None and stop < first):
             return []
-        low, high = f"{first}-0", "+" if stop is None else f"{stop}-0"
         client = self.datastore.client
         if not topics:
-            entries = cast(
-                list[tuple[bytes, dict[bytes, bytes]]],
-                self.datastore.read(lambda: client.xrange(self.log_key, low, high, count=limit)),
-            )
-            return [notification(entry_id, fields) for entry_id, fields in entries]
-        select = self.datastore.script(scripts.SELECT_NOTIFICATIONS_BY_TOPIC)
-        found: list[Notification] = []
-        cursor = low
-        while len(found) < limit:
-            args = [cursor, high, limit - len(found), TOPIC_SCAN_BUDGET, *topics]
-            reply = cast(list[Any], self.datastore.read(lambda: select([self.log_key], args)))
-            for entry_id, flat in reply[1:]:
-                found.append(notification(entry_id, dict(zip(flat[::2], flat[1::2], strict=True))))
-            if not reply[0]:
+            last = first + limit - 1 if stop is None else min(stop, first + limit - 1)
+            ids = list(range(first, last + 1))
+            records = cast(list[bytes | None], self.datastore.read(lambda: client.hmget(self.log_key, ids)))
+            found = []
+            for nid, record in zip(ids, records, strict=True):
+                if record is None:  # past the end of the log: ids have no gaps
+                    break
+                found.append(unpack_record(record, nid))
+            return found
+        found = []
+        high = (self.max_notification_id() or 0) if stop is None else stop
+        while len(found) < limit and first <= high:
+            upto = min(high, first + self.topic_scan_budget - 1)
+            reply = self._select_by_topic(first, upto, limit - len(found), topics)
+            found += [
+                unpack_record(record, int(nid)) for nid, record in zip(reply[1::2], reply[2::2], strict=True)
+            ]
+            if int(reply[0]) < upto:  # the log ended, or the limit was reached
                 break
-            cursor = "(" + reply[0].decode()
+            first = upto + 1
         return found
+
+    def _select_by_topic(self, first: int, last: int, limit: int, topics: Sequence[str]) -> list[Any]:
+        """One bounded scan of the log (see ``scripts.SELECT_NOTIFICATIONS_BY_TOPIC``)."""
+        select = self.datastore.script(scripts.SELECT_NOTIFICATIONS_BY_TOPIC)
+        args: list[str | int] = [first, last, limit, *topics]
+        return cast(list[Any], self.datastore.read(lambda: select([self.log_key], args)))
 
     def max_notification_id(self) -> int | None:
         client = self.datastore.client
-        tail = cast(
-            list[tuple[bytes, Any]], self.datastore.read(lambda: client.xrevrange(self.log_key, count=1))
-        )
-        return entry_number(tail[0][0]) if tail else None
+        value = self.datastore.read(lambda: client.get(self.counter_key))
+        return int(cast(bytes, value)) if value else None
 
-    def wait_for_notification(self, after: int, timeout_ms: int) -> bool:
-        """Block until a notification after ``after`` is recorded, or the timeout passes (then False)."""
+    def last_notice(self) -> bytes:
+        """The id of the newest commit notice ('0-0' when there is none): where a blocking read starts."""
+        client = self.datastore.client
+        tail = cast(
+            list[tuple[bytes, Any]], self.datastore.read(lambda: client.xrevrange(self.notices_key, count=1))
+        )
+        return tail[0][0] if tail else b"0-0"
+
+    def wait_for_notice(self, after: bytes, timeout_ms: int) -> bool:
+        """Block until a commit notice newer than ``after`` exists, or the timeout passes (then False)."""
         client = self.datastore.client
         reply = self.datastore.read(
-            lambda: client.xread({self.log_key: f"{after}-0"}, count=1, block=timeout_ms)
+            lambda: client.xread({self.notices_key: after}, count=1, block=timeout_ms)
         )
         return bool(reply)
 
-    def subscribe(self, gt: int | None = None, topics: Sequence[str] = ()) -> Subscription[ApplicationRecorder]:
+    def subscribe(
+        self, gt: int | None = None, topics: Sequence[str] = ()
+    ) -> Subscription[ApplicationRecorder]:
         from replay.store.subscription import RedisSubscription
 
         return RedisSubscription(recorder=self, gt=gt, topics=topics)
-
-
-def entry_number(entry_id: bytes) -> int:
-    """The notification id of a log entry id ``<id>-0``."""
-    return int(entry_id.split(b"-", 1)[0])
-
-
-def notification(entry_id: bytes, fields: dict[bytes, bytes]) -> Notification:
-    if b"u" in fields:
-        originator_id: UUID | str = UUID(bytes=fields[b"u"])
-    else:
-        originator_id = fields[b"o"].decode()
-    return Notification(
-        id=entry_number(entry_id),
-        originator_id=originator_id,
-        originator_version=int(fields[b"v"]),
-        topic=fields[b"t"].decode(),
-        state=fields[b"s"],
-    )
 
 
 class RedisTrackingRecorder(RedisRecorder, TrackingRecorder):
@@ -365,22 +404,28 @@ class RedisTrackingRecorder(RedisRecorder, TrackingRecorder):
         """Record ``tracking`` (strictly above the last position of its application, else ``IntegrityError``)
         and run ``commands`` on this view's keys in the same atomic step."""
         keys: dict[str, int] = {self.tracking_key: 1}
-        args: list[str | bytes | int | float] = [tracking.application_name, tracking.notification_id, len(commands)]
+        args: list[str | bytes | int | float] = [
+            tracking.application_name,
+            tracking.notification_id,
+            len(commands),
+        ]
         for name, key_name, *rest in commands:
             index = keys.setdefault(self.view_key(str(key_name)), len(keys) + 1)
             args += [name, index, len(rest), *rest]
         script = self.datastore.script(scripts.INSERT_TRACKING)
         try:
-            self.datastore.write(lambda: script(list(keys), cast(list[str | bytes | int], args)))
+            self.datastore.write(lambda: script(list(keys), args))
         except OutcomeUnknownError:
-            position = self.max_tracking_id(tracking.application_name)
+            position = self._outcome_or_unknown(lambda: self.max_tracking_id(tracking.application_name))
             if position == tracking.notification_id:
                 return
             if position is not None and position > tracking.notification_id:
-                raise IntegrityError(f"tracking of {tracking.application_name} moved past {tracking}") from None
+                raise IntegrityError(
+                    f"tracking of {tracking.application_name} moved past {tracking}"
+                ) from None
             # Not recorded: the script's own check makes a late first copy harmless.
             try:
-                self.datastore.write(lambda: script(list(keys), cast(list[str | bytes | int], args)))
+                self.datastore.write(lambda: script(list(keys), args))
             except IntegrityError:
                 if self.max_tracking_id(tracking.application_name) != tracking.notification_id:
                     raise

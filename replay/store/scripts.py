@@ -6,7 +6,7 @@ Redis does not roll a script back when it fails half way, so every write script 
 
 Errors raised on purpose start with a code that ``replay.store.errors`` maps to the library's error classes:
 ``HLCONFLICT`` (an event's originator and version are taken) and ``HLTRACKING`` (a tracking position does not
-rise); both become ``IntegrityError``.
+rise) become ``IntegrityError``; ``HLCORRUPT`` (the id counter is behind the log) becomes ``DatabaseError``.
 
 Each script names every key it touches in ``KEYS``, and all those keys share one hash tag, so the scripts run
 unchanged on Redis Cluster. The ``#!lua`` first line opts into Redis 7 script flags: write scripts are refused
@@ -16,26 +16,27 @@ before they start when the server is out of memory, and read scripts (``flags=no
 from __future__ import annotations
 
 # Append stored events to an application's notification log (and optionally record a tracking position).
-# KEYS: 1 the log stream, 2 the tracking hash, 3.. one sorted set per originator in the batch.
+# KEYS: 1 the log hash, 2 the last-id counter, 3 the notices stream, 4 the tracking hash, 5.. one sorted set
+#       per originator in the batch.
 # ARGV: 1 upstream application name ('' when there is no tracking), 2 its notification id, 3 the number of
-#       events, then six values per event: index of its sorted set in KEYS, version, originator id field
-#       name ('u' for a UUID as 16 bytes, 'o' for a string), originator id, topic, state.
+#       events, then four values per event: index of its sorted set in KEYS, version, description (for error
+#       messages), record (topic, version, originator id, state: see recorders.pack_record).
 # Returns the notification id of the first event (the others follow it without gaps), 0 for no events.
 APPEND_EVENTS = """#!lua
-local log, tracking = KEYS[1], KEYS[2]
+local log, counter, notices, tracking = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local upstream, position = ARGV[1], ARGV[2]
 local count = tonumber(ARGV[3])
 local seen = {}
 for i = 0, count - 1 do
-  local b = 4 + i * 6
+  local b = 4 + i * 4
   local k, version = ARGV[b], ARGV[b + 1]
   local pair = k .. ' ' .. version
   if seen[pair] then
-    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. KEYS[tonumber(k)] .. ' twice in one batch')
+    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. ARGV[b + 2] .. ' twice in a batch')
   end
   seen[pair] = true
   if redis.call('ZCOUNT', KEYS[tonumber(k)], version, version) > 0 then
-    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. KEYS[tonumber(k)] .. ' is taken')
+    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. ARGV[b + 2] .. ' is taken')
   end
 end
 if upstream ~= '' then
@@ -44,17 +45,24 @@ if upstream ~= '' then
     return redis.error_reply('HLTRACKING ' .. upstream .. ' is at ' .. last .. ', not below ' .. position)
   end
 end
-local tail = redis.call('XREVRANGE', log, '+', '-', 'COUNT', 1)
-local n = 0
-if #tail > 0 then n = tonumber(string.match(tail[1][1], '^%d+')) end
+local n = tonumber(redis.call('GET', counter) or '0')
+if count == 0 then
+  redis.call('HSET', tracking, upstream, position)
+  return 0
+end
+if redis.call('HEXISTS', log, n + 1) == 1 then
+  return redis.error_reply('HLCORRUPT ' .. counter .. ' is behind ' .. log)
+end
+redis.call('XLEN', notices)
 local first = n + 1
-if count == 0 then first = 0 end
 for i = 0, count - 1 do
-  local b = 4 + i * 6
+  local b = 4 + i * 4
   n = n + 1
-  redis.call('XADD', log, n .. '-0', ARGV[b + 2], ARGV[b + 3], 'v', ARGV[b + 1], 't', ARGV[b + 4], 's', ARGV[b + 5])
+  redis.call('HSET', log, n, ARGV[b + 3])
   redis.call('ZADD', KEYS[tonumber(ARGV[b])], ARGV[b + 1], n)
 end
+redis.call('SET', counter, n)
+redis.call('XADD', notices, 'MAXLEN', '~', 1000, '*', 'n', n)
 if upstream ~= '' then redis.call('HSET', tracking, upstream, position) end
 return first
 """
@@ -71,7 +79,8 @@ for i = 0, count - 1 do
   local k, version = ARGV[b], ARGV[b + 1]
   local pair = k .. ' ' .. version
   if seen[pair] then
-    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. KEYS[tonumber(k)] .. ' twice in one batch')
+    local where = KEYS[tonumber(k)]
+    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. where .. ' twice in one batch')
   end
   seen[pair] = true
   if redis.call('ZCOUNT', KEYS[tonumber(k)], version, version) > 0 then
@@ -86,10 +95,9 @@ return count
 """
 
 # Read one originator's events from the notification log.
-# KEYS: 1 the originator's sorted set (version -> notification id), 2 the log stream.
+# KEYS: 1 the originator's sorted set (version -> notification id), 2 the log hash.
 # ARGV: 1 lowest score, 2 highest score (ZRANGE BYSCORE syntax), 3 '1' for descending order, 4 limit or ''.
-# Returns version, topic, state for each event, flattened. Consecutive notification ids are read with one
-# XRANGE, so a batch saved together costs one stream lookup.
+# Returns the events' records, in order.
 SELECT_EVENTS = """#!lua flags=no-writes
 local seq, log = KEYS[1], KEYS[2]
 local low, high, desc, limit = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4]
@@ -101,65 +109,48 @@ else
   if limit ~= '' then ids = redis.call('ZRANGE', seq, low, high, 'BYSCORE', 'LIMIT', 0, limit)
   else ids = redis.call('ZRANGE', seq, low, high, 'BYSCORE') end
 end
-local out = {}
-local step = 1
-if desc then step = -1 end
-local i = 1
-while i <= #ids do
-  local j = i
-  while j < #ids and tonumber(ids[j + 1]) == tonumber(ids[j]) + step do j = j + 1 end
-  local entries
-  if desc then entries = redis.call('XREVRANGE', log, ids[i] .. '-0', ids[j] .. '-0')
-  else entries = redis.call('XRANGE', log, ids[i] .. '-0', ids[j] .. '-0') end
-  for _, entry in ipairs(entries) do
-    local f = entry[2]
-    out[#out + 1] = f[4]
-    out[#out + 1] = f[6]
-    out[#out + 1] = f[8]
-  end
-  i = j + 1
-end
-return out
+if #ids == 0 then return {} end
+return redis.call('HMGET', log, unpack(ids))
 """
 
 # Read notifications of some topics, scanning at most a bounded number of log entries per call so that a rare
 # topic never blocks the server for long; the caller continues from the returned position.
-# KEYS: 1 the log stream. ARGV: 1 first stream id to scan (XRANGE syntax, '(' for exclusive), 2 last stream
-# id or '+', 3 limit, 4 scan budget, 5.. topics.
-# Returns the id of the last scanned entry ('' when the log has no more entries in range), then the matching
-# entries as XRANGE returns them.
+# KEYS: 1 the log hash. ARGV: 1 first notification id to scan, 2 last id to scan, 3 limit, 4 topics...
+# Returns the last scanned id, then id and record of each match.
 SELECT_NOTIFICATIONS_BY_TOPIC = """#!lua flags=no-writes
 local log = KEYS[1]
-local cursor, stop = ARGV[1], ARGV[2]
-local limit, budget = tonumber(ARGV[3]), tonumber(ARGV[4])
+local first, last, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local wanted = {}
-for i = 5, #ARGV do wanted[ARGV[i]] = true end
-local out = {''}
-while budget > 0 do
-  local batch = redis.call('XRANGE', log, cursor, stop, 'COUNT', math.min(budget, 200))
-  if #batch == 0 then
-    out[1] = ''
-    return out
-  end
-  for _, entry in ipairs(batch) do
-    out[1] = entry[1]
-    if wanted[entry[2][6]] then
-      out[#out + 1] = entry
-      if #out - 1 == limit then return out end
+for i = 4, #ARGV do wanted[ARGV[i]] = true end
+local out = {first - 1}
+local found = 0
+local id = first
+while id <= last do
+  local upto = math.min(last, id + 199)
+  local ids = {}
+  for j = id, upto do ids[#ids + 1] = j end
+  local records = redis.call('HMGET', log, unpack(ids))
+  for j, record in ipairs(records) do
+    if not record then return out end
+    out[1] = ids[j]
+    if wanted[string.sub(record, 1, string.find(record, '\\n', 1, true) - 1)] then
+      out[#out + 1] = ids[j]
+      out[#out + 1] = record
+      found = found + 1
+      if found == limit then return out end
     end
   end
-  budget = budget - #batch
-  cursor = '(' .. out[1]
+  id = upto + 1
 end
 return out
 """
 
 # What an append left behind, for deciding the outcome of an append whose reply was lost.
-# KEYS: 1 the log stream, 2 the tracking hash, 3.. one sorted set per originator.
+# KEYS: 1 the log hash, 2 the tracking hash, 3.. one sorted set per originator.
 # ARGV: 1 upstream application name or '', 2 the number of events, then two values per event: index of its
 #       sorted set in KEYS, version.
-# Returns the recorded tracking position ('' if none), then notification id, topic, state per event ('' for
-# each when the version is not recorded).
+# Returns the recorded tracking position ('' if none), then notification id and record per event ('' for
+# both when the version is not recorded).
 PROBE_EVENTS = """#!lua flags=no-writes
 local log, tracking = KEYS[1], KEYS[2]
 local out = {''}
@@ -169,10 +160,9 @@ for i = 0, tonumber(ARGV[2]) - 1 do
   local version = ARGV[b + 1]
   local ids = redis.call('ZRANGE', KEYS[tonumber(ARGV[b])], version, version, 'BYSCORE', 'LIMIT', 0, 1)
   if #ids == 0 then
-    out[#out + 1] = ''; out[#out + 1] = ''; out[#out + 1] = ''
+    out[#out + 1] = ''; out[#out + 1] = ''
   else
-    local entry = redis.call('XRANGE', log, ids[1] .. '-0', ids[1] .. '-0')[1]
-    out[#out + 1] = ids[1]; out[#out + 1] = entry[2][6]; out[#out + 1] = entry[2][8]
+    out[#out + 1] = ids[1]; out[#out + 1] = redis.call('HGET', log, ids[1])
   end
 end
 return out

@@ -1,10 +1,11 @@
 """Following an application's notification log as it grows, with blocking reads (``XREAD BLOCK``).
 
-The subscription's thread repeats three steps: note the log's last id (the horizon), read every notification
-after the last one delivered (in pages, filtered by topic), then block on the log stream until an entry after
-the horizon exists. Notification ids rise in commit order, so whatever is committed after the horizon has a
-greater id and wakes the block: nothing is missed, nothing is delivered twice, and notifications recorded
-before the subscription started are delivered first. The blocking read works from any process.
+Each append also adds a short notice to the application's notices stream. The subscription's thread repeats
+three steps: note the newest notice (the horizon), read every notification after the last one delivered (in
+pages, filtered by topic), then block on the notices stream until a notice newer than the horizon exists.
+Whatever is committed after the horizon adds a newer notice and wakes the block, and notification ids rise in
+commit order: nothing is missed, nothing is delivered twice, and notifications recorded before the
+subscription started are delivered first. The blocking read works from any process.
 
 ``stop()`` takes effect within one block period (``subscribe_block_ms`` of the datastore, 200 ms by default).
 """
@@ -33,11 +34,11 @@ class RedisSubscription(ListenNotifySubscription["RedisApplicationRecorder"]):
     def _loop_on_pull(self) -> None:
         try:
             while not self._has_been_stopped:
-                horizon = self._recorder.max_notification_id() or 0
+                horizon = self._recorder.last_notice()
                 self._pull()
                 if self._has_been_stopped:
                     break
-                self._recorder.wait_for_notification(after=horizon, timeout_ms=self._block_ms)
+                self._recorder.wait_for_notice(after=horizon, timeout_ms=self._block_ms)
         except BaseException as error:
             if self._thread_error is None:
                 self._thread_error = error

@@ -230,7 +230,7 @@ def test_an_exported_game_imports_back_equal(log: GameLog) -> None:
     assert again.pop("game_id") == str(copy)
     exported.pop("game_id")
     for entry in again["annotations"]:
-        entry["game_id"] = str(game_id)
+        entry["data"]["game_id"] = str(game_id)
     assert again == exported
     assert canonical(log.get(copy).state) == canonical(log.get(game_id).state)
 
@@ -239,7 +239,7 @@ def test_import_reports_every_problem_with_its_position(log: GameLog) -> None:
     game_id = new_game(log)
     list(play_random(log, game_id, 4, random.Random(18)))
     exported = json.loads(json.dumps(log.export(game_id), default=str))
-    exported["events"][1]["move"] = {"kind": "no_such_move", "seat": 0}
+    exported["events"][1]["data"]["move"] = {"kind": "no_such_move", "seat": 0}
     exported["events"][3]["version"] = 42
     with pytest.raises(InvalidLog) as caught:
         log.check_log(exported)

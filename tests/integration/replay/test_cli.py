@@ -1,0 +1,66 @@
+"""`heronlog export`, `import`, `check` and `revalidate` on the embedded SQLite store, as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from replay.config import StoreConfig, open_log
+from tests.replay_helpers import play_random
+
+
+def heronlog(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HERONLOG_DATA": str(data), "REDIS_URL": "", "HERONLOG_STORE": ""}
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", *args], env=env, capture_output=True, text=True, check=False
+    )
+
+
+def test_export_check_import_round_trip_on_the_command_line(tmp_path: Path) -> None:
+    source = tmp_path / "club-a"
+    log = open_log(StoreConfig(kind="sqlite", sqlite_path=source / "heronlog.sqlite"))
+    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 3})
+    list(play_random(log, game_id, 8, random.Random(3)))
+    log.close()
+
+    exported = tmp_path / "game.json"
+    run = heronlog(source, "export", str(game_id), "-o", str(exported))
+    assert run.returncode == 0, run.stderr
+    assert heronlog(source, "check", str(exported)).stdout.startswith("ok: 8 effective moves")
+
+    target = tmp_path / "club-b"
+    run = heronlog(target, "import", str(exported))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == str(game_id), "a free id is kept"
+    again = heronlog(target, "export", str(game_id))
+    assert json.loads(again.stdout) == json.loads(exported.read_text())
+
+    text = heronlog(target, "export", str(game_id), "--format", "text")
+    assert "Ann" in text.stdout and "## Score sheet" in text.stdout
+    assert heronlog(target, "revalidate").returncode == 0
+
+
+def test_check_reports_every_problem_with_its_position(tmp_path: Path) -> None:
+    log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
+    game_id = log.create_game({"players": 3, "seed": 4})
+    list(play_random(log, game_id, 5, random.Random(4)))
+    document = log.export(game_id)
+    log.close()
+    document = json.loads(json.dumps(document, default=str))
+    document["events"][2]["data"]["move"]["seat"] = 7
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(document))
+    run = heronlog(tmp_path, "check", str(broken))
+    assert run.returncode == 1
+    assert "events[2]" in run.stderr
+
+
+def test_export_of_an_unknown_game_is_a_clear_error(tmp_path: Path) -> None:
+    run = heronlog(tmp_path, "export", "00000000-0000-4000-8000-000000000000")
+    assert run.returncode == 1
+    assert "no game" in run.stderr
+    assert heronlog(tmp_path, "export", "not-an-id").returncode == 2
