@@ -59,7 +59,7 @@ def sheets_from(scored: Sequence[Any], players: Sequence[str]) -> list[dict[str,
             {
                 "seat": seat,
                 "player": str(name),
-                "lines": history.sheet_lines(data),
+                "lines": [{"label": label, "points": points} for label, points in history.score_lines(data)],
                 "total": data["total"],
                 "rank": data["rank"],
             }

@@ -86,6 +86,6 @@ def test_twenty_retries_of_one_move_with_one_idempotency_key_write_it_once(redis
     assert {answer.status for answer in answers} == {201}
     assert {tuple(answer.body["versions"]) for answer in answers} == {(listing.etag + 1,)}
     events = api.get(f"/api/games/{game_id}/changes?since=1").body["events"]
-    assert [(event["type"], event["idempotency_key"]) for event in events] == [
+    assert [(event["type"], event["data"]["idempotency_key"]) for event in events] == [
         ("MovePlayed", "flaky-phone-1")
     ]

@@ -51,7 +51,7 @@ def test_the_stream_sends_each_event_with_the_version_as_its_id() -> None:
     assert mimetype == "text/event-stream"
     events = parse(text)
     assert [(e["id"], e["event"]) for e in events] == [("2", "MovePlayed"), ("3", "MovePlayed")]
-    assert events[0]["data"]["actor"] == "owner" and events[0]["data"]["version"] == 2
+    assert events[0]["data"]["data"]["actor"] == "owner" and events[0]["data"]["version"] == 2
     assert text.startswith("retry: ")
 
 
