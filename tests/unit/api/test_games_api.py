@@ -22,7 +22,7 @@ def test_the_owner_token_is_shown_once_and_never_stored_in_clear(api: ApiClient,
     game_id, token, _ = api.create(2)
     assert token not in str(api.game(game_id))
     assert token not in str(api.get(f"/api/games/{game_id}/export").body)
-    log = app.extensions["heronlog"].log
+    log = app.extensions["heronlog"].get().log
     stored = [
         repr(event) for event in log.events.get(uuid.uuid5(uuid.NAMESPACE_URL, f"heronlog:access:{game_id}"))
     ]

@@ -167,7 +167,7 @@ def test_a_retried_move_is_safe_even_after_the_answer_cache_forgot_it(api: ApiCl
     game_id, token, _ = api.create(2, seed=5)
     move = api.legal(game_id).body["moves"][0]
     first = api.play(game_id, move, token, 1, key="tap-2")
-    app.extensions["heronlog"].answers = MemoryAnswers()
+    app.extensions["heronlog"].get().answers = MemoryAnswers()
     again = api.play(game_id, move, token, 1, key="tap-2")
     assert again.status == 201
     assert again.body["repeated"] is True
