@@ -38,6 +38,7 @@ from api.schemas import (
     AccessSchema,
     AmendedSchema,
     AmendSchema,
+    CatalogSchema,
     ChangesQuerySchema,
     ChangesSchema,
     CreatedGameSchema,
@@ -360,7 +361,7 @@ def state_payload(game: Game, version: int) -> tuple[dict[str, Any], int, dict[s
         "coordinates": present.coordinates(state),
         "prompt": present.prompt(state),
         "score": present.sheets(state, present.names(game)),
-        "state": present.plain(domain.state_to_dict(state)),
+        "state": present.board(state),
     }
     return body, 200, etag(game.version)
 
@@ -442,6 +443,24 @@ class Score(MethodView):
             "version": game.version,
             "over": bool(domain.is_over(game.state)),
             "sheets": present.sheets(game.state, present.names(game)),
+        }
+        return body, 200, etag(game.version)
+
+
+@blp.route("/<uuid:game_id>/catalog")
+class GameCatalog(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, CatalogSchema, headers=ETAG_HEADER)
+    def get(self, game_id: UUID) -> Any:
+        """The component catalog the game is played with.
+
+        Every card, tile, board space and track with its effects, as stored in the game's first event: it
+        never changes for a game, so a client fetches it once to draw the board."""
+        game, _ = reader(game_id)
+        body = {
+            "game_id": str(game.id),
+            "rules_version": game.rules_version,
+            "catalog": present.plain(game.catalog),
         }
         return body, 200, etag(game.version)
 

@@ -194,6 +194,7 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
     assert sheet.status == 200 and [s["total"] for s in sheet.body["sheets"]] == [41, 38]
     assert web.delete(f"/api/games/{game_id}/seats/3/token", token=owner).status == 204
     assert web.get(f"/api/games/{game_id}", tokens[3]).error() == (401, "unauthorized")
+    assert "stewards" in web.get(f"/api/games/{game_id}/catalog").body["catalog"]
     document = web.get("/api/openapi.json").body
     assert web.get("/api/docs").status == 200
     assert web.get("/healthz").status == 200

@@ -83,3 +83,12 @@ def test_table_mode_lists_chance_moves_for_the_recorder(api: ApiClient) -> None:
     roll = listing.body["moves"][0]
     assert roll["seat"] is None
     assert api.play(game_id, roll, token, game["version"]).status == 201
+
+
+def test_the_catalog_is_served_once_apart_from_the_board(api: ApiClient) -> None:
+    game_id, _, game = api.create(2, seed=5)
+    assert "catalog" not in game["state"]
+    catalog = api.get(f"/api/games/{game_id}/catalog")
+    assert catalog.status == 200 and catalog.etag == game["version"]
+    assert catalog.body["rules_version"] == game["rules_version"]
+    assert {"stewards", "gardens"} <= set(catalog.body["catalog"])

@@ -64,10 +64,10 @@ def test_a_malformed_move_is_400(api: ApiClient) -> None:
 
 
 def test_a_batch_is_applied_all_or_nothing(api: ApiClient) -> None:
-    game_id, token, game = api.create(2, seed=5)
+    game_id, token, _ = api.create(2, seed=5)
     first = api.legal(game_id).body["moves"][0]
-    second = moves_after(game["state"], first)[0]
-    third = moves_after(game["state"], first, second)[0]
+    second = moves_after(api, game_id, first)[0]
+    third = moves_after(api, game_id, first, second)[0]
     refused = api.post(
         f"/api/games/{game_id}/moves",
         {"moves": [first, second, {**third, "seat": 1 - third["seat"]}]},
