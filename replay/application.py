@@ -26,7 +26,7 @@ from replay import decisions, exports, history, rules
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameNotFound, StaleVersion, UnknownVersion
 from replay.events import DomainEvent, GameCreated, GameIndexed, Move
-from replay.game import Game, GameSnapshot, project_game
+from replay.game import Game, GameSnapshot, NotAGameEvent, project_game
 
 SNAPSHOT_EVERY = 50
 """Take a snapshot at least every this many events (and at every round's end): reading any version then
@@ -98,7 +98,7 @@ class GameLog(Application[UUID]):
         """The game at its current version, or as it stood right after event ``version``."""
         try:
             game = self.repository.get(game_id, version=version, projector_func=project_game)
-        except AggregateNotFoundError:
+        except (AggregateNotFoundError, NotAGameEvent):  # no stream, or another kind of stream
             raise GameNotFound(f"no game {game_id}", game_id=str(game_id)) from None
         if not isinstance(game, Game):  # another aggregate's id (an annotation or index stream)
             raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
