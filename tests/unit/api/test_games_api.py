@@ -92,3 +92,14 @@ def test_the_catalog_is_served_once_apart_from_the_board(api: ApiClient) -> None
     assert catalog.status == 200 and catalog.etag == game["version"]
     assert catalog.body["rules_version"] == game["rules_version"]
     assert {"stewards", "gardens"} <= set(catalog.body["catalog"])
+
+
+def test_the_id_of_another_stream_is_no_game(api: ApiClient) -> None:
+    game_id, token, _ = api.create(2, seed=5)
+    api.post(f"/api/games/{game_id}/annotations", {"version": 1, "text": "n"}, token=token)
+    for kind in ("annotations", "access"):
+        other = uuid.uuid5(uuid.NAMESPACE_URL, f"heronlog:{kind}:{game_id}")
+        assert api.get(f"/api/games/{other}").error() == (404, "game_not_found")
+        assert api.get(f"/api/games/{other}/timeline").error() == (404, "game_not_found")
+    index = uuid.uuid5(uuid.NAMESPACE_URL, "heronlog:index:GameLog")
+    assert api.get(f"/api/games/{index}").error() == (404, "game_not_found")
