@@ -103,3 +103,8 @@ def test_the_id_of_another_stream_is_no_game(api: ApiClient) -> None:
         assert api.get(f"/api/games/{other}/timeline").error() == (404, "game_not_found")
     index = uuid.uuid5(uuid.NAMESPACE_URL, "heronlog:index:GameLog")
     assert api.get(f"/api/games/{index}").error() == (404, "game_not_found")
+
+
+def test_an_absurd_player_count_is_refused_at_once(api: ApiClient) -> None:
+    assert api.post("/api/games", {"players": 10**15}).error() == (400, "invalid_setup")
+    assert api.post("/api/games", {"players": -3}).error() == (400, "invalid_setup")
