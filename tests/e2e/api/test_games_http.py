@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import random
+import threading
+import time
 import urllib.request
 from typing import Any
 
@@ -248,3 +250,21 @@ def test_refusals_write_nothing(web: RecordingClient) -> None:
         "invalid_request",
     )
     assert web.get("/api/nowhere").error() == (404, "not_found")
+
+
+def test_a_spectator_sees_a_move_as_it_is_recorded(web: RecordingClient) -> None:
+    game_id, owner, game = web.create(["Aiko", "Ben"], seed=8)
+    seen: list[list[dict[str, str]]] = []
+    spectator = threading.Thread(
+        target=lambda: seen.append(
+            read_stream(web, f"/api/games/{game_id}/stream?timeout=3", last_event_id=1)
+        )
+    )
+    spectator.start()
+    time.sleep(1)
+    move = web.legal(game_id).body["moves"][0]
+    assert web.play(game_id, move, owner, game["version"]).status == 201
+    spectator.join(timeout=30)
+    [events] = seen
+    assert [(event["id"], event["event"]) for event in events] == [("2", "MovePlayed")]
+    assert json.loads(events[0]["data"])["data"]["move"] == move

@@ -29,6 +29,11 @@ def test_a_whole_game_played_through_legal_moves_ends_with_a_score_sheet(api: Ap
     score = api.get(f"/api/games/{game_id}/score").body
     assert score["over"] and sorted(sheet["rank"] for sheet in score["sheets"])[0] == 1
     assert api.legal(game_id).body["moves"] == []
+    late = api.play(
+        game_id, {"kind": "take_die", "seat": 0, "bridge": "coral", "end": "left"}, token, game["version"]
+    )
+    assert late.error() == (422, "game_over")
+    assert api.game(game_id)["version"] == game["version"]
 
 
 def test_an_illegal_move_is_422_with_its_rule_and_changes_nothing(api: ApiClient) -> None:
