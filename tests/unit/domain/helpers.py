@@ -10,7 +10,7 @@ from typing import Any
 
 import domain
 from domain.prompts import Frame
-from domain.state import Bridge, Die, GameState, Player, bridge_index, room_index
+from domain.state import Die, GameState, Player, bridge_index, room_index
 from domain.vocabulary import Colour, Phase
 
 Move = dict[str, Any]
@@ -27,7 +27,8 @@ def table_game(
     """A table-mode game set up to its first turn. `answers` maps a chance target to its outcome:
     a room id / "daimyo" / garden slot / "yard_1:blue" / "offer_0:resource" -> card id; "dice:coral" -> list;
     "order" -> list; "tiles" -> list of castle tile colours in drawing order; "well" -> list of tile ids.
-    Anything not given takes the first legal outcome. `choose` lists starting resource cards in choosing order."""
+    Anything not given takes the first legal outcome. `choose` lists starting resource cards in choosing
+    order."""
     answers = dict(answers or {})
     tiles = list(answers.pop("tiles", []))
     wells = list(answers.pop("well", []))
@@ -60,7 +61,8 @@ def table_game(
 
 def default_answer(state: GameState) -> Move:
     """A setup answer that always makes progress: the last card of a pile (the first would deal S1, S2, S3,
-    D1, D2, all with a dark Courtier action, and the castle would be redealt forever, R-S03), else the first."""
+    D1, D2, all with a dark Courtier action, and the castle would be redealt forever, R-S03), else the
+    first."""
     legal = domain.legal_moves(state)
     return legal[-1] if legal[0]["kind"] == "reveal" else legal[0]
 
@@ -201,8 +203,9 @@ STANDARD_TILES = [
     "black",
     "coral",
 ]
-"""Castle tiles giving steward_1 = coral/white/black, steward_2 = black/coral/coral, steward_3 = white/black/white,
-diplomat_1 = coral/black, diplomat_2 = white/coral; the Well gets T6 (1 iron) and T11 (1 coin)."""
+"""Castle tiles giving steward_1 = coral/white/black, steward_2 = black/coral/coral, steward_3 =
+white/black/white, diplomat_1 = coral/black, diplomat_2 = white/coral; the Well gets T6 (1 iron) and T11 (1
+coin)."""
 
 STANDARD = {
     "steward_1": "S2",

@@ -34,7 +34,8 @@ def test_R_O02_one_of_the_two_actions_of_the_space() -> None:
         {"kind": "place_die", "seat": 0, "space": "outside_2"},
     )
     assert [m["option"] for m in answers_of(two, "choose")] == ["warrior", "courtier"]
-    # choosing one closes the space: after the Courtier action (an Audience, and no pearl to climb), the turn ends
+    # choosing one closes the space: after the Courtier action (an Audience, and no pearl to climb), the turn
+    # ends
     two = play(two, {"kind": "choose", "seat": 0, "option": "courtier"}, {"kind": "audience", "seat": 0})
     assert domain.prompt_of(two) == {"kind": "take_die", "seat": 1}
     assert two.board.gate[0] == 1

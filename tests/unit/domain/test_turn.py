@@ -39,7 +39,8 @@ def test_R_T02_a_turn_goes_take_then_place_and_no_step_is_revisited() -> None:
 
 def test_R_T02_payment_then_lantern_reward_then_the_space_actions() -> None:
     state = standard()
-    # a Lantern Area whose order matters: the decree's seal can pay the milestone that the card's PoT +1 reaches
+    # a Lantern Area whose order matters: the decree's seal can pay the milestone that the card's PoT +1
+    # reaches
     state = with_player(state, 0, lantern=("SR4", "DC2", "A1"), pot=5, seals=1, coins=5)
     state = play(state, {"kind": "take_die", "seat": 0, "bridge": "coral", "end": "left"})
     state = play(state, {"kind": "place_die", "seat": 0, "space": "steward_1"})  # coral 1 on value 3: pay 2
