@@ -35,9 +35,9 @@ class RedisProcess:
     def start(self, timeout: float = 15) -> None:
         executable = required_env("HERONLOG_TEST_REDIS_SERVER")
         with (self.folder / "redis.log").open("ab") as log:
+            args = ["--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder)]
             self.process = subprocess.Popen(
-                [executable, str(REDIS_CONF), "--bind", "127.0.0.1", "--port", str(self.port)]
-                + ["--dir", str(self.folder)],
+                [executable, str(REDIS_CONF), *args],
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
