@@ -31,7 +31,7 @@ from domain.prompts import (
     Seq,
     WarriorAction,
 )
-from domain.resources import can_pay, could_pay, gain_icon, pay
+from domain.resources import affordable, can_pay, gain_icon, pay
 from domain.state import GameState, pop, push, swap_top, with_player
 from domain.vocabulary import GAINS, Icon, IconKind
 from domain.well import well_menu
@@ -192,8 +192,7 @@ def menu_waiting(state: GameState, frame: Menu) -> bool:
         return False
     if frame.mandatory:
         return True
-    player = state.players[frame.seat]
-    return any(could_pay(player, option.cost) for option in left)
+    return any(affordable(state, frame.seat, option.cost) for option in left)
 
 
 def menu_auto(state: GameState, frame: Menu) -> GameState:

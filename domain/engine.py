@@ -398,20 +398,6 @@ def is_over(state: GameState) -> bool:
     return state.phase is Phase.OVER
 
 
-def active_seat(state: GameState) -> int | None:
-    """The player whose turn it is (None outside the turns)."""
-    if state.phase is not Phase.TURNS:
-        return None
-    return state.turn_order[state.turn_index % len(state.players)]
-
-
-def conversions_allowed(state: GameState, seat: int) -> bool:
-    """Decision C.2: when the engine waits on that player; option ``own_turn``: only on their turn (R-T07)."""
-    if state.options.seal_conversions == "own_turn":
-        return active_seat(state) == seat
-    return True
-
-
 def legal_moves(state: GameState) -> Moves:
     """Every legal answer to the pending prompt, then the free moves of the seat being waited on."""
     if not state.stack:
@@ -421,7 +407,7 @@ def legal_moves(state: GameState) -> Moves:
     assert handler.moves is not None
     moves = handler.moves(state, frame)
     seat = seat_of(frame)
-    if seat is not None and conversions_allowed(state, seat):
+    if seat is not None and resources.conversions_allowed(state, seat):
         moves.extend(resources.conversion_moves(state, seat))
     return moves
 
@@ -489,7 +475,7 @@ def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, An
     seat, to = move["seat"], move["to"]
     if to not in resources.CONVERSIONS:
         raise InvalidMove("seals convert to coin, food, iron or pearl", details={"to": to})
-    if not conversions_allowed(state, seat):
+    if not resources.conversions_allowed(state, seat):
         raise IllegalMove("seal conversions are made during your own turn", rule="R-T07")
     price = resources.CONVERSIONS[to]
     if state.players[seat].seals < price:

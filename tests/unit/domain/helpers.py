@@ -246,3 +246,13 @@ def standard(**changes: Any) -> GameState:
     seat 1 SR9 + A2 (Warrior), seat 2 SR6 + A3 (Gardener). `changes` override STANDARD's answers."""
     answers = {**STANDARD, **changes}
     return table_game(3, answers=answers, choose=["SR6", "SR9", "SR3"])
+
+
+def at_turn(state: GameState, seat: int, turn_index: int, round_: int | None = None) -> GameState:
+    """The same board, with `seat` about to take a die as the round's `turn_index`-th turn (0-based)."""
+    from domain.prompts import EndTurn, TakeDie
+
+    changes: dict[str, Any] = {"turn_index": turn_index, "stack": (EndTurn(seat), TakeDie(seat))}
+    if round_ is not None:
+        changes["round"] = round_
+    return replace(state, **changes)
