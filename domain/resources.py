@@ -104,7 +104,12 @@ def pay(player: Player, cost: Cost) -> Player:
 
 
 def cost_text(cost: Cost) -> str:
-    return ", ".join(f"{amount} {resource.value}" for resource, amount in cost)
+    """A cost in words: "3 coins", "1 seal"."""
+    plural = {Resource.COIN: "coins", Resource.SEAL: "seals"}
+    return ", ".join(
+        f"{amount} {plural[resource] if amount > 1 and resource in plural else resource.value}"
+        for resource, amount in cost
+    )
 
 
 # --- seal conversions (R-R02, decision C.2) -
