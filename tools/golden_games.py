@@ -3,7 +3,8 @@
 Each golden game is a seeded game played by a seeded "eager" random player (it prefers acting over declining),
 recorded move by move with every chance move, together with the catalog it was played with and the final score
 sheets the engine computed. The test replays it in table mode and compares. Regenerating a file replaces its
-expectations: check the new score sheets by hand (see the ``hand_check`` of the 2-player game) before committing.
+expectations: check the new score sheets by hand (see the ``hand_check`` of the 2-player game) before
+committing.
 
     .venv/bin/python tools/golden_games.py
 """

@@ -16,7 +16,8 @@ def with_gardeners(state: domain.GameState, **by_garden: tuple[int, ...]) -> dom
 
 
 def last_turn(**player_changes: dict[str, object]) -> domain.GameState:
-    """Seat 2 about to take the 9th die of round 1; the coral bridge keeps 3 dice, black holds 1, white none."""
+    """Seat 2 about to take the 9th die of round 1; the coral bridge keeps 3 dice, black holds 1, white
+    none."""
     state = at_turn(standard(), 2, 8)
     state = with_bridge(state, "coral", [3, 5, 6])
     state = with_bridge(state, "black", [2])
@@ -55,7 +56,8 @@ def test_R_E03_bridges_with_dice_activate_their_gardens_in_the_new_order() -> No
     state = with_gardeners(state, coral_stone=(0, 1), coral_plant=(0,), black_stone=(2,))
     state = finish_turn(play(state, TAKE_BLACK, TO_WELL))
     assert state.turn_order == (1, 0, 2)
-    # seat 1 only holds the free 3 coins of SG1: taken at once. Seat 0 chooses: SG1 and PG2 (3 coins -> Courtier)
+    # seat 1 only holds the free 3 coins of SG1: taken at once. Seat 0 chooses: SG1 and PG2 (3 coins ->
+    # Courtier)
     assert state.players[1].coins == 3
     prompt = domain.prompt_of(state)
     assert (prompt["kind"], prompt["seat"], prompt["title"]) == ("actions", 0, "gardens")

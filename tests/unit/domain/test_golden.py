@@ -54,7 +54,9 @@ def test_a_golden_game_reapplied_without_checks_reaches_the_same_state(path: Pat
 def test_a_golden_game_seed_regenerates_its_chance_moves(path: Path) -> None:
     game = load(path)
     step = domain.resolve_chance(
-        domain.new_game(game["players"], seed=game["seed"], options=game["options"], catalog=game["catalog"], draw=False)
+        domain.new_game(
+            game["players"], seed=game["seed"], options=game["options"], catalog=game["catalog"], draw=False
+        )
     )
     replayed = list(step.chance)
     state = step.state

@@ -46,8 +46,11 @@ def check_invariants(state: GameState) -> None:
         assert 0 <= player.pot <= 20
         board = state.board
         courtiers = (
-            player.courtiers + board.gate[seat] + sum(room.courtiers.count(seat) for room in board.rooms)
-            + board.daimyo.spots.count(seat) + board.daimyo.extra.count(seat)
+            player.courtiers
+            + board.gate[seat]
+            + sum(room.courtiers.count(seat) for room in board.rooms)
+            + board.daimyo.spots.count(seat)
+            + board.daimyo.extra.count(seat)
         )
         gardeners = player.gardeners + sum(slot.gardeners.count(seat) for slot in board.gardens)
         warriors = player.warriors + sum(yard.warriors.count(seat) for yard in board.yards)
@@ -82,7 +85,15 @@ def playout(players: int, seed: int) -> None:
     assert sorted(sheet.rank for sheet in sheets) == list(range(1, players + 1))
     for sheet in sheets:
         lines = sheet.to_dict()
-        parts = ("in_game_cp", "coins_seals", "resources", "passage_of_time", "courtiers", "warriors", "gardeners")
+        parts = (
+            "in_game_cp",
+            "coins_seals",
+            "resources",
+            "passage_of_time",
+            "courtiers",
+            "warriors",
+            "gardeners",
+        )
         assert lines["total"] == sum(lines[part] for part in parts)
 
 
