@@ -1,4 +1,5 @@
-"""The ``heronlog`` command line: ``serve`` runs the API under gunicorn (never Flask's debug server)."""
+"""The ``heronlog`` command line: ``serve`` runs the API under gunicorn (never Flask's debug server); ``demo``
+plays a seeded game with random legal moves and prints it with its score sheet."""
 
 from __future__ import annotations
 
@@ -51,6 +52,18 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from domain.demo import demo
+    from domain.errors import DomainError
+
+    try:
+        print(demo(args.players, args.seed), end="")
+    except DomainError as error:
+        print(f"heronlog: {error.message}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="heronlog", description="Record, replay and study The White Castle."
@@ -65,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=int(os.environ.get("HERONLOG_WORKERS", "1")))
     serve.add_argument("--threads", type=int, default=int(os.environ.get("HERONLOG_THREADS", "4")))
     serve.set_defaults(handler=_serve)
+    demo = commands.add_parser("demo", help="play a seeded game with random legal moves and print it")
+    demo.add_argument("--players", type=int, default=4, help="2 to 4 players (default 4)")
+    demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    demo.set_defaults(handler=_demo)
     return parser
 
 
