@@ -9,13 +9,22 @@ the Lantern Reward and then takes a free favour spot, if any (R-CA04).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.lantern import lantern_menu
 from domain.prompts import Arrive, CourtierAction, DaimyoSpot, Menu, Option
 from domain.resources import affordable
-from domain.state import GameState, pop, push, replace_in, room_index, swap_top, with_board, with_player
+from domain.state import (
+    GameState,
+    pop,
+    push,
+    replace,
+    replace_in,
+    room_index,
+    swap_top,
+    with_board,
+    with_player,
+)
 from domain.vocabulary import Floor, Resource
 
 AUDIENCE_COINS = 2

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from domain import (
@@ -62,7 +62,7 @@ from domain.prompts import (
     WarriorAction,
     seat_of,
 )
-from domain.state import GameState
+from domain.state import GameState, replace
 from domain.vocabulary import Phase
 
 Moves = list[dict[str, Any]]

@@ -8,12 +8,11 @@ once each and in any order, the action of every activated card holding one of th
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.prompts import GardenerAction, Menu, Option
 from domain.resources import affordable
-from domain.state import GameState, GardenSlot, pop, push, replace_in, with_board, with_player
+from domain.state import GameState, GardenSlot, pop, push, replace, replace_in, with_board, with_player
 from domain.vocabulary import Resource
 
 

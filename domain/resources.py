@@ -8,11 +8,10 @@ ever paid that is not held (R-P04, R-R03, R-R04). Seal conversions (R-R02) are f
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from typing import Any
 
 from domain.prompts import AnyRes
-from domain.state import GameState, Player, pop, with_player
+from domain.state import GameState, Player, pop, replace, with_player
 from domain.vocabulary import Cost, Icon, IconKind, Phase, Resource
 
 CAPS: dict[str, int] = {"seals": 5, "food": 7, "iron": 7, "pearl": 7}

@@ -7,12 +7,11 @@ yellow tile's reward (the 5-iron yard has both, in any order).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.prompts import Menu, Option, Seq, WarriorAction
 from domain.resources import affordable
-from domain.state import GameState, pop, push, replace_in, with_board, with_player
+from domain.state import GameState, pop, push, replace, replace_in, with_board, with_player
 from domain.vocabulary import Resource
 
 

@@ -89,3 +89,18 @@ def test_coordinates_through_a_game() -> None:
 def test_a_finished_game_round_trips_too() -> None:
     state, _ = random_playout(2, seed=9)
     assert domain.state_from_dict(json.loads(json.dumps(domain.state_to_dict(state)))) == state
+
+
+def test_the_fast_replace_keeps_records_frozen_and_checks_field_names() -> None:
+    import dataclasses
+
+    from domain.state import replace
+
+    state = standard()
+    changed = replace(state, round=2)
+    assert changed.round == 2 and changed.players is state.players and state.round == 1
+    assert changed == dataclasses.replace(state, round=2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        changed.round = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        replace(state, no_such_field=1)
