@@ -68,13 +68,14 @@ def replay(start: domain.GameState, record: list[dict[str, Any]], check: bool) -
 
 def main() -> int:
     loop = per_call(lambda: [None for _ in range(1_000_000)], 1.0)
-    middle, _ = random_game(4, 0)
     mid_state = domain.new_game(4, seed=1)
     rng = random.Random(1)
     for _ in range(60):
         mid_state = domain.apply(mid_state, rng.choice(domain.legal_moves(mid_state)))
     deep = per_call(lambda: copy.deepcopy(mid_state), 1.0)
-    as_json = per_call(lambda: domain.state_from_dict(json.loads(json.dumps(domain.state_to_dict(mid_state)))), 1.0)
+    as_json = per_call(
+        lambda: domain.state_from_dict(json.loads(json.dumps(domain.state_to_dict(mid_state)))), 1.0
+    )
 
     games, moves, seed = 0, 0, 0
     started = time.perf_counter()
