@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.prompts import DealCard, Menu
+from domain.prompts import KIND, DealCard, Menu
 from domain.resources import cost_text
 from domain.state import GameState, bridge_index
 from domain.turn import reference
@@ -101,7 +101,7 @@ def describe(state: GameState, move: dict[str, Any]) -> str:
     if kind == "rest" and isinstance(frame, Menu):
         return f"{who} takes the rest of {frame.title} in the usual order"
     if kind == "done":
-        title = frame.title if isinstance(frame, Menu) else type(frame).__name__ if frame else "the prompt"
+        title = frame.title if isinstance(frame, Menu) else KIND[type(frame)] if frame else "the prompt"
         return f"{who} declines the rest ({title})"
     if kind == "audience":
         return f"{who} sends a courtier to the Gate for 2 coins"

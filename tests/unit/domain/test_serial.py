@@ -104,3 +104,26 @@ def test_the_fast_replace_keeps_records_frozen_and_checks_field_names() -> None:
         changed.round = 3  # type: ignore[misc]
     with pytest.raises(TypeError):
         replace(state, no_such_field=1)
+
+
+def test_an_actions_prompt_lists_its_entries_with_cost_and_text() -> None:
+    from .helpers import play, with_player
+
+    state = with_player(standard(steward_2="S12"), 0, seals=1, lantern=())
+    state = play(
+        state,
+        {"kind": "take_die", "seat": 0, "bridge": "coral", "end": "right"},
+        {"kind": "place_die", "seat": 0, "space": "steward_2"},
+    )
+    prompt = domain.prompt_of(state)
+    assert prompt["kind"] == "actions" and prompt["title"] == "castle:steward_2" and not prompt["mandatory"]
+    assert prompt["options"] == [
+        {"id": "middle", "cost": {}, "icons": ["seal:1", "cp:1"], "text": "1 seal + 1 CP", "used": False},
+        {
+            "id": "bottom",
+            "cost": {"seal": 1},
+            "icons": ["gardener"],
+            "text": "pay 1 seal: a Gardener action",
+            "used": False,
+        },
+    ]
