@@ -63,7 +63,7 @@ from domain.prompts import (
     seat_of,
 )
 from domain.state import GameState, replace
-from domain.vocabulary import Phase
+from domain.vocabulary import Mode, Phase
 
 Moves = list[dict[str, Any]]
 
@@ -505,7 +505,7 @@ def waiting_for_chance(state: GameState) -> bool:
 def resolve_chance(state: GameState) -> Step:
     """Draw every pending chance prompt (seeded mode; nothing happens in table mode)."""
     drawn: list[dict[str, Any]] = []
-    if state.mode.value != "seeded":
+    if state.mode is not Mode.SEEDED:
         return Step(state, ())
     while waiting_for_chance(state):
         frame = state.stack[-1]
@@ -532,6 +532,6 @@ def apply(state: GameState, move: Any, *, check: bool = True, draw: bool = True)
     elif not isinstance(move, dict):
         move = {**move}
     state = play(state, move)
-    if draw and state.mode.value == "seeded":
+    if draw and state.mode is Mode.SEEDED:
         state = resolve_chance(state).state
     return state
