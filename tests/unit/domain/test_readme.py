@@ -24,3 +24,12 @@ def test_the_readme_rules_engine_examples_run() -> None:
     assert printed[0] == "{'kind': 'choose_start', 'seat': 0}"
     assert printed[1] == "Ana chooses the starting pair SR9 + A2"
     assert printed[-1] == "R-S03 S4 is not in the steward pile any more"
+
+
+def test_the_package_docstring_example_runs() -> None:
+    import doctest
+
+    import domain
+
+    result = doctest.testmod(domain)
+    assert result.attempted >= 4 and result.failed == 0
