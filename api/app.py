@@ -1,16 +1,45 @@
-"""The Flask application factory: the one composition root of heronlog (STYLE habit 10)."""
+"""The Flask application factory: the one composition root of heronlog (STYLE habit 10).
+
+:func:`create_app` builds everything: the game log on the configured store, the access gatekeeper, the rate
+limiter and the idempotency cache (in Redis when Redis is the store, in this process otherwise), the
+flask-smorest API with its OpenAPI document (``/api/openapi.json``) and its interactive docs (``/api/docs``,
+Swagger UI served from the installed ``swagger-ui-bundle``: no CDN), and the one error envelope.
+Nothing runs at import time.
+"""
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from flask import Flask, jsonify
+from flask import Flask, Response, g, jsonify, request, send_from_directory
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
 
-from replay.config import StoreConfig
+from api import errors
+from api.context import EXTENSION, Services, presented_token
+from api.errors import ApiError
+from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
+from api.schemas import ErrorSchema
+from replay.config import StoreConfig, open_log
 from replay.health import check_store
+
+DEFAULTS: Mapping[str, int | float] = {
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # bytes: an exported game with its catalog fits many times over
+    "RATE_LIMIT_WINDOW": 60,  # seconds
+    "RATE_LIMIT_PER_TOKEN": 600,  # writes per window per token (0: no limit)
+    "RATE_LIMIT_PER_ADDRESS": 120,  # writes per window per client address, for writes without a token
+    "IDEMPOTENCY_TTL": 24 * 3600,  # seconds an answer is kept for a retried Idempotency-Key
+    "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
+    "STREAM_HEARTBEAT_SECONDS": 15.0,
+    "STREAM_POLL_SECONDS": 0.5,
+}
+"""Settings with their defaults; each may be given in ``create_app``'s config or as ``HERONLOG_<NAME>``."""
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
 def package_version() -> str:
@@ -21,14 +50,91 @@ def package_version() -> str:
         return "0+unknown"
 
 
+class HeronApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hints
+    """flask-smorest's Api with heronlog's error envelope, documented as every operation's default answer."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def handle_http_exception(self, error: HTTPException) -> Response:
+        return errors.from_http_exception(error)
+
+
+def _settings(config: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
+    settings: dict[str, Any] = {}
+    for name, default in DEFAULTS.items():
+        raw = config.get(name, environ.get(f"HERONLOG_{name}"))
+        settings[name] = type(default)(raw) if raw is not None else default
+    return settings
+
+
+def _redis_client(store: StoreConfig) -> Any:
+    from replay.store.datastore import RedisDatastore
+
+    assert store.redis_url is not None
+    datastore = RedisDatastore(store.redis_url, prefix=store.redis_prefix, check_durability=False)
+    return datastore.client
+
+
+def build_services(store: StoreConfig, settings: Mapping[str, Any]) -> Services:
+    from replay.access import Gatekeeper
+
+    log = open_log(store)
+    if store.kind == "redis":
+        client = _redis_client(store)
+        prefix = f"{store.redis_prefix}:api"
+        counter: Any = RedisCounter(client, prefix)
+        answers: Any = RedisAnswers(client, prefix)
+    else:
+        counter, answers = MemoryCounter(), MemoryAnswers()
+    return Services(
+        log=log,
+        gate=Gatekeeper(log),
+        limiter=RateLimiter(counter, int(settings["RATE_LIMIT_WINDOW"])),
+        answers=answers,
+        store_kind=store.kind,
+    )
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the application. ``config`` may hold ``STORE`` (a :class:`StoreConfig`) and Flask settings;
-    without ``STORE`` the store is resolved from the process environment."""
+    """Build the application. ``config`` may hold ``STORE`` (a :class:`StoreConfig`), the settings of
+    :data:`DEFAULTS` and Flask settings; without ``STORE`` the store is resolved from the process environment."""
     app = Flask(__name__)
-    settings = dict(config or {})
-    store = settings.pop("STORE", None) or StoreConfig.from_environ(os.environ)
-    app.config.update(settings)
+    given = dict(config or {})
+    store = given.pop("STORE", None) or StoreConfig.from_environ(os.environ)
+    app.config.update(given)
+    app.config.update(_settings(given, os.environ))
     app.config["STORE"] = store
+    app.config.update(
+        API_TITLE="heronlog",
+        API_VERSION=package_version(),
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="/api/docs/static/",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Record, replay and study games of The White Castle. Errors share one shape "
+                "(status, error_code, rule, message, details); writes take If-Match and Idempotency-Key.",
+            },
+        },
+    )
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the schemas' field order
+
+    app.extensions[EXTENSION] = build_services(store, app.config)
+    api = HeronApi(app)
+    api.spec.components.security_scheme(
+        "bearerAuth", {"type": "http", "scheme": "bearer", "description": "an owner or seat token"}
+    )
+    errors.register(app)
+
+    from api import annotations, games, scoring
+
+    api.register_blueprint(games.blp)
+    api.register_blueprint(annotations.blp)
+    api.register_blueprint(scoring.blp)
+    _add_docs_assets(app)
+    _add_write_guards(app)
 
     @app.get("/healthz")
     def healthz() -> Any:
@@ -42,3 +148,84 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return jsonify(body), 200 if health.ok else 503
 
     return app
+
+
+def _add_docs_assets(app: Flask) -> None:
+    """Swagger UI's files, from the installed swagger-ui-bundle package (the docs page works offline)."""
+    from swagger_ui_bundle import swagger_ui_path
+
+    folder = str(swagger_ui_path)
+
+    @app.get("/api/docs/static/<path:filename>")
+    def swagger_ui_asset(filename: str) -> Response:
+        return send_from_directory(folder, filename, max_age=86400)
+
+
+def _identity() -> str:
+    """Whom a write is counted against: its token (hashed: tokens are never kept), else the client address."""
+    token = presented_token()
+    if token:
+        return "token:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
+    return "address:" + (request.remote_addr or "unknown")
+
+
+def _add_write_guards(app: Flask) -> None:
+    """Before a write: the rate limit, then the idempotency cache (a retried key answers as the first time).
+    After a successful write sent with a key: remember its answer."""
+
+    @app.before_request
+    def guard_writes() -> Response | None:
+        if request.method not in WRITE_METHODS or not request.path.startswith("/api/"):
+            return None
+        services: Services = app.extensions[EXTENSION]
+        who = _identity()
+        limit_name = "RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS"
+        verdict = services.limiter.check(who, int(app.config[limit_name]))
+        if not verdict.allowed:
+            raise ApiError(
+                "rate_limited",
+                f"too many writes: at most {verdict.limit} per {services.limiter.window} s; "
+                f"try again in {verdict.retry_after} s",
+                headers={"Retry-After": str(verdict.retry_after)},
+                retry_after=verdict.retry_after,
+                limit=verdict.limit,
+            )
+        key = request.headers.get("Idempotency-Key")
+        if not key:
+            return None
+        body = request.get_data(cache=True)
+        fingerprint = hashlib.sha256(
+            b"\n".join([request.method.encode(), request.full_path.encode(), body])
+        ).hexdigest()
+        cache_key = hashlib.sha256(f"{who}\n{key}".encode()).hexdigest()
+        g.idempotency = (cache_key, fingerprint)
+        remembered = services.answers.get(cache_key)
+        if remembered is None:
+            return None
+        if remembered.fingerprint != fingerprint:
+            raise ApiError(
+                "idempotency_key_reused",
+                "this Idempotency-Key was used for another request: use a new key for a new write",
+            )
+        response = Response(remembered.body, status=remembered.status, headers=remembered.headers)
+        response.headers["Idempotent-Replayed"] = "true"
+        return response
+
+    @app.after_request
+    def remember_answer(response: Response) -> Response:
+        pending = g.pop("idempotency", None)
+        if pending is None or not 200 <= response.status_code < 300 or response.is_streamed:
+            return response
+        cache_key, fingerprint = pending
+        keep = {
+            name: value
+            for name, value in response.headers.items()
+            if name in ("Content-Type", "ETag", "Location")
+        }
+        answer = Remembered(fingerprint, response.status_code, response.get_data(as_text=True), keep)
+        services: Services = app.extensions[EXTENSION]
+        try:
+            services.answers.put(cache_key, answer, int(app.config["IDEMPOTENCY_TTL"]))
+        except Exception:  # the answer was given: failing to remember it must not turn it into an error
+            app.logger.warning("could not remember an idempotent answer", exc_info=True)
+        return response

@@ -1,0 +1,104 @@
+"""Annotations: comments anchored to a version of a game, for teaching (DESIGN §3).
+
+Reading them is like reading the game; writing needs one of the game's tokens. The author of an annotation
+is the actor of the token that wrote it (``owner`` or ``seat:N``); a seat token edits and deletes its own
+annotations, the owner any. Annotations live in their own stream: writing one never changes the game's
+version, and undo never erases one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+from uuid import UUID
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import present
+from api.context import etag, game_log, reader, writer
+from api.errors import ApiError
+from api.schemas import AnnotationEditSchema, AnnotationListSchema, AnnotationSchema, NewAnnotationSchema
+
+blp = Blueprint(
+    "annotations",
+    __name__,
+    url_prefix="/api/games",
+    description="Annotations: comments, glyphs and board targets anchored to versions of a game.",
+)
+BEARER = [{"bearerAuth": []}]
+
+
+@blp.route("/<uuid:game_id>/annotations")
+class Annotations(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, AnnotationListSchema)
+    def get(self, game_id: UUID) -> Any:
+        """Every live annotation, in the order of the game."""
+        game, _ = reader(game_id)
+        notes = game_log().annotations(game_id)
+        body = {"game_id": str(game_id), "annotations": [present.annotation_view(game, n) for n in notes]}
+        return body, 200, etag(game.version)
+
+    @blp.doc(security=BEARER)
+    @blp.arguments(NewAnnotationSchema, error_status_code=400)
+    @blp.response(201, AnnotationSchema)
+    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+        """Annotate a version: text, an optional glyph (! ? !! ?? !? ?!) and an optional board target
+        `{kind, id}` (room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo)."""
+        game, grant = writer(game_id)
+        note = game_log().annotate(
+            game_id,
+            version=body["version"],
+            author=grant.actor,
+            text=body["text"],
+            glyph=body["glyph"],
+            target=body["target"],
+        )
+        return (
+            present.annotation_view(game, note),
+            201,
+            {"Location": f"/api/games/{game_id}/annotations/{note.id}"},
+        )
+
+
+@blp.route("/<uuid:game_id>/annotations/<string:annotation_id>")
+class OneAnnotation(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, AnnotationSchema)
+    def get(self, game_id: UUID, annotation_id: str) -> Any:
+        """One annotation."""
+        game, _ = reader(game_id)
+        return present.annotation_view(game, game_log().annotation_stream(game_id).get(annotation_id))
+
+    @blp.doc(security=BEARER)
+    @blp.arguments(AnnotationEditSchema, error_status_code=400)
+    @blp.response(200, AnnotationSchema)
+    def patch(self, body: Mapping[str, Any], game_id: UUID, annotation_id: str) -> Any:
+        """Change an annotation's text, glyph or target (fields left out keep their value)."""
+        game, grant = writer(game_id)
+        note = game_log().annotation_stream(game_id).get(annotation_id)
+        _may_change(grant.role, grant.actor, note.author)
+        edited = game_log().edit_annotation(
+            game_id,
+            annotation_id,
+            editor=grant.actor,
+            text=body.get("text", note.text),
+            glyph=body.get("glyph", note.glyph),
+            target=body.get("target", note.target),
+        )
+        return present.annotation_view(game, edited)
+
+    @blp.doc(security=BEARER)
+    @blp.response(204)
+    def delete(self, game_id: UUID, annotation_id: str) -> None:
+        """Withdraw an annotation (the stream keeps it for the audit)."""
+        _, grant = writer(game_id)
+        note = game_log().annotation_stream(game_id).get(annotation_id)
+        _may_change(grant.role, grant.actor, note.author)
+        game_log().delete_annotation(game_id, annotation_id, actor=grant.actor)
+
+
+def _may_change(role: str, actor: str, author: str) -> None:
+    if role != "owner" and actor != author:
+        raise ApiError("forbidden", "a seat token may change only its own annotations", actor=actor)

@@ -1,0 +1,178 @@
+"""What every view needs from a request: the services, who is calling, and which version a write expects.
+
+Views stay thin (STYLE habit 9): they ask here for the game log, check access with :func:`reader` /
+:func:`writer` / :func:`owner`, read the expected version with :func:`expected_version`, and hand the rest
+to :class:`replay.application.GameLog`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from flask import current_app, request
+
+from api.errors import ApiError
+from api.limits import AnswerCache, RateLimiter
+from replay.access import Gatekeeper, Grant
+from replay.application import GameLog
+from replay.game import Game
+
+EXTENSION = "heronlog"
+BEARER = re.compile(r"^\s*Bearer\s+(\S+)\s*$", re.IGNORECASE)
+ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
+
+
+@dataclass
+class Services:
+    """Everything :func:`api.app.create_app` builds once per process."""
+
+    log: GameLog
+    gate: Gatekeeper
+    limiter: RateLimiter
+    answers: AnswerCache
+    store_kind: str
+
+
+def services() -> Services:
+    found: Services = current_app.extensions[EXTENSION]
+    return found
+
+
+def game_log() -> GameLog:
+    return services().log
+
+
+# --- who is calling ---------------------------------------------------------------------------------------
+
+
+def presented_token() -> str | None:
+    """The bearer token of the request, if it sent one (a malformed Authorization header is a 401)."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    match = BEARER.match(header)
+    if match is None:
+        raise ApiError(
+            "unauthorized",
+            "the Authorization header must be 'Bearer <token>'",
+            headers={"WWW-Authenticate": 'Bearer realm="heronlog"'},
+        )
+    return match.group(1)
+
+
+def caller(game_id: UUID) -> Grant | None:
+    """The grant of the token the request sent for this game; None without a token; 401 for a token that is
+    not one of this game's."""
+    token = presented_token()
+    if token is None:
+        return None
+    grant = services().gate.authenticate(game_id, token)
+    if grant is None:
+        raise ApiError(
+            "unauthorized",
+            "this token is not valid for this game",
+            headers={"WWW-Authenticate": 'Bearer realm="heronlog", error="invalid_token"'},
+        )
+    return grant
+
+
+def reader(game_id: UUID) -> tuple[Game, Grant | None]:
+    """The game, if the caller may read it: anyone who knows a public game's id; a private game needs one of
+    its tokens."""
+    game = game_log().get_game(game_id)
+    grant = caller(game_id)
+    if game.setup.get("private") and grant is None:
+        raise ApiError(
+            "unauthorized",
+            "this game is private: send one of its tokens",
+            headers={"WWW-Authenticate": 'Bearer realm="heronlog"'},
+        )
+    return game, grant
+
+
+def writer(game_id: UUID) -> tuple[Game, Grant]:
+    """The game and the caller's grant: every write needs a token of this game."""
+    game = game_log().get_game(game_id)
+    grant = caller(game_id)
+    if grant is None:
+        raise ApiError(
+            "unauthorized",
+            "writing to a game needs one of its tokens (Authorization: Bearer <token>)",
+            headers={"WWW-Authenticate": 'Bearer realm="heronlog"'},
+        )
+    return game, grant
+
+
+def owner(game_id: UUID) -> tuple[Game, Grant]:
+    game, grant = writer(game_id)
+    if grant.role != "owner":
+        raise ApiError("forbidden", "only the game's owner may do this", actor=grant.actor)
+    return game, grant
+
+
+def may_act_for(grant: Grant, seats: Iterable[int | None], what: str) -> None:
+    """A seat token acts for its own seat only; the owner acts for anyone (chance moves included)."""
+    if grant.role == "owner":
+        return
+    others = sorted({str(seat) for seat in seats if seat != grant.seat})
+    if others:
+        raise ApiError(
+            "forbidden",
+            f"a token of seat {grant.seat} may only {what} for seat {grant.seat}",
+            actor=grant.actor,
+            seats=others,
+        )
+
+
+# --- versions ---------------------------------------------------------------------------------------------
+
+
+def etag(version: int) -> dict[str, str]:
+    return {"ETag": f'"{version}"'}
+
+
+def expected_version(body: Mapping[str, Any], game: Game) -> int:
+    """The version a write expects: ``If-Match`` (an ETag) or ``expected_version`` in the body. ``*`` means
+    "whatever it is now" (the store still refuses a write that loses a race). Neither is 428."""
+    header = request.headers.get("If-Match")
+    from_body = body.get("expected_version")
+    from_header: int | None = None
+    if header is not None:
+        if header.strip() == "*":
+            from_header = game.version
+        else:
+            match = ETAG.match(header)
+            if match is None:
+                raise ApiError(
+                    "invalid_request", 'If-Match must be a game version, such as "12"', header=header
+                )
+            from_header = int(match.group(1))
+    if from_header is not None and from_body is not None and from_header != from_body:
+        raise ApiError(
+            "invalid_request",
+            "If-Match and expected_version disagree",
+            if_match=from_header,
+            expected_version=from_body,
+        )
+    chosen = from_header if from_header is not None else from_body
+    if chosen is None:
+        raise ApiError(
+            "precondition_required",
+            "a write must name the version it expects: send If-Match (the ETag) or expected_version",
+            current_version=game.version,
+        )
+    return int(chosen)
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not 1 <= len(key) <= 200 or not key.isprintable():
+        raise ApiError("invalid_request", "Idempotency-Key must be 1 to 200 printable characters")
+    return key

@@ -1,0 +1,230 @@
+"""One error envelope for every answer that is not a success, and the one table from error codes to statuses.
+
+Every non-2xx answer of the API is a JSON object of this shape (:class:`api.schemas.ErrorSchema`)::
+
+    {"status": 422, "error_code": "illegal_move", "rule": "R-P04", "message": "...", "details": {...}}
+
+``error_code`` is stable (clients branch on it); ``rule`` names the rule of rules/RULES.md that a move broke
+(null otherwise); ``message`` is for people; ``details`` carries what a client needs to recover (the current
+version after a stale write, the problems of an invalid log, the fields of a malformed request...).
+
+The rules engine's errors (``domain.errors``) and the game log's (``replay.errors``) already carry a stable
+``code``: :data:`STATUS` maps each code to its HTTP status, in one place. Nothing a client sends may produce
+a 500: an unexpected exception is logged with its traceback and answered ``500 internal_error`` (the tests
+treat any 500 as a failure); an unreachable store is ``503 store_unavailable``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify
+from werkzeug.exceptions import HTTPException
+
+import domain
+from replay.errors import ReplayError
+
+logger = logging.getLogger("api")
+
+STATUS: Mapping[str, int] = {
+    # 400: the request cannot be understood as sent
+    "invalid_request": 400,
+    "invalid_move": 400,
+    "invalid_setup": 400,
+    "invalid_annotation": 400,
+    "invalid_seat": 400,
+    "invalid_tallies": 400,
+    # 401 / 403: who you are, and what you may do
+    "unauthorized": 401,
+    "forbidden": 403,
+    # 404: nothing there
+    "not_found": 404,
+    "game_not_found": 404,
+    "annotation_not_found": 404,
+    "unknown_version": 404,
+    "method_not_allowed": 405,
+    # 409: the game is not in a state where this write can happen; reload and decide again
+    "stale_version": 409,
+    "nothing_to_undo": 409,
+    "nothing_to_redo": 409,
+    "game_closed": 409,
+    "payload_too_large": 413,
+    # 422: well-formed, but the rules (or the log's own consistency) refuse it
+    "illegal_move": 422,
+    "not_your_turn": 422,
+    "game_over": 422,
+    "invalid_log": 422,
+    "rules_version_unsupported": 422,
+    "idempotency_key_reused": 422,
+    "precondition_required": 428,
+    "rate_limited": 429,
+    "internal_error": 500,
+    "store_unavailable": 503,
+}
+"""Every error code the API answers with, and its HTTP status."""
+
+HTTP_CODES: Mapping[int, str] = {
+    400: "invalid_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    429: "rate_limited",
+}
+"""Error codes of the statuses that Flask and werkzeug raise on their own (unknown route, body too large...)."""
+
+
+class ApiError(Exception):
+    """An error raised by the HTTP layer itself (authentication, preconditions, limits, malformed input)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        rule: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        **details: Any,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.details = details
+        self.headers = dict(headers or {})
+
+    @property
+    def status(self) -> int:
+        return STATUS.get(self.code, 400)
+
+
+def envelope(
+    status: int, code: str, message: str, rule: str | None = None, details: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    return {
+        "status": status,
+        "error_code": code,
+        "rule": rule,
+        "message": message,
+        "details": dict(details or {}),
+    }
+
+
+def error_response(
+    status: int,
+    code: str,
+    message: str,
+    *,
+    rule: str | None = None,
+    details: Mapping[str, Any] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    response = jsonify(envelope(status, code, message, rule, _plain(details or {})))
+    response.status_code = status
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _plain(value: Any) -> Any:
+    """Details as JSON can carry them (tuples and sets become lists, unknown objects their text)."""
+    if isinstance(value, Mapping):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(item) for item in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def status_of(code: str, default: int) -> int:
+    return STATUS.get(code, default)
+
+
+def from_http_exception(error: HTTPException) -> Response:
+    """werkzeug's and flask-smorest's errors (unknown route, wrong method, body too large, webargs' validation
+    errors) in the one envelope. webargs reports a body that does not fit its schema as 422; here that is
+    ``400 invalid_request`` (422 is kept for moves the rules refuse)."""
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    details: dict[str, Any] = {}
+    if status == 422 or "messages" in data:
+        status = 400
+        details["fields"] = data.get("messages") or data.get("errors") or {}
+        message = "the request does not match its schema: see details.fields"
+    else:
+        message = data.get("message") or error.description or error.name
+    code = HTTP_CODES.get(status, (error.name or "error").lower().replace(" ", "_"))
+    headers = dict(data.get("headers") or {})
+    if status == 405 and error.get_response().headers.get("Allow"):
+        headers["Allow"] = error.get_response().headers["Allow"]
+    if status == 413:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        message = f"the request body is larger than {limit} bytes"
+        details["limit"] = limit
+    return error_response(status, code, str(message), details=details, headers=headers)
+
+
+def from_exception(error: Exception) -> Response:
+    """Any other exception: the API's own, the game log's, the rules engine's, the store's, or a bug."""
+    if isinstance(error, HTTPException):
+        return from_http_exception(error)
+    if isinstance(error, ApiError):
+        return error_response(
+            error.status,
+            error.code,
+            error.message,
+            rule=error.rule,
+            details=error.details,
+            headers=error.headers,
+        )
+    if isinstance(error, ReplayError | domain_error_class()):
+        code = str(getattr(error, "code", "invalid_request"))
+        status = status_of(code, 400 if isinstance(error, ReplayError) else 422)
+        return error_response(
+            status,
+            code,
+            str(getattr(error, "message", error)),
+            rule=getattr(error, "rule", None),
+            details=getattr(error, "details", None) or {},
+        )
+    if is_store_outage(error):
+        logger.warning("store unavailable: %s", error)
+        return error_response(
+            503,
+            "store_unavailable",
+            "the event store did not answer: try again shortly",
+            headers={"Retry-After": "5"},
+        )
+    logger.exception("unexpected error")
+    return error_response(500, "internal_error", "unexpected error: it was logged")
+
+
+def domain_error_class() -> type[Exception]:
+    """The rules engine's base error (looked up when needed: the engine is imported, never configured)."""
+    found = getattr(domain, "DomainError", None)
+    if found is None:
+        errors = getattr(domain, "errors", None)
+        found = getattr(errors, "DomainError", None)
+    return found if isinstance(found, type) else ReplayError
+
+
+def is_store_outage(error: Exception) -> bool:
+    from eventsourcing.persistence import OperationalError
+
+    if isinstance(error, OperationalError | ConnectionError | TimeoutError):
+        return True
+    try:
+        import redis
+    except ImportError:  # pragma: no cover (redis is a dependency)
+        return False
+    return isinstance(error, redis.ConnectionError | redis.TimeoutError)
+
+
+def register(app: Flask) -> None:
+    """Route every exception through :func:`from_exception` (flask-smorest's own handler is replaced in
+    :class:`api.app.HeronApi`)."""
+    app.register_error_handler(Exception, from_exception)

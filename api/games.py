@@ -1,0 +1,614 @@
+"""The games resource (DESIGN §5): create, list, read, record moves, undo, redo, amend, abandon, fork, export,
+import, history (states, timeline, changes, score), seat tokens and the spectators' event stream.
+
+Every view is schema in, schema out; the work is :class:`replay.application.GameLog`'s. Every answer about a
+game carries its version as the ``ETag``; every write names the version it expects (``If-Match`` or
+``expected_version``) and is refused with ``409 stale_version`` when the game has moved on.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, TypeVar
+from uuid import UUID
+
+from flask import Response, current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+import domain
+from api import present
+from api.context import (
+    etag,
+    expected_version,
+    game_log,
+    idempotency_key,
+    may_act_for,
+    owner,
+    reader,
+    services,
+    writer,
+)
+from api.errors import ApiError
+from api.schemas import (
+    AbandonSchema,
+    AccessSchema,
+    AmendedSchema,
+    AmendSchema,
+    ChangesQuerySchema,
+    ChangesSchema,
+    CreatedGameSchema,
+    ExportQuerySchema,
+    ForkSchema,
+    GameListQuerySchema,
+    GameListSchema,
+    GameSchema,
+    ImportDocumentSchema,
+    ImportQuerySchema,
+    LegalMovesSchema,
+    LocateQuerySchema,
+    MoveSubmissionSchema,
+    NewGameSchema,
+    PlayedSchema,
+    RedoSchema,
+    ScoreSchema,
+    SeatTokenSchema,
+    StateSchema,
+    StreamQuerySchema,
+    TimelineQuerySchema,
+    TimelineSchema,
+    UndoSchema,
+)
+from replay.access import Issued
+from replay.application import Played
+from replay.errors import StaleVersion
+from replay.game import Game
+
+logger = logging.getLogger("api")
+T = TypeVar("T")
+
+blp = Blueprint(
+    "games",
+    __name__,
+    url_prefix="/api/games",
+    description="Games: record moves, undo, redo, amend, branch, replay and export.",
+)
+
+BEARER = [{"bearerAuth": []}]
+IF_MATCH = {
+    "in": "header",
+    "name": "If-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": 'the version the write expects, as the ETag gave it ("12"); or send expected_version',
+}
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "maxLength": 200},
+    "description": "a retried write with the same key answers as the first one did, writing nothing",
+}
+ETAG_HEADER = {"ETag": {"description": "the game's version", "schema": {"type": "string"}}}
+WRITE_DOC: dict[str, Any] = {"security": BEARER, "parameters": [IF_MATCH, IDEMPOTENCY_KEY]}
+
+
+def created(issued: Issued) -> tuple[dict[str, Any], int, dict[str, str]]:
+    game = game_log().get_game(issued.game_id)
+    body = {"game": present.game_view(game), "owner_token": issued.token}
+    return body, 201, {**etag(game.version), "Location": f"/api/games/{game.id}"}
+
+
+def played(result: Played, status: int = 200) -> tuple[dict[str, Any], int, dict[str, str]]:
+    body = {
+        "versions": list(result.versions),
+        "repeated": result.repeated,
+        "game": present.game_view(result.game),
+    }
+    return body, status, etag(result.game.version)
+
+
+def current(game: Game, version: int) -> None:
+    """Refuse a stale write before judging it (the log checks again when it writes)."""
+    if version != game.version:
+        raise StaleVersion(version, game.version)
+
+
+def judged(
+    call: Callable[[], T],
+    code: str = "invalid_move",
+    message: str = "the rules engine could not read this move",
+) -> T:
+    """Run a call that hands client-made data (moves, tallies) to the rules engine. The engine answers bad
+    input with its own errors; anything else it raises on such input is still the input's fault (logged, for
+    the engine's authors), never a 500."""
+    try:
+        return call()
+    except (TypeError, KeyError, ValueError, IndexError, AttributeError) as error:
+        logger.exception("the rules engine failed on client input")
+        raise ApiError(code, message, reason=str(error)) from error
+
+
+# --- the collection ---------------------------------------------------------------------------------------
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(GameListQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, GameListSchema)
+    def get(self, query: Mapping[str, Any]) -> dict[str, Any]:
+        """List public games, newest first (optionally those whose title or players contain `search`)."""
+        games = game_log().list_games(search=query["search"], limit=query["limit"], offset=query["offset"])
+        return {
+            "games": [summary.to_dict() for summary in games],
+            "limit": query["limit"],
+            "offset": query["offset"],
+        }
+
+    @blp.arguments(NewGameSchema, error_status_code=400)
+    @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
+    def post(self, setup: Mapping[str, Any]) -> Any:
+        """Start a game. The answer holds the owner token, shown this once: keep it to record moves."""
+        issued = services().gate.create_game(dict(setup))
+        return created(issued)
+
+
+@blp.route("/import")
+class Import(MethodView):
+    @blp.arguments(ImportQuerySchema, location="query", error_status_code=400)
+    @blp.arguments(ImportDocumentSchema, error_status_code=400)
+    @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
+    def post(self, query: Mapping[str, Any], document: Mapping[str, Any]) -> Any:
+        """Import an exported game.
+
+        Every event is checked against the rules; `422 invalid_log` lists every problem with its position
+        and nothing is written. The game keeps its id unless it is taken here (or `new_id` is set); the
+        answer holds the new owner token."""
+        issued = services().gate.import_log(dict(document), keep_id=not query["new_id"])
+        return created(issued)
+
+
+# --- one game ---------------------------------------------------------------------------------------------
+
+
+@blp.route("/<uuid:game_id>")
+class OneGame(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, GameSchema, headers=ETAG_HEADER)
+    def get(self, game_id: UUID) -> Any:
+        """The game as it stands: players, coordinates, the pending prompt and the board."""
+        game, _ = reader(game_id)
+        return present.game_view(game), 200, etag(game.version)
+
+
+@blp.route("/<uuid:game_id>/legal-moves")
+class LegalMoves(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, LegalMovesSchema, headers=ETAG_HEADER)
+    def get(self, game_id: UUID) -> Any:
+        """The pending prompt and every legal answer to it.
+
+        Post any of the listed moves as-is to `moves`. Chance moves (seat null) are listed in table mode,
+        where the recorder enters the dice and cards of the physical game."""
+        game, _ = reader(game_id)
+        moves = [] if game.abandoned else present.plain(domain.legal_moves(game.state))
+        body = {
+            "game_id": str(game.id),
+            "version": game.version,
+            "over": bool(domain.is_over(game.state)),
+            "prompt": present.prompt(game.state),
+            "moves": moves,
+        }
+        return body, 200, etag(game.version)
+
+
+@blp.route("/<uuid:game_id>/moves")
+class Moves(MethodView):
+    @blp.doc(**WRITE_DOC)
+    @blp.arguments(MoveSubmissionSchema, error_status_code=400)
+    @blp.response(201, PlayedSchema, headers=ETAG_HEADER)
+    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+        """Record a move, or a batch of moves applied all or nothing.
+
+        The body is an object from `legal-moves`, as-is, or `{"moves": [...]}`. A seat token records moves
+        of its own seat only; the owner records any (chance moves too). An illegal move is `422` with the
+        rule it breaks, and nothing is written."""
+        game, grant = writer(game_id)
+        batch = "moves" in body
+        moves = list(body["moves"]) if batch else [{k: v for k, v in body.items() if k != "expected_version"}]
+        for index, move in enumerate(moves):
+            if not isinstance(move.get("kind"), str):
+                raise ApiError("invalid_move", "every move needs a kind", batch_index=index)
+        may_act_for(grant, [move.get("seat") for move in moves], "record moves")
+        version = expected_version(body, game)
+        key = idempotency_key()
+        result = judged(
+            lambda: game_log().play(
+                game_id,
+                moves if batch else moves[0],
+                expected_version=version,
+                actor=grant.actor,
+                idempotency_key=key,
+            )
+        )
+        return played(result, 201)
+
+
+@blp.route("/<uuid:game_id>/undo")
+class Undo(MethodView):
+    @blp.doc(**WRITE_DOC)
+    @blp.arguments(UndoSchema, error_status_code=400)
+    @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
+    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+        """Undo the last move, or every move after `to_version`.
+
+        Nothing is deleted: the undone moves stay in the log and can be redone until a new move is played.
+        A seat token undoes its own moves only."""
+        game, grant = writer(game_id)
+        version = expected_version(body, game)
+        current(game, version)
+        to_version = body["to_version"]
+        if to_version is None:
+            undone = list(game.line[-1:])
+        elif to_version == 1:
+            undone = list(game.line)
+        elif to_version in game.line:
+            undone = list(game.line[game.line.index(to_version) + 1 :])
+        else:
+            undone = []
+        may_act_for(grant, [game.records[v].seat for v in undone], "undo moves")
+        return played(
+            game_log().undo(game_id, to_version=to_version, expected_version=version, actor=grant.actor)
+        )
+
+
+@blp.route("/<uuid:game_id>/redo")
+class Redo(MethodView):
+    @blp.doc(**WRITE_DOC)
+    @blp.arguments(RedoSchema, error_status_code=400)
+    @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
+    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+        """Redo the next `count` undone moves, exactly as they were recorded."""
+        game, grant = writer(game_id)
+        version = expected_version(body, game)
+        current(game, version)
+        may_act_for(grant, [game.records[v].seat for v in game.redo[: body["count"]]], "redo moves")
+        return played(
+            game_log().redo(game_id, count=body["count"], expected_version=version, actor=grant.actor)
+        )
+
+
+@blp.route("/<uuid:game_id>/amend")
+class Amend(MethodView):
+    @blp.doc(**WRITE_DOC)
+    @blp.arguments(AmendSchema, error_status_code=400)
+    @blp.response(200, AmendedSchema, headers=ETAG_HEADER)
+    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+        """Replace a move recorded earlier and re-apply every later move.
+
+        The report names the first later move that no longer fits: it and the moves after it leave the line
+        of play (they stay in the log). `dry_run` reports without writing."""
+        game, grant = writer(game_id)
+        version = expected_version(body, game)
+        current(game, version)
+        move = dict(body["move"])
+        if not isinstance(move.get("kind"), str):
+            raise ApiError("invalid_move", "the move needs a kind")
+        record = game.records.get(body["version"])
+        may_act_for(grant, [move.get("seat"), record.seat if record else None], "amend moves")
+        result, report = judged(
+            lambda: game_log().amend(
+                game_id,
+                body["version"],
+                move,
+                expected_version=version,
+                actor=grant.actor,
+                dry_run=body["dry_run"],
+            )
+        )
+        answer, status, headers = played(result)
+        return (
+            {**answer, "report": present.plain(report.to_dict()), "dry_run": body["dry_run"]},
+            status,
+            headers,
+        )
+
+
+@blp.route("/<uuid:game_id>/abandon")
+class Abandon(MethodView):
+    @blp.doc(**WRITE_DOC)
+    @blp.arguments(AbandonSchema, error_status_code=400)
+    @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
+    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+        """Abandon the game (owner only).
+
+        An abandoned game can still be read, replayed, forked and exported, not played on."""
+        game, grant = owner(game_id)
+        version = expected_version(body, game)
+        return played(
+            game_log().abandon(game_id, expected_version=version, actor=grant.actor, reason=body["reason"])
+        )
+
+
+@blp.route("/<uuid:game_id>/forks")
+class Forks(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.arguments(ForkSchema, error_status_code=400)
+    @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
+    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+        """Branch the game at a version ("what if") into a new game linked to it.
+
+        Whoever may read a game may fork it, and owns the branch: the answer holds its owner token."""
+        game, _ = reader(game_id)
+        version = body["version"] if body["version"] is not None else game.version
+        return created(services().gate.fork(game_id, version))
+
+
+# --- history ----------------------------------------------------------------------------------------------
+
+
+def state_payload(game: Game, version: int) -> tuple[dict[str, Any], int, dict[str, str]]:
+    state = game_log().state_at(game.id, version)
+    body = {
+        "game_id": str(game.id),
+        "version": version,
+        "current_version": game.version,
+        "over": bool(domain.is_over(state)),
+        "coordinates": present.coordinates(state),
+        "prompt": present.prompt(state),
+        "score": present.sheets(state, present.names(game)),
+        "state": present.plain(domain.state_to_dict(state)),
+    }
+    return body, 200, etag(game.version)
+
+
+@blp.route("/<uuid:game_id>/states/<int:version>")
+class StateAt(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, StateSchema, headers=ETAG_HEADER)
+    def get(self, game_id: UUID, version: int) -> Any:
+        """The game as it stood right after event `version` (what the players saw then)."""
+        game, _ = reader(game_id)
+        return state_payload(game, version)
+
+
+@blp.route("/<uuid:game_id>/states")
+class StateByTurn(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.arguments(LocateQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, StateSchema, headers=ETAG_HEADER)
+    def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
+        """The game as it stood when a turn began, addressed by round and turn.
+
+        The state just before the first move of `turn` of `round` (of `seat`, if given); `version` in the
+        answer says which version that was."""
+        game, _ = reader(game_id)
+        first = game_log().locate(game_id, query["round"], query["turn"], query["seat"])
+        position = game.line.index(first)
+        return state_payload(game, game.line[position - 1] if position > 0 else 1)
+
+
+@blp.route("/<uuid:game_id>/timeline")
+class Timeline(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.arguments(TimelineQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, TimelineSchema, headers=ETAG_HEADER)
+    def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
+        """The timeline of the game's moves.
+
+        Each effective move with round, turn, player, a one-line description and the score totals after
+        it; `include_undone=1` adds the undone and replaced moves, marked `undone`."""
+        game, _ = reader(game_id)
+        entries = game_log().timeline(game_id, include_undone=query["include_undone"])
+        body = {
+            "game_id": str(game.id),
+            "version": game.version,
+            "entries": [present.plain(entry.to_dict()) for entry in entries],
+        }
+        return body, 200, etag(game.version)
+
+
+@blp.route("/<uuid:game_id>/changes")
+class Changes(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.arguments(ChangesQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, ChangesSchema, headers=ETAG_HEADER)
+    def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
+        """Every event after version `since`, for clients that poll (the stream pushes the same events)."""
+        game, _ = reader(game_id)
+        events = game_log().changes_since(game_id, query["since"])
+        version = max([game.version, *(event["version"] for event in events)])
+        body = {
+            "game_id": str(game.id),
+            "since": query["since"],
+            "version": version,
+            "events": present.plain(events),
+        }
+        return body, 200, etag(version)
+
+
+@blp.route("/<uuid:game_id>/score")
+class Score(MethodView):
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, ScoreSchema, headers=ETAG_HEADER)
+    def get(self, game_id: UUID) -> Any:
+        """The live score sheet: each player's points line by line (final once the game is over)."""
+        game, _ = reader(game_id)
+        body = {
+            "game_id": str(game.id),
+            "version": game.version,
+            "over": bool(domain.is_over(game.state)),
+            "sheets": present.sheets(game.state, present.names(game)),
+        }
+        return body, 200, etag(game.version)
+
+
+EXPORT_RESPONSES = {
+    200: {
+        "description": "json: the full log (importable); text: a readable record; bgstats: a BG Stats play",
+        "headers": ETAG_HEADER,
+        "content": {
+            "application/json": {"schema": {"type": "object"}},
+            "text/plain": {"schema": {"type": "string"}},
+        },
+    }
+}
+
+
+@blp.route("/<uuid:game_id>/export")
+class Export(MethodView):
+    @blp.doc(security=[*BEARER, {}], responses=EXPORT_RESPONSES)
+    @blp.arguments(ExportQuerySchema, location="query", error_status_code=400)
+    def get(self, query: Mapping[str, Any], game_id: UUID) -> Response:
+        """Export the game.
+
+        `json`: every event and annotation (`POST /api/games/import` takes it back); `text`: a readable
+        record with the score sheet; `bgstats`: the result as a BG Stats play."""
+        game, _ = reader(game_id)
+        log = game_log()
+        headers = etag(game.version)
+        if query["format"] == "text":
+            return Response(log.export_text(game_id), mimetype="text/plain", headers=headers)
+        data = log.export(game_id) if query["format"] == "json" else log.export_bgstats(game_id)
+        text = json.dumps(data, ensure_ascii=False, default=str)
+        name = f"heronlog-{game_id}{'-bgstats' if query['format'] == 'bgstats' else ''}.json"
+        return Response(
+            text,
+            mimetype="application/json",
+            headers={**headers, "Content-Disposition": f'inline; filename="{name}"'},
+        )
+
+
+# --- access -----------------------------------------------------------------------------------------------
+
+
+@blp.route("/<uuid:game_id>/seats/<int:seat>/token")
+class SeatToken(MethodView):
+    @blp.doc(security=BEARER)
+    @blp.response(201, SeatTokenSchema)
+    def post(self, game_id: UUID, seat: int) -> Any:
+        """Issue a token for a seat (owner only).
+
+        The token is shown this once; any earlier token of that seat stops working. A seat token records,
+        undoes, redoes and amends the moves of its seat, and annotates."""
+        _, grant = owner(game_id)
+        issued = services().gate.issue_seat_token(game_id, seat, by=grant.actor)
+        body = {"game_id": str(game_id), "seat": seat, "actor": issued.grant.actor, "token": issued.token}
+        return body, 201
+
+    @blp.doc(security=BEARER)
+    @blp.response(204)
+    def delete(self, game_id: UUID, seat: int) -> None:
+        """Withdraw the seat's token (owner only)."""
+        _, grant = owner(game_id)
+        services().gate.revoke_seat(game_id, seat, by=grant.actor)
+
+
+@blp.route("/<uuid:game_id>/access")
+class AccessList(MethodView):
+    @blp.doc(security=BEARER)
+    @blp.response(200, AccessSchema)
+    def get(self, game_id: UUID) -> Any:
+        """Who holds a token (never the tokens): every grant for the owner, one's own for a seat."""
+        _, grant = writer(game_id)
+        grants = services().gate.access(game_id).grants.values()
+        visible = [g for g in grants if grant.role == "owner" or g.id == grant.id]
+        return {"game_id": str(game_id), "you": grant.actor, "grants": [g.to_dict() for g in visible]}
+
+
+# --- the spectators' stream -------------------------------------------------------------------------------
+
+STREAM_RESPONSES = {
+    200: {
+        "description": "server-sent events: `id` is the game version, `event` the event type, `data` the event",
+        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+    }
+}
+
+
+def _resume_point(query: Mapping[str, Any], game: Game) -> int:
+    header = request.headers.get("Last-Event-ID")
+    if header is not None:
+        try:
+            return max(0, int(header.strip()))
+        except ValueError:
+            raise ApiError("invalid_request", "Last-Event-ID must be a game version") from None
+    after = query["after"]
+    return game.version if after is None else int(after)
+
+
+@blp.route("/<uuid:game_id>/stream")
+class Stream(MethodView):
+    @blp.doc(
+        security=[*BEARER, {}],
+        responses=STREAM_RESPONSES,
+        parameters=[
+            {
+                "in": "header",
+                "name": "Last-Event-ID",
+                "required": False,
+                "schema": {"type": "string"},
+                "description": "resume after this version (browsers send it when they reconnect)",
+            }
+        ],
+    )
+    @blp.arguments(StreamQuerySchema, location="query", error_status_code=400)
+    def get(self, query: Mapping[str, Any], game_id: UUID) -> Response:
+        """Server-sent events of each new event of the game, for spectators.
+
+        `id` is the game version, `event` the event type, `data` the event as JSON. Resumable with
+        `Last-Event-ID` (or `after`); a heartbeat comment keeps proxies from closing it; the server ends it
+        after `timeout` seconds (capped) and the browser reconnects."""
+        game, _ = reader(game_id)
+        after = _resume_point(query, game)
+        config = current_app.config
+        cap = float(config["STREAM_MAX_SECONDS"])
+        lifetime = min(cap, query["timeout"] if query["timeout"] is not None else cap)
+        events = _event_stream(
+            game_log().changes_since,
+            game_id,
+            after,
+            lifetime=lifetime,
+            heartbeat=float(config["STREAM_HEARTBEAT_SECONDS"]),
+            poll=float(config["STREAM_POLL_SECONDS"]),
+        )
+        return Response(
+            events,
+            mimetype="text/event-stream",
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", **etag(game.version)},
+        )
+
+
+def _event_stream(
+    changes_since: Callable[[UUID, int], list[dict[str, Any]]],
+    game_id: UUID,
+    after: int,
+    *,
+    lifetime: float,
+    heartbeat: float,
+    poll: float,
+) -> Iterator[str]:
+    started = time.monotonic()
+    deadline = started + lifetime
+    next_beat = started + heartbeat
+    yield f"retry: 2000\n: game {game_id} after version {after}\n\n"
+    while True:
+        try:
+            changes = changes_since(game_id, after)
+        except Exception:  # the store went away mid-stream: end it, the client reconnects and resumes
+            logger.warning("stream of game %s ended: the store did not answer", game_id, exc_info=True)
+            return
+        for event in changes:
+            after = int(event["version"])
+            data = json.dumps(present.plain(event), ensure_ascii=False)
+            yield f"id: {after}\nevent: {event['type']}\ndata: {data}\n\n"
+        now = time.monotonic()
+        if now >= deadline:
+            return
+        if now >= next_beat:
+            yield ": heartbeat\n\n"
+            next_beat = now + heartbeat
+        time.sleep(max(0.0, min(poll, deadline - now)))

@@ -1,0 +1,167 @@
+"""Write rate limits and the idempotency cache: counters and answers kept in Redis when Redis is the store,
+in this process otherwise.
+
+Rate limits are fixed windows: at most N writes per window per token (per client address for writes made
+without a token, such as creating a game). A refused write is ``429 rate_limited`` with ``Retry-After``.
+
+The idempotency cache keeps the first answer to a write sent with an ``Idempotency-Key`` for a while, keyed by
+who sent it (the token's hash, or the address) and the key; the same key with another request body is
+refused (``422 idempotency_key_reused``). Recording moves is also de-duplicated durably by the game log
+itself (the key is stored in the move's event), so a retried move is safe even after the cache forgot it.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A rate-limit decision: allowed or not, and when to try again."""
+
+    allowed: bool
+    limit: int
+    remaining: int
+    retry_after: int
+
+
+class Counter(Protocol):
+    def hit(self, key: str, window: int) -> tuple[int, int]:
+        """Count one hit in the current window; return (hits so far, seconds until the window ends)."""
+
+
+class MemoryCounter:
+    """Fixed-window counters in this process (a lock, and a dictionary pruned as windows end)."""
+
+    def __init__(self, clock: Clock = time.time) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._counts: dict[str, tuple[int, int]] = {}
+
+    def hit(self, key: str, window: int) -> tuple[int, int]:
+        now = self._clock()
+        start = int(now // window) * window
+        with self._lock:
+            if len(self._counts) > 10_000:
+                self._counts = {k: v for k, v in self._counts.items() if v[0] == start}
+            began, count = self._counts.get(key, (start, 0))
+            if began != start:
+                count = 0
+            count += 1
+            self._counts[key] = (start, count)
+        return count, max(1, int(start + window - now))
+
+
+class RedisCounter:
+    """Fixed-window counters in Redis: ``INCR`` a key named after the window, which expires with it. Each key
+    stands alone (one slot), so this works on Redis Cluster too."""
+
+    def __init__(self, client: Any, prefix: str, clock: Clock = time.time) -> None:
+        self._client = client
+        self._prefix = prefix
+        self._clock = clock
+
+    def hit(self, key: str, window: int) -> tuple[int, int]:
+        now = self._clock()
+        start = int(now // window) * window
+        name = f"{self._prefix}:ratelimit:{key}:{start}"
+        pipe = self._client.pipeline(transaction=False)
+        pipe.incr(name)
+        pipe.expire(name, window + 1)
+        count, _ = pipe.execute()
+        return int(count), max(1, int(start + window - now))
+
+
+class RateLimiter:
+    """Allows ``limit`` hits per ``window`` seconds per key; a limit of 0 switches the check off."""
+
+    def __init__(self, counter: Counter, window: int) -> None:
+        self.counter = counter
+        self.window = max(1, window)
+
+    def check(self, key: str, limit: int) -> Verdict:
+        if limit <= 0:
+            return Verdict(True, 0, 0, 0)
+        count, reset = self.counter.hit(key, self.window)
+        return Verdict(count <= limit, limit, max(0, limit - count), reset)
+
+
+@dataclass(frozen=True)
+class Remembered:
+    """A write's first answer, as it was sent."""
+
+    fingerprint: str
+    status: int
+    body: str
+    headers: dict[str, str]
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "fingerprint": self.fingerprint,
+                "status": self.status,
+                "body": self.body,
+                "headers": self.headers,
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Remembered:
+        data = json.loads(text)
+        return cls(data["fingerprint"], int(data["status"]), data["body"], dict(data["headers"]))
+
+
+class AnswerCache(Protocol):
+    def get(self, key: str) -> Remembered | None: ...
+
+    def put(self, key: str, answer: Remembered, ttl: int) -> None: ...
+
+
+class MemoryAnswers:
+    """Answers kept in this process, the oldest dropped first beyond ``capacity`` or after their time."""
+
+    def __init__(self, capacity: int = 10_000, clock: Clock = time.time) -> None:
+        self._capacity = capacity
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, tuple[float, Remembered]] = OrderedDict()
+
+    def get(self, key: str) -> Remembered | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                return None
+            if item[0] < self._clock():
+                del self._items[key]
+                return None
+            return item[1]
+
+    def put(self, key: str, answer: Remembered, ttl: int) -> None:
+        with self._lock:
+            self._items[key] = (self._clock() + ttl, answer)
+            self._items.move_to_end(key)
+            while len(self._items) > self._capacity:
+                self._items.popitem(last=False)
+
+
+class RedisAnswers:
+    """Answers kept in Redis with an expiry (``SET ... EX``), shared by every worker and server."""
+
+    def __init__(self, client: Any, prefix: str) -> None:
+        self._client = client
+        self._prefix = prefix
+
+    def get(self, key: str) -> Remembered | None:
+        text = self._client.get(f"{self._prefix}:idempotency:{key}")
+        return Remembered.from_json(text) if text else None
+
+    def put(self, key: str, answer: Remembered, ttl: int) -> None:
+        self._client.set(f"{self._prefix}:idempotency:{key}", answer.to_json(), ex=ttl)

@@ -1,0 +1,116 @@
+"""From the game log's values to the plain data the response schemas dump (no HTTP here)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import domain
+from replay import history
+from replay.annotations import Annotation
+from replay.game import Game
+
+
+def plain(value: Any) -> Any:
+    """JSON-ready data from the engine's dictionaries (tuples become lists, keys become text)."""
+    if isinstance(value, Mapping):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    return str(value)
+
+
+def names(game: Game) -> list[str]:
+    return [seat["name"] for seat in game.setup["players"]]
+
+
+def coordinates(state: Any) -> dict[str, Any]:
+    coords = domain.coordinates(state)
+    return {
+        "round": int(coords.round),
+        "turn": int(coords.turn),
+        "seat": None if coords.seat is None else int(coords.seat),
+        "phase": str(getattr(coords.phase, "value", coords.phase)),
+    }
+
+
+def prompt(state: Any) -> dict[str, Any]:
+    """The pending prompt as ``{kind, seat, context}``; whatever else the engine says about it (the pool a
+    card is revealed from, the space being refilled...) is the context."""
+    pending = plain(domain.prompt_of(state))
+    context = pending.get("context")
+    if not isinstance(context, dict):
+        context = {key: value for key, value in pending.items() if key not in ("kind", "seat", "context")}
+    return {"kind": str(pending.get("kind")), "seat": pending.get("seat"), "context": context}
+
+
+def sheets(state: Any, players: Sequence[str]) -> list[dict[str, Any]]:
+    return sheets_from(domain.score(state), players)
+
+
+def sheets_from(scored: Sequence[Any], players: Sequence[str]) -> list[dict[str, Any]]:
+    out = []
+    for seat, sheet in enumerate(scored):
+        data = plain(sheet.to_dict())
+        name = players[seat] if seat < len(players) else data.get("name", f"Player {seat + 1}")
+        out.append(
+            {
+                "seat": seat,
+                "player": str(name),
+                "lines": history.sheet_lines(data),
+                "total": data["total"],
+                "rank": data["rank"],
+            }
+        )
+    return out
+
+
+def status(game: Game) -> str:
+    if game.abandoned is not None:
+        return "abandoned"
+    return "finished" if domain.is_over(game.state) else "in progress"
+
+
+def game_view(game: Game) -> dict[str, Any]:
+    setup = game.setup
+    return {
+        "game_id": str(game.id),
+        "title": setup["title"],
+        "players": [{"name": seat["name"], "colour": seat["colour"]} for seat in setup["players"]],
+        "mode": setup["mode"],
+        "seed": setup.get("seed"),
+        "options": plain(setup.get("options") or {}),
+        "private": bool(setup.get("private")),
+        "parent": plain(game.parent) if game.parent else None,
+        "rules_version": game.rules_version,
+        "created_on": game.created_on.isoformat(),
+        "modified_on": game.modified_on.isoformat(),
+        "version": game.version,
+        "status": status(game),
+        "over": bool(domain.is_over(game.state)),
+        "moves": len(game.line),
+        "can_undo": bool(game.line) and game.abandoned is None,
+        "redoable": len(game.redo) if game.abandoned is None else 0,
+        "coordinates": coordinates(game.state),
+        "prompt": prompt(game.state),
+        "abandoned": plain(game.abandoned.to_dict()) if game.abandoned else None,
+        "state": plain(domain.state_to_dict(game.state)),
+    }
+
+
+def author_name(game: Game, author: str) -> str:
+    """A readable name for an actor: the seat's player, or the owner."""
+    if author.startswith("seat:"):
+        try:
+            return str(names(game)[int(author.split(":", 1)[1])])
+        except (ValueError, IndexError):
+            return author
+    return author
+
+
+def annotation_view(game: Game, note: Annotation) -> dict[str, Any]:
+    data = note.to_dict()
+    data["author_name"] = author_name(game, note.author)
+    return plain(data)

@@ -1,0 +1,439 @@
+"""The marshmallow schemas of the JSON API: the only code that knows what the JSON looks like.
+
+Request schemas validate what comes in (a body that does not fit is ``400 invalid_request``); response schemas
+shape what goes out and document it in the OpenAPI document. Moves are deliberately open objects: a move is
+exactly what ``GET /api/games/{id}/legal-moves`` listed, and only the rules engine judges it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+MAX_BATCH = 500
+"""The most moves one request may carry (a whole game recorded offline fits)."""
+
+
+class ErrorSchema(Schema):
+    """The one shape of every answer that is not a success."""
+
+    status = fields.Integer(required=True, metadata={"description": "the HTTP status, repeated"})
+    error_code = fields.String(required=True, metadata={"description": "stable machine code"})
+    rule = fields.String(
+        required=True, allow_none=True, metadata={"description": "the rule broken (R-xx), or null"}
+    )
+    message = fields.String(required=True, metadata={"description": "for people"})
+    details = fields.Dict(required=True, metadata={"description": "what a client needs to recover"})
+
+
+# --- shared pieces ----------------------------------------------------------------------------------------
+
+
+class PlayerSchema(Schema):
+    name = fields.String(required=True)
+    colour = fields.String(required=True)
+
+
+class CoordinatesSchema(Schema):
+    """Where the game stands: round, turn, the seat to play (null while chance decides) and the phase."""
+
+    round = fields.Integer(required=True)
+    turn = fields.Integer(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    phase = fields.String(required=True)
+
+
+class PromptSchema(Schema):
+    """What the rules engine waits for, from whom (seat null: a chance prompt), with its context."""
+
+    kind = fields.String(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    context = fields.Dict(required=True)
+
+
+class ScoreSheetOutSchema(Schema):
+    """One player's score sheet, line by line."""
+
+    seat = fields.Integer(required=True)
+    player = fields.String(required=True)
+    lines = fields.List(fields.Dict(), required=True)
+    total = fields.Integer(required=True)
+    rank = fields.Integer(required=True)
+
+
+class MoveField(fields.Dict):
+    """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault(
+            "metadata",
+            {
+                "description": "a move exactly as GET legal-moves lists it",
+                "example": {"kind": "...", "seat": 0},
+            },
+        )
+        super().__init__(keys=fields.String(), **kwargs)
+
+
+# --- games ------------------------------------------------------------------------------------------------
+
+
+class NewGameSchema(Schema):
+    """A new game: players (a count, or names, or {name, colour}), the mode and its options."""
+
+    players = fields.Raw(
+        required=True,
+        metadata={
+            "description": "a count, a list of names, or a list of {name, colour}",
+            "example": ["Aiko", "Ben", "Chie", "Dai"],
+        },
+    )
+    mode = fields.String(load_default="seeded", validate=validate.OneOf(["seeded", "table"]))
+    seed = fields.Integer(allow_none=True, load_default=None, validate=validate.Range(min=0, max=2**53))
+    options = fields.Dict(load_default=dict)
+    title = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=120))
+    private = fields.Boolean(load_default=False)
+
+
+class GameSchema(Schema):
+    """A game as it stands: who plays, where it is, what it waits for, and the board."""
+
+    game_id = fields.String(required=True)
+    title = fields.String(required=True)
+    players = fields.List(fields.Nested(PlayerSchema), required=True)
+    mode = fields.String(required=True)
+    seed = fields.Integer(required=True, allow_none=True)
+    options = fields.Dict(required=True)
+    private = fields.Boolean(required=True)
+    parent = fields.Dict(required=True, allow_none=True)
+    rules_version = fields.String(required=True)
+    created_on = fields.String(required=True)
+    modified_on = fields.String(required=True)
+    version = fields.Integer(required=True, metadata={"description": "also sent as the ETag"})
+    status = fields.String(required=True, metadata={"description": "in progress, finished or abandoned"})
+    over = fields.Boolean(required=True)
+    moves = fields.Integer(required=True, metadata={"description": "effective moves on the line of play"})
+    can_undo = fields.Boolean(required=True)
+    redoable = fields.Integer(required=True, metadata={"description": "how many undone moves can be redone"})
+    coordinates = fields.Nested(CoordinatesSchema, required=True)
+    prompt = fields.Nested(PromptSchema, required=True)
+    abandoned = fields.Dict(required=True, allow_none=True)
+    state = fields.Dict(required=True, metadata={"description": "the board, JSON-ready for drawing"})
+
+
+class CreatedGameSchema(Schema):
+    """A game just created (or forked, or imported), with its owner token: shown this once, never again."""
+
+    game = fields.Nested(GameSchema, required=True)
+    owner_token = fields.String(required=True, metadata={"description": "send as Authorization: Bearer ..."})
+
+
+class GameSummarySchema(Schema):
+    game_id = fields.String(required=True)
+    title = fields.String(required=True)
+    players = fields.List(fields.String(), required=True)
+    mode = fields.String(required=True)
+    private = fields.Boolean(required=True)
+    parent = fields.Dict(required=True, allow_none=True)
+    created_on = fields.String(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True)
+    round = fields.Integer(required=True)
+    winner = fields.String(required=True, allow_none=True)
+
+
+class GameListQuerySchema(Schema):
+    search = fields.String(load_default=None, validate=validate.Length(max=100))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+
+
+class GameListSchema(Schema):
+    games = fields.List(fields.Nested(GameSummarySchema), required=True)
+    limit = fields.Integer(required=True)
+    offset = fields.Integer(required=True)
+
+
+# --- moves ------------------------------------------------------------------------------------------------
+
+
+class LegalMovesSchema(Schema):
+    """The pending prompt and every legal answer to it; any of them may be posted as-is to ``moves``."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    over = fields.Boolean(required=True)
+    prompt = fields.Nested(PromptSchema, required=True)
+    moves = fields.List(MoveField(), required=True)
+
+
+class MoveSubmissionSchema(Schema):
+    """One move (an object from ``legal-moves``, as-is) or ``{"moves": [...]}``, a batch applied all or nothing.
+    ``expected_version`` may stand in for the ``If-Match`` header."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    kind = fields.String(metadata={"description": "for one move: its kind (as listed)"})
+    seat = fields.Integer(allow_none=True, strict=True, metadata={"description": "for one move: its seat"})
+    moves = fields.List(
+        MoveField(),
+        validate=validate.Length(min=1, max=MAX_BATCH),
+        metadata={"description": "a batch: every move, in order"},
+    )
+    expected_version = fields.Integer(strict=True, metadata={"description": "instead of If-Match"})
+
+    @validates_schema
+    def one_or_many(self, data: dict[str, Any], **_: Any) -> None:
+        if ("moves" in data) == ("kind" in data):
+            raise ValidationError("send one move (with its kind) or a list of moves, not both or neither")
+
+
+class PlayedSchema(Schema):
+    """What a write did: the versions it created and the game after it."""
+
+    versions = fields.List(fields.Integer(), required=True)
+    repeated = fields.Boolean(
+        required=True, metadata={"description": "true when an Idempotency-Key matched an earlier write"}
+    )
+    game = fields.Nested(GameSchema, required=True)
+
+
+class UndoSchema(Schema):
+    to_version = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        metadata={"description": "undo every move after this version (default: the last move)"},
+    )
+    expected_version = fields.Integer(strict=True)
+
+
+class RedoSchema(Schema):
+    count = fields.Integer(load_default=1, strict=True, validate=validate.Range(min=1, max=10_000))
+    expected_version = fields.Integer(strict=True)
+
+
+class AmendSchema(Schema):
+    version = fields.Integer(required=True, strict=True, metadata={"description": "the move to replace"})
+    move = MoveField(required=True)
+    dry_run = fields.Boolean(load_default=False, metadata={"description": "report only, write nothing"})
+    expected_version = fields.Integer(strict=True)
+
+
+class AmendReportSchema(Schema):
+    version = fields.Integer(required=True)
+    all_fit = fields.Boolean(required=True)
+    kept = fields.List(fields.Integer(), required=True)
+    dropped = fields.List(fields.Integer(), required=True)
+    first_misfit = fields.Dict(required=True, allow_none=True)
+
+
+class AmendedSchema(PlayedSchema):
+    report = fields.Nested(AmendReportSchema, required=True)
+    dry_run = fields.Boolean(required=True)
+
+
+class AbandonSchema(Schema):
+    reason = fields.String(load_default="", validate=validate.Length(max=500))
+    expected_version = fields.Integer(strict=True)
+
+
+# --- history ----------------------------------------------------------------------------------------------
+
+
+class StateSchema(Schema):
+    """The game as it stood right after one version: board, prompt, coordinates and score."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    current_version = fields.Integer(required=True)
+    over = fields.Boolean(required=True)
+    coordinates = fields.Nested(CoordinatesSchema, required=True)
+    prompt = fields.Nested(PromptSchema, required=True)
+    score = fields.List(fields.Nested(ScoreSheetOutSchema), required=True)
+    state = fields.Dict(required=True)
+
+
+class LocateQuerySchema(Schema):
+    round = fields.Integer(required=True, validate=validate.Range(min=0, max=1000))
+    turn = fields.Integer(required=True, validate=validate.Range(min=0, max=10_000))
+    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=100))
+
+
+class TimelineQuerySchema(Schema):
+    include_undone = fields.Boolean(load_default=False)
+
+
+class TimelineEntrySchema(Schema):
+    index = fields.Integer(required=True, allow_none=True)
+    version = fields.Integer(required=True)
+    round = fields.Integer(required=True, allow_none=True)
+    turn = fields.Integer(required=True, allow_none=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    player = fields.String(required=True, allow_none=True)
+    kind = fields.String(required=True)
+    description = fields.String(required=True)
+    chance = fields.List(fields.String(), required=True)
+    actor = fields.String(required=True)
+    at = fields.String(required=True)
+    totals = fields.List(fields.Integer(), required=True, allow_none=True)
+    amends = fields.Integer(required=True, allow_none=True)
+    undone = fields.Boolean(required=True)
+
+
+class TimelineSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    entries = fields.List(fields.Nested(TimelineEntrySchema), required=True)
+
+
+class ChangesQuerySchema(Schema):
+    since = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class ChangesSchema(Schema):
+    """Every event after ``since`` (the polling clients' feed; the stream sends the same events)."""
+
+    game_id = fields.String(required=True)
+    since = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Dict(), required=True)
+
+
+class ScoreSchema(Schema):
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    over = fields.Boolean(required=True)
+    sheets = fields.List(fields.Nested(ScoreSheetOutSchema), required=True)
+
+
+class StreamQuerySchema(Schema):
+    after = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "send events after this version (Last-Event-ID wins if present)"},
+    )
+    timeout = fields.Float(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "close the stream after this many seconds (capped by the server)"},
+    )
+
+
+# --- branches, exports ------------------------------------------------------------------------------------
+
+
+class ForkSchema(Schema):
+    version = fields.Integer(
+        load_default=None, allow_none=True, strict=True, metadata={"description": "default: the current one"}
+    )
+
+
+class ExportQuerySchema(Schema):
+    format = fields.String(load_default="json", validate=validate.OneOf(["json", "text", "bgstats"]))
+
+
+class ImportQuerySchema(Schema):
+    new_id = fields.Boolean(load_default=False, metadata={"description": "give the game a new id"})
+
+
+class ImportDocumentSchema(Schema):
+    """An export (``GET /api/games/{id}/export``), checked event by event when imported."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    format = fields.String(required=True, metadata={"example": "heronlog.game"})
+    format_version = fields.Integer(required=True)
+
+
+# --- annotations ------------------------------------------------------------------------------------------
+
+
+class TargetSchema(Schema):
+    kind = fields.String(required=True)
+    id = fields.String(required=True)
+
+
+class AnnotationSchema(Schema):
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    author = fields.String(required=True, metadata={"description": "who wrote it: owner or seat:N"})
+    author_name = fields.String(required=True)
+    text = fields.String(required=True)
+    glyph = fields.String(required=True, allow_none=True)
+    target = fields.Nested(TargetSchema, required=True, allow_none=True)
+    created_on = fields.String(required=True)
+    edited_on = fields.String(required=True, allow_none=True)
+    edited_by = fields.String(required=True, allow_none=True)
+
+
+class AnnotationListSchema(Schema):
+    game_id = fields.String(required=True)
+    annotations = fields.List(fields.Nested(AnnotationSchema), required=True)
+
+
+class NewAnnotationSchema(Schema):
+    version = fields.Integer(required=True, strict=True)
+    text = fields.String(required=True, validate=validate.Length(min=1, max=4000))
+    glyph = fields.String(load_default=None, allow_none=True)
+    target = fields.Dict(load_default=None, allow_none=True)
+
+
+class AnnotationEditSchema(Schema):
+    text = fields.String(validate=validate.Length(min=1, max=4000))
+    glyph = fields.String(allow_none=True)
+    target = fields.Dict(allow_none=True)
+
+
+# --- access -----------------------------------------------------------------------------------------------
+
+
+class SeatTokenSchema(Schema):
+    """A seat token: shown this once. Earlier tokens of the seat stop working."""
+
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    actor = fields.String(required=True)
+    token = fields.String(required=True)
+
+
+class GrantSchema(Schema):
+    id = fields.String(required=True)
+    role = fields.String(required=True)
+    seat = fields.Integer(required=True, allow_none=True)
+    actor = fields.String(required=True)
+    granted_on = fields.String(required=True)
+    by = fields.String(required=True)
+
+
+class AccessSchema(Schema):
+    game_id = fields.String(required=True)
+    you = fields.String(required=True, metadata={"description": "the actor of the token you sent"})
+    grants = fields.List(fields.Nested(GrantSchema), required=True)
+
+
+# --- the score sheet --------------------------------------------------------------------------------------
+
+
+class ScoreSheetRequestSchema(Schema):
+    """End-of-game tallies of a game that was not recorded; the rulebook's scorer gives the points."""
+
+    players = fields.List(
+        fields.Dict(keys=fields.String()),
+        required=True,
+        validate=validate.Length(min=1, max=4),
+        metadata={
+            "description": "one object of tallies per player, in turn order",
+            "example": [{"name": "Aiko", "cp": 41, "coins": 6, "seals": 2, "food": 3, "iron": 7, "pearl": 1}],
+        },
+    )
+    tie_break = fields.String(load_default="turn_order", validate=validate.OneOf(["turn_order", "shared"]))
+
+
+class ScoreSheetsSchema(Schema):
+    sheets = fields.List(fields.Nested(ScoreSheetOutSchema), required=True)

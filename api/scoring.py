@@ -1,0 +1,40 @@
+"""The stand-alone score sheet: the rulebook's scorer for a game that was not recorded (DESIGN §2)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+import domain
+from api import present
+from api.games import judged
+from api.schemas import ScoreSheetRequestSchema, ScoreSheetsSchema
+
+blp = Blueprint(
+    "score-sheets",
+    __name__,
+    url_prefix="/api/score-sheets",
+    description="The rulebook's scorer: end-of-game tallies in, points line by line out.",
+)
+
+
+@blp.route("")
+class ScoreSheets(MethodView):
+    @blp.arguments(ScoreSheetRequestSchema, error_status_code=400)
+    @blp.response(200, ScoreSheetsSchema)
+    def post(self, body: Mapping[str, Any]) -> dict[str, Any]:
+        """Score a finished game from each player's end-of-game tallies; nothing is stored.
+
+        Each player is `{name, cp, coins, seals, food, iron, pearl, pot, courtiers, warriors, gardeners,
+        turn_order}` (or the points of a line directly: `resource_points`, `pot_points`, `warrior_points`,
+        `gardener_points`); missing counts are 0. `tie_break` is `turn_order` (default) or `shared`."""
+        players = [dict(player) for player in body["players"]]
+        tallies = {"players": players, "tie_break": body["tie_break"]}
+        scored = judged(
+            lambda: domain.score_sheet(tallies), "invalid_tallies", "the scorer could not read these tallies"
+        )
+        names = [str(player.get("name") or f"Player {seat + 1}") for seat, player in enumerate(players)]
+        return {"sheets": present.sheets_from(scored, names)}

@@ -1,0 +1,321 @@
+"""Who may write to a game: an owner token and seat tokens, kept hashed in a stream of their own per game.
+
+Creating a game (or forking or importing one) issues an **owner token**, shown once to its creator; the owner
+may then issue a **seat token** per seat, so that each player records their own moves. Only a SHA-256 hash of
+a token is ever stored, in the game's access stream (an id derived from the game's id, like the annotation
+stream: reading a game never loads it, and granting access never conflicts with recording). A token presented
+later is hashed and compared with every stored hash in constant time (:func:`hmac.compare_digest`, and no
+early exit), so timing tells nothing about which hash came close.
+
+Writes made with a token are recorded under an **actor** name (``owner``, ``seat:2``), never the token.
+
+The game and its owner grant are saved in one transaction, so a game never exists without an owner.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from functools import singledispatch
+from typing import TYPE_CHECKING, Any
+from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from replay import decisions, exports
+from replay.errors import GameNotFound, ReplayError, StaleVersion
+from replay.events import DomainEvent, now
+
+if TYPE_CHECKING:
+    from replay.application import GameLog
+
+OWNER = "owner"
+SEAT = "seat"
+ROLES = (OWNER, SEAT)
+
+
+class InvalidSeat(ReplayError):
+    """A seat number that the game does not have."""
+
+    code = "invalid_seat"
+
+
+def stream_id(game_id: UUID) -> UUID:
+    """The access stream's id, derived from the game's id."""
+    return uuid5(NAMESPACE_URL, f"heronlog:access:{game_id}")
+
+
+def new_token() -> str:
+    """A fresh bearer token: 32 random bytes, URL-safe text (about 43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a token: its SHA-256, in hexadecimal."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def actor_name(role: str, seat: int | None) -> str:
+    """The name a write is recorded under: ``owner`` or ``seat:N``."""
+    return OWNER if role == OWNER else f"{SEAT}:{seat}"
+
+
+# --- events -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AccessGranted(DomainEvent):
+    """A token was issued: ``role`` is ``owner`` or ``seat`` (then ``seat`` names which); only the token's
+    SHA-256 is kept. ``by`` is the actor who issued it (``system`` for the owner token of a new game)."""
+
+    grant_id: str
+    game_id: str
+    role: str
+    seat: int | None
+    token_hash: str
+    by: str
+
+
+@dataclass(frozen=True)
+class AccessRevoked(DomainEvent):
+    """A token stopped working (replaced by a new one for its seat, or withdrawn by the owner)."""
+
+    grant_id: str
+    by: str
+
+
+ACCESS_EVENTS: tuple[type[DomainEvent], ...] = (AccessGranted, AccessRevoked)
+
+
+# --- the fold ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One live token, as the access stream knows it (never the token itself)."""
+
+    id: str
+    role: str
+    seat: int | None
+    token_hash: str
+    granted_on: datetime
+    by: str
+
+    @property
+    def actor(self) -> str:
+        return actor_name(self.role, self.seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What may be shown about a grant (no hash)."""
+        return {
+            "id": self.id,
+            "role": self.role,
+            "seat": self.seat,
+            "actor": self.actor,
+            "granted_on": self.granted_on.isoformat(),
+            "by": self.by,
+        }
+
+
+@dataclass(frozen=True)
+class Access:
+    """The fold of one game's access stream: the live grants."""
+
+    id: UUID
+    version: int
+    game_id: str
+    grants: Mapping[str, Grant]
+
+    def match(self, token: str) -> Grant | None:
+        """The grant whose token this is, or None. Every stored hash is compared, in constant time each."""
+        presented = hash_token(token)
+        found: Grant | None = None
+        for grant in self.grants.values():
+            if hmac.compare_digest(grant.token_hash, presented):
+                found = grant
+        return found
+
+    def seat_grants(self, seat: int) -> list[Grant]:
+        return [grant for grant in self.grants.values() if grant.role == SEAT and grant.seat == seat]
+
+    def seats(self) -> list[int]:
+        """The seats that have a live token."""
+        return sorted({grant.seat for grant in self.grants.values() if grant.seat is not None})
+
+
+def empty(game_id: UUID) -> Access:
+    return Access(id=stream_id(game_id), version=0, game_id=str(game_id), grants={})
+
+
+@singledispatch
+def mutate(event: DomainEvent, access: Access | None) -> Access:
+    raise TypeError(f"not an access event: {type(event).__name__}")
+
+
+@mutate.register
+def _granted(event: AccessGranted, access: Access | None) -> Access:
+    base = access or Access(id=event.originator_id, version=0, game_id=event.game_id, grants={})
+    grant = Grant(
+        id=event.grant_id,
+        role=event.role,
+        seat=event.seat,
+        token_hash=event.token_hash,
+        granted_on=event.timestamp,
+        by=event.by,
+    )
+    return replace(base, version=event.originator_version, grants={**base.grants, grant.id: grant})
+
+
+@mutate.register
+def _revoked(event: AccessRevoked, access: Access | None) -> Access:
+    assert access is not None
+    grants = {key: grant for key, grant in access.grants.items() if key != event.grant_id}
+    return replace(access, version=event.originator_version, grants=grants)
+
+
+def project_access(access: Access | None, events: Iterable[Any]) -> Access | None:
+    for event in events:
+        access = mutate(event, access)
+    return access
+
+
+# --- decisions --------------------------------------------------------------------------------------------
+
+
+def grant(
+    access: Access, *, role: str, seat: int | None, token_hash: str, by: str, offset: int = 0
+) -> AccessGranted:
+    """Decide a new grant (``offset`` places it after other events decided in the same batch)."""
+    if role not in ROLES:
+        raise ValueError(f"role must be one of {', '.join(ROLES)}")
+    return AccessGranted(
+        originator_id=access.id,
+        originator_version=access.version + 1 + offset,
+        timestamp=now(),
+        grant_id=str(uuid4()),
+        game_id=access.game_id,
+        role=role,
+        seat=seat if role == SEAT else None,
+        token_hash=token_hash,
+        by=by,
+    )
+
+
+def revoke(access: Access, grant_id: str, *, by: str, offset: int = 0) -> AccessRevoked:
+    return AccessRevoked(
+        originator_id=access.id,
+        originator_version=access.version + 1 + offset,
+        timestamp=now(),
+        grant_id=grant_id,
+        by=by,
+    )
+
+
+# --- the service ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Issued:
+    """A token just issued: the only moment the token itself is known; afterwards only its grant is."""
+
+    game_id: UUID
+    token: str
+    grant: Grant
+
+
+class Gatekeeper:
+    """Access to the games of one :class:`GameLog`: creating owned games, issuing and checking tokens."""
+
+    def __init__(self, log: GameLog) -> None:
+        self.log = log
+
+    def access(self, game_id: UUID) -> Access:
+        try:
+            stream = self.log.repository.get(stream_id(game_id), projector_func=project_access)
+        except AggregateNotFoundError:
+            return empty(game_id)
+        assert isinstance(stream, Access)
+        return stream
+
+    def authenticate(self, game_id: UUID, token: str) -> Grant | None:
+        """The live grant of this token for this game, or None."""
+        return self.access(game_id).match(token)
+
+    # The three ways a game comes to exist all save the game, its index entry and its owner grant together
+    # (GameLog's own transaction helper), so a game is never left without an owner.
+
+    def create_game(self, setup: Mapping[str, Any], *, catalog: Mapping[str, Any] | None = None) -> Issued:
+        created, _ = decisions.create(setup, catalog=catalog)
+        return self._save_owned([created])
+
+    def fork(self, game_id: UUID, version: int) -> Issued:
+        game = self.log.get_game(game_id)
+        return self._save_owned(decisions.fork_events(game, version, uuid4()))
+
+    def import_log(self, data: Any, *, keep_id: bool = True) -> Issued:
+        """Like :meth:`GameLog.import_log` (the game keeps its id when that id is free here), plus an owner."""
+        game_id = uuid4()
+        if keep_id and isinstance(data, Mapping):
+            try:
+                wanted = UUID(str(data.get("game_id")))
+                self.log.get_game(wanted)
+            except GameNotFound:
+                game_id = wanted
+            except ValueError:
+                pass
+        imported = exports.refold(data, game_id=game_id)
+        return self._save_owned(imported.game_events, extra=imported.note_events)
+
+    def _save_owned(self, events: list[Any], extra: Iterable[DomainEvent] = ()) -> Issued:
+        game_id: UUID = events[0].originator_id
+        token = new_token()
+        event = grant(empty(game_id), role=OWNER, seat=None, token_hash=hash_token(token), by="system")
+        # GameLog's own helper (same package): the game, its index entry and the grant in one transaction.
+        self.log._save_with_index(events, extra=[*extra, event])
+        return Issued(game_id, token, mutate(event, None).grants[event.grant_id])
+
+    def issue_seat_token(self, game_id: UUID, seat: int, *, by: str) -> Issued:
+        """A new token for ``seat``; any earlier token of that seat stops working (a lost phone)."""
+        game = self.log.get_game(game_id)
+        seats = len(game.setup["players"])
+        if not 0 <= seat < seats:
+            raise InvalidSeat(f"this game has seats 0 to {seats - 1}", seat=seat, seats=seats)
+        token = new_token()
+        for _ in range(5):  # another grant written at the same moment moves ours one place on
+            access = self.access(game_id)
+            events: list[DomainEvent] = [
+                revoke(access, old.id, by=by, offset=offset)
+                for offset, old in enumerate(access.seat_grants(seat))
+            ]
+            issued = grant(
+                access, role=SEAT, seat=seat, token_hash=hash_token(token), by=by, offset=len(events)
+            )
+            try:
+                self.log.save(*events, issued)
+            except IntegrityError:
+                continue
+            return Issued(game_id, token, self.access(game_id).grants[issued.grant_id])
+        raise StaleVersion(access.version, self.access(game_id).version)
+
+    def revoke_seat(self, game_id: UUID, seat: int, *, by: str) -> int:
+        """Withdraw every token of ``seat``; returns how many stopped working."""
+        self.log.get_game(game_id)
+        for _ in range(5):
+            access = self.access(game_id)
+            events = [
+                revoke(access, old.id, by=by, offset=offset)
+                for offset, old in enumerate(access.seat_grants(seat))
+            ]
+            if not events:
+                return 0
+            try:
+                self.log.save(*events)
+            except IntegrityError:
+                continue
+            return len(events)
+        raise StaleVersion(access.version, self.access(game_id).version)

@@ -1,0 +1,104 @@
+"""One error envelope for everything that is not a success, and the statuses of DESIGN §5."""
+
+from __future__ import annotations
+
+import pytest
+from eventsourcing.persistence import OperationalError
+from flask import Flask
+
+from api.app import create_app
+from api.errors import STATUS
+from replay.config import StoreConfig
+from tests.api_helpers import ApiClient, flask_transport
+
+
+def test_unknown_routes_and_wrong_methods_answer_in_the_envelope(api: ApiClient) -> None:
+    assert api.get("/api/nothing-here").error() == (404, "not_found")
+    wrong = api.send("PUT", "/api/games", {}, {})
+    assert wrong.error() == (405, "method_not_allowed")
+    assert "POST" in wrong.headers["allow"]
+
+
+def test_a_body_over_the_limit_is_413() -> None:
+    app = create_app({"STORE": StoreConfig(kind="memory"), "MAX_CONTENT_LENGTH": 1000})
+    api = ApiClient(flask_transport(app.test_client()))
+    answer = api.post("/api/games", {"players": ["x" * 2000]})
+    assert answer.error() == (413, "payload_too_large")
+    assert answer.body["details"]["limit"] == 1000
+
+
+def test_a_body_that_does_not_fit_its_schema_is_400_naming_the_fields(api: ApiClient) -> None:
+    answer = api.post("/api/games", {"players": 2, "seed": "many", "private": "perhaps"})
+    assert answer.error() == (400, "invalid_request")
+    assert set(answer.body["details"]["fields"]["json"]) == {"seed", "private"}
+    assert api.post("/api/games", b"[[[").error() == (400, "invalid_request")
+    assert api.get("/api/games?limit=0").error() == (400, "invalid_request")
+
+
+def test_writes_over_the_rate_limit_are_429_with_retry_after() -> None:
+    app = create_app(
+        {"STORE": StoreConfig(kind="memory"), "RATE_LIMIT_PER_ADDRESS": 2, "RATE_LIMIT_PER_TOKEN": 3}
+    )
+    api = ApiClient(flask_transport(app.test_client()))
+    game_id, token, _ = api.create(2)
+    api.create(2)
+    limited = api.post("/api/games", {"players": 2})
+    assert limited.error() == (429, "rate_limited")
+    assert 1 <= int(limited.headers["retry-after"]) <= 60
+    assert len(api.get("/api/games").body["games"]) == 2  # nothing written; reads are not limited
+    # a token has its own budget
+    note = {"version": 1, "text": "n"}
+    assert [api.post(f"/api/games/{game_id}/annotations", note, token=token).status for _ in range(4)] == [
+        201,
+        201,
+        201,
+        429,
+    ]
+
+
+def test_an_unexpected_error_is_logged_and_answered_500_internal_error(app: Flask) -> None:
+    @app.get("/api/broken-on-purpose")
+    def broken() -> None:
+        raise RuntimeError("a bug")
+
+    answer = ApiClient(flask_transport(app.test_client())).get("/api/broken-on-purpose")
+    assert answer.error() == (500, "internal_error")
+    assert "a bug" not in answer.body["message"]
+
+
+def test_an_unreachable_store_is_503_store_unavailable(
+    api: ApiClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, _, _ = api.create(2)
+
+    def down(*_: object, **__: object) -> None:
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(app.extensions["heronlog"].log, "get_game", down)
+    answer = api.get(f"/api/games/{game_id}")
+    assert answer.error() == (503, "store_unavailable")
+    assert answer.headers["retry-after"]
+
+
+def test_every_error_code_has_a_client_or_server_status() -> None:
+    assert all(400 <= status < 600 for status in STATUS.values())
+    assert [code for code, status in STATUS.items() if status >= 500] == [
+        "internal_error",
+        "store_unavailable",
+    ]
+
+
+def test_the_score_sheet_scores_tallies_and_stores_nothing(api: ApiClient) -> None:
+    answer = api.post(
+        "/api/score-sheets",
+        {"players": [{"name": "Aiko", "cp": 30, "coins": 7, "seals": 3}, {"name": "Ben", "cp": 31}]},
+    )
+    assert answer.status == 200
+    sheets = answer.body["sheets"]
+    assert [(s["player"], s["total"], s["rank"]) for s in sheets] == [("Aiko", 32, 1), ("Ben", 31, 2)]
+    lines = {line["label"]: line["points"] for line in sheets[0]["lines"]}
+    assert lines["coins_seals"] == 2 and sum(lines.values()) == 32
+    assert api.get("/api/games").body["games"] == []
+    bad = api.post("/api/score-sheets", {"players": [{"name": "Aiko", "cp": "lots"}]})
+    assert bad.error() == (400, "invalid_tallies")
+    assert api.post("/api/score-sheets", {"players": []}).error() == (400, "invalid_request")

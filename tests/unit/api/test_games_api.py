@@ -1,0 +1,85 @@
+"""Creating, listing and reading games; the owner token; private games."""
+
+from __future__ import annotations
+
+import uuid
+
+from tests.api_helpers import ApiClient
+
+
+def test_creating_a_game_answers_201_with_the_game_its_etag_and_an_owner_token(api: ApiClient) -> None:
+    answer = api.post("/api/games", {"players": ["Aiko", "Ben"], "seed": 7})
+    assert answer.status == 201
+    game = answer.body["game"]
+    assert answer.headers["location"] == f"/api/games/{game['game_id']}"
+    assert answer.etag == game["version"] == 1
+    assert [p["name"] for p in game["players"]] == ["Aiko", "Ben"]
+    assert len(answer.body["owner_token"]) >= 40
+    uuid.UUID(game["game_id"])
+
+
+def test_the_owner_token_is_shown_once_and_never_stored_in_clear(api: ApiClient, app) -> None:  # type: ignore[no-untyped-def]
+    game_id, token, _ = api.create(2)
+    assert token not in str(api.game(game_id))
+    assert token not in str(api.get(f"/api/games/{game_id}/export").body)
+    log = app.extensions["heronlog"].log
+    stored = [
+        repr(event) for event in log.events.get(uuid.uuid5(uuid.NAMESPACE_URL, f"heronlog:access:{game_id}"))
+    ]
+    assert stored and all(token not in text for text in stored)
+
+
+def test_reading_a_public_game_needs_only_its_id(api: ApiClient) -> None:
+    game_id, _, created = api.create(3)
+    answer = api.get(f"/api/games/{game_id}")
+    assert answer.status == 200
+    assert answer.etag == created["version"]
+    assert answer.body["prompt"]["kind"] == "choose_start" and answer.body["prompt"]["seat"] in (0, 1, 2)
+
+
+def test_a_private_game_needs_a_token_even_to_read(api: ApiClient) -> None:
+    game_id, token, _ = api.create(2, private=True)
+    assert api.get(f"/api/games/{game_id}").error() == (401, "unauthorized")
+    assert api.get(f"/api/games/{game_id}/timeline").error() == (401, "unauthorized")
+    assert api.get(f"/api/games/{game_id}", "not-a-token").error() == (401, "unauthorized")
+    assert api.get(f"/api/games/{game_id}", token).status == 200
+    seat = api.post(f"/api/games/{game_id}/seats/1/token", token=token).body["token"]
+    assert api.get(f"/api/games/{game_id}/legal-moves", seat).status == 200
+
+
+def test_the_list_shows_public_games_newest_first_and_never_private_ones(api: ApiClient) -> None:
+    first, _, _ = api.create(["Aiko", "Ben"])
+    second, _, _ = api.create(["Chie", "Dai"])
+    api.create(["Eri", "Fumi"], private=True)
+    listed = [game["game_id"] for game in api.get("/api/games").body["games"]]
+    assert listed == [second, first]
+    found = api.get("/api/games?search=chie").body["games"]
+    assert [game["game_id"] for game in found] == [second]
+    assert api.get("/api/games?limit=1&offset=1").body["games"][0]["game_id"] == first
+
+
+def test_an_unknown_game_is_404_in_the_error_envelope(api: ApiClient) -> None:
+    answer = api.get(f"/api/games/{uuid.uuid4()}")
+    assert answer.error() == (404, "game_not_found")
+    assert api.get("/api/games/not-a-uuid").error() == (404, "not_found")
+
+
+def test_a_malformed_setup_is_400_and_creates_nothing(api: ApiClient) -> None:
+    assert api.post("/api/games", {"players": []}).error() == (400, "invalid_setup")
+    assert api.post("/api/games", {"players": 9}).error() == (400, "invalid_setup")
+    assert api.post("/api/games", {"players": 2, "options": {"no_such_option": 1}}).error() == (
+        400,
+        "invalid_setup",
+    )
+    assert api.post("/api/games", {"mode": "seeded"}).error() == (400, "invalid_request")
+    assert api.post("/api/games", {"players": 2, "mode": "dice"}).error() == (400, "invalid_request")
+    assert api.get("/api/games").body["games"] == []
+
+
+def test_table_mode_lists_chance_moves_for_the_recorder(api: ApiClient) -> None:
+    game_id, token, game = api.create(2, mode="table")
+    listing = api.legal(game_id)
+    assert listing.body["prompt"]["seat"] is None
+    roll = listing.body["moves"][0]
+    assert roll["seat"] is None
+    assert api.play(game_id, roll, token, game["version"]).status == 201

@@ -1,0 +1,183 @@
+"""Undo, redo, amend, abandon, forks, states, timeline, changes, exports and imports over HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.api_helpers import ApiClient
+
+
+def started(api: ApiClient, moves: int, players: int = 2, **setup: Any) -> tuple[str, str]:
+    game_id, token, _ = api.create(players, seed=5, **setup)
+    for _ in range(moves):
+        listing = api.legal(game_id)
+        assert api.play(game_id, listing.body["moves"][0], token, listing.etag).status == 201
+    return game_id, token
+
+
+def test_undo_takes_back_the_last_move_and_redo_plays_it_again(api: ApiClient) -> None:
+    game_id, token = started(api, 2)
+    before = api.get(f"/api/games/{game_id}/states/2").body["state"]
+    undone = api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=3)
+    assert undone.status == 200 and undone.etag == 4
+    assert undone.body["game"]["moves"] == 1 and undone.body["game"]["redoable"] == 1
+    assert api.game(game_id)["state"] == before
+    redone = api.post(f"/api/games/{game_id}/redo", {"count": 1}, token=token, if_match=4)
+    assert redone.status == 200 and redone.body["game"]["moves"] == 2
+    assert api.post(f"/api/games/{game_id}/redo", {}, token=token, if_match=5).error() == (
+        409,
+        "nothing_to_redo",
+    )
+
+
+def test_undo_back_to_a_version_and_the_timeline_keeps_undone_moves_on_request(api: ApiClient) -> None:
+    game_id, token = started(api, 3)
+    answer = api.post(f"/api/games/{game_id}/undo", {"to_version": 2}, token=token, if_match=4)
+    assert answer.body["game"]["moves"] == 1
+    assert [e["version"] for e in api.get(f"/api/games/{game_id}/timeline").body["entries"]] == [2]
+    full = api.get(f"/api/games/{game_id}/timeline?include_undone=1").body["entries"]
+    assert [(e["version"], e["undone"]) for e in full] == [(2, False), (3, True), (4, True)]
+
+
+def test_nothing_to_undo_is_409_and_a_stale_undo_is_409(api: ApiClient) -> None:
+    game_id, token, _ = api.create(2, seed=5)
+    assert api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=1).error() == (
+        409,
+        "nothing_to_undo",
+    )
+    game_id, token = started(api, 1)
+    stale = api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=1)
+    assert stale.error() == (409, "stale_version") and stale.body["details"]["current_version"] == 2
+
+
+def test_a_seat_token_undoes_only_its_own_moves(api: ApiClient) -> None:
+    game_id, owner = started(api, 1)
+    seat1 = api.post(f"/api/games/{game_id}/seats/1/token", token=owner).body["token"]
+    assert api.post(f"/api/games/{game_id}/undo", {}, token=seat1, if_match=2).error() == (403, "forbidden")
+    seat0 = api.post(f"/api/games/{game_id}/seats/0/token", token=owner).body["token"]
+    assert api.post(f"/api/games/{game_id}/undo", {}, token=seat0, if_match=2).status == 200
+
+
+def test_amend_replaces_a_move_and_reports_what_still_fits(api: ApiClient) -> None:
+    game_id, token, _game = api.create(2, seed=5)
+    listing = api.legal(game_id).body["moves"]
+    api.play(game_id, listing[0], token, 1)
+    api.play(game_id, api.legal(game_id).body["moves"][0], token, 2)
+    replacement = {**listing[1]}
+    dry = api.post(
+        f"/api/games/{game_id}/amend",
+        {"version": 2, "move": replacement, "dry_run": True},
+        token=token,
+        if_match=3,
+    )
+    assert dry.status == 200 and dry.body["dry_run"] is True and dry.etag == 3
+    report = dry.body["report"]
+    assert report["version"] == 2 and sorted(report["kept"] + report["dropped"]) == [3]
+    amended = api.post(
+        f"/api/games/{game_id}/amend", {"version": 2, "move": replacement}, token=token, if_match=3
+    )
+    assert amended.status == 200 and amended.etag == 4
+    assert amended.body["report"] == report
+    entries = api.get(f"/api/games/{game_id}/timeline").body["entries"]
+    assert entries[0]["amends"] == 2 and entries[0]["version"] == 4
+    illegal = api.post(
+        f"/api/games/{game_id}/amend",
+        {"version": 4, "move": {**replacement, "resource": "no-such-card"}},
+        token=token,
+        if_match=4,
+    )
+    assert illegal.error() == (422, "illegal_move") and illegal.body["rule"].startswith("R-")
+    assert api.game(game_id)["version"] == 4
+
+
+def test_abandon_closes_the_game_to_moves_but_not_to_reading(api: ApiClient) -> None:
+    game_id, owner = started(api, 1)
+    seat0 = api.post(f"/api/games/{game_id}/seats/0/token", token=owner).body["token"]
+    assert api.post(f"/api/games/{game_id}/abandon", {}, token=seat0, if_match=2).error() == (
+        403,
+        "forbidden",
+    )
+    closed = api.post(f"/api/games/{game_id}/abandon", {"reason": "dinner"}, token=owner, if_match=2)
+    assert closed.status == 200 and closed.body["game"]["status"] == "abandoned"
+    assert api.legal(game_id).body["moves"] == []
+    move = {"kind": "take", "seat": 1, "die": 0}
+    assert api.play(game_id, move, owner, 3).error() == (409, "game_closed")
+    assert api.get(f"/api/games/{game_id}/export").status == 200
+
+
+def test_states_by_version_and_by_round_and_turn(api: ApiClient) -> None:
+    game_id, _ = started(api, 12)
+    state = api.get(f"/api/games/{game_id}/states/2")
+    assert state.status == 200 and state.body["version"] == 2 and state.body["current_version"] == 13
+    assert state.body["state"] != api.game(game_id)["state"]
+    entries = api.get(f"/api/games/{game_id}/timeline").body["entries"]
+    # the first move of each (round, turn): the state asked by round and turn is the one just before it
+    starts = {}
+    for previous, entry in zip([None, *entries], entries, strict=False):
+        starts.setdefault((entry["round"], entry["turn"]), previous["version"] if previous else 1)
+    for (round_, turn), version in starts.items():
+        located = api.get(f"/api/games/{game_id}/states?round={round_}&turn={turn}")
+        assert located.status == 200 and located.body["version"] == version
+        assert located.body == api.get(f"/api/games/{game_id}/states/{version}").body
+    assert api.get(f"/api/games/{game_id}/states/99").error() == (404, "unknown_version")
+    assert api.get(f"/api/games/{game_id}/states?round=9&turn=1").error() == (404, "unknown_version")
+    assert api.get(f"/api/games/{game_id}/states?round=x&turn=1").error() == (400, "invalid_request")
+
+
+def test_changes_since_a_version_lists_each_later_event(api: ApiClient) -> None:
+    game_id, _token = started(api, 2)
+    changes = api.get(f"/api/games/{game_id}/changes?since=1").body
+    assert [(e["version"], e["type"]) for e in changes["events"]] == [(2, "MovePlayed"), (3, "MovePlayed")]
+    assert changes["version"] == 3
+    assert api.get(f"/api/games/{game_id}/changes?since=3").body["events"] == []
+
+
+def test_a_fork_is_a_new_game_with_its_own_owner_linked_to_its_parent(api: ApiClient) -> None:
+    game_id, token = started(api, 3)
+    fork = api.post(f"/api/games/{game_id}/forks", {"version": 3})
+    assert fork.status == 201
+    branch = fork.body["game"]
+    assert branch["parent"] == {"game_id": game_id, "version": 3}
+    assert branch["moves"] == 2 and fork.body["owner_token"] != token
+    move = api.legal(branch["game_id"]).body["moves"][0]
+    assert api.play(branch["game_id"], move, token, branch["version"]).error() == (401, "unauthorized")
+    assert api.play(branch["game_id"], move, fork.body["owner_token"], branch["version"]).status == 201
+    assert api.game(game_id)["version"] == 4
+
+
+def test_export_in_three_formats_and_import_round_trip(api: ApiClient) -> None:
+    game_id, token = started(api, 4)
+    api.post(f"/api/games/{game_id}/annotations", {"version": 2, "text": "bold"}, token=token)
+    exported = api.get(f"/api/games/{game_id}/export")
+    assert exported.status == 200 and exported.body["format"] == "heronlog.game"
+    text = api.get(f"/api/games/{game_id}/export?format=text")
+    assert text.headers["content-type"].startswith("text/plain") and "bold" in text.body
+    bgstats = api.get(f"/api/games/{game_id}/export?format=bgstats").body
+    assert bgstats["plays"][0]["sourcePlayId"] == game_id
+    assert api.get(f"/api/games/{game_id}/export?format=pdf").error() == (400, "invalid_request")
+
+    copy = api.post("/api/games/import?new_id=1", exported.body)
+    assert copy.status == 201
+    copy_id = copy.body["game"]["game_id"]
+    assert copy_id != game_id
+    assert api.game(copy_id)["state"] == api.game(game_id)["state"]
+    again = api.get(f"/api/games/{copy_id}/export").body
+    assert again["events"] == exported.body["events"]
+    assert [note["data"]["text"] for note in again["annotations"]] == ["bold"]
+
+
+def test_an_invalid_import_is_422_listing_every_problem_and_writes_nothing(api: ApiClient) -> None:
+    game_id, _ = started(api, 2)
+    document = api.get(f"/api/games/{game_id}/export").body
+    document["events"][0]["data"]["move"] = {"kind": "take", "seat": 0, "die": 77}
+    document["events"][1]["version"] = 9
+    answer = api.post("/api/games/import?new_id=1", document)
+    assert answer.error() == (422, "invalid_log")
+    positions = [problem["position"] for problem in answer.body["details"]["problems"]]
+    assert positions == ["events[0]", "events[1]"]
+    assert len(api.get("/api/games").body["games"]) == 1
+    assert api.post("/api/games/import", {"format": "other", "format_version": 1}).error() == (
+        422,
+        "invalid_log",
+    )
+    assert api.post("/api/games/import", [1, 2]).error() == (400, "invalid_request")

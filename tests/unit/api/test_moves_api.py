@@ -1,0 +1,182 @@
+"""Recording moves over HTTP: legal-moves round trip, rule errors, batches, versions, tokens, idempotency."""
+
+from __future__ import annotations
+
+import random
+
+from flask import Flask
+
+from api.limits import MemoryAnswers
+from tests.api_helpers import ApiClient, moves_after
+
+
+def test_every_move_listed_by_legal_moves_is_accepted_as_is(api: ApiClient) -> None:
+    game_id, _token, _ = api.create(3, seed=11)
+    listing = api.legal(game_id)
+    for move in listing.body["moves"]:
+        fork = api.post(f"/api/games/{game_id}/forks", {"version": listing.etag}).body
+        answer = api.play(fork["game"]["game_id"], move, fork["owner_token"], listing.etag)
+        assert answer.status == 201, answer.body
+        assert answer.body["versions"] == [listing.etag + 1]
+
+
+def test_a_whole_game_played_through_legal_moves_ends_with_a_score_sheet(api: ApiClient) -> None:
+    game_id, token, _ = api.create(4, seed=3)
+    played = api.play_random(game_id, token, random.Random(3))
+    game = api.game(game_id)
+    assert game["over"] and game["status"] == "finished"
+    assert game["moves"] == len(played)
+    score = api.get(f"/api/games/{game_id}/score").body
+    assert score["over"] and sorted(sheet["rank"] for sheet in score["sheets"])[0] == 1
+    assert api.legal(game_id).body["moves"] == []
+
+
+def test_an_illegal_move_is_422_with_its_rule_and_changes_nothing(api: ApiClient) -> None:
+    game_id, token, game = api.create(2, seed=5)
+    move = {"kind": "choose_start", "seat": 0, "resource": "no-such-card"}
+    answer = api.play(game_id, move, token, game["version"])
+    assert answer.error() == (422, "illegal_move")
+    assert answer.body["rule"].startswith("R-")
+    assert api.game(game_id)["version"] == game["version"]
+    assert api.get(f"/api/games/{game_id}/changes?since=1").body["events"] == []
+
+
+def test_a_move_out_of_turn_is_422_not_your_turn(api: ApiClient) -> None:
+    game_id, token, game = api.create(2, seed=5)
+    move = {**api.legal(game_id).body["moves"][0], "seat": 1}
+    answer = api.play(game_id, move, token, game["version"])
+    assert answer.error() == (422, "not_your_turn")
+    assert api.game(game_id)["version"] == game["version"]
+
+
+def test_a_malformed_move_is_400(api: ApiClient) -> None:
+    game_id, token, game = api.create(2, seed=5)
+    assert api.play(game_id, {"kind": "dance", "seat": 0}, token, 1).error() == (400, "invalid_move")
+    assert api.play(game_id, {"kind": "choose_start", "seat": 0}, token, 1).error() == (400, "invalid_move")
+    assert api.play(game_id, {"seat": 0}, token, 1).error() == (400, "invalid_request")
+    assert api.play(game_id, {"kind": "choose_start", "seat": "0"}, token, 1).error() == (
+        400,
+        "invalid_request",
+    )
+    bad = api.post(f"/api/games/{game_id}/moves", b"{not json", token=token, if_match=1)
+    assert bad.error() == (400, "invalid_request")
+    assert api.game(game_id)["version"] == game["version"]
+
+
+def test_a_batch_is_applied_all_or_nothing(api: ApiClient) -> None:
+    game_id, token, game = api.create(2, seed=5)
+    first = api.legal(game_id).body["moves"][0]
+    second = moves_after(game["state"], first)[0]
+    third = moves_after(game["state"], first, second)[0]
+    refused = api.post(
+        f"/api/games/{game_id}/moves",
+        {"moves": [first, second, {**third, "seat": 1 - third["seat"]}]},
+        token=token,
+        if_match=1,
+    )
+    assert refused.error() == (422, "not_your_turn")
+    assert refused.body["details"]["batch_index"] == 2
+    assert api.game(game_id)["version"] == 1
+    accepted = api.post(
+        f"/api/games/{game_id}/moves", {"moves": [first, second, third]}, token=token, if_match=1
+    )
+    assert accepted.status == 201
+    assert accepted.body["versions"] == [2, 3, 4]
+    assert accepted.etag == 4
+
+
+def test_a_stale_write_is_409_with_the_current_version(api: ApiClient) -> None:
+    game_id, token, _ = api.create(2, seed=5)
+    move = api.legal(game_id).body["moves"][0]
+    assert api.play(game_id, move, token, 1).status == 201
+    stale = api.play(game_id, api.legal(game_id).body["moves"][0], token, 1)
+    assert stale.error() == (409, "stale_version")
+    assert stale.body["details"]["current_version"] == 2
+    assert api.game(game_id)["version"] == 2
+
+
+def test_a_write_must_name_the_version_it_expects(api: ApiClient) -> None:
+    game_id, token, _ = api.create(2, seed=5)
+    move = api.legal(game_id).body["moves"][0]
+    missing = api.post(f"/api/games/{game_id}/moves", move, token=token)
+    assert missing.error() == (428, "precondition_required")
+    assert api.post(f"/api/games/{game_id}/moves", {**move, "expected_version": 1}, token=token).status == 201
+    garbled = api.post(f"/api/games/{game_id}/moves", move, token=token, if_match="yesterday")
+    assert garbled.error() == (400, "invalid_request")
+    both = api.post(f"/api/games/{game_id}/moves", {**move, "expected_version": 1}, token=token, if_match=2)
+    assert both.error() == (400, "invalid_request")
+
+
+def test_writes_need_a_valid_token_and_write_nothing_without_one(api: ApiClient) -> None:
+    game_id, _, _ = api.create(2, seed=5)
+    move = api.legal(game_id).body["moves"][0]
+    assert api.post(f"/api/games/{game_id}/moves", move, if_match=1).error() == (401, "unauthorized")
+    assert api.play(game_id, move, "forged", 1).error() == (401, "unauthorized")
+    _other_game, other_token, _ = api.create(2, seed=5)
+    assert api.play(game_id, move, other_token, 1).error() == (401, "unauthorized")
+    assert api.game(game_id)["version"] == 1
+
+
+def test_a_seat_token_records_moves_of_its_own_seat_only(api: ApiClient) -> None:
+    game_id, owner, _ = api.create(2, seed=5)
+    seat0 = api.post(f"/api/games/{game_id}/seats/0/token", token=owner).body["token"]
+    seat1 = api.post(f"/api/games/{game_id}/seats/1/token", token=owner).body["token"]
+    move = api.legal(game_id).body["moves"][0]
+    assert move["seat"] == 0
+    forbidden = api.play(game_id, move, seat1, 1)
+    assert forbidden.error() == (403, "forbidden")
+    assert api.game(game_id)["version"] == 1
+    assert api.play(game_id, move, seat0, 1).status == 201
+    timeline = api.get(f"/api/games/{game_id}/timeline").body["entries"]
+    assert timeline[-1]["actor"] == "seat:0"
+    # the owner acts for anyone
+    assert api.play(game_id, api.legal(game_id).body["moves"][0], owner, 2).status == 201
+    assert api.get(f"/api/games/{game_id}/timeline").body["entries"][-1]["actor"] == "owner"
+
+
+def test_only_the_owner_issues_seat_tokens_and_a_new_one_retires_the_old(api: ApiClient) -> None:
+    game_id, owner, _ = api.create(2, seed=5)
+    old = api.post(f"/api/games/{game_id}/seats/0/token", token=owner).body["token"]
+    assert api.post(f"/api/games/{game_id}/seats/1/token", token=old).error() == (403, "forbidden")
+    new = api.post(f"/api/games/{game_id}/seats/0/token", token=owner)
+    assert new.status == 201 and new.body["actor"] == "seat:0"
+    move = api.legal(game_id).body["moves"][0]
+    assert api.play(game_id, move, old, 1).error() == (401, "unauthorized")
+    assert api.play(game_id, move, new.body["token"], 1).status == 201
+    assert api.post(f"/api/games/{game_id}/seats/7/token", token=owner).error() == (400, "invalid_seat")
+    assert api.delete(f"/api/games/{game_id}/seats/0/token", token=owner).status == 204
+    assert api.get(f"/api/games/{game_id}/access", new.body["token"]).error() == (401, "unauthorized")
+    grants = api.get(f"/api/games/{game_id}/access", owner).body
+    assert grants["you"] == "owner" and [g["actor"] for g in grants["grants"]] == ["owner"]
+
+
+def test_a_retried_move_with_the_same_idempotency_key_answers_as_the_first(api: ApiClient) -> None:
+    game_id, token, _ = api.create(2, seed=5)
+    move = api.legal(game_id).body["moves"][0]
+    first = api.play(game_id, move, token, 1, key="tap-1")
+    again = api.play(game_id, move, token, 1, key="tap-1")
+    assert first.status == again.status == 201
+    assert again.body == first.body
+    assert again.headers["idempotent-replayed"] == "true"
+    assert api.game(game_id)["version"] == 2
+    other = api.play(game_id, {**move, "resource": "another"}, token, 1, key="tap-1")
+    assert other.error() == (422, "idempotency_key_reused")
+
+
+def test_a_retried_move_is_safe_even_after_the_answer_cache_forgot_it(api: ApiClient, app: Flask) -> None:
+    game_id, token, _ = api.create(2, seed=5)
+    move = api.legal(game_id).body["moves"][0]
+    first = api.play(game_id, move, token, 1, key="tap-2")
+    app.extensions["heronlog"].answers = MemoryAnswers()
+    again = api.play(game_id, move, token, 1, key="tap-2")
+    assert again.status == 201
+    assert again.body["repeated"] is True
+    assert again.body["versions"] == first.body["versions"] == [2]
+    assert api.game(game_id)["version"] == 2
+
+
+def test_an_idempotent_game_creation_creates_one_game(api: ApiClient) -> None:
+    first = api.post("/api/games", {"players": 2}, key="new-game")
+    again = api.post("/api/games", {"players": 2}, key="new-game")
+    assert again.body == first.body
+    assert len(api.get("/api/games").body["games"]) == 1

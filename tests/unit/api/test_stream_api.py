@@ -1,0 +1,92 @@
+"""The spectators' stream: server-sent events of each new event, resumable with Last-Event-ID."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from api.app import create_app
+from replay.config import StoreConfig
+from tests.api_helpers import ApiClient, flask_transport
+
+
+def parse(text: str) -> list[dict[str, Any]]:
+    """The events of an event-stream text (comments dropped)."""
+    events = []
+    for block in text.split("\n\n"):
+        fields: dict[str, Any] = {}
+        for line in block.splitlines():
+            if line.startswith(":") or ":" not in line:
+                continue
+            name, _, value = line.partition(":")
+            fields[name] = value.strip()
+        if "data" in fields:
+            fields["data"] = json.loads(fields["data"])
+            events.append(fields)
+    return events
+
+
+def streamed(client: FlaskClient, path: str, **headers: str) -> tuple[str, str]:
+    response = client.get(path, headers=headers)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.mimetype, response.get_data(as_text=True)
+
+
+def quick_app() -> tuple[FlaskClient, ApiClient]:
+    app = create_app(
+        {"STORE": StoreConfig(kind="memory"), "STREAM_POLL_SECONDS": 0.01, "STREAM_MAX_SECONDS": 0.2}
+    )
+    client = app.test_client()
+    return client, ApiClient(flask_transport(client))
+
+
+def test_the_stream_sends_each_event_with_the_version_as_its_id() -> None:
+    client, api = quick_app()
+    game_id, token, _ = api.create(2, seed=5)
+    for version in (1, 2):
+        api.play(game_id, api.legal(game_id).body["moves"][0], token, version)
+    mimetype, text = streamed(client, f"/api/games/{game_id}/stream?after=1")
+    assert mimetype == "text/event-stream"
+    events = parse(text)
+    assert [(e["id"], e["event"]) for e in events] == [("2", "MovePlayed"), ("3", "MovePlayed")]
+    assert events[0]["data"]["data"]["actor"] == "owner" and events[0]["data"]["version"] == 2
+    assert text.startswith("retry: ")
+
+
+def test_the_stream_resumes_after_last_event_id() -> None:
+    client, api = quick_app()
+    game_id, token, _ = api.create(2, seed=5)
+    for version in (1, 2, 3):
+        api.play(game_id, api.legal(game_id).body["moves"][0], token, version)
+    _, text = streamed(client, f"/api/games/{game_id}/stream?after=1", **{"Last-Event-ID": "3"})
+    assert [e["id"] for e in parse(text)] == ["4"]
+
+
+def test_a_new_spectator_gets_only_new_events_and_heartbeats() -> None:
+    app = create_app(
+        {
+            "STORE": StoreConfig(kind="memory"),
+            "STREAM_POLL_SECONDS": 0.01,
+            "STREAM_MAX_SECONDS": 0.1,
+            "STREAM_HEARTBEAT_SECONDS": 0.02,
+        }
+    )
+    client = app.test_client()
+    api = ApiClient(flask_transport(client))
+    game_id, token, _ = api.create(2, seed=5)
+    api.play(game_id, api.legal(game_id).body["moves"][0], token, 1)
+    _, text = streamed(client, f"/api/games/{game_id}/stream")
+    assert parse(text) == []
+    assert ": heartbeat" in text
+
+
+def test_the_stream_of_a_private_game_needs_a_token_and_bad_resume_points_are_400() -> None:
+    _client, api = quick_app()
+    game_id, token, _ = api.create(2, private=True)
+    assert api.get(f"/api/games/{game_id}/stream").error() == (401, "unauthorized")
+    assert api.get(f"/api/games/{game_id}/stream", token).status == 200
+    bad = api.get(f"/api/games/{game_id}/stream", token, **{"Last-Event-ID": "yesterday"})
+    assert bad.error() == (400, "invalid_request")
+    assert api.get(f"/api/games/{game_id}/stream?timeout=-1", token).error() == (400, "invalid_request")
