@@ -27,6 +27,7 @@ function rollForm(state, prompt, moves, options) {
     "form",
     {
       class: "chance-form",
+      novalidate: true,
       on: {
         submit: (event) => {
           event.preventDefault();

@@ -26,7 +26,7 @@ const view = {
 };
 
 function canAct(move) {
-  if (!move || view.busy || !view.game || view.game.over) return false;
+  if (!move || !view.game || view.game.over) return false;
   if (view.me === "owner") return true;
   if (view.me && view.me.startsWith("seat:")) return move.seat === Number(view.me.slice(5));
   return false;
@@ -64,7 +64,7 @@ async function write(path, body) {
     await load();
   } finally {
     setBusy(false);
-    paintControls();
+    if (view.last) paint(...view.last);
   }
 }
 
@@ -116,7 +116,8 @@ async function load() {
         read(id, `/api/games/${id}/score`),
       ]);
       view.game = game.body;
-      paint(game.body, legal.body, timeline.body.entries, score.body);
+      view.last = [game.body, legal.body, timeline.body.entries, score.body];
+      paint(...view.last);
     } catch (error) {
       replace(document.getElementById("prompt-title"), error.status === 401 ? "This game is private" : "Could not load the game");
       replace(document.getElementById("prompt-help"), explain(error));
@@ -146,6 +147,7 @@ function paint(game, legal, entries, score) {
   if (game.over) help = "Every turn is played. The replay screen shows the whole game and its score timeline.";
   replace(document.getElementById("prompt-help"), help);
   view.buttons = renderMoves(document.getElementById("moves"), { state, prompt, moves: game.over ? [] : legal.moves, canAct, onMove: (move) => write("moves", move) }).filter((b) => !b.disabled);
+  if (view.busy) document.querySelectorAll("#moves button, #moves input, #moves select").forEach((node) => { node.disabled = true; });
   renderRecent(entries);
   replace(document.getElementById("score-now"), scoreTable(score.sheets, score.over ? "Final score" : "If the game ended now"));
   paintControls();
