@@ -1,7 +1,7 @@
 /* heronlog pages: building DOM and SVG nodes safely.
  *
  * Every page module builds its markup with h() and s(): text always goes in as text nodes, attributes through
- * setAttribute, so a player's name or an annotation can never become markup (no innerHTML anywhere).
+ * setAttribute, so a player's name or an annotation can never become markup (no HTML is ever parsed).
  */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
