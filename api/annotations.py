@@ -18,6 +18,7 @@ from flask_smorest import Blueprint
 from api import present
 from api.context import etag, game_log, reader, writer
 from api.errors import ApiError
+from api.openapi import READ, errors
 from api.schemas import AnnotationEditSchema, AnnotationListSchema, AnnotationSchema, NewAnnotationSchema
 
 blp = Blueprint(
@@ -31,6 +32,7 @@ BEARER = [{"bearerAuth": []}]
 
 @blp.route("/<uuid:game_id>/annotations")
 class Annotations(MethodView):
+    @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, AnnotationListSchema)
     def get(self, game_id: UUID) -> Any:
@@ -40,6 +42,7 @@ class Annotations(MethodView):
         body = {"game_id": str(game_id), "annotations": [present.annotation_view(game, n) for n in notes]}
         return body, 200, etag(game.version)
 
+    @errors(blp, 400, 401, 404, 413, 429, 503)
     @blp.doc(security=BEARER)
     @blp.arguments(NewAnnotationSchema, error_status_code=400)
     @blp.response(201, AnnotationSchema)
@@ -64,6 +67,7 @@ class Annotations(MethodView):
 
 @blp.route("/<uuid:game_id>/annotations/<string:annotation_id>")
 class OneAnnotation(MethodView):
+    @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, AnnotationSchema)
     def get(self, game_id: UUID, annotation_id: str) -> Any:
@@ -71,6 +75,7 @@ class OneAnnotation(MethodView):
         game, _ = reader(game_id)
         return present.annotation_view(game, game_log().annotation_stream(game_id).get(annotation_id))
 
+    @errors(blp, 400, 401, 403, 404, 413, 429, 503)
     @blp.doc(security=BEARER)
     @blp.arguments(AnnotationEditSchema, error_status_code=400)
     @blp.response(200, AnnotationSchema)
@@ -89,6 +94,7 @@ class OneAnnotation(MethodView):
         )
         return present.annotation_view(game, edited)
 
+    @errors(blp, 401, 403, 404, 429, 503)
     @blp.doc(security=BEARER)
     @blp.response(204)
     def delete(self, game_id: UUID, annotation_id: str) -> None:

@@ -20,7 +20,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from api import errors
-from api.context import EXTENSION, Services, presented_token
+from api.context import EXTENSION, LazyServices, Services, presented_token, services
 from api.errors import ApiError
 from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
 from api.schemas import ErrorSchema
@@ -121,7 +121,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the schemas' field order
 
-    app.extensions[EXTENSION] = build_services(store, app.config)
+    settings = dict(app.config)
+    app.extensions[EXTENSION] = LazyServices(lambda: build_services(store, settings))
     api = HeronApi(app)
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "an owner or seat token"}
@@ -182,14 +183,14 @@ def _add_write_guards(app: Flask) -> None:
     def guard_writes() -> Response | None:
         if request.method not in WRITE_METHODS or not request.path.startswith("/api/"):
             return None
-        services: Services = app.extensions[EXTENSION]
+        box = services()
         who = _identity()
         limit_name = "RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS"
-        verdict = services.limiter.check(who, int(app.config[limit_name]))
+        verdict = box.limiter.check(who, int(app.config[limit_name]))
         if not verdict.allowed:
             raise ApiError(
                 "rate_limited",
-                f"too many writes: at most {verdict.limit} per {services.limiter.window} s; "
+                f"too many writes: at most {verdict.limit} per {box.limiter.window} s; "
                 f"try again in {verdict.retry_after} s",
                 headers={"Retry-After": str(verdict.retry_after)},
                 retry_after=verdict.retry_after,
@@ -204,7 +205,7 @@ def _add_write_guards(app: Flask) -> None:
         ).hexdigest()
         cache_key = hashlib.sha256(f"{who}\n{key}".encode()).hexdigest()
         g.idempotency = (cache_key, fingerprint)
-        remembered = services.answers.get(cache_key)
+        remembered = box.answers.get(cache_key)
         if remembered is None:
             return None
         if remembered.fingerprint != fingerprint:
@@ -228,9 +229,8 @@ def _add_write_guards(app: Flask) -> None:
             if name in ("Content-Type", "ETag", "Location")
         }
         answer = Remembered(fingerprint, response.status_code, response.get_data(as_text=True), keep)
-        services: Services = app.extensions[EXTENSION]
         try:
-            services.answers.put(cache_key, answer, int(app.config["IDEMPOTENCY_TTL"]))
+            services().answers.put(cache_key, answer, int(app.config["IDEMPOTENCY_TTL"]))
         except Exception:  # the answer was given: failing to remember it must not turn it into an error
             app.logger.warning("could not remember an idempotent answer", exc_info=True)
         return response

@@ -164,8 +164,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--store", choices=STORE_KINDS, help="event store (default: sqlite, or redis if REDIS_URL)"
     )
-    serve.add_argument("--workers", type=int, default=int(os.environ.get("HERONLOG_WORKERS", "1")))
-    serve.add_argument("--threads", type=int, default=int(os.environ.get("HERONLOG_THREADS", "4")))
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("HERONLOG_WORKERS", "1")),
+        help="worker processes (default 1; keep 1 on SQLite, whose rate limits and idempotency cache are per process)",
+    )
+    serve.add_argument(
+        "--threads",
+        type=int,
+        default=int(os.environ.get("HERONLOG_THREADS", "8")),
+        help="threads per worker (default 8); each open event stream holds one",
+    )
     serve.set_defaults(handler=_serve)
 
     export = commands.add_parser("export", help="print a game's log (json), text record or BG Stats play")

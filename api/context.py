@@ -8,7 +8,8 @@ to :class:`replay.application.GameLog`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -37,9 +38,29 @@ class Services:
     store_kind: str
 
 
+class LazyServices:
+    """Builds the services on first use, once (thread-safe). A store that is down when the app starts (Redis
+    not up yet) then costs a ``503 store_unavailable`` per request until it answers, instead of a worker that
+    cannot start; ``/healthz`` answers meanwhile."""
+
+    def __init__(self, build: Callable[[], Services]) -> None:
+        self._build = build
+        self._lock = threading.Lock()
+        self._built: Services | None = None
+
+    def get(self) -> Services:
+        built = self._built
+        if built is None:
+            with self._lock:
+                if self._built is None:
+                    self._built = self._build()
+                built = self._built
+        return built
+
+
 def services() -> Services:
-    found: Services = current_app.extensions[EXTENSION]
-    return found
+    box: LazyServices = current_app.extensions[EXTENSION]
+    return box.get()
 
 
 def game_log() -> GameLog:

@@ -33,11 +33,13 @@ from api.context import (
     writer,
 )
 from api.errors import ApiError
+from api.openapi import OPEN_WRITE, READ, WRITE, errors
 from api.schemas import (
     AbandonSchema,
     AccessSchema,
     AmendedSchema,
     AmendSchema,
+    CatalogSchema,
     ChangesQuerySchema,
     ChangesSchema,
     CreatedGameSchema,
@@ -137,6 +139,7 @@ def judged(
 
 @blp.route("")
 class Games(MethodView):
+    @errors(blp, 400, 503)
     @blp.arguments(GameListQuerySchema, location="query", error_status_code=400)
     @blp.response(200, GameListSchema)
     def get(self, query: Mapping[str, Any]) -> dict[str, Any]:
@@ -148,6 +151,7 @@ class Games(MethodView):
             "offset": query["offset"],
         }
 
+    @errors(blp, *OPEN_WRITE)
     @blp.arguments(NewGameSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
     def post(self, setup: Mapping[str, Any]) -> Any:
@@ -158,6 +162,7 @@ class Games(MethodView):
 
 @blp.route("/import")
 class Import(MethodView):
+    @errors(blp, *OPEN_WRITE, 422)
     @blp.arguments(ImportQuerySchema, location="query", error_status_code=400)
     @blp.arguments(ImportDocumentSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
@@ -176,6 +181,7 @@ class Import(MethodView):
 
 @blp.route("/<uuid:game_id>")
 class OneGame(MethodView):
+    @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
@@ -186,6 +192,7 @@ class OneGame(MethodView):
 
 @blp.route("/<uuid:game_id>/legal-moves")
 class LegalMoves(MethodView):
+    @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, LegalMovesSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
@@ -207,6 +214,7 @@ class LegalMoves(MethodView):
 
 @blp.route("/<uuid:game_id>/moves")
 class Moves(MethodView):
+    @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(MoveSubmissionSchema, error_status_code=400)
     @blp.response(201, PlayedSchema, headers=ETAG_HEADER)
@@ -239,6 +247,7 @@ class Moves(MethodView):
 
 @blp.route("/<uuid:game_id>/undo")
 class Undo(MethodView):
+    @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(UndoSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
@@ -267,6 +276,7 @@ class Undo(MethodView):
 
 @blp.route("/<uuid:game_id>/redo")
 class Redo(MethodView):
+    @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(RedoSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
@@ -283,6 +293,7 @@ class Redo(MethodView):
 
 @blp.route("/<uuid:game_id>/amend")
 class Amend(MethodView):
+    @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(AmendSchema, error_status_code=400)
     @blp.response(200, AmendedSchema, headers=ETAG_HEADER)
@@ -319,6 +330,7 @@ class Amend(MethodView):
 
 @blp.route("/<uuid:game_id>/abandon")
 class Abandon(MethodView):
+    @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(AbandonSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
@@ -335,6 +347,7 @@ class Abandon(MethodView):
 
 @blp.route("/<uuid:game_id>/forks")
 class Forks(MethodView):
+    @errors(blp, 400, 401, 404, 413, 429, 503)
     @blp.doc(security=[*BEARER, {}])
     @blp.arguments(ForkSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
@@ -360,13 +373,14 @@ def state_payload(game: Game, version: int) -> tuple[dict[str, Any], int, dict[s
         "coordinates": present.coordinates(state),
         "prompt": present.prompt(state),
         "score": present.sheets(state, present.names(game)),
-        "state": present.plain(domain.state_to_dict(state)),
+        "state": present.board(state),
     }
     return body, 200, etag(game.version)
 
 
 @blp.route("/<uuid:game_id>/states/<int:version>")
 class StateAt(MethodView):
+    @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, StateSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID, version: int) -> Any:
@@ -377,6 +391,7 @@ class StateAt(MethodView):
 
 @blp.route("/<uuid:game_id>/states")
 class StateByTurn(MethodView):
+    @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}])
     @blp.arguments(LocateQuerySchema, location="query", error_status_code=400)
     @blp.response(200, StateSchema, headers=ETAG_HEADER)
@@ -393,6 +408,7 @@ class StateByTurn(MethodView):
 
 @blp.route("/<uuid:game_id>/timeline")
 class Timeline(MethodView):
+    @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}])
     @blp.arguments(TimelineQuerySchema, location="query", error_status_code=400)
     @blp.response(200, TimelineSchema, headers=ETAG_HEADER)
@@ -413,6 +429,7 @@ class Timeline(MethodView):
 
 @blp.route("/<uuid:game_id>/changes")
 class Changes(MethodView):
+    @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}])
     @blp.arguments(ChangesQuerySchema, location="query", error_status_code=400)
     @blp.response(200, ChangesSchema, headers=ETAG_HEADER)
@@ -432,6 +449,7 @@ class Changes(MethodView):
 
 @blp.route("/<uuid:game_id>/score")
 class Score(MethodView):
+    @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, ScoreSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
@@ -442,6 +460,25 @@ class Score(MethodView):
             "version": game.version,
             "over": bool(domain.is_over(game.state)),
             "sheets": present.sheets(game.state, present.names(game)),
+        }
+        return body, 200, etag(game.version)
+
+
+@blp.route("/<uuid:game_id>/catalog")
+class GameCatalog(MethodView):
+    @errors(blp, *READ)
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, CatalogSchema, headers=ETAG_HEADER)
+    def get(self, game_id: UUID) -> Any:
+        """The component catalog the game is played with.
+
+        Every card, tile, board space and track with its effects, as stored in the game's first event: it
+        never changes for a game, so a client fetches it once to draw the board."""
+        game, _ = reader(game_id)
+        body = {
+            "game_id": str(game.id),
+            "rules_version": game.rules_version,
+            "catalog": present.plain(game.catalog),
         }
         return body, 200, etag(game.version)
 
@@ -460,6 +497,7 @@ EXPORT_RESPONSES = {
 
 @blp.route("/<uuid:game_id>/export")
 class Export(MethodView):
+    @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}], responses=EXPORT_RESPONSES)
     @blp.arguments(ExportQuerySchema, location="query", error_status_code=400)
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Response:
@@ -487,6 +525,7 @@ class Export(MethodView):
 
 @blp.route("/<uuid:game_id>/seats/<int:seat>/token")
 class SeatToken(MethodView):
+    @errors(blp, 400, 401, 403, 404, 429, 503)
     @blp.doc(security=BEARER)
     @blp.response(201, SeatTokenSchema)
     def post(self, game_id: UUID, seat: int) -> Any:
@@ -499,6 +538,7 @@ class SeatToken(MethodView):
         body = {"game_id": str(game_id), "seat": seat, "actor": issued.grant.actor, "token": issued.token}
         return body, 201
 
+    @errors(blp, 401, 403, 404, 429, 503)
     @blp.doc(security=BEARER)
     @blp.response(204)
     def delete(self, game_id: UUID, seat: int) -> None:
@@ -509,6 +549,7 @@ class SeatToken(MethodView):
 
 @blp.route("/<uuid:game_id>/access")
 class AccessList(MethodView):
+    @errors(blp, *READ)
     @blp.doc(security=BEARER)
     @blp.response(200, AccessSchema)
     def get(self, game_id: UUID) -> Any:
@@ -542,6 +583,7 @@ def _resume_point(query: Mapping[str, Any], game: Game) -> int:
 
 @blp.route("/<uuid:game_id>/stream")
 class Stream(MethodView):
+    @errors(blp, 400, *READ)
     @blp.doc(
         security=[*BEARER, {}],
         responses=STREAM_RESPONSES,

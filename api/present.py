@@ -22,6 +22,14 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
+def board(state: Any) -> dict[str, Any]:
+    """The engine's state as JSON for drawing, without the component catalog (the same for a whole game, and
+    much larger than the board: ``GET /api/games/{id}/catalog`` serves it once)."""
+    data = plain(domain.state_to_dict(state))
+    data.pop("catalog", None)
+    return dict(data)
+
+
 def names(game: Game) -> list[str]:
     return [seat["name"] for seat in game.setup["players"]]
 
@@ -59,7 +67,7 @@ def sheets_from(scored: Sequence[Any], players: Sequence[str]) -> list[dict[str,
             {
                 "seat": seat,
                 "player": str(name),
-                "lines": history.sheet_lines(data),
+                "lines": [{"label": label, "points": points} for label, points in history.score_lines(data)],
                 "total": data["total"],
                 "rank": data["rank"],
             }
@@ -96,7 +104,7 @@ def game_view(game: Game) -> dict[str, Any]:
         "coordinates": coordinates(game.state),
         "prompt": prompt(game.state),
         "abandoned": plain(game.abandoned.to_dict()) if game.abandoned else None,
-        "state": plain(domain.state_to_dict(game.state)),
+        "state": board(game.state),
     }
 
 

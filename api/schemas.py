@@ -119,7 +119,10 @@ class GameSchema(Schema):
     coordinates = fields.Nested(CoordinatesSchema, required=True)
     prompt = fields.Nested(PromptSchema, required=True)
     abandoned = fields.Dict(required=True, allow_none=True)
-    state = fields.Dict(required=True, metadata={"description": "the board, JSON-ready for drawing"})
+    state = fields.Dict(
+        required=True,
+        metadata={"description": "the board, JSON-ready for drawing (the catalog is served apart: /catalog)"},
+    )
 
 
 class CreatedGameSchema(Schema):
@@ -300,6 +303,14 @@ class ChangesSchema(Schema):
     since = fields.Integer(required=True)
     version = fields.Integer(required=True)
     events = fields.List(fields.Dict(), required=True)
+
+
+class CatalogSchema(Schema):
+    """The components a game is played with (cards, tiles, board spaces, tracks), fixed when it was created."""
+
+    game_id = fields.String(required=True)
+    rules_version = fields.String(required=True)
+    catalog = fields.Dict(required=True)
 
 
 class ScoreSchema(Schema):

@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 import domain
 from api import present
 from api.games import judged
+from api.openapi import OPEN_WRITE, errors
 from api.schemas import ScoreSheetRequestSchema, ScoreSheetsSchema
 
 blp = Blueprint(
@@ -23,6 +24,7 @@ blp = Blueprint(
 
 @blp.route("")
 class ScoreSheets(MethodView):
+    @errors(blp, *OPEN_WRITE)
     @blp.arguments(ScoreSheetRequestSchema, error_status_code=400)
     @blp.response(200, ScoreSheetsSchema)
     def post(self, body: Mapping[str, Any]) -> dict[str, Any]:

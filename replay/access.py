@@ -21,14 +21,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import singledispatch
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from replay import decisions, exports
-from replay.errors import GameNotFound, ReplayError, StaleVersion
+from replay.errors import ReplayError, StaleVersion
 from replay.events import DomainEvent, now
 
 if TYPE_CHECKING:
@@ -229,14 +229,20 @@ class Issued:
 
 
 class Gatekeeper:
-    """Access to the games of one :class:`GameLog`: creating owned games, issuing and checking tokens."""
+    """Access to the games of one :class:`GameLog` (or a sharded log of several): creating owned games,
+    issuing and checking tokens. A game's access stream lives in the game's own application (its shard)."""
 
     def __init__(self, log: GameLog) -> None:
         self.log = log
 
+    def home(self, game_id: UUID) -> GameLog:
+        """The application that holds this game's streams (the log itself, or the game's shard)."""
+        shard_for = getattr(self.log, "shard_for", None)
+        return self.log if shard_for is None else cast("GameLog", shard_for(game_id))
+
     def access(self, game_id: UUID) -> Access:
         try:
-            stream = self.log.repository.get(stream_id(game_id), projector_func=project_access)
+            stream = self.home(game_id).repository.get(stream_id(game_id), projector_func=project_access)
         except AggregateNotFoundError:
             return empty(game_id)
         assert isinstance(stream, Access)
@@ -250,7 +256,7 @@ class Gatekeeper:
     # (GameLog's own transaction helper), so a game is never left without an owner.
 
     def create_game(self, setup: Mapping[str, Any], *, catalog: Mapping[str, Any] | None = None) -> Issued:
-        created, _ = decisions.create(setup, catalog=catalog)
+        created, _ = decisions.create(setup, catalog=catalog, game_id=uuid4())
         return self._save_owned([created])
 
     def fork(self, game_id: UUID, version: int) -> Issued:
@@ -263,11 +269,10 @@ class Gatekeeper:
         if keep_id and isinstance(data, Mapping):
             try:
                 wanted = UUID(str(data.get("game_id")))
-                self.log.get_game(wanted)
-            except GameNotFound:
-                game_id = wanted
             except ValueError:
-                pass
+                wanted = None
+            if wanted is not None:
+                game_id = self.home(wanted).import_id(data, keep_id=True)
         imported = exports.refold(data, game_id=game_id)
         return self._save_owned(imported.game_events, extra=imported.note_events)
 
@@ -276,7 +281,7 @@ class Gatekeeper:
         token = new_token()
         event = grant(empty(game_id), role=OWNER, seat=None, token_hash=hash_token(token), by="system")
         # GameLog's own helper (same package): the game, its index entry and the grant in one transaction.
-        self.log._save_with_index(events, extra=[*extra, event])
+        self.home(game_id)._save_with_index(events, extra=[*extra, event])
         return Issued(game_id, token, mutate(event, None).grants[event.grant_id])
 
     def issue_seat_token(self, game_id: UUID, seat: int, *, by: str) -> Issued:
@@ -296,7 +301,7 @@ class Gatekeeper:
                 access, role=SEAT, seat=seat, token_hash=hash_token(token), by=by, offset=len(events)
             )
             try:
-                self.log.save(*events, issued)
+                self.home(game_id).save(*events, issued)
             except IntegrityError:
                 continue
             return Issued(game_id, token, self.access(game_id).grants[issued.grant_id])
@@ -314,7 +319,7 @@ class Gatekeeper:
             if not events:
                 return 0
             try:
-                self.log.save(*events)
+                self.home(game_id).save(*events)
             except IntegrityError:
                 continue
             return len(events)

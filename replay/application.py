@@ -26,7 +26,7 @@ from replay import decisions, exports, history, rules
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameNotFound, StaleVersion, UnknownVersion
 from replay.events import DomainEvent, GameCreated, GameIndexed, Move
-from replay.game import Game, GameSnapshot, project_game
+from replay.game import Game, GameSnapshot, NotAGameEvent, project_game
 
 SNAPSHOT_EVERY = 50
 """Take a snapshot at least every this many events (and at every round's end): reading any version then
@@ -98,7 +98,7 @@ class GameLog(Application[UUID]):
         """The game at its current version, or as it stood right after event ``version``."""
         try:
             game = self.repository.get(game_id, version=version, projector_func=project_game)
-        except AggregateNotFoundError:
+        except (AggregateNotFoundError, NotAGameEvent):  # no stream, or another kind of stream
             raise GameNotFound(f"no game {game_id}", game_id=str(game_id)) from None
         if not isinstance(game, Game):  # another aggregate's id (an annotation or index stream)
             raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
@@ -173,9 +173,19 @@ class GameLog(Application[UUID]):
 
     # --- recording -----------------------------------------------------------------------------------------
 
-    def create_game(self, setup: Mapping[str, Any], *, catalog: Mapping[str, Any] | None = None) -> UUID:
-        """Start a new game; returns its id (unguessable: a random UUID)."""
-        created, _ = decisions.create(setup, catalog=catalog)
+    def shard_for(self, game_id: UUID) -> GameLog:
+        """The application that records this game: this one (see :class:`replay.shards.ShardedLog`)."""
+        return self
+
+    def create_game(
+        self,
+        setup: Mapping[str, Any],
+        *,
+        catalog: Mapping[str, Any] | None = None,
+        game_id: UUID | None = None,
+    ) -> UUID:
+        """Start a new game; returns its id (unguessable: a random UUID, unless ``game_id`` is given)."""
+        created, _ = decisions.create(setup, catalog=catalog, game_id=game_id)
         self._save_with_index([created])
         return created.originator_id
 
@@ -239,11 +249,14 @@ class GameLog(Application[UUID]):
         self._expect(game, expected_version)
         return self._commit(game, [decisions.abandon(game, actor=actor, reason=reason)])
 
-    def fork(self, game_id: UUID, version: int) -> UUID:
-        """A new game that starts as this one stood at ``version`` ("what if"), linked to it."""
+    def fork(
+        self, game_id: UUID, version: int, *, into: GameLog | None = None, branch: UUID | None = None
+    ) -> UUID:
+        """A new game that starts as this one stood at ``version`` ("what if"), linked to it. ``into`` and
+        ``branch`` name the application and id of the new game (sharded logs); by default, here and random."""
         game = self.get_game(game_id)
-        branch = uuid4()
-        self._save_with_index(decisions.fork_events(game, version, branch))
+        branch = branch or uuid4()
+        (into or self)._save_with_index(decisions.fork_events(game, version, branch))
         return branch
 
     # --- annotations ---------------------------------------------------------------------------------------
@@ -330,21 +343,25 @@ class GameLog(Application[UUID]):
         """Refold an exported log without writing anything (raises ``InvalidLog`` listing every problem)."""
         return exports.refold(data, game_id=uuid4()).game
 
-    def import_log(self, data: Any, *, keep_id: bool = True) -> UUID:
+    def import_log(self, data: Any, *, keep_id: bool = True, game_id: UUID | None = None) -> UUID:
         """Write an exported log as a game of this store, after refolding it with the rules. The game keeps
-        its id unless that id is taken here (or ``keep_id`` is false)."""
-        game_id = uuid4()
+        its id unless that id is taken here (or ``keep_id`` is false); ``game_id`` imposes one."""
+        game_id = game_id or self.import_id(data, keep_id=keep_id)
+        imported = exports.refold(data, game_id=game_id)
+        self._save_with_index(imported.game_events, extra=imported.note_events)
+        return game_id
+
+    def import_id(self, data: Any, *, keep_id: bool) -> UUID:
+        """The id an imported game gets: its own if it is free here and ``keep_id``, else a new one."""
         if keep_id and isinstance(data, Mapping):
             try:
                 wanted = UUID(str(data.get("game_id")))
                 self.get_game(wanted)
             except GameNotFound:
-                game_id = wanted
+                return wanted
             except ValueError:
                 pass
-        imported = exports.refold(data, game_id=game_id)
-        self._save_with_index(imported.game_events, extra=imported.note_events)
-        return game_id
+        return uuid4()
 
     # --- rules versions ------------------------------------------------------------------------------------
 
@@ -383,7 +400,8 @@ class GameLog(Application[UUID]):
         """Games, newest first, optionally only those whose title or players contain ``search``."""
         needle = (search or "").casefold().strip()
         selected = []
-        for entry in reversed(self._index_entries()):
+        # Newest first by the game's own creation time (an imported game keeps the time it was recorded).
+        for entry in sorted(self._index_entries(), key=lambda entry: entry.timestamp, reverse=True):
             if entry.private and not include_private:
                 continue
             if needle and needle not in " ".join([entry.title, *entry.players]).casefold():

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 if TYPE_CHECKING:
     from replay.application import GameLog
@@ -39,6 +39,8 @@ class StoreConfig:
     sqlite_path: Path | None = None
     redis_url: str | None = None
     redis_prefix: str = "heronlog"
+    shards: int = 1
+    """How many applications games are spread over (``HERONLOG_SHARDS``; see replay.shards)."""
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str], kind: str | None = None) -> StoreConfig:
@@ -51,7 +53,15 @@ class StoreConfig:
             url = environ.get("REDIS_URL")
             if not url:
                 raise ConfigError("the redis store needs REDIS_URL, e.g. redis://127.0.0.1:6379/0")
-            return cls(kind="redis", redis_url=url, redis_prefix=environ.get("REDIS_KEY_PREFIX", "heronlog"))
+            shards = environ.get("HERONLOG_SHARDS", "1")
+            if not shards.isdigit() or not 1 <= int(shards) <= 64:
+                raise ConfigError(f"HERONLOG_SHARDS must be a whole number from 1 to 64, not {shards!r}")
+            return cls(
+                kind="redis",
+                redis_url=url,
+                redis_prefix=environ.get("REDIS_KEY_PREFIX", "heronlog"),
+                shards=int(shards),
+            )
         if chosen == "memory":
             return cls(kind="memory")
         raise ConfigError(f"unknown store {chosen!r}: choose one of {', '.join(STORE_KINDS)}")
@@ -61,7 +71,8 @@ class StoreConfig:
         if self.kind == "sqlite":
             return f"sqlite file {self.sqlite_path}"
         if self.kind == "redis":
-            return f"redis {self.redis_url} (key prefix {self.redis_prefix!r})"
+            spread = f", {self.shards} shards" if self.shards > 1 else ""
+            return f"redis {self.redis_url} (key prefix {self.redis_prefix!r}{spread})"
         return "memory (nothing is kept after the process ends)"
 
     def eventsourcing_env(self) -> dict[str, str]:
@@ -80,9 +91,16 @@ class StoreConfig:
 
 
 def open_log(config: StoreConfig, **extra_env: str) -> GameLog:
-    """The game log on the configured store (creating the SQLite data folder if needed)."""
+    """The game log on the configured store (creating the SQLite data folder if needed). With several shards
+    it is a :class:`replay.shards.ShardedLog`, which answers the same methods."""
     from replay.application import GameLog
 
     if config.sqlite_path is not None:
         config.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-    return GameLog(env={**config.eventsourcing_env(), **extra_env})
+    env = {**config.eventsourcing_env(), **extra_env}
+    if config.shards > 1:
+        from replay.shards import ShardedLog
+
+        sharded: Any = ShardedLog.build(config.shards, lambda shard_class: shard_class(env=env))
+        return cast("GameLog", sharded)  # duck-typed: the same methods, routed by game id
+    return GameLog(env=env)

@@ -37,6 +37,8 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     """Check a requested setup and fill its defaults: the shape stored in ``GameCreated``."""
     players = setup.get("players")
     if isinstance(players, int) and not isinstance(players, bool):
+        if not 1 <= players <= 100:  # the rules engine judges the exact count; this only bounds the work
+            raise InvalidSetup("players must be a small count or a list of names", players=players)
         players = [f"Player {seat + 1}" for seat in range(players)]
     if not isinstance(players, list) or not players:
         raise InvalidSetup("players must be a count or a list of names or {name, colour} objects")

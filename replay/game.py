@@ -169,10 +169,15 @@ class Game:
 # --- the projector ----------------------------------------------------------------------------------------
 
 
+class NotAGameEvent(TypeError):
+    """An event of another stream (annotations, access, the index) was folded as a game's: that id is not a
+    game's."""
+
+
 @singledispatch
 def mutate(event: DomainEvent, game: Game | None) -> Game:
     """Fold one event into the game (one function per event type, registered below)."""
-    raise TypeError(f"not a game event: {type(event).__name__}")
+    raise NotAGameEvent(f"not a game event: {type(event).__name__}")
 
 
 @mutate.register

@@ -251,18 +251,6 @@ def score_lines(sheet: Mapping[str, Any]) -> list[tuple[str, int]]:
     return [(key.replace("_", " "), value) for key, value in sheet.items() if key not in SHEET_FIELDS]
 
 
-def sheet_lines(sheet: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A score sheet's lines as ``{label, points}``, in order: its ``lines`` if it lists them, else each of its
-    whole-number fields other than seat, total and rank (the engine's ``ScoreSheet`` names one per line)."""
-    if isinstance(sheet.get("lines"), list):
-        return [dict(line) for line in sheet["lines"]]
-    return [
-        {"label": key, "points": value}
-        for key, value in sheet.items()
-        if key not in SHEET_FIELDS and isinstance(value, int) and not isinstance(value, bool)
-    ]
-
-
 def score_table(state: Any, names: Sequence[str]) -> list[str]:
     """The score sheet as aligned text, one column per seat."""
     sheets = [sheet.to_dict() for sheet in domain.score(state)]

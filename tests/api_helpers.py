@@ -155,12 +155,14 @@ class ApiClient:
         return played
 
 
-def moves_after(state: Mapping[str, Any], *moves: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The legal moves once ``moves`` are played from a state as the API shows it (``game["state"]``):
-    lets a test build a batch, or find the move a later prompt will accept."""
+def moves_after(api: ApiClient, game_id: str, *moves: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The legal moves once ``moves`` are played on from the game as the API shows it (its board and its
+    catalog): lets a test build a batch, or find the move a later prompt will accept."""
     import domain
 
-    current = domain.state_from_dict(json.loads(json.dumps(state)))
+    board = dict(api.game(game_id)["state"])
+    board["catalog"] = api.get(f"/api/games/{game_id}/catalog").body["catalog"]
+    current = domain.state_from_dict(json.loads(json.dumps(board)))
     for move in moves:
         current = domain.apply(current, dict(move))
     return [dict(move) for move in domain.legal_moves(current)]

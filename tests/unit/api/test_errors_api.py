@@ -74,7 +74,7 @@ def test_an_unreachable_store_is_503_store_unavailable(
     def down(*_: object, **__: object) -> None:
         raise OperationalError("connection refused")
 
-    monkeypatch.setattr(app.extensions["heronlog"].log, "get_game", down)
+    monkeypatch.setattr(app.extensions["heronlog"].get().log, "get_game", down)
     answer = api.get(f"/api/games/{game_id}")
     assert answer.error() == (503, "store_unavailable")
     assert answer.headers["retry-after"]
@@ -97,8 +97,16 @@ def test_the_score_sheet_scores_tallies_and_stores_nothing(api: ApiClient) -> No
     sheets = answer.body["sheets"]
     assert [(s["player"], s["total"], s["rank"]) for s in sheets] == [("Aiko", 32, 1), ("Ben", 31, 2)]
     lines = {line["label"]: line["points"] for line in sheets[0]["lines"]}
-    assert lines["coins_seals"] == 2 and sum(lines.values()) == 32
+    assert lines["coins seals"] == 2 and sum(lines.values()) == 32
     assert api.get("/api/games").body["games"] == []
     bad = api.post("/api/score-sheets", {"players": [{"name": "Aiko", "cp": "lots"}]})
     assert bad.error() == (400, "invalid_tallies")
     assert api.post("/api/score-sheets", {"players": []}).error() == (400, "invalid_request")
+
+
+def test_the_app_starts_while_redis_is_down_and_answers_503_until_it_is_up() -> None:
+    app = create_app({"STORE": StoreConfig(kind="redis", redis_url="redis://127.0.0.1:1/0")})
+    api = ApiClient(flask_transport(app.test_client()))
+    assert api.get("/healthz").status == 503
+    assert api.get("/api/games").error() == (503, "store_unavailable")
+    assert api.post("/api/games", {"players": 2}).error() == (503, "store_unavailable")

@@ -22,7 +22,7 @@ def test_the_owner_token_is_shown_once_and_never_stored_in_clear(api: ApiClient,
     game_id, token, _ = api.create(2)
     assert token not in str(api.game(game_id))
     assert token not in str(api.get(f"/api/games/{game_id}/export").body)
-    log = app.extensions["heronlog"].log
+    log = app.extensions["heronlog"].get().log
     stored = [
         repr(event) for event in log.events.get(uuid.uuid5(uuid.NAMESPACE_URL, f"heronlog:access:{game_id}"))
     ]
@@ -83,3 +83,28 @@ def test_table_mode_lists_chance_moves_for_the_recorder(api: ApiClient) -> None:
     roll = listing.body["moves"][0]
     assert roll["seat"] is None
     assert api.play(game_id, roll, token, game["version"]).status == 201
+
+
+def test_the_catalog_is_served_once_apart_from_the_board(api: ApiClient) -> None:
+    game_id, _, game = api.create(2, seed=5)
+    assert "catalog" not in game["state"]
+    catalog = api.get(f"/api/games/{game_id}/catalog")
+    assert catalog.status == 200 and catalog.etag == game["version"]
+    assert catalog.body["rules_version"] == game["rules_version"]
+    assert {"stewards", "gardens"} <= set(catalog.body["catalog"])
+
+
+def test_the_id_of_another_stream_is_no_game(api: ApiClient) -> None:
+    game_id, token, _ = api.create(2, seed=5)
+    api.post(f"/api/games/{game_id}/annotations", {"version": 1, "text": "n"}, token=token)
+    for kind in ("annotations", "access"):
+        other = uuid.uuid5(uuid.NAMESPACE_URL, f"heronlog:{kind}:{game_id}")
+        assert api.get(f"/api/games/{other}").error() == (404, "game_not_found")
+        assert api.get(f"/api/games/{other}/timeline").error() == (404, "game_not_found")
+    index = uuid.uuid5(uuid.NAMESPACE_URL, "heronlog:index:GameLog")
+    assert api.get(f"/api/games/{index}").error() == (404, "game_not_found")
+
+
+def test_an_absurd_player_count_is_refused_at_once(api: ApiClient) -> None:
+    assert api.post("/api/games", {"players": 10**15}).error() == (400, "invalid_setup")
+    assert api.post("/api/games", {"players": -3}).error() == (400, "invalid_setup")

@@ -169,7 +169,7 @@ def test_export_in_three_formats_and_import_round_trip(api: ApiClient) -> None:
 def test_an_invalid_import_is_422_listing_every_problem_and_writes_nothing(api: ApiClient) -> None:
     game_id, _ = started(api, 2)
     document = api.get(f"/api/games/{game_id}/export").body
-    document["events"][0]["data"]["move"] = {"kind": "take", "seat": 0, "die": 77}
+    document["events"][0]["data"]["move"] = {"kind": "choose_start", "seat": 0, "resource": "no-such-card"}
     document["events"][1]["version"] = 9
     answer = api.post("/api/games/import?new_id=1", document)
     assert answer.error() == (422, "invalid_log")

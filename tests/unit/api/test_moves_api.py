@@ -29,6 +29,11 @@ def test_a_whole_game_played_through_legal_moves_ends_with_a_score_sheet(api: Ap
     score = api.get(f"/api/games/{game_id}/score").body
     assert score["over"] and sorted(sheet["rank"] for sheet in score["sheets"])[0] == 1
     assert api.legal(game_id).body["moves"] == []
+    late = api.play(
+        game_id, {"kind": "take_die", "seat": 0, "bridge": "coral", "end": "left"}, token, game["version"]
+    )
+    assert late.error() == (422, "game_over")
+    assert api.game(game_id)["version"] == game["version"]
 
 
 def test_an_illegal_move_is_422_with_its_rule_and_changes_nothing(api: ApiClient) -> None:
@@ -64,10 +69,10 @@ def test_a_malformed_move_is_400(api: ApiClient) -> None:
 
 
 def test_a_batch_is_applied_all_or_nothing(api: ApiClient) -> None:
-    game_id, token, game = api.create(2, seed=5)
+    game_id, token, _ = api.create(2, seed=5)
     first = api.legal(game_id).body["moves"][0]
-    second = moves_after(game["state"], first)[0]
-    third = moves_after(game["state"], first, second)[0]
+    second = moves_after(api, game_id, first)[0]
+    third = moves_after(api, game_id, first, second)[0]
     refused = api.post(
         f"/api/games/{game_id}/moves",
         {"moves": [first, second, {**third, "seat": 1 - third["seat"]}]},
@@ -167,7 +172,7 @@ def test_a_retried_move_is_safe_even_after_the_answer_cache_forgot_it(api: ApiCl
     game_id, token, _ = api.create(2, seed=5)
     move = api.legal(game_id).body["moves"][0]
     first = api.play(game_id, move, token, 1, key="tap-2")
-    app.extensions["heronlog"].answers = MemoryAnswers()
+    app.extensions["heronlog"].get().answers = MemoryAnswers()
     again = api.play(game_id, move, token, 1, key="tap-2")
     assert again.status == 201
     assert again.body["repeated"] is True

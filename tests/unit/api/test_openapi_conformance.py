@@ -62,7 +62,11 @@ def known_game() -> dict[str, Any]:
 @settings(
     max_examples=12,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.function_scoped_fixture],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.function_scoped_fixture,
+    ],
 )
 def test_no_request_gets_a_server_error_and_every_answer_matches_the_document(
     case: Any, known_game: dict[str, Any]

@@ -1,0 +1,41 @@
+"""The error answers each operation documents, beside the envelope every operation has as its default."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask_smorest import Blueprint
+
+from api.schemas import ErrorSchema
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+MEANINGS = {
+    400: "malformed: the body, query or headers do not fit (invalid_request), or a malformed move (invalid_move)",
+    401: "no token, or not one of this game's (unauthorized); private games need one even to read",
+    403: "the token may not do this (forbidden): a seat acting for another seat, or an owner-only action",
+    404: "no such game, version or annotation",
+    409: "the game moved on (stale_version, with details.current_version), or nothing to undo or redo, or "
+    "the game is closed",
+    413: "the body is larger than the limit (payload_too_large)",
+    422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over) or an invalid log",
+    428: "the write names no version: send If-Match or expected_version (precondition_required)",
+    429: "too many writes (rate_limited), with Retry-After",
+    503: "the event store did not answer (store_unavailable), with Retry-After",
+}
+
+READ = (401, 404, 503)
+WRITE = (400, 401, 403, 404, 409, 413, 422, 428, 429, 503)
+OPEN_WRITE = (400, 413, 429, 503)
+
+
+def errors(blp: Blueprint, *statuses: int) -> Callable[[F], F]:
+    """Document these error statuses (all in the one envelope) on a view."""
+
+    def decorate(func: F) -> F:
+        for status in sorted(statuses, reverse=True):
+            func = blp.alt_response(status, schema=ErrorSchema, description=MEANINGS[status])(func)
+        return func
+
+    return decorate

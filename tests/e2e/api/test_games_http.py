@@ -1,0 +1,270 @@
+"""The JSON API end to end: a real `heronlog serve` (gunicorn) on SQLite and on Redis, spoken to over HTTP.
+
+The main scenario records a complete seeded four-player game through `legal-moves` only (each seat with its
+own token, as players at a table would), then undoes, redoes, amends, forks, annotates, replays (states,
+timeline, changes, the event stream), exports in every format and imports the export again; the last check
+proves that the scenario called every operation of the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+import time
+import urllib.request
+from typing import Any
+
+from tests.api_helpers import ApiClient
+from tests.e2e.api.conftest import RecordingClient
+
+
+def record_whole_game(
+    web: ApiClient, game_id: str, tokens: dict[int | None, str], rng: random.Random
+) -> dict[int, list[dict[str, Any]]]:
+    """Play until the game ends, every move taken from `legal-moves` and posted as-is by the token of its seat
+    (the owner's for chance moves); returns the moves that were listed at each version, by version."""
+    listed: dict[int, list[dict[str, Any]]] = {}
+    while True:
+        listing = web.legal(game_id)
+        if listing.body["over"]:
+            return listed
+        moves = listing.body["moves"]
+        listed[listing.etag] = moves
+        answers = [move for move in moves if move.get("kind") != "convert"] or moves
+        move = rng.choice(answers)
+        key = f"move-{listing.etag}"
+        answer = web.play(game_id, move, tokens.get(move.get("seat"), tokens[None]), listing.etag, key=key)
+        assert answer.status == 201, (move, answer.body)
+        assert answer.body["versions"] == [listing.etag + 1] and answer.etag == listing.etag + 1
+
+
+def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_stores(
+    web: RecordingClient,
+) -> None:
+    rng = random.Random(2024)
+    created = web.post(
+        "/api/games", {"players": ["Aiko", "Ben", "Chie", "Dai"], "seed": 77, "title": "Club night"}
+    )
+    assert created.status == 201
+    game_id, owner = created.body["game"]["game_id"], created.body["owner_token"]
+    tokens: dict[int | None, str] = {None: owner}
+    for seat in range(4):
+        issued = web.post(f"/api/games/{game_id}/seats/{seat}/token", token=owner)
+        assert issued.status == 201 and issued.body["actor"] == f"seat:{seat}"
+        tokens[seat] = issued.body["token"]
+    access = web.get(f"/api/games/{game_id}/access", owner).body
+    assert sorted(grant["actor"] for grant in access["grants"]) == [
+        "owner",
+        "seat:0",
+        "seat:1",
+        "seat:2",
+        "seat:3",
+    ]
+
+    # --- the whole game, through legal-moves only -------------------------------------------------------
+    listed = record_whole_game(web, game_id, tokens, rng)
+    game = web.game(game_id)
+    assert game["over"] and game["status"] == "finished"
+    final = game["version"]
+    assert game["moves"] == final - 1 == len(listed)
+    score = web.get(f"/api/games/{game_id}/score").body
+    assert score["over"] and sorted(sheet["rank"] for sheet in score["sheets"])[0] == 1
+    assert web.get("/api/games?search=club").body["games"][0]["status"] == "finished"
+    # a retried submission (same Idempotency-Key) answers as the first time and writes nothing
+    first = web.get(f"/api/games/{game_id}/timeline").body["entries"][0]
+    retried = web.play(game_id, listed[1][0], owner, 1, key="move-1")
+    assert retried.status == 201 and retried.body["versions"] == [2]
+    assert web.game(game_id)["version"] == final
+
+    # --- undo and redo the last move --------------------------------------------------------------------
+    last = web.get(f"/api/games/{game_id}/timeline").body["entries"][-1]
+    seat_token = tokens.get(last["seat"], owner)
+    undone = web.post(f"/api/games/{game_id}/undo", {}, token=seat_token, if_match=final)
+    assert undone.status == 200 and not undone.body["game"]["over"] and undone.body["game"]["redoable"] == 1
+    redone = web.post(f"/api/games/{game_id}/redo", {"count": 1}, token=seat_token, if_match=final + 1)
+    assert redone.status == 200 and redone.body["game"]["over"] and redone.etag == final + 2
+
+    # --- replay: states by version and by round/turn, changes since a version --------------------------------
+    opening = web.get(f"/api/games/{game_id}/states/1").body
+    assert opening["version"] == 1 and opening["current_version"] == final + 2
+    entries = web.get(f"/api/games/{game_id}/timeline").body["entries"]
+    round2 = next(entry for entry in entries if entry["round"] == 2)
+    at_turn = web.get(f"/api/games/{game_id}/states?round=2&turn={round2['turn']}").body
+    assert at_turn["version"] == round2["version"] - 1
+    assert at_turn == web.get(f"/api/games/{game_id}/states/{round2['version'] - 1}").body
+    changes = web.get(f"/api/games/{game_id}/changes?since={final}").body
+    assert [event["type"] for event in changes["events"]] == ["MovesUndone", "MovesRedone"]
+
+    # --- amend a late move with another move that was legal then ----------------------------------------
+    target = max(v for v, moves in listed.items() if len({m["kind"] for m in moves}) < len(moves))
+    played_then = web.get(f"/api/games/{game_id}/timeline").body["entries"][target - 1]
+    assert played_then["version"] == target + 1
+    other = next(
+        m for m in listed[target] if m["kind"] == listed[target][0]["kind"] and m != listed[target][0]
+    )
+    version = final + 2
+    dry = web.post(
+        f"/api/games/{game_id}/amend",
+        {"version": target + 1, "move": other, "dry_run": True},
+        token=owner,
+        if_match=version,
+    )
+    assert dry.status == 200 and dry.etag == version
+    amended = web.post(
+        f"/api/games/{game_id}/amend", {"version": target + 1, "move": other}, token=owner, if_match=version
+    )
+    assert amended.status == 200 and amended.etag == version + 1
+    assert amended.body["report"] == dry.body["report"]
+    version += 1
+    timeline = web.get(f"/api/games/{game_id}/timeline?include_undone=1").body["entries"]
+    assert any(entry["amends"] == target + 1 for entry in timeline)
+    assert any(entry["undone"] for entry in timeline)
+
+    # --- annotations (their own stream: the game version does not move) --------------------------------------
+    note = web.post(
+        f"/api/games/{game_id}/annotations",
+        {
+            "version": 5,
+            "text": "Ben opens on the red bridge",
+            "glyph": "!?",
+            "target": {"kind": "bridge", "id": "red"},
+        },
+        token=tokens[1],
+    )
+    assert note.status == 201 and note.body["author"] == "seat:1" and note.body["author_name"] == "Ben"
+    teacher = web.post(
+        f"/api/games/{game_id}/annotations", {"version": 9, "text": "too early"}, token=owner
+    ).body
+    path = f"/api/games/{game_id}/annotations/{note.body['id']}"
+    assert web.patch(path, {"glyph": "!"}, token=tokens[1]).body["glyph"] == "!"
+    assert web.get(path).body["text"] == "Ben opens on the red bridge"
+    assert web.delete(f"/api/games/{game_id}/annotations/{teacher['id']}", token=owner).status == 204
+    assert [n["id"] for n in web.get(f"/api/games/{game_id}/annotations").body["annotations"]] == [
+        note.body["id"]
+    ]
+    assert web.game(game_id)["version"] == version
+
+    # --- a branch ("what if") ----------------------------------------------------------------------------------
+    fork = web.post(f"/api/games/{game_id}/forks", {"version": 20})
+    assert fork.status == 201 and fork.body["game"]["parent"] == {"game_id": game_id, "version": 20}
+    branch, branch_owner = fork.body["game"]["game_id"], fork.body["owner_token"]
+    branch_listing = web.legal(branch)
+    assert web.play(branch, branch_listing.body["moves"][0], branch_owner, branch_listing.etag).status == 201
+    closed = web.post(
+        f"/api/games/{branch}/abandon",
+        {"reason": "enough"},
+        token=branch_owner,
+        if_match=branch_listing.etag + 1,
+    )
+    assert closed.status == 200 and closed.body["game"]["status"] == "abandoned"
+
+    # --- the spectators' stream, resumed from a version --------------------------------------------------------
+    events = read_stream(web, f"/api/games/{game_id}/stream?timeout=1", last_event_id=final)
+    assert [(event["id"], event["event"]) for event in events] == [
+        (str(final + 1), "MovesUndone"),
+        (str(final + 2), "MovesRedone"),
+        (str(final + 3), "MoveAmended"),
+    ]
+
+    # --- exports, and the import of the export ----------------------------------------------------------------
+    exported = web.get(f"/api/games/{game_id}/export")
+    assert exported.status == 200 and exported.etag == version
+    text = web.get(f"/api/games/{game_id}/export?format=text").body
+    assert "Club night" in text and "Ben opens on the red bridge" in text
+    bgstats = web.get(f"/api/games/{game_id}/export?format=bgstats").body
+    assert [p["name"] for p in bgstats["players"]] == ["Aiko", "Ben", "Chie", "Dai"]
+    imported = web.post("/api/games/import?new_id=1", exported.body)
+    assert imported.status == 201
+    copy = imported.body["game"]["game_id"]
+    assert copy != game_id and imported.body["owner_token"] != owner
+    assert web.game(copy)["state"] == web.game(game_id)["state"]
+    assert (
+        web.get(f"/api/games/{copy}/timeline").body["entries"]
+        == web.get(f"/api/games/{game_id}/timeline").body["entries"]
+    )
+    assert web.get(f"/api/games/{copy}/export").body["events"] == exported.body["events"]
+    assert (
+        web.get(f"/api/games/{copy}/annotations").body["annotations"][0]["text"]
+        == "Ben opens on the red bridge"
+    )
+
+    # --- the rest of the surface ----------------------------------------------------------------------------
+    sheet = web.post(
+        "/api/score-sheets", {"players": [{"name": "Eri", "cp": 40, "coins": 5}, {"name": "Fumi", "cp": 38}]}
+    )
+    assert sheet.status == 200 and [s["total"] for s in sheet.body["sheets"]] == [41, 38]
+    assert web.delete(f"/api/games/{game_id}/seats/3/token", token=owner).status == 204
+    assert web.get(f"/api/games/{game_id}", tokens[3]).error() == (401, "unauthorized")
+    assert "stewards" in web.get(f"/api/games/{game_id}/catalog").body["catalog"]
+    document = web.get("/api/openapi.json").body
+    assert web.get("/api/docs").status == 200
+    assert web.get("/healthz").status == 200
+    documented = {
+        (m, p)
+        for p, item in document["paths"].items()
+        for m in item
+        if m in {"get", "post", "patch", "delete"}
+    }
+    assert documented - web.operations(document) == set()
+    assert first["version"] == 2
+
+
+def read_stream(web: RecordingClient, path: str, *, last_event_id: int) -> list[dict[str, str]]:
+    """Read a whole (time-limited) event stream over HTTP; returns its events as fields."""
+    web.calls.append(("GET", path.split("?", 1)[0]))
+    request = urllib.request.Request(web.base_url + path, headers={"Last-Event-ID": str(last_event_id)})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        text = response.read().decode()
+    events = []
+    for block in text.split("\n\n"):
+        fields = dict(
+            line.split(": ", 1)
+            for line in block.splitlines()
+            if line and not line.startswith(":") and ": " in line
+        )
+        if "data" in fields:
+            json.loads(fields["data"])
+            events.append(fields)
+    return events
+
+
+def test_refusals_write_nothing(web: RecordingClient) -> None:
+    game_id, owner, game = web.create(["Aiko", "Ben"], seed=3)
+    seat1 = web.post(f"/api/games/{game_id}/seats/1/token", token=owner).body["token"]
+    move = web.legal(game_id).body["moves"][0]
+    assert move["seat"] == 0
+    illegal = web.play(game_id, {**move, "resource": "no-such-card"}, owner, 1)
+    assert illegal.error() == (422, "illegal_move") and illegal.body["rule"].startswith("R-")
+    assert web.play(game_id, move, "forged-token", 1).error() == (401, "unauthorized")
+    assert web.post(f"/api/games/{game_id}/moves", move, if_match=1).error() == (401, "unauthorized")
+    assert web.play(game_id, move, seat1, 1).error() == (403, "forbidden")
+    assert web.game(game_id)["version"] == game["version"] == 1
+    assert web.play(game_id, move, owner, 1).status == 201
+    stale = web.play(game_id, web.legal(game_id).body["moves"][0], owner, 1)
+    assert stale.error() == (409, "stale_version") and stale.body["details"]["current_version"] == 2
+    assert web.game(game_id)["version"] == 2
+    assert web.send("POST", "/api/games", b"{", {"Content-Type": "application/json"}).error() == (
+        400,
+        "invalid_request",
+    )
+    assert web.get("/api/nowhere").error() == (404, "not_found")
+
+
+def test_a_spectator_sees_a_move_as_it_is_recorded(web: RecordingClient) -> None:
+    game_id, owner, game = web.create(["Aiko", "Ben"], seed=8)
+    seen: list[list[dict[str, str]]] = []
+    spectator = threading.Thread(
+        target=lambda: seen.append(
+            read_stream(web, f"/api/games/{game_id}/stream?timeout=3", last_event_id=1)
+        )
+    )
+    spectator.start()
+    time.sleep(1)
+    move = web.legal(game_id).body["moves"][0]
+    assert web.play(game_id, move, owner, game["version"]).status == 201
+    spectator.join(timeout=30)
+    [events] = seen
+    assert [(event["id"], event["event"]) for event in events] == [("2", "MovePlayed")]
+    assert json.loads(events[0]["data"])["data"]["move"] == move

@@ -1,0 +1,248 @@
+"""Helpers for the domain tests: build exact situations through the public API (table mode) or by editing a
+state (frozen dataclasses, `dataclasses.replace`), and play moves."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+import domain
+from domain.prompts import Frame
+from domain.state import Die, GameState, Player, bridge_index, room_index
+from domain.vocabulary import Colour, Phase
+
+Move = dict[str, Any]
+
+
+def table_game(
+    players: int | list[str] = 3,
+    *,
+    answers: Mapping[str, Any] | None = None,
+    choose: Iterable[str] = (),
+    options: Mapping[str, Any] | None = None,
+    catalog: Mapping[str, Any] | None = None,
+) -> GameState:
+    """A table-mode game set up to its first turn. `answers` maps a chance target to its outcome:
+    a room id / "daimyo" / garden slot / "yard_1:blue" / "offer_0:resource" -> card id; "dice:coral" -> list;
+    "order" -> list; "tiles" -> list of castle tile colours in drawing order; "well" -> list of tile ids.
+    Anything not given takes the first legal outcome. `choose` lists starting resource cards in choosing
+    order."""
+    answers = dict(answers or {})
+    tiles = list(answers.pop("tiles", []))
+    wells = list(answers.pop("well", []))
+    picks = list(choose)
+    state = domain.new_game(players, mode="table", options=options, catalog=catalog)
+    while state.phase is Phase.SETUP:
+        prompt = domain.prompt_of(state)
+        kind = prompt["kind"]
+        move: Move = default_answer(state)
+        if kind == "reveal" and prompt["target"] in answers:
+            move = {"kind": "reveal", "seat": None, "pool": prompt["pool"], "card": answers[prompt["target"]]}
+        elif kind == "roll" and f"dice:{prompt['bridge']}" in answers:
+            move = {
+                "kind": "roll",
+                "seat": None,
+                "bridge": prompt["bridge"],
+                "dice": answers[f"dice:{prompt['bridge']}"],
+            }
+        elif kind == "stack_order" and "order" in answers:
+            move = {"kind": "stack_order", "seat": None, "order": answers["order"]}
+        elif kind == "die_tile" and tiles:
+            move = {"kind": "die_tile", "seat": None, "colour": tiles.pop(0)}
+        elif kind == "well_tile" and wells:
+            move = {"kind": "well_tile", "seat": None, "tile": wells.pop(0)}
+        elif kind == "choose_start" and picks:
+            move = {"kind": "choose_start", "seat": prompt["seat"], "resource": picks.pop(0)}
+        state = domain.apply(state, move)
+    return state
+
+
+def default_answer(state: GameState) -> Move:
+    """A setup answer that always makes progress: the last card of a pile (the first would deal S1, S2, S3,
+    D1, D2, all with a dark Courtier action, and the castle would be redealt forever, R-S03), else the
+    first."""
+    legal = domain.legal_moves(state)
+    return legal[-1] if legal[0]["kind"] == "reveal" else legal[0]
+
+
+def advance_to(state: GameState, kind: str) -> GameState:
+    """Answer setup prompts with `default_answer` until a prompt of `kind`."""
+    while domain.prompt_of(state)["kind"] != kind:
+        state = domain.apply(state, default_answer(state))
+    return state
+
+
+def seeded_game(players: int = 3, seed: int = 1, **options: Any) -> GameState:
+    """A seeded game played through the starting choices (first legal answers) to its first turn."""
+    state = domain.new_game(players, seed=seed, options=options or None)
+    while state.phase is Phase.SETUP:
+        state = domain.apply(state, domain.legal_moves(state)[0])
+    return state
+
+
+def play(state: GameState, *moves: Move) -> GameState:
+    for move in moves:
+        state = domain.apply(state, move)
+    return state
+
+
+def top(state: GameState) -> Frame:
+    assert state.stack, "the game is over"
+    return state.stack[-1]
+
+
+def kinds(state: GameState) -> set[str]:
+    return {move["kind"] for move in domain.legal_moves(state)}
+
+
+def answers_of(state: GameState, kind: str) -> list[Move]:
+    return [move for move in domain.legal_moves(state) if move["kind"] == kind]
+
+
+def seat_now(state: GameState) -> int:
+    seat = domain.prompt_of(state)["seat"]
+    assert isinstance(seat, int)
+    return seat
+
+
+def with_player(state: GameState, seat: int, **changes: Any) -> GameState:
+    players = list(state.players)
+    players[seat] = replace(players[seat], **changes)
+    return replace(state, players=tuple(players))
+
+
+def player(state: GameState, seat: int) -> Player:
+    return state.players[seat]
+
+
+def with_bridge(state: GameState, colour: str, dice: list[int] | None = None, **slots: Any) -> GameState:
+    """Set a bridge from ascending dice, or from explicit left/middle/right slots."""
+    index = bridge_index(state, colour)
+    if dice is not None:
+        from domain.bridges import lay
+
+        bridge = lay(Colour(colour), dice)
+    else:
+        bridge = replace(state.board.bridges[index], **slots)
+    bridges = list(state.board.bridges)
+    bridges[index] = bridge
+    return replace(state, board=replace(state.board, bridges=tuple(bridges)))
+
+
+def with_room(state: GameState, room_id: str, **changes: Any) -> GameState:
+    index = room_index(state, room_id)
+    rooms = list(state.board.rooms)
+    rooms[index] = replace(rooms[index], **changes)
+    return replace(state, board=replace(state.board, rooms=tuple(rooms)))
+
+
+def with_board(state: GameState, **changes: Any) -> GameState:
+    return replace(state, board=replace(state.board, **changes))
+
+
+def with_decks(state: GameState, **changes: Any) -> GameState:
+    return with_board(state, decks=replace(state.board.decks, **changes))
+
+
+def die(colour: str, value: int, seat: int = 0) -> Die:
+    return Die(Colour(colour), value, seat)
+
+
+def take_and_place(state: GameState, bridge: str, end: str, space: str) -> GameState:
+    seat = seat_now(state)
+    return play(
+        state,
+        {"kind": "take_die", "seat": seat, "bridge": bridge, "end": end},
+        {"kind": "place_die", "seat": seat, "space": space},
+    )
+
+
+def finish_turn(state: GameState) -> GameState:
+    """Answer 'done'/'rest' (else the first legal move) until the next take_die or the end of the round."""
+    start = state.turn_index
+    while (
+        not domain.is_over(state)
+        and state.phase is Phase.TURNS
+        and not (state.turn_index != start and domain.prompt_of(state)["kind"] == "take_die")
+    ):
+        legal = domain.legal_moves(state)
+        pick = next((m for m in legal if m["kind"] in ("done", "rest")), None)
+        state = domain.apply(state, pick or next(m for m in legal if m["kind"] != "convert"))
+    return state
+
+
+def random_playout(players: int, seed: int, check: bool = True) -> tuple[GameState, list[Move]]:
+    """A complete seeded game with uniformly random legal moves; returns the end state and every move, chance
+    moves included, in order."""
+    rng = random.Random(seed)
+    step = domain.resolve_chance(domain.new_game(players, seed=seed, draw=False))
+    record: list[Move] = list(step.chance)
+    state = step.state
+    while not domain.is_over(state):
+        move = rng.choice(domain.legal_moves(state))
+        step = domain.step(state, move, check=check)
+        record.append(move)
+        record.extend(step.chance)
+        state = step.state
+    return state, record
+
+
+STANDARD_TILES = [
+    "coral",
+    "black",
+    "white",
+    "coral",
+    "black",
+    "coral",
+    "white",
+    "black",
+    "coral",
+    "white",
+    "black",
+    "coral",
+]
+"""Castle tiles giving steward_1 = coral/white/black, steward_2 = black/coral/coral, steward_3 =
+white/black/white, diplomat_1 = coral/black, diplomat_2 = white/coral; the Well gets T6 (1 iron) and T11 (1
+coin)."""
+
+STANDARD = {
+    "steward_1": "S2",
+    "steward_2": "S4",
+    "steward_3": "S7",
+    "diplomat_1": "D2",
+    "diplomat_2": "D7",
+    "daimyo": "Dm1",
+    "tiles": STANDARD_TILES,
+    "well": ["T6", "T11"],
+    "coral_plant": "PG2",
+    "coral_stone": "SG1",
+    "black_plant": "PG1",
+    "black_stone": "SG3",
+    "white_plant": "PG4",
+    "white_stone": "SG5",
+    "yard_1:blue": "Y1",
+    "yard_1:yellow": "Y2",
+    "yard_2:blue": "Y6",
+    "yard_3:yellow": "Y3",
+    "dice:coral": [1, 3, 5, 6],
+    "dice:black": [2, 2, 4, 6],
+    "dice:white": [1, 1, 1, 6],
+    "order": [0, 1, 2],
+    "offer_0:resource": "SR3",
+    "offer_0:action": "A1",
+    "offer_1:resource": "SR9",
+    "offer_1:action": "A2",
+    "offer_2:resource": "SR6",
+    "offer_2:action": "A3",
+    "offer_3:resource": "SR8",
+    "offer_3:action": "A1",
+}
+
+
+def standard(**changes: Any) -> GameState:
+    """A known 3-player table game at seat 0's first turn (see STANDARD): seat 0 holds SR3 + A1 (Courtier),
+    seat 1 SR9 + A2 (Warrior), seat 2 SR6 + A3 (Gardener). `changes` override STANDARD's answers."""
+    answers = {**STANDARD, **changes}
+    return table_game(3, answers=answers, choose=["SR6", "SR9", "SR3"])

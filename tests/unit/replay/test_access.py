@@ -1,0 +1,74 @@
+"""Owner and seat tokens (replay/access.py): only hashes are stored, a game never exists without its owner,
+and a seat's new token retires the old one."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from replay.access import AccessGranted, AccessRevoked, Gatekeeper, InvalidSeat, hash_token, stream_id
+from replay.application import GameLog
+from replay.config import StoreConfig, open_log
+from replay.exports import event_to_dict
+
+
+@pytest.fixture
+def gate() -> Gatekeeper:
+    return Gatekeeper(open_log(StoreConfig(kind="memory")))
+
+
+def stored(log: GameLog, game_id: object) -> str:
+    return json.dumps([event_to_dict(e) for e in log.events.get(stream_id(game_id))], default=str)  # type: ignore[arg-type]
+
+
+def test_a_created_game_has_its_owner_from_its_first_moment_and_only_the_hash_is_stored(
+    gate: Gatekeeper,
+) -> None:
+    issued = gate.create_game({"players": ["Ann", "Bo"], "seed": 1})
+    assert issued.grant.role == "owner" and issued.grant.actor == "owner"
+    assert gate.log.get_game(issued.game_id).version == 1
+    text = stored(gate.log, issued.game_id)
+    assert issued.token not in text
+    assert hashlib.sha256(issued.token.encode()).hexdigest() in text
+    assert gate.authenticate(issued.game_id, issued.token) == issued.grant
+
+
+def test_a_token_works_for_its_own_game_only(gate: Gatekeeper) -> None:
+    first = gate.create_game({"players": 2})
+    second = gate.create_game({"players": 2})
+    assert gate.authenticate(first.game_id, second.token) is None
+    assert gate.authenticate(first.game_id, first.token + "x") is None
+    assert gate.authenticate(first.game_id, "") is None
+
+
+def test_a_new_seat_token_retires_the_old_one_and_revoking_retires_it_too(gate: Gatekeeper) -> None:
+    game = gate.create_game({"players": 3})
+    old = gate.issue_seat_token(game.game_id, 1, by="owner")
+    new = gate.issue_seat_token(game.game_id, 1, by="owner")
+    assert new.grant.actor == "seat:1"
+    assert gate.authenticate(game.game_id, old.token) is None
+    assert gate.authenticate(game.game_id, new.token) == new.grant
+    assert gate.revoke_seat(game.game_id, 1, by="owner") == 1
+    assert gate.authenticate(game.game_id, new.token) is None
+    assert gate.authenticate(game.game_id, game.token) is not None
+    kinds = [type(e) for e in gate.log.events.get(stream_id(game.game_id))]
+    assert kinds == [AccessGranted, AccessGranted, AccessRevoked, AccessGranted, AccessRevoked]
+
+
+def test_a_seat_the_game_does_not_have_is_refused(gate: Gatekeeper) -> None:
+    game = gate.create_game({"players": 2})
+    with pytest.raises(InvalidSeat):
+        gate.issue_seat_token(game.game_id, 2, by="owner")
+
+
+def test_forks_and_imports_get_an_owner_of_their_own(gate: Gatekeeper) -> None:
+    game = gate.create_game({"players": 2, "seed": 4})
+    fork = gate.fork(game.game_id, 1)
+    copy = gate.import_log(gate.log.export(game.game_id), keep_id=False)
+    for issued in (fork, copy):
+        assert issued.game_id != game.game_id
+        assert gate.authenticate(issued.game_id, issued.token) is not None
+        assert gate.authenticate(issued.game_id, game.token) is None
+    assert hash_token(fork.token) != hash_token(copy.token)
