@@ -103,7 +103,7 @@ function passageOfTime(state, players) {
     nodes.push(box(x, 44, step - 2, 24, milestone ? "space milestone" : "space", milestone ? `space ${i}: pay ${milestone} seal${milestone > 1 ? "s" : ""} to enter` : `space ${i}`));
     nodes.push(label(x + (step - 2) / 2, 82, String(i), { "text-anchor": "middle", class: "t small" }));
     const points = (pot.points || [])[i];
-    if (points && points !== (pot.points || [])[i - 1]) nodes.push(label(x + (step - 2) / 2, 94, `${points}cp`, { "text-anchor": "middle", class: "t tiny" }));
+    if (points && (milestone || i === last)) nodes.push(label(x + (step - 2) / 2, 94, `${points}cp`, { "text-anchor": "middle", class: "t tiny" }));
     if (milestone) nodes.push(label(x + (step - 2) / 2, 106, `${milestone}◆`, { "text-anchor": "middle", class: "t tiny seal" }));
   }
   // A stack: markers on the same space, the one that arrived last on top (R-PT03).

@@ -254,6 +254,7 @@ export function moveLabel(state, prompt, move) {
     case "choose": {
       const option = (c.options || []).find((o) => o.id === move.option);
       if (!option) return capitalise(String(move.option).replaceAll("_", " "));
+      if (option.text) return capitalise(option.text); // the engine's own words, where it gives them
       const price = option.cost && option.cost.length ? `Pay ${cost(option.cost)}: ` : "";
       const label = icons(option.icons);
       return price + (price ? label : capitalise(label));

@@ -109,12 +109,14 @@ async function load() {
   }
   view.loading = (async () => {
     try {
+      if (!view.catalog) view.catalog = (await read(id, `/api/games/${id}/catalog`)).body.catalog;
       const [game, legal, timeline, score] = await Promise.all([
         read(id, `/api/games/${id}`),
         read(id, `/api/games/${id}/legal-moves`),
         read(id, `/api/games/${id}/timeline`),
         read(id, `/api/games/${id}/score`),
       ]);
+      game.body.state.catalog = view.catalog; // the API sends the catalog once, not with every state
       view.game = game.body;
       view.last = [game.body, legal.body, timeline.body.entries, score.body];
       paint(...view.last);

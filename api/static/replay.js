@@ -43,8 +43,14 @@ function buildPositions() {
   slider.max = String(view.positions.length - 1);
 }
 
+/** States come without the catalog (the same for the whole game): the screen fetched it once. */
+function withCatalog(payload) {
+  payload.state.catalog = view.catalog;
+  return payload;
+}
+
 async function stateAt(version) {
-  if (!view.states.has(version)) view.states.set(version, read(id, `/api/games/${id}/states/${version}`).then((a) => a.body));
+  if (!view.states.has(version)) view.states.set(version, read(id, `/api/games/${id}/states/${version}`).then((a) => withCatalog(a.body)));
   try {
     return await view.states.get(version);
   } catch (error) {
@@ -249,7 +255,7 @@ async function startingIndex() {
     if (params.has("seat")) query.set("seat", params.get("seat"));
     try {
       const answer = await read(id, `/api/games/${id}/states?${query}`);
-      view.states.set(answer.body.version, Promise.resolve(answer.body));
+      view.states.set(answer.body.version, Promise.resolve(withCatalog(answer.body)));
       return indexOfVersion(answer.body.version);
     } catch (error) {
       toast(`No such turn in this game: ${error.message}`, "error");
@@ -261,8 +267,9 @@ async function startingIndex() {
 async function start() {
   view.me = await identify(id);
   try {
-    const game = await read(id, `/api/games/${id}`);
+    const [game, catalog] = await Promise.all([read(id, `/api/games/${id}`), read(id, `/api/games/${id}/catalog`)]);
     view.game = game.body;
+    view.catalog = catalog.body.catalog;
   } catch (error) {
     replace(document.getElementById("position"), error.status === 401 ? "This game is private: paste a token to see it." : error.message);
     renderAccess(id, { players: [] }, null, start);
