@@ -2,8 +2,13 @@
 
 ``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
 game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
+<<<<<<< HEAD
 settings as ``serve``); ``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a
 seeded game with random legal moves and prints it with its score sheet.
+=======
+settings as ``serve``); ``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a seeded
+game with random legal moves and prints it with its score sheet.
+>>>>>>> pages
 """
 
 from __future__ import annotations
@@ -214,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
     revalidate.add_argument("game_ids", nargs="*", help="games to check (default: every game)")
     revalidate.add_argument("--store", choices=STORE_KINDS)
     revalidate.set_defaults(handler=_revalidate)
+
     demo = commands.add_parser("demo", help="play a seeded game with random legal moves and print it")
     demo.add_argument("--players", type=int, default=4, help="2 to 4 players (default 4)")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
