@@ -2,13 +2,8 @@
 
 ``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
 game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
-<<<<<<< HEAD
 settings as ``serve``); ``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a
 seeded game with random legal moves and prints it with its score sheet.
-=======
-settings as ``serve``); ``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a seeded
-game with random legal moves and prints it with its score sheet.
->>>>>>> pages
 """
 
 from __future__ import annotations
