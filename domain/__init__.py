@@ -33,6 +33,7 @@ from domain.errors import (
     InvalidTallies,
     NotYourTurn,
 )
+from domain.matcha import EXPANSIONS, parse_expansions
 from domain.scoring import ScoreSheet, score
 from domain.scoring import score_sheet as _score_sheet
 from domain.serial import prompt_of, state_from_dict, state_to_dict
@@ -52,13 +53,16 @@ def new_game(
     options: Mapping[str, Any] | None = None,
     catalog: Mapping[str, Any] | None = None,
     draw: bool = True,
+    expansions: Sequence[str] | None = None,
 ) -> GameState:
     """A new game, set up as far as the first prompt a player (or, with draw=False, chance) must answer.
 
     Deterministic: in seeded mode every draw comes from (seed, chance counter); seed=None picks a seed with
-    random.SystemRandom and keeps it in the state. `catalog` is merged over the packaged catalog, and the
-    state carries the full effective catalog (`catalog_of`).
+    random.SystemRandom and keeps it in the state. `catalog` is merged over the packaged catalog (with the
+    files of the `expansions` in play, ``("matcha",)`` or none), and the state carries the full effective
+    catalog (`catalog_of`).
     """
+    chosen = parse_expansions(expansions)
     names = parse_players(players)
     try:
         game_mode = Mode(mode)
@@ -73,8 +77,9 @@ def new_game(
         mode=game_mode,
         seed=seed,
         options=parse_options(options),
-        catalog=load_catalog(catalog),
+        catalog=load_catalog(catalog, chosen),
         rules_version=RULES_VERSION,
+        expansions=chosen,
     )
     state = settle(state)
     if draw:
@@ -94,8 +99,9 @@ def score_sheet(tallies: Mapping[str, Any]) -> tuple[ScoreSheet, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Coordinates:
-    """Where a state is in the game: round 1-3, the active player's turn number in the round (1-3; 0 during
-    setup), the seat being waited on or playing (None for chance outside a turn), and the phase."""
+    """Where a state is in the game: round 1-3, the active player's turn number in the round (1-3, 1-4 with
+    Matcha; 0 during setup), the seat being waited on or playing (None for chance outside a turn), and the
+    phase."""
 
     round: int
     turn: int
@@ -122,7 +128,13 @@ def coordinates(state: GameState) -> Coordinates:
     return Coordinates(state.round, state.rules.turns_per_round, waited, state.phase)
 
 
+def expansions_of(state: GameState) -> tuple[str, ...]:
+    """The expansions a game is played with (``("matcha",)`` or none)."""
+    return state.rules.expansions
+
+
 __all__ = [
+    "EXPANSIONS",
     "RULES_VERSION",
     "Catalog",
     "Coordinates",
@@ -140,6 +152,7 @@ __all__ = [
     "catalog_of",
     "coordinates",
     "describe",
+    "expansions_of",
     "is_over",
     "legal_moves",
     "new_game",

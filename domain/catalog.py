@@ -1,10 +1,13 @@
-"""The component catalog: every printed card, tile, space and track of the base game, as data (DESIGN §2).
+"""The component catalog: every printed card, tile, space and track of the game, as data (DESIGN §2).
 
 The packaged JSON files under ``domain/catalog/`` hold the contents of rules/COMPONENTS.md, each entry with
-its ``source`` and a ``verified`` flag. A game may override any part (``new_game(catalog=...)``): the override
-is merged over the packaged data (dictionaries key by key, lists of entries with an ``id`` entry by entry,
-anything else replaced) and the state carries the full effective catalog, so a recorded game never changes
-when the packaged files do (decision C.4).
+its ``source`` and a ``verified`` flag. An expansion's files (``domain/catalog/matcha/``) are merged over the
+base ones only when the expansion is in play: they add entries to the base sections (castle cards, gardens,
+yard tiles, starting cards) and sections of their own (``matcha``, ``lily_pads``, ``ceremony_faces``,
+``ceremony_tokens``, ``ikebana``, ``calligraphy``), so a base game's catalog is exactly the base files. A game
+may override any part (``new_game(catalog=...)``): the override is merged over the packaged data (dictionaries
+key by key, lists of entries with an ``id`` entry by entry, anything else replaced) and the state carries the
+full effective catalog, so a recorded game never changes when the packaged files do (decision C.4).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from importlib import resources
 from typing import Any
 
 from domain.errors import InvalidSetup
-from domain.vocabulary import Colour, Cost, Floor, Icon, Resource, parse_icon
+from domain.vocabulary import Colour, Cost, DieColour, Floor, Icon, MatchaColour, Resource, parse_icon
 
 CATALOG_FILES = (
     "meta.json",
@@ -30,6 +33,12 @@ CATALOG_FILES = (
 )
 ROW_POSITIONS = ("top", "middle", "bottom")
 """The three rows an Action card faces on the Personal Domain, and the three blocks of a steward card."""
+EXPANSION_FILES: dict[str, tuple[str, ...]] = {
+    "matcha": ("board.json", "cards.json", "curtains.json", "ceremony.json", "pond.json"),
+}
+"""The packaged files of each expansion, under ``domain/catalog/<expansion>/``."""
+HIMEJI_DECKS = ("ikebana", "calligraphy")
+"""The two decks lying face up in the Himeji Principality (R-M01), in board order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +139,79 @@ class RowSpec:
 
     id: str
     member: str
-    colour: Colour
+    colour: DieColour
     position: str
+    """The block of the Action card it faces (top, middle, bottom); ``green`` for Matcha's geisha row, which
+    faces none (R-M14)."""
     rewards: tuple[tuple[Icon, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SpaceSpec:
+    """A Matcha die space (Tea Room, Himeji): its printed value and, in Himeji, the curtains it faces as
+    (deck, side) pairs (R-M04, R-M05)."""
+
+    id: str
+    value: int
+    curtains: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Curtains:
+    """An Ikebana or Calligraphy card: its yellow curtain (a reward), its blue curtain (an action, with its
+    printed seal cost), the ♦ mark (removed at 2 players) (R-M05, R-M11, R-M12)."""
+
+    id: str
+    deck: str
+    yellow: tuple[Icon, ...]
+    blue: tuple[Icon, ...]
+    blue_cost: Cost
+    diamond: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MatchaCatalog:
+    """The Matcha expansion's printed contents and numbers (R-M01..R-M19), parsed from the ``matcha``,
+    ``lily_pads``, ``ceremony_faces``, ``ceremony_tokens``, ``ikebana`` and ``calligraphy`` sections."""
+
+    tea_room: tuple[SpaceSpec, ...]
+    tea_room_icons: tuple[Icon, ...]
+    himeji: tuple[SpaceSpec, ...]
+    token_cost: Cost
+    """What the green row asks to perform your own ceremony token (1 seal, R-M14)."""
+    entrance_cost: Cost
+    """Part A of the Geisha action: 2 coins (R-M07)."""
+    whisks_per_steps: Mapping[int, int]
+    """Part B: whisks for 1 or 2 steps (R-M08)."""
+    entrance_points: int
+    path: tuple[tuple[str, int], ...]
+    """The path spaces toward the Tea House and their points (R-M09, R-F08)."""
+    platform: str
+    platform_points: int
+    platform_per_clan: int
+    pond_cost: Cost
+    pond_spaces: int
+    tea_house: tuple[tuple[str, str], ...]
+    """The Tea House rooms and the clan member each scores (R-M13, R-F08)."""
+    tea_house_per_clan: int
+    points_per_member: int
+    lily_pads: Mapping[str, tuple[Icon, ...]]
+    faces: Mapping[str, tuple[Icon, ...]]
+    tokens: Mapping[str, tuple[str, str]]
+    """Each ceremony token's (blue face, yellow face) (R-M18)."""
+    curtains: Mapping[str, Curtains]
+    first_game_yard: tuple[str, str] | None
+    """(yard target, tile) of the first-game Matcha yard tile (R-M01)."""
+
+    def space(self, space_id: str) -> SpaceSpec | None:
+        for spec in (*self.tea_room, *self.himeji):
+            if spec.id == space_id:
+                return spec
+        return None
+
+    def deck(self, deck: str) -> list[str]:
+        """The ids of a Himeji deck's cards."""
+        return [card.id for card in self.curtains.values() if card.deck == deck]
 
 
 def _canonical(data: Mapping[str, Any]) -> str:
@@ -170,6 +249,8 @@ class Catalog:
     domain_value: int = field(compare=False, repr=False)
     rows: tuple[RowSpec, ...] = field(compare=False, repr=False)
     first_game: Mapping[str, Any] = field(compare=False, repr=False)
+    matcha: MatchaCatalog | None = field(default=None, compare=False, repr=False)
+    """The Matcha expansion's contents, when its files are part of the catalog."""
 
     def to_dict(self) -> dict[str, Any]:
         """The catalog as JSON (a fresh copy every call)."""
@@ -215,6 +296,28 @@ def packaged_catalog() -> str:
     return _canonical(merged)
 
 
+@functools.cache
+def packaged_expansion(name: str) -> str:
+    """An expansion's packaged files merged into one canonical JSON text (the overlay on the base files)."""
+    merged: dict[str, Any] = {}
+    folder = resources.files("domain").joinpath("catalog").joinpath(name)
+    for file in EXPANSION_FILES[name]:
+        part = json.loads(folder.joinpath(file).read_text(encoding="utf-8"))
+        overlap = set(part) & set(merged)
+        if overlap:  # pragma: no cover - guards the packaged files themselves
+            raise RuntimeError(f"catalog file {name}/{file} repeats sections {sorted(overlap)}")
+        merged.update(part)
+    return _canonical(merged)
+
+
+@functools.cache
+def _packaged_with(expansions: tuple[str, ...]) -> str:
+    data = json.loads(packaged_catalog())
+    for name in expansions:
+        data = merge(data, json.loads(packaged_expansion(name)))
+    return _canonical(data)
+
+
 def merge(base: Any, override: Any) -> Any:
     """Merge an override over catalog data: dicts key by key, lists of entries with an id by id."""
     if isinstance(base, dict) and isinstance(override, Mapping):
@@ -239,12 +342,17 @@ def merge(base: Any, override: Any) -> Any:
     return override
 
 
-def load_catalog(override: Mapping[str, Any] | None = None) -> Catalog:
-    """The effective catalog: the packaged one, with `override` merged over it (InvalidSetup if malformed)."""
+def load_catalog(override: Mapping[str, Any] | None = None, expansions: tuple[str, ...] = ()) -> Catalog:
+    """The effective catalog: the packaged one (with the files of each expansion in play), with `override`
+    merged over it (InvalidSetup if malformed)."""
+    unknown = [name for name in expansions if name not in EXPANSION_FILES]
+    if unknown:
+        raise InvalidSetup(f"unknown expansions {unknown}", details={"known": sorted(EXPANSION_FILES)})
+    packaged = _packaged_with(tuple(expansions)) if expansions else packaged_catalog()
     if not override:
-        return _parse_text(packaged_catalog())
+        return _parse_text(packaged)
     try:
-        data = merge(json.loads(packaged_catalog()), json.loads(json.dumps(override)))
+        data = merge(json.loads(packaged), json.loads(json.dumps(override)))
     except (TypeError, ValueError) as error:
         raise InvalidSetup(f"the catalog override is not JSON data: {error}") from None
     return catalog_from_dict(data)
@@ -328,9 +436,13 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         cards[entry["id"]] = Card(entry["id"], "starting_resource", (), _icons(entry["lantern"]))
     for entry in data["decrees"]:
         cards[entry["id"]] = Card(entry["id"], "decree", (), _icons(entry["lantern"]))
-    if len(cards) != sum(
-        len(data[s]) for s in ("stewards", "diplomats", "starting_actions", "starting_resources", "decrees")
-    ):
+    card_sections = ["stewards", "diplomats", "starting_actions", "starting_resources", "decrees"]
+    for deck in HIMEJI_DECKS if "matcha" in data else ():
+        # Ikebana and Calligraphy cards end in Lantern Areas, so they are cards with a lantern side (R-M11).
+        card_sections.append(deck)
+        for entry in data[deck]:
+            cards[entry["id"]] = Card(entry["id"], deck, (), _icons(entry["lantern"]), bool(entry["diamond"]))
+    if len(cards) != sum(len(data[s]) for s in card_sections):
         raise ValueError("card ids must be unique across every card type")
     starting_resources = {
         entry["id"]: StartingResource(entry["id"], _icons(entry["gain"]), entry.get("decree"))
@@ -414,6 +526,10 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         raise ValueError("the Personal Domain has one row per die colour, one per position (R-D01)")
     if any(row.member not in ("courtier", "gardener", "warrior") for row in rows):
         raise ValueError("Personal Domain rows hold courtiers, gardeners or warriors")
+    matcha = None
+    if "matcha" in data:
+        matcha, green = _parse_matcha(data)
+        rows = (*rows, green)
     return Catalog(
         raw=text,
         cards=cards,
@@ -439,4 +555,81 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         domain_value=int(domain["value"]),
         rows=rows,
         first_game=data["first_game"],
+        matcha=matcha,
+    )
+
+
+def _parse_matcha(data: dict[str, Any]) -> tuple[MatchaCatalog, RowSpec]:
+    """The Matcha sections (R-M01..R-M19) and the clan board's green row."""
+    section = data["matcha"]
+    tea_room = tuple(SpaceSpec(s["id"], int(s["value"]), ()) for s in section["tea_room"]["spaces"])
+    himeji = tuple(
+        SpaceSpec(s["id"], int(s["value"]), tuple((str(deck), str(side)) for deck, side in s["curtains"]))
+        for s in section["himeji"]["spaces"]
+    )
+    for spec in himeji:
+        if not spec.curtains or any(
+            d not in HIMEJI_DECKS or side not in ("yellow", "blue") for d, side in spec.curtains
+        ):
+            raise ValueError(f"{spec.id}: curtains are (ikebana|calligraphy, yellow|blue) pairs")
+    ids = [spec.id for spec in (*tea_room, *himeji)]
+    if len(set(ids)) != len(ids) or len(tea_room) != 2 or len(himeji) != 2:
+        raise ValueError("the Tea Room and Himeji have 2 spaces each, with distinct ids (R-M04, R-M05)")
+    row = section["green_row"]
+    green = RowSpec(
+        row["id"], "geisha", MatchaColour(row["colour"]), "green", tuple(_icons(r) for r in row["rewards"])
+    )
+    action = section["geisha_action"]
+    garden = section["tea_garden"]
+    house = garden["tea_house"]
+    rooms = tuple((str(room["id"]), str(room["scores"])) for room in house["rooms"])
+    if any(scores not in ("courtier", "gardener", "warrior") for _, scores in rooms):
+        raise ValueError("a Tea House room scores courtiers, gardeners or warriors (R-F08)")
+    faces = {entry["id"]: _icons(entry["effects"]) for entry in data["ceremony_faces"]}
+    tokens = {entry["id"]: (str(entry["blue"]), str(entry["yellow"])) for entry in data["ceremony_tokens"]}
+    shown = [face for pair in tokens.values() for face in pair]
+    if len(shown) != len(set(shown)) or not set(shown) <= set(faces):
+        raise ValueError("every ceremony token has two known faces, each face on one token only (R-M18)")
+    curtains: dict[str, Curtains] = {}
+    for deck in HIMEJI_DECKS:
+        _unique(data[deck], deck)
+        for entry in data[deck]:
+            curtains[entry["id"]] = Curtains(
+                entry["id"],
+                deck,
+                _icons(entry["yellow"]),
+                _icons(entry["blue"]),
+                _cost(entry.get("blue_cost", {})),
+                bool(entry["diamond"]),
+            )
+    lily_pads = {entry["id"]: _icons(entry["effects"]) for entry in data["lily_pads"]}
+    _unique(data["lily_pads"], "lily_pads")
+    if len(lily_pads) < int(garden["pond_spaces"]):
+        raise ValueError("the pond needs as many lily pads as it has spaces (R-M01)")
+    first = section.get("first_game_yard")
+    return (
+        MatchaCatalog(
+            tea_room=tea_room,
+            tea_room_icons=_icons(section["tea_room"]["effects"]),
+            himeji=himeji,
+            token_cost=_cost(row["token_cost"]),
+            entrance_cost=_cost(action["entrance_cost"]),
+            whisks_per_steps={int(k): int(v) for k, v in action["whisks_per_steps"].items()},
+            entrance_points=int(garden["entrance_points"]),
+            path=tuple((str(space["id"]), int(space["points"])) for space in garden["path"]),
+            platform=str(garden["platform"]["id"]),
+            platform_points=int(garden["platform"]["points"]),
+            platform_per_clan=int(garden["platform"]["per_clan"]),
+            pond_cost=_cost(garden["pond_cost"]),
+            pond_spaces=int(garden["pond_spaces"]),
+            tea_house=rooms,
+            tea_house_per_clan=int(house["per_clan_per_room"]),
+            points_per_member=int(house["points_per_member"]),
+            lily_pads=lily_pads,
+            faces=faces,
+            tokens=tokens,
+            curtains=curtains,
+            first_game_yard=(str(first["target"]), str(first["tile"])) if first else None,
+        ),
+        green,
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.lantern import lantern_menu
-from domain.prompts import Arrive, CourtierAction, DaimyoSpot, Menu, Option
+from domain.prompts import Arrive, CourtierAction, DaimyoSpot, Frame, Menu, Option
 from domain.resources import affordable
 from domain.state import (
     GameState,
@@ -124,6 +124,14 @@ def ascend(state: GameState, frame: CourtierAction, origin: str, to: str) -> Gam
     pearl = ASCENT_PEARL[end - LEVEL[start]]
     player = state.players[seat]
     state = with_player(state, seat, replace(player, pearl=player.pearl - pearl))
+    state, arrival = move_courtier(state, seat, origin, to)
+    return _continue(state, replace(frame, ascent_done=True), *arrival)
+
+
+def move_courtier(state: GameState, seat: int, origin: str, to: str) -> tuple[GameState, tuple[Frame, ...]]:
+    """Move one of the seat's courtiers from `origin` (the Gate or a room) up to `to` (a room or the Daimyo),
+    paying nothing; returns the state and the frames of its arrival, the last one first to resolve: the
+    Daimyo's Lantern Reward then favour spot (R-CA04), or the room's card (R-CA03)."""
     board = state.board
     if origin == "gate":
         state = with_board(state, gate=replace_in(board.gate, seat, board.gate[seat] - 1))
@@ -135,18 +143,17 @@ def ascend(state: GameState, frame: CourtierAction, origin: str, to: str) -> Gam
         state = with_board(
             state, rooms=replace_in(board.rooms, index, replace(room, courtiers=tuple(courtiers)))
         )
-    frame = replace(frame, ascent_done=True)
     board = state.board
     if to == "daimyo":
         daimyo = board.daimyo
         state = with_board(state, daimyo=replace(daimyo, extra=tuple(sorted((*daimyo.extra, seat)))))
         # R-CA04: the Lantern Reward first, then the favour spot.
-        return _continue(state, frame, DaimyoSpot(seat), lantern_menu(state, seat))
+        return state, (DaimyoSpot(seat), lantern_menu(state, seat))
     index = room_index(state, to)
     room = board.rooms[index]
     room = replace(room, courtiers=tuple(sorted((*room.courtiers, seat))))
     state = with_board(state, rooms=replace_in(board.rooms, index, room))
-    return _continue(state, frame, Arrive(seat, to))
+    return state, (Arrive(seat, to),)
 
 
 # --- the Daimyo's favour spots (R-CA04) -

@@ -18,6 +18,21 @@ _ACTIONS = {
     IconKind.WELL: "the Well action",
     IconKind.DOMAIN: "a Personal Domain action",
     IconKind.LIGHT: "a light-background action",
+    IconKind.GEISHA: "the Geisha action",
+    IconKind.LILY: "the rewards of the 3 lily pads",
+    IconKind.POND: "the Pond action (3 lily pads, or 3 coins for the Viewing Platform's ceremony token)",
+    IconKind.DARK: "a dark-background castle action",
+    IconKind.ADVANCE: "a geisha 1 step forward without whisks",
+    IconKind.CLIMB: "a courtier 1 floor up without pearl",
+    IconKind.TOKEN: "their own ceremony token",
+}
+_VARIANTS = {
+    "curtain:yellow": "the yellow curtain of a Himeji card",
+    "curtain:blue": "the blue curtain of a Himeji card, without seals",
+    "curtain:both": "both curtains of one Himeji card",
+    "curtain:yellows": "both visible yellow curtains in Himeji",
+    "yard:blue": "the action of a blue yard tile",
+    "yard:yellow": "the rewards of both yellow yard tiles",
 }
 _GAINS = {
     IconKind.COIN: "coin",
@@ -27,12 +42,22 @@ _GAINS = {
     IconKind.PEARL: "pearl",
     IconKind.CP: "CP",
     IconKind.ANY: "resource of choice",
+    IconKind.WHISK: "whisk",
 }
 
 
 def icon_text(icon: Icon) -> str:
+    if icon.kind is IconKind.LIGHT and icon.amount > 1:
+        return f"a light-background action on each of {icon.amount} different castle cards"
     if icon.kind in _ACTIONS:
         return _ACTIONS[icon.kind]
+    if str(icon) in _VARIANTS:
+        return _VARIANTS[str(icon)]
+    if icon.kind is IconKind.SLASH:
+        shown = _ACTIONS.get(IconKind(icon.colour), icon.colour)
+        return f"{shown} or the Geisha action"
+    if icon.kind is IconKind.STONE:
+        return f"the rewards of {icon.amount} different Stone Gardens"
     if icon.kind is IconKind.TILE:
         return (
             f"the action beside a {icon.colour} die tile"
@@ -42,7 +67,7 @@ def icon_text(icon: Icon) -> str:
     if icon.kind is IconKind.POT:
         return f"Passage of Time +{icon.amount}"
     noun = _GAINS[icon.kind]
-    plural = "s" if icon.amount > 1 and icon.kind in (IconKind.COIN, IconKind.SEAL) else ""
+    plural = "s" if icon.amount > 1 and icon.kind in (IconKind.COIN, IconKind.SEAL, IconKind.WHISK) else ""
     return f"{icon.amount} {noun}{plural}"
 
 
@@ -59,10 +84,28 @@ def space_text(space: str) -> str:
         return "the Daimyo's quarters"
     if space == "gate":
         return "the Gate"
+    if space in _MATCHA_SPACES:
+        return _MATCHA_SPACES[space]
     kind, _, number = space.partition("_")
     return {"steward": "steward room", "diplomat": "diplomat room", "outside": "Outside the Walls"}.get(
         kind, kind
     ) + (f" {number}" if number else "")
+
+
+_MATCHA_SPACES = {
+    "tea_room_left": "the left Tea Room space",
+    "tea_room_right": "the right Tea Room space",
+    "himeji_upper": "the upper Himeji space",
+    "himeji_lower": "the lower Himeji space",
+    "entrance": "the Tea Garden entrance",
+    "viewing_platform": "the Viewing Platform",
+    "path_1": "path space 1",
+    "path_2": "path space 2",
+    "tea_house_upper": "the upper Tea House room",
+    "tea_house_middle": "the middle Tea House room",
+    "tea_house_lower": "the lower Tea House room",
+}
+"""Matcha's places in words (R-M04, R-M05, R-M09, R-M13); other names fall back to their ids."""
 
 
 def _coins(delta: int) -> str:
@@ -133,7 +176,14 @@ def describe(state: GameState, move: dict[str, Any]) -> str:
     if kind == "choose_start":
         pair = next((p for p in state.board.offer if p.resource == move["resource"]), None)
         action = pair.action if pair else "?"
-        return f"{who} chooses the starting pair {move['resource']} + {action}"
+        token = f" with ceremony token {pair.token}" if pair and pair.token else ""
+        return f"{who} chooses the starting pair {move['resource']} + {action}{token}"
+    if kind == "send_geisha":
+        return f"{who} sends a geisha to the Tea Garden entrance for 2 coins"
+    if kind == "advance_geisha":
+        return f"{who}'s geisha goes from {space_text(move['from'])} to {space_text(move['to'])}"
+    if kind == "himeji_card":
+        return f"{who} chooses the {move['deck'].capitalize()} card"
     if kind == "convert":
         price = 1 if move["to"] == "coin" else 2
         return f"{who} converts {price} seal{'s' * (price > 1)} into 1 {move['to']}"

@@ -2,13 +2,17 @@
 
 A die of the row's colour (value 6, one per row and round) first gives every visible reward of the row (the
 spaces its members have left, leftmost first), then, optionally, the block of the Action card facing that row
-(R-D02). The Personal Domain action icon does the same for a chosen row without a die (R-D03).
+(R-D02). The Personal Domain action icon does the same for a chosen row without a die (R-D03). Matcha's clan
+board adds the green (geisha) row: its rewards, then 1 seal for the player's own ceremony token instead of an
+Action card block (R-M14); the Personal Domain action cannot activate it (R-D03).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from domain.catalog import ROW_POSITIONS
+from domain.ceremony import green_row_menu
 from domain.prompts import DomainAction, DomainRow, Menu, Option
 from domain.state import GameState, Player, pop, push
 from domain.vocabulary import Icon
@@ -37,7 +41,9 @@ def row_auto(state: GameState, frame: DomainRow) -> GameState:
     spec = state.catalog.row(row_id)
     player = state.players[seat]
     frames: list[Menu] = []
-    if player.action_card is not None:
+    if spec.position not in ROW_POSITIONS:  # Matcha's green row faces no Action card block (R-M14)
+        frames.append(green_row_menu(state, seat))
+    elif player.action_card is not None:
         card = state.catalog.cards[player.action_card]
         blocks = tuple(
             Option(block.id, block.cost, block.icons) for block in card.blocks if spec.position in block.rows
@@ -52,7 +58,9 @@ def row_auto(state: GameState, frame: DomainRow) -> GameState:
 
 def domain_action_moves(state: GameState, frame: DomainAction) -> list[dict[str, Any]]:
     moves: list[dict[str, Any]] = [
-        {"kind": "domain_row", "seat": frame.seat, "row": spec.id} for spec in state.catalog.rows
+        {"kind": "domain_row", "seat": frame.seat, "row": spec.id}
+        for spec in state.catalog.rows
+        if spec.position in ROW_POSITIONS  # the icon's die has no green face: never the geisha row (R-D03)
     ]
     moves.append({"kind": "done", "seat": frame.seat})
     return moves

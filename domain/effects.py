@@ -9,14 +9,16 @@ a 5-iron yard's two tiles). A menu asks only when the choice is real:
   free gain is never worse than declining it), and closes itself when nothing in it could be paid even after
   seal conversions.
 Otherwise the player picks entries one by one, ``rest`` takes what is left of a mandatory menu in a sensible
-order, and ``done`` declines what is left of an optional one.
+order, and ``done`` declines what is left of an optional one. Matcha's symbols are resolved by `domain.matcha`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from domain import matcha
 from domain.castle import light_menu, tile_menu
+from domain.ceremony import DISTINCT_LIGHT
 from domain.lantern import lantern_items, lantern_menu
 from domain.passage_of_time import milestone_reachable
 from domain.prompts import (
@@ -30,9 +32,11 @@ from domain.prompts import (
     Pot,
     Seq,
     WarriorAction,
+    bundle,
 )
 from domain.resources import affordable, can_pay, gain_icon, pay
 from domain.state import GameState, pop, replace, replace_in, swap_top, with_player
+from domain.tea_garden import lily_icons
 from domain.vocabulary import GAINS, Icon, IconKind
 from domain.well import well_menu
 
@@ -40,7 +44,7 @@ PURE = GAINS | {IconKind.POT, IconKind.ANY}
 """Icons that only give: resolving them never needs the player to hold anything."""
 
 # What an icon may read or change, for deciding whether the order of two entries can matter.
-_ALL = frozenset({"coin", "seal", "food", "iron", "pearl", "pot", "spend", "board"})
+_ALL = frozenset({"coin", "seal", "food", "iron", "pearl", "whisk", "pot", "spend", "board"})
 _WRITES = {
     IconKind.COIN: frozenset({"coin"}),
     IconKind.SEAL: frozenset({"seal"}),
@@ -49,12 +53,15 @@ _WRITES = {
     IconKind.PEARL: frozenset({"pearl"}),
     IconKind.CP: frozenset(),
     IconKind.ANY: frozenset({"food", "iron", "pearl"}),
+    IconKind.WHISK: frozenset({"whisk"}),
 }
 
 
 def icon_frame(state: GameState, seat: int, icon: Icon) -> Frame:
     """The frame that resolves a non-gain icon."""
     kind = icon.kind
+    if kind in matcha.ICONS or (kind is IconKind.LIGHT and icon.amount > 1):
+        return matcha.icon_frame(state, seat, icon)
     if kind is IconKind.POT:
         return Pot(seat, icon.amount)
     if kind is IconKind.ANY:
@@ -95,28 +102,17 @@ def run_seq(state: GameState, frame: Seq) -> GameState:
     return replace(state, players=replace_in(state.players, seat, player), stack=stack)
 
 
-def bundle(seat: int, title: str, icons: tuple[Icon, ...]) -> Frame:
-    """Icons to resolve in any order: a mandatory menu of single icons (it resolves itself if order is
-    free)."""
-    if len(icons) <= 1:
-        return Seq(seat, icons)
-    options = []
-    seen: dict[str, int] = {}
-    for icon in icons:
-        name = str(icon)
-        seen[name] = seen.get(name, 0) + 1
-        options.append(Option(name if seen[name] == 1 else f"{name}#{seen[name]}", (), (icon,)))
-    return Menu(seat, title, tuple(options), (), len(options), True)
-
-
 # --- can the order of entries matter? -
 
 
 def _expand(state: GameState, seat: int, icons: tuple[Icon, ...]) -> list[Icon]:
-    """Icons with the Lantern Reward and the Well replaced by what they give (both are plain bundles)."""
+    """Icons with the Lantern Reward, the Well and the lily pads replaced by what they give (all are plain
+    bundles)."""
     result: list[Icon] = []
     for icon in icons:
-        if icon.kind is IconKind.LANTERN:
+        if icon.kind is IconKind.LILY:
+            result.extend(_expand(state, seat, lily_icons(state)))
+        elif icon.kind is IconKind.LANTERN:
             for _, items in lantern_items(state, seat):
                 result.extend(_expand(state, seat, items))
         elif icon.kind is IconKind.WELL:
@@ -233,6 +229,9 @@ def menu_play(state: GameState, frame: Menu, move: dict[str, Any]) -> GameState:
         state = with_player(state, seat, pay(state.players[seat], option.cost))
     picks = frame.picks - 1
     used = (*frame.used, option.id)
+    if frame.title == DISTINCT_LIGHT:  # CT6: one block on each of 2 different cards, so the card is spent
+        card = option.id.partition(":")[0]
+        used += tuple(o.id for o in frame.options if o.id.partition(":")[0] == card and o.id not in used)
     keep = picks > 0 and len(used) < len(frame.options)
     rest = (Menu(seat, frame.title, frame.options, used, picks, frame.mandatory),) if keep else ()
     return swap_top(state, *rest, bundle(seat, frame.title, option.icons))

@@ -3,11 +3,14 @@
 Step 1 sets the turn order from the Passage of Time (R-E02). After rounds 1 and 2, every bridge that still
 holds a die activates its two gardens, resolved in the new order (R-E03, `domain.gardens.activation_menus`);
 then every placed die is cleared, all dice are rerolled and laid ascending, and the round marker advances
-(R-E04). After the last round only step 1 happens, then the game is over and scored (R-E05).
+(R-E04). After the last round only step 1 happens, then the game is over and scored (R-E05). With Matcha the
+green bridge is one more bridge, the Viewing Platform one more garden of it, and the Tea Room and Himeji dice
+are cleared with the others (R-M16).
 """
 
 from __future__ import annotations
 
+from domain import matcha
 from domain.gardens import activation_menus
 from domain.passage_of_time import turn_order
 from domain.prompts import BeginRound, ClearDice, EndOfRound, EndTurn, NextRound, RollBridge, TakeDie
@@ -34,6 +37,7 @@ def clear_dice_auto(state: GameState, frame: ClearDice) -> GameState:
         outside=tuple(replace(space, dice=()) for space in board.outside),
         well=replace(board.well, dice=()),
     )
+    board = matcha.clear_dice(board)
     players = tuple(replace(player, domain=(None,) * len(player.domain)) for player in state.players)
     return replace(pop(state), board=board, players=players)
 

@@ -16,14 +16,17 @@ from typing import Any, NamedTuple
 from domain import (
     bridges,
     castle,
+    ceremony,
     courtier,
     domain_board,
     effects,
     end_of_round,
     gardens,
+    himeji,
     passage_of_time,
     resources,
     setup,
+    tea_garden,
     turn,
     well,
     yards,
@@ -40,6 +43,7 @@ from domain.prompts import (
     CheckCastle,
     ChooseStart,
     ClearDice,
+    Climb,
     CourtierAction,
     DaimyoSpot,
     DealCard,
@@ -51,6 +55,8 @@ from domain.prompts import (
     EndTurn,
     Frame,
     GardenerAction,
+    GeishaAction,
+    HimejiCard,
     Menu,
     NextRound,
     PlaceDie,
@@ -58,6 +64,7 @@ from domain.prompts import (
     RollBridge,
     Seq,
     StackOrder,
+    TakeCurtainCard,
     TakeDie,
     WarriorAction,
     seat_of,
@@ -197,8 +204,68 @@ def _explain_pot(state: GameState, frame: Pot, move: dict[str, Any]) -> DomainEr
     return IllegalMove("the milestone costs more seals than you hold", rule="R-PT02")
 
 
+def _explain_geisha(state: GameState, frame: GeishaAction, move: dict[str, Any]) -> DomainError | None:
+    """The Geisha action's errors (R-M06..R-M09, R-M13; CT13 is R-M18)."""
+    player = state.players[frame.seat]
+    spec = state.catalog.matcha
+    assert spec is not None
+    if move["kind"] == "send_geisha":
+        if frame.entrance_done:
+            text = (
+                "this step costs no whisks and sends no geisha" if frame.free_step else "Part A is done once"
+            )
+            return IllegalMove(f"{text} per Geisha action", rule="R-M18" if frame.free_step else "R-M06")
+        if player.geishas == 0:
+            return IllegalMove("no geisha is left on your clan board", rule="R-M07")
+        return IllegalMove(
+            "sending a geisha to the entrance costs 2 coins", rule="R-M07", details={"coins": player.coins}
+        )
+    origin, to = move["from"], move["to"]
+    where = tea_garden.places(state)
+    if origin not in where or to not in where:
+        return InvalidMove(
+            f"unknown Tea Garden place {origin if origin not in where else to!r}", details={"places": where}
+        )
+    if frame.advance_done:
+        return IllegalMove("Part B is done once per Geisha action", rule="R-M06")
+    if frame.seat not in tea_garden.geishas_at(state, origin) or origin not in (
+        tea_garden.ENTRANCE,
+        *dict(spec.path),
+    ):
+        return IllegalMove(f"no geisha of yours can advance from {origin}", rule="R-M08")
+    steps = tea_garden.steps_from(state, origin).get(to)
+    if steps is None:
+        return IllegalMove(
+            f"a geisha on {origin} cannot reach {to}: 1 or 2 steps, the Viewing Platform only from the entrance, "
+            "and never back",
+            rule="R-M09",
+        )
+    if frame.free_step and steps != 1:
+        return IllegalMove("this free advance is 1 step", rule="R-M18")
+    if to == spec.platform:
+        return IllegalMove("the Viewing Platform holds one geisha per clan", rule="R-M09")
+    if (
+        to in dict(spec.tea_house)
+        and tea_garden.geishas_at(state, to).count(frame.seat) >= spec.tea_house_per_clan
+    ):
+        return IllegalMove(f"{to} already holds 2 of your geishas", rule="R-M13")
+    return IllegalMove(
+        f"advancing {steps} step{'s' * (steps > 1)} costs {spec.whisks_per_steps[steps]} whisks",
+        rule="R-M08",
+        details={"whisks": player.whisks},
+    )
+
+
+def _explain_climb(state: GameState, frame: Climb, move: dict[str, Any]) -> DomainError | None:
+    return IllegalMove(
+        f"this free climb is 1 floor up for one of your courtiers, not {move['from']} to {move['to']}",
+        rule="R-M18",
+    )
+
+
 def _explain_deal(state: GameState, frame: DealCard, move: dict[str, Any]) -> DomainError | None:
     rule = {"steward": "R-S03", "diplomat": "R-S03", "daimyo": "R-S04", "plant": "R-S08", "stone": "R-S08"}
+    rule |= {"lily_pads": "R-M01", "ikebana": "R-M11", "calligraphy": "R-M11", "ceremony": "R-M01"}
     if move["pool"] != frame.pool:
         return IllegalMove(
             f"the card revealed now comes from the {frame.pool} pile, not {move['pool']}",
@@ -370,6 +437,34 @@ HANDLERS: dict[type, Handler] = {
     EndOfRound: _automatic(end_of_round.end_of_round_auto),
     ClearDice: _automatic(end_of_round.clear_dice_auto),
     NextRound: _automatic(end_of_round.next_round_auto),
+    # the Matcha expansion (R-M)
+    GeishaAction: Handler(
+        tea_garden.geisha_waiting,
+        tea_garden.geisha_auto,
+        tea_garden.geisha_moves,
+        tea_garden.geisha_play,
+        frozenset({"send_geisha", "advance_geisha", "done"}),
+        "R-M06",
+        explain=_explain_geisha,
+    ),
+    HimejiCard: Handler(
+        himeji.card_waiting,
+        himeji.card_auto,
+        himeji.card_moves,
+        himeji.card_play,
+        frozenset({"himeji_card"}),
+        "R-M11",
+    ),
+    TakeCurtainCard: _automatic(himeji.take_card_auto),
+    Climb: Handler(
+        ceremony.climb_waiting,
+        ceremony.climb_auto,
+        ceremony.climb_moves,
+        ceremony.climb_play,
+        frozenset({"ascend", "done"}),
+        "R-M18",
+        explain=_explain_climb,
+    ),
 }
 
 
@@ -473,11 +568,14 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
 
 def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, Any]:
     seat, to = move["seat"], move["to"]
-    if to not in resources.CONVERSIONS:
-        raise InvalidMove("seals convert to coin, food, iron or pearl", details={"to": to})
+    rates = resources.conversions(state)
+    if to not in rates:
+        if to == "whisk":
+            raise IllegalMove("seals convert to whisks only with Matcha", rule="R-M15", details={"to": to})
+        raise InvalidMove(f"seals convert to {', '.join(rates)}", details={"to": to})
     if not resources.conversions_allowed(state, seat):
         raise IllegalMove("seal conversions are made during your own turn", rule="R-T07")
-    price = resources.CONVERSIONS[to]
+    price = rates[to]
     if state.players[seat].seals < price:
         raise IllegalMove(
             f"a {to} costs {price} seals", rule="R-R02", details={"seals": state.players[seat].seals}

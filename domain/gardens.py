@@ -3,7 +3,9 @@
 The leftmost gardener of the Domain goes to a garden card holding none of the player's gardeners, paying its
 food (R-GA01); the card's action follows at once, with any coin cost printed on it (R-GA02). After rounds 1
 and 2, every bridge still holding a die activates its two gardens: in the new turn order each player performs,
-once each and in any order, the action of every activated card holding one of their gardeners (R-E03).
+once each and in any order, the action of every activated card holding one of their gardeners (R-E03). With
+Matcha the Viewing Platform is one more garden, of the green bridge: its geishas' Pond action joins the same
+list, in any order with the gardens (R-M16).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 from domain.prompts import GardenerAction, Menu, Option
 from domain.resources import affordable
 from domain.state import GameState, GardenSlot, pop, push, replace, replace_in, with_board, with_player
+from domain.tea_garden import platform_options
 from domain.vocabulary import Resource
 
 
@@ -83,6 +86,8 @@ def activation_menus(state: GameState) -> list[Menu]:
             for slot in state.board.gardens
             if slot.bridge in active and slot.card is not None and seat in slot.gardeners
         )
+        if state.board.matcha is not None:
+            options += platform_options(state, seat)
         if options:
             menus.append(Menu(seat, "gardens", options, (), len(options), False))
     return menus

@@ -20,6 +20,10 @@ the engine's business. Examples (one per kind):
     {"kind": "daimyo_spot", "seat": 0, "spot": 2}
     {"kind": "choose_start", "seat": 0, "resource": "SR3"}
     {"kind": "convert", "seat": 0, "to": "coin"}                  # a free move: coin, food, iron or pearl
+                                                                  # (or whisk, with Matcha)
+    {"kind": "send_geisha", "seat": 0}                            # Matcha: Geisha action, Part A
+    {"kind": "advance_geisha", "seat": 0, "from": "entrance", "to": "path_1"}   # Part B (also a free step)
+    {"kind": "himeji_card", "seat": 0, "deck": "ikebana"}         # Matcha: the Ikebana or Calligraphy card
     {"kind": "reveal", "seat": None, "pool": "steward", "card": "S4"}
     {"kind": "die_tile", "seat": None, "colour": "coral"}
     {"kind": "well_tile", "seat": None, "tile": "T1"}
@@ -50,6 +54,9 @@ SHAPES: dict[str, dict[str, str]] = {
     "resources": {"food": INT, "iron": INT, "pearl": INT},
     "milestone": {"pay": BOOL},
     "daimyo_spot": {"spot": INT},
+    "send_geisha": {},
+    "advance_geisha": {"from": STR, "to": STR},
+    "himeji_card": {"deck": STR},
     "choose_start": {"resource": STR},
     "convert": {"to": STR},
     "reveal": {"pool": STR, "card": STR},

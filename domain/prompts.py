@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.vocabulary import Colour, Cost, Icon
+from domain.vocabulary import Cost, DieColour, Icon
 
 # --- setup (R-S01..R-S12) -
 
@@ -71,7 +71,7 @@ class BeginRound:
 class RollBridge:
     """Chance: roll the bridge's dice and lay them ascending from the lantern end (R-S07, R-E04)."""
 
-    bridge: Colour
+    bridge: DieColour
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +130,20 @@ class Seq:
 
     seat: int
     icons: tuple[Icon, ...]
+
+
+def bundle(seat: int, title: str, icons: tuple[Icon, ...]) -> Menu | Seq:
+    """Icons to resolve in any order: a mandatory menu of single icons (it resolves itself if order is
+    free)."""
+    if len(icons) <= 1:
+        return Seq(seat, icons)
+    options = []
+    seen: dict[str, int] = {}
+    for icon in icons:
+        name = str(icon)
+        seen[name] = seen.get(name, 0) + 1
+        options.append(Option(name if seen[name] == 1 else f"{name}#{seen[name]}", (), (icon,)))
+    return Menu(seat, title, tuple(options), (), len(options), True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +234,47 @@ class NextRound:
     """Automatic: advance the round marker and start the next round (R-E04)."""
 
 
+# --- the Matcha expansion (R-M) -
+
+
+@dataclass(frozen=True, slots=True)
+class GeishaAction:
+    """Prompt: the Geisha action, Part A (the leftmost geisha to the Tea Garden entrance, 2 coins) and/or Part B
+    (advance one geisha 1 step for 2 whisks or 2 steps for 5), each at most once, in any order (R-M06..R-M09).
+    ``free_step``: one step without whisks and no Part A (ceremony token CT13)."""
+
+    seat: int
+    entrance_done: bool
+    advance_done: bool
+    free_step: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class HimejiCard:
+    """Prompt: choose the Ikebana or the Calligraphy card lying in the Himeji Principality: on the first path
+    space (``purpose="path"``) to perform its yellow curtain and take it (R-M11), for the two-card symbol
+    (``purpose="both"``) to perform both its curtains (R-M17)."""
+
+    seat: int
+    purpose: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeCurtainCard:
+    """Automatic: the card whose yellow curtain was performed on the first path space goes to the Lantern Area
+    and the deck's next card is revealed; the last card of a deck stays in Himeji (R-M11)."""
+
+    seat: int
+    deck: str
+
+
+@dataclass(frozen=True, slots=True)
+class Climb:
+    """Prompt: move one of your courtiers at the Gate or in the castle 1 floor up without pearl (token CT15)."""
+
+    seat: int
+
+
 Frame = (
     DealCard
     | CheckCastle
@@ -247,6 +302,10 @@ Frame = (
     | EndOfRound
     | ClearDice
     | NextRound
+    | GeishaAction
+    | HimejiCard
+    | TakeCurtainCard
+    | Climb
 )
 
 KIND: dict[type, str] = {
@@ -276,6 +335,10 @@ KIND: dict[type, str] = {
     EndOfRound: "end_of_round",
     ClearDice: "clear_dice",
     NextRound: "next_round",
+    GeishaAction: "geisha",
+    HimejiCard: "himeji_card",
+    TakeCurtainCard: "take_curtain_card",
+    Climb: "climb",
 }
 """The name of every frame type, as shown in prompts and stored in state dictionaries."""
 

@@ -2,7 +2,8 @@
 
 Seals are capped at 5 and food, iron and pearl at 7; gains above a cap are lost (R-R01, R-R03). Nothing is
 ever paid that is not held (R-P04, R-R03, R-R04). Seal conversions (R-R02) are free moves: 1 seal -> 1 coin,
-2 seals -> 1 food, iron or pearl.
+2 seals -> 1 food, iron or pearl, and with Matcha 2 seals -> 1 whisk (R-M15, RULES B.2 C5/C6). Whisks are a
+track of 0 to 7 like the resources (R-F03 scores them the same way).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from domain.prompts import AnyRes
 from domain.state import GameState, Player, pop, replace, with_player
 from domain.vocabulary import Cost, Icon, IconKind, Phase, Resource
 
-CAPS: dict[str, int] = {"seals": 5, "food": 7, "iron": 7, "pearl": 7}
-"""The cap of each capped counter (R-R01, R-R03)."""
+CAPS: dict[str, int] = {"seals": 5, "food": 7, "iron": 7, "pearl": 7, "whisks": 7}
+"""The cap of each capped counter (R-R01, R-R03; the whisk track's maximum is taken as 7, as R-F03's "7 -> 2 CP"
+for whisks implies)."""
 
 FIELD = {
     Resource.COIN: "coins",
@@ -23,11 +25,15 @@ FIELD = {
     Resource.FOOD: "food",
     Resource.IRON: "iron",
     Resource.PEARL: "pearl",
+    Resource.WHISK: "whisks",
 }
 """The Player field holding each resource."""
 
 CONVERSIONS: dict[str, int] = {"coin": 1, "food": 2, "iron": 2, "pearl": 2}
 """Seals spent per unit gained by a conversion (R-R02)."""
+MATCHA_CONVERSIONS: dict[str, int] = {**CONVERSIONS, "whisk": 2}
+"""With Matcha, 2 seals also buy 1 whisk (R-M15)."""
+_GAIN_FIELD = {IconKind.SEAL: "seals", IconKind.WHISK: "whisks"}
 
 RAW = ("food", "iron", "pearl")
 """The resources an "any resource" icon may give, never a whisk (R-R07)."""
@@ -49,7 +55,7 @@ def gain_icon(player: Player, icon: Icon) -> Player:
         return replace(player, cp=player.cp + icon.amount)
     if kind is IconKind.COIN:
         return replace(player, coins=player.coins + icon.amount)
-    return add(player, kind.value if kind is not IconKind.SEAL else "seals", icon.amount)
+    return add(player, _GAIN_FIELD.get(kind, kind.value), icon.amount)
 
 
 def can_pay(player: Player, cost: Cost) -> bool:
@@ -114,19 +120,26 @@ def cost_text(cost: Cost) -> str:
 # --- seal conversions (R-R02, decision C.2) -
 
 
+def conversions(state: GameState) -> dict[str, int]:
+    """What seals convert to in this game, and the price of each (R-R02; Matcha adds whisks, R-M15)."""
+    return MATCHA_CONVERSIONS if state.board.matcha is not None else CONVERSIONS
+
+
 def conversion_moves(state: GameState, seat: int) -> list[dict[str, Any]]:
     """The seal conversions the player can afford now."""
     seals = state.players[seat].seals
     return [
-        {"kind": "convert", "seat": seat, "to": to} for to, price in CONVERSIONS.items() if seals >= price
+        {"kind": "convert", "seat": seat, "to": to}
+        for to, price in conversions(state).items()
+        if seals >= price
     ]
 
 
 def convert(state: GameState, seat: int, to: str) -> GameState:
-    """Convert seals into one coin or one resource (R-R02); a resource over 7 is lost (R-R03)."""
+    """Convert seals into one coin, one resource or one whisk (R-R02, R-M15); over a cap is lost (R-R03)."""
     player = state.players[seat]
-    player = replace(player, seals=player.seals - CONVERSIONS[to])
-    player = replace(player, coins=player.coins + 1) if to == "coin" else add(player, to, 1)
+    player = replace(player, seals=player.seals - conversions(state)[to])
+    player = replace(player, coins=player.coins + 1) if to == "coin" else add(player, FIELD[Resource(to)], 1)
     return with_player(state, seat, player)
 
 

@@ -5,7 +5,9 @@ hand, as the rulebook's scorer does (for games that were not recorded). Both use
 Lines: in-game CP (R-F01), coins and seals (R-F02), resources (R-F03), Passage of Time (R-F04), courtiers
 (R-F05), warriors (R-F06), gardeners (R-F07), total, and the rank: most CP first, ties to the player highest
 on the (final) turn-order track (R-F09, decision C.8; option ``tie_break="shared"`` lets tied players share a
-rank).
+rank). A Matcha game scores whisks in the resources line and adds a geisha line (R-F03, R-F08, R-M19): its
+sheets are `MatchaScoreSheet`, a base game's are exactly the base `ScoreSheet`. Totals above 120 take the
++120/+160 tile instead of the +40/+80 one (`track_tile`, R-R06).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from domain.catalog import Catalog, load_catalog
 from domain.errors import InvalidTallies
 from domain.state import GameState
+from domain.tea_garden import ENTRANCE, geisha_points
 from domain.vocabulary import Floor
 
 COURTIER_POINTS = {Floor.GATE: 1, Floor.STEWARD: 3, Floor.DIPLOMAT: 6, Floor.DAIMYO: 10}
@@ -43,6 +46,36 @@ class ScoreSheet:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchaScoreSheet(ScoreSheet):
+    """A Matcha player's score: the base lines (whisks counted in ``resources``, R-F03) and the geishas
+    (R-F08), listed after the gardeners."""
+
+    geishas: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        order = [
+            *(key for key in data if key not in ("geishas", "total", "rank")),
+            "geishas",
+            "total",
+            "rank",
+        ]
+        return {key: data[key] for key in order}
+
+
+def track_tile(total: int, matcha: bool) -> str:
+    """The tile beside a player's fan for a score of `total` on the 40-space Clan Point track (R-R06): +40, then
+    flipped to +80; with Matcha, above 120, the +120 tile, then flipped to +160 (R-M19). An empty string below
+    40."""
+    laps = total // 40
+    if laps == 0:
+        return ""
+    if matcha and laps >= 3:
+        return "+160" if laps >= 4 else "+120"
+    return "+80" if laps >= 2 else "+40"
 
 
 def coins_seals_points(coins: int, seals: int) -> int:
@@ -79,8 +112,23 @@ def rank(sheets: list[ScoreSheet], order: Sequence[int], shared: bool) -> tuple[
     return tuple(replace(sheet, rank=ranks[sheet.seat]) for sheet in sorted(sheets, key=lambda s: s.seat))
 
 
-def _sheet(seat: int, name: str, lines: list[int]) -> ScoreSheet:
+def _sheet(seat: int, name: str, lines: list[int], geishas: int | None = None) -> ScoreSheet:
     cp, coins_seals, resources, pot, courtiers, warriors, gardeners = lines
+    if geishas is not None:
+        return MatchaScoreSheet(
+            seat,
+            name,
+            cp,
+            coins_seals,
+            resources,
+            pot,
+            courtiers,
+            warriors,
+            gardeners,
+            sum(lines) + geishas,
+            0,
+            geishas,
+        )
     return ScoreSheet(
         seat, name, cp, coins_seals, resources, pot, courtiers, warriors, gardeners, sum(lines), 0
     )
@@ -101,6 +149,7 @@ def score(state: GameState) -> tuple[ScoreSheet, ...]:
     """Every seat's score sheet as if the game ended now."""
     catalog = state.catalog
     board = state.board
+    matcha = board.matcha is not None
     sheets = []
     for seat, player in enumerate(state.players):
         by_floor = courtiers_by_floor(state, seat)
@@ -115,13 +164,13 @@ def score(state: GameState) -> tuple[ScoreSheet, ...]:
         lines = [
             player.cp,
             coins_seals_points(player.coins, player.seals),
-            resource_points(player.food, player.iron, player.pearl),
+            resource_points(player.food, player.iron, player.pearl, *((player.whisks,) if matcha else ())),
             catalog.pot_points[player.pot],
             courtier_points(by_floor),
             warrior_points(yard_values, by_floor),
             garden_cp,
         ]
-        sheets.append(_sheet(seat, player.name, lines))
+        sheets.append(_sheet(seat, player.name, lines, geisha_points(state, seat) if matcha else None))
     return rank(sheets, state.turn_order, state.options.tie_break == "shared")
 
 
@@ -145,6 +194,8 @@ PLAYER_KEYS = {
     "gardener_points",
     "turn_order",
 }
+MATCHA_KEYS = {"whisks", "geishas", "geisha_points"}
+"""Matcha tallies (R-F03, R-F08): the whisk track, and where the geishas stand (or their points)."""
 
 
 def _count(data: Mapping[str, Any], key: str, low: int, high: int | None, where: str) -> int:
@@ -182,16 +233,27 @@ def score_sheet(tallies: Mapping[str, Any], catalog: Catalog | None = None) -> t
     "diplomat", "daimyo"}: counts), ``warriors`` ({"yard_1", ...}: counts, or ``warrior_points``),
     ``gardeners`` (garden card ids, or ``gardener_points``) and ``turn_order`` (1 = first on the final track;
     by default the order of the list). Missing counts are 0.
+
+    With ``"expansions": ["matcha"]`` each player may also give ``whisks`` (0-7, R-F03) and ``geishas`` (counts
+    by place: ``entrance``, ``viewing_platform``, ``path_1``, ``path_2`` and each Tea House room, whose geishas
+    score 2 per gardener, warrior or courtier placed, as the other tallies count them) or ``geisha_points``
+    (R-F08); the sheets are then `MatchaScoreSheet`.
     """
-    catalog = catalog or load_catalog()
     if not isinstance(tallies, Mapping) or not isinstance(tallies.get("players"), Sequence):
         raise InvalidTallies('tallies are {"players": [one mapping per player]}')
     players = list(tallies["players"])
     if not 1 <= len(players) <= 4:
         raise InvalidTallies("a score sheet has 1 to 4 players", details={"players": len(players)})
     tie_break = tallies.get("tie_break", "turn_order")
-    if tie_break not in ("turn_order", "shared") or set(tallies) - {"players", "tie_break"}:
-        raise InvalidTallies("tallies hold players and tie_break (turn_order or shared) only")
+    if tie_break not in ("turn_order", "shared") or set(tallies) - {"players", "tie_break", "expansions"}:
+        raise InvalidTallies("tallies hold players, tie_break (turn_order or shared) and expansions only")
+    expansions = tallies.get("expansions") or []
+    if not isinstance(expansions, list | tuple) or any(name != "matcha" for name in expansions):
+        raise InvalidTallies('expansions is a list: [] or ["matcha"]', details={"expansions": expansions})
+    matcha = bool(expansions)
+    if catalog is None:
+        catalog = load_catalog(expansions=("matcha",) if matcha else ())
+    keys = PLAYER_KEYS | MATCHA_KEYS if matcha else PLAYER_KEYS
     sheets = []
     positions = []
     yard_values = {spec.id: spec.value for spec in catalog.yards}
@@ -199,30 +261,29 @@ def score_sheet(tallies: Mapping[str, Any], catalog: Catalog | None = None) -> t
         where = f"player {seat + 1}"
         if not isinstance(data, Mapping):
             raise InvalidTallies(f"{where} is a mapping of tallies")
-        unknown = sorted(set(data) - PLAYER_KEYS)
+        unknown = sorted(set(data) - keys)
         for a, b in (
             ("food", "resource_points"),
             ("pot", "pot_points"),
             ("warriors", "warrior_points"),
             ("gardeners", "gardener_points"),
+            ("geishas", "geisha_points"),
+            ("whisks", "resource_points"),
         ):
             if a in data and b in data:
                 raise InvalidTallies(f"{where}: give {a} or {b}, not both")
         if unknown:
-            raise InvalidTallies(
-                f"{where}: unknown tallies {unknown}", details={"known": sorted(PLAYER_KEYS)}
-            )
+            raise InvalidTallies(f"{where}: unknown tallies {unknown}", details={"known": sorted(keys)})
         name = data.get("name", f"Player {seat + 1}")
         if not isinstance(name, str):
             raise InvalidTallies(f"{where}: name is text")
         floors = _members(data.get("courtiers"), [floor.value for floor in Floor], f"{where} courtiers")
         by_floor = {Floor(key): count for key, count in floors.items()}
         if "resource_points" in data:
-            resources = _count(data, "resource_points", 0, 6, where)
+            resources = _count(data, "resource_points", 0, 8 if matcha else 6, where)
         else:
-            resources = resource_points(
-                *(_count(data, key, 0, 7, where) for key in ("food", "iron", "pearl"))
-            )
+            counted = ("food", "iron", "pearl", "whisks") if matcha else ("food", "iron", "pearl")
+            resources = resource_points(*(_count(data, key, 0, 7, where) for key in counted))
         if "pot_points" in data:
             pot = _count(data, "pot_points", 0, None, where)
             if pot not in set(catalog.pot_points):
@@ -231,10 +292,10 @@ def score_sheet(tallies: Mapping[str, Any], catalog: Catalog | None = None) -> t
                 )
         else:
             pot = catalog.pot_points[_count(data, "pot", 0, catalog.pot_last, where)]
+        per_yard = _members(data.get("warriors"), list(yard_values), f"{where} warriors")
         if "warrior_points" in data:
             warriors = _count(data, "warrior_points", 0, None, where)
         else:
-            per_yard = _members(data.get("warriors"), list(yard_values), f"{where} warriors")
             warriors = warrior_points(
                 [yard_values[y] for y, n in per_yard.items() for _ in range(n)], by_floor
             )
@@ -254,6 +315,14 @@ def score_sheet(tallies: Mapping[str, Any], catalog: Catalog | None = None) -> t
                     details={"known": sorted(catalog.gardens)},
                 )
             gardeners = sum(catalog.gardens[card].cp for card in cards)
+        geishas = None
+        if matcha:
+            placed = {
+                "courtier": sum(by_floor.values()),
+                "warrior": sum(per_yard.values()),
+                "gardener": len(data.get("gardeners", [])) if "gardener_points" not in data else 0,
+            }
+            geishas = _geisha_tally(data, where, catalog, placed)
         lines = [
             _count(data, "cp", 0, None, where),
             coins_seals_points(_count(data, "coins", 0, None, where), _count(data, "seals", 0, 5, where)),
@@ -263,7 +332,7 @@ def score_sheet(tallies: Mapping[str, Any], catalog: Catalog | None = None) -> t
             warriors,
             gardeners,
         ]
-        sheets.append(_sheet(seat, name, lines))
+        sheets.append(_sheet(seat, name, lines, geishas))
         positions.append(
             _count(data, "turn_order", 1, len(players), where) if "turn_order" in data else seat + 1
         )
@@ -273,3 +342,22 @@ def score_sheet(tallies: Mapping[str, Any], catalog: Catalog | None = None) -> t
         )
     order = [seat for _, seat in sorted(zip(positions, range(len(players)), strict=True))]
     return rank(sheets, order, tie_break == "shared")
+
+
+def _geisha_tally(data: Mapping[str, Any], where: str, catalog: Catalog, placed: Mapping[str, int]) -> int:
+    """R-F08 from tallies: points per place, and the Tea House rooms' 2 per member of the room's kind placed."""
+    spec = catalog.matcha
+    assert spec is not None
+    if "geisha_points" in data:
+        return _count(data, "geisha_points", 0, None, where)
+    values = {ENTRANCE: spec.entrance_points, spec.platform: spec.platform_points, **dict(spec.path)}
+    rooms = dict(spec.tea_house)
+    counts = _members(data.get("geishas"), [*values, *rooms], f"{where} geishas")
+    if counts[spec.platform] > spec.platform_per_clan or any(
+        counts[room] > spec.tea_house_per_clan for room in rooms
+    ):
+        raise InvalidTallies(f"{where}: one geisha per clan on the Viewing Platform, two per Tea House room")
+    points = sum(values[place] * counts[place] for place in values)
+    return points + sum(
+        counts[room] * spec.points_per_member * placed[member] for room, member in rooms.items()
+    )

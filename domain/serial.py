@@ -3,6 +3,8 @@
 The dictionary mirrors the dataclasses field by field (names as the rulebook has them), enums as their values,
 tuples as lists, icons in the catalog's notation, frames with a ``frame`` key naming their kind, and the full
 effective catalog. ``state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s`` holds for every state.
+Fields an expansion added to shared records (marked `domain.state.OPTIONAL`) are left out while they hold their
+default, so a base game's dictionary has exactly the keys it had before Matcha, and older dictionaries load.
 """
 
 from __future__ import annotations
@@ -33,7 +35,11 @@ def to_json(value: Any) -> Any:
     if isinstance(value, Catalog):
         return value.to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data = {field.name: to_json(getattr(value, field.name)) for field in dataclasses.fields(value)}
+        data = {
+            field.name: to_json(getattr(value, field.name))
+            for field in dataclasses.fields(value)
+            if not (field.metadata.get("omit_default") and getattr(value, field.name) == field.default)
+        }
         if type(value) in KIND:
             return {"frame": KIND[type(value)], **data}
         return data
@@ -63,6 +69,11 @@ def from_json(tp: Any, value: Any) -> Any:
         if isinstance(value, dict) and "frame" in value:
             return from_json(FRAME_TYPES[value["frame"]], value)
         candidates = [arg for arg in args if arg is not type(None)]
+        if len(candidates) > 1 and all(isinstance(c, type) and issubclass(c, Enum) for c in candidates):
+            for enum in candidates:  # a die colour: the castle's three, or green (DieColour)
+                if value in {member.value for member in enum}:
+                    return enum(value)
+            raise ValueError(f"{value!r} is none of {[c.__name__ for c in candidates]}")
         return from_json(candidates[0], value)
     if origin is tuple:
         args = typing.get_args(tp)
@@ -83,6 +94,7 @@ def from_json(tp: Any, value: Any) -> Any:
             **{
                 field.name: from_json(hints[field.name], value[field.name])
                 for field in dataclasses.fields(tp)
+                if field.name in value or not field.metadata.get("omit_default")
             }
         )
     if tp in (int, str, bool) and not isinstance(value, tp):

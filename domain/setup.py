@@ -5,7 +5,9 @@ The setup runs as frames on the prompt stack, in the rulebook's order: castle ca
 gardens (R-S08), the yard tiles (R-S09), the dice (R-S07), the stack of influence markers that is also the
 turn order (R-S11), the starting pairs dealt (R-S12) and chosen in reverse turn order. Every random element is
 a chance prompt (`DealCard`, `DealDieTile`, `DealWellTile`, `RollBridge`, `StackOrder`); the first-game option
-lays the castle cards and die tiles as the rulebook's picture does (catalog ``first_game``).
+lays the castle cards and die tiles as the rulebook's picture does (catalog ``first_game``). With Matcha the
+expansion board's deals come after the dice, and a ceremony token lies under each starting pair
+(`domain.matcha`, R-M01).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain import matcha
 from domain.catalog import Catalog
 from domain.errors import InvalidSetup
 from domain.prompts import (
@@ -33,6 +36,7 @@ from domain.prompts import (
 )
 from domain.state import (
     BASE_RULES,
+    MATCHA_RULES,
     OPTION_VALUES,
     Board,
     Bridge,
@@ -131,11 +135,13 @@ def initial_state(
     options: Options,
     catalog: Catalog,
     rules_version: str,
+    expansions: tuple[str, ...] = (),
 ) -> GameState:
     """The boxes opened: an empty board, full decks (minus ♦ cards at 2 players, R-S02), clans at home
-    (R-S10), and the setup frames on the stack."""
+    (R-S10; with Matcha 5 geishas and the whisk cube at 0), and the setup frames on the stack."""
     count = len(names)
-    rules = BASE_RULES
+    with_matcha = matcha.MATCHA in expansions
+    rules = MATCHA_RULES if with_matcha else BASE_RULES
     two_players = count <= 2
 
     def keep(card: str) -> bool:
@@ -166,14 +172,18 @@ def initial_state(
         gardens=tuple(
             GardenSlot(f"{colour.value}_{kind}", colour, kind, None, ())
             for colour in rules.colours
+            if isinstance(colour, Colour)  # the green bridge has the Viewing Platform instead (R-M16)
             for kind in ("plant", "stone")
         ),
         decks=decks,
         offer=(StartPair(None, None),) * (count + 1),
         stamp=0,
+        matcha=matcha.initial_board(catalog, count) if with_matcha else None,
     )
+    geishas = 5 if with_matcha else 0
     players = tuple(
-        Player(name, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, None, (), (None,) * len(catalog.rows)) for name in names
+        Player(name, 0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, None, (), (None,) * len(catalog.rows), geishas=geishas)
+        for name in names
     )
     state = GameState(
         rules_version=rules_version,
@@ -203,15 +213,36 @@ def initial_state(
         frames += [DealDieTile(), DealWellTile()]
     for slot in board.gardens:
         frames += [DealCard(slot.type, slot.id)]
+    preset = matcha.first_game_yard(state) if with_matcha and options.first_game else None
+    if preset is not None:
+        state = _preset_yard_tile(state, *preset)
     for spec in catalog.yards:
-        frames += [DealCard("yard_tiles", f"{spec.id}:{face}") for face in spec.faces]
+        frames += [
+            DealCard("yard_tiles", f"{spec.id}:{face}")
+            for face in spec.faces
+            if preset is None or preset[0] != f"{spec.id}:{face}"
+        ]
     frames += [RollBridge(colour) for colour in rules.colours]
+    if with_matcha:
+        frames += matcha.setup_frames(state)
     frames += [StackOrder()]
     for i in range(count + 1):
         frames += [DealCard("starting_resources", f"offer_{i}:resource")]
         frames += [DealCard("starting_actions", f"offer_{i}:action")]
+        if with_matcha:
+            frames += [matcha.offer_frame(i)]
     frames += [BeginStartChoice(), BeginRound()]
     return replace(state, stack=tuple(reversed(frames)))
+
+
+def _preset_yard_tile(state: GameState, target: str, tile: str) -> GameState:
+    """Matcha's first game: the rulebook's tile lies on the lower yard (R-M01)."""
+    if tile not in state.board.decks.yard_tiles or ":" not in target:
+        raise InvalidSetup(
+            f"the first-game yard tile {tile} for {target} is not among the yard tiles", rule="R-M01"
+        )
+    frame = DealCard("yard_tiles", target)
+    return place_card(push(state, frame), frame, tile)
 
 
 def _pool_of_room(catalog: Catalog, room_id: str) -> str:
@@ -257,16 +288,20 @@ def _first_game_layout(state: GameState) -> GameState:
 
 
 def pool(state: GameState, name: str) -> tuple[str, ...]:
+    if name in matcha.POOLS:
+        return matcha.pool(state, name)
     cards: tuple[str, ...] = getattr(state.board.decks, name)
     return cards
 
 
 def deal_outcomes(state: GameState, frame: DealCard) -> list[str]:
+    if frame.pool in matcha.POOLS:
+        return matcha.deal_outcomes(state, frame)
     return sorted(set(pool(state, frame.pool)), key=natural)
 
 
 def deal_waiting(state: GameState, frame: DealCard) -> bool:
-    return len(set(pool(state, frame.pool))) > 1
+    return len(deal_outcomes(state, frame)) > 1
 
 
 def deal_auto(state: GameState, frame: DealCard) -> GameState:
@@ -283,6 +318,8 @@ def deal_moves(state: GameState, frame: DealCard) -> list[dict[str, Any]]:
 
 def deal_draw(state: GameState, frame: DealCard, rng: random.Random) -> dict[str, Any]:
     """Each physical card equally likely (two copies of a starting action are twice as likely)."""
+    if frame.pool in matcha.POOLS:
+        return matcha.deal_draw(state, frame, rng)
     return {"kind": "reveal", "seat": None, "pool": frame.pool, "card": rng.choice(pool(state, frame.pool))}
 
 
@@ -292,6 +329,8 @@ def deal_play(state: GameState, frame: DealCard, move: dict[str, Any]) -> GameSt
 
 def place_card(state: GameState, frame: DealCard, card: str) -> GameState:
     """Take `card` out of its pool and put it where the frame says."""
+    if frame.pool in matcha.POOLS:
+        return matcha.place_card(state, frame, card)
     board = state.board
     cards = list(pool(state, frame.pool))
     cards.remove(card)
@@ -384,6 +423,8 @@ def choose_start_play(state: GameState, frame: ChooseStart, move: dict[str, Any]
     card = state.catalog.starting_resources[pair.resource]
     lantern = (card.id,) if card.decree is None else (card.id, card.decree)
     player = replace(state.players[seat], action_card=pair.action, lantern=lantern)
+    if pair.token is not None:  # Matcha: the ceremony token under the pair goes to the clan board (R-M01)
+        player = replace(player, ceremony=pair.token)
     state = with_player(state, seat, player)
     state = with_board(state, offer=replace_in(board.offer, index, StartPair(None, None)))
     return push(pop(state), Seq(seat, card.gain))

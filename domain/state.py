@@ -10,16 +10,20 @@ being answered.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from domain.catalog import Catalog
-from domain.vocabulary import Colour, Mode, Phase
+from domain.vocabulary import Colour, DieColour, MatchaColour, Mode, Phase
 
 if TYPE_CHECKING:
     from domain.prompts import Frame
 
 Record = TypeVar("Record")
+OPTIONAL = {"omit_default": True}
+"""Field metadata of the fields an expansion added to a shared record: `domain.serial` leaves such a field out of
+a state's JSON while it holds its default, so a base game's JSON is exactly what it was before the expansion,
+and JSON written before the field existed still loads (the default fills it in)."""
 _KEEP: Any = object()
 _REPLACERS: dict[type, Any] = {}
 
@@ -57,7 +61,7 @@ def replace(record: Record, /, **changes: Any) -> Record:
 class Die:
     """A die placed on a space: its colour, value and the seat that placed it."""
 
-    colour: Colour
+    colour: DieColour
     value: int
     seat: int
 
@@ -67,7 +71,7 @@ class Bridge:
     """A bridge: a left (lantern) end slot, the middle dice in order, a right end slot (R-T04, decision
     C.1)."""
 
-    colour: Colour
+    colour: DieColour
     left: int | None
     middle: tuple[int, ...]
     right: int | None
@@ -99,7 +103,8 @@ class DaimyoRoom:
 
 @dataclass(frozen=True, slots=True)
 class Space:
-    """A shared die space with no other content, as Outside the Walls (R-O01)."""
+    """A shared die space with no other content: Outside the Walls (R-O01), and in a Matcha game the Tea Room
+    and Himeji Principality spaces (R-M04, R-M05)."""
 
     id: str
     dice: tuple[Die, ...]
@@ -141,6 +146,8 @@ class StartPair:
 
     resource: str | None
     action: str | None
+    token: str | None = field(default=None, metadata=OPTIONAL)
+    """Matcha: the ceremony token under the pair, blue side up (the face shown, CT1-CT20) (R-S12, R-M01)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +184,56 @@ class Board:
     """The starting pairs still on offer during setup (R-S12)."""
     stamp: int
     """The last arrival stamp given to an influence marker: a higher stamp lies higher in a stack (R-PT03)."""
+    matcha: MatchaBoard | None = field(default=None, metadata=OPTIONAL)
+    """The Matcha expansion board below the main board (None in a base game) (R-M01)."""
+
+
+# --- the Matcha expansion board (R-M01..R-M19) -
+
+
+@dataclass(frozen=True, slots=True)
+class HimejiDeck:
+    """An Ikebana or Calligraphy deck lying face up in the Himeji Principality (R-M01): the card on top (the only
+    one seen) and the cards under it (their order is unknown, so they are kept sorted)."""
+
+    id: str
+    top: str | None
+    rest: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TeaHouseRoom:
+    """A room of the Tea House: its ceremony token (the yellow face shown) and the geishas in it (R-M13)."""
+
+    id: str
+    token: str | None
+    geishas: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchaBoard:
+    """The Matcha expansion board: the Tea Room and the Himeji Principality (die spaces), the Ikebana and
+    Calligraphy decks, the pond's lily pads, and the Tea Garden (the entrance, the two path spaces, the Viewing
+    Platform with its ceremony token, the Tea House rooms). Geishas are listed by seat."""
+
+    tea_room: tuple[Space, ...]
+    himeji: tuple[Space, ...]
+    decks: tuple[HimejiDeck, ...]
+    pond: tuple[str | None, ...]
+    """The lily pads in the pond's spaces (R-M01)."""
+    entrance: tuple[int, ...]
+    """Geishas at the Tea Garden entrance: no limit (R-M07)."""
+    path: tuple[tuple[int, ...], ...]
+    """Geishas on the path spaces 1 and 2 toward the Tea House: no limit (R-M09)."""
+    platform: tuple[int, ...]
+    """Geishas on the Viewing Platform: at most one per clan (R-M09)."""
+    platform_token: str | None
+    """The Viewing Platform's ceremony token, blue side up (the face shown) (R-M01, R-M10)."""
+    tea_house: tuple[TeaHouseRoom, ...]
+    lily_pads: tuple[str, ...]
+    """Lily pads still in the box (the pond's are drawn from them)."""
+    tokens: tuple[str, ...]
+    """Ceremony tokens still in the box (ids, each with a blue and a yellow face)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +259,14 @@ class Player:
     lantern: tuple[str, ...]
     """The cards of the Lantern Area, in the order they arrived (R-L02)."""
     domain: tuple[Die | None, ...]
-    """The die on each Personal Domain row this round, in the catalog's row order (R-D01)."""
+    """The die on each Personal Domain row this round, in the catalog's row order (R-D01); a Matcha clan board
+    has a fourth row, the green (geisha) row."""
+    whisks: int = field(default=0, metadata=OPTIONAL)
+    """Matcha: the whisk track, 0-7 (R-S10, R-M15)."""
+    geishas: int = field(default=0, metadata=OPTIONAL)
+    """Matcha: geishas still on the clan board (the leftmost leaves first, R-M07)."""
+    ceremony: str | None = field(default=None, metadata=OPTIONAL)
+    """Matcha: the face (CT1-CT20) of the ceremony token attached to the clan board at setup (R-S12, R-M14)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +274,7 @@ class Held:
     """The die a player has taken and not yet placed (R-T02): where it came from decides the Lantern
     Reward."""
 
-    colour: Colour
+    colour: DieColour
     value: int
     end: str
 
@@ -227,7 +291,8 @@ class Options:
     - ``milestones`` (C.3): ``"may_decline"`` (default) or ``"must_pay"`` (a player who can pay must).
     - ``passing`` (C.5): ``"never"``, the only value: a pass would break the end-of-round count (R-E01).
     - ``stacking`` (C.6): ``"3_4_players"`` (default), ``"never"`` or ``"any_player_count"``.
-    - ``blue_curtain_seals`` (C.7, Matcha only, stored for later): ``"pay_printed"``.
+    - ``blue_curtain_seals`` (C.7, Matcha only): ``"pay_printed"`` (default: a blue curtain's printed seal
+      cost is paid unless the effect says "without spending seals") or ``"free"`` (never paid).
     - ``tie_break`` (C.8): ``"turn_order"`` (default) or ``"shared"`` (tied players share the rank).
     The printed contents (C.4) are not an option: they are the game's catalog.
     """
@@ -249,7 +314,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "milestones": ("may_decline", "must_pay"),
     "passing": ("never",),
     "stacking": ("3_4_players", "never", "any_player_count"),
-    "blue_curtain_seals": ("pay_printed",),
+    "blue_curtain_seals": ("pay_printed", "free"),
     "tie_break": ("turn_order", "shared"),
 }
 
@@ -257,17 +322,29 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The shape of the game, kept as data so that Matcha can change it: colours (one bridge each), rounds,
-    turns per player per round, and how many dice left on the bridges end a round (R-T01, R-E01)."""
+    turns per player per round, how many dice left on the bridges end a round (R-T01, R-E01), and the
+    expansions in play."""
 
-    colours: tuple[Colour, ...]
+    colours: tuple[DieColour, ...]
     rounds: int
     turns_per_round: int
     dice_left_at_round_end: int
+    expansions: tuple[str, ...] = field(default=(), metadata=OPTIONAL)
+    """The expansions in play: ``("matcha",)`` or none."""
 
 
 BASE_RULES = Rules(
     colours=(Colour.CORAL, Colour.BLACK, Colour.WHITE), rounds=3, turns_per_round=3, dice_left_at_round_end=3
 )
+
+MATCHA_RULES = Rules(
+    colours=(Colour.CORAL, Colour.BLACK, Colour.WHITE, MatchaColour.GREEN),
+    rounds=3,
+    turns_per_round=4,
+    dice_left_at_round_end=4,
+    expansions=("matcha",),
+)
+"""Matcha: the green bridge, 4 turns per player per round, the round ends at 4 dice left (R-M01, R-M02)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,15 +1,18 @@
 """A turn: take a die, place it and settle coins, Lantern Reward, the space's actions (R-T02, R-P01..R-P07).
 
 The spaces a die can go to: a castle room (R-C01, R-C02), Outside the Walls (R-O01), the Well (R-W01) or the
-row of the player's Personal Domain matching its colour (R-D01). The reference value is the die on top of the
-space or the printed value, and always 1 at the Well (R-P02); a higher die gains the difference in coins, a
-lower one pays it, and the player must hold the coins (R-P03, R-P04). Stacking follows R-P05 and decision C.6.
+row of the player's Personal Domain matching its colour (R-D01); with Matcha also the Tea Room and the Himeji
+Principality, for any colour, while green dice never go to a castle room (R-M03, `domain.matcha`). The
+reference value is the die on top of the space or the printed value, and always 1 at the Well (R-P02); a
+higher die gains the difference in coins, a lower one pays it, and the player must hold the coins (R-P03,
+R-P04). Stacking follows R-P05 and decision C.6.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from domain import matcha
 from domain.bridges import dice_on_bridges
 from domain.castle import room_menu
 from domain.errors import IllegalMove, InvalidMove
@@ -27,7 +30,7 @@ from domain.state import (
     swap_top,
     with_board,
 )
-from domain.vocabulary import Phase
+from domain.vocabulary import Colour, Phase
 from domain.well import well_menu
 
 WELL = "well"
@@ -39,6 +42,7 @@ def space_ids(state: GameState) -> list[str]:
     return [
         *(room.id for room in state.board.rooms),
         *(space.id for space in state.board.outside),
+        *(matcha.space_ids(state) if state.board.matcha is not None else ()),
         WELL,
         DOMAIN,
     ]
@@ -69,9 +73,12 @@ def reference(state: GameState, space_id: str) -> int:
     if space_id == DOMAIN:
         return catalog.domain_value
     found = _outside(state, space_id)
+    extra = matcha.find_space(state, space_id)
     if found is not None:
         dice = found[1].dice
         value = next(spec.value for spec in catalog.outside if spec.id == space_id)
+    elif extra is not None:
+        dice, value = extra[0].dice, extra[1]
     else:
         dice = state.board.rooms[room_index(state, space_id)].dice
         value = catalog.room(space_id).value
@@ -95,10 +102,19 @@ def why_not_place(state: GameState, seat: int, held: Held, space_id: str) -> Ill
             )
     elif space_id != WELL:
         found = _outside(state, space_id)
+        extra = matcha.find_space(state, space_id)
         if found is not None:
             dice = found[1].dice
+        elif extra is not None:
+            dice = extra[0].dice
         else:
             room = state.board.rooms[room_index(state, space_id)]
+            if not isinstance(held.colour, Colour):
+                return IllegalMove(
+                    f"green dice never go to a castle room: it has no green die tile ({space_id})",
+                    rule="R-M03",
+                    details=where,
+                )
             if held.colour not in room.tiles:
                 return IllegalMove(
                     f"{space_id} has no die tile of colour {held.colour}", rule="R-C02", details=where
@@ -110,7 +126,8 @@ def why_not_place(state: GameState, seat: int, held: Held, space_id: str) -> Ill
                 if dice_per_space(state) == 1
                 else "at most two dice may be stacked on a space"
             )
-            return IllegalMove(f"{space_id} is full: {text}", rule="R-P05", details=where)
+            rule = "R-P05" if extra is None else "R-M04" if space_id.startswith("tea_room") else "R-M05"
+            return IllegalMove(f"{space_id} is full: {text}", rule=rule, details=where)
     cost = reference(state, space_id) - held.value
     if cost > player.coins:
         return IllegalMove(
@@ -168,12 +185,15 @@ def place_play(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> GameS
                 state, outside=replace_in(board.outside, index, replace(space, dice=(*space.dice, die)))
             )
             actions = outside_menu(state, seat, space_id)
+        elif matcha.find_space(state, space_id) is not None:
+            state, actions = matcha.place(state, seat, space_id, die)
         else:
             index = room_index(state, space_id)
             room = board.rooms[index]
             state = with_board(
                 state, rooms=replace_in(board.rooms, index, replace(room, dice=(*room.dice, die)))
             )
+            assert isinstance(held.colour, Colour)  # why_not_place keeps green dice out (R-M03)
             actions = room_menu(state, seat, space_id, held.colour)
     state = replace(state, players=replace_in(state.players, seat, player), held=None)
     if held.end == "left":

@@ -2,8 +2,10 @@
 
 The icons are the rulebooks' symbol keys (FR's list, R-SO05): gain N of something, the Lantern Reward, the
 worker actions, the Well and Domain actions, a light-background action and the action beside a die tile of a
-colour. The catalog writes an icon as a short string (``"food:2"``, ``"any:3"``, ``"lantern"``,
-``"tile:coral"``); `parse_icon` turns it into an `Icon`. Adding a card never needs a new icon kind, only data.
+colour; the Matcha expansion adds its own symbols (MA's key, R-M17, and the ceremony token faces, R-M18). The
+catalog writes an icon as a short string (``"food:2"``, ``"any:3"``, ``"lantern"``, ``"tile:coral"``,
+``"whisk:2"``, ``"slash:courtier"``, ``"curtain:blue"``); `parse_icon` turns it into an `Icon`. Adding a card
+never needs a new icon kind, only data.
 """
 
 from __future__ import annotations
@@ -23,6 +25,19 @@ class Colour(StrEnum):
     """White dice: the warrior row."""
 
 
+class MatchaColour(StrEnum):
+    """The Matcha expansion's die colour. Green dice have their bridge and the geisha row of the clan board, but
+    no die tiles: they never go to a castle room (R-S07, R-D01, R-M03). Kept apart from `Colour`, which is the
+    castle's three colours (die tiles, gardens under the bridges, the Action card's rows)."""
+
+    GREEN = "green"
+    """Green dice: the green bridge and the geisha row (Matcha)."""
+
+
+DieColour = Colour | MatchaColour
+"""Any die colour: the castle's three, and green in a Matcha game."""
+
+
 class Resource(StrEnum):
     """What a player holds and may gain or pay (R-R01..R-R06)."""
 
@@ -36,6 +51,8 @@ class Resource(StrEnum):
     """Iron track, 0 to 7 (R-R03)."""
     PEARL = "pearl"
     """Mother-of-pearl track, 0 to 7 (R-R03)."""
+    WHISK = "whisk"
+    """Whisks (Matcha): a track 0 to 7, gained only from whisk icons and seal conversions (R-M15)."""
 
 
 class Floor(StrEnum):
@@ -108,30 +125,74 @@ class IconKind(StrEnum):
     """Perform one light-background block of a card in a castle room (COMPONENTS §1.3 tile 7)."""
     TILE = "tile"
     """Perform the block beside a castle die tile of a colour, or of any colour (R-C05)."""
+    # --- the Matcha expansion (R-M17, R-M18) -
+    WHISK = "whisk"
+    """Gain N whisks (capped at 7; Matcha, R-M15)."""
+    GEISHA = "geisha"
+    """Perform the Geisha action (R-M06)."""
+    SLASH = "slash"
+    """The slash symbol: the action shown (``slash:courtier``) or the Geisha action (R-M17)."""
+    LILY = "lily"
+    """Gain the rewards of the 3 lily pads in the pond, never the token instead (R-M17)."""
+    POND = "pond"
+    """The Pond action: the 3 lily pads, or 3 coins for the Viewing Platform's ceremony token (R-M10, R-M16)."""
+    DARK = "dark"
+    """Perform the dark-background block of any card in a castle room (R-M17, token CT5)."""
+    CURTAIN = "curtain"
+    """Himeji curtains (R-M17): ``curtain:yellow`` the yellow curtain of one card, ``curtain:blue`` the blue
+    curtain of one card without seals, ``curtain:both`` both curtains of one card (the two-card symbol),
+    ``curtain:yellows`` both visible yellow curtains (token CT20)."""
+    YARD = "yard"
+    """Training Yard tiles (tokens CT7, CT8): ``yard:blue`` the action of one blue tile, ``yard:yellow`` the
+    rewards of both yellow tiles."""
+    STONE = "stone"
+    """The rewards of N different Stone Garden cards, with or without a gardener there (token CT2)."""
+    ADVANCE = "advance"
+    """Advance one of your geishas 1 step without whisks (token CT13)."""
+    CLIMB = "climb"
+    """Move a courtier at the Gate or in the castle 1 floor up without pearl (token CT15, R-CA05)."""
+    TOKEN = "token"
+    """Perform your own ceremony token, the one on your clan board (R-M14)."""
 
 
-GAINS = frozenset({IconKind.COIN, IconKind.SEAL, IconKind.FOOD, IconKind.IRON, IconKind.PEARL, IconKind.CP})
+GAINS = frozenset(
+    {IconKind.COIN, IconKind.SEAL, IconKind.FOOD, IconKind.IRON, IconKind.PEARL, IconKind.CP, IconKind.WHISK}
+)
 """Icons that only add to a counter and never ask anything."""
+
+COUNTED = GAINS | {IconKind.POT, IconKind.ANY, IconKind.STONE}
+"""Icons written with an amount (``"food:2"``); LIGHT takes one optionally (``"light:2"``: on 2 different
+cards, token CT6)."""
+
+VARIANTS: dict[IconKind, frozenset[str]] = {
+    IconKind.TILE: frozenset({"coral", "black", "white", "any"}),
+    IconKind.SLASH: frozenset(
+        {"courtier", "warrior", "gardener", "well", "domain", "light", "lantern", "dark"}
+    ),
+    IconKind.CURTAIN: frozenset({"yellow", "blue", "both", "yellows"}),
+    IconKind.YARD: frozenset({"blue", "yellow"}),
+}
+"""Icons written with a variant (``"tile:coral"``, ``"slash:warrior"``) and the variants each takes."""
 
 
 @dataclass(frozen=True, slots=True)
 class Icon:
-    """One effect icon: a kind, an amount (for gains) and a colour (for die-tile actions: a colour or
-    "any")."""
+    """One effect icon: a kind, an amount (for gains) and a variant in ``colour`` (the colour of a die-tile
+    action, or "any"; the action of a slash; the curtain or yard tile face: see `VARIANTS`)."""
 
     kind: IconKind
     amount: int = 1
     colour: str = ""
 
     def __str__(self) -> str:
-        if self.kind is IconKind.TILE:
-            return f"tile:{self.colour}"
-        if self.kind in GAINS or self.kind in (IconKind.POT, IconKind.ANY):
+        if self.kind in VARIANTS:
+            return f"{self.kind.value}:{self.colour}"
+        if self.kind in COUNTED or (self.kind is IconKind.LIGHT and self.amount > 1):
             return f"{self.kind.value}:{self.amount}"
         return self.kind.value
 
 
-TILE_COLOURS = frozenset({"coral", "black", "white", "any"})
+TILE_COLOURS = VARIANTS[IconKind.TILE]
 
 
 def parse_icon(text: str) -> Icon:
@@ -141,11 +202,12 @@ def parse_icon(text: str) -> Icon:
         kind = IconKind(name)
     except ValueError:
         raise ValueError(f"unknown icon {text!r}") from None
-    if kind is IconKind.TILE:
-        if arg not in TILE_COLOURS:
-            raise ValueError(f"unknown die-tile colour in {text!r}")
+    if kind in VARIANTS:
+        if arg not in VARIANTS[kind]:
+            what = "die-tile colour" if kind is IconKind.TILE else f"{name} variant"
+            raise ValueError(f"unknown {what} in {text!r}")
         return Icon(kind, 1, arg)
-    if kind in GAINS or kind in (IconKind.POT, IconKind.ANY):
+    if kind in COUNTED or (kind is IconKind.LIGHT and arg):
         if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"icon {text!r} needs a positive amount, as in '{name}:2'")
         return Icon(kind, int(arg))

@@ -1,0 +1,154 @@
+"""Matcha's Himeji Principality: the Ikebana and Calligraphy decks and their curtains (R-M05, R-M11, R-M12,
+R-M17, decision C.7).
+
+The two decks lie face up; the card on top of each shows two curtains: a yellow one (a reward) and a blue one
+(an action, sometimes with a seal cost). A die on one of the two Himeji spaces lets the player perform, in any
+order, the two curtains that space faces (R-M05, catalog ``matcha.himeji``). A geisha stopping on path space 1
+performs the yellow curtain of the top card of either deck, then takes that card into the Lantern Area and the
+next card is revealed, unless it was the deck's last card, which stays (R-M11); on path space 2 it performs the
+blue curtain of either top card (R-M12). A blue curtain's printed seal cost is paid unless the effect says
+"without spending seals" (decision C.7; option ``blue_curtain_seals="free"`` never charges it). The symbols:
+one yellow curtain, one blue curtain without seals, both curtains of one card, both yellow curtains (R-M17,
+CT19, CT20).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.catalog import HIMEJI_DECKS, Curtains
+from domain.prompts import DealCard, Frame, HimejiCard, Menu, Option, Seq, TakeCurtainCard, bundle
+from domain.state import (
+    GameState,
+    HimejiDeck,
+    MatchaBoard,
+    pop,
+    push,
+    replace,
+    replace_in,
+    swap_top,
+    with_player,
+)
+from domain.vocabulary import Icon
+
+
+def _board(state: GameState) -> MatchaBoard:
+    board = state.board.matcha
+    assert board is not None
+    return board
+
+
+def deck(state: GameState, name: str) -> HimejiDeck:
+    return next(d for d in _board(state).decks if d.id == name)
+
+
+def top_card(state: GameState, name: str) -> Curtains | None:
+    """The card on top of a Himeji deck, the one whose curtains can be used."""
+    spec = state.catalog.matcha
+    assert spec is not None
+    card = deck(state, name).top
+    return spec.curtains[card] if card is not None else None
+
+
+def curtain_option(state: GameState, name: str, side: str, *, free: bool) -> Option | None:
+    """One curtain of a deck's top card as a menu entry; the blue curtain carries its printed seal cost unless
+    `free` (C.7)."""
+    card = top_card(state, name)
+    if card is None:
+        return None
+    if side == "yellow":
+        return Option(f"{name}:yellow", (), card.yellow)
+    paid = not free and state.options.blue_curtain_seals == "pay_printed"
+    return Option(f"{name}:blue", card.blue_cost if paid else (), card.blue)
+
+
+def space_menu(state: GameState, seat: int, space_id: str) -> Menu:
+    """A die on a Himeji space: the curtains facing it, each optional, in any order (R-M05)."""
+    spec = state.catalog.matcha
+    assert spec is not None
+    facing = next(s for s in spec.himeji if s.id == space_id).curtains
+    options = tuple(
+        option
+        for name, side in facing
+        if (option := curtain_option(state, name, side, free=False)) is not None
+    )
+    return Menu(seat, f"himeji:{space_id}", options, (), len(options), False)
+
+
+def blue_curtains_menu(state: GameState, seat: int, title: str, *, free: bool) -> Menu:
+    """The blue curtain of one of the top cards (path space 2, R-M12; the blue-curtain symbol, R-M17)."""
+    options = tuple(
+        option
+        for name in HIMEJI_DECKS
+        if (option := curtain_option(state, name, "blue", free=free)) is not None
+    )
+    return Menu(seat, title, options, (), 1, False)
+
+
+def yellow_curtain_menu(state: GameState, seat: int) -> Menu:
+    """The yellow curtain of one of the top cards (the yellow-curtain symbol, R-M17)."""
+    options = tuple(
+        option
+        for name in HIMEJI_DECKS
+        if (option := curtain_option(state, name, "yellow", free=False)) is not None
+    )
+    return Menu(seat, "yellow_curtain", options, (), 1, False)
+
+
+def both_yellow_curtains(state: GameState, seat: int) -> Frame:
+    """Both visible yellow curtains, in any order (token CT20)."""
+    icons: tuple[Icon, ...] = ()
+    for name in HIMEJI_DECKS:
+        card = top_card(state, name)
+        if card is not None:
+            icons += card.yellow
+    return bundle(seat, "yellow_curtains", icons)
+
+
+# --- choosing a card: path space 1 (R-M11) and the two-card symbol (R-M17) -
+
+
+def card_moves(state: GameState, frame: HimejiCard) -> list[dict[str, Any]]:
+    return [
+        {"kind": "himeji_card", "seat": frame.seat, "deck": name}
+        for name in HIMEJI_DECKS
+        if deck(state, name).top is not None
+    ]
+
+
+def card_waiting(state: GameState, frame: HimejiCard) -> bool:
+    return len(card_moves(state, frame)) > 1
+
+
+def card_auto(state: GameState, frame: HimejiCard) -> GameState:
+    moves = card_moves(state, frame)
+    return card_play(state, frame, moves[0]) if moves else pop(state)
+
+
+def card_play(state: GameState, frame: HimejiCard, move: dict[str, Any]) -> GameState:
+    seat, name = frame.seat, move["deck"]
+    card = top_card(state, name)
+    assert card is not None
+    if frame.purpose == "path":
+        # R-M11: the yellow curtain first, then the card is taken (TakeCurtainCard resolves after the Seq).
+        return swap_top(state, TakeCurtainCard(seat, name), Seq(seat, card.yellow))
+    options = tuple(
+        option for side in ("yellow", "blue") if (option := curtain_option(state, name, side, free=False))
+    )
+    return swap_top(state, Menu(seat, f"card:{name}", options, (), len(options), False))
+
+
+def take_card_auto(state: GameState, frame: TakeCurtainCard) -> GameState:
+    """The card goes to the Lantern Area, never to the clan board's Action card space, and the deck's next card
+    is revealed; the deck's last card stays in Himeji (R-M11)."""
+    state = pop(state)
+    board = _board(state)
+    index = next(i for i, d in enumerate(board.decks) if d.id == frame.deck)
+    current = board.decks[index]
+    if current.top is None or not current.rest:
+        return state
+    player = state.players[frame.seat]
+    state = with_player(state, frame.seat, replace(player, lantern=(*player.lantern, current.top)))
+    decks = replace_in(board.decks, index, replace(current, top=None))
+    state = replace(state, board=replace(state.board, matcha=replace(board, decks=decks)))
+    return push(state, DealCard(frame.deck, f"himeji:{frame.deck}"))
