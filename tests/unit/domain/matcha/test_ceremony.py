@@ -174,9 +174,9 @@ def test_R_M14_mas_example_a_green_3_pays_3_gains_the_visible_rewards_then_a_sea
     assert (player.whisks, player.coins, player.iron) == (3, 2, 3)  # paid 3; 1 + 2 whisks, 2 coins, 1 iron
     assert menu_ids(state) == ["ceremony"] and prompt(state)["options"][0]["cost"] == {"seal": 1}
     state = play(state, {"kind": "choose", "seat": 0, "option": "ceremony"})  # CT9: Gardener + 1 CP
-    assert state.players[0].seals == 0 and menu_ids(state) == ["gardener", "cp:1"]
-    state = play(state, {"kind": "choose", "seat": 0, "option": "cp:1"})
-    assert state.players[0].cp == 1 and prompt(state)["kind"] == "gardener"
+    assert state.players[0].seals == 0 and prompt(state)["kind"] == "gardener"  # a CP gain: order cannot matter
+    state = play(state, {"kind": "gardener", "seat": 0, "garden": "coral_stone"})
+    assert state.players[0].cp == 1 and state.players[0].gardeners == 4
 
 
 def test_R_D03_the_personal_domain_action_cannot_activate_the_green_row() -> None:
