@@ -1,4 +1,5 @@
-"""Write the golden games of tests/unit/domain/golden/ (run with the venv python from the repository root).
+"""Write the golden games of tests/unit/domain/golden/ and tests/unit/domain/matcha/golden/ (run with the venv
+python from the repository root).
 
 Each golden game is a seeded game played by a seeded "eager" random player (it prefers acting over declining),
 recorded move by move with every chance move, together with the catalog it was played with and the final score
@@ -23,10 +24,12 @@ sys.path.insert(0, str(ROOT))
 import domain  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "unit" / "domain" / "golden"
-GAMES = {
-    "two_players.json": (["Ana", "Bo"], 1012),
-    "three_players.json": (["Ana", "Bo", "Cy"], 2020),
-    "four_players.json": (["Ana", "Bo", "Cy", "Di"], 3034),
+MATCHA_GOLDEN = ROOT / "tests" / "unit" / "domain" / "matcha" / "golden"
+GAMES: dict[Path, tuple[list[str], int, tuple[str, ...]]] = {
+    GOLDEN / "two_players.json": (["Ana", "Bo"], 1012, ()),
+    GOLDEN / "three_players.json": (["Ana", "Bo", "Cy"], 2020, ()),
+    GOLDEN / "four_players.json": (["Ana", "Bo", "Cy", "Di"], 3034, ()),
+    MATCHA_GOLDEN / "matcha_four_players.json": (["Ana", "Bo", "Cy", "Di"], 4057, ("matcha",)),
 }
 
 
@@ -37,9 +40,9 @@ def eager_choice(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, A
     return rng.choice(moves)
 
 
-def record(players: list[str], seed: int) -> dict[str, Any]:
+def record(players: list[str], seed: int, expansions: tuple[str, ...] = ()) -> dict[str, Any]:
     rng = random.Random(seed)
-    step = domain.resolve_chance(domain.new_game(players, seed=seed, draw=False))
+    step = domain.resolve_chance(domain.new_game(players, seed=seed, draw=False, expansions=expansions))
     moves = list(step.chance)
     state = step.state
     while not domain.is_over(state):
@@ -48,16 +51,22 @@ def record(players: list[str], seed: int) -> dict[str, Any]:
         moves.append(move)
         moves.extend(step.chance)
         state = step.state
-    return {
-        "description": f"{len(players)}-player game, seed {seed}, played by a seeded eager random player",
+    game = " with Matcha" if expansions else ""
+    data: dict[str, Any] = {
+        "description": f"{len(players)}-player game{game}, seed {seed}, played by a seeded eager random player",
         "rules_version": domain.RULES_VERSION,
         "seed": seed,
         "players": players,
         "options": {},
-        "moves": moves,
-        "final_score": [sheet.to_dict() for sheet in domain.score(state)],
-        "catalog": domain.catalog_of(state),
     }
+    if expansions:  # base files keep their shape
+        data["expansions"] = list(expansions)
+    data.update(
+        moves=moves,
+        final_score=[sheet.to_dict() for sheet in domain.score(state)],
+        catalog=domain.catalog_of(state),
+    )
+    return data
 
 
 def dump(data: dict[str, Any]) -> str:
@@ -73,10 +82,10 @@ def dump(data: dict[str, Any]) -> str:
 
 
 def main() -> int:
-    GOLDEN.mkdir(parents=True, exist_ok=True)
-    for name, (players, seed) in GAMES.items():
-        data = record(players, seed)
-        path = GOLDEN / name
+    for path, (players, seed, expansions) in GAMES.items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = record(players, seed, expansions)
+        name = path.name
         if path.exists():
             old = json.loads(path.read_text())
             if "hand_check" in old:

@@ -70,3 +70,34 @@ def test_one_test_module_per_game_area() -> None:
 
 def test_the_checker_sees_rule_names() -> None:
     assert {"R-T03", "R-PT02", "R-F10"} <= named_rules()
+
+
+MATCHA = HERE / "matcha"
+"""The Matcha tests (RULES.md A.16), one module per area."""
+
+MATCHA_AREAS = {
+    "test_matcha_setup.py",
+    "test_matcha_turn.py",
+    "test_tea_garden.py",
+    "test_himeji.py",
+    "test_ceremony.py",
+    "test_matcha_resources.py",
+    "test_matcha_end_of_round.py",
+    "test_matcha_scoring.py",
+}
+
+
+def matcha_named_rules() -> set[str]:
+    found: set[str] = set()
+    for path in MATCHA.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                text = node.name + " " + (ast.get_docstring(node) or "")
+                found |= {f"R-{p}{n}" for p, n in re.findall(r"R[_-]([A-Z]+)(\d\d)", text)}
+    return found
+
+
+def test_every_rule_of_a16_matcha_is_named_by_a_test() -> None:
+    expected = {f"R-M{n:02d}" for n in range(1, 20)}
+    assert sorted(expected - matcha_named_rules()) == []
+    assert {path.name for path in MATCHA.glob("test_*.py")} >= MATCHA_AREAS

@@ -79,7 +79,12 @@ def matcha_game(
         if kind == "reveal" and prompt["target"] in answers:
             move = {"kind": "reveal", "seat": None, "pool": prompt["pool"], "card": answers[prompt["target"]]}
         elif kind == "roll" and f"dice:{prompt['bridge']}" in answers:
-            move = {"kind": "roll", "seat": None, "bridge": prompt["bridge"], "dice": answers[f"dice:{prompt['bridge']}"]}
+            move = {
+                "kind": "roll",
+                "seat": None,
+                "bridge": prompt["bridge"],
+                "dice": answers[f"dice:{prompt['bridge']}"],
+            }
         elif kind == "stack_order" and "order" in answers:
             move = {"kind": "stack_order", "seat": None, "order": answers["order"]}
         elif kind == "die_tile" and tiles:

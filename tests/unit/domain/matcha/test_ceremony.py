@@ -13,7 +13,16 @@ from domain.catalog import load_catalog
 from domain.prompts import DomainAction
 
 from ..helpers import answers_of, play, with_player
-from .helpers import MATCHA_STANDARD, board, matcha_game, matcha_standard, menu_ids, prompt, resolve, with_green
+from .helpers import (
+    MATCHA_STANDARD,
+    board,
+    matcha_game,
+    matcha_standard,
+    menu_ids,
+    prompt,
+    resolve,
+    with_green,
+)
 
 PRINTED = {
     "CT1": ["geisha", "any:1"],
@@ -66,13 +75,19 @@ def test_R_M18_CT1_the_geisha_action_and_a_resource_in_any_order_never_a_whisk()
     state = resolved(*PRINTED["CT1"], coins=2, seals=0)
     assert menu_ids(state) == ["geisha", "any:1"] and prompt(state)["mandatory"] is True
     state = play(state, {"kind": "choose", "seat": 0, "option": "any:1"})
-    assert all(set(move) == {"kind", "seat", "food", "iron", "pearl"} for move in answers_of(state, "resources"))
+    assert all(
+        set(move) == {"kind", "seat", "food", "iron", "pearl"} for move in answers_of(state, "resources")
+    )
 
 
 def test_R_M18_CT2_two_different_stone_gardens_with_or_without_a_gardener() -> None:
     state = resolved(*PRINTED["CT2"], coins=0, seals=0)
     assert menu_ids(state) == ["coral_stone", "black_stone", "white_stone"] and prompt(state)["picks"] == 2
-    state = play(state, {"kind": "choose", "seat": 0, "option": "coral_stone"}, {"kind": "choose", "seat": 0, "option": "black_stone"})
+    state = play(
+        state,
+        {"kind": "choose", "seat": 0, "option": "coral_stone"},
+        {"kind": "choose", "seat": 0, "option": "black_stone"},
+    )
     assert (state.players[0].coins, state.players[0].seals) == (3, 2)
 
 
@@ -174,7 +189,9 @@ def test_R_M14_mas_example_a_green_3_pays_3_gains_the_visible_rewards_then_a_sea
     assert (player.whisks, player.coins, player.iron) == (3, 2, 3)  # paid 3; 1 + 2 whisks, 2 coins, 1 iron
     assert menu_ids(state) == ["ceremony"] and prompt(state)["options"][0]["cost"] == {"seal": 1}
     state = play(state, {"kind": "choose", "seat": 0, "option": "ceremony"})  # CT9: Gardener + 1 CP
-    assert state.players[0].seals == 0 and prompt(state)["kind"] == "gardener"  # a CP gain: order cannot matter
+    assert (
+        state.players[0].seals == 0 and prompt(state)["kind"] == "gardener"
+    )  # a CP gain: order cannot matter
     state = play(state, {"kind": "gardener", "seat": 0, "garden": "coral_stone"})
     assert state.players[0].cp == 1 and state.players[0].gardeners == 4
 

@@ -13,7 +13,16 @@ from domain.prompts import GeishaAction
 from domain.state import GameState, HimejiDeck
 
 from ..helpers import answers_of, play, with_player
-from .helpers import MATCHA_STANDARD, board, matcha_game, matcha_standard, menu_ids, prompt, resolve, with_matcha
+from .helpers import (
+    MATCHA_STANDARD,
+    board,
+    matcha_game,
+    matcha_standard,
+    menu_ids,
+    prompt,
+    resolve,
+    with_matcha,
+)
 
 
 def to_path(state: GameState, space: str, **player: Any) -> GameState:
@@ -23,15 +32,24 @@ def to_path(state: GameState, space: str, **player: Any) -> GameState:
     return domain.apply(state, {"kind": "advance_geisha", "seat": 0, "from": "entrance", "to": space})
 
 
-def test_R_M11_path_space_1_the_yellow_curtain_then_the_card_to_the_lantern_area_and_the_next_revealed() -> None:
+def test_R_M11_path_space_1_the_yellow_curtain_then_the_card_to_the_lantern_area_and_the_next_revealed() -> (
+    None
+):
     state = to_path(matcha_standard(), "path_1", iron=0)
     assert {m["deck"] for m in answers_of(state, "himeji_card")} == {"ikebana", "calligraphy"}
     state = play(state, {"kind": "himeji_card", "seat": 0, "deck": "calligraphy"})  # CA1: 2 iron
     player = state.players[0]
     assert player.iron == 2 and player.lantern == ("SR3", "CA1") and player.action_card == "A1"
-    assert prompt(state) == {"kind": "reveal", "seat": None, "pool": "calligraphy", "target": "himeji:calligraphy"}
+    assert prompt(state) == {
+        "kind": "reveal",
+        "seat": None,
+        "pool": "calligraphy",
+        "target": "himeji:calligraphy",
+    }
     state = domain.apply(state, {"kind": "reveal", "seat": None, "pool": "calligraphy", "card": "CA4"})
-    assert board(state).decks[1] == HimejiDeck("calligraphy", "CA4", ("CA2", "CA3", "CA5", "CA6", "CA7", "CA8"))
+    assert board(state).decks[1] == HimejiDeck(
+        "calligraphy", "CA4", ("CA2", "CA3", "CA5", "CA6", "CA7", "CA8")
+    )
     # the card's lantern side counts in later Lantern Rewards (R-L02): CA1 gives 1 coin
     coins, pearl = state.players[0].coins, state.players[0].pearl
     state = resolve(state, 0, "lantern")
@@ -53,7 +71,9 @@ def test_R_M11_a_card_taken_from_a_seeded_deck_is_replaced_by_a_drawn_one() -> N
 
 
 def test_R_M11_the_last_card_of_a_deck_is_used_but_stays() -> None:
-    state = with_matcha(matcha_standard(), decks=(HimejiDeck("ikebana", "IK1", ()), board(matcha_standard()).decks[1]))
+    state = with_matcha(
+        matcha_standard(), decks=(HimejiDeck("ikebana", "IK1", ()), board(matcha_standard()).decks[1])
+    )
     state = to_path(state, "path_1", coins=0)
     state = play(state, {"kind": "himeji_card", "seat": 0, "deck": "ikebana"})
     assert state.players[0].coins == 4 and "IK1" not in state.players[0].lantern
@@ -72,7 +92,9 @@ def test_R_M12_C7_path_space_2_a_blue_curtain_paying_its_printed_seals() -> None
 
 
 def test_C7_option_free_blue_curtains_never_cost_seals() -> None:
-    free = matcha_game(3, answers=MATCHA_STANDARD, choose=["SR6", "SR9", "SR3"], options={"blue_curtain_seals": "free"})
+    free = matcha_game(
+        3, answers=MATCHA_STANDARD, choose=["SR6", "SR9", "SR3"], options={"blue_curtain_seals": "free"}
+    )
     state = to_path(free, "path_2", seals=0, coins=2)
     assert [option["cost"] for option in prompt(state)["options"]] == [{}, {}]
 

@@ -55,7 +55,10 @@ def test_R_M01_two_players_remove_the_diamond_ikebana_and_calligraphy_cards() ->
     two = domain.new_game(2, seed=3, expansions=["matcha"])
     three = domain.new_game(3, seed=3, expansions=["matcha"])
     cards = {deck.id: {deck.top, *deck.rest} for deck in board(two).decks}
-    assert cards == {"ikebana": {f"IK{i}" for i in range(1, 7)}, "calligraphy": {f"CA{i}" for i in range(1, 7)}}
+    assert cards == {
+        "ikebana": {f"IK{i}" for i in range(1, 7)},
+        "calligraphy": {f"CA{i}" for i in range(1, 7)},
+    }
     assert sum(len(deck.rest) + 1 for deck in board(three).decks) == 16
 
 
@@ -69,7 +72,13 @@ def test_R_M01_first_game_puts_the_rulebooks_tile_on_the_lower_yard() -> None:
 def test_R_M01_geishas_on_the_clan_board_and_the_whisk_cube_at_zero_R_S10() -> None:
     state = matcha_standard()
     for player in state.players:
-        assert (player.geishas, player.whisks, player.courtiers, player.gardeners, player.warriors) == (5, 0, 5, 5, 5)
+        assert (player.geishas, player.whisks, player.courtiers, player.gardeners, player.warriors) == (
+            5,
+            0,
+            5,
+            5,
+            5,
+        )
         assert len(player.domain) == 4  # the clan board's fourth row is the green one
 
 
@@ -130,4 +139,7 @@ def test_a_base_game_has_no_matcha_in_its_state_catalog_or_bridges() -> None:
     assert not {"whisks", "geishas", "ceremony"} & set(data["players"][0])
     assert "matcha" not in data["catalog"] and len(data["catalog"]["yard_tiles"]) == 8
     assert [bridge["colour"] for bridge in data["board"]["bridges"]] == ["coral", "black", "white"]
-    assert all("token" not in pair for pair in domain.state_to_dict(domain.new_game(2, mode="table"))["board"]["offer"])
+    assert all(
+        "token" not in pair
+        for pair in domain.state_to_dict(domain.new_game(2, mode="table"))["board"]["offer"]
+    )

@@ -89,7 +89,9 @@ def test_R_M04_mas_example_a_black_1_on_a_white_4_pays_3_then_lantern_then_geish
     state = with_matcha(state, tea_room=(white_4, board(state).tea_room[1]))
     state = with_bridge(state, "black", [1, 3, 5, 6])
     state = with_player(state, 0, coins=3, pearl=0, seals=2)
-    state = play(state, {"kind": "take_die", "seat": 0, "bridge": "black", "end": "left"}, place("tea_room_left"))
+    state = play(
+        state, {"kind": "take_die", "seat": 0, "bridge": "black", "end": "left"}, place("tea_room_left")
+    )
     player = state.players[0]
     assert (player.coins, player.pearl) == (0, 1)  # paid 3; SR3's Lantern Reward: 1 pearl
     assert prompt(state)["kind"] == "geisha"  # 2 seals can still become the 2 coins of Part A
@@ -110,7 +112,9 @@ def test_R_M04_C6_one_die_on_top_at_three_or_four_players_never_at_two() -> None
     assert error.value.rule == "R-M04"
     two = matcha_game(2)
     seat = prompt(two)["seat"]
-    two = play(two, {"kind": "take_die", "seat": seat, "bridge": "green", "end": "left"}, place("himeji_upper", seat))
+    two = play(
+        two, {"kind": "take_die", "seat": seat, "bridge": "green", "end": "left"}, place("himeji_upper", seat)
+    )
     two = at_turn(two, 1 - seat, 1)
     two = domain.apply(two, {"kind": "take_die", "seat": 1 - seat, "bridge": "green", "end": "left"})
     assert "himeji_upper" not in {move["space"] for move in answers_of(two, "place_die")}
@@ -123,7 +127,9 @@ def test_R_M05_himeji_gives_the_two_curtains_opposite_the_space_in_any_order() -
     # MA's example: a coral 2 on the lower space showing 5 pays 3, then 1 seal -> Gardener, and 2 iron.
     state = with_bridge(matcha_standard(), "coral", [2, 3, 5, 6])
     state = with_player(state, 0, coins=3, seals=1, iron=0, food=3)
-    state = play(state, {"kind": "take_die", "seat": 0, "bridge": "coral", "end": "left"}, place("himeji_lower"))
+    state = play(
+        state, {"kind": "take_die", "seat": 0, "bridge": "coral", "end": "left"}, place("himeji_lower")
+    )
     assert state.players[0].coins == 0
     assert menu_ids(state) == ["calligraphy:yellow", "calligraphy:blue"]
     assert prompt(state)["options"][1]["cost"] == {"seal": 1}

@@ -34,7 +34,9 @@ def board_with(state: GameState, **changes: Any) -> Any:
 
 
 def with_tea_house(state: GameState, **rooms: tuple[int, ...]) -> GameState:
-    tea_house = tuple(replace(room, geishas=rooms.get(room.id, room.geishas)) for room in board(state).tea_house)
+    tea_house = tuple(
+        replace(room, geishas=rooms.get(room.id, room.geishas)) for room in board(state).tea_house
+    )
     return with_matcha(state, tea_house=tea_house)
 
 
@@ -47,7 +49,9 @@ def test_R_M06_both_parts_in_either_order_each_once_same_or_different_geishas() 
     state = play(state, {"kind": "himeji_card", "seat": 0, "deck": "calligraphy"})
     assert prompt(state)["kind"] != "geisha"  # both parts done: the action is over
     # Part B first, then Part A, with different geishas
-    state = geisha_prompt(with_matcha(matcha_standard(), entrance=(0,)), coins=4, whisks=4, seals=0, geishas=4)
+    state = geisha_prompt(
+        with_matcha(matcha_standard(), entrance=(0,)), coins=4, whisks=4, seals=0, geishas=4
+    )
     state = play(state, advance("entrance", "viewing_platform"), {"kind": "done", "seat": 0})
     assert "send_geisha" in kinds(state) and "advance_geisha" not in kinds(state)
     with pytest.raises(domain.IllegalMove) as error:
@@ -100,7 +104,10 @@ def test_R_M08_whisks_can_come_from_seals_while_the_action_waits_R_M15() -> None
 def test_R_M09_directions_the_platform_is_a_dead_end_and_the_path_goes_on() -> None:
     state = with_matcha(matcha_standard(), entrance=(0,), platform=(1,), path=((0,), (0,)))
     state = with_tea_house(state, tea_house_upper=(0,))
-    moves = {(m["from"], m["to"]) for m in answers_of(geisha_prompt(state, whisks=5, coins=0, seals=0), "advance_geisha")}
+    moves = {
+        (m["from"], m["to"])
+        for m in answers_of(geisha_prompt(state, whisks=5, coins=0, seals=0), "advance_geisha")
+    }
     assert moves == {
         ("entrance", "viewing_platform"),
         ("entrance", "path_1"),
@@ -126,7 +133,9 @@ def test_R_M09_the_viewing_platform_holds_one_geisha_per_clan_the_path_spaces_an
     with pytest.raises(domain.IllegalMove) as error:
         domain.apply(state, advance("entrance", "viewing_platform"))
     assert error.value.rule == "R-M09"
-    state = play(state, advance("entrance", "path_1"), {"kind": "himeji_card", "seat": 0, "deck": "calligraphy"})
+    state = play(
+        state, advance("entrance", "path_1"), {"kind": "himeji_card", "seat": 0, "deck": "calligraphy"}
+    )
     assert board(state).path[0] == (0, 0, 1, 2)
 
 
@@ -138,7 +147,9 @@ def test_R_M09_only_the_place_where_the_geisha_stops_acts() -> None:
 
 
 def test_R_M10_the_pond_action_is_three_lily_pads_or_three_coins_for_the_platform_token() -> None:
-    state = geisha_prompt(with_matcha(matcha_standard(), entrance=(0, 0)), whisks=2, coins=3, seals=0, geishas=3)
+    state = geisha_prompt(
+        with_matcha(matcha_standard(), entrance=(0, 0)), whisks=2, coins=3, seals=0, geishas=3
+    )
     state = play(state, advance("entrance", "viewing_platform"))
     assert menu_ids(state) == ["lily_pads", "ceremony"] and prompt(state)["options"][1]["cost"] == {"coin": 3}
     pads = play(state, {"kind": "choose", "seat": 0, "option": "lily_pads"})
@@ -147,7 +158,10 @@ def test_R_M10_the_pond_action_is_three_lily_pads_or_three_coins_for_the_platfor
     assert token.players[0].coins == 0 and prompt(token)["kind"] == "geisha"
     assert prompt(token)["free_step"] is True
     assert [(m["from"], m["to"]) for m in answers_of(token, "advance_geisha")] == [("entrance", "path_1")]
-    stuck = play(replace(state, board=board_with(state, entrance=())), {"kind": "choose", "seat": 0, "option": "ceremony"})
+    stuck = play(
+        replace(state, board=board_with(state, entrance=())),
+        {"kind": "choose", "seat": 0, "option": "ceremony"},
+    )
     assert prompt(stuck)["kind"] == "take_die"  # no geisha can step: nothing to ask
 
 
@@ -178,7 +192,11 @@ def test_R_M11_mas_second_example_part_b_only_along_the_path_and_an_ikebana_card
 def test_R_M13_mas_third_example_two_steps_into_the_tea_house_and_a_full_room() -> None:
     state = with_tea_house(with_matcha(matcha_standard(), path=((0,), ())), tea_house_lower=(0, 0))
     state = geisha_prompt(state, whisks=5, coins=0, seals=0, iron=0, food=0)
-    assert {m["to"] for m in answers_of(state, "advance_geisha")} == {"path_2", "tea_house_upper", "tea_house_middle"}
+    assert {m["to"] for m in answers_of(state, "advance_geisha")} == {
+        "path_2",
+        "tea_house_upper",
+        "tea_house_middle",
+    }
     with pytest.raises(domain.IllegalMove) as error:
         domain.apply(state, advance("path_1", "tea_house_lower"))
     assert error.value.rule == "R-M13"
@@ -186,7 +204,10 @@ def test_R_M13_mas_third_example_two_steps_into_the_tea_house_and_a_full_room() 
     # CT6 in the upper room: one light-background block on each of 2 different castle cards
     assert prompt(state)["title"] == "light:2"
     state = play(state, {"kind": "choose", "seat": 0, "option": "steward_1:bottom"})  # S2: 2 iron
-    assert not any(option.startswith("steward_1:") for option in (m.get("option", "") for m in answers_of(state, "choose")))
+    assert not any(
+        option.startswith("steward_1:")
+        for option in (m.get("option", "") for m in answers_of(state, "choose"))
+    )
     state = play(state, {"kind": "choose", "seat": 0, "option": "steward_3:bottom"})  # S7: 2 food
     assert (state.players[0].iron, state.players[0].food, state.players[0].whisks) == (2, 2, 0)
     assert board(state).tea_house[0].geishas == (0,)
