@@ -72,12 +72,18 @@ def new_game(
         raise InvalidSetup("seed is a whole number", details={"seed": repr(seed)})
     if game_mode is Mode.SEEDED and seed is None:
         seed = random.SystemRandom().randrange(2**63)
+    effective = load_catalog(catalog, chosen)
+    if (effective.matcha is not None) != ("matcha" in chosen):
+        raise InvalidSetup(
+            "a catalog with the Matcha sections goes with expansions=['matcha'], and only then",
+            details={"expansions": list(chosen)},
+        )
     state = initial_state(
         names,
         mode=game_mode,
         seed=seed,
         options=parse_options(options),
-        catalog=load_catalog(catalog, chosen),
+        catalog=effective,
         rules_version=RULES_VERSION,
         expansions=chosen,
     )

@@ -20,7 +20,17 @@ from importlib import resources
 from typing import Any
 
 from domain.errors import InvalidSetup
-from domain.vocabulary import Colour, Cost, DieColour, Floor, Icon, MatchaColour, Resource, parse_icon
+from domain.vocabulary import (
+    Colour,
+    Cost,
+    DieColour,
+    Floor,
+    Icon,
+    IconKind,
+    MatchaColour,
+    Resource,
+    parse_icon,
+)
 
 CATALOG_FILES = (
     "meta.json",
@@ -530,6 +540,8 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
     if "matcha" in data:
         matcha, green = _parse_matcha(data)
         rows = (*rows, green)
+    else:
+        _refuse_matcha_icons(cards, daimyo, gardens, yard_tiles, starting_resources)
     return Catalog(
         raw=text,
         cards=cards,
@@ -557,6 +569,42 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         first_game=data["first_game"],
         matcha=matcha,
     )
+
+
+MATCHA_ONLY = frozenset(
+    {
+        IconKind.WHISK,
+        IconKind.GEISHA,
+        IconKind.SLASH,
+        IconKind.LILY,
+        IconKind.POND,
+        IconKind.CURTAIN,
+        IconKind.ADVANCE,
+        IconKind.TOKEN,
+    }
+)
+"""Symbols that need the Matcha board or clan board (whisks, geishas, the pond, the curtains, the token)."""
+
+
+def _refuse_matcha_icons(
+    cards: Mapping[str, Card],
+    daimyo: Mapping[str, tuple[tuple[Icon, ...], ...]],
+    gardens: Mapping[str, Garden],
+    yard_tiles: Mapping[str, YardTile],
+    starting: Mapping[str, StartingResource],
+) -> None:
+    """A catalog without the Matcha sections may not use Matcha's symbols: a base game has no board for them."""
+    groups: list[tuple[str, tuple[Icon, ...]]] = []
+    for card in cards.values():
+        groups += [(card.id, block.icons) for block in card.blocks] + [(card.id, card.lantern)]
+    groups += [(card_id, spot) for card_id, spots in daimyo.items() for spot in spots]
+    groups += [(garden.id, garden.icons) for garden in gardens.values()]
+    groups += [(tile.id, tile.blue + tile.yellow) for tile in yard_tiles.values()]
+    groups += [(entry.id, entry.gain) for entry in starting.values()]
+    for owner, icons in groups:
+        for icon in icons:
+            if icon.kind in MATCHA_ONLY:
+                raise ValueError(f"{owner}: {icon} is a Matcha symbol; it needs the Matcha expansion")
 
 
 def _parse_matcha(data: dict[str, Any]) -> tuple[MatchaCatalog, RowSpec]:

@@ -25,8 +25,9 @@ def _choose(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def score_table(state: GameState) -> list[str]:
-    """The score sheets as a fixed-width table."""
-    header = (
+    """The score sheets as a fixed-width table (with a Geishas column in a Matcha game)."""
+    matcha = state.board.matcha is not None
+    header: tuple[str, ...] = (
         "Player",
         "CP",
         "Coins+seals",
@@ -35,22 +36,12 @@ def score_table(state: GameState) -> list[str]:
         "Courtiers",
         "Warriors",
         "Gardeners",
+        *(("Geishas",) if matcha else ()),
         "Total",
         "Rank",
     )
     rows = [
-        (
-            sheet.name,
-            sheet.in_game_cp,
-            sheet.coins_seals,
-            sheet.resources,
-            sheet.passage_of_time,
-            sheet.courtiers,
-            sheet.warriors,
-            sheet.gardeners,
-            sheet.total,
-            sheet.rank,
-        )
+        tuple(value for key, value in sheet.to_dict().items() if key != "seat")
         for sheet in sorted(score(state), key=lambda sheet: sheet.rank)
     ]
     widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
@@ -63,15 +54,14 @@ def score_table(state: GameState) -> list[str]:
     ]
 
 
-def demo(players: int = 4, seed: int = 1) -> str:
+def demo(players: int = 4, seed: int = 1, expansions: tuple[str, ...] = ()) -> str:
     """Play a seeded game with random legal moves; return its log and final score sheet as text."""
     from domain import RULES_VERSION, new_game
 
     names = list(NAMES[: len(parse_players(players))])
     rng = random.Random(f"demo:{seed}")
-    lines = [
-        f"The White Castle: a seeded demo game, {len(names)} players, seed {seed} (rules {RULES_VERSION})"
-    ]
+    title = "The White Castle: Matcha" if "matcha" in expansions else "The White Castle"
+    lines = [f"{title}: a seeded demo game, {len(names)} players, seed {seed} (rules {RULES_VERSION})"]
     sections: list[str] = []
 
     def log(state: GameState, move: dict[str, Any]) -> GameState:
@@ -88,7 +78,7 @@ def demo(players: int = 4, seed: int = 1) -> str:
             state = log(state, move)
         return state
 
-    state = chance(new_game(names, seed=seed, draw=False))
+    state = chance(new_game(names, seed=seed, draw=False, expansions=expansions))
     while not is_over(state):
         state = chance(log(state, _choose(rng, legal_moves(state))))
     lines += ["", "Final score sheet (ties go to the player higher on the turn-order track)", ""]

@@ -143,3 +143,24 @@ def test_a_base_game_has_no_matcha_in_its_state_catalog_or_bridges() -> None:
         "token" not in pair
         for pair in domain.state_to_dict(domain.new_game(2, mode="table"))["board"]["offer"]
     )
+
+
+def test_a_base_game_refuses_matcha_symbols_and_a_matcha_catalog_needs_the_expansion() -> None:
+    with pytest.raises(domain.InvalidSetup):
+        domain.new_game(2, seed=1, catalog={"gardens": [{"id": "SG1", "effects": ["geisha"]}]})
+    with pytest.raises(domain.InvalidSetup):
+        domain.new_game(2, seed=1, catalog={"yard_tiles": [{"id": "Y1", "yellow": ["whisk:2"]}]})
+    matcha_catalog = domain.catalog_of(domain.new_game(2, seed=1, expansions=["matcha"]))
+    with pytest.raises(domain.InvalidSetup):
+        domain.new_game(2, seed=1, catalog=matcha_catalog)
+    assert (
+        domain.new_game(2, seed=1, catalog=matcha_catalog, expansions=["matcha"]).catalog.matcha is not None
+    )
+
+
+def test_the_demo_plays_matcha() -> None:
+    from domain.demo import demo
+
+    text = demo(3, seed=2, expansions=("matcha",))
+    assert text.startswith("The White Castle: Matcha: a seeded demo game, 3 players")
+    assert "Geishas" in text and "[4]" in text
