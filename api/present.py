@@ -90,6 +90,7 @@ def game_view(game: Game) -> dict[str, Any]:
         "mode": setup["mode"],
         "seed": setup.get("seed"),
         "options": plain(setup.get("options") or {}),
+        "expansions": list(setup.get("expansions") or []),
         "private": bool(setup.get("private")),
         "parent": plain(game.parent) if game.parent else None,
         "rules_version": game.rules_version,

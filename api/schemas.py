@@ -92,6 +92,15 @@ class NewGameSchema(Schema):
     mode = fields.String(load_default="seeded", validate=validate.OneOf(["seeded", "table"]))
     seed = fields.Integer(allow_none=True, load_default=None, validate=validate.Range(min=0, max=2**53))
     options = fields.Dict(load_default=dict)
+    expansions = fields.List(
+        fields.String(validate=validate.OneOf(["matcha"])),
+        load_default=list,
+        validate=validate.Length(max=1),
+        metadata={
+            "description": 'the expansions in play: [] (the base game) or ["matcha"]',
+            "example": ["matcha"],
+        },
+    )
     title = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=120))
     private = fields.Boolean(load_default=False)
 
@@ -105,6 +114,7 @@ class GameSchema(Schema):
     mode = fields.String(required=True)
     seed = fields.Integer(required=True, allow_none=True)
     options = fields.Dict(required=True)
+    expansions = fields.List(fields.String(), required=True, metadata={"description": '[] or ["matcha"]'})
     private = fields.Boolean(required=True)
     parent = fields.Dict(required=True, allow_none=True)
     rules_version = fields.String(required=True)
@@ -444,6 +454,14 @@ class ScoreSheetRequestSchema(Schema):
         },
     )
     tie_break = fields.String(load_default="turn_order", validate=validate.OneOf(["turn_order", "shared"]))
+    expansions = fields.List(
+        fields.String(validate=validate.OneOf(["matcha"])),
+        load_default=list,
+        validate=validate.Length(max=1),
+        metadata={
+            "description": 'with ["matcha"] each player may also give whisks and geishas (or geisha_points)'
+        },
+    )
 
 
 class ScoreSheetsSchema(Schema):

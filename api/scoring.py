@@ -32,9 +32,12 @@ class ScoreSheets(MethodView):
 
         Each player is `{name, cp, coins, seals, food, iron, pearl, pot, courtiers, warriors, gardeners,
         turn_order}` (or the points of a line directly: `resource_points`, `pot_points`, `warrior_points`,
-        `gardener_points`); missing counts are 0. `tie_break` is `turn_order` (default) or `shared`."""
+        `gardener_points`); missing counts are 0. `tie_break` is `turn_order` (default) or `shared`. With
+        `expansions: ["matcha"]` a player may also give `whisks` and `geishas` (counts by place: `entrance`,
+        `viewing_platform`, `path_1`, `path_2`, `tea_house_upper`, `tea_house_middle`, `tea_house_lower`) or
+        `geisha_points`, and the sheet gains a geishas line."""
         players = [dict(player) for player in body["players"]]
-        tallies = {"players": players, "tie_break": body["tie_break"]}
+        tallies = {"players": players, "tie_break": body["tie_break"], "expansions": list(body["expansions"])}
         scored = judged(
             lambda: domain.score_sheet(tallies), "invalid_tallies", "the scorer could not read these tallies"
         )

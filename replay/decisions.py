@@ -65,8 +65,18 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     options = setup.get("options") or {}
     if not isinstance(options, Mapping):
         raise InvalidSetup("options must be an object")
+    expansions = setup.get("expansions") or []
+    if (
+        not isinstance(expansions, list | tuple)
+        or any(name not in domain.EXPANSIONS for name in expansions)
+        or len(set(expansions)) != len(expansions)
+    ):
+        raise InvalidSetup(
+            f"expansions must be a list of distinct names among {list(domain.EXPANSIONS)}",
+            expansions=expansions,
+        )
     title = setup.get("title") or " vs ".join(seat["name"] for seat in seats)
-    return {
+    normal = {
         "players": seats,
         "mode": mode,
         "seed": seed,
@@ -74,6 +84,9 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         "title": str(title)[:120],
         "private": bool(setup.get("private", False)),
     }
+    if expansions:  # a base game's setup keeps the shape it always had (exports compare it key by key)
+        normal["expansions"] = list(expansions)
+    return normal
 
 
 def create(
@@ -98,6 +111,7 @@ def create(
             options=normal["options"] or None,
             catalog=catalog,
             draw=False,
+            expansions=normal.get("expansions") or None,
         )
     except domain.DomainError as error:
         raise InvalidSetup(error.message, **error.details) from error

@@ -193,7 +193,8 @@ def _created(
         return None
     if not _same(event.setup, document.get("setup")):
         problems.add(
-            "setup", "the setup is not in its stored form (players, mode, seed, options, title, private)"
+            "setup",
+            "the setup is not in its stored form (players, mode, seed, options, title, private, expansions)",
         )
         return None
     if event.setup["mode"] == "seeded":

@@ -41,6 +41,7 @@ def fresh_state(setup: Mapping[str, Any], catalog: Mapping[str, Any] | None) -> 
         options=setup.get("options") or None,
         catalog=catalog,
         draw=False,
+        expansions=setup.get("expansions") or None,
     )
 
 
