@@ -5,7 +5,10 @@
  * board (Passage of Time, castle, bridges and gardens, yards, Well and Outside the Walls) and one per player's
  * domain, and fills `words` (a node) with the same board in words for screen readers and anyone who prefers
  * text. Everything drawn comes from the state: its board, its players and its catalog (card contents), so a new
- * card needs no code and a new area (the Matcha board) is one more panel function in PANELS.
+ * card needs no code and a new area is one more panel function in PANELS. The Matcha expansion's areas (the Tea
+ * Room and the Himeji Principality with its curtains, the Tea Garden with the pond, its ceremony tokens and the
+ * Tea House) are panels that draw nothing in a base game; the green bridge is one more bridge, and each clan
+ * board shows its whisks, its geishas, the green row and its ceremony token.
  */
 
 import { h, s, replace } from "./dom.js";
@@ -14,6 +17,7 @@ import { cardText, capitalise, icons, indexCatalog, space } from "./labels.js";
 const W = 480;
 const DIE_FILL = { coral: "#ec7a61", black: "#2a2a2a", white: "#f8f6f0", green: "#5a9a4b" };
 const DIE_INK = { coral: "#161616", black: "#ffffff", white: "#161616", green: "#ffffff" };
+const MEMBER_PLURAL = { courtier: "courtiers", gardener: "gardeners", warrior: "warriors", geisha: "geishas" };
 const SEAT_FILL = {
   purple: "#7a4ea3",
   green: "#2f8a46",
@@ -70,6 +74,18 @@ function pawn(x, y, seat, players, state, what) {
     { class: "pawn" },
     s("title", {}, `${name}'s ${what}`),
     s("circle", { cx: x, cy: y, r: 8, fill: seatFill(players, seat), stroke: "#111", "stroke-width": 1 }),
+    s("text", { x, y: y + 3.5, class: "t pawn-letter", "text-anchor": "middle", fill: seatInk(players, seat) }, name.slice(0, 1)),
+  );
+}
+
+/** A geisha (Matcha): a diamond of the seat's colour, so it never reads as another member. */
+function geishaPawn(x, y, seat, players, state, where) {
+  const name = seatName(state, players, seat);
+  return s(
+    "g",
+    { class: "pawn geisha" },
+    s("title", {}, `${name}'s geisha${where ? ` (${where})` : ""}`),
+    s("polygon", { points: `${x},${y - 9} ${x + 9},${y} ${x},${y + 9} ${x - 9},${y}`, fill: seatFill(players, seat), stroke: "#111", "stroke-width": 1 }),
     s("text", { x, y: y + 3.5, class: "t pawn-letter", "text-anchor": "middle", fill: seatInk(players, seat) }, name.slice(0, 1)),
   );
 }
@@ -237,6 +253,10 @@ function bridges(state, players) {
     });
     nodes.push(label(12, y + 68, "↑ lantern end (left)", { class: "t tiny" }));
     const gardens = state.board.gardens.filter((g) => g.bridge === bridge.colour);
+    if (bridge.colour === "green") {
+      nodes.push(label(168, y + 26, "Its garden is the Viewing Platform (Tea Garden):", { class: "t small" }));
+      nodes.push(label(168, y + 40, "the Pond action at the end of rounds 1-2 if a die is left.", { class: "t small" }));
+    }
     gardens.forEach((garden, k) => {
       const x = 168 + k * 152;
       const card = garden.card ? index.cards[garden.card] : null;
@@ -334,7 +354,9 @@ function playerDomain(state, players, seat, waitingSeat) {
   const nodes = [];
   const name = seatName(state, players, seat);
   const waiting = waitingSeat === seat;
-  nodes.push(box(2, 2, W - 4, 252, waiting ? "domain waiting" : "domain", `${name}'s domain`));
+  const green = state.board.matcha && state.catalog.matcha ? state.catalog.matcha.green_row : null;
+  const extra = green ? 46 : 0;
+  nodes.push(box(2, 2, W - 4, 252 + extra, waiting ? "domain waiting" : "domain", `${name}'s ${green ? "clan board" : "domain"}`));
   nodes.push(s("rect", { x: 10, y: 10, width: 14, height: 14, rx: 7, fill: seatFill(players, seat), stroke: "#111" }));
   nodes.push(label(30, 22, `${name}${waiting ? " — to play" : ""}`, { class: "t strong big" }));
   nodes.push(label(W - 10, 22, `${player.cp} CP · PoT ${player.pot}`, { class: "t strong", "text-anchor": "end" }));
@@ -345,7 +367,9 @@ function playerDomain(state, players, seat, waitingSeat) {
     ["iron", player.iron, 7],
     ["pearl", player.pearl, 7],
   ];
-  if (player.whisk !== undefined) counters.push(["whisks", player.whisk, 7]);
+  const matcha = Boolean(state.board.matcha);
+  // Expansion fields are left out of the state's JSON while at their default (0, none).
+  if (matcha) counters.push(["whisks", player.whisks || 0, 7]);
   const slot = (W - 20) / counters.length;
   counters.forEach(([what, value, max], i) => {
     const x = 10 + i * slot;
@@ -353,9 +377,10 @@ function playerDomain(state, players, seat, waitingSeat) {
     if (max) nodes.push(meter(x, 47, slot - 12, value, max, what));
   });
   const action = player.action_card ? index.cards[player.action_card] : null;
-  rows.forEach((row, r) => {
+  const allRows = green ? [...rows, { ...green, position: "green" }] : rows;
+  allRows.forEach((row, r) => {
     const y = 62 + r * 46;
-    const left = player[`${row.member}s`];
+    const left = player[MEMBER_PLURAL[row.member]] || 0;
     nodes.push(box(8, y, W - 16, 42, "domain-row", `${row.id} row: ${left} ${row.member}s left`));
     const placed = (player.domain || [])[r];
     nodes.push(s("rect", { x: 14, y: y + 9, width: 24, height: 24, rx: 4, class: "end-slot" }));
@@ -367,7 +392,7 @@ function playerDomain(state, players, seat, waitingSeat) {
       const x = 46 + k * 46;
       const occupied = k >= spaces - left;
       if (occupied) {
-        nodes.push(pawn(x + 20, y + 21, seat, players, state, row.member));
+        nodes.push(row.member === "geisha" ? geishaPawn(x + 20, y + 21, seat, players, state, "on the clan board") : pawn(x + 20, y + 21, seat, players, state, row.member));
       } else {
         nodes.push(
           s(
@@ -379,6 +404,15 @@ function playerDomain(state, players, seat, waitingSeat) {
           ),
         );
       }
+    }
+    if (row.position === "green") {
+      const face = player.ceremony ? cardText(state.catalog, player.ceremony) : "no ceremony token";
+      nodes.push(
+        s("g", {}, s("title", {}, `green row: pay 1 seal for your ceremony token, ${face}`),
+          s("rect", { x: 280, y: y + 6, width: W - 296, height: 30, rx: 3, class: "block token" }),
+          label(286, y + 25, clip(`1 seal: ${player.ceremony || "—"} ${player.ceremony ? icons(faceEffects(state, player.ceremony), "short") : ""}`, 30), { class: "t small" })),
+      );
+      return;
     }
     const block = action && action.blocks ? action.blocks.find((b) => b.rows.includes(row.position)) : null;
     if (block) {
@@ -394,18 +428,132 @@ function playerDomain(state, players, seat, waitingSeat) {
       );
     }
   });
-  nodes.push(label(10, 214, `Action card: ${player.action_card || "none"}`, { class: "t small strong" }));
+  nodes.push(label(10, 214 + extra, `Action card: ${player.action_card || "none"}`, { class: "t small strong" }));
   const lantern = (player.lantern || []).map((id) => `${id} ${icons((index.cards[id] && index.cards[id].lantern) || [], "short")}`);
   nodes.push(
     s("g", {}, s("title", {}, `Lantern area: ${(player.lantern || []).map((id) => cardText(state.catalog, id)).join(" | ") || "empty"}`),
-      label(10, 232, clip(`Lantern: ${lantern.join(" · ") || "empty"}`, 84), { class: "t small" })),
+      label(10, 232 + extra, clip(`Lantern: ${lantern.join(" · ") || "empty"}`, 84), { class: "t small" })),
   );
-  nodes.push(label(10, 248, `Members left: ${player.courtiers} courtiers, ${player.gardeners} gardeners, ${player.warriors} warriors`, { class: "t tiny" }));
-  return svgPanel(`player panel-seat-${seat}`, `${name}'s domain`, 258, `${name}'s domain: resources, members, action card and lantern area`, ...nodes);
+  const geishas = green ? `, ${player.geishas || 0} geishas` : "";
+  nodes.push(label(10, 248 + extra, `Members left: ${player.courtiers} courtiers, ${player.gardeners} gardeners, ${player.warriors} warriors${geishas}`, { class: "t tiny" }));
+  const what = green ? "clan board" : "domain";
+  return svgPanel(`player panel-seat-${seat}`, `${name}'s ${what}`, 258 + extra, `${name}'s ${what}: resources, members, action card and lantern area`, ...nodes);
 }
 
-/** The board's areas, in drawing order; add one function here to draw a new area. */
-export const PANELS = [passageOfTime, castle, bridges, yards, wellAndOutside];
+// --- the Matcha expansion --------------------------------------------------------------------------------
+
+function faceEffects(state, face) {
+  const entry = indexCatalog(state.catalog).cards[face];
+  return (entry && entry.effects) || [];
+}
+
+function spaceWithDice(state, players, x, y, width, height, data, spec, heading) {
+  const nodes = [box(x, y, width, height, "space matcha-space", `${heading}: value ${spec ? spec.value : "?"}`)];
+  nodes.push(label(x + 6, y + 14, `${heading} · ${spec ? spec.value : "?"}`, { class: "t strong" }));
+  (data.dice || []).forEach((item, i) => nodes.push(die(x + 10 + i * 14, y + height - 30 - i * 4, 22, item, players, `${item.colour} ${item.value}`)));
+  return nodes;
+}
+
+/** The Tea Room (its 2 spaces, then the Geisha action) and the Himeji Principality (2 spaces, each facing 2
+ * curtains of the Ikebana and Calligraphy cards lying face up). */
+function teaRoomAndHimeji(state, players) {
+  const matcha = state.board.matcha;
+  const spec = state.catalog.matcha;
+  if (!matcha || !spec) return null;
+  const index = indexCatalog(state.catalog);
+  const nodes = [];
+  const specOf = (list, id) => ((list && list.spaces) || []).find((item) => item.id === id);
+  nodes.push(box(4, 4, W - 8, 96, "matcha-area tea-room", "the Tea Room: then the Geisha action"));
+  nodes.push(label(12, 20, "Tea Room → Geisha action", { class: "t strong" }));
+  matcha.tea_room.forEach((data, i) => {
+    nodes.push(...spaceWithDice(state, players, 12 + i * 232, 26, 222, 68, data, specOf(spec.tea_room, data.id), capitalise(space(data.id))));
+  });
+  nodes.push(box(4, 106, W - 8, 232, "matcha-area himeji", "the Himeji Principality"));
+  nodes.push(label(12, 122, "Himeji Principality: the curtains opposite the space", { class: "t strong" }));
+  matcha.himeji.forEach((data, i) => {
+    const x = 12 + i * 232;
+    const own = specOf(spec.himeji, data.id) || {};
+    nodes.push(...spaceWithDice(state, players, x, 128, 222, 68, data, own, capitalise(space(data.id))));
+    nodes.push(label(x + 6, 190, clip(`faces: ${(own.curtains || []).map(([deck, side]) => `${deck} ${side}`).join(", ")}`, 40), { class: "t tiny" }));
+  });
+  matcha.decks.forEach((deck, i) => {
+    const x = 12 + i * 232;
+    const card = deck.top ? index.cards[deck.top] : null;
+    const left = (deck.rest || []).length + (deck.top ? 1 : 0);
+    nodes.push(label(x, 212, `${capitalise(deck.id)} · ${deck.top || "—"} · ${left} card${left === 1 ? "" : "s"}`, { class: "t strong" }));
+    if (card) {
+      const price = card.blue_cost && Object.keys(card.blue_cost).length ? `${Object.entries(card.blue_cost).map(([k, v]) => `${v} ${k}`).join(", ")}: ` : "";
+      nodes.push(
+        s("g", {}, s("title", {}, `yellow curtain of ${card.id}: ${icons(card.yellow)}`),
+          s("rect", { x, y: 218, width: 222, height: 26, rx: 4, class: "curtain yellow" }),
+          label(x + 6, 235, clip(`yellow: ${icons(card.yellow, "short")}`, 38), { class: "t small" })),
+        s("g", {}, s("title", {}, `blue curtain of ${card.id}: ${price}${icons(card.blue)}`),
+          s("rect", { x, y: 248, width: 222, height: 26, rx: 4, class: "curtain blue" }),
+          label(x + 6, 265, clip(`blue: ${price}${icons(card.blue, "short")}`, 38), { class: "t small" })),
+        label(x, 290, clip(`lantern side: ${icons(card.lantern || [], "short")}`, 40), { class: "t tiny" }),
+      );
+    }
+  });
+  return svgPanel("matcha", "Matcha: the Tea Room and Himeji", 344, "The Tea Room's and Himeji's spaces with their dice, and the Ikebana and Calligraphy cards face up", ...nodes);
+}
+
+/** The Tea Garden: the entrance, the Viewing Platform with its ceremony token and the pond's lily pads, the two
+ * path spaces, and the Tea House's rooms with their tokens and the members each scores. */
+function teaGarden(state, players) {
+  const matcha = state.board.matcha;
+  const spec = state.catalog.matcha;
+  if (!matcha || !spec) return null;
+  const index = indexCatalog(state.catalog);
+  const garden = spec.tea_garden || {};
+  const nodes = [];
+  const place = (x, y, width, height, title, seats, where, points) => {
+    nodes.push(box(x, y, width, height, "space tea-place", `${title}${points ? `: ${points}` : ""}`));
+    nodes.push(label(x + 6, y + 14, title, { class: "t strong" }));
+    if (points) nodes.push(label(x + width - 6, y + 14, points, { class: "t tiny", "text-anchor": "end" }));
+    (seats || []).forEach((seat, i) => nodes.push(geishaPawn(x + 14 + (i % 9) * 20, y + height - 14 - Math.floor(i / 9) * 20, seat, players, state, where)));
+  };
+  const platform = garden.platform || {};
+  place(8, 6, 228, 118, "Viewing Platform", matcha.platform, "on the Viewing Platform", `${platform.points || 2} CP, 1 per clan`);
+  const token = matcha.platform_token;
+  nodes.push(
+    s("g", {}, s("title", {}, `ceremony token (blue side): ${token ? cardText(state.catalog, token) : "none"}`),
+      s("rect", { x: 14, y: 26, width: 216, height: 20, rx: 3, class: "block token" }),
+      label(20, 40, clip(`3 coins: ${token || "—"} ${token ? icons(faceEffects(state, token), "short") : ""}`, 38), { class: "t small" })),
+  );
+  (matcha.pond || []).forEach((pad, i) => {
+    const entry = pad ? index.cards[pad] : null;
+    nodes.push(
+      s("g", {}, s("title", {}, `lily pad ${pad || "?"}: ${entry ? icons(entry.effects) : "?"}`),
+        s("circle", { cx: 40 + i * 74, cy: 66, r: 16, class: "lily-pad" }),
+        label(40 + i * 74, 70, clip(entry ? icons(entry.effects, "short") : "?", 9), { class: "t tiny", "text-anchor": "middle" })),
+    );
+  });
+  place(244, 6, 228, 56, "Entrance", matcha.entrance, "at the entrance", `${garden.entrance_points || 1} CP`);
+  (garden.path || [{ id: "path_1" }, { id: "path_2" }]).forEach((step, i) => {
+    place(244 + i * 116, 68, 112, 56, `Path ${i + 1}`, matcha.path[i], `on path space ${i + 1}`, `${step.points || ""} CP`);
+  });
+  nodes.push(label(12, 144, "Tea House: 2 geishas per clan per room; each scores 2 per member placed", { class: "t strong" }));
+  const scores = {};
+  for (const room of (garden.tea_house && garden.tea_house.rooms) || []) scores[room.id] = room.scores;
+  matcha.tea_house.forEach((room, i) => {
+    const x = 8 + i * 156;
+    const member = scores[room.id] || "?";
+    nodes.push(box(x, 150, 150, 112, "space tea-house", `${space(room.id)}: scores ${MEMBER_PLURAL[member] || member}`));
+    nodes.push(label(x + 6, 164, `${capitalise(space(room.id).replace("the ", ""))}`, { class: "t strong" }));
+    nodes.push(label(x + 6, 178, `× ${MEMBER_PLURAL[member] || member}`, { class: "t small" }));
+    nodes.push(
+      s("g", {}, s("title", {}, `ceremony token (yellow side): ${room.token ? cardText(state.catalog, room.token) : "none"}`),
+        s("rect", { x: x + 6, y: 184, width: 138, height: 20, rx: 3, class: "block token" }),
+        label(x + 10, 198, clip(`${room.token || "—"} ${room.token ? icons(faceEffects(state, room.token), "short") : ""}`, 24), { class: "t small" })),
+    );
+    (room.geishas || []).forEach((seat, k) => nodes.push(geishaPawn(x + 16 + (k % 7) * 19, 240, seat, players, state, `in ${space(room.id)}`)));
+  });
+  return svgPanel("tea-garden", "Matcha: the Tea Garden", 268, "The Tea Garden: the entrance, the Viewing Platform and the pond, the path, and the Tea House, with each player's geishas", ...nodes);
+}
+
+/** The board's areas, in drawing order; add one function here to draw a new area (one that returns null draws
+ * nothing: the Matcha areas in a base game). */
+export const PANELS = [passageOfTime, castle, bridges, yards, wellAndOutside, teaRoomAndHimeji, teaGarden];
 
 // --- the text alternative --------------------------------------------------------------------------------
 
@@ -461,9 +609,28 @@ function words(state, players) {
     `The Well: tiles ${(b.well.tiles || []).map((t) => cardText(state.catalog, t)).join(" and ")}; dice: ${diceWords(b.well.dice, state, players)}`,
     ...(b.outside || []).map((o) => `${capitalise(space(o.id))}: dice: ${diceWords(o.dice, state, players)}`),
   ]);
+  const m = b.matcha;
+  if (m) {
+    add("Matcha: the Tea Room and Himeji", [
+      ...m.tea_room.map((sp) => `${capitalise(space(sp.id))}: dice: ${diceWords(sp.dice, state, players)}`),
+      ...m.himeji.map((sp) => `${capitalise(space(sp.id))}: dice: ${diceWords(sp.dice, state, players)}`),
+      ...m.decks.map((deck) => `${capitalise(deck.id)} deck: ${deck.top ? cardText(state.catalog, deck.top) : "empty"}; ${(deck.rest || []).length} more under it`),
+    ]);
+    add("Matcha: the Tea Garden", [
+      `Entrance: ${seatsWords(m.entrance, state, players)}`,
+      `Viewing Platform: ${seatsWords(m.platform, state, players)}; its ceremony token ${m.platform_token ? cardText(state.catalog, m.platform_token) : "none"}`,
+      `Pond: ${(m.pond || []).map((pad) => cardText(state.catalog, pad)).join(", ")}`,
+      ...m.path.map((seats, i) => `Path space ${i + 1}: ${seatsWords(seats, state, players)}`),
+      ...m.tea_house.map((room) => `${capitalise(space(room.id))}: ${seatsWords(room.geishas, state, players)}; its ceremony token ${room.token ? cardText(state.catalog, room.token) : "none"}`),
+    ]);
+  }
   state.players.forEach((p, seat) => {
-    add(`${seatName(state, players, seat)}'s domain`, [
+    const clan = m
+      ? [`Whisks ${p.whisks || 0}; geishas on the clan board ${p.geishas || 0}; ceremony token ${p.ceremony ? cardText(state.catalog, p.ceremony) : "none"}`]
+      : [];
+    add(`${seatName(state, players, seat)}'s ${m ? "clan board" : "domain"}`, [
       `${p.cp} CP, ${p.coins} coins, ${p.seals} seals, ${p.food} food, ${p.iron} iron, ${p.pearl} pearl; Passage of Time ${p.pot}`,
+      ...clan,
       `Members left: ${p.courtiers} courtiers, ${p.gardeners} gardeners, ${p.warriors} warriors`,
       `Action card: ${p.action_card ? cardText(state.catalog, p.action_card) : "none"}`,
       `Lantern area: ${(p.lantern || []).map((id) => cardText(state.catalog, id)).join(" | ") || "empty"}`,
@@ -478,7 +645,7 @@ function words(state, players) {
  * the player the game waits on.
  */
 export function draw(container, wordsNode, state, players, waitingSeat = null) {
-  const panels = PANELS.map((panel) => panel(state, players));
+  const panels = PANELS.map((panel) => panel(state, players)).filter(Boolean);
   const domains = state.players.map((_, seat) => playerDomain(state, players, seat, waitingSeat));
   replace(container, h("div", { class: "panels" }, ...panels), h("div", { class: "panels domains" }, ...domains));
   if (wordsNode) replace(wordsNode, ...words(state, players));

@@ -2,7 +2,8 @@
  *
  * Turns the catalog's icon notation ("coin:2", "tile:coral", "lantern"), spaces ("steward_2"), prompts and
  * legal moves into short readable labels. Everything is read from the state JSON (its catalog and board), so a
- * new card or area in the catalog needs no change here unless it brings a new kind of icon.
+ * new card or area in the catalog needs no change here unless it brings a new kind of icon. The Matcha
+ * expansion's symbols, places, prompts and moves have their words here too.
  */
 
 const ACTIONS = {
@@ -13,7 +14,22 @@ const ACTIONS = {
   well: ["Well", "the Well action"],
   domain: ["Domain", "a Personal Domain action"],
   light: ["Light", "a light-background castle action"],
-  geisha: ["Geisha", "a Geisha action"],
+  geisha: ["Geisha", "the Geisha action"],
+  lily: ["3 lily pads", "the rewards of the 3 lily pads"],
+  pond: ["Pond", "the Pond action (3 lily pads, or 3 coins for the Viewing Platform's token)"],
+  dark: ["Dark", "a dark-background castle action"],
+  advance: ["Geisha step", "a geisha 1 step forward without whisks"],
+  climb: ["Climb", "a courtier 1 floor up without pearl"],
+  token: ["Token", "your own ceremony token"],
+};
+
+const VARIANTS = {
+  "curtain:yellow": ["Yellow curtain", "the yellow curtain of a Himeji card"],
+  "curtain:blue": ["Blue curtain", "the blue curtain of a Himeji card, without seals"],
+  "curtain:both": ["Both curtains", "both curtains of one Himeji card"],
+  "curtain:yellows": ["Both yellows", "both visible yellow curtains in Himeji"],
+  "yard:blue": ["Blue yard tile", "the action of a blue yard tile"],
+  "yard:yellow": ["Yellow yard tiles", "the rewards of both yellow yard tiles"],
 };
 
 const GAINS = {
@@ -29,6 +45,13 @@ const GAINS = {
 /** An icon as a short label (for the board) and a long one (for titles and the text alternative). */
 export function icon(text) {
   const [name, arg] = String(text).split(":");
+  if (VARIANTS[text]) return { short: VARIANTS[text][0], long: VARIANTS[text][1] };
+  if (name === "slash") {
+    const shown = ACTIONS[arg] || [arg, arg];
+    return { short: `${shown[0]}/Geisha`, long: `${shown[1]} or the Geisha action` };
+  }
+  if (name === "light" && arg) return { short: `Light ×${arg} cards`, long: `a light-background action on each of ${arg} different cards` };
+  if (name === "stone") return { short: `${arg} stone gardens`, long: `the rewards of ${arg} different Stone Gardens` };
   if (ACTIONS[name]) return { short: ACTIONS[name][0], long: ACTIONS[name][1] };
   if (name === "tile") {
     const colour = arg === "any" ? "any" : arg;
@@ -58,7 +81,25 @@ export function cost(value) {
     .join(", ");
 }
 
-const SPACE_NAMES = { well: "the Well", domain: "your Personal Domain", gate: "the Gate", daimyo: "the Daimyo" };
+const SPACE_NAMES = {
+  well: "the Well",
+  domain: "your Personal Domain",
+  gate: "the Gate",
+  daimyo: "the Daimyo",
+  tea_room_left: "the left Tea Room space",
+  tea_room_right: "the right Tea Room space",
+  himeji_upper: "the upper Himeji space",
+  himeji_lower: "the lower Himeji space",
+  entrance: "the Tea Garden entrance",
+  viewing_platform: "the Viewing Platform",
+  path_1: "path space 1",
+  path_2: "path space 2",
+  tea_house_upper: "the upper Tea House room",
+  tea_house_middle: "the middle Tea House room",
+  tea_house_lower: "the lower Tea House room",
+  "himeji:ikebana": "the Ikebana deck",
+  "himeji:calligraphy": "the Calligraphy deck",
+};
 
 export function space(id) {
   if (SPACE_NAMES[id]) return SPACE_NAMES[id];
@@ -88,6 +129,10 @@ export function indexCatalog(catalog) {
     "yard_tiles",
     "die_tiles",
     "daimyo",
+    "ikebana",
+    "calligraphy",
+    "lily_pads",
+    "ceremony_faces",
   ]) {
     for (const entry of catalog[key] || []) cards[entry.id] = { ...entry, family: key };
   }
@@ -119,8 +164,16 @@ export function cardText(catalog, id) {
     if (card.cost && Object.keys(card.cost).length) parts.push(`then pay ${cost(card.cost)}`);
     parts.push(`does ${icons(card.effects)}`);
   }
-  if (card.blue) parts.push(`blue side: ${icons(card.blue)}`);
-  if (card.yellow) parts.push(`yellow side: ${icons(card.yellow)}`);
+  if (card.family === "ikebana" || card.family === "calligraphy") {
+    parts.push(`yellow curtain: ${icons(card.yellow)}`);
+    const price = card.blue_cost && Object.keys(card.blue_cost).length ? `pay ${cost(card.blue_cost)}: ` : "";
+    parts.push(`blue curtain: ${price}${icons(card.blue)}`);
+  } else {
+    if (card.blue) parts.push(`blue side: ${icons(card.blue)}`);
+    if (card.yellow) parts.push(`yellow side: ${icons(card.yellow)}`);
+  }
+  if (card.family === "lily_pads") parts.push(`lily pad: ${icons(card.effects)}`);
+  if (card.family === "ceremony_faces") parts.push(`ceremony token face: ${icons(card.effects)}`);
   if (card.reward) parts.push(`${card.colour} tile, reward ${icons(card.reward)}`);
   if (card.lantern && card.lantern.length) parts.push(`lantern: ${icons(card.lantern)}`);
   if (card.decree) parts.push(`with decree ${card.decree}`);
@@ -135,7 +188,8 @@ function nameOf(state, seat) {
 
 function placed(space, board) {
   if (space === "well") return [];
-  for (const list of [board.rooms, board.outside]) {
+  const matcha = board.matcha ? [board.matcha.tea_room, board.matcha.himeji] : [];
+  for (const list of [board.rooms, board.outside, ...matcha]) {
     const found = (list || []).find((item) => item.id === space);
     if (found) return found.dice || [];
   }
@@ -153,9 +207,32 @@ function placeDelta(state, die, spaceId) {
     if (dice.length) reference = dice[dice.length - 1].value;
     else if (index.rooms[spaceId]) reference = index.rooms[spaceId].value;
     else if (index.outside[spaceId]) reference = index.outside[spaceId].value;
+    else if (matchaSpace(state.catalog, spaceId)) reference = matchaSpace(state.catalog, spaceId).value;
     else return null;
   }
   return die.value - reference;
+}
+
+function matchaSpace(catalog, id) {
+  const matcha = catalog.matcha;
+  if (!matcha) return null;
+  for (const part of [matcha.tea_room, matcha.himeji]) {
+    const found = ((part && part.spaces) || []).find((entry) => entry.id === id);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Whisks a geisha's advance costs: 1 step 2, 2 steps 5 (the catalog's numbers), none for a free step. */
+function advanceWhisks(state, prompt, move) {
+  const c = (prompt && prompt.context) || {};
+  if (c.free_step) return 0;
+  const rooms = ["tea_house_upper", "tea_house_middle", "tea_house_lower"];
+  const line = ["entrance", "path_1", "path_2", "tea_house"];
+  const to = rooms.includes(move.to) ? "tea_house" : move.to;
+  const steps = to === "viewing_platform" ? 1 : line.indexOf(to) - line.indexOf(move.from);
+  const table = (state.catalog.matcha && state.catalog.matcha.geisha_action && state.catalog.matcha.geisha_action.whisks_per_steps) || { 1: 2, 2: 5 };
+  return table[String(steps)];
 }
 
 function coins(delta) {
@@ -199,8 +276,21 @@ export function promptTitle(state, prompt) {
       return `${who}: Personal Domain action, choose a row`;
     case "daimyo_spot":
       return `${who}: choose a favour spot of the Daimyo`;
-    case "reveal":
-      return `Chance: which card was revealed for ${space(c.target || c.room || "")}?`;
+    case "geisha":
+      return c.free_step ? `${who}: advance a geisha 1 step, free` : `${who}: Geisha action`;
+    case "himeji_card":
+      return c.purpose === "path"
+        ? `${who}: take the Ikebana or the Calligraphy card (its yellow curtain)`
+        : `${who}: both curtains of which Himeji card?`;
+    case "climb":
+      return `${who}: a courtier 1 floor up, without pearl`;
+    case "reveal": {
+      const what = { ceremony: "ceremony token face", lily_pads: "lily pad", ikebana: "Ikebana card", calligraphy: "Calligraphy card" }[c.pool];
+      if (!what) return `Chance: which card was revealed for ${space(c.target || c.room || "")}?`;
+      const pair = /^offer_(\d+):token$/.exec(String(c.target));
+      const where = pair ? `starting pair ${Number(pair[1]) + 1}` : space(c.target || "");
+      return `Chance: which ${what} is face up at ${where}?`;
+    }
     case "die_tile":
       return "Chance: which colour of die tile was drawn for the castle?";
     case "well_tile":
@@ -228,6 +318,14 @@ export function promptHelp(state, prompt) {
         : `Any of them, in any order${c.picks ? ` (${c.picks} left)` : ""}; Done ends them.`;
     case "courtier":
       return "Audience (2 coins) and Ascent (2 pearl per floor, 5 for two), each once, in any order.";
+    case "geisha":
+      return c.free_step
+        ? "One of your geishas at the entrance or on the path moves 1 step; nothing to pay."
+        : "Part A: your leftmost geisha to the entrance (2 coins). Part B: one geisha 1 step (2 whisks) or 2 steps (5 whisks). Each once, in any order.";
+    case "himeji_card":
+      return c.purpose === "path"
+        ? "Its yellow curtain now, then the card goes to your Lantern Area (a deck's last card stays)."
+        : "Then its yellow and blue curtains, in any order.";
     case "roll":
       return `Enter the ${c.dice || ""} values shown, in any order.`;
     default:
@@ -262,7 +360,19 @@ export function moveLabel(state, prompt, move) {
     case "rest":
       return "Take them all";
     case "done":
-      return prompt.kind === "actions" || prompt.kind === "courtier" ? "Done" : "Skip";
+      return ["actions", "courtier", "geisha", "climb"].includes(prompt.kind) ? "Done" : "Skip";
+    case "send_geisha":
+      return "Part A: a geisha to the Tea Garden entrance (2 coins)";
+    case "advance_geisha": {
+      const whisks = advanceWhisks(state, prompt, move);
+      return `Part B: ${space(move.from)} → ${space(move.to)}${whisks ? ` (${whisks} whisks)` : " (free)"}`;
+    }
+    case "himeji_card": {
+      const deck = state.board.matcha && state.board.matcha.decks.find((d) => d.id === move.deck);
+      const card = deck && deck.top ? index.cards[deck.top] : null;
+      const shown = card ? (c.purpose === "path" ? `: ${icons(card.yellow)}` : `: ${icons(card.yellow)} / ${icons(card.blue)}`) : "";
+      return `${capitalise(move.deck)}${deck && deck.top ? ` ${deck.top}` : ""}${shown}`;
+    }
     case "audience":
       return "Audience: a courtier to the Gate (2 coins)";
     case "ascend":
@@ -323,8 +433,11 @@ export function moveGroup(prompt, move) {
   if (move.kind === "place_die") {
     if (/^(steward|diplomat)_/.test(move.space)) return "Castle";
     if (/^outside_/.test(move.space)) return "Outside the Walls";
+    if (/^(tea_room|himeji)_/.test(move.space)) return "Tea Room and Himeji";
     return "Well and Domain";
   }
+  if (move.kind === "send_geisha") return "Part A";
+  if (move.kind === "advance_geisha") return "Part B";
   if (move.kind === "audience") return "Audience";
   if (move.kind === "ascend") return "Ascent";
   return "Choices";

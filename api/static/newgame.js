@@ -1,5 +1,5 @@
-/* heronlog pages: the new-game form. Posts the seats, mode and options to POST /api/games, keeps the owner
- * token in this browser, and shows it once with the seats' links to share at the table.
+/* heronlog pages: the new-game form. Posts the seats, mode, expansions and options to POST /api/games, keeps
+ * the owner token in this browser, and shows it once with the seats' links to share at the table.
  */
 
 import { call, saveToken } from "./api.js";
@@ -27,6 +27,7 @@ function setup() {
     body.seed = Number(seed);
   }
   if (form.elements.first_game.checked) body.options = { first_game: true };
+  if (form.elements.matcha.checked) body.expansions = ["matcha"];
   return body;
 }
 

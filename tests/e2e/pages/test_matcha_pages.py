@@ -1,0 +1,106 @@
+"""The Matcha expansion in the pages, in a real headless Chromium against a real `heronlog serve`: a Matcha game
+created on the new-game form, its expansion board drawn (the green bridge, the Tea Room and Himeji with their
+curtains, the Tea Garden, each clan board's whisks, geishas and green row), moves played by clicking (a die to
+the Tea Room, then the Geisha action), and a table-mode Matcha prompt (a ceremony token face) as a form.
+
+Screenshots go to HERONLOG_TEST_OUTPUT/pages (wide and 390-pixel phone viewports).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Served
+from tests.e2e.pages.conftest import Api, no_horizontal_scroll
+from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, version_of, wait_version
+
+pytestmark = pytest.mark.browser
+
+
+def click(page: Any, button: Any) -> None:
+    before = version_of(page)
+    button.click()
+    wait_version(page, before + 1)
+
+
+def test_a_matcha_game_is_created_drawn_and_played_by_clicking(
+    page: Any, site: Served, api: Api, shots: Path
+) -> None:
+    page.goto(site.url + "/games/new")
+    page.fill("#seat-0-name", "Aiko")
+    page.fill("#seat-1-name", "Ben")
+    page.fill("#seat-2-name", "Chie")
+    page.check("#mode-seeded")
+    page.fill("#seed", "12")
+    page.check("#expansion-matcha")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#created:not([hidden])")
+    page.click("#record-link")
+    page.wait_for_selector("#moves button.move:not([disabled])")
+    game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]
+    game = api.call("GET", f"/api/games/{game_id}")
+    assert game["expansions"] == ["matcha"]
+
+    # The expansion board is drawn.
+    assert page.locator(".panel-matcha svg").count() == 1
+    assert page.locator(".panel-tea-garden svg").count() == 1
+    bridges = page.locator(".panel-bridges").inner_text()
+    assert "Green bridge" in bridges and "Viewing Platform" in bridges
+    assert page.locator(".panel-player").count() == 3
+    assert "clan board" in page.locator(".panel-player").first.inner_text()
+    assert "whisks 0/7" in page.locator(".panel-player").first.inner_text()
+    words = page.locator("#board-text .board-words").text_content() or ""
+    assert "Matcha: the Tea Garden" in words and "Ikebana deck" in words
+    matcha = game["state"]["board"]["matcha"]
+    assert matcha["platform_token"] in page.locator(".panel-tea-garden").inner_text()
+    page.screenshot(path=str(shots / "matcha-record-wide.png"), full_page=True)
+
+    # Play by clicking until a die can go to the Tea Room, put it there, then the Geisha action.
+    for _ in range(40):
+        tea_room = page.locator("#moves button.move-place_die:not([disabled])", has_text="Tea Room")
+        if tea_room.count():
+            break
+        click_a_move(page)
+    else:
+        raise AssertionError("no Tea Room placement offered")
+    assert "tea room and himeji" in page.locator("#moves").inner_text().lower()
+    click(page, tea_room.first)
+    for _ in range(10):  # the Lantern Reward may come first (a die from the left end)
+        title = page.locator("#prompt-title").inner_text()
+        if "Geisha action" in title or "take a die" in title:
+            break
+        click_a_move(page)
+    send = page.locator("#moves button.move-send_geisha:not([disabled])")
+    if send.count():
+        click(page, send.first)
+        page.wait_for_selector(".panel-tea-garden .pawn.geisha")
+        state = api.call("GET", f"/api/games/{game_id}")["state"]
+        assert state["board"]["matcha"]["entrance"]
+    timeline = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+    assert any("Tea Room" in entry["description"] for entry in timeline)
+    page.screenshot(path=str(shots / "matcha-geisha-wide.png"), full_page=True)
+
+    page.set_viewport_size(PHONE)
+    page.reload()
+    page.wait_for_selector(".panel-tea-garden svg")
+    assert no_horizontal_scroll(page)
+    page.screenshot(path=str(shots / "matcha-record-phone.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_a_table_mode_matcha_game_asks_for_the_ceremony_tokens(page: Any, site: Served, api: Api) -> None:
+    created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table", "expansions": ["matcha"]})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["context"].get("pool") == "ceremony")
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector(".chance-form select")
+    assert "ceremony token face" in page.locator("#app").inner_text()
+    options = page.locator("#chance-pick option").all_inner_texts()
+    assert options and all(text.startswith("CT") for text in options)
+    version = version_of(page)
+    page.select_option("#chance-pick", index=1)
+    page.click(".chance-form button[type=submit]")
+    wait_version(page, version + 1)
