@@ -37,9 +37,9 @@ def per_call(function: Callable[[], object], seconds: float = 1.0) -> float:
     return statistics.median(samples)
 
 
-def random_game(players: int, seed: int) -> tuple[domain.GameState, int]:
+def random_game(players: int, seed: int, expansions: tuple[str, ...] = ()) -> tuple[domain.GameState, int]:
     rng = random.Random(seed)
-    state = domain.new_game(players, seed=seed)
+    state = domain.new_game(players, seed=seed, expansions=expansions)
     moves = 0
     while not domain.is_over(state):
         state = domain.apply(state, rng.choice(domain.legal_moves(state)))
@@ -47,10 +47,13 @@ def random_game(players: int, seed: int) -> tuple[domain.GameState, int]:
     return state, moves
 
 
-def recorded_game(players: int, seed: int) -> tuple[domain.GameState, list[dict[str, Any]]]:
+def recorded_game(
+    players: int, seed: int, expansions: tuple[str, ...] = ()
+) -> tuple[domain.GameState, list[dict[str, Any]]]:
     rng = random.Random(seed)
-    step = domain.resolve_chance(domain.new_game(players, seed=seed, draw=False))
-    start, record, state = domain.new_game(players, seed=seed, draw=False), list(step.chance), step.state
+    fresh = domain.new_game(players, seed=seed, draw=False, expansions=expansions)
+    step = domain.resolve_chance(fresh)
+    start, record, state = fresh, list(step.chance), step.state
     while not domain.is_over(state):
         move = rng.choice(domain.legal_moves(state))
         step = domain.step(state, move)
@@ -90,6 +93,17 @@ def main() -> int:
     checked = per_call(lambda: replay(start, record, True), 2.0)
     assert replay(start, record, False) == replay(start, record, True)
 
+    matcha = ("matcha",)
+    m_games, m_moves, seed = 0, 0, 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < 5.0:
+        _, count = random_game(4, seed, matcha)
+        m_games, m_moves, seed = m_games + 1, m_moves + count, seed + 1
+    m_elapsed = time.perf_counter() - started
+    m_start, m_record = recorded_game(4, 7, matcha)
+    m_unchecked = per_call(lambda: replay(m_start, m_record, False), 2.0)
+    m_checked = per_call(lambda: replay(m_start, m_record, True), 2.0)
+
     print("## Rules engine (bench/bench_domain.py)\n")
     print(f"Python {platform.python_version()} on {platform.machine()}, one core.\n")
     print("| figure | measured | target | anchor in the same run |")
@@ -107,6 +121,15 @@ def main() -> int:
     print(
         f"| the same game re-applied with checks | {checked * 1e3:.2f} ms | – "
         f"| JSON round trip of that state (to_dict, dumps, loads, from_dict): {as_json * 1e3:.2f} ms |"
+    )
+    print(
+        f"| Matcha: random complete 4-player games per second | **{m_games / m_elapsed:.0f}** games/s "
+        f"({m_moves / m_games:.0f} moves per game, {m_elapsed / m_moves * 1e6:.0f} µs per legal_moves + apply) "
+        f"| ≥ 25 | the base game above |"
+    )
+    print(
+        f"| Matcha: re-apply a recorded 4-player game without / with checks ({len(m_record)} moves) "
+        f"| **{m_unchecked * 1e3:.2f}** / {m_checked * 1e3:.2f} ms | – | the base game above |"
     )
     print()
     return 0
