@@ -92,7 +92,9 @@ def test_a_matcha_game_is_created_drawn_and_played_by_clicking(
 
 
 def test_a_table_mode_matcha_game_asks_for_the_ceremony_tokens(page: Any, site: Served, api: Api) -> None:
-    created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table", "expansions": ["matcha"]})
+    created = api.call(
+        "POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table", "expansions": ["matcha"]}
+    )
     game_id, token = created["game"]["game_id"], created["owner_token"]
     api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["context"].get("pool") == "ceremony")
     page.goto(f"{site.url}/games/{game_id}#token={token}")
