@@ -298,7 +298,8 @@ class TimelineEntrySchema(Schema):
     amends = fields.Integer(required=True, allow_none=True)
     undone = fields.Boolean(required=True)
     automatic = fields.Boolean(
-        required=True, metadata={"description": "made in the turn of a seat the engine plays (the solo rival)"}
+        required=True,
+        metadata={"description": "made in the turn of a seat the engine plays (the solo rival)"},
     )
     automatic_chance = fields.List(
         fields.Integer(),

@@ -32,7 +32,10 @@ def test_a_multiplayer_game_shows_no_solo_fields(api: ApiClient) -> None:
 
 
 def test_a_solo_game_takes_one_player_and_a_known_difficulty(api: ApiClient) -> None:
-    assert api.post("/api/games", {"players": ["Aiko", "Ben"], "solo": "easy"}).error() == (400, "invalid_setup")
+    assert api.post("/api/games", {"players": ["Aiko", "Ben"], "solo": "easy"}).error() == (
+        400,
+        "invalid_setup",
+    )
     assert api.post("/api/games", {"players": 1, "solo": "expert"}).status == 400
     assert api.post("/api/games", {"players": ["Aiko"]}).error() == (400, "invalid_setup")
     created = api.post("/api/games", {"players": 1, "solo": "easy", "options": {"rival_scoring": "cp_only"}})
@@ -57,7 +60,9 @@ def test_a_seeded_solo_game_played_over_the_api_shows_the_rival_in_the_timeline(
     assert any("Rival (automatic) reveals SO" in line for line in rival_lines)
     assert all(not entry["automatic"] or entry["seat"] in (0, None) for entry in entries)
     text = api.get(f"/api/games/{game_id}/export?format=text").body
-    assert "solo game against the rival, difficulty medium" in text and "(Rival (automatic) reveals SO" in text
+    assert (
+        "solo game against the rival, difficulty medium" in text and "(Rival (automatic) reveals SO" in text
+    )
     score = api.get(f"/api/games/{game_id}/score").body
     assert [sheet["player"] for sheet in score["sheets"]] == ["Aiko", "Rival"]
     bgstats = api.get(f"/api/games/{game_id}/export?format=bgstats").body
