@@ -3,8 +3,12 @@ states as JSON, and multiplayer states unchanged by the solo fields."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 
@@ -99,3 +103,24 @@ def test_a_state_recorded_before_the_solo_fields_still_loads() -> None:
     data = domain.state_to_dict(state)
     assert "solo" not in data and not any("automatic" in player for player in data["players"])
     assert domain.state_from_dict(json.loads(json.dumps(data))) == state
+
+
+def test_the_readme_solo_examples_run() -> None:
+    readme = Path(__file__).resolve().parents[3] / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    section = text[text.index("## Solo") : text.index("## Layout")]
+    blocks = re.findall(r"```py\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    out = io.StringIO()
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(block, namespace)
+    printed = out.getvalue().splitlines()
+    assert printed == [
+        "{'kind': 'solo_card', 'seat': None, 'rival': 1, 'automatic': True}",
+        "Rival (automatic) reveals SO9 (white die, right end → steward room 2)",
+        "{'kind': 'take_die', 'seat': 0}",
+    ]
+    state = namespace["state"]
+    assert isinstance(state, domain.GameState) and state.catalog.solo_cards["SO4"].icons[-1].amount == 1
