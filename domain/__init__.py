@@ -38,6 +38,7 @@ from domain.scoring import ScoreSheet, score
 from domain.scoring import score_sheet as _score_sheet
 from domain.serial import prompt_of, state_from_dict, state_to_dict
 from domain.setup import initial_state, parse_options, parse_players
+from domain.solo import RIVAL_NAME, is_automatic, parse_solo, solo_setup
 from domain.state import GameState
 from domain.vocabulary import Mode, Phase
 
@@ -54,6 +55,7 @@ def new_game(
     catalog: Mapping[str, Any] | None = None,
     draw: bool = True,
     expansions: Sequence[str] | None = None,
+    solo: str | None = None,
 ) -> GameState:
     """A new game, set up as far as the first prompt a player (or, with draw=False, chance) must answer.
 
@@ -61,9 +63,24 @@ def new_game(
     random.SystemRandom and keeps it in the state. `catalog` is merged over the packaged catalog (with the
     files of the `expansions` in play, ``("matcha",)`` or none), and the state carries the full effective
     catalog (`catalog_of`).
+
+    ``solo="easy" | "medium" | "hard"`` sets up the solo game (R-SO01): one player (``players=1`` or one
+    name) against the automated rival, who sits in seat 1 and plays its turns inside `apply`. Its option
+    ``rival_scoring`` is ``"sheet"`` (default) or ``"cp_only"``; the catalog then holds the solo deck.
     """
     chosen = parse_expansions(expansions)
-    names = parse_players(players)
+    difficulty = scoring = None
+    if solo is None:
+        names = parse_players(players)
+    elif chosen:
+        raise InvalidSetup(
+            "the solo game with Matcha is played against the Tokugawa clan (R-TK01..R-TK07), which this engine "
+            "does not play yet",
+            rule="R-TK01",
+            details={"solo": solo, "expansions": list(chosen)},
+        )
+    else:
+        names, difficulty, scoring, options = parse_solo(solo, players, options)
     try:
         game_mode = Mode(mode)
     except ValueError:
@@ -72,7 +89,7 @@ def new_game(
         raise InvalidSetup("seed is a whole number", details={"seed": repr(seed)})
     if game_mode is Mode.SEEDED and seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    effective = load_catalog(catalog, chosen)
+    effective = load_catalog(catalog, chosen, solo=solo is not None)
     if (effective.matcha is not None) != ("matcha" in chosen):
         raise InvalidSetup(
             "a catalog with the Matcha sections goes with expansions=['matcha'], and only then",
@@ -87,6 +104,8 @@ def new_game(
         rules_version=RULES_VERSION,
         expansions=chosen,
     )
+    if difficulty is not None and scoring is not None:
+        state = solo_setup(state, difficulty, scoring)
     state = settle(state)
     if draw:
         state = resolve_chance(state).state
@@ -141,6 +160,7 @@ def expansions_of(state: GameState) -> tuple[str, ...]:
 
 __all__ = [
     "EXPANSIONS",
+    "RIVAL_NAME",
     "RULES_VERSION",
     "Catalog",
     "Coordinates",
@@ -159,6 +179,7 @@ __all__ = [
     "coordinates",
     "describe",
     "expansions_of",
+    "is_automatic",
     "is_over",
     "legal_moves",
     "new_game",

@@ -20,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 from domain.errors import InvalidSetup
+from domain.solo_cards import SoloCard, parse_solo_cards
 from domain.vocabulary import (
     Colour,
     Cost,
@@ -41,6 +42,8 @@ CATALOG_FILES = (
     "tiles.json",
     "first_game.json",
 )
+SOLO_FILES = ("solo.json",)
+"""Packaged only into the catalog of a solo game (R-SO01): a multiplayer game's catalog stays the base one."""
 ROW_POSITIONS = ("top", "middle", "bottom")
 """The three rows an Action card faces on the Personal Domain, and the three blocks of a steward card."""
 EXPANSION_FILES: dict[str, tuple[str, ...]] = {
@@ -261,6 +264,8 @@ class Catalog:
     first_game: Mapping[str, Any] = field(compare=False, repr=False)
     matcha: MatchaCatalog | None = field(default=None, compare=False, repr=False)
     """The Matcha expansion's contents, when its files are part of the catalog."""
+    solo_cards: Mapping[str, SoloCard] = field(default_factory=dict, compare=False, repr=False)
+    """The solo deck (R-SO01, COMPONENTS §1.11): present in a solo game's catalog only."""
 
     def to_dict(self) -> dict[str, Any]:
         """The catalog as JSON (a fresh copy every call)."""
@@ -293,11 +298,11 @@ class Catalog:
 
 
 @functools.cache
-def packaged_catalog() -> str:
-    """The packaged catalog files merged into one canonical JSON text."""
+def packaged_catalog(solo: bool = False) -> str:
+    """The packaged catalog files merged into one canonical JSON text (with the solo deck for a solo game)."""
     merged: dict[str, Any] = {}
     folder = resources.files("domain").joinpath("catalog")
-    for name in CATALOG_FILES:
+    for name in CATALOG_FILES + (SOLO_FILES if solo else ()):
         part = json.loads(folder.joinpath(name).read_text(encoding="utf-8"))
         overlap = set(part) & set(merged)
         if overlap:  # pragma: no cover - guards the packaged files themselves
@@ -321,8 +326,8 @@ def packaged_expansion(name: str) -> str:
 
 
 @functools.cache
-def _packaged_with(expansions: tuple[str, ...]) -> str:
-    data = json.loads(packaged_catalog())
+def _packaged_with(expansions: tuple[str, ...], solo: bool = False) -> str:
+    data = json.loads(packaged_catalog(solo))
     for name in expansions:
         data = merge(data, json.loads(packaged_expansion(name)))
     return _canonical(data)
@@ -352,13 +357,15 @@ def merge(base: Any, override: Any) -> Any:
     return override
 
 
-def load_catalog(override: Mapping[str, Any] | None = None, expansions: tuple[str, ...] = ()) -> Catalog:
-    """The effective catalog: the packaged one (with the files of each expansion in play), with `override`
-    merged over it (InvalidSetup if malformed)."""
+def load_catalog(
+    override: Mapping[str, Any] | None = None, expansions: tuple[str, ...] = (), *, solo: bool = False
+) -> Catalog:
+    """The effective catalog: the packaged one (with the files of each expansion in play, and the solo deck if
+    `solo`), with `override` merged over it (InvalidSetup if malformed)."""
     unknown = [name for name in expansions if name not in EXPANSION_FILES]
     if unknown:
         raise InvalidSetup(f"unknown expansions {unknown}", details={"known": sorted(EXPANSION_FILES)})
-    packaged = _packaged_with(tuple(expansions)) if expansions else packaged_catalog()
+    packaged = _packaged_with(tuple(expansions), solo) if expansions else packaged_catalog(solo)
     if not override:
         return _parse_text(packaged)
     try:
@@ -542,6 +549,11 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         rows = (*rows, green)
     else:
         _refuse_matcha_icons(cards, daimyo, gardens, yard_tiles, starting_resources)
+    solo_cards = parse_solo_cards(
+        data.get("solo_cards", []),
+        [*(room.id for room in rooms), *(space.id for space in outside), "well"],
+        [yard.iron for yard in yards],
+    )
     return Catalog(
         raw=text,
         cards=cards,
@@ -567,6 +579,7 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         domain_value=int(domain["value"]),
         rows=rows,
         first_game=data["first_game"],
+        solo_cards=solo_cards,
         matcha=matcha,
     )
 

@@ -54,14 +54,17 @@ def score_table(state: GameState) -> list[str]:
     ]
 
 
-def demo(players: int = 4, seed: int = 1, expansions: tuple[str, ...] = ()) -> str:
-    """Play a seeded game with random legal moves; return its log and final score sheet as text."""
+def demo(players: int = 4, seed: int = 1, solo: str | None = None, expansions: tuple[str, ...] = ()) -> str:
+    """Play a seeded game with random legal moves; return its log and final score sheet as text. With `solo`
+    (a difficulty), one player plays against the rival, whose turns show as the solo cards it reveals; with
+    ``expansions=("matcha",)`` the game is a Matcha game."""
     from domain import RULES_VERSION, new_game
 
-    names = list(NAMES[: len(parse_players(players))])
+    names = list(NAMES[:1] if solo else NAMES[: len(parse_players(players))])
     rng = random.Random(f"demo:{seed}")
     title = "The White Castle: Matcha" if "matcha" in expansions else "The White Castle"
-    lines = [f"{title}: a seeded demo game, {len(names)} players, seed {seed} (rules {RULES_VERSION})"]
+    what = f"a solo game against the {solo} rival" if solo else f"{len(names)} players"
+    lines = [f"{title}: a seeded demo game, {what}, seed {seed} (rules {RULES_VERSION})"]
     sections: list[str] = []
 
     def log(state: GameState, move: dict[str, Any]) -> GameState:
@@ -69,7 +72,7 @@ def demo(players: int = 4, seed: int = 1, expansions: tuple[str, ...] = ()) -> s
         if not sections or sections[-1] != heading:
             sections.append(heading)
             lines.extend(["", heading])
-        turn = f"[{state.turn_index // len(names) + 1}] " if state.phase is Phase.TURNS else ""
+        turn = f"[{state.turn_index // len(state.players) + 1}] " if state.phase is Phase.TURNS else ""
         lines.append(f"  {turn}{describe(state, move)}")
         return apply(state, move, draw=False)
 
@@ -78,7 +81,7 @@ def demo(players: int = 4, seed: int = 1, expansions: tuple[str, ...] = ()) -> s
             state = log(state, move)
         return state
 
-    state = chance(new_game(names, seed=seed, draw=False, expansions=expansions))
+    state = chance(new_game(names, seed=seed, draw=False, solo=solo, expansions=expansions))
     while not is_over(state):
         state = chance(log(state, _choose(rng, legal_moves(state))))
     lines += ["", "Final score sheet (ties go to the player higher on the turn-order track)", ""]

@@ -10,7 +10,7 @@ are cleared with the others (R-M16).
 
 from __future__ import annotations
 
-from domain import matcha
+from domain import matcha, solo
 from domain.gardens import activation_menus
 from domain.passage_of_time import turn_order
 from domain.prompts import BeginRound, ClearDice, EndOfRound, EndTurn, NextRound, RollBridge, TakeDie
@@ -20,10 +20,12 @@ from domain.vocabulary import Phase
 
 def end_of_round_auto(state: GameState, frame: EndOfRound) -> GameState:
     state = replace(pop(state), turn_order=turn_order(state))
+    if state.solo is not None:
+        state = solo.end_of_round(state)  # the rival's own end of round (R-SO04)
     if state.round >= state.rules.rounds:
         return replace(state, phase=Phase.OVER, stack=())
     rolls = [RollBridge(bridge.colour) for bridge in state.board.bridges]
-    menus = activation_menus(state)
+    menus = [menu for menu in activation_menus(state) if not solo.is_automatic(state, menu.seat)]
     return push(state, NextRound(), *reversed(rolls), ClearDice(), *reversed(menus))
 
 

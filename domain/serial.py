@@ -3,8 +3,9 @@
 The dictionary mirrors the dataclasses field by field (names as the rulebook has them), enums as their values,
 tuples as lists, icons in the catalog's notation, frames with a ``frame`` key naming their kind, and the full
 effective catalog. ``state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s`` holds for every state.
-Fields an expansion added to shared records (marked `domain.state.OPTIONAL`) are left out while they hold their
-default, so a base game's dictionary has exactly the keys it had before Matcha, and older dictionaries load.
+Fields added to shared records after the base game (marked `domain.state.OPTIONAL`: the solo rival, Matcha) are
+left out while they hold their default, so a base game's dictionary has exactly the keys it always had, and
+older dictionaries load.
 """
 
 from __future__ import annotations
@@ -23,7 +24,15 @@ from domain.errors import InvalidSetup
 from domain.prompts import FRAME_TYPES, KIND, Frame, Menu, PlaceDie, Pot, RollBridge
 from domain.resources import cost_text
 from domain.state import GameState
-from domain.vocabulary import Icon, parse_icon
+from domain.vocabulary import Icon, Phase, parse_icon
+
+
+@functools.cache
+def _omitted(cls: type) -> dict[str, Any]:
+    """The fields of a record left out of its JSON while they hold their default (`domain.state.OPTIONAL`)."""
+    return {
+        field.name: field.default for field in dataclasses.fields(cls) if field.metadata.get("omit_default")
+    }
 
 
 def to_json(value: Any) -> Any:
@@ -35,10 +44,11 @@ def to_json(value: Any) -> Any:
     if isinstance(value, Catalog):
         return value.to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        omitted = _omitted(type(value))
         data = {
             field.name: to_json(getattr(value, field.name))
             for field in dataclasses.fields(value)
-            if not (field.metadata.get("omit_default") and getattr(value, field.name) == field.default)
+            if field.name not in omitted or getattr(value, field.name) != omitted[field.name]
         }
         if type(value) in KIND:
             return {"frame": KIND[type(value)], **data}
@@ -90,11 +100,13 @@ def from_json(tp: Any, value: Any) -> Any:
         return tp(value)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         hints = _hints(tp)
+        omitted = _omitted(tp)
         return tp(
             **{
                 field.name: from_json(hints[field.name], value[field.name])
+                if field.name in value or field.name not in omitted
+                else omitted[field.name]
                 for field in dataclasses.fields(tp)
-                if field.name in value or not field.metadata.get("omit_default")
             }
         )
     if tp in (int, str, bool) and not isinstance(value, tp):
@@ -140,4 +152,10 @@ def prompt_of(state: GameState) -> dict[str, Any]:
             }
             for option in frame.options
         ]
+    if state.solo is not None:
+        rival = state.solo.rival
+        if state.phase is Phase.TURNS and state.turn_order[state.turn_index % len(state.players)] == rival:
+            # The rival's turn: chance reveals its cards, the player answers the choices made for it (R-SO05).
+            data["automatic"] = True
+            data["rival"] = rival
     return {"kind": data.pop("kind"), "seat": data.pop("seat"), **data}

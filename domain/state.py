@@ -20,12 +20,13 @@ if TYPE_CHECKING:
     from domain.prompts import Frame
 
 Record = TypeVar("Record")
-OPTIONAL = {"omit_default": True}
-"""Field metadata of the fields an expansion added to a shared record: `domain.serial` leaves such a field out of
-a state's JSON while it holds its default, so a base game's JSON is exactly what it was before the expansion,
-and JSON written before the field existed still loads (the default fills it in)."""
 _KEEP: Any = object()
 _REPLACERS: dict[type, Any] = {}
+
+OPTIONAL = {"omit_default": True}
+"""Field metadata: the field is left out of `state_to_dict` while it holds its default, and a dictionary without
+it reads as the default. Fields added after the base game (the solo rival, the Matcha expansion) use it, so that
+a base multiplayer game's state JSON, and every state recorded before them, stay exactly as they were."""
 
 
 def _replacer(cls: type) -> Any:
@@ -261,6 +262,9 @@ class Player:
     domain: tuple[Die | None, ...]
     """The die on each Personal Domain row this round, in the catalog's row order (R-D01); a Matcha clan board
     has a fourth row, the green (geisha) row."""
+    automatic: bool = field(default=False, metadata=OPTIONAL)
+    """True for the solo game's rival: the engine plays its turns (R-SO03); it has no Domain and holds coins
+    only (R-SO02)."""
     whisks: int = field(default=0, metadata=OPTIONAL)
     """Matcha: the whisk track, 0-7 (R-S10, R-M15)."""
     geishas: int = field(default=0, metadata=OPTIONAL)
@@ -348,6 +352,26 @@ MATCHA_RULES = Rules(
 
 
 @dataclass(frozen=True, slots=True)
+class Solo:
+    """The solo game (R-SO01..R-SO06): the rival's seat, its difficulty and deck; None in a multiplayer game."""
+
+    difficulty: str
+    """easy, medium or hard (R-SO01)."""
+    rival: int
+    """The rival's seat (1: the seat after the player's)."""
+    scoring: str
+    """How the rival scores at the end: ``sheet`` (the whole score sheet, the default) or ``cp_only``."""
+    deck: tuple[str, ...]
+    """The solo cards still in the deck, sorted (the order is never known, R-SO01)."""
+    line: tuple[str, ...]
+    """The solo cards revealed since the last reshuffle, in the line they form, left to right (R-SO03)."""
+    notes: tuple[str, ...]
+    """What the rival did in its latest turn and end of round, in words, for the log and the pages."""
+    noted: int
+    """How many notes were ever written: the notes a move added are the last (after - before) of them."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """One moment of one game."""
 
@@ -370,6 +394,8 @@ class GameState:
     held: Held | None
     stack: tuple[Frame, ...]
     """Pending frames; the last one is the prompt being answered (empty once the game is over)."""
+    solo: Solo | None = field(default=None, metadata=OPTIONAL)
+    """The solo game's rival and deck (R-SO01); None (and absent from the state JSON) in a multiplayer game."""
 
     @property
     def top(self) -> Frame | None:

@@ -1,11 +1,12 @@
-"""Write the golden games of tests/unit/domain/golden/ and tests/unit/domain/matcha/golden/ (run with the venv
-python from the repository root).
+"""Write the golden games of tests/unit/domain/golden/ (run with the venv python from the repository root).
 
 Each golden game is a seeded game played by a seeded "eager" random player (it prefers acting over declining),
 recorded move by move with every chance move, together with the catalog it was played with and the final score
 sheets the engine computed. The test replays it in table mode and compares. Regenerating a file replaces its
 expectations: check the new score sheets by hand (see the ``hand_check`` of the 2-player game) before
-committing.
+committing. The solo games (one player against the rival, R-SO01..R-SO06) go to ``golden_solo/``: their
+chance moves include every solo card the rival revealed, and their ``rival_log`` the rival's turns in words. The
+Matcha games go to ``matcha/golden/`` with their ``expansions``.
 
     .venv/bin/python tools/golden_games.py
 """
@@ -24,12 +25,19 @@ sys.path.insert(0, str(ROOT))
 import domain  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "unit" / "domain" / "golden"
-MATCHA_GOLDEN = ROOT / "tests" / "unit" / "domain" / "matcha" / "golden"
-GAMES: dict[Path, tuple[list[str], int, tuple[str, ...]]] = {
-    GOLDEN / "two_players.json": (["Ana", "Bo"], 1012, ()),
-    GOLDEN / "three_players.json": (["Ana", "Bo", "Cy"], 2020, ()),
-    GOLDEN / "four_players.json": (["Ana", "Bo", "Cy", "Di"], 3034, ()),
-    MATCHA_GOLDEN / "matcha_four_players.json": (["Ana", "Bo", "Cy", "Di"], 4057, ("matcha",)),
+GOLDEN_SOLO = ROOT / "tests" / "unit" / "domain" / "golden_solo"
+GOLDEN_MATCHA = ROOT / "tests" / "unit" / "domain" / "matcha" / "golden"
+GAMES = {
+    "two_players.json": (["Ana", "Bo"], 1012),
+    "three_players.json": (["Ana", "Bo", "Cy"], 2020),
+    "four_players.json": (["Ana", "Bo", "Cy", "Di"], 3034),
+}
+SOLO_GAMES = {
+    "solo_easy.json": (["Ana"], 4101, "easy"),
+    "solo_hard.json": (["Ana"], 4303, "hard"),
+}
+MATCHA_GAMES = {
+    "matcha_four_players.json": (["Ana", "Bo", "Cy", "Di"], 4057),
 }
 
 
@@ -40,32 +48,50 @@ def eager_choice(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, A
     return rng.choice(moves)
 
 
-def record(players: list[str], seed: int, expansions: tuple[str, ...] = ()) -> dict[str, Any]:
+def rival_lines(before: Any, outcomes: tuple[dict[str, Any], ...]) -> list[str]:
+    """The log lines of the solo cards among chance outcomes drawn after the state `before`."""
+    lines = []
+    for outcome in outcomes:
+        if outcome["kind"] == "solo_card":
+            lines.append(domain.describe(before, outcome))
+        before = domain.apply(before, outcome, check=False, draw=False)
+    return lines
+
+
+def record(
+    players: list[str], seed: int, solo: str | None = None, expansions: tuple[str, ...] = ()
+) -> dict[str, Any]:
     rng = random.Random(seed)
-    step = domain.resolve_chance(domain.new_game(players, seed=seed, draw=False, expansions=expansions))
+    fresh = domain.new_game(players, seed=seed, draw=False, solo=solo, expansions=expansions)
+    step = domain.resolve_chance(fresh)
     moves = list(step.chance)
+    rival_log = rival_lines(fresh, step.chance)
     state = step.state
     while not domain.is_over(state):
         move = eager_choice(rng, domain.legal_moves(state))
         step = domain.step(state, move)
+        rival_log += rival_lines(domain.apply(state, move, draw=False), step.chance)
         moves.append(move)
         moves.extend(step.chance)
         state = step.state
-    game = " with Matcha" if expansions else ""
+    if solo:
+        description = f"solo game ({solo}), seed {seed}, the player is a seeded eager random player"
+    else:
+        game = " with Matcha" if expansions else ""
+        description = f"{len(players)}-player game{game}, seed {seed}, played by a seeded eager random player"
     data: dict[str, Any] = {
-        "description": f"{len(players)}-player game{game}, seed {seed}, played by a seeded eager random player",
+        "description": description,
         "rules_version": domain.RULES_VERSION,
         "seed": seed,
         "players": players,
         "options": {},
+        **({"expansions": list(expansions)} if expansions else {}),  # base files keep their shape
+        "moves": moves,
+        "final_score": [sheet.to_dict() for sheet in domain.score(state)],
+        "catalog": domain.catalog_of(state),
     }
-    if expansions:  # base files keep their shape
-        data["expansions"] = list(expansions)
-    data.update(
-        moves=moves,
-        final_score=[sheet.to_dict() for sheet in domain.score(state)],
-        catalog=domain.catalog_of(state),
-    )
+    if solo:
+        data = {**data, "solo": solo, "rival_log": rival_log}
     return data
 
 
@@ -73,7 +99,7 @@ def dump(data: dict[str, Any]) -> str:
     """JSON with one move and one score sheet per line, so that a diff shows which move changed."""
     parts = []
     for key, value in data.items():
-        if key in ("moves", "final_score", "hand_check"):
+        if key in ("moves", "final_score", "hand_check", "rival_log"):
             lines = ",\n    ".join(json.dumps(item, ensure_ascii=False) for item in value)
             parts.append(f"  {json.dumps(key)}: [\n    {lines}\n  ]")
         else:
@@ -82,10 +108,17 @@ def dump(data: dict[str, Any]) -> str:
 
 
 def main() -> int:
-    for path, (players, seed, expansions) in GAMES.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = record(players, seed, expansions)
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    GOLDEN_SOLO.mkdir(parents=True, exist_ok=True)
+    GOLDEN_MATCHA.mkdir(parents=True, exist_ok=True)
+    games: dict[Path, tuple[list[str], int, str | None, tuple[str, ...]]] = {
+        GOLDEN / name: (players, seed, None, ()) for name, (players, seed) in GAMES.items()
+    }
+    games.update({GOLDEN_SOLO / name: (*spec, ()) for name, spec in SOLO_GAMES.items()})
+    games.update({GOLDEN_MATCHA / name: (*spec, None, ("matcha",)) for name, spec in MATCHA_GAMES.items()})
+    for path, (players, seed, solo, expansions) in games.items():
         name = path.name
+        data = record(players, seed, solo, expansions)
         if path.exists():
             old = json.loads(path.read_text())
             if "hand_check" in old:

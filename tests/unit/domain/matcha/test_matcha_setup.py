@@ -164,3 +164,10 @@ def test_the_demo_plays_matcha() -> None:
     text = demo(3, seed=2, expansions=("matcha",))
     assert text.startswith("The White Castle: Matcha: a seeded demo game, 3 players")
     assert "Geishas" in text and "[4]" in text
+
+
+def test_the_solo_game_with_matcha_tokugawa_is_refused_not_half_played() -> None:
+    """R-TK01..R-TK07 (the Tokugawa rival) are not implemented: a solo game with Matcha is refused."""
+    with pytest.raises(domain.InvalidSetup) as error:
+        domain.new_game(["Ana"], solo="easy", seed=1, expansions=["matcha"])
+    assert error.value.rule == "R-TK01"
