@@ -197,8 +197,9 @@ PLAYER_KEYS = {
     "gardener_points",
     "turn_order",
 }
-MATCHA_KEYS = {"whisks", "geishas", "geisha_points"}
-"""Matcha tallies (R-F03, R-F08): the whisk track, and where the geishas stand (or their points)."""
+MATCHA_KEYS = {"whisks", "geishas", "geisha_points", "gardeners_placed"}
+"""Matcha tallies (R-F03, R-F08): the whisk track, where the geishas stand (or their points), and how many
+gardeners are placed when the gardeners are given as ``gardener_points`` (the Tea House counts them)."""
 
 
 def _count(data: Mapping[str, Any], key: str, low: int, high: int | None, where: str) -> int:
@@ -239,8 +240,8 @@ def score_sheet(tallies: Mapping[str, Any], catalog: Catalog | None = None) -> t
 
     With ``"expansions": ["matcha"]`` each player may also give ``whisks`` (0-7, R-F03) and ``geishas`` (counts
     by place: ``entrance``, ``viewing_platform``, ``path_1``, ``path_2`` and each Tea House room, whose geishas
-    score 2 per gardener, warrior or courtier placed, as the other tallies count them) or ``geisha_points``
-    (R-F08); the sheets are then `MatchaScoreSheet`.
+    score 2 per gardener, warrior or courtier placed, as the other tallies count them; with ``gardener_points``
+    give ``gardeners_placed`` too) or ``geisha_points`` (R-F08); the sheets are then `MatchaScoreSheet`.
     """
     if not isinstance(tallies, Mapping) or not isinstance(tallies.get("players"), Sequence):
         raise InvalidTallies('tallies are {"players": [one mapping per player]}')
@@ -323,7 +324,9 @@ def score_sheet(tallies: Mapping[str, Any], catalog: Catalog | None = None) -> t
             placed = {
                 "courtier": sum(by_floor.values()),
                 "warrior": sum(per_yard.values()),
-                "gardener": len(data.get("gardeners", [])) if "gardener_points" not in data else 0,
+                "gardener": len(data.get("gardeners", []))
+                if "gardener_points" not in data
+                else _count(data, "gardeners_placed", 0, 5, where),
             }
             geishas = _geisha_tally(data, where, catalog, placed)
         lines = [

@@ -1,5 +1,6 @@
 /* heronlog pages: the stand-alone score sheet. Reads the tallies table, posts it to POST /api/score-sheets
- * and shows the points line by line. Nothing is stored.
+ * and shows the points line by line. Nothing is stored. With the Matcha box ticked, the Matcha rows (whisks,
+ * gardeners placed, geishas by place) are sent too.
  */
 
 import { call } from "./api.js";
@@ -8,6 +9,15 @@ import { scoreTable } from "./game.js";
 
 const form = document.getElementById("score-form");
 const COUNTS = ["cp", "coins", "seals", "food", "iron", "pearl", "pot", "gardener_points"];
+const GEISHA_PLACES = [
+  "entrance",
+  "viewing_platform",
+  "path_1",
+  "path_2",
+  "tea_house_upper",
+  "tea_house_middle",
+  "tea_house_lower",
+];
 
 function count(name) {
   const value = form.elements[name].value.trim();
@@ -23,9 +33,16 @@ function tallies() {
     for (const key of COUNTS) player[key] = count(`p${i}-${key}`);
     player.courtiers = Object.fromEntries(["gate", "steward", "diplomat", "daimyo"].map((k) => [k, count(`p${i}-${k}`)]));
     player.warriors = Object.fromEntries(["yard_1", "yard_2", "yard_3"].map((k) => [k, count(`p${i}-${k}`)]));
+    if (form.elements.matcha.checked) {
+      player.whisks = count(`p${i}-whisks`);
+      player.gardeners_placed = count(`p${i}-gardeners_placed`);
+      player.geishas = Object.fromEntries(GEISHA_PLACES.map((k) => [k, count(`p${i}-${k}`)]));
+    }
     players.push(player);
   }
-  return { players, tie_break: form.elements.shared.checked ? "shared" : "turn_order" };
+  const body = { players, tie_break: form.elements.shared.checked ? "shared" : "turn_order" };
+  if (form.elements.matcha.checked) body.expansions = ["matcha"];
+  return body;
 }
 
 form.addEventListener("submit", async (event) => {

@@ -106,3 +106,32 @@ def test_a_table_mode_matcha_game_asks_for_the_ceremony_tokens(page: Any, site: 
     page.select_option("#chance-pick", index=1)
     page.click(".chance-form button[type=submit]")
     wait_version(page, version + 1)
+
+
+def test_the_score_sheet_page_scores_mas_geisha_example(page: Any, site: Served, shots: Path) -> None:
+    """MA's 24 points: a geisha on the Viewing Platform (2), one on path space 1 (2), two in the upper room with 3
+    gardeners placed (12), one in the lower room with 3 courtiers in the castle and 1 at the Gate (8)."""
+    page.goto(site.url + "/score-sheet")
+    tallies = {
+        "name": "Aiko",
+        "gate": "1",
+        "steward": "2",
+        "daimyo": "1",
+        "gardener_points": "9",
+        "gardeners_placed": "3",
+        "whisks": "7",
+        "viewing_platform": "1",
+        "path_1": "1",
+        "tea_house_upper": "2",
+        "tea_house_lower": "1",
+    }
+    for key, value in tallies.items():
+        page.fill(f"#p0-{key}", value)
+    page.check("#matcha")
+    page.click("#score-form button[type=submit]")
+    table = page.locator("#score-table table")
+    table.wait_for()
+    assert "24" in table.locator("tr", has_text="geishas").inner_text()
+    assert "2" in table.locator("tr", has_text="resources").inner_text()  # 7 whisks (R-F03)
+    assert table.locator("tr.total td").all_inner_texts() == [str(1 + 6 + 10 + 9 + 2 + 24)]
+    page.screenshot(path=str(shots / "matcha-score-sheet.png"), full_page=True)

@@ -130,3 +130,11 @@ def test_R_F08_the_score_sheet_from_matcha_tallies() -> None:
     with pytest.raises(domain.InvalidTallies):
         score_sheet({"players": [{"whisks": 3}]})  # whisks are Matcha tallies
     assert type(score_sheet({"players": [{"cp": 3}]})[0]) is ScoreSheet
+
+
+def test_R_F08_tallies_with_gardener_points_count_the_gardeners_placed() -> None:
+    tallies = {
+        "expansions": ["matcha"],
+        "players": [{"gardener_points": 9, "gardeners_placed": 3, "geishas": {"tea_house_upper": 2}}],
+    }
+    assert score_sheet(tallies)[0].geishas == 12  # type: ignore[attr-defined]
