@@ -19,7 +19,7 @@ from flask import Flask, Response, g, jsonify, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import errors
+from api import errors, observability
 from api.context import EXTENSION, LazyServices, Services, presented_token, services
 from api.errors import ApiError
 from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
@@ -128,6 +128,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "an owner or seat token"}
     )
     errors.register(app)
+    observability.install(app)  # first of the request hooks: every answer gets its request id, log and count
 
     from api import annotations, games, scoring
 

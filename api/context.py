@@ -17,6 +17,7 @@ from uuid import UUID
 from flask import current_app, request
 
 from api.errors import ApiError
+from api.observability import note
 from api.limits import AnswerCache, RateLimiter
 from replay.access import Gatekeeper, Grant
 from replay.application import GameLog
@@ -98,6 +99,7 @@ def caller(game_id: UUID) -> Grant | None:
             "this token is not valid for this game",
             headers={"WWW-Authenticate": 'Bearer realm="heronlog", error="invalid_token"'},
         )
+    note(actor=grant.actor)
     return grant
 
 

@@ -33,6 +33,7 @@ from api.context import (
     writer,
 )
 from api.errors import ApiError
+from api.observability import note
 from api.openapi import OPEN_WRITE, READ, WRITE, errors
 from api.schemas import (
     AbandonSchema,
@@ -242,6 +243,7 @@ class Moves(MethodView):
                 idempotency_key=key,
             )
         )
+        note(moves=0 if result.repeated else len(result.versions))
         return played(result, 201)
 
 
