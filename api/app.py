@@ -138,6 +138,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _add_docs_assets(app)
     _add_write_guards(app)
 
+    # The web pages (issue 7): templates and static modules over the JSON API above.
+    from api import pages
+
+    app.register_blueprint(pages.bp)
+
     @app.get("/healthz")
     def healthz() -> Any:
         health = check_store(store)

@@ -2,7 +2,8 @@
 
 ``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
 game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
-settings as ``serve``); ``revalidate`` dry-runs stored games under the current rules.
+settings as ``serve``); ``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a
+seeded game with random legal moves and prints it with its score sheet.
 """
 
 from __future__ import annotations
@@ -163,6 +164,18 @@ def _revalidate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _demo(args: argparse.Namespace) -> int:
+    from domain.demo import demo
+    from domain.errors import DomainError
+
+    try:
+        print(demo(args.players, args.seed), end="")
+    except DomainError as error:
+        print(f"heronlog: {error.message}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="heronlog", description="Record, replay and study The White Castle."
@@ -211,6 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
     revalidate.add_argument("game_ids", nargs="*", help="games to check (default: every game)")
     revalidate.add_argument("--store", choices=STORE_KINDS)
     revalidate.set_defaults(handler=_revalidate)
+
+    demo = commands.add_parser("demo", help="play a seeded game with random legal moves and print it")
+    demo.add_argument("--players", type=int, default=4, help="2 to 4 players (default 4)")
+    demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    demo.set_defaults(handler=_demo)
     return parser
 
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import itertools
 import random
-from dataclasses import replace
 from typing import Any
 
 from domain.prompts import PlaceDie, RollBridge, TakeDie
-from domain.state import Bridge, GameState, Held, bridge_index, pop, replace_in, swap_top, with_board
+from domain.state import Bridge, GameState, Held, bridge_index, pop, replace, replace_in, with_board
 
 ENDS = ("left", "right")
 
@@ -64,9 +63,12 @@ def take_play(state: GameState, frame: TakeDie, move: dict[str, Any]) -> GameSta
     index = bridge_index(state, move["bridge"])
     bridge = state.board.bridges[index]
     value, bridge = take(bridge, move["end"])
-    state = with_board(state, bridges=replace_in(state.board.bridges, index, bridge))
-    state = replace(state, held=Held(bridge.colour, value, move["end"]))
-    return swap_top(state, PlaceDie(frame.seat))
+    return replace(
+        state,
+        board=replace(state.board, bridges=replace_in(state.board.bridges, index, bridge)),
+        held=Held(bridge.colour, value, move["end"]),
+        stack=(*state.stack[:-1], PlaceDie(frame.seat)),
+    )
 
 
 def dice_on_bridges(state: GameState) -> int:

@@ -10,12 +10,11 @@ icon and the die-tile icons (R-C05).
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from domain.catalog import Block, Card
 from domain.prompts import Arrive, CheckCastle, DealCard, DealDieTile, Menu, Option
-from domain.state import GameState, Room, pop, push, replace_in, room_index, with_board, with_player
+from domain.state import GameState, Room, pop, push, replace, replace_in, room_index, with_board, with_player
 from domain.vocabulary import Colour, Floor
 
 

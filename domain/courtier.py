@@ -9,13 +9,22 @@ the Lantern Reward and then takes a free favour spot, if any (R-CA04).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.lantern import lantern_menu
 from domain.prompts import Arrive, CourtierAction, DaimyoSpot, Menu, Option
-from domain.resources import could_pay
-from domain.state import GameState, pop, push, replace_in, room_index, swap_top, with_board, with_player
+from domain.resources import affordable
+from domain.state import (
+    GameState,
+    pop,
+    push,
+    replace,
+    replace_in,
+    room_index,
+    swap_top,
+    with_board,
+    with_player,
+)
 from domain.vocabulary import Floor, Resource
 
 AUDIENCE_COINS = 2
@@ -57,11 +66,12 @@ def ascents(state: GameState, seat: int) -> list[tuple[str, str, int]]:
 
 def courtier_waiting(state: GameState, frame: CourtierAction) -> bool:
     """Ask only if some part could still be done, counting seal conversions (R-R02)."""
-    player = state.players[frame.seat]
-    if not frame.audience_done and player.courtiers > 0 and could_pay(player, ((Resource.COIN, 2),)):
+    seat = frame.seat
+    audience = ((Resource.COIN, AUDIENCE_COINS),)
+    if not frame.audience_done and state.players[seat].courtiers > 0 and affordable(state, seat, audience):
         return True
     if not frame.ascent_done:
-        return any(could_pay(player, ((Resource.PEARL, p),)) for _, _, p in ascents(state, frame.seat))
+        return any(affordable(state, seat, ((Resource.PEARL, p),)) for _, _, p in ascents(state, seat))
     return False
 
 

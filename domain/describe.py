@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.prompts import DealCard, Menu
+from domain.prompts import KIND, DealCard, Menu
+from domain.resources import cost_text
 from domain.state import GameState, bridge_index
 from domain.turn import reference
 from domain.vocabulary import Icon, IconKind
@@ -95,12 +96,12 @@ def describe(state: GameState, move: dict[str, Any]) -> str:
         option = next((o for o in frame.options if o.id == move["option"]), None)
         if option is None:
             return f"{who} chooses {move['option']}"
-        cost = f"pays {', '.join(f'{n} {r.value}' for r, n in option.cost)} for " if option.cost else "takes "
+        cost = f"pays {cost_text(option.cost)} for " if option.cost else "takes "
         return f"{who} {cost}{icons_text(option.icons)} ({frame.title}, {option.id})"
     if kind == "rest" and isinstance(frame, Menu):
         return f"{who} takes the rest of {frame.title} in the usual order"
     if kind == "done":
-        title = frame.title if isinstance(frame, Menu) else type(frame).__name__ if frame else "the prompt"
+        title = frame.title if isinstance(frame, Menu) else KIND[type(frame)] if frame else "the prompt"
         return f"{who} declines the rest ({title})"
     if kind == "audience":
         return f"{who} sends a courtier to the Gate for 2 coins"

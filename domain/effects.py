@@ -31,8 +31,8 @@ from domain.prompts import (
     Seq,
     WarriorAction,
 )
-from domain.resources import can_pay, could_pay, gain_icon, pay
-from domain.state import GameState, pop, push, swap_top, with_player
+from domain.resources import affordable, can_pay, gain_icon, pay
+from domain.state import GameState, pop, replace, replace_in, swap_top, with_player
 from domain.vocabulary import GAINS, Icon, IconKind
 from domain.well import well_menu
 
@@ -81,18 +81,18 @@ def icon_frame(state: GameState, seat: int, icon: Icon) -> Frame:
 def run_seq(state: GameState, frame: Seq) -> GameState:
     """Resolve icons in order until one needs its own frame."""
     seat = frame.seat
-    state = pop(state)
     player = state.players[seat]
+    stack = state.stack[:-1]
     icons = frame.icons
     for i, icon in enumerate(icons):
         if icon.kind in GAINS:
             player = gain_icon(player, icon)
             continue
-        state = with_player(state, seat, player)
+        state = replace(state, players=replace_in(state.players, seat, player), stack=stack)
         rest = icons[i + 1 :]
         nested = icon_frame(state, seat, icon)
-        return push(state, Seq(seat, rest), nested) if rest else push(state, nested)
-    return with_player(state, seat, player)
+        return replace(state, stack=(*stack, Seq(seat, rest), nested) if rest else (*stack, nested))
+    return replace(state, players=replace_in(state.players, seat, player), stack=stack)
 
 
 def bundle(seat: int, title: str, icons: tuple[Icon, ...]) -> Frame:
@@ -192,8 +192,7 @@ def menu_waiting(state: GameState, frame: Menu) -> bool:
         return False
     if frame.mandatory:
         return True
-    player = state.players[frame.seat]
-    return any(could_pay(player, option.cost) for option in left)
+    return any(affordable(state, frame.seat, option.cost) for option in left)
 
 
 def menu_auto(state: GameState, frame: Menu) -> GameState:

@@ -8,12 +8,10 @@ then every placed die is cleared, all dice are rerolled and laid ascending, and 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from domain.gardens import activation_menus
 from domain.passage_of_time import turn_order
 from domain.prompts import BeginRound, ClearDice, EndOfRound, EndTurn, NextRound, RollBridge, TakeDie
-from domain.state import Bridge, GameState, pop, push, swap_top
+from domain.state import Bridge, GameState, pop, push, replace, swap_top
 from domain.vocabulary import Phase
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from domain import (
@@ -62,8 +62,8 @@ from domain.prompts import (
     WarriorAction,
     seat_of,
 )
-from domain.state import GameState
-from domain.vocabulary import Phase
+from domain.state import GameState, replace
+from domain.vocabulary import Mode, Phase
 
 Moves = list[dict[str, Any]]
 
@@ -398,20 +398,6 @@ def is_over(state: GameState) -> bool:
     return state.phase is Phase.OVER
 
 
-def active_seat(state: GameState) -> int | None:
-    """The player whose turn it is (None outside the turns)."""
-    if state.phase is not Phase.TURNS:
-        return None
-    return state.turn_order[state.turn_index % len(state.players)]
-
-
-def conversions_allowed(state: GameState, seat: int) -> bool:
-    """Decision C.2: when the engine waits on that player; option ``own_turn``: only on their turn (R-T07)."""
-    if state.options.seal_conversions == "own_turn":
-        return active_seat(state) == seat
-    return True
-
-
 def legal_moves(state: GameState) -> Moves:
     """Every legal answer to the pending prompt, then the free moves of the seat being waited on."""
     if not state.stack:
@@ -421,7 +407,7 @@ def legal_moves(state: GameState) -> Moves:
     assert handler.moves is not None
     moves = handler.moves(state, frame)
     seat = seat_of(frame)
-    if seat is not None and conversions_allowed(state, seat):
+    if seat is not None and resources.conversions_allowed(state, seat):
         moves.extend(resources.conversion_moves(state, seat))
     return moves
 
@@ -489,7 +475,7 @@ def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, An
     seat, to = move["seat"], move["to"]
     if to not in resources.CONVERSIONS:
         raise InvalidMove("seals convert to coin, food, iron or pearl", details={"to": to})
-    if not conversions_allowed(state, seat):
+    if not resources.conversions_allowed(state, seat):
         raise IllegalMove("seal conversions are made during your own turn", rule="R-T07")
     price = resources.CONVERSIONS[to]
     if state.players[seat].seals < price:
@@ -519,7 +505,7 @@ def waiting_for_chance(state: GameState) -> bool:
 def resolve_chance(state: GameState) -> Step:
     """Draw every pending chance prompt (seeded mode; nothing happens in table mode)."""
     drawn: list[dict[str, Any]] = []
-    if state.mode.value != "seeded":
+    if state.mode is not Mode.SEEDED:
         return Step(state, ())
     while waiting_for_chance(state):
         frame = state.stack[-1]
@@ -546,6 +532,6 @@ def apply(state: GameState, move: Any, *, check: bool = True, draw: bool = True)
     elif not isinstance(move, dict):
         move = {**move}
     state = play(state, move)
-    if draw and state.mode.value == "seeded":
+    if draw and state.mode is Mode.SEEDED:
         state = resolve_chance(state).state
     return state

@@ -8,12 +8,11 @@ once each and in any order, the action of every activated card holding one of th
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.prompts import GardenerAction, Menu, Option
-from domain.resources import could_pay
-from domain.state import GameState, GardenSlot, pop, push, replace_in, with_board, with_player
+from domain.resources import affordable
+from domain.state import GameState, GardenSlot, pop, push, replace, replace_in, with_board, with_player
 from domain.vocabulary import Resource
 
 
@@ -29,10 +28,9 @@ def _open(state: GameState, seat: int) -> list[GardenSlot]:
 
 
 def gardener_waiting(state: GameState, frame: GardenerAction) -> bool:
-    player = state.players[frame.seat]
     gardens = state.catalog.gardens
-    return player.gardeners > 0 and any(
-        could_pay(player, ((Resource.FOOD, gardens[slot.card].food),))
+    return state.players[frame.seat].gardeners > 0 and any(
+        affordable(state, frame.seat, ((Resource.FOOD, gardens[slot.card].food),))
         for slot in _open(state, frame.seat)
         if slot.card is not None
     )

@@ -9,11 +9,10 @@ higher is on top, and a marker that does not move keeps its stamp.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.prompts import Pot
-from domain.state import GameState, Player, pop, swap_top, with_board, with_player
+from domain.state import GameState, Player, pop, replace, swap_top, with_board, with_player
 
 
 def _next_cost(state: GameState, player: Player) -> int | None:

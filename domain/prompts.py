@@ -20,8 +20,8 @@ from domain.vocabulary import Colour, Cost, Icon
 
 @dataclass(frozen=True, slots=True)
 class DealCard:
-    """Chance: reveal one card or tile from `pool` and put it at `target` (R-S03, R-S04, R-S08, R-S09,
-    R-S12)."""
+    """Chance: reveal one card or tile from `pool` and put it at `target`: the setup deals (R-S03, R-S04,
+    R-S08, R-S09, R-S12) and the refill of a castle room after a courtier took its card (R-CA03 c)."""
 
     pool: str
     target: str
@@ -202,13 +202,6 @@ class DaimyoSpot:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
-class Refill:
-    """Chance: refill a castle room from its deck (R-CA03 c)."""
-
-    room: str
-
-
 # --- end of round (R-E) -
 
 
@@ -251,7 +244,6 @@ Frame = (
     | DomainRow
     | Arrive
     | DaimyoSpot
-    | Refill
     | EndOfRound
     | ClearDice
     | NextRound
@@ -281,7 +273,6 @@ KIND: dict[type, str] = {
     DomainRow: "domain_row",
     Arrive: "arrive",
     DaimyoSpot: "daimyo_spot",
-    Refill: "refill",
     EndOfRound: "end_of_round",
     ClearDice: "clear_dice",
     NextRound: "next_round",
@@ -290,7 +281,7 @@ KIND: dict[type, str] = {
 
 FRAME_TYPES: dict[str, type] = {name: cls for cls, name in KIND.items()}
 
-CHANCE_FRAMES = (DealCard, DealDieTile, DealWellTile, StackOrder, RollBridge, Refill)
+CHANCE_FRAMES = (DealCard, DealDieTile, DealWellTile, StackOrder, RollBridge)
 """Frames answered by chance (seat None)."""
 
 

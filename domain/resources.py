@@ -8,12 +8,11 @@ ever paid that is not held (R-P04, R-R03, R-R04). Seal conversions (R-R02) are f
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 from typing import Any
 
 from domain.prompts import AnyRes
-from domain.state import GameState, Player, pop, with_player
-from domain.vocabulary import Cost, Icon, IconKind, Resource
+from domain.state import GameState, Player, pop, replace, with_player
+from domain.vocabulary import Cost, Icon, IconKind, Phase, Resource
 
 CAPS: dict[str, int] = {"seals": 5, "food": 7, "iron": 7, "pearl": 7}
 """The cap of each capped counter (R-R01, R-R03)."""
@@ -75,6 +74,28 @@ def could_pay(player: Player, cost: Cost) -> bool:
     return seals >= 0
 
 
+def active_seat(state: GameState) -> int | None:
+    """The player whose turn it is (None outside the turns)."""
+    if state.phase is not Phase.TURNS:
+        return None
+    return state.turn_order[state.turn_index % len(state.players)]
+
+
+def conversions_allowed(state: GameState, seat: int) -> bool:
+    """Decision C.2: whenever the engine waits on that player; option ``own_turn``: only on their own turn
+    (R-T07)."""
+    if state.options.seal_conversions == "own_turn":
+        return active_seat(state) == seat
+    return True
+
+
+def affordable(state: GameState, seat: int, cost: Cost) -> bool:
+    """Whether the seat holds `cost`, or could once it converts seals where conversions are allowed: a choice
+    worth asking about."""
+    player = state.players[seat]
+    return can_pay(player, cost) or (conversions_allowed(state, seat) and could_pay(player, cost))
+
+
 def pay(player: Player, cost: Cost) -> Player:
     """Pay `cost`; the caller has checked `can_pay`."""
     changes = {FIELD[resource]: getattr(player, FIELD[resource]) - amount for resource, amount in cost}
@@ -82,7 +103,12 @@ def pay(player: Player, cost: Cost) -> Player:
 
 
 def cost_text(cost: Cost) -> str:
-    return ", ".join(f"{amount} {resource.value}" for resource, amount in cost)
+    """A cost in words: "3 coins", "1 seal"."""
+    plural = {Resource.COIN: "coins", Resource.SEAL: "seals"}
+    return ", ".join(
+        f"{amount} {plural[resource] if amount > 1 and resource in plural else resource.value}"
+        for resource, amount in cost
+    )
 
 
 # --- seal conversions (R-R02, decision C.2) -

@@ -16,8 +16,10 @@ from typing import Any, Union
 
 from domain.bridges import dice_per_colour
 from domain.catalog import Catalog, catalog_from_dict
+from domain.describe import icons_text
 from domain.errors import InvalidSetup
-from domain.prompts import FRAME_TYPES, KIND, Frame, PlaceDie, Pot, RollBridge
+from domain.prompts import FRAME_TYPES, KIND, Frame, Menu, PlaceDie, Pot, RollBridge
+from domain.resources import cost_text
 from domain.state import GameState
 from domain.vocabulary import Icon, parse_icon
 
@@ -115,4 +117,15 @@ def prompt_of(state: GameState) -> dict[str, Any]:
         data["seals"] = state.catalog.milestones.get(player.pot + 1)
     elif isinstance(frame, RollBridge):
         data["dice"] = dice_per_colour(state)
+    elif isinstance(frame, Menu):
+        data["options"] = [
+            {
+                "id": option.id,
+                "cost": {resource.value: amount for resource, amount in option.cost},
+                "icons": [str(icon) for icon in option.icons],
+                "text": (f"pay {cost_text(option.cost)}: " if option.cost else "") + icons_text(option.icons),
+                "used": option.id in frame.used,
+            }
+            for option in frame.options
+        ]
     return {"kind": data.pop("kind"), "seat": data.pop("seat"), **data}

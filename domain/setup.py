@@ -14,7 +14,6 @@ import itertools
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from domain.catalog import Catalog
@@ -50,6 +49,7 @@ from domain.state import (
     Yard,
     pop,
     push,
+    replace,
     replace_in,
     with_board,
     with_player,
@@ -323,7 +323,7 @@ def place_card(state: GameState, frame: DealCard, card: str) -> GameState:
             board = replace(
                 board, gardens=replace_in(board.gardens, index, replace(board.gardens[index], card=card))
             )
-    return pop(replace(state, board=board))
+    return replace(state, board=board, stack=state.stack[:-1])
 
 
 # --- the stack of influence markers (R-S11) -

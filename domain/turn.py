@@ -8,7 +8,6 @@ lower one pays it, and the player must hold the coins (R-P03, R-P04). Stacking f
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.bridges import dice_on_bridges
@@ -22,11 +21,11 @@ from domain.state import (
     GameState,
     Held,
     Space,
+    replace,
     replace_in,
     room_index,
     swap_top,
     with_board,
-    with_player,
 )
 from domain.vocabulary import Phase
 from domain.well import well_menu
@@ -176,7 +175,7 @@ def place_play(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> GameS
                 state, rooms=replace_in(board.rooms, index, replace(room, dice=(*room.dice, die)))
             )
             actions = room_menu(state, seat, space_id, held.colour)
-    state = replace(with_player(state, seat, player), held=None)
+    state = replace(state, players=replace_in(state.players, seat, player), held=None)
     if held.end == "left":
         return swap_top(state, actions, lantern_menu(state, seat))
     return swap_top(state, actions)
@@ -184,8 +183,9 @@ def place_play(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> GameS
 
 def end_turn_auto(state: GameState, frame: EndTurn) -> GameState:
     """Next player, or the end of the round once the bridges hold the round-end count of dice (R-E01)."""
-    state = replace(state, turn_index=state.turn_index + 1)
+    turn_index = state.turn_index + 1
+    stack = state.stack[:-1]
     if dice_on_bridges(state) <= state.rules.dice_left_at_round_end:
-        return swap_top(replace(state, phase=Phase.END_OF_ROUND), EndOfRound())
-    seat = state.turn_order[state.turn_index % len(state.players)]
-    return swap_top(state, EndTurn(seat), TakeDie(seat))
+        return replace(state, turn_index=turn_index, phase=Phase.END_OF_ROUND, stack=(*stack, EndOfRound()))
+    seat = state.turn_order[turn_index % len(state.players)]
+    return replace(state, turn_index=turn_index, stack=(*stack, EndTurn(seat), TakeDie(seat)))

@@ -7,11 +7,10 @@ die (die - 1) are settled at placement. The Well tiles are dealt reward side up 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from domain.prompts import DealWellTile, Menu, Option
-from domain.state import GameState, pop, with_board
+from domain.state import GameState, pop, replace, with_board
 
 
 def well_menu(state: GameState, seat: int) -> Menu:

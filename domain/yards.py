@@ -7,19 +7,17 @@ yellow tile's reward (the 5-iron yard has both, in any order).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.prompts import Menu, Option, Seq, WarriorAction
-from domain.resources import could_pay
-from domain.state import GameState, pop, push, replace_in, with_board, with_player
+from domain.resources import affordable
+from domain.state import GameState, pop, push, replace, replace_in, with_board, with_player
 from domain.vocabulary import Resource
 
 
 def warrior_waiting(state: GameState, frame: WarriorAction) -> bool:
-    player = state.players[frame.seat]
-    return player.warriors > 0 and any(
-        could_pay(player, ((Resource.IRON, spec.iron),)) for spec in state.catalog.yards
+    return state.players[frame.seat].warriors > 0 and any(
+        affordable(state, frame.seat, ((Resource.IRON, spec.iron),)) for spec in state.catalog.yards
     )
 
 

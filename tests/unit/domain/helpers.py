@@ -9,8 +9,9 @@ from dataclasses import replace
 from typing import Any
 
 import domain
-from domain.prompts import Frame
-from domain.state import Die, GameState, Player, bridge_index, room_index
+from domain.bridges import lay
+from domain.prompts import EndTurn, TakeDie
+from domain.state import Die, GameState, bridge_index, room_index
 from domain.vocabulary import Colour, Phase
 
 Move = dict[str, Any]
@@ -74,23 +75,10 @@ def advance_to(state: GameState, kind: str) -> GameState:
     return state
 
 
-def seeded_game(players: int = 3, seed: int = 1, **options: Any) -> GameState:
-    """A seeded game played through the starting choices (first legal answers) to its first turn."""
-    state = domain.new_game(players, seed=seed, options=options or None)
-    while state.phase is Phase.SETUP:
-        state = domain.apply(state, domain.legal_moves(state)[0])
-    return state
-
-
 def play(state: GameState, *moves: Move) -> GameState:
     for move in moves:
         state = domain.apply(state, move)
     return state
-
-
-def top(state: GameState) -> Frame:
-    assert state.stack, "the game is over"
-    return state.stack[-1]
 
 
 def kinds(state: GameState) -> set[str]:
@@ -113,19 +101,10 @@ def with_player(state: GameState, seat: int, **changes: Any) -> GameState:
     return replace(state, players=tuple(players))
 
 
-def player(state: GameState, seat: int) -> Player:
-    return state.players[seat]
-
-
 def with_bridge(state: GameState, colour: str, dice: list[int] | None = None, **slots: Any) -> GameState:
     """Set a bridge from ascending dice, or from explicit left/middle/right slots."""
     index = bridge_index(state, colour)
-    if dice is not None:
-        from domain.bridges import lay
-
-        bridge = lay(Colour(colour), dice)
-    else:
-        bridge = replace(state.board.bridges[index], **slots)
+    bridge = lay(Colour(colour), dice) if dice is not None else replace(state.board.bridges[index], **slots)
     bridges = list(state.board.bridges)
     bridges[index] = bridge
     return replace(state, board=replace(state.board, bridges=tuple(bridges)))
@@ -148,15 +127,6 @@ def with_decks(state: GameState, **changes: Any) -> GameState:
 
 def die(colour: str, value: int, seat: int = 0) -> Die:
     return Die(Colour(colour), value, seat)
-
-
-def take_and_place(state: GameState, bridge: str, end: str, space: str) -> GameState:
-    seat = seat_now(state)
-    return play(
-        state,
-        {"kind": "take_die", "seat": seat, "bridge": bridge, "end": end},
-        {"kind": "place_die", "seat": seat, "space": space},
-    )
 
 
 def finish_turn(state: GameState) -> GameState:
@@ -246,3 +216,11 @@ def standard(**changes: Any) -> GameState:
     seat 1 SR9 + A2 (Warrior), seat 2 SR6 + A3 (Gardener). `changes` override STANDARD's answers."""
     answers = {**STANDARD, **changes}
     return table_game(3, answers=answers, choose=["SR6", "SR9", "SR3"])
+
+
+def at_turn(state: GameState, seat: int, turn_index: int, round_: int | None = None) -> GameState:
+    """The same board, with `seat` about to take a die as the round's `turn_index`-th turn (0-based)."""
+    changes: dict[str, Any] = {"turn_index": turn_index, "stack": (EndTurn(seat), TakeDie(seat))}
+    if round_ is not None:
+        changes["round"] = round_
+    return replace(state, **changes)

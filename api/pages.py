@@ -1,0 +1,126 @@
+"""The web pages (DESIGN §5): the game list, the new-game form, the recording and replay screens, and the
+stand-alone score sheet.
+
+The views are thin: each renders a Jinja template from ``api/templates/``; the pages' JavaScript modules in
+``api/static/`` do the rest through the JSON API (``/api/...``), so the pages never know more than a client of
+the API does. The one exception is the game list, rendered here from the game log's list of public games (the
+same call ``GET /api/games`` makes), so that it and its search box work without JavaScript.
+
+Tokens never reach these views: a page keeps them in the browser (``localStorage``, or the ``#token=``
+fragment of a shared link, which browsers do not send to the server). Every page answer carries a strict
+Content-Security-Policy (scripts and styles from this site only, no inline code), so even a name or an
+annotation that slipped past escaping could not run.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from flask import Blueprint, Response, abort, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from api import errors
+from api.context import game_log
+from replay.errors import GameNotFound
+
+bp = Blueprint("pages", __name__)
+
+PAGE_SIZE = 25
+"""Games per page of the game list."""
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+SEAT_COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange")
+"""The colours offered for seats (the API accepts any short text; these are the ones the board draws)."""
+
+GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
+"""Annotation glyphs, as the game log accepts them."""
+
+
+@bp.after_request
+def page_headers(response: Response) -> Response:
+    """Pages are HTML built for this site only: no inline code, no framing, no referrer."""
+    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    return response
+
+
+def _page_number() -> int:
+    try:
+        return max(1, min(10_000, int(request.args.get("page", "1"))))
+    except ValueError:
+        return 1
+
+
+@bp.get("/")
+def home() -> str:
+    """The list of public games, newest first, with a search box (by title or player name)."""
+    search = request.args.get("search", "").strip()[:100]
+    page = _page_number()
+    summaries = game_log().list_games(
+        search=search or None, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE
+    )
+    games = [summary.to_dict() for summary in summaries[:PAGE_SIZE]]
+    return render_template(
+        "home.html",
+        games=games,
+        search=search,
+        page=page,
+        more=len(summaries) > PAGE_SIZE,
+    )
+
+
+@bp.get("/games/new")
+def new_game() -> str:
+    """The new-game form: seats, mode, options; then the owner token and the seats' links to share."""
+    return render_template("new_game.html", colours=SEAT_COLOURS)
+
+
+def _game_page(template: str, game_id: UUID, **extra: Any) -> str:
+    # Only the existence of the game is checked here; whether the visitor may read it (a private game needs a
+    # token) is the API's answer to the page's first request.
+    try:
+        game_log().get_game(game_id)
+    except GameNotFound:
+        abort(404)
+    return render_template(template, game_id=str(game_id), glyphs=GLYPHS, **extra)
+
+
+@bp.get("/games/<uuid:game_id>")
+def record(game_id: UUID) -> str:
+    """The recording screen: the board, the pending prompt's legal moves as buttons, undo and redo."""
+    return _game_page("record.html", game_id)
+
+
+@bp.get("/games/<uuid:game_id>/replay")
+def replay(game_id: UUID) -> str:
+    """The replay screen: step through the game, annotations, the score timeline and "what if" forks."""
+    return _game_page("replay.html", game_id)
+
+
+@bp.get("/score-sheet")
+def score_sheet() -> str:
+    """The rulebook's scorer for a game that was not recorded: tallies in, points line by line out."""
+    return render_template("score_sheet.html")
+
+
+@bp.app_errorhandler(404)
+def not_found(error: HTTPException) -> Any:
+    """A page that does not exist is a page; an API path keeps the API's JSON error envelope."""
+    if request.path.startswith(("/api/", "/static/", "/healthz")):
+        return errors.from_http_exception(error)
+    return render_template("not_found.html", home=url_for("pages.home")), 404

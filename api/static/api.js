@@ -1,0 +1,190 @@
+/* heronlog pages: the client of the JSON API, and where the pages keep tokens.
+ *
+ * Tokens: the owner or seat token a browser holds for a game is kept in localStorage under
+ * "heronlog:token:<game id>". A shared link carries it in the URL fragment (#token=...), which browsers never
+ * send to the server; the page stores it and removes it from the address bar at once.
+ */
+
+const PREFIX = "heronlog:token:";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const envelope = body && typeof body === "object" ? body : {};
+    super(envelope.message || `the server answered ${status}`);
+    this.status = status;
+    this.code = envelope.error_code || "error";
+    this.rule = envelope.rule || null;
+    this.details = envelope.details || {};
+  }
+}
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch (error) {
+    return null; // storage disabled: tokens then live only as long as the page
+  }
+}
+
+const memory = new Map();
+
+export function tokenFor(gameId) {
+  const store = storage();
+  return (store && store.getItem(PREFIX + gameId)) || memory.get(gameId) || null;
+}
+
+export function saveToken(gameId, token) {
+  memory.set(gameId, token);
+  const store = storage();
+  if (store) store.setItem(PREFIX + gameId, token);
+}
+
+export function forgetToken(gameId) {
+  memory.delete(gameId);
+  const store = storage();
+  if (store) store.removeItem(PREFIX + gameId);
+}
+
+/** Take a token from the page's #token= fragment (a shared link), keep it, and clean the address bar. */
+export function adoptFragmentToken(gameId) {
+  const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
+  const token = params.get("token");
+  if (!token) return false;
+  saveToken(gameId, token);
+  params.delete("token");
+  const rest = params.toString();
+  const url = window.location.pathname + window.location.search + (rest ? `#${rest}` : "");
+  window.history.replaceState(window.history.state, "", url);
+  return true;
+}
+
+/** A random key for Idempotency-Key (crypto.randomUUID needs a secure context; phones on a LAN may not be). */
+export function randomKey() {
+  const bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Call the API. Options: body (JSON), token (sent as a Bearer token), version (sent as If-Match),
+ * idempotencyKey. Resolves to {status, etag, body}; rejects with ApiError for any answer that is not 2xx.
+ */
+export async function call(method, path, options = {}) {
+  const headers = { Accept: "application/json" };
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  if (options.version !== undefined && options.version !== null) headers["If-Match"] = `"${options.version}"`;
+  if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      cache: "no-store",
+      credentials: "omit",
+    });
+  } catch (error) {
+    throw new ApiError(0, { error_code: "offline", message: "the server cannot be reached: check the connection" });
+  }
+  const text = await response.text();
+  let body = null;
+  if (text) {
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      body = text;
+    }
+  }
+  if (!response.ok) throw new ApiError(response.status, body);
+  const etag = response.headers.get("ETag");
+  return { status: response.status, etag: etag ? Number(etag.replace(/\D/g, "")) : null, body };
+}
+
+/** GET with the game's token when the browser holds one (private games need it). */
+export function read(gameId, path) {
+  return call("GET", path, { token: tokenFor(gameId) });
+}
+
+/**
+ * Follow a game's server-sent events with fetch (so the token travels as a header, which EventSource cannot
+ * send). Calls onEvent({id, event, data}) for each event and reconnects after a pause, resuming after the last
+ * id seen. Returns a function that stops it.
+ */
+export function follow(gameId, after, onEvent, onState = () => {}) {
+  let stopped = false;
+  let controller = null;
+  let last = after;
+  async function once() {
+    controller = new AbortController();
+    const headers = { Accept: "text/event-stream" };
+    const token = tokenFor(gameId);
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const response = await fetch(`/api/games/${gameId}/stream?after=${last}&timeout=120`, {
+      headers,
+      signal: controller.signal,
+      cache: "no-store",
+      credentials: "omit",
+    });
+    if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+    onState("live");
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value;
+      let cut;
+      while ((cut = buffer.search(/\r?\n\r?\n/)) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut).replace(/^\r?\n\r?\n/, "");
+        const message = { id: null, event: "message", data: "" };
+        for (const line of block.split(/\r?\n/)) {
+          if (!line || line.startsWith(":")) continue;
+          const colon = line.indexOf(":");
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const item = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+          if (field === "data") message.data += (message.data ? "\n" : "") + item;
+          else if (field === "id") message.id = item;
+          else if (field === "event") message.event = item;
+        }
+        if (message.id !== null) last = Number(message.id);
+        if (message.data) {
+          try {
+            onEvent({ ...message, data: JSON.parse(message.data) });
+          } catch (error) {
+            /* a malformed event is skipped: the next full reload corrects the page */
+          }
+        }
+      }
+    }
+  }
+  (async () => {
+    while (!stopped) {
+      try {
+        await once();
+      } catch (error) {
+        if (stopped) return;
+        onState("offline");
+      }
+      if (!stopped) await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  })();
+  return () => {
+    stopped = true;
+    if (controller) controller.abort();
+  };
+}
+
+/** Who the held token is for this game ("owner", "seat:1"), or null (viewer only, or a stale token). */
+export async function whoAmI(gameId) {
+  const token = tokenFor(gameId);
+  if (!token) return null;
+  try {
+    const answer = await call("GET", `/api/games/${gameId}/access`, { token });
+    return answer.body.you;
+  } catch (error) {
+    if (error.status === 401) forgetToken(gameId);
+    return null;
+  }
+}

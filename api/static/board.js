@@ -1,0 +1,485 @@
+/* heronlog pages: the board, drawn as SVG from the engine's state JSON (state_to_dict), with its text
+ * alternative.
+ *
+ * draw(container, words, state, players) replaces the container's content with one panel per area of the
+ * board (Passage of Time, castle, bridges and gardens, yards, Well and Outside the Walls) and one per player's
+ * domain, and fills `words` (a node) with the same board in words for screen readers and anyone who prefers
+ * text. Everything drawn comes from the state: its board, its players and its catalog (card contents), so a new
+ * card needs no code and a new area (the Matcha board) is one more panel function in PANELS.
+ */
+
+import { h, s, replace } from "./dom.js";
+import { cardText, capitalise, icons, indexCatalog, space } from "./labels.js";
+
+const W = 480;
+const DIE_FILL = { coral: "#ec7a61", black: "#2a2a2a", white: "#f8f6f0", green: "#5a9a4b" };
+const DIE_INK = { coral: "#161616", black: "#ffffff", white: "#161616", green: "#ffffff" };
+const SEAT_FILL = {
+  purple: "#7a4ea3",
+  green: "#2f8a46",
+  blue: "#2f62b3",
+  red: "#c43b3b",
+  white: "#f4f4f4",
+  black: "#262626",
+  yellow: "#e2b52a",
+  orange: "#e47d22",
+};
+
+function seatFill(players, seat) {
+  const colour = players[seat] && players[seat].colour;
+  return SEAT_FILL[colour] || "#8a8a8a";
+}
+
+function seatInk(players, seat) {
+  const colour = players[seat] && players[seat].colour;
+  return ["white", "yellow", "orange"].includes(colour) ? "#111" : "#fff";
+}
+
+function seatName(state, players, seat) {
+  return (players[seat] && players[seat].name) || (state.players[seat] && state.players[seat].name) || `Seat ${seat + 1}`;
+}
+
+function clip(text, max) {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function label(x, y, text, attrs = {}) {
+  return s("text", { x, y, class: "t", ...attrs }, text);
+}
+
+/** A die: its colour, value, and (when placed by someone) a ring of the owner's colour. */
+function die(x, y, size, item, players, titleText) {
+  const colour = item.colour;
+  const group = s("g", { class: "die" });
+  if (item.seat !== undefined && item.seat !== null) {
+    group.append(s("rect", { x: x - 3, y: y - 3, width: size + 6, height: size + 6, rx: 5, fill: seatFill(players, item.seat), stroke: "#111", "stroke-width": 0.5 }));
+  }
+  group.append(
+    s("rect", { x, y, width: size, height: size, rx: 3, fill: DIE_FILL[colour] || "#ccc", stroke: "#111", "stroke-width": 1 }),
+    s("text", { x: x + size / 2, y: y + size / 2 + 4.5, class: "t die-value", "text-anchor": "middle", fill: DIE_INK[colour] || "#111" }, String(item.value)),
+  );
+  if (titleText) group.prepend(s("title", {}, titleText));
+  return group;
+}
+
+/** A member of a player (courtier, warrior, gardener): a disc of the seat's colour with its initial. */
+function pawn(x, y, seat, players, state, what) {
+  const name = seatName(state, players, seat);
+  return s(
+    "g",
+    { class: "pawn" },
+    s("title", {}, `${name}'s ${what}`),
+    s("circle", { cx: x, cy: y, r: 8, fill: seatFill(players, seat), stroke: "#111", "stroke-width": 1 }),
+    s("text", { x, y: y + 3.5, class: "t pawn-letter", "text-anchor": "middle", fill: seatInk(players, seat) }, name.slice(0, 1)),
+  );
+}
+
+function box(x, y, width, height, cls, titleText) {
+  const rect = s("rect", { x, y, width, height, rx: 6, class: cls });
+  return titleText ? s("g", {}, s("title", {}, titleText), rect) : rect;
+}
+
+function svgPanel(id, heading, height, summary, ...children) {
+  return h(
+    "section",
+    { class: `panel panel-${id}`, "aria-label": heading },
+    h("h3", {}, heading),
+    s("svg", { viewBox: `0 0 ${W} ${height}`, role: "img", "aria-label": summary, class: "board-svg", preserveAspectRatio: "xMidYMin meet" }, ...children),
+  );
+}
+
+// --- panels ------------------------------------------------------------------------------------------
+
+function passageOfTime(state, players) {
+  const pot = state.catalog.passage_of_time || { last_space: 20, milestones: {}, points: [] };
+  const last = pot.last_space || 20;
+  const step = Math.min(22, (W - 20) / (last + 1));
+  const nodes = [];
+  const order = (state.turn_order || []).map((seat) => seatName(state, players, seat));
+  nodes.push(label(10, 16, `Round ${state.round} of ${(state.rules && state.rules.rounds) || 3} · turn order: ${order.join(", ")}`, { class: "t strong" }));
+  for (let i = 0; i <= last; i += 1) {
+    const x = 10 + i * step;
+    const milestone = pot.milestones && pot.milestones[String(i)];
+    nodes.push(box(x, 44, step - 2, 24, milestone ? "space milestone" : "space", milestone ? `space ${i}: pay ${milestone} seal${milestone > 1 ? "s" : ""} to enter` : `space ${i}`));
+    nodes.push(label(x + (step - 2) / 2, 82, String(i), { "text-anchor": "middle", class: "t small" }));
+    const points = (pot.points || [])[i];
+    if (points && (milestone || i === last)) nodes.push(label(x + (step - 2) / 2, 94, `${points}cp`, { "text-anchor": "middle", class: "t tiny" }));
+    if (milestone) nodes.push(label(x + (step - 2) / 2, 106, `${milestone}◆`, { "text-anchor": "middle", class: "t tiny seal" }));
+  }
+  // A stack: markers on the same space, the one that arrived last on top (R-PT03).
+  const bySpace = {};
+  state.players.forEach((player, seat) => {
+    (bySpace[player.pot] = bySpace[player.pot] || []).push(seat);
+  });
+  const orderIndex = (seat) => (state.turn_order || []).indexOf(seat);
+  for (const [where, seats] of Object.entries(bySpace)) {
+    seats.sort((a, b) => state.players[a].pot_stamp - state.players[b].pot_stamp || orderIndex(b) - orderIndex(a));
+    seats.forEach((seat, height) => {
+      const x = 10 + Number(where) * step + (step - 2) / 2;
+      nodes.push(pawn(x, 60 - height * 11, seat, players, state, `influence marker (space ${where})`));
+    });
+  }
+  return svgPanel("pot", "Passage of Time", 112, "The Passage of Time track with each player's influence marker", ...nodes);
+}
+
+function cardBlocks(state, x, y, width, rowHeight, cardId, tiles) {
+  const index = indexCatalog(state.catalog);
+  const card = cardId ? index.cards[cardId] : null;
+  const nodes = [];
+  const blocks = card && card.blocks ? card.blocks : [];
+  const count = Math.max(tiles.length, blocks.length);
+  for (let i = 0; i < count; i += 1) {
+    const top = y + i * rowHeight;
+    const tile = tiles[i];
+    if (i < tiles.length) {
+      nodes.push(
+        tile
+          ? s("g", {}, s("title", {}, `${tile} die tile`), s("rect", { x, y: top + (rowHeight - 16) / 2, width: 16, height: 16, rx: 2, fill: DIE_FILL[tile] || "#ccc", stroke: "#111" }))
+          : s("rect", { x, y: top + (rowHeight - 16) / 2, width: 16, height: 16, rx: 2, class: "empty-slot" }),
+      );
+    }
+    const block = blocks[i];
+    if (block) {
+      const price = block.cost ? Object.entries(block.cost).map(([k, v]) => `${v} ${k}`).join(", ") + ": " : "";
+      const text = price + icons(block.effects, "short");
+      const long = `${block.background} block: ${price}${icons(block.effects)}`;
+      nodes.push(
+        s(
+          "g",
+          {},
+          s("title", {}, long),
+          s("rect", { x: x + 20, y: top + 1, width: width - 20, height: rowHeight - 2, rx: 3, class: block.background === "dark" ? "block dark" : "block light" }),
+          label(x + 24, top + rowHeight / 2 + 3.5, clip(text, Math.floor((width - 26) / 5.6)), { class: block.background === "dark" ? "t small on-dark" : "t small" }),
+        ),
+      );
+    }
+  }
+  return nodes;
+}
+
+function room(state, players, x, y, width, height, data) {
+  const spec = indexCatalog(state.catalog).rooms[data.id] || {};
+  const nodes = [box(x, y, width, height, "room", cardText(state.catalog, data.card))];
+  nodes.push(label(x + 6, y + 14, `${capitalise(space(data.id))} · ${spec.value || "?"}`, { class: "t strong" }));
+  nodes.push(label(x + width - 6, y + 14, data.card || "no card", { class: "t small", "text-anchor": "end" }));
+  const rows = Math.max(data.tiles.length, 1);
+  const rowHeight = Math.min(24, (height - 58) / rows);
+  nodes.push(...cardBlocks(state, x + 6, y + 20, width - 12, rowHeight, data.card, data.tiles));
+  const base = y + height - 28;
+  (data.dice || []).forEach((item, i) => nodes.push(die(x + 8 + i * 14, base - i * 4, 20, item, players, `${item.colour} ${item.value}`)));
+  (data.courtiers || []).forEach((seat, i) => nodes.push(pawn(x + width - 12 - i * 18, base + 12, seat, players, state, "courtier")));
+  return nodes;
+}
+
+function castle(state, players) {
+  const board = state.board;
+  const index = indexCatalog(state.catalog);
+  const nodes = [];
+  const daimyo = board.daimyo || { card: null, spots: [], extra: [] };
+  const card = daimyo.card ? index.cards[daimyo.card] : null;
+  nodes.push(box(90, 6, 300, 92, "room daimyo", cardText(state.catalog, daimyo.card)));
+  nodes.push(label(98, 21, `The Daimyo · ${daimyo.card || "?"}`, { class: "t strong" }));
+  const spots = card && card.spots ? card.spots : daimyo.spots.map(() => []);
+  spots.forEach((spot, i) => {
+    const x = 96 + i * 97;
+    nodes.push(box(x, 28, 91, 64, "spot", `favour spot ${i + 1}: ${icons(spot)}`));
+    nodes.push(label(x + 45, 46, clip(icons(spot, "short"), 17), { class: "t small", "text-anchor": "middle" }));
+    const seat = daimyo.spots[i];
+    if (seat !== null && seat !== undefined) nodes.push(pawn(x + 45, 74, seat, players, state, "courtier at the Daimyo"));
+  });
+  (daimyo.extra || []).forEach((seat, i) => nodes.push(pawn(402 + i * 18, 60, seat, players, state, "courtier at the Daimyo")));
+  const diplomats = board.rooms.filter((r) => r.id.startsWith("diplomat"));
+  const stewards = board.rooms.filter((r) => r.id.startsWith("steward"));
+  const others = board.rooms.filter((r) => !r.id.startsWith("diplomat") && !r.id.startsWith("steward"));
+  const floor = (list, y, height) => {
+    const width = (W - 16 - (list.length - 1) * 6) / Math.max(list.length, 1);
+    list.forEach((data, i) => nodes.push(...room(state, players, 8 + i * (width + 6), y, width, height, data)));
+  };
+  floor(diplomats, 106, 132);
+  floor(stewards, 246, 152);
+  let y = 406;
+  if (others.length) {
+    floor(others, y, 140);
+    y += 148;
+  }
+  nodes.push(box(8, y, W - 16, 36, "gate", "the Gate of the castle"));
+  nodes.push(label(16, y + 22, "Gate", { class: "t strong" }));
+  let x = 70;
+  (board.gate || []).forEach((count, seat) => {
+    for (let i = 0; i < count; i += 1) {
+      nodes.push(pawn(x, y + 18, seat, players, state, "courtier at the Gate"));
+      x += 18;
+    }
+  });
+  return svgPanel("castle", "The castle", y + 44, "The castle: the Daimyo, the diplomats' and stewards' rooms, and the Gate", ...nodes);
+}
+
+function bridges(state, players) {
+  const index = indexCatalog(state.catalog);
+  const nodes = [];
+  const rowHeight = 86;
+  state.board.bridges.forEach((bridge, i) => {
+    const y = 6 + i * rowHeight;
+    nodes.push(box(4, y, W - 8, rowHeight - 6, `bridge bridge-${bridge.colour}`, `${bridge.colour} bridge`));
+    nodes.push(label(12, y + 16, `${capitalise(bridge.colour)} bridge`, { class: "t strong" }));
+    const slots = [
+      { value: bridge.left, where: "left end (lantern)" },
+      ...(bridge.middle || []).map((value) => ({ value, where: "middle" })),
+      { value: bridge.right, where: "right end" },
+    ];
+    slots.forEach((slot, k) => {
+      const x = 12 + k * 27;
+      const end = k === 0 || k === slots.length - 1;
+      if (end) nodes.push(s("rect", { x: x - 2, y: y + 26, width: 26, height: 26, rx: 4, class: "end-slot" }));
+      if (slot.value !== null && slot.value !== undefined) {
+        nodes.push(die(x, y + 28, 22, { colour: bridge.colour, value: slot.value }, players, `${bridge.colour} ${slot.value}, ${slot.where}`));
+      }
+    });
+    nodes.push(label(12, y + 68, "↑ lantern end (left)", { class: "t tiny" }));
+    const gardens = state.board.gardens.filter((g) => g.bridge === bridge.colour);
+    gardens.forEach((garden, k) => {
+      const x = 168 + k * 152;
+      const card = garden.card ? index.cards[garden.card] : null;
+      nodes.push(box(x, y + 4, 146, rowHeight - 14, `garden garden-${garden.type}`, cardText(state.catalog, garden.card)));
+      nodes.push(label(x + 6, y + 18, `${capitalise(garden.type)} · ${garden.card || "—"}`, { class: "t strong" }));
+      if (card) {
+        nodes.push(label(x + 6, y + 32, `${card.food} food → ${card.cp} CP`, { class: "t small" }));
+        const price = card.cost && Object.keys(card.cost).length ? Object.entries(card.cost).map(([k2, v]) => `${v} ${k2}`).join(", ") + ": " : "";
+        nodes.push(label(x + 6, y + 45, clip(price + icons(card.effects, "short"), 26), { class: "t small" }));
+      }
+      (garden.gardeners || []).forEach((seat, m) => nodes.push(pawn(x + 12 + m * 18, y + rowHeight - 22, seat, players, state, "gardener")));
+    });
+  });
+  return svgPanel("bridges", "Bridges and gardens", state.board.bridges.length * rowHeight + 8, "The bridges with their dice, and the garden cards under each bridge", ...nodes);
+}
+
+function yards(state, players) {
+  const index = indexCatalog(state.catalog);
+  const nodes = [];
+  const list = state.board.yards || [];
+  const width = (W - 16 - (list.length - 1) * 6) / Math.max(list.length, 1);
+  list.forEach((yard, i) => {
+    const x = 8 + i * (width + 6);
+    const spec = index.yards[yard.id] || {};
+    nodes.push(box(x, 6, width, 128, "yard", `${space(yard.id)}: ${spec.iron} iron, worth ${spec.value}`));
+    nodes.push(label(x + 6, 21, `${capitalise(space(yard.id))} · ${spec.iron} iron · ×${spec.value}`, { class: "t strong" }));
+    let y = 28;
+    for (const face of ["blue", "yellow"]) {
+      const tileId = yard[face];
+      if (!tileId) continue;
+      const tile = index.cards[tileId];
+      const effects = tile ? tile[face] : [];
+      nodes.push(
+        s(
+          "g",
+          {},
+          s("title", {}, `${face} side of ${tileId}: ${icons(effects)}`),
+          s("rect", { x: x + 6, y, width: width - 12, height: 26, rx: 4, class: `yard-tile ${face}` }),
+          label(x + 11, y + 17, clip(`${tileId}: ${icons(effects, "short")}`, Math.floor((width - 20) / 5.6)), { class: "t small" }),
+        ),
+      );
+      y += 30;
+    }
+    (yard.warriors || []).forEach((seat, m) => nodes.push(pawn(x + 14 + (m % 7) * 18, 104 + Math.floor(m / 7) * 18, seat, players, state, "warrior")));
+  });
+  return svgPanel("yards", "Training yards", 140, "The training yards with their tiles and warriors", ...nodes);
+}
+
+function wellAndOutside(state, players) {
+  const index = indexCatalog(state.catalog);
+  const nodes = [];
+  const well = state.board.well || { dice: [], tiles: [] };
+  nodes.push(box(8, 6, 190, 128, "well", "the Well"));
+  nodes.push(label(16, 21, `The Well · ${(state.catalog.well && state.catalog.well.value) || 1}`, { class: "t strong" }));
+  nodes.push(label(16, 36, `gain ${icons((state.catalog.well && state.catalog.well.effects) || ["seal:1"], "short")} and:`, { class: "t small" }));
+  (well.tiles || []).forEach((tileId, i) => {
+    const tile = index.cards[tileId];
+    nodes.push(
+      s(
+        "g",
+        {},
+        s("title", {}, cardText(state.catalog, tileId)),
+        s("rect", { x: 16, y: 42 + i * 24, width: 172, height: 20, rx: 3, class: "block light" }),
+        label(22, 56 + i * 24, `${tileId}: ${tile ? icons(tile.reward, "short") : "?"}`, { class: "t small" }),
+      ),
+    );
+  });
+  (well.dice || []).forEach((item, i) => nodes.push(die(16 + (i % 7) * 25, 98 + Math.floor(i / 7) * 4, 20, item, players, `${item.colour} ${item.value}`)));
+  const outside = state.board.outside || [];
+  outside.forEach((entry, i) => {
+    const spec = index.outside[entry.id] || {};
+    const x = 206 + i * 136;
+    nodes.push(box(x, 6, 130, 128, "outside", `${space(entry.id)}: ${(spec.actions || []).join(" or ")}`));
+    nodes.push(label(x + 6, 21, `Outside ${i + 1} · ${spec.value || 5}`, { class: "t strong" }));
+    nodes.push(label(x + 6, 36, (spec.actions || []).map(capitalise).join(" or "), { class: "t small" }));
+    (entry.dice || []).forEach((item, k) => nodes.push(die(x + 10 + k * 14, 96 - k * 4, 22, item, players, `${item.colour} ${item.value}`)));
+  });
+  return svgPanel("well", "The Well and Outside the Walls", 140, "The Well with its tiles and dice, and the two spaces Outside the Walls", ...nodes);
+}
+
+function meter(x, y, width, value, max, cls) {
+  const fraction = Math.max(0, Math.min(1, value / max));
+  return s(
+    "g",
+    {},
+    s("rect", { x, y, width, height: 6, rx: 3, class: "meter" }),
+    s("rect", { x, y, width: Math.max(0.01, width * fraction), height: 6, rx: 3, class: `meter-fill ${cls}` }),
+  );
+}
+
+function playerDomain(state, players, seat, waitingSeat) {
+  const player = state.players[seat];
+  const index = indexCatalog(state.catalog);
+  const rows = (state.catalog.domain && state.catalog.domain.rows) || [];
+  const nodes = [];
+  const name = seatName(state, players, seat);
+  const waiting = waitingSeat === seat;
+  nodes.push(box(2, 2, W - 4, 252, waiting ? "domain waiting" : "domain", `${name}'s domain`));
+  nodes.push(s("rect", { x: 10, y: 10, width: 14, height: 14, rx: 7, fill: seatFill(players, seat), stroke: "#111" }));
+  nodes.push(label(30, 22, `${name}${waiting ? " — to play" : ""}`, { class: "t strong big" }));
+  nodes.push(label(W - 10, 22, `${player.cp} CP · PoT ${player.pot}`, { class: "t strong", "text-anchor": "end" }));
+  const counters = [
+    ["coins", player.coins, null],
+    ["seals", player.seals, 5],
+    ["food", player.food, 7],
+    ["iron", player.iron, 7],
+    ["pearl", player.pearl, 7],
+  ];
+  if (player.whisk !== undefined) counters.push(["whisks", player.whisk, 7]);
+  const slot = (W - 20) / counters.length;
+  counters.forEach(([what, value, max], i) => {
+    const x = 10 + i * slot;
+    nodes.push(label(x, 42, `${what} ${value}${max ? `/${max}` : ""}`, { class: "t small" }));
+    if (max) nodes.push(meter(x, 47, slot - 12, value, max, what));
+  });
+  const action = player.action_card ? index.cards[player.action_card] : null;
+  rows.forEach((row, r) => {
+    const y = 62 + r * 46;
+    const left = player[`${row.member}s`];
+    nodes.push(box(8, y, W - 16, 42, "domain-row", `${row.id} row: ${left} ${row.member}s left`));
+    const placed = (player.domain || [])[r];
+    nodes.push(s("rect", { x: 14, y: y + 9, width: 24, height: 24, rx: 4, class: "end-slot" }));
+    if (placed) nodes.push(die(16, y + 11, 20, placed, players, `${placed.colour} ${placed.value} on the ${row.id} row`));
+    else nodes.push(s("rect", { x: 19, y: y + 14, width: 14, height: 14, rx: 2, fill: DIE_FILL[row.colour] || "#ccc", opacity: 0.35 }));
+    const rewards = row.rewards || [];
+    const spaces = rewards.length || 5;
+    for (let k = 0; k < spaces; k += 1) {
+      const x = 46 + k * 46;
+      const occupied = k >= spaces - left;
+      if (occupied) {
+        nodes.push(pawn(x + 20, y + 21, seat, players, state, row.member));
+      } else {
+        nodes.push(
+          s(
+            "g",
+            {},
+            s("title", {}, `uncovered reward: ${icons(rewards[k] || [])}`),
+            s("rect", { x, y: y + 8, width: 42, height: 26, rx: 3, class: "reward" }),
+            label(x + 21, y + 25, clip(icons(rewards[k] || [], "short"), 8), { class: "t tiny", "text-anchor": "middle" }),
+          ),
+        );
+      }
+    }
+    const block = action && action.blocks ? action.blocks.find((b) => b.rows.includes(row.position)) : null;
+    if (block) {
+      const price = block.cost ? Object.entries(block.cost).map(([k2, v]) => `${v} ${k2}`).join(", ") + ": " : "";
+      nodes.push(
+        s(
+          "g",
+          {},
+          s("title", {}, `action card ${action.id}, ${row.position} block: ${price}${icons(block.effects)}`),
+          s("rect", { x: 280, y: y + 6, width: W - 296, height: 30, rx: 3, class: block.background === "dark" ? "block dark" : "block light" }),
+          label(286, y + 25, clip(price + icons(block.effects, "short"), 30), { class: block.background === "dark" ? "t small on-dark" : "t small" }),
+        ),
+      );
+    }
+  });
+  nodes.push(label(10, 214, `Action card: ${player.action_card || "none"}`, { class: "t small strong" }));
+  const lantern = (player.lantern || []).map((id) => `${id} ${icons((index.cards[id] && index.cards[id].lantern) || [], "short")}`);
+  nodes.push(
+    s("g", {}, s("title", {}, `Lantern area: ${(player.lantern || []).map((id) => cardText(state.catalog, id)).join(" | ") || "empty"}`),
+      label(10, 232, clip(`Lantern: ${lantern.join(" · ") || "empty"}`, 84), { class: "t small" })),
+  );
+  nodes.push(label(10, 248, `Members left: ${player.courtiers} courtiers, ${player.gardeners} gardeners, ${player.warriors} warriors`, { class: "t tiny" }));
+  return svgPanel(`player panel-seat-${seat}`, `${name}'s domain`, 258, `${name}'s domain: resources, members, action card and lantern area`, ...nodes);
+}
+
+/** The board's areas, in drawing order; add one function here to draw a new area. */
+export const PANELS = [passageOfTime, castle, bridges, yards, wellAndOutside];
+
+// --- the text alternative --------------------------------------------------------------------------------
+
+function diceWords(dice, state, players) {
+  if (!dice || !dice.length) return "no die";
+  return dice
+    .map((d) => `${d.colour} ${d.value}${d.seat !== undefined && d.seat !== null ? ` (${seatName(state, players, d.seat)})` : ""}`)
+    .join(", ");
+}
+
+function seatsWords(seats, state, players) {
+  return seats && seats.length ? seats.map((seat) => seatName(state, players, seat)).join(", ") : "nobody";
+}
+
+function words(state, players) {
+  const b = state.board;
+  const items = [];
+  const add = (heading, lines) => items.push(h("h4", {}, heading), h("ul", {}, lines.map((line) => h("li", {}, line))));
+  add("Round and turn order", [
+    `Round ${state.round}; turn order: ${(state.turn_order || []).map((seat) => seatName(state, players, seat)).join(", ")}`,
+  ]);
+  add(
+    "Passage of Time",
+    state.players.map((p, seat) => `${seatName(state, players, seat)}: space ${p.pot}`),
+  );
+  const daimyo = b.daimyo || { spots: [] };
+  add("Castle", [
+    `Daimyo ${cardText(state.catalog, daimyo.card)}; spots taken by: ${(daimyo.spots || []).map((seat) => (seat === null ? "free" : seatName(state, players, seat))).join(", ")}`,
+    ...b.rooms.map(
+      (r) =>
+        `${capitalise(space(r.id))}: card ${cardText(state.catalog, r.card)}; die tiles ${r.tiles.map((t) => t || "none").join(", ")}; dice: ${diceWords(r.dice, state, players)}; courtiers: ${seatsWords(r.courtiers, state, players)}`,
+    ),
+    `Gate: ${(b.gate || []).map((count, seat) => `${seatName(state, players, seat)} ${count}`).join(", ")}`,
+  ]);
+  add(
+    "Bridges and gardens",
+    [
+      ...b.bridges.map(
+        (br) =>
+          `${capitalise(br.colour)} bridge: left (lantern) end ${br.left ?? "empty"}, middle ${(br.middle || []).join(", ") || "none"}, right end ${br.right ?? "empty"}`,
+      ),
+      ...b.gardens.map((g) => `${capitalise(g.bridge)} ${g.type} garden ${cardText(state.catalog, g.card)}; gardeners: ${seatsWords(g.gardeners, state, players)}`),
+    ],
+  );
+  add(
+    "Training yards",
+    (b.yards || []).map(
+      (y) =>
+        `${capitalise(space(y.id))}: ${[y.blue && `blue ${cardText(state.catalog, y.blue)}`, y.yellow && `yellow ${cardText(state.catalog, y.yellow)}`].filter(Boolean).join("; ")}; warriors: ${seatsWords(y.warriors, state, players)}`,
+    ),
+  );
+  add("Well and Outside the Walls", [
+    `The Well: tiles ${(b.well.tiles || []).map((t) => cardText(state.catalog, t)).join(" and ")}; dice: ${diceWords(b.well.dice, state, players)}`,
+    ...(b.outside || []).map((o) => `${capitalise(space(o.id))}: dice: ${diceWords(o.dice, state, players)}`),
+  ]);
+  state.players.forEach((p, seat) => {
+    add(`${seatName(state, players, seat)}'s domain`, [
+      `${p.cp} CP, ${p.coins} coins, ${p.seals} seals, ${p.food} food, ${p.iron} iron, ${p.pearl} pearl; Passage of Time ${p.pot}`,
+      `Members left: ${p.courtiers} courtiers, ${p.gardeners} gardeners, ${p.warriors} warriors`,
+      `Action card: ${p.action_card ? cardText(state.catalog, p.action_card) : "none"}`,
+      `Lantern area: ${(p.lantern || []).map((id) => cardText(state.catalog, id)).join(" | ") || "empty"}`,
+      `Dice on the domain: ${diceWords((p.domain || []).filter(Boolean), state, players)}`,
+    ]);
+  });
+  return items;
+}
+
+/**
+ * Draw the whole board. `players` are the seats as the API lists them ({name, colour}); `waitingSeat` marks
+ * the player the game waits on.
+ */
+export function draw(container, wordsNode, state, players, waitingSeat = null) {
+  const panels = PANELS.map((panel) => panel(state, players));
+  const domains = state.players.map((_, seat) => playerDomain(state, players, seat, waitingSeat));
+  replace(container, h("div", { class: "panels" }, ...panels), h("div", { class: "panels domains" }, ...domains));
+  if (wordsNode) replace(wordsNode, ...words(state, players));
+}

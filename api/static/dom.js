@@ -1,0 +1,89 @@
+/* heronlog pages: building DOM and SVG nodes safely.
+ *
+ * Every page module builds its markup with h() and s(): text always goes in as text nodes, attributes through
+ * setAttribute, so a player's name or an annotation can never become markup (no HTML is ever parsed).
+ */
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function fill(node, attrs, children) {
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name === "on") {
+      for (const [event, handler] of Object.entries(value)) node.addEventListener(event, handler);
+    } else if (name === "dataset") {
+      for (const [key, item] of Object.entries(value)) node.dataset[key] = String(item);
+    } else if (name === "text") {
+      node.textContent = String(value);
+    } else {
+      node.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+/** An HTML element: h("button", {type: "button", on: {click}}, "Undo"). */
+export function h(tag, attrs, ...children) {
+  return fill(document.createElement(tag), attrs, children);
+}
+
+/** An SVG element: s("rect", {x: 0, y: 0, width: 10, height: 10}). */
+export function s(tag, attrs, ...children) {
+  return fill(document.createElementNS(SVG_NS, tag), attrs, children);
+}
+
+/** Replace every child of a node. */
+export function replace(node, ...children) {
+  node.replaceChildren();
+  return fill(node, {}, children);
+}
+
+/** A short message for everyone, announced to screen readers (the page's #toast region). */
+export function toast(message, kind = "info") {
+  const box = document.getElementById("toast");
+  if (!box) return;
+  box.textContent = message;
+  box.dataset.kind = kind;
+  box.classList.add("shown");
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => box.classList.remove("shown"), kind === "error" ? 8000 : 3500);
+}
+
+/** Copy text to the clipboard, with a fallback for pages served over plain HTTP on a local network. */
+export async function copyText(text, input) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch (error) {
+    /* fall through to the selection copy */
+  }
+  if (input) {
+    input.focus();
+    input.select();
+    try {
+      return document.execCommand("copy");
+    } catch (error) {
+      return false;
+    }
+  }
+  return false;
+}
+
+/** Wire every button with data-copy="<input id>" to copy that input's value. */
+export function wireCopyButtons(root = document) {
+  root.querySelectorAll("button[data-copy]").forEach((button) => {
+    if (button.dataset.wired) return;
+    button.dataset.wired = "1";
+    button.addEventListener("click", async () => {
+      const input = document.getElementById(button.dataset.copy);
+      const done = await copyText(input.value, input);
+      toast(done ? "Copied." : "Select the text and copy it by hand.");
+    });
+  });
+}

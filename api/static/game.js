@@ -1,0 +1,98 @@
+/* heronlog pages: what the recording and replay screens share: the game's header (title, players, status),
+ * the access line (which token this browser holds), and the score sheet table.
+ */
+
+import { adoptFragmentToken, forgetToken, saveToken, tokenFor, whoAmI } from "./api.js";
+import { h, replace } from "./dom.js";
+
+export function gameId() {
+  return document.getElementById("app").dataset.gameId;
+}
+
+/** Adopt a #token= fragment, then learn who this browser's token speaks for ("owner", "seat:1" or null). */
+export async function identify(id) {
+  adoptFragmentToken(id);
+  return whoAmI(id);
+}
+
+export function roleName(game, me) {
+  if (me === "owner") return "the owner (any seat, and chance)";
+  if (me && me.startsWith("seat:")) {
+    const seat = Number(me.slice(5));
+    return `${(game.players[seat] || {}).name || me} (seat ${seat + 1})`;
+  }
+  return null;
+}
+
+export function renderHeader(game) {
+  document.title = `${game.title} · heronlog`;
+  replace(document.getElementById("game-title"), game.title);
+  const c = game.coordinates;
+  const where = game.over ? "finished" : game.status === "abandoned" ? "abandoned" : c.phase === "setup" ? "setting up" : `round ${c.round}, turn ${c.turn}`;
+  replace(
+    document.getElementById("game-meta"),
+    h(
+      "span",
+      { class: "players" },
+      game.players.map((p, i) => [i ? ", " : "", h("span", { class: `swatch colour-${p.colour}`, "aria-hidden": "true" }), p.name]),
+    ),
+    ` · ${game.mode} mode${game.private ? " · private" : ""} · ${where} · version ${game.version}`,
+    game.parent ? [" · what-if branch of ", h("a", { href: `/games/${game.parent.game_id}/replay?version=${game.parent.version}` }, "its parent game")] : null,
+  );
+}
+
+/** The access line: who this browser records as, a box to paste a token, and "forget". */
+export function renderAccess(id, game, me, onChange) {
+  const box = document.getElementById("access");
+  const role = roleName(game, me);
+  if (role) {
+    replace(
+      box,
+      h("span", {}, `This browser records as ${role}. `),
+      h("button", { type: "button", class: "link", on: { click: () => { forgetToken(id); onChange(); } } }, "Forget the token"),
+    );
+    return;
+  }
+  const input = h("input", { id: "token-input", autocomplete: "off", spellcheck: "false" });
+  replace(
+    box,
+    h(
+      "form",
+      {
+        class: "token-form",
+        on: {
+          submit: (event) => {
+            event.preventDefault();
+            const token = input.value.trim();
+            if (token) saveToken(id, token);
+            onChange();
+          },
+        },
+      },
+      h("label", { for: "token-input" }, tokenFor(id) ? "That token is not valid here. Paste another:" : "Watching only. To record, paste a token:"),
+      input,
+      h("button", { type: "submit" }, "Use it"),
+    ),
+  );
+}
+
+export function scoreTable(sheets, caption) {
+  if (!sheets || !sheets.length) return h("p", {}, "No score yet.");
+  const labels = sheets[0].lines.map((line) => line.label);
+  const pretty = (label) => label.replaceAll("_", " ").replace(/^in game cp$/, "CP during the game").replace(/^coins seals$/, "coins and seals");
+  return h(
+    "table",
+    { class: "sheet" },
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Line"), sheets.map((sheet) => h("th", { scope: "col" }, sheet.player)))),
+    h(
+      "tbody",
+      {},
+      labels.map((label, row) =>
+        h("tr", {}, h("th", { scope: "row" }, pretty(label)), sheets.map((sheet) => h("td", {}, String(sheet.lines[row] ? sheet.lines[row].points : "")))),
+      ),
+      h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), sheets.map((sheet) => h("td", {}, String(sheet.total)))),
+      h("tr", {}, h("th", { scope: "row" }, "Rank"), sheets.map((sheet) => h("td", {}, String(sheet.rank)))),
+    ),
+  );
+}

@@ -1,0 +1,331 @@
+/* heronlog pages: words for the game's data.
+ *
+ * Turns the catalog's icon notation ("coin:2", "tile:coral", "lantern"), spaces ("steward_2"), prompts and
+ * legal moves into short readable labels. Everything is read from the state JSON (its catalog and board), so a
+ * new card or area in the catalog needs no change here unless it brings a new kind of icon.
+ */
+
+const ACTIONS = {
+  lantern: ["Lantern", "the Lantern Reward"],
+  courtier: ["Courtier", "a Courtier action"],
+  warrior: ["Warrior", "a Warrior action"],
+  gardener: ["Gardener", "a Gardener action"],
+  well: ["Well", "the Well action"],
+  domain: ["Domain", "a Personal Domain action"],
+  light: ["Light", "a light-background castle action"],
+  geisha: ["Geisha", "a Geisha action"],
+};
+
+const GAINS = {
+  coin: ["coin", "coins"],
+  seal: ["seal", "seals"],
+  food: ["food", "food"],
+  iron: ["iron", "iron"],
+  pearl: ["pearl", "pearl"],
+  cp: ["CP", "CP"],
+  whisk: ["whisk", "whisks"],
+};
+
+/** An icon as a short label (for the board) and a long one (for titles and the text alternative). */
+export function icon(text) {
+  const [name, arg] = String(text).split(":");
+  if (ACTIONS[name]) return { short: ACTIONS[name][0], long: ACTIONS[name][1] };
+  if (name === "tile") {
+    const colour = arg === "any" ? "any" : arg;
+    return { short: `${colour} tile`, long: `the action beside a ${colour === "any" ? "" : `${colour} `}die tile` };
+  }
+  const amount = Number(arg || 1);
+  if (name === "pot") return { short: `PoT+${amount}`, long: `Passage of Time +${amount}` };
+  if (name === "any") return { short: `+${amount} any`, long: `${amount} resource${amount > 1 ? "s" : ""} of your choice` };
+  if (GAINS[name]) {
+    const noun = amount === 1 ? GAINS[name][0] : GAINS[name][1];
+    return { short: `+${amount} ${GAINS[name][0]}`, long: `${amount} ${noun}` };
+  }
+  return { short: String(text), long: String(text) };
+}
+
+export function icons(list, form = "long") {
+  if (!list || !list.length) return form === "long" ? "nothing" : "—";
+  return list.map((item) => icon(item)[form]).join(form === "long" ? " + " : ", ");
+}
+
+/** A cost, as the catalog ({"seal": 1}) or a prompt ([["seal", 1]]) writes it. */
+export function cost(value) {
+  const pairs = Array.isArray(value) ? value : Object.entries(value || {});
+  return pairs
+    .filter(([, amount]) => amount)
+    .map(([name, amount]) => icon(`${name}:${amount}`).long)
+    .join(", ");
+}
+
+const SPACE_NAMES = { well: "the Well", domain: "your Personal Domain", gate: "the Gate", daimyo: "the Daimyo" };
+
+export function space(id) {
+  if (SPACE_NAMES[id]) return SPACE_NAMES[id];
+  const match = /^([a-z]+)_(\d+)$/.exec(String(id));
+  if (!match) return String(id).replaceAll("_", " ");
+  const kind = { steward: "steward room", diplomat: "diplomat room", outside: "Outside the Walls", yard: "yard" }[
+    match[1]
+  ];
+  return `${kind || match[1]} ${match[2]}`;
+}
+
+export function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+/** Catalog look-ups by id, built once per catalog. */
+export function indexCatalog(catalog) {
+  if (catalog.__index) return catalog.__index;
+  const cards = {};
+  for (const key of [
+    "stewards",
+    "diplomats",
+    "starting_actions",
+    "starting_resources",
+    "decrees",
+    "gardens",
+    "yard_tiles",
+    "die_tiles",
+    "daimyo",
+  ]) {
+    for (const entry of catalog[key] || []) cards[entry.id] = { ...entry, family: key };
+  }
+  const rooms = {};
+  for (const room of (catalog.castle && catalog.castle.rooms) || []) rooms[room.id] = room;
+  const yards = {};
+  for (const yard of catalog.yards || []) yards[yard.id] = yard;
+  const outside = {};
+  for (const entry of catalog.outside_the_walls || []) outside[entry.id] = entry;
+  const index = { cards, rooms, yards, outside };
+  Object.defineProperty(catalog, "__index", { value: index, enumerable: false });
+  return index;
+}
+
+/** What a card does, in words: its blocks, gains, lantern icons, costs and points. */
+export function cardText(catalog, id) {
+  if (!id) return "no card";
+  const card = indexCatalog(catalog).cards[id];
+  if (!card) return id;
+  const parts = [];
+  for (const block of card.blocks || []) {
+    const price = block.cost ? `pay ${cost(block.cost)}: ` : "";
+    parts.push(`${block.background} (${block.rows.join("/")}): ${price}${icons(block.effects)}`);
+  }
+  if (card.gain) parts.push(`gain ${icons(card.gain)}`);
+  if (card.spots) parts.push(card.spots.map((spot, i) => `spot ${i + 1}: ${icons(spot)}`).join("; "));
+  if (card.family === "gardens") {
+    parts.push(`${card.food} food to enter, ${card.cp} CP at the end`);
+    if (card.cost && Object.keys(card.cost).length) parts.push(`then pay ${cost(card.cost)}`);
+    parts.push(`does ${icons(card.effects)}`);
+  }
+  if (card.blue) parts.push(`blue side: ${icons(card.blue)}`);
+  if (card.yellow) parts.push(`yellow side: ${icons(card.yellow)}`);
+  if (card.reward) parts.push(`${card.colour} tile, reward ${icons(card.reward)}`);
+  if (card.lantern && card.lantern.length) parts.push(`lantern: ${icons(card.lantern)}`);
+  if (card.decree) parts.push(`with decree ${card.decree}`);
+  return `${id}: ${parts.join("; ")}`;
+}
+
+function nameOf(state, seat) {
+  if (seat === null || seat === undefined) return "Chance";
+  const player = state.players[seat];
+  return player ? player.name : `Seat ${seat + 1}`;
+}
+
+function placed(space, board) {
+  if (space === "well") return [];
+  for (const list of [board.rooms, board.outside]) {
+    const found = (list || []).find((item) => item.id === space);
+    if (found) return found.dice || [];
+  }
+  return [];
+}
+
+/** The coins a die placed on a space gains (+) or costs (-): for the button, the engine checks the rest. */
+function placeDelta(state, die, spaceId) {
+  const index = indexCatalog(state.catalog);
+  let reference = 0;
+  if (spaceId === "well") reference = (state.catalog.well && state.catalog.well.value) || 1;
+  else if (spaceId === "domain") reference = 6;
+  else {
+    const dice = placed(spaceId, state.board);
+    if (dice.length) reference = dice[dice.length - 1].value;
+    else if (index.rooms[spaceId]) reference = index.rooms[spaceId].value;
+    else if (index.outside[spaceId]) reference = index.outside[spaceId].value;
+    else return null;
+  }
+  return die.value - reference;
+}
+
+function coins(delta) {
+  if (delta === null || delta === 0) return "";
+  const n = Math.abs(delta);
+  return delta > 0 ? ` (gain ${n} coin${n > 1 ? "s" : ""})` : ` (pay ${n} coin${n > 1 ? "s" : ""})`;
+}
+
+function title(text) {
+  const [kind, id] = String(text || "").split(":");
+  if (!id) return space(kind);
+  if (kind === "tile") return `a ${id} die tile`;
+  return space(id);
+}
+
+/** The heading for the pending prompt. */
+export function promptTitle(state, prompt) {
+  if (!prompt) return "";
+  const who = nameOf(state, prompt.seat);
+  const c = prompt.context || {};
+  switch (prompt.kind) {
+    case "choose_start":
+      return `${who}: choose a starting pair`;
+    case "take_die":
+      return `${who}: take a die from the end of a bridge`;
+    case "place_die":
+      return c.die ? `${who}: place the ${c.die.colour} ${c.die.value}` : `${who}: place the die`;
+    case "actions":
+      return `${who}: ${c.mandatory ? "gain" : "actions of"} ${title(c.title)}`;
+    case "resources":
+      return `${who}: choose ${c.amount} resource${c.amount > 1 ? "s" : ""}`;
+    case "milestone":
+      return `${who}: pay seals to pass the milestone?`;
+    case "courtier":
+      return `${who}: Courtier action`;
+    case "warrior":
+      return `${who}: Warrior action, choose a yard`;
+    case "gardener":
+      return `${who}: Gardener action, choose a garden`;
+    case "domain":
+      return `${who}: Personal Domain action, choose a row`;
+    case "daimyo_spot":
+      return `${who}: choose a favour spot of the Daimyo`;
+    case "reveal":
+      return `Chance: which card was revealed for ${space(c.target || c.room || "")}?`;
+    case "die_tile":
+      return "Chance: which colour of die tile was drawn for the castle?";
+    case "well_tile":
+      return "Chance: which die tile was laid at the Well?";
+    case "roll":
+      return `Chance: what did the ${c.bridge} dice roll?`;
+    case "stack_order":
+      return "Chance: the influence stack, top first";
+    case "over":
+      return "The game is over";
+    default:
+      return `${who}: ${String(prompt.kind).replaceAll("_", " ")}`;
+  }
+}
+
+/** Help under the prompt's heading. */
+export function promptHelp(state, prompt) {
+  const c = (prompt && prompt.context) || {};
+  switch (prompt && prompt.kind) {
+    case "take_die":
+      return "A die from the left (lantern) end also gives the Lantern Reward.";
+    case "actions":
+      return c.mandatory
+        ? "Take each of them; the order is yours."
+        : `Any of them, in any order${c.picks ? ` (${c.picks} left)` : ""}; Done ends them.`;
+    case "courtier":
+      return "Audience (2 coins) and Ascent (2 pearl per floor, 5 for two), each once, in any order.";
+    case "roll":
+      return `Enter the ${c.dice || ""} values shown, in any order.`;
+    default:
+      return "";
+  }
+}
+
+/** A legal move as a button label. */
+export function moveLabel(state, prompt, move) {
+  const c = (prompt && prompt.context) || {};
+  const catalog = state.catalog;
+  const index = indexCatalog(catalog);
+  switch (move.kind) {
+    case "take_die": {
+      const bridge = state.board.bridges.find((b) => b.colour === move.bridge) || {};
+      let value = move.end === "left" ? bridge.left : bridge.right;
+      if (value === null || value === undefined) value = move.end === "left" ? bridge.right : bridge.left;
+      return `${capitalise(move.bridge)} ${value}, ${move.end} end${move.end === "left" ? " (lantern)" : ""}`;
+    }
+    case "place_die": {
+      const die = c.die || (state.held && state.held) || null;
+      return capitalise(space(move.space)) + (die ? coins(placeDelta(state, die, move.space)) : "");
+    }
+    case "choose": {
+      const option = (c.options || []).find((o) => o.id === move.option);
+      if (!option) return capitalise(String(move.option).replaceAll("_", " "));
+      if (option.text) return capitalise(option.text); // the engine's own words, where it gives them
+      const price = option.cost && option.cost.length ? `Pay ${cost(option.cost)}: ` : "";
+      const label = icons(option.icons);
+      return price + (price ? label : capitalise(label));
+    }
+    case "rest":
+      return "Take them all";
+    case "done":
+      return prompt.kind === "actions" || prompt.kind === "courtier" ? "Done" : "Skip";
+    case "audience":
+      return "Audience: a courtier to the Gate (2 coins)";
+    case "ascend":
+      return `Ascent: ${space(move.from)} → ${space(move.to)}`;
+    case "warrior": {
+      const yard = index.yards[move.yard];
+      return `${capitalise(space(move.yard))}${yard ? ` (${yard.iron} iron)` : ""}`;
+    }
+    case "gardener": {
+      const slot = state.board.gardens.find((g) => g.id === move.garden);
+      const card = slot && index.cards[slot.card];
+      const where = move.garden.replace("_", " ") + " garden";
+      return `${capitalise(where)}${card ? ` ${card.id} (${card.food} food)` : ""}`;
+    }
+    case "domain_row":
+      return `The ${move.row} row`;
+    case "resources": {
+      const parts = ["food", "iron", "pearl"].filter((r) => move[r]).map((r) => `${move[r]} ${r}`);
+      return parts.join(", ") || "nothing";
+    }
+    case "milestone":
+      return move.pay ? "Pay and pass" : "Stop before it";
+    case "daimyo_spot": {
+      const card = state.board.daimyo && index.cards[state.board.daimyo.card];
+      const spot = card && card.spots ? card.spots[move.spot] : null;
+      return `Spot ${move.spot + 1}${spot ? `: ${icons(spot)}` : ""}`;
+    }
+    case "choose_start": {
+      const pair = (state.board.offer || []).find((p) => p.resource === move.resource);
+      const resource = index.cards[move.resource];
+      const action = pair && index.cards[pair.action];
+      const gains = resource && resource.gain ? icons(resource.gain) : move.resource;
+      const does = action && action.blocks ? icons(action.blocks[0].effects) : "";
+      return `${move.resource} + ${pair ? pair.action : "?"}: ${gains}${does ? `; action card: ${does}` : ""}`;
+    }
+    case "convert":
+      return move.to === "coin" ? "1 seal → 1 coin" : `2 seals → 1 ${move.to}`;
+    case "reveal":
+      return cardText(catalog, move.card);
+    case "die_tile":
+      return capitalise(move.colour);
+    case "well_tile":
+      return cardText(catalog, move.tile);
+    case "roll":
+      return move.dice.join(", ");
+    case "stack_order":
+      return move.order.map((seat) => nameOf(state, seat)).join(", then ");
+    default:
+      return String(move.kind).replaceAll("_", " ");
+  }
+}
+
+/** Which group a move's button goes in, and the group's heading, for the prompt panel. */
+export function moveGroup(prompt, move) {
+  if (move.kind === "convert") return "Seal conversions";
+  if (move.kind === "done" || move.kind === "rest") return "Finish";
+  if (move.kind === "take_die") return `${capitalise(move.bridge)} bridge`;
+  if (move.kind === "place_die") {
+    if (/^(steward|diplomat)_/.test(move.space)) return "Castle";
+    if (/^outside_/.test(move.space)) return "Outside the Walls";
+    return "Well and Domain";
+  }
+  if (move.kind === "audience") return "Audience";
+  if (move.kind === "ascend") return "Ascent";
+  return "Choices";
+}

@@ -1,0 +1,65 @@
+/* heronlog pages: the new-game form. Posts the seats, mode and options to POST /api/games, keeps the owner
+ * token in this browser, and shows it once with the seats' links to share at the table.
+ */
+
+import { call, saveToken } from "./api.js";
+import { h, replace, wireCopyButtons } from "./dom.js";
+import { seatLinks } from "./share.js";
+
+const form = document.getElementById("new-game");
+const error = document.getElementById("form-error");
+
+function setup() {
+  const players = [];
+  for (let i = 0; i < 4; i += 1) {
+    const name = form.elements[`seat-${i}-name`].value.trim();
+    if (name) players.push({ name, colour: form.elements[`seat-${i}-colour`].value });
+  }
+  if (!players.length) throw new Error("Give at least one seat a name.");
+  const colours = players.map((p) => p.colour);
+  if (new Set(colours).size !== colours.length) throw new Error("Give each seat its own colour.");
+  const body = { players, mode: form.elements.mode.value, private: form.elements.private.checked };
+  const title = form.elements.title.value.trim();
+  if (title) body.title = title;
+  const seed = form.elements.seed.value.trim();
+  if (seed && body.mode === "seeded") {
+    if (!/^\d+$/.test(seed)) throw new Error("The seed is a whole number.");
+    body.seed = Number(seed);
+  }
+  if (form.elements.first_game.checked) body.options = { first_game: true };
+  return body;
+}
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  error.textContent = "";
+  let body;
+  try {
+    body = setup();
+  } catch (problem) {
+    error.textContent = problem.message;
+    return;
+  }
+  const submit = form.querySelector("button[type=submit]");
+  submit.disabled = true;
+  try {
+    const answer = await call("POST", "/api/games", { body });
+    const game = answer.body.game;
+    saveToken(game.game_id, answer.body.owner_token);
+    form.hidden = true;
+    const created = document.getElementById("created");
+    created.hidden = false;
+    document.getElementById("owner-token").value = answer.body.owner_token;
+    const link = document.getElementById("record-link");
+    link.href = `/games/${game.game_id}`;
+    link.textContent = `Open the recording screen for ${game.title}`;
+    seatLinks(document.getElementById("seat-links"), game.game_id, game.players, answer.body.owner_token);
+    wireCopyButtons(created);
+    document.getElementById("created-title").focus();
+  } catch (problem) {
+    const fields = problem.details && problem.details.fields;
+    replace(error, problem.message, fields ? h("code", {}, ` ${JSON.stringify(fields)}`) : null);
+  } finally {
+    submit.disabled = false;
+  }
+});

@@ -1,0 +1,199 @@
+/* heronlog pages: the recording screen.
+ *
+ * Loads the game, its legal moves, its recent moves and its score from the API; draws the board (board.js) and
+ * the prompt's moves as buttons (moves.js); posts a move, an undo or a redo with the version it expects
+ * (If-Match) and a fresh Idempotency-Key; follows the game's event stream so that moves recorded on another
+ * device (a player's phone) appear here at once. Keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, 1-9 press
+ * the first nine move buttons.
+ */
+
+import { call, follow, read, randomKey, tokenFor } from "./api.js";
+import { draw } from "./board.js";
+import { h, replace, toast } from "./dom.js";
+import { gameId, identify, renderAccess, renderHeader, scoreTable } from "./game.js";
+import { promptHelp, promptTitle } from "./labels.js";
+import { render as renderMoves } from "./moves.js";
+import { seatLinks } from "./share.js";
+
+const id = gameId();
+const view = {
+  game: null,
+  me: null,
+  busy: false,
+  buttons: [],
+  loading: null,
+  stop: null,
+};
+
+function canAct(move) {
+  if (!move || !view.game || view.game.over) return false;
+  if (view.me === "owner") return true;
+  if (view.me && view.me.startsWith("seat:")) return move.seat === Number(view.me.slice(5));
+  return false;
+}
+
+function setBusy(busy) {
+  view.busy = busy;
+  document.getElementById("app").setAttribute("aria-busy", busy ? "true" : "false");
+  document.querySelectorAll("#moves button, #moves input, #undo, #redo").forEach((node) => {
+    if (busy) node.disabled = true;
+  });
+}
+
+function explain(error) {
+  if (error.status === 409) return "Someone recorded a move meanwhile; the board is up to date now.";
+  if (error.status === 401) return "This browser has no valid token for this game: paste one above to record.";
+  if (error.status === 403) return error.message;
+  if (error.status === 422) return `Not allowed${error.rule ? ` (${error.rule})` : ""}: ${error.message}`;
+  return error.message;
+}
+
+async function write(path, body) {
+  setBusy(true);
+  try {
+    await call("POST", `/api/games/${id}/${path}`, {
+      body,
+      token: tokenFor(id),
+      version: view.game.version,
+      idempotencyKey: randomKey(),
+    });
+    await load();
+    document.getElementById("prompt-title").focus();
+  } catch (error) {
+    toast(explain(error), "error");
+    await load();
+  } finally {
+    setBusy(false);
+    if (view.last) paint(...view.last);
+  }
+}
+
+function paintControls() {
+  const game = view.game;
+  if (!game) return;
+  const writer = Boolean(view.me);
+  document.getElementById("undo").disabled = view.busy || !writer || !game.can_undo;
+  document.getElementById("redo").disabled = view.busy || !writer || !game.redoable;
+  document.getElementById("redo").textContent = game.redoable ? `Redo (${game.redoable})` : "Redo";
+  view.buttons.forEach((button) => {
+    if (view.busy) button.disabled = true;
+  });
+}
+
+function renderRecent(entries) {
+  const recent = entries.slice(-8).reverse();
+  replace(
+    document.getElementById("recent"),
+    recent.length ? recent.map((entry) => h("li", { value: entry.index }, entry.description)) : h("li", {}, "No move yet."),
+  );
+}
+
+function renderOwnerTools(game) {
+  const area = document.getElementById("owner-tools");
+  if (view.me !== "owner") {
+    if (area) area.remove();
+    return;
+  }
+  if (area) return;
+  const list = h("ul", { class: "seat-links" });
+  const details = h("details", { id: "owner-tools", class: "owner-tools" }, h("summary", {}, "Share seat links"), list);
+  document.getElementById("access").after(details);
+  seatLinks(list, id, game.players, tokenFor(id));
+}
+
+async function load() {
+  // One load at a time; a load asked for meanwhile runs once more afterwards.
+  if (view.loading) {
+    view.again = true;
+    return view.loading;
+  }
+  view.loading = (async () => {
+    try {
+      if (!view.catalog) view.catalog = (await read(id, `/api/games/${id}/catalog`)).body.catalog;
+      const [game, legal, timeline, score] = await Promise.all([
+        read(id, `/api/games/${id}`),
+        read(id, `/api/games/${id}/legal-moves`),
+        read(id, `/api/games/${id}/timeline`),
+        read(id, `/api/games/${id}/score`),
+      ]);
+      game.body.state.catalog = view.catalog; // the API sends the catalog once, not with every state
+      view.game = game.body;
+      view.last = [game.body, legal.body, timeline.body.entries, score.body];
+      paint(...view.last);
+    } catch (error) {
+      replace(document.getElementById("prompt-title"), error.status === 401 ? "This game is private" : "Could not load the game");
+      replace(document.getElementById("prompt-help"), explain(error));
+      renderAccess(id, { players: [] }, null, restart);
+    }
+  })();
+  await view.loading;
+  view.loading = null;
+  if (view.again) {
+    view.again = false;
+    await load();
+  }
+}
+
+function paint(game, legal, entries, score) {
+  renderHeader(game);
+  renderAccess(id, game, view.me, restart);
+  renderOwnerTools(game);
+  const state = game.state;
+  const prompt = game.over ? { kind: "over", seat: null, context: {} } : legal.prompt;
+  draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), state, game.players, prompt.seat);
+  replace(document.getElementById("prompt-title"), promptTitle(state, prompt));
+  let help = promptHelp(state, prompt);
+  if (!game.over && !legal.moves.some(canAct) && legal.moves.length && !view.busy) {
+    help = view.me ? `Waiting for ${prompt.seat === null ? "the owner to enter chance" : game.players[prompt.seat].name} to record.` : "Watching: moves appear here as they are recorded.";
+  }
+  if (game.over) help = "Every turn is played. The replay screen shows the whole game and its score timeline.";
+  replace(document.getElementById("prompt-help"), help);
+  view.buttons = renderMoves(document.getElementById("moves"), { state, prompt, moves: game.over ? [] : legal.moves, canAct, onMove: (move) => write("moves", move) }).filter((b) => !b.disabled);
+  if (view.busy) document.querySelectorAll("#moves button, #moves input, #moves select").forEach((node) => { node.disabled = true; });
+  renderRecent(entries);
+  replace(document.getElementById("score-now"), scoreTable(score.sheets, score.over ? "Final score" : "If the game ended now"));
+  paintControls();
+}
+
+function listen() {
+  if (view.stop) view.stop();
+  const live = document.getElementById("live");
+  view.stop = follow(
+    id,
+    view.game ? view.game.version : 0,
+    (event) => {
+      if (!view.game || Number(event.id) > view.game.version) load();
+    },
+    (state) => {
+      live.textContent = state === "live" ? "● Live: moves from other devices appear here." : "○ Reconnecting…";
+      live.dataset.state = state;
+    },
+  );
+}
+
+async function restart() {
+  view.me = await identify(id);
+  await load();
+  listen();
+}
+
+document.getElementById("undo").addEventListener("click", () => write("undo", {}));
+document.getElementById("redo").addEventListener("click", () => write("redo", { count: 1 }));
+document.addEventListener("keydown", (event) => {
+  const target = event.target;
+  if (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return;
+  const key = event.key.toLowerCase();
+  if ((event.ctrlKey || event.metaKey) && key === "z" && !event.shiftKey) {
+    event.preventDefault();
+    if (!document.getElementById("undo").disabled) write("undo", {});
+  } else if ((event.ctrlKey || event.metaKey) && (key === "y" || (key === "z" && event.shiftKey))) {
+    event.preventDefault();
+    if (!document.getElementById("redo").disabled) write("redo", { count: 1 });
+  } else if (!event.ctrlKey && !event.metaKey && !event.altKey && /^[1-9]$/.test(event.key)) {
+    const button = view.buttons[Number(event.key) - 1];
+    if (button && !button.disabled) button.click();
+  }
+});
+window.addEventListener("pagehide", () => view.stop && view.stop());
+
+restart();

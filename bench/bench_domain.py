@@ -1,0 +1,116 @@
+"""Benchmark of the rules engine: random complete games per second and the time to re-apply a recorded game.
+
+Prints a Markdown section (bench/report.py gathers it into docs/PERFORMANCE.md). Each figure stands beside
+anchors measured in the same run on the same core, so that readers can compare machines: a plain Python loop,
+`copy.deepcopy` of a 4-player state, and a JSON round trip of that state. Run stand-alone:
+
+    .venv/bin/python bench/bench_domain.py
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import domain  # noqa: E402
+
+
+def per_call(function: Callable[[], object], seconds: float = 1.0) -> float:
+    """Median seconds per call over batches run for about `seconds`."""
+    samples = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline or len(samples) < 5:
+        start = time.perf_counter()
+        function()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def random_game(players: int, seed: int) -> tuple[domain.GameState, int]:
+    rng = random.Random(seed)
+    state = domain.new_game(players, seed=seed)
+    moves = 0
+    while not domain.is_over(state):
+        state = domain.apply(state, rng.choice(domain.legal_moves(state)))
+        moves += 1
+    return state, moves
+
+
+def recorded_game(players: int, seed: int) -> tuple[domain.GameState, list[dict[str, Any]]]:
+    rng = random.Random(seed)
+    step = domain.resolve_chance(domain.new_game(players, seed=seed, draw=False))
+    start, record, state = domain.new_game(players, seed=seed, draw=False), list(step.chance), step.state
+    while not domain.is_over(state):
+        move = rng.choice(domain.legal_moves(state))
+        step = domain.step(state, move)
+        record += [move, *step.chance]
+        state = step.state
+    return start, record
+
+
+def replay(start: domain.GameState, record: list[dict[str, Any]], check: bool) -> domain.GameState:
+    state = start
+    for move in record:
+        state = domain.apply(state, move, check=check, draw=False)
+    return state
+
+
+def main() -> int:
+    loop = per_call(lambda: [None for _ in range(1_000_000)], 1.0)
+    mid_state = domain.new_game(4, seed=1)
+    rng = random.Random(1)
+    for _ in range(60):
+        mid_state = domain.apply(mid_state, rng.choice(domain.legal_moves(mid_state)))
+    deep = per_call(lambda: copy.deepcopy(mid_state), 1.0)
+    as_json = per_call(
+        lambda: domain.state_from_dict(json.loads(json.dumps(domain.state_to_dict(mid_state)))), 1.0
+    )
+
+    games, moves, seed = 0, 0, 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < 5.0:
+        _, count = random_game(4, seed)
+        games, moves, seed = games + 1, moves + count, seed + 1
+    elapsed = time.perf_counter() - started
+    per_second = games / elapsed
+
+    start, record = recorded_game(4, 7)
+    unchecked = per_call(lambda: replay(start, record, False), 2.0)
+    checked = per_call(lambda: replay(start, record, True), 2.0)
+    assert replay(start, record, False) == replay(start, record, True)
+
+    print("## Rules engine (bench/bench_domain.py)\n")
+    print(f"Python {platform.python_version()} on {platform.machine()}, one core.\n")
+    print("| figure | measured | target | anchor in the same run |")
+    print("|---|---|---|---|")
+    print(
+        f"| random complete 4-player games per second (uniform random legal moves, checked, seeded draws) "
+        f"| **{per_second:.0f}** games/s ({moves / games:.0f} moves per game, "
+        f"{elapsed / moves * 1e6:.0f} µs per legal_moves + apply) | ≥ 50 | "
+        f"a 1,000,000-step Python loop: {loop * 1e3:.1f} ms |"
+    )
+    print(
+        f"| re-apply a recorded 4-player game without checks ({len(record)} moves, chance included) "
+        f"| **{unchecked * 1e3:.2f}** ms | ≤ 5 ms | deepcopy of a 4-player state: {deep * 1e3:.2f} ms |"
+    )
+    print(
+        f"| the same game re-applied with checks | {checked * 1e3:.2f} ms | – "
+        f"| JSON round trip of that state (to_dict, dumps, loads, from_dict): {as_json * 1e3:.2f} ms |"
+    )
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

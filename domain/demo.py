@@ -1,0 +1,96 @@
+"""`heronlog demo`: a seeded game played by random legal moves, printed move by move, then its score sheet.
+
+The player prefers acting over declining (so the demo shows ascents, yards and gardens rather than a string of
+"done"), and everything, moves included, follows from the seed: the same seed prints the same game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from domain.describe import describe
+from domain.engine import apply, is_over, legal_moves, resolve_chance
+from domain.scoring import score
+from domain.setup import parse_players
+from domain.state import GameState
+from domain.vocabulary import Phase
+
+NAMES = ("Ana", "Bo", "Cy", "Di")
+
+
+def _choose(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    acting = [move for move in moves if move["kind"] not in ("done", "convert")]
+    return rng.choice(acting if acting and rng.random() < 0.85 else moves)
+
+
+def score_table(state: GameState) -> list[str]:
+    """The score sheets as a fixed-width table."""
+    header = (
+        "Player",
+        "CP",
+        "Coins+seals",
+        "Resources",
+        "Time",
+        "Courtiers",
+        "Warriors",
+        "Gardeners",
+        "Total",
+        "Rank",
+    )
+    rows = [
+        (
+            sheet.name,
+            sheet.in_game_cp,
+            sheet.coins_seals,
+            sheet.resources,
+            sheet.passage_of_time,
+            sheet.courtiers,
+            sheet.warriors,
+            sheet.gardeners,
+            sheet.total,
+            sheet.rank,
+        )
+        for sheet in sorted(score(state), key=lambda sheet: sheet.rank)
+    ]
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    return [
+        "  ".join(
+            str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        )
+        for row in [header, *rows]
+    ]
+
+
+def demo(players: int = 4, seed: int = 1) -> str:
+    """Play a seeded game with random legal moves; return its log and final score sheet as text."""
+    from domain import RULES_VERSION, new_game
+
+    names = list(NAMES[: len(parse_players(players))])
+    rng = random.Random(f"demo:{seed}")
+    lines = [
+        f"The White Castle: a seeded demo game, {len(names)} players, seed {seed} (rules {RULES_VERSION})"
+    ]
+    sections: list[str] = []
+
+    def log(state: GameState, move: dict[str, Any]) -> GameState:
+        heading = "Setup" if state.phase is Phase.SETUP else f"Round {state.round}"
+        if not sections or sections[-1] != heading:
+            sections.append(heading)
+            lines.extend(["", heading])
+        turn = f"[{state.turn_index // len(names) + 1}] " if state.phase is Phase.TURNS else ""
+        lines.append(f"  {turn}{describe(state, move)}")
+        return apply(state, move, draw=False)
+
+    def chance(state: GameState) -> GameState:
+        for move in resolve_chance(state).chance:
+            state = log(state, move)
+        return state
+
+    state = chance(new_game(names, seed=seed, draw=False))
+    while not is_over(state):
+        state = chance(log(state, _choose(rng, legal_moves(state))))
+    lines += ["", "Final score sheet (ties go to the player higher on the turn-order track)", ""]
+    lines += ["  " + row for row in score_table(state)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,122 @@
+"""Browser fixtures: one real `heronlog serve` (SQLite in a temporary folder) per module, and Debian's Chromium
+driven by Playwright for Python (never a downloaded browser), with a fresh profile."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import required_env
+from tests.e2e.conftest import Served, serve
+
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """`heronlog serve` on the embedded SQLite store, its data folder in a temporary directory."""
+    folder = tmp_path_factory.mktemp("pages")
+    env = {"HERONLOG_DATA": str(folder / "data"), "REDIS_URL": "", "HERONLOG_STORE": ""}
+    yield from serve(folder, env)
+
+
+@pytest.fixture(scope="module")
+def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Chromium with a fresh user-data folder, driven by Playwright (sync API)."""
+    from playwright.sync_api import sync_playwright
+
+    executable = required_env("HERONLOG_TEST_CHROMIUM")
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=executable,
+            args=CHROMIUM_ARGS,
+            headless=True,
+            viewport={"width": 1280, "height": 900},
+        )
+        context.set_default_timeout(15_000)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def problems() -> list[str]:
+    """JavaScript errors and console errors of the test's tab (a test may remove the ones it expects)."""
+    return []
+
+
+@pytest.fixture
+def page(browser_context: Any, problems: list[str]) -> Iterator[Any]:
+    """A new tab; the test fails if the page raised a JavaScript error or logged one."""
+    tab = browser_context.new_page()
+    tab.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    tab.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    yield tab
+    tab.close()
+    assert problems == []
+
+
+@pytest.fixture(scope="session")
+def shots(test_output: str) -> Path:
+    """Where the browser tests write their screenshots."""
+    folder = Path(test_output) / "pages"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class Api:
+    """A few direct calls to the JSON API, to set up what a test does not click through."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+
+    def call(
+        self, method: str, path: str, body: Any = None, token: str | None = None, version: int | None = None
+    ) -> Any:
+        request = urllib.request.Request(
+            self.base_url + path,
+            data=None if body is None else json.dumps(body).encode(),
+            method=method,
+            headers={"Content-Type": "application/json"},
+        )
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        if version is not None:
+            request.add_header("If-Match", f'"{version}"')
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read())
+
+    def play_first_moves(self, game_id: str, token: str, until: Any) -> dict[str, Any]:
+        """Post the first legal move until `until(legal)` holds; returns that legal-moves answer."""
+        for _ in range(500):
+            legal = self.call("GET", f"/api/games/{game_id}/legal-moves")
+            if until(legal) or not legal["moves"]:
+                return dict(legal)
+            self.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
+        raise AssertionError("the condition never held")
+
+
+@pytest.fixture(scope="module")
+def api(site: Served) -> Api:
+    return Api(site.url)
+
+
+def no_horizontal_scroll(page: Any) -> bool:
+    return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))

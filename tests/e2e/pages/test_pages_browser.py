@@ -1,0 +1,325 @@
+"""The web pages in a real headless Chromium against a real `heronlog serve`: record a seeded game by clicking,
+undo and redo, replay it (steps, slider, keyboard, deep links, undone moves), annotate, see the score chart,
+fork; table-mode chance forms; private games and shared links; the score sheet; the QR encoder.
+
+Screenshots go to HERONLOG_TEST_OUTPUT/pages (wide and 390-pixel phone viewports).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Served
+from tests.e2e.pages.conftest import Api, no_horizontal_scroll
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+def version_of(page: Any) -> int:
+    match = re.search(r"version (\d+)", page.locator("#game-meta").inner_text())
+    assert match, page.locator("#game-meta").inner_text()
+    return int(match.group(1))
+
+
+def wait_version(page: Any, version: int) -> None:
+    page.wait_for_function(
+        "v => { const m = /version (\\d+)/.exec(document.getElementById('game-meta').textContent);"
+        " return m && Number(m[1]) === v && !document.querySelector('#app[aria-busy=true]'); }",
+        arg=version,
+    )
+
+
+def click_a_move(page: Any, last: bool = False) -> None:
+    """Click a move button (not a free seal conversion when another move exists) and wait for the answer."""
+    before = version_of(page)
+    buttons = page.locator("#moves button.move:not([disabled]):not(.free)")
+    if buttons.count() == 0:
+        buttons = page.locator("#moves button.move:not([disabled])")
+    (buttons.last if last else buttons.first).click()
+    wait_version(page, before + 1)
+
+
+def shown_version(page: Any) -> int:
+    return int(page.locator("#board").get_attribute("data-version") or "0")
+
+
+def wait_shown(page: Any, version: int) -> None:
+    page.wait_for_function("v => document.getElementById('board').dataset.version === String(v)", arg=version)
+
+
+def test_record_a_seeded_game_by_clicking_then_replay_annotate_and_fork(
+    page: Any, site: Served, api: Api, shots: Path
+) -> None:
+    # New game: two seats, seeded mode, the first-game layout off, public.
+    page.goto(site.url + "/games/new")
+    page.fill("#seat-0-name", "Aiko")
+    page.fill("#seat-1-name", "Ben <i>")
+    page.select_option("#seat-1-colour", "orange")
+    page.check("#mode-seeded")
+    page.fill("#seed", "7")
+    page.fill("#title", "Club night")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#created:not([hidden])")
+    token = page.input_value("#owner-token")
+    assert len(token) > 20
+    page.get_by_role("button", name="Make a link for Aiko").click()
+    link = page.locator("#seat-link-0")
+    link.wait_for()
+    assert "#token=" in link.input_value()
+    assert page.locator(".qr-box svg.qr").count() == 1
+    page.screenshot(path=str(shots / "new-game-created.png"), full_page=True)
+
+    # The recording screen: the board, the prompt's moves as buttons.
+    page.click("#record-link")
+    page.wait_for_selector("#moves button.move:not([disabled])")
+    game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]
+    assert page.locator(".panel-castle svg").count() == 1
+    assert page.locator(".panel-player").count() == 2
+    assert "Ben <i>" in page.locator("#game-meta").inner_text()  # shown as text, never as markup
+    assert page.locator("#game-meta i").count() == 0
+    for _ in range(14):
+        click_a_move(page)
+    page.screenshot(path=str(shots / "record-wide.png"), full_page=True)
+
+    # The board drawn is the API's state.
+    game = api.call("GET", f"/api/games/{game_id}")
+    words = page.locator("#board-text .board-words").text_content() or ""
+    for player in game["state"]["players"]:
+        assert f"{player['cp']} CP, {player['coins']} coins, {player['seals']} seals" in words
+
+    # Undo and redo, by button and by keyboard.
+    last_move = page.locator("#recent li").first.inner_text()
+    version = version_of(page)
+    page.click("#undo")
+    wait_version(page, version + 1)
+    assert page.locator("#recent li").first.inner_text() != last_move
+    page.click("#redo")
+    wait_version(page, version + 2)
+    assert page.locator("#recent li").first.inner_text() == last_move
+    page.locator("body").press("Control+z")
+    wait_version(page, version + 3)
+    page.locator("body").press("Control+y")
+    wait_version(page, version + 4)
+    # Undo once more and play another move instead: the undone move stays in the log.
+    page.click("#undo")
+    wait_version(page, version + 5)
+    click_a_move(page, last=True)
+    for _ in range(6):
+        click_a_move(page)
+
+    # Replay: step, slider, keyboard.
+    page.click("#replay-link")
+    page.wait_for_selector(".line-chart")
+    timeline = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+    assert shown_version(page) == timeline[-1]["version"]
+    page.locator("body").press("Home")
+    wait_shown(page, 1)
+    assert page.locator("#position").inner_text().startswith("Start of the game")
+    page.locator("body").press("ArrowRight")
+    wait_shown(page, timeline[0]["version"])
+    assert page.locator("#position").inner_text().startswith("Move 1 of")
+    page.click("[data-step=next-turn]")
+    page.wait_for_function(
+        "v => Number(document.getElementById('board').dataset.version) > v", arg=timeline[0]["version"]
+    )
+    page.locator("#slider").evaluate("(el) => { el.value = '10'; el.dispatchEvent(new Event('input')); }")
+    wait_shown(page, timeline[9]["version"])
+    page.locator("body").press("End")
+    wait_shown(page, timeline[-1]["version"])
+
+    # Undone moves are hidden by default and shown on request.
+    assert page.locator("#move-list li.undone").count() == 0
+    page.check("#show-undone")
+    page.wait_for_selector("#move-list li.undone")
+    page.uncheck("#show-undone")
+    page.wait_for_function("() => document.querySelectorAll('#move-list li.undone').length === 0")
+
+    # The chart: one line per player, after every turn.
+    assert page.locator(".line-chart path.series").count() == 2
+    page.screenshot(path=str(shots / "replay-wide.png"), full_page=True)
+
+    # Deep links: to a version, and to a round and turn; the board shown is the API's state there.
+    page.goto(f"{site.url}/games/{game_id}/replay?version=6")
+    wait_shown(page, 6)
+    assert "version 6" in page.locator("#position").inner_text()
+    at_six = api.call("GET", f"/api/games/{game_id}/states/6")["state"]
+    words = page.locator("#board-text .board-words").text_content() or ""
+    for player in at_six["players"]:
+        assert (
+            f"{player['cp']} CP, {player['coins']} coins, {player['seals']} seals, {player['food']} food"
+            in words
+        )
+    located = api.call("GET", f"/api/games/{game_id}/states?round=1&turn=2")["version"]
+    page.goto(f"{site.url}/games/{game_id}/replay?round=1&turn=2")
+    wait_shown(page, located)
+    assert page.url.endswith(f"?version={located}")
+
+    # Annotate the move shown: the text stays text; edit it; its glyph shows.
+    page.fill("#note-text", "<img src=x onerror=alert(1)> a bold start")
+    page.select_option("#note-glyph", "!?")
+    page.click("#note-save")
+    note = page.locator("#move-list li.current .note")
+    note.wait_for()
+    assert note.locator(".note-text").inner_text() == "<img src=x onerror=alert(1)> a bold start"
+    assert note.locator(".glyph").inner_text() == "!?"
+    assert page.locator("#move-list img").count() == 0
+    note.get_by_role("button", name="Edit").click()
+    page.fill("#note-text", "a bold start, on reflection")
+    page.click("#note-save")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.note-text')].some(n => n.textContent === 'a bold start, on reflection')"
+    )
+    notes = api.call("GET", f"/api/games/{game_id}/annotations")["annotations"]
+    assert [(n["version"], n["text"], n["glyph"]) for n in notes] == [
+        (located, "a bold start, on reflection", "!?")
+    ]
+
+    # The phone: nothing wider than the screen.
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}/replay?version={located}")
+    wait_shown(page, located)
+    assert no_horizontal_scroll(page)
+    page.screenshot(path=str(shots / "replay-phone.png"), full_page=True)
+    page.goto(f"{site.url}/games/{game_id}")
+    page.wait_for_selector("#moves button.move")
+    assert no_horizontal_scroll(page)
+    page.screenshot(path=str(shots / "record-phone.png"))
+    page.screenshot(path=str(shots / "record-phone-full.png"), full_page=True)
+
+    # What if: fork from the position shown, and play on in the branch.
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{site.url}/games/{game_id}/replay?version={located}")
+    wait_shown(page, located)
+    page.click("#fork")
+    page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    assert game_id not in page.url
+    page.wait_for_selector("#moves button.move:not([disabled])")
+    assert "what-if branch" in page.locator("#game-meta").inner_text()
+    click_a_move(page)
+
+    # Home: the games, searchable.
+    page.goto(site.url + "/")
+    assert page.locator("table.games tbody tr").count() == 2
+    page.fill("#search", "aiko")
+    page.press("#search", "Enter")
+    page.wait_for_url(re.compile(r"search=aiko"))
+    assert page.locator("table.games tbody tr").count() == 2
+    page.fill("#search", "nobody")
+    page.press("#search", "Enter")
+    page.wait_for_selector(".empty")
+    page.screenshot(path=str(shots / "home-search.png"))
+
+
+def test_table_mode_chance_prompts_are_forms(page: Any, site: Served, api: Api, shots: Path) -> None:
+    created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table"})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    # A shared link: the token comes in the fragment and leaves the address bar at once.
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector(".chance-form select")
+    assert "token" not in page.url
+    version = version_of(page)
+    page.select_option("#chance-pick", index=2)
+    page.click(".chance-form button[type=submit]")
+    wait_version(page, version + 1)
+
+    legal = api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["kind"] == "roll")
+    page.reload()
+    inputs = page.locator(".chance-form .die-input")
+    inputs.first.wait_for()
+    assert inputs.count() == len(legal["moves"][0]["dice"])
+    roll = legal["moves"][-1]["dice"]
+    for index in range(inputs.count()):
+        inputs.nth(index).fill("7")
+    page.click(".chance-form button[type=submit]")
+    assert "1 to 6" in page.locator(".chance-form .error").inner_text()
+    for index, value in enumerate(reversed(roll)):  # typed in any order
+        inputs.nth(index).fill(str(value))
+    page.screenshot(path=str(shots / "record-table-roll.png"), full_page=True)
+    version = version_of(page)
+    page.click(".chance-form button[type=submit]")
+    wait_version(page, version + 1)
+    bridge = legal["prompt"]["context"]["bridge"]
+    state = api.call("GET", f"/api/games/{game_id}")["state"]
+    laid = next(b for b in state["board"]["bridges"] if b["colour"] == bridge)
+    assert sorted([laid["left"], *laid["middle"], laid["right"]]) == sorted(roll)
+
+
+def test_a_private_game_needs_its_token(page: Any, site: Served, api: Api, problems: list[str]) -> None:
+    created = api.call(
+        "POST", "/api/games", {"players": ["Kai", "Lu"], "mode": "seeded", "seed": 3, "private": True}
+    )
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    page.goto(f"{site.url}/games/{game_id}/replay")
+    page.wait_for_function("() => /private/.test(document.getElementById('position').textContent)")
+    # The browser logs the API's refusal (401) as a failed resource: expected here.
+    assert problems and all("401" in problem for problem in problems)
+    problems.clear()
+    page.fill("#token-input", token)
+    page.click(".token-form button")
+    page.wait_for_selector(".line-chart, #chart p")
+    assert "records as the owner" in page.locator("#access").inner_text()
+    page.goto(site.url + "/")
+    assert game_id not in page.content()
+
+
+def test_the_score_sheet_page_scores_the_rulebooks_example(page: Any, site: Served, shots: Path) -> None:
+    page.goto(site.url + "/score-sheet")
+    tallies = {
+        "name": "Aiko",
+        "cp": "8",
+        "coins": "5",
+        "food": "3",
+        "iron": "3",
+        "pearl": "3",
+        "pot": "11",
+        "gate": "2",
+        "steward": "1",
+        "daimyo": "2",
+        "yard_1": "3",
+        "gardener_points": "15",
+    }
+    for key, value in tallies.items():
+        page.fill(f"#p0-{key}", value)
+    page.fill("#p1-name", "Ben")
+    page.click("#score-form button[type=submit]")
+    table = page.locator("#score-table table")
+    table.wait_for()
+    totals = table.locator("tr.total td").all_inner_texts()
+    assert totals == ["76", "0"]
+    page.set_viewport_size(PHONE)
+    assert no_horizontal_scroll(page)
+    page.screenshot(path=str(shots / "score-sheet-phone.png"), full_page=True)
+
+
+def test_the_qr_encoder_matches_an_independent_encoder(page: Any, site: Served) -> None:
+    import segno
+    from segno import consts
+
+    page.goto(site.url + "/score-sheet")
+    for version in (1, 2, 5, 7, 10, 14, 22, 40):
+        for level in ("L", "M"):
+            # Text that fills the symbol exactly: the two encoders then agree bit for bit (with room to spare,
+            # segno adds a zero byte before the pad codewords; both forms decode the same).
+            capacity = consts.SYMBOL_CAPACITY[version][consts.ERROR_MAPPING[level]]
+            length = (capacity - 4 - (8 if version <= 9 else 16)) // 8
+            text = ("heronlog/" * 400)[:length]
+            mask = (version * 3 + len(level)) % 8
+            ours = page.evaluate(
+                """async ([text, level, mask]) => {
+                    const qr = await import('/static/qr.js');
+                    const code = qr.encode(text, {level, mask});
+                    return {version: code.version, rows: code.modules.map(r => r.map(x => (x ? 1 : 0)))};
+                }""",
+                [text, level, mask],
+            )
+            reference = segno.make(
+                text, error=level, mode="byte", version=version, mask=mask, boost_error=False
+            )
+            assert ours["version"] == version
+            assert ours["rows"] == [list(row) for row in reference.matrix], (version, level)

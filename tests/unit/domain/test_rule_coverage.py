@@ -1,0 +1,72 @@
+"""Every numbered rule of RULES.md A.1-A.15 is named by at least one test of this folder (in a test's name or
+docstring), and every game area has its own test module."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+RULES = {
+    "S": 12,
+    "T": 7,
+    "P": 7,
+    "C": 5,
+    "O": 2,
+    "W": 2,
+    "D": 3,
+    "WA": 4,
+    "GA": 2,
+    "CA": 5,
+    "L": 3,
+    "R": 7,
+    "PT": 3,
+    "E": 5,
+    "F": 10,
+}
+"""RULES.md sections A.1-A.15: the prefix of each and how many rules it numbers."""
+
+AREAS = {
+    "test_setup.py",
+    "test_turn.py",
+    "test_placement.py",
+    "test_castle.py",
+    "test_outside_walls.py",
+    "test_well.py",
+    "test_domain_board.py",
+    "test_yards.py",
+    "test_gardens.py",
+    "test_courtier.py",
+    "test_lantern.py",
+    "test_resources.py",
+    "test_passage_of_time.py",
+    "test_end_of_round.py",
+    "test_scoring.py",
+}
+
+
+def named_rules() -> set[str]:
+    found: set[str] = set()
+    for path in HERE.glob("test_*.py"):
+        if path.name == Path(__file__).name:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                text = node.name + " " + (ast.get_docstring(node) or "")
+                found |= {f"R-{p}{n}" for p, n in re.findall(r"R[_-]([A-Z]+)(\d\d)", text)}
+    return found
+
+
+def test_every_rule_of_a1_to_a15_is_named_by_a_test() -> None:
+    expected = {f"R-{prefix}{n:02d}" for prefix, count in RULES.items() for n in range(1, count + 1)}
+    assert sorted(expected - named_rules()) == []
+
+
+def test_one_test_module_per_game_area() -> None:
+    assert {path.name for path in HERE.glob("test_*.py")} >= AREAS
+
+
+def test_the_checker_sees_rule_names() -> None:
+    assert {"R-T03", "R-PT02", "R-F10"} <= named_rules()
