@@ -17,8 +17,8 @@ from uuid import UUID
 from flask import current_app, request
 
 from api.errors import ApiError
-from api.observability import note
 from api.limits import AnswerCache, RateLimiter
+from api.observability import note
 from replay.access import Gatekeeper, Grant
 from replay.application import GameLog
 from replay.game import Game

@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from replay.config import STORE_VARIABLES, Variable
 
 SERVER_VARIABLES: tuple[Variable, ...] = (
-    Variable("HERONLOG_HOST", "127.0.0.1", "address `heronlog serve` listens on (`0.0.0.0` in the container)"),
+    Variable(
+        "HERONLOG_HOST", "127.0.0.1", "address `heronlog serve` listens on (`0.0.0.0` in the container)"
+    ),
     Variable("HERONLOG_PORT", "8000", "port `heronlog serve` listens on"),
     Variable("HERONLOG_WORKERS", "1", "gunicorn worker processes (keep 1 on SQLite)"),
     Variable("HERONLOG_THREADS", "8", "threads per worker; each open event stream holds one"),

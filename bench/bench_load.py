@@ -250,7 +250,9 @@ def hammer(call: Callable[[], None], window: Window, stop: threading.Event, tall
             tally.moves += 1
 
 
-def run_clients(workers: Sequence[Callable[[Window, threading.Event, Tally], None]], seconds: float) -> Result:
+def run_clients(
+    workers: Sequence[Callable[[Window, threading.Event, Tally], None]], seconds: float
+) -> Result:
     """Run every worker in its own thread: a warm-up, then ``seconds`` measured, then stop them all."""
     now = time.perf_counter()
     window = Window(now + WARMUP_SECONDS, now + WARMUP_SECONDS + seconds)
@@ -361,17 +363,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="heronlog-load-") as temp:
         folder = Path(temp)
-        with redis_server(folder / "always") as url, heronlog_serve(
-            url, folder, args.workers, args.threads
-        ) as port:
+        with (
+            redis_server(folder / "always") as url,
+            heronlog_serve(url, folder, args.workers, args.threads) as port,
+        ):
             durable = load(port, args.seconds)
             health = None if args.no_anchors else healthz_anchor(port, args.seconds / 2)
             pings, ping_us = (None, 0.0) if args.no_anchors else ping_anchor(url, args.seconds / 2)
         relaxed = None
         if not args.no_anchors:
-            with redis_server(folder / "everysec", "--appendfsync", "everysec") as url, heronlog_serve(
-                url, folder, args.workers, args.threads
-            ) as port:
+            with (
+                redis_server(folder / "everysec", "--appendfsync", "everysec") as url,
+                heronlog_serve(url, folder, args.workers, args.threads) as port,
+            ):
                 relaxed = load(port, args.seconds)
 
     print("## Load: 50 clients recording games over HTTP (bench_load.py)\n")

@@ -42,16 +42,22 @@ class Variable:
 
 
 STORE_VARIABLES: tuple[Variable, ...] = (
-    Variable("HERONLOG_STORE", None, "`sqlite`, `redis` or `memory` (default: `redis` if `REDIS_URL` is set)"),
+    Variable(
+        "HERONLOG_STORE", None, "`sqlite`, `redis` or `memory` (default: `redis` if `REDIS_URL` is set)"
+    ),
     Variable("HERONLOG_DATA", DEFAULT_DATA_FOLDER, "folder of the SQLite file `heronlog.sqlite`"),
-    Variable("REDIS_URL", None, "the Redis server: `redis://[user:pass@]host:port/db`, `rediss://`, `unix://`"),
+    Variable(
+        "REDIS_URL", None, "the Redis server: `redis://[user:pass@]host:port/db`, `rediss://`, `unix://`"
+    ),
     Variable("REDIS_KEY_PREFIX", "heronlog", "first part of every key's hash tag"),
     Variable("HERONLOG_SHARDS", "1", "applications (shards) the games are spread over, 1 to 64"),
     # Read by the Redis persistence module (replay.store.factory) through the eventsourcing library's
     # environment, which also takes them per application (GAMELOG0_REDIS_URL...).
     Variable("REDIS_CLUSTER", "auto", "`auto` (ask the server), `yes` (Redis Cluster) or `no`"),
     Variable("REDIS_SOCKET_TIMEOUT", "10", "seconds to wait for a Redis reply"),
-    Variable("REDIS_SUBSCRIBE_BLOCK_MS", "200", "how often a blocked subscription checks whether it was stopped"),
+    Variable(
+        "REDIS_SUBSCRIBE_BLOCK_MS", "200", "how often a blocked subscription checks whether it was stopped"
+    ),
 )
 """Every environment variable the event store is configured from (README, "Configuration")."""
 

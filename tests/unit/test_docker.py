@@ -32,7 +32,12 @@ from replay.config import StoreConfig
 ROOT = Path(__file__).resolve().parents[2]
 DOCKER = ROOT / "docker"
 REDIS_PORT = 6379  # redis.conf does not set `port`: the server's default
-PYTHON_VARIABLES = {"PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "PIP_NO_CACHE_DIR", "PIP_DISABLE_PIP_VERSION_CHECK"}
+PYTHON_VARIABLES = {
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONUNBUFFERED",
+    "PIP_NO_CACHE_DIR",
+    "PIP_DISABLE_PIP_VERSION_CHECK",
+}
 
 
 # --- reading the files ------------------------------------------------------------------------------------------
@@ -93,8 +98,8 @@ def env_of(instructions: list[Instruction]) -> dict[str, str]:
 
 def redis_conf() -> dict[str, str]:
     settings = {}
-    for line in (DOCKER / "redis.conf").read_text().splitlines():
-        line = line.strip()
+    for raw in (DOCKER / "redis.conf").read_text().splitlines():
+        line = raw.strip()
         if line and not line.startswith("#"):
             key, _, value = line.partition(" ")
             settings[key.lower()] = value.strip()
@@ -182,7 +187,7 @@ def test_the_health_check_runs_the_shipped_script_against_the_apps_healthz() -> 
     script = (DOCKER / "healthcheck.py").read_text()
     assert "/healthz" in script
     assert "/healthz" in app_routes()
-    assert load_healthcheck().DEFAULT_PORT == variables()["HERONLOG_PORT"].default
+    assert variables()["HERONLOG_PORT"].default == load_healthcheck().DEFAULT_PORT
 
 
 def test_every_copied_file_exists_and_is_in_the_build_context() -> None:
@@ -237,7 +242,7 @@ def http_answering() -> Iterator[Any]:
 
     def start(status: int) -> int:
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+            def do_GET(self) -> None:
                 self.send_response(status if self.path == "/healthz" else 404)
                 self.end_headers()
 

@@ -119,7 +119,7 @@ def test_an_unexpected_error_is_a_500_logged_as_json_with_its_request_id_and_tra
 def test_metrics_count_requests_moves_conflicts_and_rate_limited_writes() -> None:
     app = create_app({"STORE": StoreConfig(kind="memory"), "RATE_LIMIT_PER_ADDRESS": 2})
     api = ApiClient(flask_transport(app.test_client()))
-    game_id, owner, game = api.create(2, seed=9)
+    game_id, owner, _ = api.create(2, seed=9)
     listing = api.legal(game_id)
     assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
     assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
