@@ -137,9 +137,9 @@ class Recorder:
         self.failure: str | None = None
         self.game_id = ""
 
-    def call(self, send: Callable[[], Answer]) -> Answer | None:
+    def call(self, send: Callable[..., Answer], *args: Any, **kwargs: Any) -> Answer | None:
         try:
-            return send()
+            return send(*args, **kwargs)
         except (OSError, http.client.HTTPException, urllib.error.URLError):
             return None
 
@@ -147,7 +147,7 @@ class Recorder:
         try:
             self.game_id, owner, _ = self.api.create(2, seed=self.seed)
             while len(self.acknowledged) < self.target and time.monotonic() < self.deadline:
-                listing = self.call(lambda: self.api.get(f"/api/games/{self.game_id}/legal-moves"))
+                listing = self.call(self.api.get, f"/api/games/{self.game_id}/legal-moves")
                 if listing is None or listing.status != 200:
                     self.refused += 1
                     time.sleep(0.05)
@@ -155,9 +155,7 @@ class Recorder:
                 move = self.rng.choice(listing.body["moves"])
                 key = f"{self.seed}-{listing.etag}"
                 while time.monotonic() < self.deadline:
-                    answer = self.call(
-                        lambda: self.api.play(self.game_id, move, owner, listing.etag, key=key)
-                    )  # noqa: B023
+                    answer = self.call(self.api.play, self.game_id, move, owner, listing.etag, key=key)
                     if answer is not None and answer.status == 201:
                         [version] = answer.body["versions"]
                         self.acknowledged[version] = move
