@@ -187,7 +187,18 @@ def _add_write_guards(app: Flask) -> None:
         box = services()
         who = _identity()
         limit_name = "RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS"
-        verdict = box.limiter.check(who, int(app.config[limit_name]))
+        key = request.headers.get("Idempotency-Key")
+        cache_key = fingerprint = None
+        if key:
+            body = request.get_data(cache=True)
+            fingerprint = hashlib.sha256(
+                b"\n".join([request.method.encode(), request.full_path.encode(), body])
+            ).hexdigest()
+            cache_key = hashlib.sha256(f"{who}\n{key}".encode()).hexdigest()
+        # The limit and the remembered answer together: one round trip to Redis for both.
+        verdict, remembered = box.limiter.check_and_recall(
+            who, int(app.config[limit_name]), box.answers, cache_key
+        )
         if not verdict.allowed:
             raise ApiError(
                 "rate_limited",
@@ -197,16 +208,9 @@ def _add_write_guards(app: Flask) -> None:
                 retry_after=verdict.retry_after,
                 limit=verdict.limit,
             )
-        key = request.headers.get("Idempotency-Key")
-        if not key:
+        if cache_key is None:
             return None
-        body = request.get_data(cache=True)
-        fingerprint = hashlib.sha256(
-            b"\n".join([request.method.encode(), request.full_path.encode(), body])
-        ).hexdigest()
-        cache_key = hashlib.sha256(f"{who}\n{key}".encode()).hexdigest()
         g.idempotency = (cache_key, fingerprint)
-        remembered = box.answers.get(cache_key)
         if remembered is None:
             return None
         if remembered.fingerprint != fingerprint:

@@ -241,6 +241,7 @@ class Moves(MethodView):
                 expected_version=version,
                 actor=grant.actor,
                 idempotency_key=key,
+                known=game,
             )
         )
         note(moves=0 if result.repeated else len(result.versions))

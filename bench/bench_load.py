@@ -82,6 +82,7 @@ def redis_server(folder: Path, *overrides: str) -> Iterator[str]:
     args = [executable, str(REDIS_CONF), "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder)]
     with (folder / "redis.log").open("wb") as log:
         process = subprocess.Popen([*args, *overrides], stdout=log, stderr=subprocess.STDOUT)
+    SERVERS["redis"] = process.pid
     try:
         wait_for(lambda: answers_ping(port), "redis-server")
         yield f"redis://127.0.0.1:{port}/0"
@@ -114,12 +115,12 @@ def heronlog_serve(redis_url: str, folder: Path, workers: int, threads: int) -> 
         "REDIS_KEY_PREFIX": "load-" + uuid.uuid4().hex[:8],
         "HERONLOG_RATE_LIMIT_PER_TOKEN": "1000000",
         "HERONLOG_RATE_LIMIT_PER_ADDRESS": "1000000",
-        "HERONLOG_LOG_LEVEL": "warning",
     }
     command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
     command += ["--workers", str(workers), "--threads", str(threads)]
     with (folder / f"serve-{port}.log").open("wb") as log:
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    SERVERS["heronlog"] = process.pid
     try:
         wait_for(lambda: get_status(port, "/healthz") == 200, "heronlog serve")
         yield port
@@ -130,6 +131,73 @@ def heronlog_serve(redis_url: str, folder: Path, workers: int, threads: int) -> 
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+# --- where the machine's time went -------------------------------------------------------------------------
+
+SERVERS: dict[str, int] = {}
+"""The pids of the servers started last (their workers are found as their children)."""
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def family(pid: int) -> list[int]:
+    """A process and its children (gunicorn's workers)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            children.append(int(stat.parent.name))
+    return [pid, *children]
+
+
+def machine_seconds() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far."""
+    values = [int(value) for value in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values) - idle) / TICK, sum(values) / TICK
+
+
+@dataclass
+class CpuShare:
+    """Cores used during a run, by whom: heronlog (master and workers), Redis, the clients, everything else."""
+
+    heronlog: float
+    redis: float
+    clients: float
+    others: float
+
+    def describe(self) -> str:
+        return (
+            f"heronlog {self.heronlog:.2f}, Redis {self.redis:.2f}, the 50 clients {self.clients:.2f}, "
+            f"other processes on this shared machine {self.others:.2f}"
+        )
+
+
+@contextlib.contextmanager
+def cpu_share() -> Iterator[list[CpuShare]]:
+    """Measure the cores each party used while the block runs."""
+    pids = {"heronlog": family(SERVERS["heronlog"]), "redis": [SERVERS["redis"]]}
+    before = {name: sum(cpu_seconds(pid) for pid in group) for name, group in pids.items()}
+    mine, (busy, _), began = time.process_time(), machine_seconds(), time.monotonic()
+    found: list[CpuShare] = []
+    yield found
+    wall = time.monotonic() - began
+    used = {name: (sum(cpu_seconds(pid) for pid in pids[name]) - before[name]) / wall for name in pids}
+    clients = (time.process_time() - mine) / wall
+    total_busy = (machine_seconds()[0] - busy) / wall
+    others = max(0.0, total_busy - used["heronlog"] - used["redis"] - clients)
+    found.append(CpuShare(used["heronlog"], used["redis"], clients, others))
 
 
 # --- the clients --------------------------------------------------------------------------------------------
@@ -367,7 +435,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             redis_server(folder / "always") as url,
             heronlog_serve(url, folder, args.workers, args.threads) as port,
         ):
-            durable = load(port, args.seconds)
+            with cpu_share() as share:
+                durable = load(port, args.seconds)
             health = None if args.no_anchors else healthz_anchor(port, args.seconds / 2)
             pings, ping_us = (None, 0.0) if args.no_anchors else ping_anchor(url, args.seconds / 2)
         relaxed = None
@@ -400,6 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(row("anchor: redis-py PING, 50 threads", pings, "PING", "PINGs"))
         print(f"| anchor: one redis-py PING round trip | | {ping_us / 1000:.3f} | | |")
     print()
+    print(f"Cores used during the shipped-settings run (of {os.cpu_count()}): {share[0].describe()}.\n")
     moves_p99 = durable.percentile_ms("moves", 0.99)
     met = durable.rate >= TARGET_MOVES_PER_SECOND and moves_p99 <= TARGET_P99_MS
     print(
