@@ -48,7 +48,8 @@ _SERVER = {variable.name: variable for variable in SERVER_VARIABLES}
 
 def server_setting(environ: Mapping[str, str], name: str) -> str:
     """The value of a declared server variable with a default: set and not empty, else the default."""
-    value = environ.get(name) or _SERVER[name].default
+    declared = _SERVER[name]
+    value = environ.get(name) or declared.default
     if value is None:
         raise KeyError(f"{name} has no default")
     return value

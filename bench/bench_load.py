@@ -103,13 +103,15 @@ def get_status(port: int, path: str) -> int:
 
 
 @contextlib.contextmanager
-def heronlog_serve(redis_url: str, folder: Path, workers: int, threads: int) -> Iterator[int]:
+def heronlog_serve(
+    redis_url: str, folder: Path, workers: int, threads: int, source: Path = ROOT
+) -> Iterator[int]:
     """``heronlog serve`` (gunicorn) on Redis, on a free loopback port. Rate limits stay on (their Redis
     counters are part of every write's cost) with a limit no client reaches here."""
     port = free_port()
     env = {
         **os.environ,
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": str(source),
         "HERONLOG_STORE": "redis",
         "REDIS_URL": redis_url,
         "REDIS_KEY_PREFIX": "load-" + uuid.uuid4().hex[:8],
@@ -119,7 +121,7 @@ def heronlog_serve(redis_url: str, folder: Path, workers: int, threads: int) -> 
     command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
     command += ["--workers", str(workers), "--threads", str(threads)]
     with (folder / f"serve-{port}.log").open("wb") as log:
-        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=source)
     SERVERS["heronlog"] = process.pid
     try:
         wait_for(lambda: get_status(port, "/healthz") == 200, "heronlog serve")
@@ -427,13 +429,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     parser.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
     parser.add_argument("--no-anchors", action="store_true", help="only the load itself (for profiling)")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=ROOT,
+        help="serve the heronlog source tree in this folder instead (compare a change: before and after)",
+    )
     args = parser.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="heronlog-load-") as temp:
         folder = Path(temp)
         with (
             redis_server(folder / "always") as url,
-            heronlog_serve(url, folder, args.workers, args.threads) as port,
+            heronlog_serve(url, folder, args.workers, args.threads, args.source) as port,
         ):
             with cpu_share() as share:
                 durable = load(port, args.seconds)
@@ -443,7 +451,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.no_anchors:
             with (
                 redis_server(folder / "everysec", "--appendfsync", "everysec") as url,
-                heronlog_serve(url, folder, args.workers, args.threads) as port,
+                heronlog_serve(url, folder, args.workers, args.threads, args.source) as port,
             ):
                 relaxed = load(port, args.seconds)
 

@@ -67,7 +67,8 @@ _DECLARED = {variable.name: variable for variable in STORE_VARIABLES}
 def setting(environ: Mapping[str, str], name: str) -> str | None:
     """The value of a declared store variable: set and not empty, else its default. Reading an undeclared
     name is a bug (KeyError): the table above must stay the complete list."""
-    return environ.get(name) or _DECLARED[name].default
+    declared = _DECLARED[name]
+    return environ.get(name) or declared.default
 
 
 @dataclass(frozen=True)
