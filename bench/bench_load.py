@@ -477,7 +477,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(row("anchor: redis-py PING, 50 threads", pings, "PING", "PINGs"))
         print(f"| anchor: one redis-py PING round trip | | {ping_us / 1000:.3f} | | |")
     print()
-    print(f"Cores used during the shipped-settings run (of {os.cpu_count()}): {share[0].describe()}.\n")
+    print(
+        f"Cores used during the shipped-settings run (of {os.cpu_count()}): {share[0].describe()}; that is "
+        f"{durable.rate / max(share[0].heronlog, 0.01):.0f} moves recorded per second of one core given to "
+        "heronlog."
+    )
+    if health is not None:
+        print(
+            f"Each move takes two requests: the `/healthz` anchor ({health.rate:.0f} requests/s: the same server "
+            f"answering with one Redis PING and nothing else) puts the ceiling of this stack on this machine, in this run, at "
+            f"about {health.rate / 2:.0f} moves/s."
+        )
+    print()
     moves_p99 = durable.percentile_ms("moves", 0.99)
     met = durable.rate >= TARGET_MOVES_PER_SECOND and moves_p99 <= TARGET_P99_MS
     print(
