@@ -484,9 +484,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if health is not None:
         print(
-            f"Each move takes two requests: the `/healthz` anchor ({health.rate:.0f} requests/s: the same server "
-            f"answering with one Redis PING and nothing else) puts the ceiling of this stack on this machine, in this run, at "
-            f"about {health.rate / 2:.0f} moves/s."
+            f"Each move takes two requests: the `/healthz` anchor ({health.rate:.0f} requests/s: the same "
+            "server answering with one Redis PING and nothing else) puts the ceiling of this stack on this "
+            f"machine, in this run, at about {health.rate / 2:.0f} moves/s."
         )
     print()
     moves_p99 = durable.percentile_ms("moves", 0.99)
