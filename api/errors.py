@@ -23,8 +23,8 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
-import domain
 from api.observability import note
+from domain.errors import DomainError
 from replay.errors import ReplayError
 
 logger = logging.getLogger("api")
@@ -183,16 +183,9 @@ def from_exception(error: Exception) -> Response:
             details=error.details,
             headers=error.headers,
         )
-    if isinstance(error, ReplayError | domain_error_class()):
-        code = str(getattr(error, "code", "invalid_request"))
-        status = status_of(code, 400 if isinstance(error, ReplayError) else 422)
-        return error_response(
-            status,
-            code,
-            str(getattr(error, "message", error)),
-            rule=getattr(error, "rule", None),
-            details=getattr(error, "details", None) or {},
-        )
+    if isinstance(error, DomainError):
+        status = status_of(error.code, 400 if isinstance(error, ReplayError) else 422)
+        return error_response(status, error.code, error.message, rule=error.rule, details=error.details)
     if is_store_outage(error):
         logger.warning("store unavailable: %s", error)
         return error_response(
@@ -203,15 +196,6 @@ def from_exception(error: Exception) -> Response:
         )
     logger.exception("unexpected error")
     return error_response(500, "internal_error", "unexpected error: it was logged")
-
-
-def domain_error_class() -> type[Exception]:
-    """The rules engine's base error (looked up when needed: the engine is imported, never configured)."""
-    found = getattr(domain, "DomainError", None)
-    if found is None:
-        errors = getattr(domain, "errors", None)
-        found = getattr(errors, "DomainError", None)
-    return found if isinstance(found, type) else ReplayError
 
 
 def is_store_outage(error: Exception) -> bool:

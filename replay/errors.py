@@ -1,27 +1,23 @@
-"""The replay layer's errors: each has a stable machine ``code``, a human ``message`` and ``details``.
+"""The replay layer's errors: one hierarchy with the rules engine's (``domain.errors.DomainError``).
 
-They share their shape with the rules engine's errors (``domain.errors``): the API turns both into one JSON
-error envelope. ``rule`` is always None here: these errors are about the log, not about the rules.
+Each has a stable machine ``code``, a human ``message`` and ``details``; ``rule`` is None here, since these
+errors are about the log, not about the rules. The API turns every ``DomainError`` into its one error envelope.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from domain.errors import DomainError
 
-class ReplayError(Exception):
+
+class ReplayError(DomainError):
     """Base of the replay layer's errors."""
 
     code = "replay_error"
-    rule: str | None = None
 
     def __init__(self, message: str, **details: Any) -> None:
-        super().__init__(message)
-        self.message = message
-        self.details = details
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"error_code": self.code, "rule": self.rule, "message": self.message, "details": self.details}
+        super().__init__(message, details=details)
 
 
 class GameNotFound(ReplayError):
