@@ -9,6 +9,7 @@ Nothing runs at import time.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Mapping
@@ -42,8 +43,10 @@ DEFAULTS: Mapping[str, int | float] = {
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
 
+@functools.cache
 def package_version() -> str:
-    """The installed distribution's version (the source tree may run uninstalled in some tools)."""
+    """The installed distribution's version (the source tree may run uninstalled in some tools). Looked up
+    once: reading the installed metadata takes about a millisecond, and /healthz answers it every time."""
     try:
         return version("heronlog")
     except PackageNotFoundError:

@@ -98,8 +98,8 @@ class JsonFormatter(logging.Formatter):
 
 
 def logging_config(log_format: str, level: str) -> dict[str, Any]:
-    """A ``logging.config.dictConfig`` for ``heronlog serve`` (gunicorn's ``logconfig_dict``): everything on
-    standard error, as JSON or as text; gunicorn's own access log stays off (``heronlog.request`` has it)."""
+    """A ``logging.config.dictConfig`` for ``heronlog serve``: everything on standard error, as JSON or as
+    text; gunicorn's own access log stays off (``heronlog.request`` has it)."""
     if log_format not in ("json", "text"):
         raise ValueError(f"HERONLOG_LOG_FORMAT is json or text, not {log_format!r}")
     level = level.upper()
@@ -122,6 +122,28 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
             "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
         },
     }
+
+
+def gunicorn_logger_class(config: Mapping[str, Any]) -> type:
+    """gunicorn's logger class, configured with ``config`` (:func:`logging_config`) in the master and every
+    worker, and without an access log of its own: ``heronlog.request`` is the access log, so gunicorn need not
+    build its access-log data for every request (it does whenever a logging configuration is given to it)."""
+    import logging.config
+
+    from gunicorn import glogging
+
+    class HeronlogGunicornLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn ships no type hints
+        def setup(self, cfg: Any) -> None:
+            super().setup(cfg)
+            logging.config.dictConfig(dict(config))
+
+        def _compute_access_log_enabled(self) -> bool:  # gunicorn 25+: read before each request
+            return False
+
+        def access(self, *_args: Any, **_kwargs: Any) -> None:
+            return None
+
+    return HeronlogGunicornLogger
 
 
 # --- metrics --------------------------------------------------------------------------------------------------
@@ -292,7 +314,7 @@ def serving(environ: dict[str, str] | os._Environ[str]) -> Iterator[dict[str, An
         multiprocess.mark_process_dead(worker.pid)
 
     try:
-        yield {"logconfig_dict": config, "child_exit": child_exit}
+        yield {"logger_class": gunicorn_logger_class(config), "child_exit": child_exit}
     finally:
         if not given:
             shutil.rmtree(folder, ignore_errors=True)

@@ -164,3 +164,19 @@ def test_logging_config_refuses_an_unknown_format_or_level() -> None:
         observability.logging_config("xml", "info")
     with pytest.raises(ValueError, match="debug, info"):
         observability.logging_config("text", "loud")
+
+
+def test_gunicorns_logger_writes_through_heronlogs_configuration_and_keeps_no_access_log() -> None:
+    from gunicorn.config import Config
+
+    logger_class = observability.gunicorn_logger_class(observability.logging_config("json", "info"))
+    gunicorn_error = logging.getLogger("gunicorn.error")
+    saved = (list(gunicorn_error.handlers), list(logging.root.handlers), logging.root.level)
+    try:
+        logger = logger_class(Config())
+        [handler] = gunicorn_error.handlers
+        assert isinstance(handler.formatter, observability.JsonFormatter)
+        assert not logger.access_log_enabled  # no access-log data is built per request
+    finally:
+        gunicorn_error.handlers[:], logging.root.handlers[:] = saved[0], saved[1]
+        logging.root.setLevel(saved[2])
