@@ -169,7 +169,7 @@ def _demo(args: argparse.Namespace) -> int:
     from domain.errors import DomainError
 
     try:
-        print(demo(args.players, args.seed), end="")
+        print(demo(args.players, args.seed, args.solo), end="")
     except DomainError as error:
         print(f"heronlog: {error.message}", file=sys.stderr)
         return 2
@@ -228,6 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="play a seeded game with random legal moves and print it")
     demo.add_argument("--players", type=int, default=4, help="2 to 4 players (default 4)")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    demo.add_argument(
+        "--solo",
+        choices=["easy", "medium", "hard"],
+        help="a solo game: one player against the automated rival of this difficulty",
+    )
     demo.set_defaults(handler=_demo)
     return parser
 

@@ -139,10 +139,10 @@ def status(game: Game) -> str:
 
 def game_view(game: Game) -> dict[str, Any]:
     setup = game.setup
-    return {
+    view = {
         "game_id": str(game.id),
         "title": setup["title"],
-        "players": [{"name": seat["name"], "colour": seat["colour"]} for seat in setup["players"]],
+        "players": [player_view(seat) for seat in setup["players"]],
         "mode": setup["mode"],
         "seed": setup.get("seed"),
         "options": plain(setup.get("options") or {}),
@@ -162,6 +162,15 @@ def game_view(game: Game) -> dict[str, Any]:
         "abandoned": plain(game.abandoned.to_dict()) if game.abandoned else None,
         "state": board(game.state),
     }
+    if setup.get("solo"):
+        view["solo"] = setup["solo"]
+    return view
+
+
+def player_view(seat: Mapping[str, Any]) -> dict[str, Any]:
+    """A seat as the API lists it: name and colour, and ``automatic`` for the seat the engine plays."""
+    view = {"name": seat["name"], "colour": seat["colour"]}
+    return {**view, "automatic": True} if seat.get("automatic") else view
 
 
 def author_name(game: Game, author: str) -> str:

@@ -33,6 +33,9 @@ class ErrorSchema(Schema):
 class PlayerSchema(Schema):
     name = fields.String(required=True)
     colour = fields.String(required=True)
+    automatic = fields.Boolean(
+        metadata={"description": "present (true) for a seat the rules engine plays: the solo game's rival"}
+    )
 
 
 class CoordinatesSchema(Schema):
@@ -94,6 +97,15 @@ class NewGameSchema(Schema):
     options = fields.Dict(load_default=dict)
     title = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=120))
     private = fields.Boolean(load_default=False)
+    solo = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.OneOf(["easy", "medium", "hard"]),
+        metadata={
+            "description": "the solo game: one player against the automated rival of this difficulty, which "
+            "takes the second seat (R-SO01); its option rival_scoring is sheet (default) or cp_only"
+        },
+    )
 
 
 class GameSchema(Schema):
@@ -105,6 +117,7 @@ class GameSchema(Schema):
     mode = fields.String(required=True)
     seed = fields.Integer(required=True, allow_none=True)
     options = fields.Dict(required=True)
+    solo = fields.String(metadata={"description": "present in a solo game: the rival's difficulty"})
     private = fields.Boolean(required=True)
     parent = fields.Dict(required=True, allow_none=True)
     rules_version = fields.String(required=True)
@@ -284,6 +297,15 @@ class TimelineEntrySchema(Schema):
     totals = fields.List(fields.Integer(), required=True, allow_none=True)
     amends = fields.Integer(required=True, allow_none=True)
     undone = fields.Boolean(required=True)
+    automatic = fields.Boolean(
+        required=True,
+        metadata={"description": "made in the turn of a seat the engine plays (the solo rival)"},
+    )
+    automatic_chance = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "indexes of the chance lines that belong to the solo rival's turn"},
+    )
 
 
 class TimelineSchema(Schema):

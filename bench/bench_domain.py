@@ -37,9 +37,9 @@ def per_call(function: Callable[[], object], seconds: float = 1.0) -> float:
     return statistics.median(samples)
 
 
-def random_game(players: int, seed: int) -> tuple[domain.GameState, int]:
+def random_game(players: int, seed: int, solo: str | None = None) -> tuple[domain.GameState, int]:
     rng = random.Random(seed)
-    state = domain.new_game(players, seed=seed)
+    state = domain.new_game(players, seed=seed, solo=solo)
     moves = 0
     while not domain.is_over(state):
         state = domain.apply(state, rng.choice(domain.legal_moves(state)))
@@ -85,6 +85,13 @@ def main() -> int:
     elapsed = time.perf_counter() - started
     per_second = games / elapsed
 
+    solo_games, solo_moves, seed = 0, 0, 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < 3.0:
+        _, count = random_game(1, seed, ("easy", "medium", "hard")[seed % 3])
+        solo_games, solo_moves, seed = solo_games + 1, solo_moves + count, seed + 1
+    solo_per_second = solo_games / (time.perf_counter() - started)
+
     start, record = recorded_game(4, 7)
     unchecked = per_call(lambda: replay(start, record, False), 2.0)
     checked = per_call(lambda: replay(start, record, True), 2.0)
@@ -99,6 +106,11 @@ def main() -> int:
         f"| **{per_second:.0f}** games/s ({moves / games:.0f} moves per game, "
         f"{elapsed / moves * 1e6:.0f} µs per legal_moves + apply) | ≥ 50 | "
         f"a 1,000,000-step Python loop: {loop * 1e3:.1f} ms |"
+    )
+    print(
+        f"| random complete solo games per second (the player's moves uniform random, the rival's turns "
+        f"played by the engine, every difficulty) | **{solo_per_second:.0f}** games/s "
+        f"({solo_moves / solo_games:.0f} player moves per game) | ≥ 50 | the same loop |"
     )
     print(
         f"| re-apply a recorded 4-player game without checks ({len(record)} moves, chance included) "

@@ -37,6 +37,7 @@ from domain.scoring import ScoreSheet, score
 from domain.scoring import score_sheet as _score_sheet
 from domain.serial import prompt_of, state_from_dict, state_to_dict
 from domain.setup import initial_state, parse_options, parse_players
+from domain.solo import RIVAL_NAME, is_automatic, parse_solo, solo_setup
 from domain.state import GameState
 from domain.vocabulary import Mode, Phase
 
@@ -52,14 +53,23 @@ def new_game(
     options: Mapping[str, Any] | None = None,
     catalog: Mapping[str, Any] | None = None,
     draw: bool = True,
+    solo: str | None = None,
 ) -> GameState:
     """A new game, set up as far as the first prompt a player (or, with draw=False, chance) must answer.
 
     Deterministic: in seeded mode every draw comes from (seed, chance counter); seed=None picks a seed with
     random.SystemRandom and keeps it in the state. `catalog` is merged over the packaged catalog, and the
     state carries the full effective catalog (`catalog_of`).
+
+    ``solo="easy" | "medium" | "hard"`` sets up the solo game (R-SO01): one player (``players=1`` or one
+    name) against the automated rival, who sits in seat 1 and plays its turns inside `apply`. Its option
+    ``rival_scoring`` is ``"sheet"`` (default) or ``"cp_only"``; the catalog then holds the solo deck.
     """
-    names = parse_players(players)
+    difficulty = scoring = None
+    if solo is None:
+        names = parse_players(players)
+    else:
+        names, difficulty, scoring, options = parse_solo(solo, players, options)
     try:
         game_mode = Mode(mode)
     except ValueError:
@@ -73,9 +83,11 @@ def new_game(
         mode=game_mode,
         seed=seed,
         options=parse_options(options),
-        catalog=load_catalog(catalog),
+        catalog=load_catalog(catalog, solo=solo is not None),
         rules_version=RULES_VERSION,
     )
+    if difficulty is not None and scoring is not None:
+        state = solo_setup(state, difficulty, scoring)
     state = settle(state)
     if draw:
         state = resolve_chance(state).state
@@ -123,6 +135,7 @@ def coordinates(state: GameState) -> Coordinates:
 
 
 __all__ = [
+    "RIVAL_NAME",
     "RULES_VERSION",
     "Catalog",
     "Coordinates",
@@ -140,6 +153,7 @@ __all__ = [
     "catalog_of",
     "coordinates",
     "describe",
+    "is_automatic",
     "is_over",
     "legal_moves",
     "new_game",

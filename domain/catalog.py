@@ -17,6 +17,7 @@ from importlib import resources
 from typing import Any
 
 from domain.errors import InvalidSetup
+from domain.solo_cards import SoloCard, parse_solo_cards
 from domain.vocabulary import Colour, Cost, Floor, Icon, Resource, parse_icon
 
 CATALOG_FILES = (
@@ -28,6 +29,8 @@ CATALOG_FILES = (
     "tiles.json",
     "first_game.json",
 )
+SOLO_FILES = ("solo.json",)
+"""Packaged only into the catalog of a solo game (R-SO01): a multiplayer game's catalog stays the base one."""
 ROW_POSITIONS = ("top", "middle", "bottom")
 """The three rows an Action card faces on the Personal Domain, and the three blocks of a steward card."""
 
@@ -170,6 +173,8 @@ class Catalog:
     domain_value: int = field(compare=False, repr=False)
     rows: tuple[RowSpec, ...] = field(compare=False, repr=False)
     first_game: Mapping[str, Any] = field(compare=False, repr=False)
+    solo_cards: Mapping[str, SoloCard] = field(default_factory=dict, compare=False, repr=False)
+    """The solo deck (R-SO01, COMPONENTS §1.11): present in a solo game's catalog only."""
 
     def to_dict(self) -> dict[str, Any]:
         """The catalog as JSON (a fresh copy every call)."""
@@ -202,11 +207,11 @@ class Catalog:
 
 
 @functools.cache
-def packaged_catalog() -> str:
-    """The packaged catalog files merged into one canonical JSON text."""
+def packaged_catalog(solo: bool = False) -> str:
+    """The packaged catalog files merged into one canonical JSON text (with the solo deck for a solo game)."""
     merged: dict[str, Any] = {}
     folder = resources.files("domain").joinpath("catalog")
-    for name in CATALOG_FILES:
+    for name in CATALOG_FILES + (SOLO_FILES if solo else ()):
         part = json.loads(folder.joinpath(name).read_text(encoding="utf-8"))
         overlap = set(part) & set(merged)
         if overlap:  # pragma: no cover - guards the packaged files themselves
@@ -239,12 +244,13 @@ def merge(base: Any, override: Any) -> Any:
     return override
 
 
-def load_catalog(override: Mapping[str, Any] | None = None) -> Catalog:
-    """The effective catalog: the packaged one, with `override` merged over it (InvalidSetup if malformed)."""
+def load_catalog(override: Mapping[str, Any] | None = None, *, solo: bool = False) -> Catalog:
+    """The effective catalog: the packaged one (with the solo deck if `solo`), with `override` merged over it
+    (InvalidSetup if malformed)."""
     if not override:
-        return _parse_text(packaged_catalog())
+        return _parse_text(packaged_catalog(solo))
     try:
-        data = merge(json.loads(packaged_catalog()), json.loads(json.dumps(override)))
+        data = merge(json.loads(packaged_catalog(solo)), json.loads(json.dumps(override)))
     except (TypeError, ValueError) as error:
         raise InvalidSetup(f"the catalog override is not JSON data: {error}") from None
     return catalog_from_dict(data)
@@ -414,6 +420,11 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         raise ValueError("the Personal Domain has one row per die colour, one per position (R-D01)")
     if any(row.member not in ("courtier", "gardener", "warrior") for row in rows):
         raise ValueError("Personal Domain rows hold courtiers, gardeners or warriors")
+    solo_cards = parse_solo_cards(
+        data.get("solo_cards", []),
+        [*(room.id for room in rooms), *(space.id for space in outside), "well"],
+        [yard.iron for yard in yards],
+    )
     return Catalog(
         raw=text,
         cards=cards,
@@ -439,4 +450,5 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         domain_value=int(domain["value"]),
         rows=rows,
         first_game=data["first_game"],
+        solo_cards=solo_cards,
     )

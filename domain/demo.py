@@ -63,15 +63,15 @@ def score_table(state: GameState) -> list[str]:
     ]
 
 
-def demo(players: int = 4, seed: int = 1) -> str:
-    """Play a seeded game with random legal moves; return its log and final score sheet as text."""
+def demo(players: int = 4, seed: int = 1, solo: str | None = None) -> str:
+    """Play a seeded game with random legal moves; return its log and final score sheet as text. With `solo`
+    (a difficulty), one player plays against the rival, whose turns show as the solo cards it reveals."""
     from domain import RULES_VERSION, new_game
 
-    names = list(NAMES[: len(parse_players(players))])
+    names = list(NAMES[:1] if solo else NAMES[: len(parse_players(players))])
     rng = random.Random(f"demo:{seed}")
-    lines = [
-        f"The White Castle: a seeded demo game, {len(names)} players, seed {seed} (rules {RULES_VERSION})"
-    ]
+    what = f"a solo game against the {solo} rival" if solo else f"{len(names)} players"
+    lines = [f"The White Castle: a seeded demo game, {what}, seed {seed} (rules {RULES_VERSION})"]
     sections: list[str] = []
 
     def log(state: GameState, move: dict[str, Any]) -> GameState:
@@ -79,7 +79,7 @@ def demo(players: int = 4, seed: int = 1) -> str:
         if not sections or sections[-1] != heading:
             sections.append(heading)
             lines.extend(["", heading])
-        turn = f"[{state.turn_index // len(names) + 1}] " if state.phase is Phase.TURNS else ""
+        turn = f"[{state.turn_index // len(state.players) + 1}] " if state.phase is Phase.TURNS else ""
         lines.append(f"  {turn}{describe(state, move)}")
         return apply(state, move, draw=False)
 
@@ -88,7 +88,7 @@ def demo(players: int = 4, seed: int = 1) -> str:
             state = log(state, move)
         return state
 
-    state = chance(new_game(names, seed=seed, draw=False))
+    state = chance(new_game(names, seed=seed, draw=False, solo=solo))
     while not is_over(state):
         state = chance(log(state, _choose(rng, legal_moves(state))))
     lines += ["", "Final score sheet (ties go to the player higher on the turn-order track)", ""]

@@ -74,7 +74,34 @@ def _coins(delta: int) -> str:
 
 
 def describe(state: GameState, move: dict[str, Any]) -> str:
-    """One line for the log; `state` is the state before the move."""
+    """One line for the log; `state` is the state before the move. In a solo game the line ends with what the
+    rival did because of the move, if anything (its turn, its end of round: ``solo.notes``)."""
+    text = _describe(state, move)
+    if state.solo is None:
+        return text
+    done = rival_notes(state, move)
+    if not done:
+        return text
+    rival = state.players[state.solo.rival].name
+    if move.get("kind") == "solo_card":
+        return f"{rival} (automatic) " + "; ".join(done)
+    return f"{text}; then {rival} (automatic): " + "; ".join(done)
+
+
+def rival_notes(state: GameState, move: dict[str, Any]) -> tuple[str, ...]:
+    """What the solo rival did because of `move` (and the automatic steps after it, up to the next prompt)."""
+    # Imported here: the engine imports the rival's module, which imports this one for its words.
+    from domain.engine import apply
+
+    assert state.solo is not None
+    after = apply(state, move, check=False, draw=False).solo
+    if after is None:
+        return ()
+    added = after.noted - state.solo.noted
+    return after.notes[len(after.notes) - added :] if added > 0 else ()
+
+
+def _describe(state: GameState, move: dict[str, Any]) -> str:
     kind = move.get("kind")
     seat = move.get("seat")
     who = state.players[seat].name if isinstance(seat, int) and 0 <= seat < len(state.players) else "Chance"
@@ -151,4 +178,10 @@ def describe(state: GameState, move: dict[str, Any]) -> str:
     if kind == "stack_order":
         names = ", ".join(state.players[s].name for s in move["order"] if 0 <= s < len(state.players))
         return f"Chance: the influence stack, top first (turn order): {names}"
+    if kind == "solo_card":
+        return f"Chance: the solo card {move['card']} is revealed"
+    if kind == "rival_garden":
+        return f"{who} chooses the {move['garden'].replace('_', ' ')} garden for the rival's gardener (a tie)"
+    if kind == "rival_room":
+        return f"{who} chooses {space_text(move['room'])} for the rival's courtier"
     return f"{who}: {kind}"

@@ -8,6 +8,7 @@ then every placed die is cleared, all dice are rerolled and laid ascending, and 
 
 from __future__ import annotations
 
+from domain import solo
 from domain.gardens import activation_menus
 from domain.passage_of_time import turn_order
 from domain.prompts import BeginRound, ClearDice, EndOfRound, EndTurn, NextRound, RollBridge, TakeDie
@@ -17,10 +18,12 @@ from domain.vocabulary import Phase
 
 def end_of_round_auto(state: GameState, frame: EndOfRound) -> GameState:
     state = replace(pop(state), turn_order=turn_order(state))
+    if state.solo is not None:
+        state = solo.end_of_round(state)  # the rival's own end of round (R-SO04)
     if state.round >= state.rules.rounds:
         return replace(state, phase=Phase.OVER, stack=())
     rolls = [RollBridge(bridge.colour) for bridge in state.board.bridges]
-    menus = activation_menus(state)
+    menus = [menu for menu in activation_menus(state) if not solo.is_automatic(state, menu.seat)]
     return push(state, NextRound(), *reversed(rolls), ClearDice(), *reversed(menus))
 
 

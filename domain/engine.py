@@ -23,7 +23,9 @@ from domain import (
     gardens,
     passage_of_time,
     resources,
+    rival,
     setup,
+    solo,
     turn,
     well,
     yards,
@@ -55,8 +57,13 @@ from domain.prompts import (
     NextRound,
     PlaceDie,
     Pot,
+    RevealSoloCard,
+    RivalGarden,
+    RivalIcons,
+    RivalRoom,
     RollBridge,
     Seq,
+    SoloStart,
     StackOrder,
     TakeDie,
     WarriorAction,
@@ -93,6 +100,11 @@ class Handler:
 
 def _automatic(auto: Callable[[GameState, Any], GameState]) -> Handler:
     return Handler(waiting=_never, auto=auto)
+
+
+def _player_takes(state: GameState, frame: TakeDie) -> bool:
+    """A player takes their own die; the solo rival's turn runs by itself (R-SO03)."""
+    return not state.players[frame.seat].automatic
 
 
 # --- explanations: the best error for a move that is not legal -
@@ -277,8 +289,8 @@ HANDLERS: dict[type, Handler] = {
         explain=_explain_roll,
     ),
     TakeDie: Handler(
-        _always,
-        None,
+        _player_takes,
+        rival.begin_turn,
         bridges.take_moves,
         bridges.take_play,
         frozenset({"take_die"}),
@@ -370,6 +382,21 @@ HANDLERS: dict[type, Handler] = {
     EndOfRound: _automatic(end_of_round.end_of_round_auto),
     ClearDice: _automatic(end_of_round.clear_dice_auto),
     NextRound: _automatic(end_of_round.next_round_auto),
+    SoloStart: _automatic(solo.solo_start_auto),
+    RevealSoloCard: Handler(
+        _always,
+        None,
+        rival.reveal_moves,
+        rival.reveal_play,
+        frozenset({"solo_card"}),
+        "R-SO03",
+        draw=rival.reveal_draw,
+    ),
+    RivalIcons: _automatic(rival.icons_auto),
+    RivalGarden: Handler(
+        _always, None, rival.garden_moves, rival.garden_play, frozenset({"rival_garden"}), "R-SO05"
+    ),
+    RivalRoom: Handler(_always, None, rival.room_moves, rival.room_play, frozenset({"rival_room"}), "R-SO05"),
 }
 
 

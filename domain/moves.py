@@ -25,6 +25,9 @@ the engine's business. Examples (one per kind):
     {"kind": "well_tile", "seat": None, "tile": "T1"}
     {"kind": "roll", "seat": None, "bridge": "coral", "dice": [1, 2, 2, 5, 6]}
     {"kind": "stack_order", "seat": None, "order": [2, 0, 1]}
+    {"kind": "solo_card", "seat": None, "card": "SO4"}            # the solo card the rival revealed
+    {"kind": "rival_garden", "seat": 0, "garden": "white_plant"}  # a tie among gardens, for the rival
+    {"kind": "rival_room", "seat": 0, "room": "steward_2"}        # the room the rival's courtier reaches
 """
 
 from __future__ import annotations
@@ -57,10 +60,13 @@ SHAPES: dict[str, dict[str, str]] = {
     "well_tile": {"tile": STR},
     "roll": {"bridge": STR, "dice": INTS},
     "stack_order": {"order": INTS},
+    "solo_card": {"card": STR},
+    "rival_garden": {"garden": STR},
+    "rival_room": {"room": STR},
 }
 """The fields of every move kind, besides ``kind`` and ``seat``."""
 
-CHANCE_KINDS = frozenset({"reveal", "die_tile", "well_tile", "roll", "stack_order"})
+CHANCE_KINDS = frozenset({"reveal", "die_tile", "well_tile", "roll", "stack_order", "solo_card"})
 """Kinds answering chance prompts: their seat is None."""
 
 

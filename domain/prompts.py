@@ -220,6 +220,53 @@ class NextRound:
     """Automatic: advance the round marker and start the next round (R-E04)."""
 
 
+# --- the solo rival (R-SO01..R-SO06) -
+
+
+@dataclass(frozen=True, slots=True)
+class SoloStart:
+    """Automatic: the player takes the one starting pair dealt, with no choice (R-SO01, R-S12)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RevealSoloCard:
+    """Chance: the next solo card the rival reveals in its search for a die (R-SO03). Its field is `rival`,
+    not `seat`: chance waits on no seat."""
+
+    rival: int
+
+
+@dataclass(frozen=True, slots=True)
+class RivalIcons:
+    """Automatic: the rival resolves the icons of its last two revealed cards, in order (R-SO03, R-SO05)."""
+
+    rival: int
+    icons: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RivalGarden:
+    """Prompt: the player chooses, among the gardens that tie as the cheapest-scoring, where the rival's
+    gardener goes (R-SO05, "en cas d'égalité, choisissez")."""
+
+    seat: int
+    rival: int
+    gardens: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RivalRoom:
+    """Prompt: the rival's courtier climbs from `origin` to the `floor`; the player chooses the room there,
+    whose card is discarded and replaced (R-SO05, "la salle de votre choix")."""
+
+    seat: int
+    rival: int
+    origin: str
+    floor: str
+
+
 Frame = (
     DealCard
     | CheckCastle
@@ -247,6 +294,11 @@ Frame = (
     | EndOfRound
     | ClearDice
     | NextRound
+    | SoloStart
+    | RevealSoloCard
+    | RivalIcons
+    | RivalGarden
+    | RivalRoom
 )
 
 KIND: dict[type, str] = {
@@ -276,12 +328,17 @@ KIND: dict[type, str] = {
     EndOfRound: "end_of_round",
     ClearDice: "clear_dice",
     NextRound: "next_round",
+    SoloStart: "solo_start",
+    RevealSoloCard: "solo_card",
+    RivalIcons: "rival_icons",
+    RivalGarden: "rival_garden",
+    RivalRoom: "rival_room",
 }
 """The name of every frame type, as shown in prompts and stored in state dictionaries."""
 
 FRAME_TYPES: dict[str, type] = {name: cls for cls, name in KIND.items()}
 
-CHANCE_FRAMES = (DealCard, DealDieTile, DealWellTile, StackOrder, RollBridge)
+CHANCE_FRAMES = (DealCard, DealDieTile, DealWellTile, StackOrder, RollBridge, RevealSoloCard)
 """Frames answered by chance (seat None)."""
 
 

@@ -83,7 +83,9 @@ def active_seat(state: GameState) -> int | None:
 
 def conversions_allowed(state: GameState, seat: int) -> bool:
     """Decision C.2: whenever the engine waits on that player; option ``own_turn``: only on their own turn
-    (R-T07)."""
+    (R-T07). Never during the solo rival's turn: what the player answers there is chosen for the rival."""
+    if state.solo is not None and active_seat(state) == state.solo.rival:
+        return False
     if state.options.seal_conversions == "own_turn":
         return active_seat(state) == seat
     return True

@@ -16,6 +16,7 @@ from typing import Any
 
 from domain.catalog import Catalog, load_catalog
 from domain.errors import InvalidTallies
+from domain.solo import rival_lines
 from domain.state import GameState
 from domain.vocabulary import Floor
 
@@ -121,6 +122,8 @@ def score(state: GameState) -> tuple[ScoreSheet, ...]:
             warrior_points(yard_values, by_floor),
             garden_cp,
         ]
+        if state.solo is not None:
+            lines = rival_lines(state, seat, lines)
         sheets.append(_sheet(seat, player.name, lines))
     return rank(sheets, state.turn_order, state.options.tie_break == "shared")
 

@@ -21,7 +21,15 @@ from domain.errors import InvalidSetup
 from domain.prompts import FRAME_TYPES, KIND, Frame, Menu, PlaceDie, Pot, RollBridge
 from domain.resources import cost_text
 from domain.state import GameState
-from domain.vocabulary import Icon, parse_icon
+from domain.vocabulary import Icon, Phase, parse_icon
+
+
+@functools.cache
+def _omitted(cls: type) -> dict[str, Any]:
+    """The fields of a record left out of its JSON while they hold their default (`domain.state.OPTIONAL`)."""
+    return {
+        field.name: field.default for field in dataclasses.fields(cls) if field.metadata.get("omit_default")
+    }
 
 
 def to_json(value: Any) -> Any:
@@ -33,7 +41,12 @@ def to_json(value: Any) -> Any:
     if isinstance(value, Catalog):
         return value.to_dict()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data = {field.name: to_json(getattr(value, field.name)) for field in dataclasses.fields(value)}
+        omitted = _omitted(type(value))
+        data = {
+            field.name: to_json(getattr(value, field.name))
+            for field in dataclasses.fields(value)
+            if field.name not in omitted or getattr(value, field.name) != omitted[field.name]
+        }
         if type(value) in KIND:
             return {"frame": KIND[type(value)], **data}
         return data
@@ -79,9 +92,12 @@ def from_json(tp: Any, value: Any) -> Any:
         return tp(value)
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
         hints = _hints(tp)
+        omitted = _omitted(tp)
         return tp(
             **{
                 field.name: from_json(hints[field.name], value[field.name])
+                if field.name in value or field.name not in omitted
+                else omitted[field.name]
                 for field in dataclasses.fields(tp)
             }
         )
@@ -128,4 +144,10 @@ def prompt_of(state: GameState) -> dict[str, Any]:
             }
             for option in frame.options
         ]
+    if state.solo is not None:
+        rival = state.solo.rival
+        if state.phase is Phase.TURNS and state.turn_order[state.turn_index % len(state.players)] == rival:
+            # The rival's turn: chance reveals its cards, the player answers the choices made for it (R-SO05).
+            data["automatic"] = True
+            data["rival"] = rival
     return {"kind": data.pop("kind"), "seat": data.pop("seat"), **data}

@@ -57,7 +57,7 @@ from domain.state import (
 from domain.vocabulary import Colour, Mode, Phase
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
-"""R-S01: 1 to 4 players (the solo game needs the rival, a later issue)."""
+"""R-S01: 1 to 4 players (one player plays the solo game against the rival: `domain.solo`)."""
 POOLS = (
     "steward",
     "diplomat",
@@ -99,7 +99,8 @@ def parse_players(players: int | Sequence[str]) -> tuple[str, ...]:
         )
     if len(names) == 1:
         raise InvalidSetup(
-            "the solo game needs the automated rival (R-SO01..R-SO06), which this engine does not play yet",
+            "one player plays the solo game against the rival: give its difficulty, solo='easy', 'medium' or "
+            "'hard' (R-SO01)",
             rule="R-S01",
             details={"players": 1},
         )

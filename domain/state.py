@@ -10,7 +10,7 @@ being answered.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from domain.catalog import Catalog
@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 Record = TypeVar("Record")
 _KEEP: Any = object()
 _REPLACERS: dict[type, Any] = {}
+
+OPTIONAL = {"omit_default": True}
+"""Field metadata: the field is left out of `state_to_dict` while it holds its default, and a dictionary without
+it reads as the default. Fields added after the base game (the solo rival) use it, so that a multiplayer game's
+state JSON, and every state recorded before them, stay exactly as they were."""
 
 
 def _replacer(cls: type) -> Any:
@@ -203,6 +208,9 @@ class Player:
     """The cards of the Lantern Area, in the order they arrived (R-L02)."""
     domain: tuple[Die | None, ...]
     """The die on each Personal Domain row this round, in the catalog's row order (R-D01)."""
+    automatic: bool = field(default=False, metadata=OPTIONAL)
+    """True for the solo game's rival: the engine plays its turns (R-SO03); it has no Domain and holds coins
+    only (R-SO02)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,6 +279,26 @@ BASE_RULES = Rules(
 
 
 @dataclass(frozen=True, slots=True)
+class Solo:
+    """The solo game (R-SO01..R-SO06): the rival's seat, its difficulty and deck; None in a multiplayer game."""
+
+    difficulty: str
+    """easy, medium or hard (R-SO01)."""
+    rival: int
+    """The rival's seat (1: the seat after the player's)."""
+    scoring: str
+    """How the rival scores at the end: ``sheet`` (the whole score sheet, the default) or ``cp_only``."""
+    deck: tuple[str, ...]
+    """The solo cards still in the deck, sorted (the order is never known, R-SO01)."""
+    line: tuple[str, ...]
+    """The solo cards revealed since the last reshuffle, in the line they form, left to right (R-SO03)."""
+    notes: tuple[str, ...]
+    """What the rival did in its latest turn and end of round, in words, for the log and the pages."""
+    noted: int
+    """How many notes were ever written: the notes a move added are the last (after - before) of them."""
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """One moment of one game."""
 
@@ -293,6 +321,8 @@ class GameState:
     held: Held | None
     stack: tuple[Frame, ...]
     """Pending frames; the last one is the prompt being answered (empty once the game is over)."""
+    solo: Solo | None = field(default=None, metadata=OPTIONAL)
+    """The solo game's rival and deck (R-SO01); None (and absent from the state JSON) in a multiplayer game."""
 
     @property
     def top(self) -> Frame | None:

@@ -290,6 +290,8 @@ class Gatekeeper:
         seats = len(game.setup["players"])
         if not 0 <= seat < seats:
             raise InvalidSeat(f"this game has seats 0 to {seats - 1}", seat=seat, seats=seats)
+        if game.setup["players"][seat].get("automatic"):
+            raise InvalidSeat(f"seat {seat} is the rival: the rules engine plays it", seat=seat, seats=seats)
         token = new_token()
         for _ in range(5):  # another grant written at the same moment moves ours one place on
             access = self.access(game_id)

@@ -31,6 +31,8 @@ from replay.game import Game
 
 COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange")
 MODES = ("table", "seeded")
+SOLO = ("easy", "medium", "hard")
+"""The solo rival's difficulties (RULES R-SO01)."""
 
 
 def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -42,6 +44,8 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         players = [f"Player {seat + 1}" for seat in range(players)]
     if not isinstance(players, list) or not players:
         raise InvalidSetup("players must be a count or a list of names or {name, colour} objects")
+    if setup.get("solo") is not None:  # a stored solo setup lists the rival: it is added again below
+        players = [p for p in players if not (isinstance(p, Mapping) and p.get("automatic"))]
     seats: list[dict[str, Any]] = []
     for index, player in enumerate(players):
         entry = {"name": player} if isinstance(player, str) else player
@@ -54,6 +58,9 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(colour, str) or len(colour) > 20:
             raise InvalidSetup(f"player {index + 1}'s colour must be a short text", seat=index)
         seats.append({"name": name, "colour": colour})
+    solo = setup.get("solo")
+    if solo is not None:
+        seats = _with_rival(seats, solo)
     mode = setup.get("mode", "seeded")
     if mode not in MODES:
         raise InvalidSetup(f"mode must be one of {', '.join(MODES)}", mode=mode)
@@ -66,7 +73,7 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(options, Mapping):
         raise InvalidSetup("options must be an object")
     title = setup.get("title") or " vs ".join(seat["name"] for seat in seats)
-    return {
+    normal = {
         "players": seats,
         "mode": mode,
         "seed": seed,
@@ -74,6 +81,19 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         "title": str(title)[:120],
         "private": bool(setup.get("private", False)),
     }
+    return {**normal, "solo": solo} if solo is not None else normal
+
+
+def _with_rival(seats: list[dict[str, Any]], solo: Any) -> list[dict[str, Any]]:
+    """A solo game's seats: the one player, then the rival the engine plays (``automatic``, R-SO01)."""
+    if solo not in SOLO:
+        raise InvalidSetup(f"solo is the rival's difficulty: one of {', '.join(SOLO)}", solo=solo)
+    if len(seats) != 1:
+        raise InvalidSetup(
+            "a solo game has one player; the rival takes the second seat (R-SO01)", players=len(seats)
+        )
+    colour = next(colour for colour in COLOURS if colour != seats[0]["colour"])
+    return [*seats, {"name": domain.RIVAL_NAME, "colour": colour, "automatic": True}]
 
 
 def create(
@@ -91,14 +111,7 @@ def create(
     """
     normal = normalise_setup(setup)
     try:
-        fresh = domain.new_game(
-            [seat["name"] for seat in normal["players"]],
-            mode=normal["mode"],
-            seed=normal["seed"],
-            options=normal["options"] or None,
-            catalog=catalog,
-            draw=False,
-        )
+        fresh = rules.fresh_state(normal, catalog)
     except domain.DomainError as error:
         raise InvalidSetup(error.message, **error.details) from error
     except (TypeError, ValueError) as error:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 import domain
+from replay import rules
 from replay.annotations import Annotation
 from replay.game import Game, MoveRecord
 
@@ -86,6 +87,11 @@ class TimelineEntry:
     totals: tuple[int, ...] | None
     amends: int | None = None
     undone: bool = False
+    automatic: bool = False
+    """The move was made in an automatic seat's turn (the solo rival): a solo card revealed, a choice the
+    player made for it, a card it made refill."""
+    automatic_chance: tuple[int, ...] = ()
+    """Which of the ``chance`` lines belong to an automatic seat's turn (the rival's, drawn in seeded mode)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,19 +109,45 @@ class TimelineEntry:
             "totals": list(self.totals) if self.totals is not None else None,
             "amends": self.amends,
             "undone": self.undone,
+            "automatic": self.automatic,
+            "automatic_chance": list(self.automatic_chance),
         }
 
 
 def chance_lines(before: Any, record: MoveRecord) -> tuple[str, ...]:
     """Readable lines for the chance outcomes that followed a move."""
+    return tuple(line for line, _ in described_chance(before, record))
+
+
+def automatic(state: Any) -> bool:
+    """Whether the prompt of `state` belongs to an automatic seat's turn (the solo rival's)."""
+    return bool(domain.prompt_of(state).get("automatic"))
+
+
+def described_chance(before: Any, record: MoveRecord) -> list[tuple[str, bool]]:
+    """Each chance outcome that followed a move, in words, and whether it was part of an automatic seat's
+    turn."""
     if not record.chance:
-        return ()
+        return []
     state = domain.apply(before, record.move, check=False, draw=False)
     lines = []
     for outcome in record.chance:
-        lines.append(domain.describe(state, outcome))
+        lines.append((domain.describe(state, outcome), automatic(state)))
         state = domain.apply(state, outcome, check=False, draw=False)
-    return tuple(lines)
+    return lines
+
+
+def opening_lines(game: Game) -> list[str]:
+    """What automatic seats did during the opening chance outcomes (a solo rival playing the first turn)."""
+    if not game.setup.get("solo"):
+        return []
+    state = rules.fresh_state(game.setup, game.catalog)
+    lines = []
+    for outcome in game.opening:
+        if automatic(state):
+            lines.append(domain.describe(state, outcome))
+        state = domain.apply(state, outcome, check=False, draw=False)
+    return lines
 
 
 @dataclass
@@ -130,6 +162,10 @@ class Timeline(Visitor):
 
     def move(self, index: int, record: MoveRecord, before: Any, after: Any, at: Where) -> None:
         seat = record.seat
+        chance = described_chance(before, record)
+        own = automatic(before)
+        # a chance move of the rival's turn is the rival's: name it, as a player's move names its player
+        shown = at.seat if own and seat is None else seat
         self.entries.append(
             TimelineEntry(
                 index=index,
@@ -137,14 +173,16 @@ class Timeline(Visitor):
                 round=at.round,
                 turn=at.turn,
                 seat=seat,
-                player=self.names[seat] if seat is not None and seat < len(self.names) else None,
+                player=self.names[shown] if shown is not None and shown < len(self.names) else None,
                 kind=str(record.move.get("kind")),
                 description=record.description,
-                chance=chance_lines(before, record),
+                chance=tuple(line for line, _ in chance),
                 actor=record.actor,
                 at=record.at,
                 totals=tuple(totals(after)),
                 amends=record.amends,
+                automatic=own,
+                automatic_chance=tuple(i for i, (_, rival) in enumerate(chance) if rival),
             )
         )
 
@@ -206,6 +244,9 @@ class TextRecord(Visitor):
         ]
         if game.parent:
             self.lines.append(f"branch of game {game.parent['game_id']} at version {game.parent['version']}")
+        if game.setup.get("solo"):
+            self.lines.append(f"solo game against the rival, difficulty {game.setup['solo']}")
+            self.lines.extend(f"       ({line})" for line in opening_lines(game))
         for note in self.annotations:
             self._notes.setdefault(note.version, []).append(note)
         self._flush_notes(1)
@@ -318,6 +359,10 @@ def bgstats_play(game: Game) -> dict[str, Any]:
 
 def first_player(game: Game) -> int | None:
     """The seat that played the first turn of the game (None before anyone has)."""
+    if game.setup.get("solo"):  # the rival may play first, with no recorded move (seeded mode)
+        state = game.with_states_from_start().states[0]
+        order = domain.state_to_dict(state)["turn_order"]
+        return int(order[0]) if order else None
     for version in game.line:
         seat = game.records[version].seat
         if seat is not None:

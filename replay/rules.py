@@ -33,14 +33,16 @@ def ensure_supported(rules_version: str) -> None:
 
 
 def fresh_state(setup: Mapping[str, Any], catalog: Mapping[str, Any] | None) -> GameState:
-    """The state before any chance outcome of the setup (what ``opening`` moves are applied to)."""
+    """The state before any chance outcome of the setup (what ``opening`` moves are applied to). A solo
+    game's seats list the rival too (``automatic``): the engine adds it itself from ``solo``."""
     return domain.new_game(
-        [seat["name"] for seat in setup["players"]],
+        [seat["name"] for seat in setup["players"] if not seat.get("automatic")],
         mode=setup["mode"],
         seed=setup.get("seed"),
         options=setup.get("options") or None,
         catalog=catalog,
         draw=False,
+        solo=setup.get("solo"),
     )
 
 

@@ -4,7 +4,8 @@ Each golden game is a seeded game played by a seeded "eager" random player (it p
 recorded move by move with every chance move, together with the catalog it was played with and the final score
 sheets the engine computed. The test replays it in table mode and compares. Regenerating a file replaces its
 expectations: check the new score sheets by hand (see the ``hand_check`` of the 2-player game) before
-committing.
+committing. The solo games (one player against the rival, R-SO01..R-SO06) go to ``golden_solo/``: their
+chance moves include every solo card the rival revealed, and their ``rival_log`` the rival's turns in words.
 
     .venv/bin/python tools/golden_games.py
 """
@@ -23,10 +24,15 @@ sys.path.insert(0, str(ROOT))
 import domain  # noqa: E402
 
 GOLDEN = ROOT / "tests" / "unit" / "domain" / "golden"
+GOLDEN_SOLO = ROOT / "tests" / "unit" / "domain" / "golden_solo"
 GAMES = {
     "two_players.json": (["Ana", "Bo"], 1012),
     "three_players.json": (["Ana", "Bo", "Cy"], 2020),
     "four_players.json": (["Ana", "Bo", "Cy", "Di"], 3034),
+}
+SOLO_GAMES = {
+    "solo_easy.json": (["Ana"], 4101, "easy"),
+    "solo_hard.json": (["Ana"], 4303, "hard"),
 }
 
 
@@ -37,19 +43,36 @@ def eager_choice(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, A
     return rng.choice(moves)
 
 
-def record(players: list[str], seed: int) -> dict[str, Any]:
+def rival_lines(before: Any, outcomes: tuple[dict[str, Any], ...]) -> list[str]:
+    """The log lines of the solo cards among chance outcomes drawn after the state `before`."""
+    lines = []
+    for outcome in outcomes:
+        if outcome["kind"] == "solo_card":
+            lines.append(domain.describe(before, outcome))
+        before = domain.apply(before, outcome, check=False, draw=False)
+    return lines
+
+
+def record(players: list[str], seed: int, solo: str | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
-    step = domain.resolve_chance(domain.new_game(players, seed=seed, draw=False))
+    fresh = domain.new_game(players, seed=seed, draw=False, solo=solo)
+    step = domain.resolve_chance(fresh)
     moves = list(step.chance)
+    rival_log = rival_lines(fresh, step.chance)
     state = step.state
     while not domain.is_over(state):
         move = eager_choice(rng, domain.legal_moves(state))
         step = domain.step(state, move)
+        rival_log += rival_lines(domain.apply(state, move, draw=False), step.chance)
         moves.append(move)
         moves.extend(step.chance)
         state = step.state
-    return {
-        "description": f"{len(players)}-player game, seed {seed}, played by a seeded eager random player",
+    if solo:
+        description = f"solo game ({solo}), seed {seed}, the player is a seeded eager random player"
+    else:
+        description = f"{len(players)}-player game, seed {seed}, played by a seeded eager random player"
+    data: dict[str, Any] = {
+        "description": description,
         "rules_version": domain.RULES_VERSION,
         "seed": seed,
         "players": players,
@@ -58,13 +81,16 @@ def record(players: list[str], seed: int) -> dict[str, Any]:
         "final_score": [sheet.to_dict() for sheet in domain.score(state)],
         "catalog": domain.catalog_of(state),
     }
+    if solo:
+        data = {**data, "solo": solo, "rival_log": rival_log}
+    return data
 
 
 def dump(data: dict[str, Any]) -> str:
     """JSON with one move and one score sheet per line, so that a diff shows which move changed."""
     parts = []
     for key, value in data.items():
-        if key in ("moves", "final_score", "hand_check"):
+        if key in ("moves", "final_score", "hand_check", "rival_log"):
             lines = ",\n    ".join(json.dumps(item, ensure_ascii=False) for item in value)
             parts.append(f"  {json.dumps(key)}: [\n    {lines}\n  ]")
         else:
@@ -74,9 +100,14 @@ def dump(data: dict[str, Any]) -> str:
 
 def main() -> int:
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    for name, (players, seed) in GAMES.items():
-        data = record(players, seed)
-        path = GOLDEN / name
+    GOLDEN_SOLO.mkdir(parents=True, exist_ok=True)
+    games: dict[Path, tuple[list[str], int, str | None]] = {
+        GOLDEN / name: (players, seed, None) for name, (players, seed) in GAMES.items()
+    }
+    games.update({GOLDEN_SOLO / name: spec for name, spec in SOLO_GAMES.items()})
+    for path, (players, seed, solo) in games.items():
+        name = path.name
+        data = record(players, seed, solo)
         if path.exists():
             old = json.loads(path.read_text())
             if "hand_check" in old:

@@ -9,7 +9,7 @@
  */
 
 import { h, s, replace } from "./dom.js";
-import { cardText, capitalise, icons, indexCatalog, space } from "./labels.js";
+import { cardText, capitalise, icons, indexCatalog, rivalIcons, soloCardText, space } from "./labels.js";
 
 const W = 480;
 const DIE_FILL = { coral: "#ec7a61", black: "#2a2a2a", white: "#f8f6f0", green: "#5a9a4b" };
@@ -404,6 +404,57 @@ function playerDomain(state, players, seat, waitingSeat) {
   return svgPanel(`player panel-seat-${seat}`, `${name}'s domain`, 258, `${name}'s domain: resources, members, action card and lantern area`, ...nodes);
 }
 
+/**
+ * The solo rival (R-SO01..R-SO05) in place of a domain: it has no board, only coins, CP, influence and its
+ * members; beside it the solo deck (bridge side up), the line of cards revealed this round (the last two are
+ * the ones it resolved) and, in words, what it did in its latest turn.
+ */
+function rivalPanel(state, players, seat, waitingSeat) {
+  const player = state.players[seat];
+  const solo = state.solo || { deck: [], line: [], notes: [], difficulty: "" };
+  const index = indexCatalog(state.catalog);
+  const name = seatName(state, players, seat);
+  const nodes = [];
+  const line = solo.line || [];
+  const height = 118 + (line.length ? 58 : 0);
+  nodes.push(box(2, 2, W - 4, height - 6, waitingSeat === seat ? "domain rival waiting" : "domain rival", `${name}, played by the rules engine`));
+  nodes.push(s("rect", { x: 10, y: 10, width: 14, height: 14, rx: 7, fill: seatFill(players, seat), stroke: "#111" }));
+  nodes.push(label(30, 22, `${name} · automatic · ${solo.difficulty}`, { class: "t strong big" }));
+  nodes.push(label(W - 10, 22, `${player.cp} CP · PoT ${player.pot}`, { class: "t strong", "text-anchor": "end" }));
+  nodes.push(label(10, 44, `coins ${player.coins} · no resources, no domain board (it never pays)`, { class: "t small" }));
+  nodes.push(label(10, 62, `Members left: ${player.courtiers} courtiers, ${player.gardeners} gardeners, ${player.warriors} warriors`, { class: "t small" }));
+  const deck = solo.deck || [];
+  nodes.push(s("g", {}, s("title", {}, `${deck.length} solo cards in the deck, bridge side up`),
+    s("rect", { x: 10, y: 74, width: 30, height: 38, rx: 3, class: "solo-deck" }),
+    label(25, 98, String(deck.length), { class: "t strong", "text-anchor": "middle" })));
+  nodes.push(label(48, 90, `solo deck · ${line.length} revealed this round`, { class: "t small" }));
+  nodes.push(label(48, 104, line.length ? "the last two (outlined) are the ones it resolved" : "reshuffled: nothing revealed yet", { class: "t tiny" }));
+  const width = Math.min(92, (W - 20) / Math.max(line.length, 1) - 4);
+  line.forEach((id, i) => {
+    const card = index.cards[id];
+    const x = 10 + i * (width + 4);
+    const last = i >= line.length - 2;
+    nodes.push(
+      s(
+        "g",
+        { class: "solo-card" },
+        s("title", {}, soloCardText(card) || id),
+        s("rect", { x, y: 118, width, height: 48, rx: 4, class: last ? "solo-card resolved" : "solo-card" }),
+        label(x + 4, 131, id, { class: "t small strong" }),
+        card ? label(x + 4, 145, clip(`${card.bridge} ${card.end[0].toUpperCase()} → ${space(card.space)}`, Math.floor(width / 5)), { class: "t tiny" }) : null,
+        card ? label(x + 4, 158, clip(rivalIcons(card.icons, "short"), Math.floor(width / 5)), { class: "t tiny" }) : null,
+      ),
+    );
+  });
+  const section = svgPanel(`player panel-rival panel-seat-${seat}`, `${name} (automatic)`, height, `${name}: coins, CP, members, the solo deck and the cards it revealed`, ...nodes);
+  const notes = solo.notes || [];
+  section.append(
+    h("h4", { class: "rival-notes-title" }, notes.length ? `${name}'s latest turn` : `${name} has not played yet`),
+    h("ul", { class: "rival-notes" }, notes.map((text) => h("li", {}, text))),
+  );
+  return section;
+}
+
 /** The board's areas, in drawing order; add one function here to draw a new area. */
 export const PANELS = [passageOfTime, castle, bridges, yards, wellAndOutside];
 
@@ -462,6 +513,16 @@ function words(state, players) {
     ...(b.outside || []).map((o) => `${capitalise(space(o.id))}: dice: ${diceWords(o.dice, state, players)}`),
   ]);
   state.players.forEach((p, seat) => {
+    if (p.automatic) {
+      const solo = state.solo || { deck: [], line: [], notes: [] };
+      add(`${seatName(state, players, seat)} (automatic)`, [
+        `${p.cp} CP, ${p.coins} coins; Passage of Time ${p.pot}`,
+        `Members left: ${p.courtiers} courtiers, ${p.gardeners} gardeners, ${p.warriors} warriors`,
+        `Solo deck: ${(solo.deck || []).length} cards; revealed this round: ${(solo.line || []).map((id) => cardText(state.catalog, id)).join(" | ") || "none"}`,
+        `Latest turn: ${(solo.notes || []).join("; ") || "none yet"}`,
+      ]);
+      return;
+    }
     add(`${seatName(state, players, seat)}'s domain`, [
       `${p.cp} CP, ${p.coins} coins, ${p.seals} seals, ${p.food} food, ${p.iron} iron, ${p.pearl} pearl; Passage of Time ${p.pot}`,
       `Members left: ${p.courtiers} courtiers, ${p.gardeners} gardeners, ${p.warriors} warriors`,
@@ -479,7 +540,9 @@ function words(state, players) {
  */
 export function draw(container, wordsNode, state, players, waitingSeat = null) {
   const panels = PANELS.map((panel) => panel(state, players));
-  const domains = state.players.map((_, seat) => playerDomain(state, players, seat, waitingSeat));
+  const domains = state.players.map((player, seat) =>
+    player.automatic ? rivalPanel(state, players, seat, waitingSeat) : playerDomain(state, players, seat, waitingSeat),
+  );
   replace(container, h("div", { class: "panels" }, ...panels), h("div", { class: "panels domains" }, ...domains));
   if (wordsNode) replace(wordsNode, ...words(state, players));
 }

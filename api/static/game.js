@@ -34,9 +34,14 @@ export function renderHeader(game) {
     h(
       "span",
       { class: "players" },
-      game.players.map((p, i) => [i ? ", " : "", h("span", { class: `swatch colour-${p.colour}`, "aria-hidden": "true" }), p.name]),
+      game.players.map((p, i) => [
+        i ? ", " : "",
+        h("span", { class: `swatch colour-${p.colour}`, "aria-hidden": "true" }),
+        p.name,
+        p.automatic ? h("span", { class: "tag automatic" }, "automatic") : null,
+      ]),
     ),
-    ` · ${game.mode} mode${game.private ? " · private" : ""} · ${where} · version ${game.version}`,
+    ` · ${game.solo ? `solo game (${game.solo}) · ` : ""}${game.mode} mode${game.private ? " · private" : ""} · ${where} · version ${game.version}`,
     game.parent ? [" · what-if branch of ", h("a", { href: `/games/${game.parent.game_id}/replay?version=${game.parent.version}` }, "its parent game")] : null,
   );
 }
@@ -95,4 +100,16 @@ export function scoreTable(sheets, caption) {
       h("tr", {}, h("th", { scope: "row" }, "Rank"), sheets.map((sheet) => h("td", {}, String(sheet.rank)))),
     ),
   );
+}
+
+/** A timeline entry's words: its description, tagged when it belongs to the solo rival's automatic turn. */
+export function entryText(entry) {
+  return [entry.automatic ? h("span", { class: "tag automatic" }, "automatic") : null, entry.automatic ? " " : null, entry.description];
+}
+
+/** The lines of the solo rival's turn drawn with a move (seeded mode: they come as its chance outcomes). */
+export function rivalLines(entry) {
+  const lines = (entry.automatic_chance || []).map((i) => (entry.chance || [])[i]).filter(Boolean);
+  if (!lines.length) return null;
+  return h("ul", { class: "automatic-lines" }, lines.map((line) => h("li", { class: "automatic-line" }, h("span", { class: "tag automatic" }, "automatic"), " ", line)));
 }

@@ -44,6 +44,36 @@ export function icon(text) {
   return { short: String(text), long: String(text) };
 }
 
+const RIVAL_ICONS = {
+  gate: () => ["Gate", "a courtier to the Gate"],
+  ascent: (n) => [`Ascent ${n}`, `the lowest courtier climbs ${n} floor${n > 1 ? "s" : ""}`],
+  warrior: (n) => [`Warrior ${n}`, `a warrior to the ${n}-iron yard`],
+  gardener: (type) => [`${capitalise(type)} gardener`, `a gardener to the ${type} garden scoring least`],
+  cp: (n) => [`+${n} CP`, `${n} CP`],
+  pot: (n) => [`PoT+${n}`, `Passage of Time +${n}`],
+  coin: (n) => [`+${n} coin`, `${n} coin${Number(n) > 1 ? "s" : ""}`],
+};
+
+/** An icon of a solo card (the rival's icons, R-SO05): short and long labels. */
+export function rivalIcon(text) {
+  const [name, arg] = String(text).split(":");
+  const make = RIVAL_ICONS[name];
+  if (!make) return { short: String(text), long: String(text) };
+  const [short, long] = make(arg);
+  return { short, long };
+}
+
+export function rivalIcons(list, form = "long") {
+  if (!list || !list.length) return form === "long" ? "nothing" : "—";
+  return list.map((item) => rivalIcon(item)[form]).join(form === "long" ? ", then " : ", ");
+}
+
+/** A solo card in words: the die it wants (bridge side) and what its revealed side does. */
+export function soloCardText(card) {
+  if (!card) return "";
+  return `${card.id}: the ${card.bridge} die at the ${card.end} end → ${space(card.space)}; ${rivalIcons(card.icons)}`;
+}
+
 export function icons(list, form = "long") {
   if (!list || !list.length) return form === "long" ? "nothing" : "—";
   return list.map((item) => icon(item)[form]).join(form === "long" ? " + " : ", ");
@@ -88,6 +118,7 @@ export function indexCatalog(catalog) {
     "yard_tiles",
     "die_tiles",
     "daimyo",
+    "solo_cards",
   ]) {
     for (const entry of catalog[key] || []) cards[entry.id] = { ...entry, family: key };
   }
@@ -107,6 +138,7 @@ export function cardText(catalog, id) {
   if (!id) return "no card";
   const card = indexCatalog(catalog).cards[id];
   if (!card) return id;
+  if (card.family === "solo_cards") return soloCardText(card);
   const parts = [];
   for (const block of card.blocks || []) {
     const price = block.cost ? `pay ${cost(block.cost)}: ` : "";
@@ -209,6 +241,12 @@ export function promptTitle(state, prompt) {
       return `Chance: what did the ${c.bridge} dice roll?`;
     case "stack_order":
       return "Chance: the influence stack, top first";
+    case "solo_card":
+      return `Chance: which solo card did ${nameOf(state, c.rival)} reveal?`;
+    case "rival_garden":
+      return `${who}: choose the garden for ${nameOf(state, c.rival)}'s gardener (a tie)`;
+    case "rival_room":
+      return `${who}: choose the ${c.floor} room for ${nameOf(state, c.rival)}'s courtier`;
     case "over":
       return "The game is over";
     default:
@@ -230,8 +268,14 @@ export function promptHelp(state, prompt) {
       return "Audience (2 coins) and Ascent (2 pearl per floor, 5 for two), each once, in any order.";
     case "roll":
       return `Enter the ${c.dice || ""} values shown, in any order.`;
+    case "solo_card":
+      return "Reveal the top card of the solo deck and enter it: the rival plays the rest of its turn by itself.";
+    case "rival_garden":
+      return "The gardens tie as the cheapest for the rival: the rules let you choose (R-SO05).";
+    case "rival_room":
+      return "That room's card is discarded and replaced; the rules let you choose the room (R-SO05).";
     default:
-      return "";
+      return c.automatic ? "The rival's turn: the engine plays it." : "";
   }
 }
 
@@ -310,6 +354,17 @@ export function moveLabel(state, prompt, move) {
       return move.dice.join(", ");
     case "stack_order":
       return move.order.map((seat) => nameOf(state, seat)).join(", then ");
+    case "solo_card":
+      return soloCardText(index.cards[move.card]) || move.card;
+    case "rival_garden": {
+      const slot = state.board.gardens.find((g) => g.id === move.garden);
+      const card = slot && index.cards[slot.card];
+      return `${capitalise(move.garden.replace("_", " "))} garden${card ? ` ${card.id} (${card.cp} CP)` : ""}`;
+    }
+    case "rival_room": {
+      const room = state.board.rooms.find((r) => r.id === move.room);
+      return `${capitalise(space(move.room))}${room && room.card ? ` (its card ${room.card} is discarded)` : ""}`;
+    }
     default:
       return String(move.kind).replaceAll("_", " ");
   }

@@ -90,8 +90,8 @@ export function render(container, options) {
     replace(container, rollForm(state, prompt, chance, options));
     return [];
   }
-  if (chance.length > 6 && (prompt.kind === "reveal" || prompt.kind === "well_tile" || prompt.kind === "stack_order")) {
-    const legend = prompt.kind === "stack_order" ? "The stack, top first" : "The card or tile revealed";
+  if (chance.length > 6 && ["reveal", "well_tile", "stack_order", "solo_card"].includes(prompt.kind)) {
+    const legend = { stack_order: "The stack, top first", solo_card: "The solo card revealed" }[prompt.kind] || "The card or tile revealed";
     replace(container, pickerForm(state, prompt, chance, options, legend));
     return [];
   }

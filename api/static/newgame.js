@@ -18,7 +18,11 @@ function setup() {
   if (!players.length) throw new Error("Give at least one seat a name.");
   const colours = players.map((p) => p.colour);
   if (new Set(colours).size !== colours.length) throw new Error("Give each seat its own colour.");
+  const solo = form.elements.solo.value;
+  if (solo && players.length !== 1) throw new Error("A solo game has one seat: the rival takes the other. Keep one name.");
+  if (!solo && players.length === 1) throw new Error("One seat is a solo game: choose the rival's difficulty, or name more seats.");
   const body = { players, mode: form.elements.mode.value, private: form.elements.private.checked };
+  if (solo) body.solo = solo;
   const title = form.elements.title.value.trim();
   if (title) body.title = title;
   const seed = form.elements.seed.value.trim();

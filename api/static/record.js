@@ -10,7 +10,7 @@
 import { call, follow, read, randomKey, tokenFor } from "./api.js";
 import { draw } from "./board.js";
 import { h, replace, toast } from "./dom.js";
-import { gameId, identify, renderAccess, renderHeader, scoreTable } from "./game.js";
+import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
 import { promptHelp, promptTitle } from "./labels.js";
 import { render as renderMoves } from "./moves.js";
 import { seatLinks } from "./share.js";
@@ -84,7 +84,9 @@ function renderRecent(entries) {
   const recent = entries.slice(-8).reverse();
   replace(
     document.getElementById("recent"),
-    recent.length ? recent.map((entry) => h("li", { value: entry.index }, entry.description)) : h("li", {}, "No move yet."),
+    recent.length
+      ? recent.map((entry) => h("li", { value: entry.index }, entryText(entry), rivalLines(entry)))
+      : h("li", {}, "No move yet."),
   );
 }
 

@@ -10,7 +10,7 @@
 import { call, read, saveToken, tokenFor } from "./api.js";
 import { draw } from "./board.js";
 import { h, replace, toast, copyText } from "./dom.js";
-import { gameId, identify, renderAccess, renderHeader, scoreTable } from "./game.js";
+import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
 import { lineChart } from "./chart.js";
 
 const id = gameId();
@@ -155,7 +155,7 @@ function paintMoveList() {
     const entry = position.entry;
     const current = index === view.at;
     const notes = byVersion.get(position.version) || [];
-    const text = entry ? `${entry.player ? "" : ""}${entry.description}` : "Start of the game";
+    const text = entry ? entryText(entry) : "Start of the game";
     const item = h(
       "li",
       { class: `${current ? "current" : ""}${entry && entry.undone ? " undone" : ""}`, value: index },
@@ -165,6 +165,7 @@ function paintMoveList() {
         entry && entry.undone ? h("span", { class: "tag" }, "undone") : null,
         text,
       ),
+      entry ? rivalLines(entry) : null,
       notes.length ? h("ul", { class: "notes" }, notes.map(noteItem)) : null,
     );
     if (current) currentNode = item;

@@ -39,6 +39,7 @@ export function seatLinks(list, gameId, players, ownerToken) {
   replace(
     list,
     players.map((player, seat) => {
+      if (player.automatic) return null; // the solo rival: the rules engine plays it, no link to share
       const out = h("div", { class: "seat-link-out" });
       const button = h(
         "button",

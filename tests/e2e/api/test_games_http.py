@@ -268,3 +268,26 @@ def test_a_spectator_sees_a_move_as_it_is_recorded(web: RecordingClient) -> None
     [events] = seen
     assert [(event["id"], event["event"]) for event in events] == [("2", "MovePlayed")]
     assert json.loads(events[0]["data"])["data"]["move"] == move
+
+
+def test_a_solo_game_played_over_http_with_the_rival_moving_by_itself(web: RecordingClient) -> None:
+    """R-SO01..R-SO06 end to end: one player against the hard rival, every move from legal-moves; the rival's
+    turns come inside the player's moves, marked automatic in the timeline; the export imports back equal."""
+    created = web.post("/api/games", {"players": ["Aiko"], "solo": "hard", "seed": 31})
+    assert created.status == 201, created.body
+    game_id, owner = created.body["game"]["game_id"], created.body["owner_token"]
+    assert created.body["game"]["players"][1] == {"name": "Rival", "colour": "green", "automatic": True}
+    played = web.play_random(game_id, owner, random.Random(31))
+    assert played and all(move.get("seat") != 1 for move in played)
+    game = web.game(game_id)
+    assert game["over"] and game["state"]["solo"]["difficulty"] == "hard"
+    entries = web.get(f"/api/games/{game_id}/timeline").body["entries"]
+    rival = [entry["chance"][i] for entry in entries for i in entry["automatic_chance"]]
+    assert sum("Rival (automatic) reveals SO" in line for line in rival) >= 9  # 3 turns a round at least
+    sheets = web.get(f"/api/games/{game_id}/score").body["sheets"]
+    assert [sheet["player"] for sheet in sheets] == ["Aiko", "Rival"]
+    assert sorted(sheet["rank"] for sheet in sheets) == [1, 2]
+    exported = web.get(f"/api/games/{game_id}/export").body
+    copy = web.post("/api/games/import?new_id=1", exported)
+    assert copy.status == 201, copy.body
+    assert copy.body["game"]["state"] == game["state"] and copy.body["game"]["solo"] == "hard"

@@ -325,3 +325,61 @@ def test_the_qr_encoder_matches_an_independent_encoder(page: Any, site: Served) 
             )
             assert ours["version"] == version
             assert ours["rows"] == [list(row) for row in reference.matrix], (version, level)
+
+
+def test_a_solo_game_where_the_rival_moves_by_itself_after_your_turn(
+    page: Any, site: Served, api: Api, shots: Path
+) -> None:
+    # New game: one seat against the medium rival (it plays first), seeded.
+    page.goto(site.url + "/games/new")
+    page.fill("#seat-0-name", "Aiko")
+    page.select_option("#solo", "medium")
+    page.check("#mode-seeded")
+    page.fill("#seed", "5")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#created:not([hidden])")
+    assert page.get_by_role("button", name="Make a link for Aiko").count() == 1
+    assert page.get_by_role("button", name="Make a link for Rival").count() == 0
+
+    # The recording screen: the rival's panel, its first turn already played.
+    page.click("#record-link")
+    page.wait_for_selector("#moves button.move:not([disabled])")
+    game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]
+    meta = page.locator("#game-meta").inner_text()
+    assert "Rival" in meta and "automatic" in meta and "solo game (medium)" in meta
+    assert page.locator(".panel-rival").count() == 1 and page.locator(".panel-player").count() == 2
+    assert page.locator(".rival-notes li").count() > 0
+    first_notes = page.locator(".rival-notes").inner_text()
+    # Play until the rival has moved after one of our moves: its turn shows in the last moves, marked.
+    for _ in range(40):
+        click_a_move(page)
+        if page.locator("#recent .automatic-line").count():
+            break
+    line = page.locator("#recent .automatic-line").first.inner_text()
+    assert "automatic" in line and "Rival (automatic) reveals SO" in line
+    assert page.locator(".rival-notes").inner_text() != first_notes
+    words = page.locator("#board-text .board-words").text_content() or ""
+    rival = api.call("GET", f"/api/games/{game_id}")["state"]["players"][1]
+    assert f"{rival['cp']} CP, {rival['coins']} coins; Passage of Time {rival['pot']}" in words
+    page.screenshot(path=str(shots / "record-solo.png"), full_page=True)
+
+    # The replay lists the rival's turns under the moves that led to them.
+    page.click("#replay-link")
+    page.wait_for_selector(".line-chart")
+    assert page.locator("#move-list .automatic-line").count() > 0
+
+
+def test_a_table_mode_solo_game_asks_which_solo_card_was_revealed(page: Any, site: Served, api: Api) -> None:
+    created = api.call("POST", "/api/games", {"players": ["Ann"], "mode": "table", "solo": "hard"})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["kind"] == "solo_card")
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector(".chance-form select")
+    assert "solo card did Rival reveal" in page.locator("#prompt-title").inner_text()
+    assert page.locator("#chance-pick option").count() == 9
+    version = version_of(page)
+    page.select_option("#chance-pick", index=8)
+    page.click(".chance-form button[type=submit]")
+    wait_version(page, version + 1)
+    first = page.locator("#recent li").first.inner_text()
+    assert first.startswith("automatic") and "Rival (automatic) reveals SO9" in first

@@ -1,5 +1,5 @@
-"""Every numbered rule of RULES.md A.1-A.15 is named by at least one test of this folder (in a test's name or
-docstring), and every game area has its own test module."""
+"""Every numbered rule of RULES.md A.1-A.15 and of the base solo game A.17 is named by at least one test of this
+folder (in a test's name or docstring), and every game area has its own test module."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ RULES = {
 }
 """RULES.md sections A.1-A.15: the prefix of each and how many rules it numbers."""
 
+SOLO_RULES = {"SO": 6}
+"""RULES.md A.17, the base solo rival (R-SO01..R-SO06)."""
+
 AREAS = {
     "test_setup.py",
     "test_turn.py",
@@ -44,6 +47,11 @@ AREAS = {
     "test_passage_of_time.py",
     "test_end_of_round.py",
     "test_scoring.py",
+    "test_solo_setup.py",
+    "test_solo_turn.py",
+    "test_solo_icons.py",
+    "test_solo_end_of_round.py",
+    "test_solo_scoring.py",
 }
 
 
@@ -61,6 +69,11 @@ def named_rules() -> set[str]:
 
 def test_every_rule_of_a1_to_a15_is_named_by_a_test() -> None:
     expected = {f"R-{prefix}{n:02d}" for prefix, count in RULES.items() for n in range(1, count + 1)}
+    assert sorted(expected - named_rules()) == []
+
+
+def test_every_rule_of_a17_the_solo_rival_is_named_by_a_test() -> None:
+    expected = {f"R-{prefix}{n:02d}" for prefix, count in SOLO_RULES.items() for n in range(1, count + 1)}
     assert sorted(expected - named_rules()) == []
 
 

@@ -1,0 +1,118 @@
+"""Helpers for the solo tests: a known table-mode solo game, the rival about to reveal a card, a solo playout."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+import domain
+from domain.engine import settle
+from domain.prompts import EndTurn, TakeDie
+from domain.state import GameState
+from domain.vocabulary import Phase
+
+from .helpers import STANDARD_TILES, default_answer
+
+Move = dict[str, Any]
+RIVAL = 1
+HUMAN = 0
+
+SOLO_STANDARD: dict[str, Any] = {
+    "steward_1": "S2",
+    "steward_2": "S4",
+    "steward_3": "S7",
+    "diplomat_1": "D2",
+    "diplomat_2": "D7",
+    "daimyo": "Dm1",
+    "tiles": STANDARD_TILES,
+    "well": ["T6", "T11"],
+    "coral_plant": "PG2",
+    "coral_stone": "SG1",
+    "black_plant": "PG1",
+    "black_stone": "SG3",
+    "white_plant": "PG4",
+    "white_stone": "SG5",
+    "yard_1:blue": "Y1",
+    "yard_1:yellow": "Y2",
+    "yard_2:blue": "Y6",
+    "yard_3:yellow": "Y3",
+    "dice:coral": [1, 3, 5],
+    "dice:black": [2, 4, 6],
+    "dice:white": [1, 3, 6],
+    "offer_0:resource": "SR3",
+    "offer_0:action": "A1",
+}
+"""The solo twin of helpers.STANDARD: steward rooms S2/S4/S7, diplomat rooms D2/D7, plant gardens PG2 (coral,
+7 CP), PG1 (black, 5 CP), PG4 (white, 7 CP), stone gardens SG1 (coral, 1 CP), SG3 (black, 3 CP), SG5 (white,
+5 CP); the player draws SR3 + A1."""
+
+
+def solo_game(
+    difficulty: str = "medium",
+    *,
+    answers: Mapping[str, Any] | None = None,
+    options: Mapping[str, Any] | None = None,
+    catalog: Mapping[str, Any] | None = None,
+    name: str = "Ana",
+) -> GameState:
+    """A table-mode solo game (SOLO_STANDARD, `answers` over it) played up to its first turn: the player's
+    take_die (easy) or the rival's first reveal (medium, hard)."""
+    answers = {**SOLO_STANDARD, **(answers or {})}
+    tiles = list(answers.pop("tiles", []))
+    wells = list(answers.pop("well", []))
+    state = domain.new_game([name], solo=difficulty, mode="table", options=options, catalog=catalog)
+    while state.phase is Phase.SETUP:
+        prompt = domain.prompt_of(state)
+        kind = prompt["kind"]
+        move: Move = default_answer(state)
+        if kind == "reveal" and prompt["target"] in answers:
+            move = {"kind": "reveal", "seat": None, "pool": prompt["pool"], "card": answers[prompt["target"]]}
+        elif kind == "roll" and f"dice:{prompt['bridge']}" in answers:
+            move = {
+                "kind": "roll",
+                "seat": None,
+                "bridge": prompt["bridge"],
+                "dice": answers[f"dice:{prompt['bridge']}"],
+            }
+        elif kind == "die_tile" and tiles:
+            move = {"kind": "die_tile", "seat": None, "colour": tiles.pop(0)}
+        elif kind == "well_tile" and wells:
+            move = {"kind": "well_tile", "seat": None, "tile": wells.pop(0)}
+        state = domain.apply(state, move)
+    return state
+
+
+def rival_turn(state: GameState, turn_index: int | None = None, round_: int | None = None) -> GameState:
+    """The same board with the rival starting its turn (waiting for its first reveal); by default the turn is
+    the rival's first of the round."""
+    order = state.turn_order
+    index = order.index(RIVAL) if turn_index is None else turn_index
+    changes: dict[str, Any] = {"turn_index": index, "stack": (EndTurn(RIVAL), TakeDie(RIVAL))}
+    if round_ is not None:
+        changes["round"] = round_
+    return settle(replace(state, **changes))
+
+
+def reveal(state: GameState, *cards: str) -> GameState:
+    """The recorder enters the solo cards revealed, in order."""
+    for card in cards:
+        state = domain.apply(state, {"kind": "solo_card", "seat": None, "card": card})
+    return state
+
+
+def with_solo(state: GameState, **changes: Any) -> GameState:
+    assert state.solo is not None
+    return replace(state, solo=replace(state.solo, **changes))
+
+
+def cards(**by_id: Mapping[str, Any]) -> dict[str, Any]:
+    """A catalog override of some solo cards: cards(SO1={"icons": ["cp:2"]})."""
+    return {"solo_cards": [{"id": card, **fields} for card, fields in by_id.items()]}
+
+
+def eager(rng: random.Random, moves: list[Move], bias: float = 0.85) -> Move:
+    """Uniform over the legal moves, but acting (not declining, not converting) with probability `bias`."""
+    acting = [m for m in moves if m["kind"] not in ("done", "convert")]
+    return rng.choice(acting if acting and rng.random() < bias else moves)
