@@ -34,14 +34,15 @@ def board(state: Any) -> dict[str, Any]:
     The same data as ``plain(domain.state_to_dict(state))`` less the catalog (a unit test holds them equal),
     made in one pass with an encoder per type: this runs for every answer about a game, recording a move
     included, and was most of that answer's cost."""
-    return {
-        field.name: jsonable(getattr(state, field.name))
-        for field in dataclasses.fields(state)
-        if field.name != "catalog"
-    }
+    encode = _BOARD_ENCODERS.get(type(state))
+    if encode is None:
+        encode = _BOARD_ENCODERS.setdefault(type(state), _dataclass_encoder(type(state), skip="catalog"))
+    result: dict[str, Any] = encode(state)
+    return result
 
 
 _ENCODERS: dict[type, Callable[[Any], Any]] = {}
+_BOARD_ENCODERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def jsonable(value: Any) -> Any:
@@ -57,6 +58,30 @@ def _same(value: Any) -> Any:
     return value
 
 
+_MISSING = object()
+
+
+def _dataclass_encoder(kind: type, skip: str | None = None) -> Callable[[Any], dict[str, Any]]:
+    """A record's fields in order, its frame kind first; a field marked ``omit_default`` (domain.state) is
+    left out while it holds its default, as the engine's own serialiser does."""
+    fields = [
+        (field.name, field.default if field.metadata.get("omit_default") else _MISSING)
+        for field in dataclasses.fields(kind)
+        if field.name != skip
+    ]
+    frame = KIND.get(kind)
+
+    def encode(value: Any) -> dict[str, Any]:
+        data: dict[str, Any] = {} if frame is None else {"frame": frame}
+        for name, default in fields:
+            item = getattr(value, name)
+            if default is _MISSING or item != default:
+                data[name] = jsonable(item)
+        return data
+
+    return encode
+
+
 def _encoder_for(kind: type) -> Callable[[Any], Any]:
     if kind in (str, int, float, bool, type(None)):
         return _same
@@ -67,16 +92,7 @@ def _encoder_for(kind: type) -> Callable[[Any], Any]:
     if issubclass(kind, Catalog):
         return lambda value: plain(value.to_dict())
     if dataclasses.is_dataclass(kind):
-        names = tuple(field.name for field in dataclasses.fields(kind))
-        frame = KIND.get(kind)
-
-        def encode(value: Any) -> dict[str, Any]:
-            data: dict[str, Any] = {} if frame is None else {"frame": frame}
-            for name in names:
-                data[name] = jsonable(getattr(value, name))
-            return data
-
-        return encode
+        return _dataclass_encoder(kind)
     if issubclass(kind, list | tuple):
         return lambda value: [jsonable(item) for item in value]
     if issubclass(kind, Mapping):
