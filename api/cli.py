@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from api.environment import server_setting
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 
 
@@ -30,6 +31,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from gunicorn.app.base import BaseApplication
 
+    from api import observability
     from api.app import create_app
 
     class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
@@ -55,7 +57,15 @@ def _serve(args: argparse.Namespace) -> int:
         "timeout": 60,
         "accesslog": None,
     }
-    Server(lambda: create_app({"STORE": store}), options).run()
+    from gunicorn.config import Config
+
+    if "control_socket_disable" in Config().settings:
+        # gunicorn 25.1+ opens a control socket in $HOME by default: two servers on one machine would share
+        # it, and a read-only container has no $HOME to write to.
+        options["control_socket_disable"] = True
+    # JSON logs and the metrics folder shared by the workers (api.observability).
+    with observability.serving(os.environ) as extra:
+        Server(lambda: create_app({"STORE": store}), {**options, **extra}).run()
     return 0
 
 
@@ -173,21 +183,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve the JSON API and the web pages")
-    serve.add_argument("--host", default=os.environ.get("HERONLOG_HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("HERONLOG_PORT", "8000")))
+    serve.add_argument("--host", default=server_setting(os.environ, "HERONLOG_HOST"))
+    serve.add_argument("--port", type=int, default=int(server_setting(os.environ, "HERONLOG_PORT")))
     serve.add_argument(
         "--store", choices=STORE_KINDS, help="event store (default: sqlite, or redis if REDIS_URL)"
     )
     serve.add_argument(
         "--workers",
         type=int,
-        default=int(os.environ.get("HERONLOG_WORKERS", "1")),
+        default=int(server_setting(os.environ, "HERONLOG_WORKERS")),
         help="worker processes (default 1; keep 1 on SQLite, whose rate limits and idempotency cache are per process)",
     )
     serve.add_argument(
         "--threads",
         type=int,
-        default=int(os.environ.get("HERONLOG_THREADS", "8")),
+        default=int(server_setting(os.environ, "HERONLOG_THREADS")),
         help="threads per worker (default 8); each open event stream holds one",
     )
     serve.set_defaults(handler=_serve)

@@ -18,6 +18,7 @@ from flask import current_app, request
 
 from api.errors import ApiError
 from api.limits import AnswerCache, RateLimiter
+from api.observability import note
 from replay.access import Gatekeeper, Grant
 from replay.application import GameLog
 from replay.game import Game
@@ -98,6 +99,7 @@ def caller(game_id: UUID) -> Grant | None:
             "this token is not valid for this game",
             headers={"WWW-Authenticate": 'Bearer realm="heronlog", error="invalid_token"'},
         )
+    note(actor=grant.actor)
     return grant
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
+from api.observability import note
 from domain.errors import DomainError
 from replay.errors import ReplayError
 
@@ -122,6 +123,7 @@ def error_response(
     details: Mapping[str, Any] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
+    note(error_code=code)
     response = jsonify(envelope(status, code, message, rule, _plain(details or {})))
     response.status_code = status
     for name, value in (headers or {}).items():

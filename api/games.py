@@ -33,6 +33,7 @@ from api.context import (
     writer,
 )
 from api.errors import ApiError
+from api.observability import note
 from api.openapi import OPEN_WRITE, READ, WRITE, errors
 from api.schemas import (
     AbandonSchema,
@@ -240,8 +241,10 @@ class Moves(MethodView):
                 expected_version=version,
                 actor=grant.actor,
                 idempotency_key=key,
+                known=game,
             )
         )
+        note(moves=0 if result.repeated else len(result.versions))
         return played(result, 201)
 
 

@@ -65,19 +65,23 @@ class RedisCounter:
     stands alone (one slot), so this works on Redis Cluster too."""
 
     def __init__(self, client: Any, prefix: str, clock: Clock = time.time) -> None:
-        self._client = client
+        self.client = client
         self._prefix = prefix
         self._clock = clock
 
-    def hit(self, key: str, window: int) -> tuple[int, int]:
+    def window_key(self, key: str, window: int) -> tuple[str, int]:
+        """The counter's key for the current window, and the seconds until that window ends."""
         now = self._clock()
         start = int(now // window) * window
-        name = f"{self._prefix}:ratelimit:{key}:{start}"
-        pipe = self._client.pipeline(transaction=False)
+        return f"{self._prefix}:ratelimit:{key}:{start}", max(1, int(start + window - now))
+
+    def hit(self, key: str, window: int) -> tuple[int, int]:
+        name, reset = self.window_key(key, window)
+        pipe = self.client.pipeline(transaction=False)
         pipe.incr(name)
         pipe.expire(name, window + 1)
         count, _ = pipe.execute()
-        return int(count), max(1, int(start + window - now))
+        return int(count), reset
 
 
 class RateLimiter:
@@ -91,7 +95,35 @@ class RateLimiter:
         if limit <= 0:
             return Verdict(True, 0, 0, 0)
         count, reset = self.counter.hit(key, self.window)
+        return self.verdict(limit, count, reset)
+
+    @staticmethod
+    def verdict(limit: int, count: int, reset: int) -> Verdict:
         return Verdict(count <= limit, limit, max(0, limit - count), reset)
+
+    def check_and_recall(
+        self, key: str, limit: int, answers: AnswerCache, answer_key: str | None
+    ) -> tuple[Verdict, Remembered | None]:
+        """The rate-limit verdict for ``key`` and the answer remembered under ``answer_key`` (if one is
+        given): one Redis round trip when both live in the same Redis, as every write asks for both."""
+        counter = self.counter
+        if (
+            limit > 0
+            and answer_key is not None
+            and isinstance(counter, RedisCounter)
+            and isinstance(answers, RedisAnswers)
+            and counter.client is answers.client
+        ):
+            name, reset = counter.window_key(key, self.window)
+            pipe = counter.client.pipeline(transaction=False)
+            pipe.incr(name)
+            pipe.expire(name, self.window + 1)
+            pipe.get(answers.name(answer_key))
+            count, _, text = pipe.execute()
+            remembered = Remembered.from_json(text) if text else None
+            return self.verdict(limit, int(count), reset), remembered
+        verdict = self.check(key, limit)
+        return verdict, answers.get(answer_key) if answer_key is not None and verdict.allowed else None
 
 
 @dataclass(frozen=True)
@@ -156,12 +188,15 @@ class RedisAnswers:
     """Answers kept in Redis with an expiry (``SET ... EX``), shared by every worker and server."""
 
     def __init__(self, client: Any, prefix: str) -> None:
-        self._client = client
+        self.client = client
         self._prefix = prefix
 
+    def name(self, key: str) -> str:
+        return f"{self._prefix}:idempotency:{key}"
+
     def get(self, key: str) -> Remembered | None:
-        text = self._client.get(f"{self._prefix}:idempotency:{key}")
+        text = self.client.get(self.name(key))
         return Remembered.from_json(text) if text else None
 
     def put(self, key: str, answer: Remembered, ttl: int) -> None:
-        self._client.set(f"{self._prefix}:idempotency:{key}", answer.to_json(), ex=ttl)
+        self.client.set(self.name(key), answer.to_json(), ex=ttl)

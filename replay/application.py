@@ -197,10 +197,13 @@ class GameLog(Application[UUID]):
         expected_version: int,
         actor: str,
         idempotency_key: str | None = None,
+        known: Game | None = None,
     ) -> Played:
-        """Record one move, or a batch (a list) applied all or nothing."""
+        """Record one move, or a batch (a list) applied all or nothing. ``known`` is the game as the caller
+        has just read it (saves reading it again); if it is stale, the store's version check refuses the
+        write as with any lost race."""
         moves = [move] if isinstance(move, Mapping) else list(move)
-        game = self.get_game(game_id)
+        game = known if known is not None and known.id == game_id else self.get_game(game_id)
         if idempotency_key and idempotency_key in game.keys:
             return Played(game, game.keys[idempotency_key], repeated=True)
         self._expect(game, expected_version)

@@ -8,7 +8,8 @@ Three stores, chosen by configuration and never by code (STYLE habit 10):
 * ``memory``: the library's in-memory module, for tests and demos.
 
 ``REDIS_URL`` alone switches the default from SQLite to Redis; ``HERONLOG_STORE`` (or ``--store``) names the
-store explicitly.
+store explicitly. :data:`STORE_VARIABLES` is the table of every environment variable the store settings are
+read from (``api.environment`` adds the server's); :meth:`StoreConfig.from_environ` reads through it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,45 @@ class ConfigError(ValueError):
 
 
 @dataclass(frozen=True)
+class Variable:
+    """One environment variable heronlog reads: its name, its default (None: unset) and what it means."""
+
+    name: str
+    default: str | None
+    meaning: str
+
+
+STORE_VARIABLES: tuple[Variable, ...] = (
+    Variable(
+        "HERONLOG_STORE", None, "`sqlite`, `redis` or `memory` (default: `redis` if `REDIS_URL` is set)"
+    ),
+    Variable("HERONLOG_DATA", DEFAULT_DATA_FOLDER, "folder of the SQLite file `heronlog.sqlite`"),
+    Variable(
+        "REDIS_URL", None, "the Redis server: `redis://[user:pass@]host:port/db`, `rediss://`, `unix://`"
+    ),
+    Variable("REDIS_KEY_PREFIX", "heronlog", "first part of every key's hash tag"),
+    Variable("HERONLOG_SHARDS", "1", "applications (shards) the games are spread over, 1 to 64"),
+    # Read by the Redis persistence module (replay.store.factory) through the eventsourcing library's
+    # environment, which also takes them per application (GAMELOG0_REDIS_URL...).
+    Variable("REDIS_CLUSTER", "auto", "`auto` (ask the server), `yes` (Redis Cluster) or `no`"),
+    Variable("REDIS_SOCKET_TIMEOUT", "10", "seconds to wait for a Redis reply"),
+    Variable(
+        "REDIS_SUBSCRIBE_BLOCK_MS", "200", "how often a blocked subscription checks whether it was stopped"
+    ),
+)
+"""Every environment variable the event store is configured from (README, "Configuration")."""
+
+_DECLARED = {variable.name: variable for variable in STORE_VARIABLES}
+
+
+def setting(environ: Mapping[str, str], name: str) -> str | None:
+    """The value of a declared store variable: set and not empty, else its default. Reading an undeclared
+    name is a bug (KeyError): the table above must stay the complete list."""
+    declared = _DECLARED[name]
+    return environ.get(name) or declared.default
+
+
+@dataclass(frozen=True)
 class StoreConfig:
     """A resolved choice of event store."""
 
@@ -45,21 +85,21 @@ class StoreConfig:
     @classmethod
     def from_environ(cls, environ: Mapping[str, str], kind: str | None = None) -> StoreConfig:
         """Resolve the store from environment variables; ``kind`` (from the command line) wins."""
-        chosen = kind or environ.get("HERONLOG_STORE") or ("redis" if environ.get("REDIS_URL") else "sqlite")
+        url = setting(environ, "REDIS_URL")
+        chosen = kind or setting(environ, "HERONLOG_STORE") or ("redis" if url else "sqlite")
         if chosen == "sqlite":
-            folder = Path(environ.get("HERONLOG_DATA") or DEFAULT_DATA_FOLDER).expanduser().resolve()
+            folder = Path(setting(environ, "HERONLOG_DATA") or DEFAULT_DATA_FOLDER).expanduser().resolve()
             return cls(kind="sqlite", sqlite_path=folder / SQLITE_FILENAME)
         if chosen == "redis":
-            url = environ.get("REDIS_URL")
             if not url:
                 raise ConfigError("the redis store needs REDIS_URL, e.g. redis://127.0.0.1:6379/0")
-            shards = environ.get("HERONLOG_SHARDS", "1")
+            shards = setting(environ, "HERONLOG_SHARDS") or "1"
             if not shards.isdigit() or not 1 <= int(shards) <= 64:
                 raise ConfigError(f"HERONLOG_SHARDS must be a whole number from 1 to 64, not {shards!r}")
             return cls(
                 kind="redis",
                 redis_url=url,
-                redis_prefix=environ.get("REDIS_KEY_PREFIX", "heronlog"),
+                redis_prefix=setting(environ, "REDIS_KEY_PREFIX") or "heronlog",
                 shards=int(shards),
             )
         if chosen == "memory":

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
+from typing import Any
 
 from replay.config import StoreConfig
+
+_clients: dict[str, Any] = {}
+_clients_lock = threading.Lock()
+
+
+def _redis_client(url: str) -> Any:
+    """One client (a small connection pool) per URL, made on first use: a health check every few seconds
+    should not open and close a connection each time. A dead connection is dropped and remade by the pool."""
+    import redis  # imported here: SQLite users never pay for the Redis client at start-up
+
+    with _clients_lock:
+        client = _clients.get(url)
+        if client is None:
+            client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+            _clients[url] = client
+        return client
 
 
 @dataclass(frozen=True)
@@ -18,12 +36,10 @@ class StoreHealth:
 def check_store(config: StoreConfig) -> StoreHealth:
     """Ask the store a trivial question; never raises."""
     if config.kind == "redis":
-        import redis  # imported here: SQLite users never pay for the Redis client at start-up
+        import redis
 
         try:
-            client = redis.Redis.from_url(config.redis_url or "", socket_timeout=2, socket_connect_timeout=2)
-            client.ping()
-            client.close()
+            _redis_client(config.redis_url or "").ping()
         except (redis.RedisError, OSError, ValueError) as error:
             return StoreHealth(ok=False, detail=f"redis unreachable: {error}")
         return StoreHealth(ok=True, detail="redis answered PING")

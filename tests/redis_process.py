@@ -23,9 +23,10 @@ def free_port() -> int:
 class RedisProcess:
     """One redis-server with the shipped durability settings (AOF, appendfsync always) in ``folder``."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *extra: str, port: int | None = None) -> None:
         self.folder = folder
-        self.port = free_port()
+        self.port = port or free_port()
+        self.extra = extra
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -35,7 +36,7 @@ class RedisProcess:
     def start(self, timeout: float = 15) -> None:
         executable = required_env("HERONLOG_TEST_REDIS_SERVER")
         with (self.folder / "redis.log").open("ab") as log:
-            args = ["--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder)]
+            args = ["--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder), *self.extra]
             self.process = subprocess.Popen(
                 [executable, str(REDIS_CONF), *args],
                 stdout=log,

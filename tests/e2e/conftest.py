@@ -10,7 +10,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,13 +43,19 @@ class Served:
         return self.log.read_text()
 
 
-def serve(tmp_path: Path, env: Mapping[str, str], *args: str) -> Iterator[Served]:
-    """Start `heronlog serve` on a free loopback port and stop it afterwards."""
+def serve(
+    tmp_path: Path, env: Mapping[str, str], *args: str, command: Sequence[str] | None = None
+) -> Iterator[Served]:
+    """Start `heronlog serve` (or ``command``, given the port as ``{port}``) on a free loopback port, wait
+    until it answers, and stop it afterwards."""
     port = free_port()
     log = tmp_path / f"serve-{port}.log"
+    argv = (
+        [sys.executable, "-m", "api.cli", "serve", "--port", "{port}", *args] if command is None else command
+    )
     with log.open("w") as out:
         process = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "serve", "--port", str(port), *args],
+            [word.replace("{port}", str(port)) for word in argv],
             env={**os.environ, **env},
             stdout=out,
             stderr=subprocess.STDOUT,

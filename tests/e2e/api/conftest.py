@@ -1,8 +1,17 @@
-"""A real `heronlog serve` (gunicorn) on each store, and an API client that records what it called."""
+"""A real `heronlog serve` (gunicorn) on each store, and an API client that records what it called.
+
+Each API test runs three times: on the embedded SQLite store, on the standalone Redis, and on the 3-master
+Redis Cluster with the games spread over three shards and served by TWO `heronlog serve` processes, the
+client alternating between them request by request (a game created on one is read and played on the
+other; a spectator's stream on one sees the moves recorded through the other).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import re
+import threading
 import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -15,18 +24,29 @@ from tests.e2e.conftest import Served, serve
 
 
 class RecordingClient(ApiClient):
-    """An API client over real HTTP that remembers every (method, path) it sent."""
+    """An API client over real HTTP that remembers every (method, path) it sent. Given several servers, it
+    sends each request to the next one in turn."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, *base_urls: str) -> None:
         self.calls: list[tuple[str, str]] = []
-        transport = http_transport(base_url)
+        self.base_urls = base_urls
+        transports = [http_transport(url) for url in base_urls]
+        turn = itertools.count()
+        lock = threading.Lock()
 
         def send(method: str, path: str, body: Any, headers: Mapping[str, str]) -> Answer:
-            self.calls.append((method, path.split("?", 1)[0]))
+            with lock:
+                self.calls.append((method, path.split("?", 1)[0]))
+                transport = transports[next(turn) % len(transports)]
             return transport(method, path, body, headers)
 
         super().__init__(send)
-        self.base_url = base_url
+        self._next_url = itertools.cycle(base_urls)
+
+    @property
+    def base_url(self) -> str:
+        """A server's base URL (the next one in turn, for requests made outside the client)."""
+        return next(self._next_url)
 
     def operations(self, document: Mapping[str, Any]) -> set[tuple[str, str]]:
         """The documented operations (method, path template) that the recorded calls exercised."""
@@ -41,21 +61,32 @@ class RecordingClient(ApiClient):
         return seen
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Served]:
-    """`heronlog serve` on the embedded SQLite store, then on Redis (a fresh key prefix)."""
+@pytest.fixture(params=["sqlite", "redis", "cluster"])
+def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Served]]:
+    """`heronlog serve` on the embedded SQLite store, then on Redis (a fresh key prefix), then two of them
+    on the Redis Cluster with three shards."""
+    count = 1
     if request.param == "sqlite":
         env = {"HERONLOG_DATA": str(tmp_path / "data"), "REDIS_URL": "", "HERONLOG_STORE": ""}
-    else:
-        redis_url = request.getfixturevalue("redis_url")
+    elif request.param == "redis":
         env = {
-            "REDIS_URL": redis_url,
+            "REDIS_URL": request.getfixturevalue("redis_url"),
             "HERONLOG_STORE": "redis",
             "REDIS_KEY_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
         }
-    yield from serve(tmp_path, env)
+    else:
+        count = 2
+        env = {
+            "REDIS_URL": request.getfixturevalue("cluster_url"),
+            "REDIS_CLUSTER": "yes",
+            "HERONLOG_SHARDS": "3",
+            "HERONLOG_STORE": "redis",
+            "REDIS_KEY_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
+        }
+    with contextlib.ExitStack() as stack:
+        yield [stack.enter_context(contextlib.contextmanager(serve)(tmp_path, env)) for _ in range(count)]
 
 
 @pytest.fixture
-def web(server: Served) -> RecordingClient:
-    return RecordingClient(server.url)
+def web(servers: list[Served]) -> RecordingClient:
+    return RecordingClient(*(served.url for served in servers))

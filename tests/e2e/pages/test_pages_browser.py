@@ -257,6 +257,8 @@ def test_a_private_game_needs_its_token(page: Any, site: Served, api: Api, probl
     game_id, token = created["game"]["game_id"], created["owner_token"]
     page.goto(f"{site.url}/games/{game_id}/replay")
     page.wait_for_function("() => /private/.test(document.getElementById('position').textContent)")
+    # The game and its catalog are asked for together: the second refusal may land after the first is shown.
+    page.wait_for_load_state("networkidle")
     # The browser logs the API's refusal (401) as a failed resource: expected here.
     assert problems and all("401" in problem for problem in problems)
     problems.clear()

@@ -1,0 +1,66 @@
+"""Every environment variable heronlog reads, in one table: the store's (``replay.config.STORE_VARIABLES``), the
+server's (:data:`SERVER_VARIABLES`) and the API's settings (``HERONLOG_<NAME>`` for each of
+``api.app.DEFAULTS``).
+
+The code reads its environment through these tables (:func:`server_setting`, ``replay.config.setting``), so
+the table is complete by construction; the README's configuration section and the docker files are checked
+against :func:`variables` by the tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from replay.config import STORE_VARIABLES, Variable
+
+SERVER_VARIABLES: tuple[Variable, ...] = (
+    Variable(
+        "HERONLOG_HOST", "127.0.0.1", "address `heronlog serve` listens on (`0.0.0.0` in the container)"
+    ),
+    Variable("HERONLOG_PORT", "8000", "port `heronlog serve` listens on"),
+    Variable("HERONLOG_WORKERS", "1", "gunicorn worker processes (keep 1 on SQLite)"),
+    Variable("HERONLOG_THREADS", "8", "threads per worker; each open event stream holds one"),
+    Variable("HERONLOG_LOG_FORMAT", "json", "`json` (one object per line) or `text`"),
+    Variable("HERONLOG_LOG_LEVEL", "info", "`debug`, `info`, `warning` or `error`"),
+    Variable("HERONLOG_METRICS_TOKEN", None, "when set, `GET /metrics` needs `Authorization: Bearer <it>`"),
+    Variable(
+        "PROMETHEUS_MULTIPROC_DIR",
+        None,
+        "folder where the workers keep their metrics (default: a fresh temporary folder per `serve`)",
+    ),
+)
+"""Variables of ``heronlog serve`` and of the logs and metrics."""
+
+SETTING_MEANINGS: Mapping[str, str] = {
+    "MAX_CONTENT_LENGTH": "largest request body, in bytes",
+    "RATE_LIMIT_WINDOW": "seconds of a rate-limit window",
+    "RATE_LIMIT_PER_TOKEN": "writes per window per token (0: no limit)",
+    "RATE_LIMIT_PER_ADDRESS": "writes per window per client address, for writes without a token (0: no limit)",
+    "IDEMPOTENCY_TTL": "seconds an answer is kept for a retried `Idempotency-Key`",
+    "STREAM_MAX_SECONDS": "the longest an event stream stays open",
+    "STREAM_HEARTBEAT_SECONDS": "seconds between an event stream's heartbeat comments",
+    "STREAM_POLL_SECONDS": "how often an event stream looks for new events",
+}
+"""What each of ``api.app.DEFAULTS`` means (a test checks that none is missing)."""
+
+_SERVER = {variable.name: variable for variable in SERVER_VARIABLES}
+
+
+def server_setting(environ: Mapping[str, str], name: str) -> str:
+    """The value of a declared server variable with a default: set and not empty, else the default."""
+    declared = _SERVER[name]
+    value = environ.get(name) or declared.default
+    if value is None:
+        raise KeyError(f"{name} has no default")
+    return value
+
+
+def variables() -> dict[str, Variable]:
+    """Every variable heronlog reads, by name, in the order the README lists them."""
+    from api.app import DEFAULTS
+
+    settings = tuple(
+        Variable(f"HERONLOG_{name}", str(default), SETTING_MEANINGS.get(name, ""))
+        for name, default in DEFAULTS.items()
+    )
+    return {variable.name: variable for variable in (*STORE_VARIABLES, *SERVER_VARIABLES, *settings)}

@@ -1,0 +1,320 @@
+"""Observability: a request id on every request, one structured log line per request, and Prometheus metrics.
+
+* **Request id.** Each request gets the id its client sent in ``X-Request-ID`` (1 to 128 characters of
+  ``A-Z a-z 0-9 . _ : / + = @ -``), or a new random one; it is echoed in the answer's ``X-Request-ID`` and
+  carried by every log line written while the request runs, so one id follows a tap on a phone through the
+  proxy's log, heronlog's and a bug report.
+* **Logs.** ``heronlog serve`` writes JSON, one object per line on standard error (``HERONLOG_LOG_FORMAT=text``
+  for people): gunicorn's own messages, and one ``heronlog.request`` line per request with ``method``,
+  ``route`` (the URL template, never the path: a game's id is what lets anyone read it), ``status``,
+  ``duration_ms``, ``request_id``, ``role`` (owner, seat or none) and ``actor``, plus ``error_code`` for an
+  error answer; an unexpected error adds its ``traceback``. No token and no request body is ever logged.
+* **Metrics.** ``GET /metrics`` answers the Prometheus text format (``prometheus-client``): requests by
+  method, route and status; their latency; moves recorded; conflicts (409) by error code; store errors (503);
+  rate-limited writes (429). Under gunicorn every worker writes its figures to files in
+  ``PROMETHEUS_MULTIPROC_DIR`` (:func:`serving` makes a fresh folder when it is not set) and a scrape, whichever
+  worker answers it, adds up every worker's, those of workers that were restarted included. When
+  ``HERONLOG_METRICS_TOKEN`` is set, ``/metrics`` needs ``Authorization: Bearer <token>``.
+
+:func:`install` wires the first and the last into an app (``api.app.create_app``); :func:`serving` prepares a
+``heronlog serve`` process (logging and the metrics folder).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import hmac
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+import time
+import traceback
+import uuid
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, g, has_request_context, request
+
+REQUEST_ID_HEADER = "X-Request-ID"
+VALID_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=@-]{1,128}$")
+EXTENSION = "heronlog.metrics"
+MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+"""Seconds; fine below 50 ms, where a recorded move should answer."""
+
+request_log = logging.getLogger("heronlog.request")
+
+
+# --- what a request tells the observers ---------------------------------------------------------------------
+
+
+def note(**facts: Any) -> None:
+    """Record facts about the current request for its log line and metrics (``actor``, ``error_code``,
+    ``moves``); does nothing outside a request."""
+    if has_request_context():
+        g.observed = {**g.get("observed", {}), **facts}
+
+
+def current_request_id() -> str | None:
+    return g.get("request_id") if has_request_context() else None
+
+
+# --- logs -----------------------------------------------------------------------------------------------------
+
+_RECORD_FIELDS = frozenset(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per record: time (UTC), level, logger, message, the request id when there is one, the
+    fields given with ``extra=``, and the traceback of an exception."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": datetime.datetime.fromtimestamp(record.created, datetime.UTC).isoformat(
+                timespec="milliseconds"
+            ),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+            "pid": record.process,
+        }
+        request_id = getattr(record, "request_id", None) or current_request_id()
+        if request_id:
+            entry["request_id"] = request_id
+        for key, value in record.__dict__.items():
+            if key not in _RECORD_FIELDS and key not in entry:
+                entry[key] = value
+        if record.exc_info:
+            entry["error"] = repr(record.exc_info[1])
+            entry["traceback"] = "".join(traceback.format_exception(*record.exc_info))
+        elif record.stack_info:
+            entry["stack"] = record.stack_info
+        return json.dumps(entry, default=str, ensure_ascii=False)
+
+
+def logging_config(log_format: str, level: str) -> dict[str, Any]:
+    """A ``logging.config.dictConfig`` for ``heronlog serve``: everything on standard error, as JSON or as
+    text; gunicorn's own access log stays off (``heronlog.request`` has it)."""
+    if log_format not in ("json", "text"):
+        raise ValueError(f"HERONLOG_LOG_FORMAT is json or text, not {log_format!r}")
+    level = level.upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise ValueError(f"HERONLOG_LOG_LEVEL is debug, info, warning or error, not {level.lower()!r}")
+    formatter: dict[str, Any] = (
+        {"()": f"{__name__}.JsonFormatter"}
+        if log_format == "json"
+        else {"format": "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"}
+    )
+    console = {"class": "logging.StreamHandler", "formatter": "heronlog", "stream": "ext://sys.stderr"}
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"heronlog": formatter},
+        "handlers": {"console": console},
+        "root": {"level": level, "handlers": ["console"]},
+        "loggers": {
+            "gunicorn.error": {"level": level, "handlers": ["console"], "propagate": False},
+            "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
+        },
+    }
+
+
+def gunicorn_logger_class(config: Mapping[str, Any]) -> type:
+    """gunicorn's logger class, configured with ``config`` (:func:`logging_config`) in the master and every
+    worker, and without an access log of its own: ``heronlog.request`` is the access log, so gunicorn need not
+    build its access-log data for every request (it does whenever a logging configuration is given to it)."""
+    import logging.config
+
+    from gunicorn import glogging
+
+    class HeronlogGunicornLogger(glogging.Logger):  # type: ignore[misc]  # gunicorn ships no type hints
+        def setup(self, cfg: Any) -> None:
+            super().setup(cfg)
+            logging.config.dictConfig(dict(config))
+
+        def _compute_access_log_enabled(self) -> bool:  # gunicorn 25+: read before each request
+            return False
+
+        def access(self, *_args: Any, **_kwargs: Any) -> None:
+            return None
+
+    return HeronlogGunicornLogger
+
+
+# --- metrics --------------------------------------------------------------------------------------------------
+
+
+class Metrics:
+    """The app's Prometheus metrics, in a registry of its own (several apps may live in one test process)."""
+
+    def __init__(self) -> None:
+        from prometheus_client import CollectorRegistry, Counter, Histogram
+
+        self.registry = CollectorRegistry(auto_describe=True)
+        registry = self.registry
+        self.requests = Counter(
+            "heronlog_http_requests",
+            "HTTP requests answered, by method, route template and status.",
+            ["method", "route", "status"],
+            registry=registry,
+        )
+        self.latency = Histogram(
+            "heronlog_http_request_duration_seconds",
+            "Time from a request's arrival to its answer being ready (a stream: until it starts).",
+            ["method", "route"],
+            buckets=LATENCY_BUCKETS,
+            registry=registry,
+        )
+        self.moves = Counter(
+            "heronlog_moves_recorded",
+            "Moves recorded (a retry with the same Idempotency-Key counts once).",
+            registry=registry,
+        )
+        self.conflicts = Counter(
+            "heronlog_conflicts",
+            "Writes refused with 409 (stale version, nothing to undo or redo, game closed), by error code.",
+            ["error_code"],
+            registry=registry,
+        )
+        self.store_errors = Counter(
+            "heronlog_store_errors",
+            "Answers 503 store_unavailable: the event store did not answer, by route.",
+            ["route"],
+            registry=registry,
+        )
+        self.rate_limited = Counter(
+            "heronlog_rate_limited",
+            "Writes refused with 429 rate_limited.",
+            registry=registry,
+        )
+
+    def observe(self, method: str, route: str, status: int, seconds: float, facts: Mapping[str, Any]) -> None:
+        self.requests.labels(method, route, str(status)).inc()
+        self.latency.labels(method, route).observe(seconds)
+        moves = facts.get("moves")
+        if moves:
+            self.moves.inc(moves)
+        if status == 409:
+            self.conflicts.labels(str(facts.get("error_code") or "conflict")).inc()
+        elif status == 503:
+            self.store_errors.labels(route).inc()
+        elif status == 429:
+            self.rate_limited.inc()
+
+    def exposition(self) -> tuple[bytes, str]:
+        """The text format, and its content type. Under gunicorn, the sum over every worker's files."""
+        from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
+
+        if os.environ.get(MULTIPROC_DIR):
+            from prometheus_client import multiprocess
+
+            registry = CollectorRegistry()
+            multiprocess.MultiProcessCollector(registry)
+            return generate_latest(registry), CONTENT_TYPE_LATEST
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+
+
+# --- wiring ---------------------------------------------------------------------------------------------------
+
+
+def request_id_from(header: str | None) -> str:
+    """The client's request id when it is a sensible one, else a new one (never an unbounded string)."""
+    if header and VALID_REQUEST_ID.match(header):
+        return header
+    return uuid.uuid4().hex
+
+
+def install(app: Flask) -> Metrics:
+    """Request ids, the request log and ``GET /metrics`` on ``app``. Call it before any other
+    ``before_request`` hook (the rate limit...), so that every answer, refusals included, is counted."""
+    metrics = Metrics()
+    app.extensions[EXTENSION] = metrics
+    token = app.config.get("METRICS_TOKEN") or os.environ.get("HERONLOG_METRICS_TOKEN") or ""
+
+    @app.before_request
+    def start_request() -> None:
+        g.request_started = time.perf_counter()
+        g.request_id = request_id_from(request.headers.get(REQUEST_ID_HEADER))
+
+    @app.after_request
+    def finish_request(response: Response) -> Response:
+        started = g.get("request_started")
+        seconds = time.perf_counter() - started if started is not None else 0.0
+        request_id = g.get("request_id") or request_id_from(None)
+        response.headers[REQUEST_ID_HEADER] = request_id
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        facts: dict[str, Any] = g.get("observed", {})
+        try:
+            metrics.observe(request.method, route, response.status_code, seconds, facts)
+        except Exception:  # a metrics failure must never cost the client its answer
+            logging.getLogger("api").warning("could not update the metrics", exc_info=True)
+        actor = facts.get("actor")
+        fields: dict[str, Any] = {
+            "method": request.method,
+            "route": route,
+            "status": response.status_code,
+            "duration_ms": round(seconds * 1000, 2),
+            "request_id": request_id,
+            "role": actor.split(":", 1)[0] if actor else "none",
+            "actor": actor,
+        }
+        if "error_code" in facts:
+            fields["error_code"] = facts["error_code"]
+        level = logging.WARNING if response.status_code >= 500 else logging.INFO
+        request_log.log(level, "%s %s %s", request.method, route, response.status_code, extra=fields)
+        return response
+
+    @app.get("/metrics")
+    def prometheus_metrics() -> Response:
+        if token:
+            sent = request.headers.get("Authorization", "")
+            if not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
+                from api.errors import ApiError
+
+                raise ApiError(
+                    "unauthorized",
+                    "the metrics need the token of HERONLOG_METRICS_TOKEN (Authorization: Bearer <token>)",
+                    headers={"WWW-Authenticate": 'Bearer realm="heronlog-metrics"'},
+                )
+        body, content_type = metrics.exposition()
+        return Response(body, status=200, content_type=content_type)
+
+    return metrics
+
+
+# --- heronlog serve -------------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def serving(environ: dict[str, str] | os._Environ[str]) -> Iterator[dict[str, Any]]:
+    """Prepare a ``heronlog serve`` process: a metrics folder shared by the workers (the given
+    ``PROMETHEUS_MULTIPROC_DIR``, emptied of earlier figures, or a fresh temporary one, removed at the end)
+    and the gunicorn options for logging and worker bookkeeping. Must run before anything imports
+    ``prometheus_client``: the library picks its multi-process mode when it is first imported."""
+    from api.environment import server_setting
+
+    config = logging_config(
+        server_setting(environ, "HERONLOG_LOG_FORMAT"), server_setting(environ, "HERONLOG_LOG_LEVEL")
+    )
+    given = environ.get(MULTIPROC_DIR)
+    folder = Path(given) if given else Path(tempfile.mkdtemp(prefix="heronlog-metrics-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("*.db"):
+        stale.unlink()
+    environ[MULTIPROC_DIR] = str(folder)
+
+    def child_exit(_server: Any, worker: Any) -> None:
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
+    try:
+        yield {"logger_class": gunicorn_logger_class(config), "child_exit": child_exit}
+    finally:
+        if not given:
+            shutil.rmtree(folder, ignore_errors=True)

@@ -1,0 +1,503 @@
+"""Load benchmark: 50 concurrent clients, each recording its own seeded game through the HTTP API.
+
+Starts, on loopback only, a redis-server with the shipped durability settings (``docker/redis.conf``: AOF,
+``appendfsync always``, ``noeviction``) and ``heronlog serve`` (gunicorn) on it; then 50 client threads each
+create a game and record it move by move as a phone would: ``GET legal-moves``, then ``POST moves`` with the
+move, ``If-Match`` and an ``Idempotency-Key``, starting a new game when one ends. The run is bounded in time
+(a warm-up, then ``LOAD_SECONDS`` measured) and prints a Markdown section: moves per second and the p50/p99
+latency of each request, beside anchors measured in the same run on the same servers:
+
+* the raw HTTP round trip of the same gunicorn (``GET /healthz``, which also PINGs Redis) with 50 clients;
+* the raw Redis ceiling: redis-py PINGs from 50 threads, and one PING round trip;
+* the same load with AOF ``appendfsync everysec`` (at most about a second of acknowledged writes at risk).
+
+Run it stand-alone (``.venv/bin/python bench/bench_load.py [--seconds S] [--workers W] [--threads T]``) or
+through ``make bench``. It never asserts a timing: it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import os
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+REDIS_CONF = ROOT / "docker" / "redis.conf"
+CLIENTS = 50
+WARMUP_SECONDS = 3.0
+LOAD_SECONDS = float(os.environ.get("HERONLOG_LOAD_SECONDS", "20"))
+TARGET_MOVES_PER_SECOND = 500
+TARGET_P99_MS = 50.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_for(check: Callable[[], bool], what: str, timeout: float = 30) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not start in {timeout:.0f} s")
+        time.sleep(0.05)
+
+
+def answers_ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def redis_server(folder: Path, *overrides: str) -> Iterator[str]:
+    """redis-server from docker/redis.conf (plus ``overrides``) on a free loopback port, in ``folder``."""
+    executable = shutil.which("redis-server") or os.environ.get("HERONLOG_TEST_REDIS_SERVER")
+    if executable is None:
+        raise RuntimeError("redis-server is not on PATH")
+    port = free_port()
+    folder.mkdir(parents=True, exist_ok=True)
+    args = [executable, str(REDIS_CONF), "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder)]
+    with (folder / "redis.log").open("wb") as log:
+        process = subprocess.Popen([*args, *overrides], stdout=log, stderr=subprocess.STDOUT)
+    SERVERS["redis"] = process.pid
+    try:
+        wait_for(lambda: answers_ping(port), "redis-server")
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def get_status(port: int, path: str) -> int:
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+        connection.request("GET", path)
+        status = connection.getresponse().status
+        connection.close()
+        return status
+    except OSError:
+        return 0
+
+
+@contextlib.contextmanager
+def heronlog_serve(
+    redis_url: str, folder: Path, workers: int, threads: int, source: Path = ROOT
+) -> Iterator[int]:
+    """``heronlog serve`` (gunicorn) on Redis, on a free loopback port. Rate limits stay on (their Redis
+    counters are part of every write's cost) with a limit no client reaches here."""
+    port = free_port()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(source),
+        "HERONLOG_STORE": "redis",
+        "REDIS_URL": redis_url,
+        "REDIS_KEY_PREFIX": "load-" + uuid.uuid4().hex[:8],
+        "HERONLOG_RATE_LIMIT_PER_TOKEN": "1000000",
+        "HERONLOG_RATE_LIMIT_PER_ADDRESS": "1000000",
+    }
+    command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    command += ["--workers", str(workers), "--threads", str(threads)]
+    with (folder / f"serve-{port}.log").open("wb") as log:
+        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=source)
+    SERVERS["heronlog"] = process.pid
+    try:
+        wait_for(lambda: get_status(port, "/healthz") == 200, "heronlog serve")
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+# --- where the machine's time went -------------------------------------------------------------------------
+
+SERVERS: dict[str, int] = {}
+"""The pids of the servers started last (their workers are found as their children)."""
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def family(pid: int) -> list[int]:
+    """A process and its children (gunicorn's workers)."""
+    children = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            children.append(int(stat.parent.name))
+    return [pid, *children]
+
+
+def machine_seconds() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far."""
+    values = [int(value) for value in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]
+    return (sum(values) - idle) / TICK, sum(values) / TICK
+
+
+@dataclass
+class CpuShare:
+    """Cores used during a run, by whom: heronlog (master and workers), Redis, the clients, everything else."""
+
+    heronlog: float
+    redis: float
+    clients: float
+    others: float
+
+    def describe(self) -> str:
+        return (
+            f"heronlog {self.heronlog:.2f}, Redis {self.redis:.2f}, the 50 clients {self.clients:.2f}, "
+            f"other processes on this shared machine {self.others:.2f}"
+        )
+
+
+@contextlib.contextmanager
+def cpu_share() -> Iterator[list[CpuShare]]:
+    """Measure the cores each party used while the block runs."""
+    pids = {"heronlog": family(SERVERS["heronlog"]), "redis": [SERVERS["redis"]]}
+    before = {name: sum(cpu_seconds(pid) for pid in group) for name, group in pids.items()}
+    mine, (busy, _), began = time.process_time(), machine_seconds(), time.monotonic()
+    found: list[CpuShare] = []
+    yield found
+    wall = time.monotonic() - began
+    used = {name: (sum(cpu_seconds(pid) for pid in pids[name]) - before[name]) / wall for name in pids}
+    clients = (time.process_time() - mine) / wall
+    total_busy = (machine_seconds()[0] - busy) / wall
+    others = max(0.0, total_busy - used["heronlog"] - used["redis"] - clients)
+    found.append(CpuShare(used["heronlog"], used["redis"], clients, others))
+
+
+# --- the clients --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """What one client saw: request latencies (seconds) by kind, inside the measured window."""
+
+    latencies: dict[str, list[float]] = field(default_factory=dict)
+    moves: int = 0
+    games: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def add(self, kind: str, seconds: float) -> None:
+        self.latencies.setdefault(kind, []).append(seconds)
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+class Client:
+    """One keep-alive HTTP connection, as a phone's browser would hold it."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Any:
+        sent = dict(headers or {})
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            sent["Content-Type"] = "application/json"
+        try:
+            self.connection.request(method, path, body=data, headers=sent)
+            response = self.connection.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            raise
+        return response.status, response.getheader("ETag"), json.loads(raw) if raw else None
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+@dataclass
+class Window:
+    """The measured window: requests that start inside it count."""
+
+    start: float
+    end: float
+
+    def holds(self, moment: float) -> bool:
+        return self.start <= moment < self.end
+
+
+def record_games(port: int, seed: int, window: Window, stop: threading.Event, tally: Tally) -> None:
+    """Create seeded games and record them through legal-moves and moves until ``stop``."""
+    rng = random.Random(seed)
+    client = Client(port)
+    try:
+        while not stop.is_set():
+            status, _, created = client.call(
+                "POST", "/api/games", {"players": rng.choice([2, 3, 4]), "seed": rng.randrange(10**9)}
+            )
+            if status != 201:
+                tally.error(f"create {status}")
+                continue
+            game_id = created["game"]["game_id"]
+            headers = {"Authorization": f"Bearer {created['owner_token']}"}
+            tally.games += 1
+            while not stop.is_set():
+                began = time.perf_counter()
+                status, version, listing = client.call("GET", f"/api/games/{game_id}/legal-moves")
+                listed = time.perf_counter()
+                if status != 200:
+                    tally.error(f"legal-moves {status}")
+                    break
+                if listing["over"]:
+                    break
+                move = rng.choice(listing["moves"])
+                key = uuid.UUID(int=rng.getrandbits(128)).hex
+                status, _, _ = client.call(
+                    "POST",
+                    f"/api/games/{game_id}/moves",
+                    move,
+                    {**headers, "If-Match": version, "Idempotency-Key": key},
+                )
+                done = time.perf_counter()
+                if status != 201:
+                    tally.error(f"moves {status}")
+                    break
+                if window.holds(began):
+                    tally.add("legal-moves", listed - began)
+                    tally.add("moves", done - listed)
+                    tally.add("move (both requests)", done - began)
+                    tally.moves += 1
+    except (OSError, http.client.HTTPException) as error:
+        tally.error(type(error).__name__)
+    finally:
+        client.close()
+
+
+def hammer(call: Callable[[], None], window: Window, stop: threading.Event, tally: Tally, kind: str) -> None:
+    """Repeat ``call`` until ``stop``, timing the calls that start inside the window."""
+    while not stop.is_set():
+        began = time.perf_counter()
+        try:
+            call()
+        except Exception as error:  # an anchor's failure is reported, not raised
+            tally.error(type(error).__name__)
+            continue
+        if window.holds(began):
+            tally.add(kind, time.perf_counter() - began)
+            tally.moves += 1
+
+
+def run_clients(
+    workers: Sequence[Callable[[Window, threading.Event, Tally], None]], seconds: float
+) -> Result:
+    """Run every worker in its own thread: a warm-up, then ``seconds`` measured, then stop them all."""
+    now = time.perf_counter()
+    window = Window(now + WARMUP_SECONDS, now + WARMUP_SECONDS + seconds)
+    stop = threading.Event()
+    tallies = [Tally() for _ in workers]
+    threads = [
+        threading.Thread(target=worker, args=(window, stop, tally), daemon=True)
+        for worker, tally in zip(workers, tallies, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(max(0.0, window.end - time.perf_counter()))
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    return Result.merge(tallies, seconds)
+
+
+@dataclass
+class Result:
+    """Throughput and latency percentiles over every client of one run."""
+
+    rate: float
+    count: int
+    latencies: dict[str, list[float]]
+    errors: dict[str, int]
+
+    @classmethod
+    def merge(cls, tallies: Sequence[Tally], seconds: float) -> Result:
+        latencies: dict[str, list[float]] = {}
+        errors: dict[str, int] = {}
+        for tally in tallies:
+            for kind, values in tally.latencies.items():
+                latencies.setdefault(kind, []).extend(values)
+            for what, count in tally.errors.items():
+                errors[what] = errors.get(what, 0) + count
+        count = sum(tally.moves for tally in tallies)
+        return cls(count / seconds, count, latencies, errors)
+
+    def percentile_ms(self, kind: str, share: float) -> float:
+        values = sorted(self.latencies.get(kind) or [float("nan")])
+        return values[min(len(values) - 1, int(share * len(values)))] * 1000
+
+    def median_ms(self, kind: str) -> float:
+        return statistics.median(self.latencies.get(kind) or [float("nan")]) * 1000
+
+
+def load(port: int, seconds: float) -> Result:
+    workers = [
+        lambda window, stop, tally, seed=seed: record_games(port, seed, window, stop, tally)
+        for seed in range(CLIENTS)
+    ]
+    return run_clients(workers, seconds)
+
+
+def healthz_anchor(port: int, seconds: float) -> Result:
+    def worker(window: Window, stop: threading.Event, tally: Tally) -> None:
+        client = Client(port)
+
+        def call() -> None:
+            status, _, _ = client.call("GET", "/healthz")
+            if status != 200:
+                raise RuntimeError(f"healthz {status}")
+
+        hammer(call, window, stop, tally, "healthz")
+        client.close()
+
+    return run_clients([worker] * CLIENTS, seconds)
+
+
+def ping_anchor(redis_url: str, seconds: float) -> tuple[Result, float]:
+    import redis
+
+    pool = redis.ConnectionPool.from_url(redis_url, max_connections=CLIENTS + 1)
+    shared = redis.Redis(connection_pool=pool)
+
+    def worker(window: Window, stop: threading.Event, tally: Tally) -> None:
+        hammer(shared.ping, window, stop, tally, "PING")
+
+    result = run_clients([worker] * CLIENTS, seconds)
+    single = []
+    for _ in range(2000):
+        began = time.perf_counter()
+        shared.ping()
+        single.append(time.perf_counter() - began)
+    pool.disconnect()
+    return result, statistics.median(single) * 1e6
+
+
+# --- the report ---------------------------------------------------------------------------------------------
+
+
+def row(name: str, result: Result, kind: str, unit: str) -> str:
+    errors = ", ".join(f"{what} ×{count}" for what, count in sorted(result.errors.items())) or "none"
+    return (
+        f"| {name} | {result.rate:.0f} {unit}/s | {result.median_ms(kind):.1f} | "
+        f"{result.percentile_ms(kind, 0.99):.1f} | {errors} |"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=LOAD_SECONDS, help="measured seconds per run")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
+    parser.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
+    parser.add_argument("--no-anchors", action="store_true", help="only the load itself (for profiling)")
+    parser.add_argument(
+        "--source",
+        type=Path,
+        default=ROOT,
+        help="serve the heronlog source tree in this folder instead (compare a change: before and after)",
+    )
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="heronlog-load-") as temp:
+        folder = Path(temp)
+        with (
+            redis_server(folder / "always") as url,
+            heronlog_serve(url, folder, args.workers, args.threads, args.source) as port,
+        ):
+            with cpu_share() as share:
+                durable = load(port, args.seconds)
+            health = None if args.no_anchors else healthz_anchor(port, args.seconds / 2)
+            pings, ping_us = (None, 0.0) if args.no_anchors else ping_anchor(url, args.seconds / 2)
+        relaxed = None
+        if not args.no_anchors:
+            with (
+                redis_server(folder / "everysec", "--appendfsync", "everysec") as url,
+                heronlog_serve(url, folder, args.workers, args.threads, args.source) as port,
+            ):
+                relaxed = load(port, args.seconds)
+
+    print("## Load: 50 clients recording games over HTTP (bench_load.py)\n")
+    print(
+        f"{CLIENTS} client threads (one keep-alive connection each) record their own seeded games: `GET "
+        "legal-moves`, then `POST moves` with `If-Match` and an `Idempotency-Key`, a new game when one ends. "
+        f"`heronlog serve`: gunicorn, {args.workers} gthread workers × {args.threads} threads; redis-server "
+        f"from docker/redis.conf; all on loopback, clients on the same {os.cpu_count()}-core machine. "
+        f"{WARMUP_SECONDS:.0f} s warm-up, then {args.seconds:.0f} s measured per run. Target: "
+        f"{TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of {TARGET_P99_MS:.0f} ms or less.\n"
+    )
+    print("| run | throughput | p50 ms | p99 ms | errors |")
+    print("|---|---:|---:|---:|---:|")
+    print(row("moves recorded, AOF `appendfsync always` (shipped)", durable, "move (both requests)", "moves"))
+    for kind in ("legal-moves", "moves"):
+        print(row(f"  `{'GET' if kind == 'legal-moves' else 'POST'} {kind}` alone", durable, kind, "moves"))
+    if relaxed is not None:
+        print(row("moves recorded, AOF `appendfsync everysec`", relaxed, "move (both requests)", "moves"))
+        print(row("  `POST moves` alone, everysec", relaxed, "moves", "moves"))
+    if health is not None and pings is not None:
+        print(row("anchor: `GET /healthz` (HTTP round trip + a Redis PING)", health, "healthz", "requests"))
+        print(row("anchor: redis-py PING, 50 threads", pings, "PING", "PINGs"))
+        print(f"| anchor: one redis-py PING round trip | | {ping_us / 1000:.3f} | | |")
+    print()
+    print(
+        f"Cores used during the shipped-settings run (of {os.cpu_count()}): {share[0].describe()}; that is "
+        f"{durable.rate / max(share[0].heronlog, 0.01):.0f} moves recorded per second of one core given to "
+        "heronlog."
+    )
+    if health is not None:
+        print(
+            f"Each move takes two requests: the `/healthz` anchor ({health.rate:.0f} requests/s: the same "
+            "server answering with one Redis PING and nothing else) puts the ceiling of this stack on this "
+            f"machine, in this run, at about {health.rate / 2:.0f} moves/s."
+        )
+    print()
+    moves_p99 = durable.percentile_ms("moves", 0.99)
+    met = durable.rate >= TARGET_MOVES_PER_SECOND and moves_p99 <= TARGET_P99_MS
+    print(
+        f"With the shipped settings: {durable.rate:.0f} moves/s, `POST moves` p99 {moves_p99:.1f} ms: "
+        f"target {'met' if met else 'NOT met'} ({TARGET_MOVES_PER_SECOND} moves/s, p99 ≤ {TARGET_P99_MS:.0f} "
+        f"ms). {durable.count} moves recorded in the measured window.\n"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

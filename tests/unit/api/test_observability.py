@@ -1,0 +1,182 @@
+"""Request ids, the request log and the Prometheus metrics (api.observability), on the in-memory store."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import sys
+from typing import Any
+
+import pytest
+from eventsourcing.persistence import OperationalError
+from flask import Flask
+from prometheus_client.parser import text_string_to_metric_families
+
+from api import observability
+from api.app import create_app
+from replay.config import StoreConfig
+from tests.api_helpers import ApiClient, flask_transport
+
+
+def metric_samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    """Every sample of a Prometheus text exposition, by (name, sorted labels)."""
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def scrape(api: ApiClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    answer = api.get("/metrics")
+    assert answer.status == 200
+    assert answer.headers["content-type"].startswith("text/plain")
+    return metric_samples(answer.body)
+
+
+def test_every_answer_carries_the_request_id_it_was_sent_or_a_new_one(api: ApiClient) -> None:
+    sent = api.get("/healthz", **{"X-Request-ID": "phone-42.tap:7"})
+    assert sent.headers["x-request-id"] == "phone-42.tap:7"
+    first, second = api.get("/healthz"), api.get("/api/nowhere")
+    assert len(first.headers["x-request-id"]) == 32
+    assert second.headers["x-request-id"] not in ("", first.headers["x-request-id"])
+    # An id that could flood or forge log lines is replaced, never echoed.
+    for unreasonable in ("x" * 129, "two words", 'quote"d'):
+        echoed = api.get("/healthz", **{"X-Request-ID": unreasonable}).headers["x-request-id"]
+        assert echoed != unreasonable and len(echoed) == 32
+
+
+def test_one_log_line_per_request_with_its_route_template_status_and_actor(
+    api: ApiClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    game_id, owner, game = api.create(2, seed=4)
+    move = api.legal(game_id).body["moves"][0]
+    with caplog.at_level(logging.INFO, logger="heronlog.request"):
+        played = api.send(
+            "POST",
+            f"/api/games/{game_id}/moves",
+            move,
+            {**api.headers(owner, game["version"]), "X-Request-ID": "tap-1"},
+        )
+        stale = api.play(game_id, move, owner, game["version"])
+    assert played.status == 201
+    first, second = [record for record in caplog.records if record.name == "heronlog.request"]
+    assert first.__dict__["route"] == "/api/games/<uuid:game_id>/moves"
+    assert game_id not in first.getMessage()  # a game's id lets anyone read it: never logged
+    fields = {key: first.__dict__[key] for key in ("method", "status", "request_id", "role", "actor")}
+    assert fields == {
+        "method": "POST",
+        "status": 201,
+        "request_id": "tap-1",
+        "role": "owner",
+        "actor": "owner",
+    }
+    assert first.__dict__["duration_ms"] >= 0
+    assert (second.__dict__["status"], second.__dict__["error_code"]) == (409, stale.body["error_code"])
+
+
+def test_the_json_formatter_writes_one_object_per_line_with_fields_and_traceback() -> None:
+    formatter = observability.JsonFormatter()
+    record = logging.LogRecord("heronlog.request", logging.INFO, __file__, 1, "GET %s", ("/x",), None)
+    record.route = "/x"
+    line = json.loads(formatter.format(record))
+    assert line["message"] == "GET /x" and line["level"] == "info" and line["route"] == "/x"
+    assert line["time"].endswith("+00:00")
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        failed = logging.LogRecord("api", logging.ERROR, __file__, 1, "unexpected error", (), sys.exc_info())
+    text = formatter.format(failed)
+    assert "\n" not in text
+    entry = json.loads(text)
+    assert entry["error"] == "ValueError('boom')"
+    assert 'raise ValueError("boom")' in entry["traceback"]
+
+
+def test_an_unexpected_error_is_a_500_logged_as_json_with_its_request_id_and_traceback(
+    app: Flask, api: ApiClient
+) -> None:
+    def broken(*_args: Any, **_kwargs: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    app.extensions["heronlog"].get().log.list_games = broken
+    written = io.StringIO()
+    handler = logging.StreamHandler(written)
+    handler.setFormatter(observability.JsonFormatter())
+    logger = logging.getLogger("api")
+    logger.addHandler(handler)
+    try:
+        answer = api.get("/api/games", **{"X-Request-ID": "bug-report-1"})
+    finally:
+        logger.removeHandler(handler)
+    assert answer.error() == (500, "internal_error")
+    [line] = [json.loads(text) for text in written.getvalue().splitlines()]
+    assert line["request_id"] == "bug-report-1" and line["level"] == "error"
+    assert line["error"] == "RuntimeError('a bug')" and 'raise RuntimeError("a bug")' in line["traceback"]
+
+
+def test_metrics_count_requests_moves_conflicts_and_rate_limited_writes() -> None:
+    app = create_app({"STORE": StoreConfig(kind="memory"), "RATE_LIMIT_PER_ADDRESS": 2})
+    api = ApiClient(flask_transport(app.test_client()))
+    game_id, owner, _ = api.create(2, seed=9)
+    listing = api.legal(game_id)
+    assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
+    assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
+    assert api.play(game_id, listing.body["moves"][0], owner, listing.etag).status == 409
+    api.create(2, seed=1)
+    assert api.post("/api/games", {"players": 2}).status == 429
+    samples = scrape(api)
+    moves_route = (("method", "POST"), ("route", "/api/games/<uuid:game_id>/moves"))
+    assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "201")))] == 2
+    assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "409")))] == 1
+    # the retried key recorded nothing new: one move
+    assert samples[("heronlog_moves_recorded_total", ())] == 1
+    assert samples[("heronlog_conflicts_total", (("error_code", "stale_version"),))] == 1
+    assert samples[("heronlog_rate_limited_total", ())] == 1
+    latency_count = ("heronlog_http_request_duration_seconds_count", (("method", "POST"), moves_route[1]))
+    assert samples[latency_count] == 3
+
+
+def test_a_store_outage_is_counted_as_a_store_error(app: Flask, api: ApiClient) -> None:
+    game_id, _, _ = api.create(2, seed=2)
+
+    def down(*_args: Any, **_kwargs: Any) -> Any:
+        raise OperationalError("connection refused")
+
+    app.extensions["heronlog"].get().log.get_game = down
+    assert api.get(f"/api/games/{game_id}").error() == (503, "store_unavailable")
+    samples = scrape(api)
+    assert samples[("heronlog_store_errors_total", (("route", "/api/games/<uuid:game_id>"),))] == 1
+
+
+def test_metrics_need_the_metrics_token_when_one_is_set() -> None:
+    app = create_app({"STORE": StoreConfig(kind="memory"), "METRICS_TOKEN": "s3cret"})
+    api = ApiClient(flask_transport(app.test_client()))
+    assert api.get("/metrics").error() == (401, "unauthorized")
+    assert api.get("/metrics", "wrong").error() == (401, "unauthorized")
+    assert api.get("/metrics", "s3cret").status == 200
+
+
+def test_logging_config_refuses_an_unknown_format_or_level() -> None:
+    assert observability.logging_config("json", "info")["root"]["level"] == "INFO"
+    with pytest.raises(ValueError, match="json or text"):
+        observability.logging_config("xml", "info")
+    with pytest.raises(ValueError, match="debug, info"):
+        observability.logging_config("text", "loud")
+
+
+def test_gunicorns_logger_writes_through_heronlogs_configuration_and_keeps_no_access_log() -> None:
+    from gunicorn.config import Config
+
+    logger_class = observability.gunicorn_logger_class(observability.logging_config("json", "info"))
+    gunicorn_error = logging.getLogger("gunicorn.error")
+    saved = (list(gunicorn_error.handlers), list(logging.root.handlers), logging.root.level)
+    try:
+        logger = logger_class(Config())
+        [handler] = gunicorn_error.handlers
+        assert isinstance(handler.formatter, observability.JsonFormatter)
+        assert not logger.access_log_enabled  # no access-log data is built per request
+    finally:
+        gunicorn_error.handlers[:], logging.root.handlers[:] = saved[0], saved[1]
+        logging.root.setLevel(saved[2])

@@ -1,0 +1,46 @@
+"""The environment heronlog reads is one table (api.environment.variables), the README lists all of it, and
+the code cannot read a variable that is not in it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from api.app import DEFAULTS
+from api.environment import SETTING_MEANINGS, server_setting, variables
+from replay.config import STORE_VARIABLES, StoreConfig, setting
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_the_readme_configuration_table_lists_every_variable_with_its_default() -> None:
+    section = README.read_text().split("### Configuration", 1)[1].split("\n### ", 1)[0]
+    rows = dict(re.findall(r"^\| `([A-Z_]+)` \| (.+?) \|", section, flags=re.MULTILINE))
+    expected = {
+        name: "—" if variable.default is None else f"`{variable.default}`"
+        for name, variable in variables().items()
+    }
+    assert rows == expected
+
+
+def test_every_api_setting_is_documented() -> None:
+    assert set(SETTING_MEANINGS) == set(DEFAULTS)
+    assert all(variable.meaning for variable in variables().values())
+
+
+def test_reading_an_undeclared_variable_is_a_bug() -> None:
+    with pytest.raises(KeyError):
+        setting({"SOMETHING_ELSE": "x"}, "SOMETHING_ELSE")
+    with pytest.raises(KeyError):
+        server_setting({}, "HERONLOG_NOT_A_SETTING")
+
+
+def test_empty_variables_fall_back_to_their_defaults() -> None:
+    assert server_setting({"HERONLOG_PORT": ""}, "HERONLOG_PORT") == "8000"
+    store = StoreConfig.from_environ(
+        {"REDIS_URL": "redis://h:6379/0", "HERONLOG_SHARDS": "", "REDIS_KEY_PREFIX": ""}
+    )
+    assert (store.kind, store.shards, store.redis_prefix) == ("redis", 1, "heronlog")
+    assert {variable.name for variable in STORE_VARIABLES} <= set(variables())

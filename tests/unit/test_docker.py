@@ -1,0 +1,381 @@
+"""The docker files agree with the application they ship (no Docker engine needed: the files are read).
+
+The Dockerfile runs the `heronlog` console script as a non-root user with a health check on the app's real
+`/healthz`; both compose files parse, and every service's command, ports, environment and health check agree
+with what the code reads (api.environment), the port `heronlog serve` listens on, and docker/redis.conf.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import http.server
+import importlib.util
+import re
+import shlex
+import threading
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+from api.app import create_app
+from api.cli import build_parser
+from api.environment import variables
+from replay.config import StoreConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCKER = ROOT / "docker"
+REDIS_PORT = 6379  # redis.conf does not set `port`: the server's default
+PYTHON_VARIABLES = {
+    "PYTHONDONTWRITEBYTECODE",
+    "PYTHONUNBUFFERED",
+    "PIP_NO_CACHE_DIR",
+    "PIP_DISABLE_PIP_VERSION_CHECK",
+}
+
+
+# --- reading the files ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Instruction:
+    stage: int
+    keyword: str
+    arguments: str
+
+    def words(self) -> list[str]:
+        """The arguments of an exec-form (JSON array) or shell-form instruction, as words."""
+        text = self.arguments
+        if text.startswith("["):
+            return list(yaml.safe_load(text))
+        return shlex.split(text)
+
+
+def dockerfile() -> list[Instruction]:
+    """The Dockerfile's instructions, continuation lines joined, comments dropped, each with its stage."""
+    lines: list[str] = []
+    pending = ""
+    for raw in (DOCKER / "Dockerfile").read_text().splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        lines.append(pending + line)
+        pending = ""
+    instructions = []
+    stage = -1
+    for line in lines:
+        keyword, _, arguments = line.partition(" ")
+        if keyword.upper() == "FROM":
+            stage += 1
+        instructions.append(Instruction(stage, keyword.upper(), arguments.strip()))
+    return instructions
+
+
+def final_stage() -> list[Instruction]:
+    instructions = dockerfile()
+    last = instructions[-1].stage
+    return [instruction for instruction in instructions if instruction.stage == last]
+
+
+def env_of(instructions: list[Instruction]) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for instruction in instructions:
+        if instruction.keyword == "ENV":
+            for word in shlex.split(instruction.arguments):
+                name, _, value = word.partition("=")
+                env[name] = value
+    return env
+
+
+def redis_conf() -> dict[str, str]:
+    settings = {}
+    for raw in (DOCKER / "redis.conf").read_text().splitlines():
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition(" ")
+            settings[key.lower()] = value.strip()
+    return settings
+
+
+def compose(name: str) -> dict[str, Any]:
+    loaded = yaml.safe_load((DOCKER / name).read_text())
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def load_healthcheck() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("docker_healthcheck", DOCKER / "healthcheck.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def healthcheck_destination() -> str:
+    """Where the Dockerfile puts docker/healthcheck.py in the image."""
+    for instruction in final_stage():
+        words = instruction.words()
+        if instruction.keyword == "COPY" and words[0] == "docker/healthcheck.py":
+            return words[-1]
+    pytest.fail("the final stage does not copy docker/healthcheck.py")
+
+
+def serve_args(environ: Mapping[str, str], argv: list[str]) -> Any:
+    """What `heronlog <argv>` would run with, in this environment."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("HERONLOG_HOST", "HERONLOG_PORT", "HERONLOG_WORKERS", "HERONLOG_THREADS"):
+            patch.delenv(name, raising=False)
+        for name, value in environ.items():
+            patch.setenv(name, value)
+        return build_parser().parse_args(argv)
+
+
+def app_routes() -> set[str]:
+    app = create_app({"STORE": StoreConfig(kind="memory")})
+    return {rule.rule for rule in app.url_map.iter_rules()}
+
+
+# --- the Dockerfile ---------------------------------------------------------------------------------------------
+
+
+def test_the_image_is_slim_python_and_runs_as_a_user_it_creates_that_is_not_root() -> None:
+    stages = [instruction for instruction in dockerfile() if instruction.keyword == "FROM"]
+    assert stages and all(re.match(r"python:3\.\d+-slim\b", stage.arguments) for stage in stages)
+    final = final_stage()
+    [user] = [instruction.arguments for instruction in final if instruction.keyword == "USER"]
+    uid = user.split(":")[0]
+    assert uid not in ("root", "0")
+    created = " ".join(instruction.arguments for instruction in final if instruction.keyword == "RUN")
+    assert re.search(rf"useradd\b[^&]*--uid {uid}\b", created), "USER names a user the image does not create"
+    # the user comes after everything that needs root
+    keywords = [instruction.keyword for instruction in final]
+    assert "RUN" not in keywords[keywords.index("USER") :]
+
+
+def test_the_entry_point_is_the_heronlog_console_script_and_its_command_a_real_subcommand() -> None:
+    final = final_stage()
+    [entrypoint] = [instruction.words() for instruction in final if instruction.keyword == "ENTRYPOINT"]
+    [command] = [instruction.words() for instruction in final if instruction.keyword == "CMD"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert entrypoint == ["heronlog"]
+    assert project["scripts"]["heronlog"] == "api.cli:main"
+    installed = " ".join(instruction.arguments for instruction in final if instruction.keyword == "RUN")
+    assert re.search(rf"pip install\b.*\b{project['name']}\b", installed)
+    env = env_of(final)
+    args = serve_args(env, command)
+    assert args.command == "serve"
+    # listening on every interface of the container, on the port it exposes
+    assert args.host == "0.0.0.0"
+    [exposed] = [instruction.arguments for instruction in final if instruction.keyword == "EXPOSE"]
+    assert int(exposed) == args.port == int(env["HERONLOG_PORT"])
+
+
+def test_the_health_check_runs_the_shipped_script_against_the_apps_healthz() -> None:
+    final = final_stage()
+    [check] = [instruction.arguments for instruction in final if instruction.keyword == "HEALTHCHECK"]
+    _, _, command = check.partition("CMD ")
+    assert Instruction(0, "CMD", command.strip()).words() == ["python", healthcheck_destination()]
+    script = (DOCKER / "healthcheck.py").read_text()
+    assert "/healthz" in script
+    assert "/healthz" in app_routes()
+    assert variables()["HERONLOG_PORT"].default == load_healthcheck().DEFAULT_PORT
+
+
+def test_every_copied_file_exists_and_is_in_the_build_context() -> None:
+    ignore = [line for line in (DOCKER / "Dockerfile.dockerignore").read_text().splitlines() if line.strip()]
+    ignore = [line for line in ignore if not line.startswith("#")]
+    stage_names = {
+        instruction.arguments.split()[-1]
+        for instruction in dockerfile()
+        if instruction.keyword == "FROM" and " AS " in instruction.arguments.upper()
+    }
+    copied = 0
+    for instruction in dockerfile():
+        if instruction.keyword != "COPY":
+            continue
+        words = instruction.words()
+        options = [word for word in words if word.startswith("--")]
+        sources = [word for word in words if not word.startswith("--")][:-1]
+        if options:
+            assert options[0].removeprefix("--from=") in stage_names
+            continue
+        for source in sources:
+            assert (ROOT / source).exists(), source
+            assert in_context(source, ignore), f"{source} is excluded by Dockerfile.dockerignore"
+            copied += 1
+    assert copied >= 5
+
+
+def in_context(path: str, rules: list[str]) -> bool:
+    """Whether a path survives .dockerignore rules (last matching rule wins, ! re-includes)."""
+    kept = True
+    for rule in rules:
+        negated = rule.startswith("!")
+        pattern = rule.removeprefix("!").rstrip("/")
+        if fnmatch.fnmatch(path.rstrip("/"), pattern) or path.startswith(pattern + "/"):
+            kept = negated
+    return kept
+
+
+def test_the_image_sets_only_variables_the_app_reads() -> None:
+    env = env_of(final_stage())
+    unknown = set(env) - set(variables()) - PYTHON_VARIABLES
+    assert not unknown
+
+
+# --- the health check script ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def http_answering() -> Iterator[Any]:
+    """Start a loopback HTTP server answering /healthz with a given status; yields a starter."""
+    servers: list[http.server.ThreadingHTTPServer] = []
+
+    def start(status: int) -> int:
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self) -> None:
+                self.send_response(status if self.path == "/healthz" else 404)
+                self.end_headers()
+
+            def log_message(self, *_args: Any) -> None:
+                pass
+
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return int(server.server_address[1])
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_health_check_script_is_healthy_only_when_healthz_answers_200(
+    http_answering: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = load_healthcheck()
+    monkeypatch.setenv("HERONLOG_PORT", str(http_answering(200)))
+    assert script.main() == 0
+    monkeypatch.setenv("HERONLOG_PORT", str(http_answering(503)))
+    assert script.main() == 1
+    with http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler) as closed:
+        port = closed.server_address[1]
+    monkeypatch.setenv("HERONLOG_PORT", str(port))
+    assert script.main() == 1
+
+
+# --- the compose files ------------------------------------------------------------------------------------------
+
+
+def redis_services(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    return {
+        name: service
+        for name, service in document["services"].items()
+        if str(service.get("image", "")).startswith("redis:") and service.get("command")
+    }
+
+
+def check_redis_service(document: Mapping[str, Any], name: str) -> list[str]:
+    """A Redis service runs redis-server with docker/redis.conf, mounted read-only, data in a named volume,
+    and a health check; returns its command."""
+    service = document["services"][name]
+    command = [str(word) for word in service["command"]]
+    assert command[0] == "redis-server"
+    mounts = {volume.split(":")[1]: volume.split(":")[0] for volume in service["volumes"]}
+    assert mounts[command[1]] == "./redis.conf" and (DOCKER / "redis.conf").exists()
+    assert f"./redis.conf:{command[1]}:ro" in service["volumes"]
+    assert mounts["/data"] in document["volumes"], "the data must live in a named volume"
+    assert service["healthcheck"]["test"] == ["CMD", "redis-cli", "ping"]
+    return command
+
+
+def test_the_shipped_redis_settings_lose_no_acknowledged_write_and_never_evict() -> None:
+    settings = redis_conf()
+    assert settings["appendonly"] == "yes"
+    assert settings["appendfsync"] == "always"
+    assert settings["maxmemory-policy"] == "noeviction"
+    assert "port" not in settings and "bind" not in settings  # the compose files rely on the defaults
+
+
+def check_api_service(document: Mapping[str, Any], name: str) -> StoreConfig:
+    """An API service: built from docker/Dockerfile, environment made of variables the app reads and valid
+    for it, published on the port `heronlog serve` listens on, the image's health check. Returns its store."""
+    service = document["services"][name]
+    assert service["build"]["context"] == ".."
+    assert (DOCKER / ".." / service["build"]["dockerfile"]).resolve() == DOCKER / "Dockerfile"
+    environment = {key: str(value) for key, value in service["environment"].items()}
+    assert set(environment) <= set(variables()), set(environment) - set(variables())
+    store = StoreConfig.from_environ(environment)
+    assert store.kind == "redis"
+    assert store.redis_url is not None
+    target = urlsplit(store.redis_url)
+    assert target.hostname in redis_services(document) and (target.port or REDIS_PORT) == REDIS_PORT
+    args = serve_args({**env_of(final_stage()), **environment}, ["serve"])
+    assert args.host == "0.0.0.0"
+    published = [str(port).split(":") for port in service["ports"]]
+    assert [container for _, container in published] == [str(args.port)]
+    assert service["healthcheck"]["test"] == ["CMD", "python", healthcheck_destination()]
+    assert args.workers >= 1 and args.threads >= 1
+    return store
+
+
+def test_compose_runs_durable_redis_and_the_api_that_waits_for_it() -> None:
+    document = compose("compose.yaml")
+    assert set(redis_services(document)) == {"redis"}
+    check_redis_service(document, "redis")
+    store = check_api_service(document, "api")
+    assert store.shards == 1
+    assert document["services"]["api"]["depends_on"]["redis"]["condition"] == "service_healthy"
+    assert "ports" not in document["services"]["redis"], "Redis stays private to the compose network"
+
+
+def test_compose_cluster_runs_three_cluster_masters_an_init_job_and_two_sharded_apis() -> None:
+    document = compose("compose.cluster.yaml")
+    nodes = redis_services(document)
+    assert len(nodes) == 3
+    data_volumes = set()
+    for name in nodes:
+        command = check_redis_service(document, name)
+        assert command[command.index("--cluster-enabled") + 1] == "yes"
+        assert "--cluster-config-file" in command
+        data_volumes.add(next(v.split(":")[0] for v in nodes[name]["volumes"] if v.endswith(":/data")))
+    assert len(data_volumes) == 3, "each node keeps its own data"
+
+    init = document["services"]["cluster-init"]
+    assert init["entrypoint"] == ["sh", "/usr/local/bin/cluster-init.sh"]
+    assert "./cluster-init.sh:/usr/local/bin/cluster-init.sh:ro" in init["volumes"]
+    script = (DOCKER / "cluster-init.sh").read_text()
+    assert "redis-cli --cluster create $NODES --cluster-replicas 0" in script
+    assert init["environment"]["NODES"].split() == [f"{name}:{REDIS_PORT}" for name in sorted(nodes)]
+    assert {name: dep["condition"] for name, dep in init["depends_on"].items()} == dict.fromkeys(
+        nodes, "service_healthy"
+    )
+
+    apis = [name for name, service in document["services"].items() if "build" in service]
+    assert len(apis) >= 2
+    host_ports = set()
+    for name in apis:
+        store = check_api_service(document, name)
+        assert store.shards > 1, "games are spread over several shards"
+        assert document["services"][name]["environment"]["REDIS_CLUSTER"] == "yes"
+        assert document["services"][name]["depends_on"]["cluster-init"]["condition"] == (
+            "service_completed_successfully"
+        )
+        host_ports.add(str(document["services"][name]["ports"][0]).split(":")[0])
+    assert len(host_ports) == len(apis)
+
+
+def test_the_readme_documents_both_compose_commands() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert "docker compose -f docker/compose.yaml up" in readme
+    assert "docker compose -f docker/compose.cluster.yaml up" in readme
