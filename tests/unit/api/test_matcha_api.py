@@ -71,3 +71,25 @@ def test_the_scorer_takes_matcha_tallies(api: ApiClient) -> None:
     assert lines["geishas"] == 24 and lines["resources"] == 1
     plain = api.post("/api/score-sheets", {"players": [{"name": "Ben", "cp": 3}]}).body["sheets"][0]["lines"]
     assert "geishas" not in [line["label"] for line in plain]
+
+
+def test_the_board_of_a_matcha_game_equals_its_state_as_json_without_the_catalog() -> None:
+    """api.present's encoder (one per type) and the engine's serialiser agree on every Matcha state: the green
+    die colour, the expansion board, the clan board's fields left out at their defaults."""
+    import json
+
+    import domain
+    from api import present
+
+    rng = random.Random(12)
+    state = domain.new_game(4, seed=12, expansions=["matcha"])
+    checked = 0
+    while not domain.is_over(state):
+        expected = present.plain(domain.state_to_dict(state))
+        del expected["catalog"]
+        assert json.dumps(present.board(state)) == json.dumps(expected)
+        legal = domain.legal_moves(state)
+        acting = [move for move in legal if move["kind"] not in ("done", "convert")]
+        state = domain.apply(state, rng.choice(acting if acting and rng.random() < 0.85 else legal))
+        checked += 1
+    assert checked > 100
