@@ -108,6 +108,44 @@ _MATCHA_SPACES = {
 """Matcha's places in words (R-M04, R-M05, R-M09, R-M13); other names fall back to their ids."""
 
 
+_SOURCES = {
+    "castle": "{place}, {block}",
+    "arrival": "arriving in {place}: {block}",
+    "card": "their Action card, {place} row",
+    "domain": "their {place} row",
+    "outside": "{place}",
+    "garden": "the {place} garden",
+    "yard": "{place}",
+    "himeji": "{place}",
+    "tile": "a {place} die tile's action: {block}",
+}
+"""How a menu's title reads in the log: ``castle:steward_2`` and option ``bottom`` become "steward room 2,
+bottom block" (the titles themselves stay machine ids: the prompts and the tests use them)."""
+
+
+def _block(option_id: str) -> str:
+    """A card block or other option id in words: ``middle+bottom`` → "middle and bottom block"."""
+    if ":" in option_id:  # a block of another room's card: "steward_3:middle"
+        room, _, block = option_id.partition(":")
+        return f"{space_text(room)}, {_block(block)}"
+    parts = option_id.split("+")
+    if all(part in ("top", "middle", "bottom") for part in parts):
+        return " and ".join(parts) + " block"
+    if option_id == "all":
+        return "the whole card"
+    return option_id.replace("_", " ")
+
+
+def source_text(title: str, option_id: str) -> str:
+    """Where a chosen option comes from, in words (see ``_SOURCES``); unknown titles fall back to plain text."""
+    kind, _, place = title.partition(":")
+    pattern = _SOURCES.get(kind) if place else None
+    if pattern is None:
+        return f"{title.replace('_', ' ')}: {_block(option_id)}"
+    words = place.replace("_", " ") if kind in ("card", "domain", "garden", "tile") else space_text(place)
+    return pattern.format(place=words, block=_block(option_id))
+
+
 def _coins(delta: int) -> str:
     if delta > 0:
         return f", gaining {delta} coin{'s' * (delta > 1)}"
@@ -167,7 +205,7 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         if option is None:
             return f"{who} chooses {move['option']}"
         cost = f"pays {cost_text(option.cost)} for " if option.cost else "takes "
-        return f"{who} {cost}{icons_text(option.icons)} ({frame.title}, {option.id})"
+        return f"{who} {cost}{icons_text(option.icons)} ({source_text(frame.title, option.id)})"
     if kind == "rest" and isinstance(frame, Menu):
         return f"{who} takes the rest of {frame.title} in the usual order"
     if kind == "done":
