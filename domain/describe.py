@@ -136,13 +136,17 @@ def _block(option_id: str) -> str:
     return option_id.replace("_", " ")
 
 
-def source_text(title: str, option_id: str) -> str:
-    """Where a chosen option comes from, in words (see ``_SOURCES``); unknown titles fall back to plain text."""
+def source_text(title: str, option_id: str | None = None) -> str:
+    """Where a chosen option comes from, in words (see ``_SOURCES``); unknown titles fall back to plain text.
+    Without an option, the menu itself ("steward room 2")."""
     kind, _, place = title.partition(":")
     pattern = _SOURCES.get(kind) if place else None
     if pattern is None:
-        return f"{title.replace('_', ' ')}: {_block(option_id)}"
+        plain = title.replace("_", " ")
+        return plain if option_id is None else f"{plain}: {_block(option_id)}"
     words = place.replace("_", " ") if kind in ("card", "domain", "garden", "tile") else space_text(place)
+    if option_id is None:
+        return pattern.split(",")[0].split(":")[0].format(place=words)
     return pattern.format(place=words, block=_block(option_id))
 
 
@@ -207,9 +211,15 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         cost = f"pays {cost_text(option.cost)} for " if option.cost else "takes "
         return f"{who} {cost}{icons_text(option.icons)} ({source_text(frame.title, option.id)})"
     if kind == "rest" and isinstance(frame, Menu):
-        return f"{who} takes the rest of {frame.title} in the usual order"
+        return f"{who} takes the rest of {source_text(frame.title)} in the usual order"
     if kind == "done":
-        title = frame.title if isinstance(frame, Menu) else KIND[type(frame)] if frame else "the prompt"
+        title = (
+            source_text(frame.title)
+            if isinstance(frame, Menu)
+            else KIND[type(frame)]
+            if frame
+            else "the prompt"
+        )
         return f"{who} declines the rest ({title})"
     if kind == "audience":
         return f"{who} sends a courtier to the Gate for 2 coins"

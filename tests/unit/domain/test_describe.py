@@ -28,13 +28,30 @@ def test_a_chosen_option_names_its_source_in_words(title: str, option: str, word
     assert source_text(title, option) == words
 
 
-def test_no_log_line_of_a_random_game_shows_a_menu_id() -> None:
-    rng = random.Random(11)
-    state = domain.new_game(3, seed=11)
+@pytest.mark.parametrize(
+    ("title", "words"),
+    [("castle:steward_2", "steward room 2"), ("card:gardeners", "their Action card"), ("lantern", "lantern")],
+)
+def test_a_menu_alone_reads_as_its_place(title: str, words: str) -> None:
+    assert source_text(title) == words
+
+
+GAMES = [
+    {"players": 3, "seed": 11},
+    {"players": 4, "seed": 12, "expansions": ("matcha",)},
+    {"players": ["Ana"], "seed": 13, "solo": "hard"},
+]
+
+
+@pytest.mark.parametrize("setup", GAMES, ids=["base", "matcha", "solo"])
+def test_no_log_line_of_a_random_game_shows_a_menu_id(setup: dict) -> None:
+    rng = random.Random(setup["seed"])
+    setup = dict(setup)
+    state = domain.new_game(setup.pop("players"), **setup)
     lines = []
     while not domain.is_over(state):
         move = rng.choice(domain.legal_moves(state))
         lines.append(domain.describe(state, move))
         state = domain.apply(state, move)
-    machine_ids = re.compile(r"\b(castle|arrival|card|outside|garden|tile):[a-z]")
+    machine_ids = re.compile(r"\b(castle|arrival|card|outside|garden|tile|himeji|yard|domain):[a-z]")
     assert [line for line in lines if machine_ids.search(line)] == []
