@@ -118,11 +118,17 @@ def start_play(state: GameState, frame: ChooseStartCards, move: dict[str, Any]) 
 
 
 def explain_start(state: GameState, frame: ChooseStartCards, move: dict[str, Any]) -> IllegalMove:
+    """Which of the three choices was not dealt (R-TK01)."""
     resources, actions, tokens = start_offer(state)
-    for field, dealt in (("resource", resources), ("action", actions), ("token", tokens)):
+    kinds = (
+        ("resource", "Starting Resource cards", resources),
+        ("action", "Starting Action cards", actions),
+        ("token", "ceremony tokens", tokens),
+    )
+    for field, noun, dealt in kinds:
         if move[field] not in dealt:
             return IllegalMove(
-                f"{move[field]} is not among the {field} cards dealt to choose from: {', '.join(dealt)}",
+                f"{move[field]} is not among the {noun} dealt to choose from: {', '.join(dealt)}",
                 rule="R-TK01",
                 details={field: move[field], "dealt": dealt},
             )
