@@ -232,7 +232,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument(
         "--solo",
         choices=["easy", "medium", "hard"],
-        help="a solo game: one player against the automated rival of this difficulty",
+        help="a solo game: one player against the automated rival of this difficulty (--matcha: the Tokugawa clan)",
     )
     demo.add_argument("--matcha", action="store_true", help="play with The White Castle: Matcha")
     demo.set_defaults(handler=_demo)

@@ -113,6 +113,13 @@ def main() -> int:
     m_unchecked = per_call(lambda: replay(m_start, m_record, False), 2.0)
     m_checked = per_call(lambda: replay(m_start, m_record, True), 2.0)
 
+    t_games, t_moves, seed = 0, 0, 0
+    started = time.perf_counter()
+    while time.perf_counter() - started < 3.0:
+        _, count = random_game(1, seed, ("easy", "medium", "hard")[seed % 3], matcha)
+        t_games, t_moves, seed = t_games + 1, t_moves + count, seed + 1
+    t_per_second = t_games / (time.perf_counter() - started)
+
     print("## Rules engine (bench/bench_domain.py)\n")
     print(f"Python {platform.python_version()} on {platform.machine()}, one core.\n")
     print("| figure | measured | target | anchor in the same run |")
@@ -144,6 +151,11 @@ def main() -> int:
     print(
         f"| Matcha: re-apply a recorded 4-player game without / with checks ({len(m_record)} moves) "
         f"| **{m_unchecked * 1e3:.2f}** / {m_checked * 1e3:.2f} ms | – | the base game above |"
+    )
+    print(
+        f"| Tokugawa: random complete solo games with Matcha per second (the rival's turns played by the engine, "
+        f"every difficulty) | **{t_per_second:.0f}** games/s ({t_moves / t_games:.0f} player moves per game) "
+        f"| ≥ 25 | the base solo games above |"
     )
     print()
     return 0

@@ -66,19 +66,13 @@ def new_game(
 
     ``solo="easy" | "medium" | "hard"`` sets up the solo game (R-SO01): one player (``players=1`` or one
     name) against the automated rival, who sits in seat 1 and plays its turns inside `apply`. Its option
-    ``rival_scoring`` is ``"sheet"`` (default) or ``"cp_only"``; the catalog then holds the solo deck.
+    ``rival_scoring`` is ``"sheet"`` (default) or ``"cp_only"``; the catalog then holds the solo deck. With
+    ``expansions=["matcha"]`` the rival is the Tokugawa clan (R-TK01..R-TK07, `domain.tokugawa`).
     """
     chosen = parse_expansions(expansions)
     difficulty = scoring = None
     if solo is None:
         names = parse_players(players)
-    elif chosen:
-        raise InvalidSetup(
-            "the solo game with Matcha is played against the Tokugawa clan (R-TK01..R-TK07), which this engine "
-            "does not play yet",
-            rule="R-TK01",
-            details={"solo": solo, "expansions": list(chosen)},
-        )
     else:
         names, difficulty, scoring, options = parse_solo(solo, players, options)
     try:

@@ -50,6 +50,9 @@ EXPANSION_FILES: dict[str, tuple[str, ...]] = {
     "matcha": ("board.json", "cards.json", "curtains.json", "ceremony.json", "pond.json"),
 }
 """The packaged files of each expansion, under ``domain/catalog/<expansion>/``."""
+EXPANSION_SOLO_FILES: dict[str, tuple[str, ...]] = {"matcha": ("solo.json",)}
+"""An expansion's files for the solo game only: Matcha's 3 Tokugawa solo cards (R-TK01), added to the solo deck
+of a solo game with Matcha and to no other catalog."""
 HIMEJI_DECKS = ("ikebana", "calligraphy")
 """The two decks lying face up in the Himeji Principality (R-M01), in board order."""
 
@@ -312,11 +315,12 @@ def packaged_catalog(solo: bool = False) -> str:
 
 
 @functools.cache
-def packaged_expansion(name: str) -> str:
-    """An expansion's packaged files merged into one canonical JSON text (the overlay on the base files)."""
+def packaged_expansion(name: str, solo: bool = False) -> str:
+    """An expansion's packaged files merged into one canonical JSON text (the overlay on the base files); with
+    `solo`, its solo-game files instead."""
     merged: dict[str, Any] = {}
     folder = resources.files("domain").joinpath("catalog").joinpath(name)
-    for file in EXPANSION_FILES[name]:
+    for file in EXPANSION_SOLO_FILES.get(name, ()) if solo else EXPANSION_FILES[name]:
         part = json.loads(folder.joinpath(file).read_text(encoding="utf-8"))
         overlap = set(part) & set(merged)
         if overlap:  # pragma: no cover - guards the packaged files themselves
@@ -330,6 +334,8 @@ def _packaged_with(expansions: tuple[str, ...], solo: bool = False) -> str:
     data = json.loads(packaged_catalog(solo))
     for name in expansions:
         data = merge(data, json.loads(packaged_expansion(name)))
+        if solo:
+            data = merge(data, json.loads(packaged_expansion(name, solo=True)))
     return _canonical(data)
 
 
@@ -549,10 +555,12 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         rows = (*rows, green)
     else:
         _refuse_matcha_icons(cards, daimyo, gardens, yard_tiles, starting_resources)
+    matcha_spaces = [spec.id for spec in (*matcha.tea_room, *matcha.himeji)] if matcha is not None else []
     solo_cards = parse_solo_cards(
         data.get("solo_cards", []),
-        [*(room.id for room in rooms), *(space.id for space in outside), "well"],
+        [*(room.id for room in rooms), *(space.id for space in outside), *matcha_spaces, "well"],
         [yard.iron for yard in yards],
+        matcha=matcha is not None,
     )
     return Catalog(
         raw=text,

@@ -57,13 +57,14 @@ def score_table(state: GameState) -> list[str]:
 def demo(players: int = 4, seed: int = 1, solo: str | None = None, expansions: tuple[str, ...] = ()) -> str:
     """Play a seeded game with random legal moves; return its log and final score sheet as text. With `solo`
     (a difficulty), one player plays against the rival, whose turns show as the solo cards it reveals; with
-    ``expansions=("matcha",)`` the game is a Matcha game."""
+    ``expansions=("matcha",)`` the game is a Matcha game (solo: against the Tokugawa clan, R-TK01..R-TK07)."""
     from domain import RULES_VERSION, new_game
 
     names = list(NAMES[:1] if solo else NAMES[: len(parse_players(players))])
     rng = random.Random(f"demo:{seed}")
     title = "The White Castle: Matcha" if "matcha" in expansions else "The White Castle"
-    what = f"a solo game against the {solo} rival" if solo else f"{len(names)} players"
+    rival = "Tokugawa clan" if "matcha" in expansions else "rival"
+    what = f"a solo game against the {solo} {rival}" if solo else f"{len(names)} players"
     lines = [f"{title}: a seeded demo game, {what}, seed {seed} (rules {RULES_VERSION})"]
     sections: list[str] = []
 

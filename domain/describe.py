@@ -93,6 +93,7 @@ def space_text(space: str) -> str:
 
 
 _MATCHA_SPACES = {
+    "tea_room": "the Tea Room (symbol 1)",
     "tea_room_left": "the left Tea Room space",
     "tea_room_right": "the right Tea Room space",
     "himeji_upper": "the upper Himeji space",
@@ -282,4 +283,13 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         return f"{who} chooses the {move['garden'].replace('_', ' ')} garden for the rival's gardener (a tie)"
     if kind == "rival_room":
         return f"{who} chooses {space_text(move['room'])} for the rival's courtier"
+    if kind == "choose_start_cards":
+        return (
+            f"{who} chooses the starting cards {move['resource']} + {move['action']} "
+            f"and ceremony token {move['token']}"
+        )
+    if kind == "rival_geisha":
+        return f"{who} advances a geisha of the rival from {space_text(move['from'])} to {space_text(move['to'])}"
+    if kind == "rival_discard":
+        return f"{who} chooses the {move['deck'].capitalize()} deck to discard from, for the rival's geisha"
     return f"{who}: {kind}"

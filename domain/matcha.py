@@ -90,6 +90,10 @@ def _board(state: GameState) -> MatchaBoard:
     return board
 
 
+board_of = _board
+"""The Matcha board of a Matcha game's state."""
+
+
 def _with_matcha(state: GameState, board: MatchaBoard) -> GameState:
     return replace(state, board=replace(state.board, matcha=board))
 
@@ -261,9 +265,8 @@ def find_space(state: GameState, space_id: str) -> tuple[Space, int] | None:
     return None
 
 
-def place(state: GameState, seat: int, space_id: str, die: Die) -> tuple[GameState, Frame]:
-    """Put the die on a Tea Room or Himeji space; what follows is the Geisha action (R-M04) or the curtains the
-    space faces (R-M05)."""
+def put_die(state: GameState, space_id: str, die: Die) -> GameState:
+    """Lay a die on a Tea Room or Himeji space, nothing more (the solo rival's placement, R-SO02)."""
     board = _board(state)
     for group in ("tea_room", "himeji"):
         spaces: tuple[Space, ...] = getattr(board, group)
@@ -272,11 +275,17 @@ def place(state: GameState, seat: int, space_id: str, die: Die) -> tuple[GameSta
                 board = replace(
                     board, **{group: replace_in(spaces, i, replace(space, dice=(*space.dice, die)))}
                 )
-                state = _with_matcha(state, board)
-                if group == "tea_room":
-                    return state, bundle(seat, f"tea_room:{space_id}", _spec(state).tea_room_icons)
-                return state, himeji.space_menu(state, seat, space_id)
+                return _with_matcha(state, board)
     raise KeyError(space_id)
+
+
+def place(state: GameState, seat: int, space_id: str, die: Die) -> tuple[GameState, Frame]:
+    """Put the die on a Tea Room or Himeji space; what follows is the Geisha action (R-M04) or the curtains the
+    space faces (R-M05)."""
+    state = put_die(state, space_id, die)
+    if space_id in {space.id for space in _board(state).tea_room}:
+        return state, bundle(seat, f"tea_room:{space_id}", _spec(state).tea_room_icons)
+    return state, himeji.space_menu(state, seat, space_id)
 
 
 def clear_dice(board: Board) -> Board:

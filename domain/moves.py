@@ -32,6 +32,9 @@ the engine's business. Examples (one per kind):
     {"kind": "solo_card", "seat": None, "card": "SO4"}            # the solo card the rival revealed
     {"kind": "rival_garden", "seat": 0, "garden": "white_plant"}  # a tie among gardens, for the rival
     {"kind": "rival_room", "seat": 0, "room": "steward_2"}        # the room the rival's courtier reaches
+    {"kind": "choose_start_cards", "seat": 0, "resource": "SR3", "action": "A2", "token": "CT5"}  # Tokugawa
+    {"kind": "rival_geisha", "seat": 0, "from": "entrance", "to": "path_1"}  # advance a Tokugawa geisha
+    {"kind": "rival_discard", "seat": 0, "deck": "calligraphy"}   # the deck a Tokugawa geisha discards from
 """
 
 from __future__ import annotations
@@ -70,6 +73,9 @@ SHAPES: dict[str, dict[str, str]] = {
     "solo_card": {"card": STR},
     "rival_garden": {"garden": STR},
     "rival_room": {"room": STR},
+    "choose_start_cards": {"resource": STR, "action": STR, "token": STR},
+    "rival_geisha": {"from": STR, "to": STR},
+    "rival_discard": {"deck": STR},
 }
 """The fields of every move kind, besides ``kind`` and ``seat``."""
 

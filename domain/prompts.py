@@ -281,6 +281,38 @@ class RivalRoom:
     floor: str
 
 
+# --- the Tokugawa clan: the solo rival with Matcha (R-TK01..R-TK07) -
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStartCards:
+    """Prompt: the player of a Tokugawa game chooses 1 of the 2 Starting Resource cards, 1 of the 2 Starting
+    Action cards and 1 of the 2 ceremony tokens dealt (R-TK01)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RivalGeisha:
+    """Prompt: the player advances one of the rival's geishas 1 step (R-TK05 (2), R-TK06 (2)), not the geisha the
+    symbol has just sent to `sent` (a place; empty when none was sent); into the Tea House only to the rooms that
+    score it the most (R-TK03). With one way to do it, it is done; with none, the rival gains CP equal to the
+    round (R-TK03)."""
+
+    seat: int
+    rival: int
+    sent: str
+
+
+@dataclass(frozen=True, slots=True)
+class RivalDiscard:
+    """Prompt: the player chooses the Ikebana or Calligraphy deck whose top card is discarded for a rival geisha
+    stopping on a path space; only decks holding 2 cards or more qualify (R-TK03, R-TK06)."""
+
+    seat: int
+    rival: int
+
+
 # --- the Matcha expansion (R-M) -
 
 
@@ -354,6 +386,9 @@ Frame = (
     | RivalIcons
     | RivalGarden
     | RivalRoom
+    | ChooseStartCards
+    | RivalGeisha
+    | RivalDiscard
     | GeishaAction
     | HimejiCard
     | TakeCurtainCard
@@ -392,6 +427,9 @@ KIND: dict[type, str] = {
     RivalIcons: "rival_icons",
     RivalGarden: "rival_garden",
     RivalRoom: "rival_room",
+    ChooseStartCards: "choose_start_cards",
+    RivalGeisha: "rival_geisha",
+    RivalDiscard: "rival_discard",
     GeishaAction: "geisha",
     HimejiCard: "himeji_card",
     TakeCurtainCard: "take_curtain_card",

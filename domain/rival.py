@@ -26,12 +26,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from domain import matcha
 from domain.bridges import ends, take
 from domain.courtier import LEVEL
 from domain.describe import space_text
 from domain.prompts import DealCard, RevealSoloCard, RivalGarden, RivalIcons, RivalRoom, TakeDie
 from domain.setup import natural
-from domain.solo_cards import RivalIcon, RivalIconKind, SoloCard, parse_rival_icon
+from domain.solo_cards import TEA_ROOM, TOKUGAWA_KINDS, RivalIcon, RivalIconKind, SoloCard, parse_rival_icon
 from domain.state import (
     Die,
     GameState,
@@ -76,7 +77,7 @@ def card_text(card: SoloCard) -> str:
     return f"{card.id} ({card.bridge} die, {card.end} end → {space_text(card.space)})"
 
 
-def _gain(state: GameState, seat: int, **amounts: int) -> GameState:
+def gain(state: GameState, seat: int, **amounts: int) -> GameState:
     player = state.players[seat]
     return with_player(
         state, seat, replace(player, **{name: getattr(player, name) + n for name, n in amounts.items()})
@@ -135,6 +136,9 @@ def occupied(state: GameState, space: str) -> bool:
     """Whether a die already lies on a space (the Well never counts: it takes any number, R-P06)."""
     if space == WELL:
         return False
+    extra = matcha.find_space(state, space)
+    if extra is not None:
+        return bool(extra[0].dice)
     for item in state.board.outside:
         if item.id == space:
             return bool(item.dice)
@@ -145,6 +149,8 @@ def _put(state: GameState, space: str, die: Die) -> GameState:
     board = state.board
     if space == WELL:
         return with_board(state, well=replace(board.well, dice=(*board.well.dice, die)))
+    if matcha.find_space(state, space) is not None:
+        return matcha.put_die(state, space, die)
     for i, item in enumerate(board.outside):
         if item.id == space:
             return with_board(
@@ -160,11 +166,21 @@ def _place(state: GameState, rival: int, card: SoloCard, bridge_at: int) -> Game
     the die is higher (R-SO02, R-SO03); no colour restriction in the castle (R-SO02)."""
     value, bridge = take(state.board.bridges[bridge_at], card.end)
     state = with_board(state, bridges=replace_in(state.board.bridges, bridge_at, bridge))
-    space = WELL if occupied(state, card.space) else card.space
+    if card.space == TEA_ROOM:
+        # Symbol 1 (R-TK04): the left Tea Room space, the right one only if the left is taken, else the Well.
+        free = [item.id for item in matcha.board_of(state).tea_room if not item.dice]
+        space = free[0] if free else WELL
+    else:
+        space = WELL if occupied(state, card.space) else card.space
     coins = max(0, value - reference(state, space))
     state = _put(state, space, Die(card.bridge, value, rival))
-    state = _gain(state, rival, coins=coins)
-    where = space_text(space) + (f" ({space_text(card.space)} is taken)" if space != card.space else "")
+    state = gain(state, rival, coins=coins)
+    where = space_text(space)
+    if card.space == TEA_ROOM:
+        if space != matcha.board_of(state).tea_room[0].id:
+            where += " (both Tea Room spaces are taken)" if space == WELL else " (the left one is taken)"
+    elif space != card.space:
+        where += f" ({space_text(card.space)} is taken)"
     gained = f", gaining {coins} coin{'s' * (coins > 1)}" if coins else ""
     state = note(
         state, f"reveals {card_text(card)}: takes the {card.bridge} {value} and places it on {where}{gained}"
@@ -189,18 +205,23 @@ def icons_auto(state: GameState, frame: RivalIcons) -> GameState:
 
 def impossible(state: GameState, rival: int, what: str) -> GameState:
     """R-SO03: an action the rival cannot perform gives it as many CP as the round's number."""
-    state = _gain(state, rival, cp=state.round)
+    state = gain(state, rival, cp=state.round)
     return note(state, f"cannot {what}: +{state.round} CP")
 
 
 def resolve(state: GameState, rival: int, icon: RivalIcon) -> GameState:
-    """One rival icon (R-SO05)."""
+    """One rival icon (R-SO05; the Tokugawa icons, R-TK02..R-TK07, are `domain.tokugawa`'s)."""
     player = state.players[rival]
     kind = icon.kind
+    if kind in TOKUGAWA_KINDS:
+        # Imported here: domain.tokugawa builds on this module's helpers (note, impossible, human_of).
+        from domain import tokugawa
+
+        return tokugawa.resolve(state, rival, icon)
     if kind is RivalIconKind.CP:
-        return note(_gain(state, rival, cp=icon.amount), f"+{icon.amount} CP")
+        return note(gain(state, rival, cp=icon.amount), f"+{icon.amount} CP")
     if kind is RivalIconKind.COIN:
-        return note(_gain(state, rival, coins=icon.amount), f"+{icon.amount} coin{'s' * (icon.amount > 1)}")
+        return note(gain(state, rival, coins=icon.amount), f"+{icon.amount} coin{'s' * (icon.amount > 1)}")
     if kind is RivalIconKind.POT:
         return influence(state, rival, icon.amount)
     if kind is RivalIconKind.GATE:

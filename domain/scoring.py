@@ -171,9 +171,12 @@ def score(state: GameState) -> tuple[ScoreSheet, ...]:
             warrior_points(yard_values, by_floor),
             garden_cp,
         ]
+        geishas = geisha_points(state, seat) if matcha else None
         if state.solo is not None:
-            lines = rival_lines(state, seat, lines)
-        sheets.append(_sheet(seat, player.name, lines, geisha_points(state, seat) if matcha else None))
+            # under rival_scoring="cp_only" the rival's geishas score nothing either (Tokugawa, R-F08)
+            counted = rival_lines(state, seat, [*lines, geishas or 0])
+            lines, geishas = counted[:-1], counted[-1] if matcha else None
+        sheets.append(_sheet(seat, player.name, lines, geishas))
     return rank(sheets, state.turn_order, state.options.tie_break == "shared")
 
 

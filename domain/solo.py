@@ -10,6 +10,10 @@ End of round (R-SO04), after the new turn order: the rival converts every 3 coin
 coins (2nd) into as many CP as the round's number and keeps the rest; after rounds 1 and 2 each of its
 gardeners on an activated garden gives it as many CP as the round's number; the solo deck is reshuffled.
 
+With Matcha the rival is the Tokugawa clan (`domain.tokugawa`, R-TK01..R-TK07): the player chooses 1 of 2
+starting cards of each kind and 1 of 2 ceremony tokens, and a rival geisha on the Viewing Platform when the
+green bridge is activated counts as an activated gardener (decision).
+
 The rival's turn itself is `domain.rival`. Its final score (decision, README "Solo"): by default the whole
 score sheet, since its members stand on the board as a player's do (R-F01..R-F07; it holds no resources or
 seals); the setup option ``rival_scoring="cp_only"`` counts its Clan Points alone.
@@ -21,9 +25,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.errors import InvalidSetup
-from domain.prompts import BeginStartChoice, ChooseStart, DealCard, SoloStart, StackOrder
+from domain.prompts import (
+    BeginStartChoice,
+    ChooseStart,
+    ChooseStartCards,
+    DealCard,
+    Frame,
+    SoloStart,
+    StackOrder,
+)
 from domain.setup import choose_start_play, natural
 from domain.state import GameState, Solo, StartPair, replace, replace_in, with_board
+from domain.tea_garden import platform_options
 
 RIVAL_NAME = "Rival"
 """The rival's name: FR calls it "le rival" and names it nothing more (RULES §B.1 E13)."""
@@ -98,8 +111,12 @@ def check_deck(state: GameState) -> None:
 
 def solo_setup(state: GameState, difficulty: str, scoring: str) -> GameState:
     """Turn a fresh 2-player setup into the solo setup (R-SO01): the rival's seat, CP, turn order and Passage
-    of Time; one starting pair dealt for the player, taken with no choice; the solo deck."""
+    of Time; one starting pair dealt for the player, taken with no choice; the solo deck. With Matcha (the
+    Tokugawa clan, R-TK01): two of each starting card and two ceremony tokens dealt, the player choosing 1 of
+    each, and the 3 Tokugawa cards in the deck (the catalog's)."""
     check_deck(state)
+    tokugawa = state.board.matcha is not None
+    dealt = ("offer_0:", "offer_1:") if tokugawa else ("offer_0:",)
     cp, place, pot = DIFFICULTIES[difficulty]
     human = 1 - RIVAL_SEAT
     order = (RIVAL_SEAT, human) if place == 0 else (human, RIVAL_SEAT)
@@ -108,17 +125,20 @@ def solo_setup(state: GameState, difficulty: str, scoring: str) -> GameState:
     # R-S11, R-PT03: the marker of the first player lies on top of a shared space.
     for rank, seat in enumerate(order):
         players[seat] = replace(players[seat], pot_stamp=len(order) - rank)
-    frames = []
+    frames: list[Frame] = []
     for frame in state.stack:
         if isinstance(frame, StackOrder):
             continue
         if (
             isinstance(frame, DealCard)
             and frame.target.startswith("offer_")
-            and not frame.target.startswith("offer_0:")
+            and not frame.target.startswith(dealt)
         ):
             continue
-        frames.append(SoloStart(human) if isinstance(frame, BeginStartChoice) else frame)
+        if isinstance(frame, BeginStartChoice):
+            frames.append(ChooseStartCards(human) if tokugawa else SoloStart(human))
+            continue
+        frames.append(frame)
     deck = tuple(sorted(state.catalog.solo_cards, key=natural))
     state = replace(
         state,
@@ -127,7 +147,7 @@ def solo_setup(state: GameState, difficulty: str, scoring: str) -> GameState:
         stack=tuple(frames),
         solo=Solo(difficulty, RIVAL_SEAT, scoring, deck, (), (), 0),
     )
-    return with_board(state, offer=(StartPair(None, None),), stamp=len(order))
+    return with_board(state, offer=(StartPair(None, None),) * len(dealt), stamp=len(order))
 
 
 def solo_start_auto(state: GameState, frame: SoloStart) -> GameState:
@@ -165,6 +185,11 @@ def end_of_round(state: GameState) -> GameState:
             notes.append(
                 f"{len(gardens)} activated gardener{'s' * (len(gardens) > 1)}: +{len(gardens) * state.round} CP"
             )
+        if state.board.matcha is not None and platform_options(state, rival):
+            # Tokugawa (decision): the Viewing Platform is one more garden of the green bridge (R-M16), and a
+            # rival geisha there counts as an activated gardener does (R-SO04).
+            player = replace(player, cp=player.cp + state.round)
+            notes.append(f"its geisha on the activated Viewing Platform: +{state.round} CP")
     deck = tuple(sorted((*solo.deck, *solo.line), key=natural))
     notes.append("the solo deck is reshuffled")
     state = replace(state, players=replace_in(state.players, rival, player))
@@ -175,7 +200,8 @@ def end_of_round(state: GameState) -> GameState:
 
 
 def rival_lines(state: GameState, seat: int, lines: list[int]) -> list[int]:
-    """The rival's score lines under option ``rival_scoring="cp_only"``: its Clan Points alone."""
+    """The rival's score lines under option ``rival_scoring="cp_only"``: its Clan Points alone (the first line;
+    a Tokugawa rival's geisha line, given last, scores nothing either)."""
     solo = state.solo
     if solo is None or seat != solo.rival or solo.scoring != "cp_only":
         return lines

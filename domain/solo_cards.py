@@ -13,6 +13,19 @@ The rival's icons are FR's "Icônes du Mode Solo" (R-SO05), written like the pla
 ``gate`` (a courtier to the Gate), ``ascent:N`` (the lowest courtier climbs N floors), ``warrior:N`` (a warrior
 to the yard costing N iron), ``gardener:TYPE`` (a gardener to the cheapest-scoring garden of that type),
 ``cp:N``, ``pot:N`` (influence) and ``coin:N``.
+
+With Matcha the rival is the Tokugawa clan (R-TK01..R-TK07): its 3 extra cards (``catalog/matcha/solo.json``,
+invented stand-ins as well) want green dice, and may name a Matcha die space, or ``tea_room``: MA's symbol 1, the
+left Tea Room space, else the right one, else the Well (R-TK04). Their icons:
+
+- ``geisha:entrance`` (symbol 2, R-TK05), ``geisha:path_1`` (symbol 3, R-TK06), ``geisha:path_2`` (symbol 4,
+  R-TK07): a geisha of the rival's supply goes there, then the symbol's numbered steps follow;
+- the steps, usable alone as well: ``lose_cp:N``, ``lose_coin:N`` or ``lose_coin:all``, ``lose_pot:N`` (losses
+  that stop at zero, R-TK02), ``discard`` (the top card of an Ikebana or Calligraphy deck holding 2 cards or
+  more, R-TK03) and ``advance`` (the player advances one of the rival's geishas 1 step, R-TK05 (2);
+  ``advance:PLACE`` leaves out the geisha that the symbol has just sent to PLACE).
+
+A catalog without Matcha refuses these icons and spaces: the base game has no board for them.
 """
 
 from __future__ import annotations
@@ -22,7 +35,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from domain.vocabulary import Colour
+from domain.vocabulary import Colour, DieColour, MatchaColour
 
 
 class RivalIconKind(StrEnum):
@@ -43,15 +56,58 @@ class RivalIconKind(StrEnum):
     """The rival's influence marker moves N spaces (milestones are never paid: the rival never pays)."""
     COIN = "coin"
     """The rival gains N coins."""
+    GEISHA = "geisha"
+    """Tokugawa symbols 2-4: a geisha of the rival's supply goes to the Tea Garden entrance (symbol 2, R-TK05),
+    path space 1 (symbol 3, R-TK06) or path space 2 (symbol 4, R-TK07), then the symbol's steps follow."""
+    LOSE_CP = "lose_cp"
+    """Tokugawa: the rival loses N Clan Points, as many as it has at most (R-TK02)."""
+    LOSE_COIN = "lose_coin"
+    """Tokugawa: the rival loses N coins, or all of them (``lose_coin:all``), as many as it has at most
+    (R-TK02)."""
+    LOSE_POT = "lose_pot"
+    """Tokugawa: the rival's influence marker moves N spaces back, no further than the start (R-TK02, R-TK07)."""
+    DISCARD = "discard"
+    """Tokugawa: the top card of an Ikebana or Calligraphy deck holding at least 2 cards is discarded; the
+    player chooses the deck when both qualify (R-TK03, R-TK06)."""
+    ADVANCE = "advance"
+    """Tokugawa: the player advances one of the rival's geishas 1 step (R-TK05 (2)); with a place, not the
+    geisha the symbol has just sent there. Into the Tea House it goes to the room scoring it the most (R-TK03)."""
 
 
 AMOUNT_KINDS = frozenset(
-    {RivalIconKind.ASCENT, RivalIconKind.WARRIOR, RivalIconKind.CP, RivalIconKind.POT, RivalIconKind.COIN}
+    {
+        RivalIconKind.ASCENT,
+        RivalIconKind.WARRIOR,
+        RivalIconKind.CP,
+        RivalIconKind.POT,
+        RivalIconKind.COIN,
+        RivalIconKind.LOSE_CP,
+        RivalIconKind.LOSE_COIN,
+        RivalIconKind.LOSE_POT,
+    }
 )
 """Icons written with a number: ``cp:2``."""
 GARDEN_TYPES = ("plant", "stone")
 """The garden types a ``gardener:TYPE`` icon may name."""
 ENDS = ("left", "right")
+GEISHA_PLACES = ("entrance", "path_1", "path_2")
+"""Where the Tokugawa symbols 2, 3 and 4 send a geisha of the rival's supply (R-TK05..R-TK07)."""
+TOKUGAWA_KINDS = frozenset(
+    {
+        RivalIconKind.GEISHA,
+        RivalIconKind.LOSE_CP,
+        RivalIconKind.LOSE_COIN,
+        RivalIconKind.LOSE_POT,
+        RivalIconKind.DISCARD,
+        RivalIconKind.ADVANCE,
+    }
+)
+"""The icons of the Tokugawa clan (R-TK02..R-TK07): only in a catalog with Matcha."""
+TEA_ROOM = "tea_room"
+"""Symbol 1 as a solo card's space: the left Tea Room space, the right one if the left is taken, else the Well
+(R-TK04)."""
+ALL = "all"
+"""``lose_coin:all``: every coin the rival holds (symbol 3, R-TK06)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +119,10 @@ class RivalIcon:
     type: str = ""
 
     def __str__(self) -> str:
-        if self.kind is RivalIconKind.GARDENER:
-            return f"gardener:{self.type}"
+        if self.kind in (RivalIconKind.GARDENER, RivalIconKind.GEISHA) or self.type == ALL:
+            return f"{self.kind.value}:{self.type}"
+        if self.kind is RivalIconKind.ADVANCE:
+            return f"advance:{self.type}" if self.type else "advance"
         if self.kind in AMOUNT_KINDS:
             return f"{self.kind.value}:{self.amount}"
         return self.kind.value
@@ -83,6 +141,14 @@ def parse_rival_icon(text: str) -> RivalIcon:
         if arg not in GARDEN_TYPES:
             raise ValueError(f"a gardener icon names a garden type {GARDEN_TYPES}, as in 'gardener:plant'")
         return RivalIcon(kind, 1, arg)
+    if kind is RivalIconKind.GEISHA or (kind is RivalIconKind.ADVANCE and arg):
+        if arg not in GEISHA_PLACES:
+            raise ValueError(
+                f"rival icon {text!r} names a Tea Garden place among {GEISHA_PLACES} (R-TK05..R-TK07)"
+            )
+        return RivalIcon(kind, 1, arg)
+    if kind is RivalIconKind.LOSE_COIN and arg == ALL:
+        return RivalIcon(kind, 0, ALL)
     if kind in AMOUNT_KINDS:
         if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"rival icon {text!r} needs a positive number, as in '{name}:2'")
@@ -100,18 +166,18 @@ class SoloCard:
     side)."""
 
     id: str
-    bridge: Colour
+    bridge: DieColour
     end: str
     space: str
     icons: tuple[RivalIcon, ...]
 
 
 def parse_solo_cards(
-    entries: Iterable[Any], spaces: Iterable[str], yard_iron: Iterable[int]
+    entries: Iterable[Any], spaces: Iterable[str], yard_iron: Iterable[int], *, matcha: bool = False
 ) -> dict[str, SoloCard]:
     """The ``solo_cards`` section of a catalog; `spaces` are the die spaces a card may name, `yard_iron` the
-    iron costs a ``warrior:N`` icon may name."""
-    known = set(spaces)
+    iron costs a ``warrior:N`` icon may name; the Tokugawa icons and symbol 1 need `matcha` (R-TK01)."""
+    known = set(spaces) | ({TEA_ROOM} if matcha else set())
     irons = set(yard_iron)
     cards: dict[str, SoloCard] = {}
     for entry in entries:
@@ -132,5 +198,11 @@ def parse_solo_cards(
         for icon in icons:
             if icon.kind is RivalIconKind.WARRIOR and icon.amount not in irons:
                 raise ValueError(f"solo card {card_id}: no training yard costs {icon.amount} iron")
-        cards[card_id] = SoloCard(card_id, Colour(entry["bridge"]), entry["end"], entry["space"], icons)
+            if icon.kind in TOKUGAWA_KINDS and not matcha:
+                raise ValueError(f"solo card {card_id}: {icon} is a Tokugawa icon; it needs Matcha (R-TK01)")
+        bridge = entry["bridge"]
+        colour: DieColour = (
+            MatchaColour(bridge) if matcha and bridge == MatchaColour.GREEN else Colour(bridge)
+        )
+        cards[card_id] = SoloCard(card_id, colour, entry["end"], entry["space"], icons)
     return cards

@@ -12,8 +12,8 @@ any number, the Viewing Platform one geisha per clan, each Tea House room two pe
 
 A direction, once taken, is kept: the Viewing Platform is a dead end and the path leads only onward, so the
 positions themselves carry it. The numbers (costs, capacities, points, which member each room scores) are the
-catalog's ``matcha`` section. A rival seat (the Tokugawa solo mode) can use `place_geisha` to put a geisha
-anywhere without paying.
+catalog's ``matcha`` section. The Tokugawa rival (`domain.tokugawa`) uses `place_geisha` to put a geisha
+anywhere without paying, and `has_room` for the capacities.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def _moved(state: GameState, board: MatchaBoard, place: str, seat: int, *, remov
     raise KeyError(place)
 
 
-def _has_room(state: GameState, seat: int, place: str) -> bool:
+def has_room(state: GameState, seat: int, place: str) -> bool:
     """The Viewing Platform takes one geisha per clan, a Tea House room two (R-M09, R-M13)."""
     spec = _spec(state)
     if place == spec.platform:
@@ -152,7 +152,7 @@ def advances(state: GameState, seat: int, *, free_step: bool = False) -> list[tu
         for place, steps in steps_from(state, origin).items():
             if free_step and steps != 1:
                 continue
-            if _has_room(state, seat, place):
+            if has_room(state, seat, place):
                 result.append((origin, place, 0 if free_step else spec.whisks_per_steps[steps]))
     return result
 

@@ -6,7 +6,8 @@ sheets the engine computed. The test replays it in table mode and compares. Rege
 expectations: check the new score sheets by hand (see the ``hand_check`` of the 2-player game) before
 committing. The solo games (one player against the rival, R-SO01..R-SO06) go to ``golden_solo/``: their
 chance moves include every solo card the rival revealed, and their ``rival_log`` the rival's turns in words. The
-Matcha games go to ``matcha/golden/`` with their ``expansions``.
+Matcha games go to ``matcha/golden/`` with their ``expansions``, and the Tokugawa games (the solo rival with
+Matcha, R-TK01..R-TK07) to ``tokugawa/golden/``.
 
     .venv/bin/python tools/golden_games.py
 """
@@ -27,6 +28,7 @@ import domain  # noqa: E402
 GOLDEN = ROOT / "tests" / "unit" / "domain" / "golden"
 GOLDEN_SOLO = ROOT / "tests" / "unit" / "domain" / "golden_solo"
 GOLDEN_MATCHA = ROOT / "tests" / "unit" / "domain" / "matcha" / "golden"
+GOLDEN_TOKUGAWA = ROOT / "tests" / "unit" / "domain" / "tokugawa" / "golden"
 GAMES = {
     "two_players.json": (["Ana", "Bo"], 1012),
     "three_players.json": (["Ana", "Bo", "Cy"], 2020),
@@ -38,6 +40,9 @@ SOLO_GAMES = {
 }
 MATCHA_GAMES = {
     "matcha_four_players.json": (["Ana", "Bo", "Cy", "Di"], 4057),
+}
+TOKUGAWA_GAMES = {
+    "tokugawa_medium.json": (["Ana"], 5202, "medium"),
 }
 
 
@@ -75,7 +80,8 @@ def record(
         moves.extend(step.chance)
         state = step.state
     if solo:
-        description = f"solo game ({solo}), seed {seed}, the player is a seeded eager random player"
+        rival = " against the Tokugawa clan (Matcha)" if expansions else ""
+        description = f"solo game ({solo}){rival}, seed {seed}, the player is a seeded eager random player"
     else:
         game = " with Matcha" if expansions else ""
         description = f"{len(players)}-player game{game}, seed {seed}, played by a seeded eager random player"
@@ -111,11 +117,13 @@ def main() -> int:
     GOLDEN.mkdir(parents=True, exist_ok=True)
     GOLDEN_SOLO.mkdir(parents=True, exist_ok=True)
     GOLDEN_MATCHA.mkdir(parents=True, exist_ok=True)
+    GOLDEN_TOKUGAWA.mkdir(parents=True, exist_ok=True)
     games: dict[Path, tuple[list[str], int, str | None, tuple[str, ...]]] = {
         GOLDEN / name: (players, seed, None, ()) for name, (players, seed) in GAMES.items()
     }
     games.update({GOLDEN_SOLO / name: (*spec, ()) for name, spec in SOLO_GAMES.items()})
     games.update({GOLDEN_MATCHA / name: (*spec, None, ("matcha",)) for name, spec in MATCHA_GAMES.items()})
+    games.update({GOLDEN_TOKUGAWA / name: (*spec, ("matcha",)) for name, spec in TOKUGAWA_GAMES.items()})
     for path, (players, seed, solo, expansions) in games.items():
         name = path.name
         data = record(players, seed, solo, expansions)

@@ -552,8 +552,8 @@ function teaGarden(state, players) {
 }
 
 /**
- * The solo rival (R-SO01..R-SO05) in place of a domain: it has no board, only coins, CP, influence and its
- * members; beside it the solo deck (bridge side up), the line of cards revealed this round (the last two are
+ * The solo rival (R-SO01..R-SO05; with Matcha the Tokugawa clan, R-TK01..R-TK07) in place of a domain: it has
+ * no board, only coins, CP, influence and its members (and geishas); beside it the solo deck (bridge side up), the line of cards revealed this round (the last two are
  * the ones it resolved) and, in words, what it did in its latest turn.
  */
 function rivalPanel(state, players, seat, waitingSeat) {
@@ -566,10 +566,12 @@ function rivalPanel(state, players, seat, waitingSeat) {
   const height = 118 + (line.length ? 58 : 0);
   nodes.push(box(2, 2, W - 4, height - 6, waitingSeat === seat ? "domain rival waiting" : "domain rival", `${name}, played by the rules engine`));
   nodes.push(s("rect", { x: 10, y: 10, width: 14, height: 14, rx: 7, fill: seatFill(players, seat), stroke: "#111" }));
-  nodes.push(label(30, 22, `${name} · automatic · ${solo.difficulty}`, { class: "t strong big" }));
+  const tokugawa = Boolean(state.board.matcha);
+  nodes.push(label(30, 22, `${name} · automatic · ${solo.difficulty}${tokugawa ? " · Tokugawa clan" : ""}`, { class: "t strong big" }));
   nodes.push(label(W - 10, 22, `${player.cp} CP · PoT ${player.pot}`, { class: "t strong", "text-anchor": "end" }));
   nodes.push(label(10, 44, `coins ${player.coins} · no resources, no domain board (it never pays)`, { class: "t small" }));
-  nodes.push(label(10, 62, `Members left: ${player.courtiers} courtiers, ${player.gardeners} gardeners, ${player.warriors} warriors`, { class: "t small" }));
+  const geishas = tokugawa ? `, ${player.geishas || 0} geishas` : "";
+  nodes.push(label(10, 62, `Members left: ${player.courtiers} courtiers, ${player.gardeners} gardeners, ${player.warriors} warriors${geishas}`, { class: "t small" }));
   const deck = solo.deck || [];
   nodes.push(s("g", {}, s("title", {}, `${deck.length} solo cards in the deck, bridge side up`),
     s("rect", { x: 10, y: 74, width: 30, height: 38, rx: 3, class: "solo-deck" }),

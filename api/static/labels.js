@@ -75,6 +75,18 @@ const RIVAL_ICONS = {
   cp: (n) => [`+${n} CP`, `${n} CP`],
   pot: (n) => [`PoT+${n}`, `Passage of Time +${n}`],
   coin: (n) => [`+${n} coin`, `${n} coin${Number(n) > 1 ? "s" : ""}`],
+  // the Tokugawa clan, the solo rival with Matcha (R-TK02..R-TK07)
+  geisha: (place) => [
+    `Geisha → ${{ entrance: "entrance", path_1: "path 1", path_2: "path 2" }[place] || place}`,
+    `symbol ${{ entrance: 2, path_1: 3, path_2: 4 }[place] || "?"}: a geisha from its supply to ${space(place)}, then ${
+      { entrance: "it loses 3 CP and you advance another of its geishas 1 step", path_1: "a Himeji card is discarded, it loses all its coins and you advance another of its geishas 1 step", path_2: "a Himeji card is discarded and its influence goes 2 spaces back" }[place] || "its steps"
+    }`,
+  ],
+  lose_cp: (n) => [`−${n} CP`, `it loses ${n} CP (not below 0)`],
+  lose_coin: (n) => (n === "all" ? ["−all coins", "it loses all its coins"] : [`−${n} coin`, `it loses ${n} coin${Number(n) > 1 ? "s" : ""} (not below 0)`]),
+  lose_pot: (n) => [`PoT−${n}`, `its influence goes ${n} space${Number(n) > 1 ? "s" : ""} back`],
+  discard: () => ["Discard", "the top card of an Ikebana or Calligraphy deck holding 2 cards is discarded"],
+  advance: () => ["Advance", "you advance one of its geishas 1 step"],
 };
 
 /** An icon of a solo card (the rival's icons, R-SO05): short and long labels. */
@@ -113,6 +125,7 @@ export function cost(value) {
 
 const SPACE_NAMES = {
   well: "the Well",
+  tea_room: "the Tea Room (symbol 1: left space, else right, else the Well)",
   domain: "your Personal Domain",
   gate: "the Gate",
   daimyo: "the Daimyo",
@@ -337,6 +350,12 @@ export function promptTitle(state, prompt) {
       return `${who}: choose the garden for ${nameOf(state, c.rival)}'s gardener (a tie)`;
     case "rival_room":
       return `${who}: choose the ${c.floor} room for ${nameOf(state, c.rival)}'s courtier`;
+    case "choose_start_cards":
+      return `${who}: choose 1 starting resource card, 1 starting action card and 1 ceremony token`;
+    case "rival_geisha":
+      return `${who}: advance one of ${nameOf(state, c.rival)}'s geishas 1 step`;
+    case "rival_discard":
+      return `${who}: discard the top card of which deck, for ${nameOf(state, c.rival)}'s geisha?`;
     case "over":
       return "The game is over";
     default:
@@ -372,6 +391,12 @@ export function promptHelp(state, prompt) {
       return "The gardens tie as the cheapest for the rival: the rules let you choose (R-SO05).";
     case "rival_room":
       return "That room's card is discarded and replaced; the rules let you choose the room (R-SO05).";
+    case "choose_start_cards":
+      return "Tokugawa: 2 of each were dealt; take 1 of each, in any combination (R-TK01).";
+    case "rival_geisha":
+      return "Not the geisha its symbol has just sent; the Viewing Platform only if it has none there; into the Tea House only the room scoring it the most (R-TK03, R-TK05).";
+    case "rival_discard":
+      return "A rival geisha stopped on a path space: the top card of a deck holding 2 cards or more leaves the game (R-TK03).";
     default:
       return c.automatic ? "The rival's turn: the engine plays it." : "";
   }
@@ -451,6 +476,19 @@ export function moveLabel(state, prompt, move) {
       const gains = resource && resource.gain ? icons(resource.gain) : move.resource;
       const does = action && action.blocks ? icons(action.blocks[0].effects) : "";
       return `${move.resource} + ${pair ? pair.action : "?"}: ${gains}${does ? `; action card: ${does}` : ""}`;
+    }
+    case "choose_start_cards": {
+      const resource = index.cards[move.resource];
+      const action = index.cards[move.action];
+      const gains = resource && resource.gain ? icons(resource.gain) : move.resource;
+      const does = action && action.blocks ? icons(action.blocks[0].effects) : move.action;
+      return `${move.resource} (${gains}) + ${move.action} (${does}) + ${cardText(catalog, move.token)}`;
+    }
+    case "rival_geisha":
+      return `${capitalise(space(move.from))} → ${space(move.to)}`;
+    case "rival_discard": {
+      const deck = state.board.matcha && state.board.matcha.decks.find((d) => d.id === move.deck);
+      return `${capitalise(move.deck)}${deck && deck.top ? `: discard ${deck.top}` : ""}`;
     }
     case "convert":
       return move.to === "coin" ? "1 seal → 1 coin" : `2 seals → 1 ${move.to}`;

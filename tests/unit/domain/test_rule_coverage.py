@@ -1,5 +1,6 @@
 """Every numbered rule of RULES.md A.1-A.15 and of the base solo game A.17 is named by at least one test of this
-folder (in a test's name or docstring), and every game area has its own test module."""
+folder (in a test's name or docstring), and every game area has its own test module; so are Matcha's rules (A.16)
+in matcha/ and the Tokugawa rival's (A.18) in tokugawa/."""
 
 from __future__ import annotations
 
@@ -114,3 +115,32 @@ def test_every_rule_of_a16_matcha_is_named_by_a_test() -> None:
     expected = {f"R-M{n:02d}" for n in range(1, 20)}
     assert sorted(expected - matcha_named_rules()) == []
     assert {path.name for path in MATCHA.glob("test_*.py")} >= MATCHA_AREAS
+
+
+TOKUGAWA = HERE / "tokugawa"
+"""The Tokugawa tests (RULES.md A.18, the solo rival with Matcha), one module per area."""
+
+TOKUGAWA_AREAS = {
+    "test_tokugawa_setup.py",
+    "test_tokugawa_turn.py",
+    "test_tokugawa_symbols.py",
+    "test_tokugawa_geishas.py",
+    "test_tokugawa_end_of_round.py",
+    "test_tokugawa_scoring.py",
+}
+
+
+def tokugawa_named_rules() -> set[str]:
+    found: set[str] = set()
+    for path in TOKUGAWA.glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+                text = node.name + " " + (ast.get_docstring(node) or "")
+                found |= {f"R-{p}{n}" for p, n in re.findall(r"R[_-]([A-Z]+)(\d\d)", text)}
+    return found
+
+
+def test_every_rule_of_a18_tokugawa_is_named_by_a_test() -> None:
+    expected = {f"R-TK{n:02d}" for n in range(1, 8)}
+    assert sorted(expected - tokugawa_named_rules()) == []
+    assert {path.name for path in TOKUGAWA.glob("test_*.py")} >= TOKUGAWA_AREAS

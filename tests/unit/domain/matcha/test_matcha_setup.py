@@ -166,8 +166,8 @@ def test_the_demo_plays_matcha() -> None:
     assert "Geishas" in text and "[4]" in text
 
 
-def test_the_solo_game_with_matcha_tokugawa_is_refused_not_half_played() -> None:
-    """R-TK01..R-TK07 (the Tokugawa rival) are not implemented: a solo game with Matcha is refused."""
-    with pytest.raises(domain.InvalidSetup) as error:
-        domain.new_game(["Ana"], solo="easy", seed=1, expansions=["matcha"])
-    assert error.value.rule == "R-TK01"
+def test_the_solo_game_with_matcha_is_played_against_the_tokugawa_clan() -> None:
+    """R-TK01: a solo game with Matcha sets up the Tokugawa rival (tests/unit/domain/tokugawa/ for the rest)."""
+    state = domain.new_game(["Ana"], solo="easy", seed=1, expansions=["matcha"])
+    assert state.solo is not None and state.board.matcha is not None
+    assert domain.prompt_of(state) == {"kind": "choose_start_cards", "seat": 0}

@@ -1,0 +1,67 @@
+"""The Tokugawa clan (the solo rival with Matcha, R-TK01..R-TK07) in the pages, in a real headless Chromium
+against a real `heronlog serve`: a Tokugawa game created on the new-game form, the starting choice of 1 card of
+each kind as labelled buttons, the rival's panel naming the clan and its geishas, and the choices made for the
+rival (R-TK03, R-TK05) shown with their own titles.
+
+Screenshots go to HERONLOG_TEST_OUTPUT/pages.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Served
+from tests.e2e.pages.conftest import Api
+from tests.e2e.pages.test_pages_browser import click_a_move
+
+pytestmark = pytest.mark.browser
+
+TITLES = {
+    "rival_geisha": "advance one of Rival's geishas 1 step",
+    "rival_discard": "discard the top card of which deck, for Rival's geisha?",
+}
+
+
+def test_a_tokugawa_game_is_created_chosen_and_played_by_clicking(
+    page: Any, site: Served, api: Api, shots: Path
+) -> None:
+    page.goto(site.url + "/games/new")
+    page.fill("#seat-0-name", "Aiko")
+    page.select_option("#solo", "hard")
+    page.check("#expansion-matcha")
+    page.check("#mode-seeded")
+    page.fill("#seed", "7")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#created:not([hidden])")
+    page.click("#record-link")
+    page.wait_for_selector("#moves button.move:not([disabled])")
+    game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]
+    game = api.call("GET", f"/api/games/{game_id}")
+    assert game["solo"] == "hard" and game["expansions"] == ["matcha"]
+
+    # R-TK01: the starting choice, one button per combination, each naming its cards and token.
+    assert "choose 1 starting resource card, 1 starting action card and 1 ceremony token" in (
+        page.locator("#prompt-title").inner_text()
+    )
+    first = page.locator("#moves button.move-choose_start_cards").first.inner_text()
+    assert first.startswith("SR") and " + A" in first and "CT" in first
+    panel = page.locator(".panel-rival").inner_text()
+    assert "Tokugawa clan" in panel and "5 geishas" in panel
+    click_a_move(page)
+
+    # Play until a choice for the rival comes up (seeded, hard: the rival reveals Tokugawa cards soon).
+    seen = ""
+    for _ in range(120):
+        kind = api.call("GET", f"/api/games/{game_id}")["prompt"]["kind"]
+        if kind in TITLES:
+            seen = kind
+            break
+        click_a_move(page)
+    assert seen, "no choice for the rival's geishas came up"
+    assert TITLES[seen] in page.locator("#prompt-title").inner_text()
+    assert page.locator(".panel-tea-garden .pawn.geisha").count() >= 1
+    page.screenshot(path=str(shots / "tokugawa-record-wide.png"), full_page=True)
+    click_a_move(page)
