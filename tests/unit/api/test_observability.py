@@ -117,7 +117,9 @@ def test_an_unexpected_error_is_a_500_logged_as_json_with_its_request_id_and_tra
 
 
 def test_metrics_count_requests_moves_conflicts_and_rate_limited_writes() -> None:
-    app = create_app({"STORE": StoreConfig(kind="memory"), "RATE_LIMIT_PER_ADDRESS": 2})
+    app = create_app(
+        {"STORE": StoreConfig(kind="memory"), "RATE_LIMIT_PER_ADDRESS": 2, "RATE_LIMIT_WINDOW": 10**9}
+    )
     api = ApiClient(flask_transport(app.test_client()))
     game_id, owner, _ = api.create(2, seed=9)
     listing = api.legal(game_id)
