@@ -1,12 +1,14 @@
-"""The error answers each operation documents, beside the envelope every operation has as its default."""
+"""The blueprint class of the JSON API, and the error answers each operation documents beside the envelope
+every operation has as its default."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask_smorest import Blueprint
+import flask_smorest
 
+from api.fastjson import FastFlaskParser
 from api.schemas import ErrorSchema
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -24,6 +26,13 @@ MEANINGS = {
     429: "too many writes (rate_limited), with Retry-After",
     503: "the event store did not answer (store_unavailable), with Retry-After",
 }
+
+
+class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest ships no type hints
+    """flask-smorest's blueprint, reading JSON bodies with msgspec (:mod:`api.fastjson`)."""
+
+    ARGUMENTS_PARSER = FastFlaskParser()
+
 
 READ = (401, 404, 503)
 WRITE = (400, 401, 403, 404, 409, 413, 422, 428, 429, 503)

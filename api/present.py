@@ -153,7 +153,9 @@ def status(game: Game) -> str:
     return "finished" if domain.is_over(game.state) else "in progress"
 
 
-def game_view(game: Game) -> dict[str, Any]:
+def game_view(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game as GameSchema has it. ``pending`` is its :func:`prompt` when the caller already has it (an
+    answer that carries the legal moves too shows the prompt twice, and working it out is not free)."""
     setup = game.setup
     view = {
         "game_id": str(game.id),
@@ -175,7 +177,7 @@ def game_view(game: Game) -> dict[str, Any]:
         "can_undo": bool(game.line) and game.abandoned is None,
         "redoable": len(game.redo) if game.abandoned is None else 0,
         "coordinates": coordinates(game.state),
-        "prompt": prompt(game.state),
+        "prompt": prompt(game.state) if pending is None else pending,
         "abandoned": plain(game.abandoned.to_dict()) if game.abandoned else None,
         "state": board(game.state),
     }

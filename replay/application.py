@@ -504,9 +504,9 @@ class GameLog(Application[UUID]):
         if after.version <= 1:
             return
         crossed = before is None or before.version // SNAPSHOT_EVERY != after.version // SNAPSHOT_EVERY
-        new_round = before is not None and (
-            domain.coordinates(before.state).round != domain.coordinates(after.state).round
-        )
+        # A state's round is its coordinates' round; read directly, as domain.coordinates would work out the
+        # whole prompt to tell it (that was a tenth of recording a move).
+        new_round = before is not None and before.state.round != after.state.round
         if crossed or new_round:
             self.snapshots.put([GameSnapshot.take(after)])
 
