@@ -348,6 +348,13 @@ class GameSnapshot(DomainEvent):
 
     @classmethod
     def take(cls, game: Game) -> GameSnapshot:
+        # The engine's state holds the catalog too, the same as the game's own (its first event's): it is
+        # kept once, beside the engine's state, and put back on restoring. It was a third of every snapshot,
+        # and snapshots are taken while recording moves. Snapshots written before keep their copy, and so
+        # does one whose engine catalog differs from the game's (none is known to).
+        engine = domain.state_to_dict(game.state)
+        if engine.get("catalog") == game.catalog:
+            del engine["catalog"]
         return cls(
             originator_id=game.id,
             originator_version=game.version,
@@ -366,7 +373,7 @@ class GameSnapshot(DomainEvent):
                 "audit": [entry.to_dict() for entry in game.audit],
                 "keys": {key: list(versions) for key, versions in game.keys.items()},
                 "abandoned": game.abandoned.to_dict() if game.abandoned else None,
-                "engine": domain.state_to_dict(game.state),
+                "engine": engine,
             },
         )
 
@@ -394,8 +401,13 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
         keys={key: tuple(versions) for key, versions in data["keys"].items()},
         abandoned=AuditEntry.from_dict(data["abandoned"]) if data["abandoned"] else None,
         base=len(line),
-        states=(domain.state_from_dict(data["engine"]),),
+        states=(domain.state_from_dict(_with_catalog(data["engine"], data["catalog"])),),
     )
+
+
+def _with_catalog(engine: dict[str, Any], catalog: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's state as ``domain.state_to_dict`` gave it, its catalog put back (see ``GameSnapshot.take``)."""
+    return engine if "catalog" in engine else {**engine, "catalog": catalog}
 
 
 def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:

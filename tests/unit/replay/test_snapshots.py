@@ -1,0 +1,58 @@
+"""Snapshots keep the catalog once (beside the engine's state, not inside it too) and restore the same game;
+snapshots written before, with the engine's own copy of the catalog, restore as they did."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+import domain
+from replay.config import StoreConfig, open_log
+from replay.game import GameSnapshot, project_game
+from tests.replay_helpers import canonical
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        {"players": 3, "seed": 2},
+        {"players": ["Aiko"], "solo": "hard", "seed": 4},
+        {"players": 2, "expansions": ["matcha"], "seed": 4},
+        {"players": 2, "mode": "table"},
+    ],
+    ids=["three players", "solo", "matcha", "table mode"],
+)
+def test_a_snapshot_holds_the_catalog_once_and_restores_the_same_game(setup: dict[str, Any]) -> None:
+    log = open_log(StoreConfig(kind="memory"))
+    game_id = log.create_game(setup)
+    game = log.get(game_id)
+    rng = random.Random(1)
+    for _ in range(40):
+        if domain.is_over(game.state):
+            break
+        move = rng.choice(domain.legal_moves(game.state))
+        game = log.play(game_id, move, expected_version=game.version, actor="owner").game
+    snapshot = GameSnapshot.take(game)
+    assert "catalog" not in snapshot.state["engine"]
+    stored = log.mapper.to_stored_event(snapshot)  # as the snapshot store keeps it
+    restored = project_game(None, [log.mapper.to_domain_event(stored)])
+    assert restored is not None
+    assert canonical(restored.state) == canonical(game.state)
+    assert (restored.line, restored.version, restored.catalog) == (game.line, game.version, game.catalog)
+
+    # A snapshot of the earlier format, with the engine's own copy of the catalog, restores the same.
+    earlier = GameSnapshot(
+        originator_id=snapshot.originator_id,
+        originator_version=snapshot.originator_version,
+        timestamp=snapshot.timestamp,
+        topic=snapshot.topic,
+        state={**snapshot.state, "engine": json.loads(json.dumps(domain.state_to_dict(game.state)))},
+    )
+    stored_earlier = log.mapper.to_stored_event(earlier)
+    again = project_game(None, [log.mapper.to_domain_event(stored_earlier)])
+    assert again is not None and canonical(again.state) == canonical(game.state)
+    catalog_size = len(json.dumps(game.catalog, separators=(",", ":"), ensure_ascii=False).encode())
+    assert len(stored_earlier.state) - len(stored.state) >= 0.9 * catalog_size  # the copy is what was saved
