@@ -486,6 +486,9 @@ class GameLog(Application[UUID]):
                     continue
                 game = project_game(None, events)
                 assert game is not None
+                # Cached as a write's fold is: the new game is read back at once (its creator's answer), and
+                # folding it again from the store set the whole game up a third time.
+                self._cache(game)
                 self._snapshot_if_due(None, game)
                 return
         raise StaleVersion(last, self._last_index_version())
