@@ -352,9 +352,7 @@ class GameSnapshot(DomainEvent):
         # kept once, beside the engine's state, and put back on restoring. It was a third of every snapshot,
         # and snapshots are taken while recording moves. Snapshots written before keep their copy, and so
         # does one whose engine catalog differs from the game's (none is known to).
-        engine = domain.state_to_dict(game.state)
-        if engine.get("catalog") == game.catalog:
-            del engine["catalog"]
+        engine = domain.state_to_dict(game.state, catalog=not _catalog_is_the_games(game))
         return cls(
             originator_id=game.id,
             originator_version=game.version,
@@ -403,6 +401,25 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
         base=len(line),
         states=(domain.state_from_dict(_with_catalog(data["engine"], data["catalog"])),),
     )
+
+
+_CATALOGS_CHECKED: dict[int, tuple[Any, Mapping[str, Any], bool]] = {}
+"""id(engine catalog) -> (that catalog, the game's catalog, whether they are the same): see below."""
+
+
+def _catalog_is_the_games(game: Game) -> bool:
+    """Whether the engine's catalog is the game's own, so that a snapshot may keep it once. It is for every
+    game recorded by this code (the first event stores the full effective catalog); checked anyway, once per
+    catalog object (the states of a fold share theirs): comparing them costs about what was to be saved."""
+    catalog = game.state.catalog
+    seen = _CATALOGS_CHECKED.get(id(catalog))
+    if seen is not None and seen[0] is catalog and seen[1] is game.catalog:
+        return seen[2]
+    same = bool(domain.catalog_of(game.state) == game.catalog)
+    if len(_CATALOGS_CHECKED) >= 512:  # bounded: forget them all now and then, each is checked again
+        _CATALOGS_CHECKED.clear()
+    _CATALOGS_CHECKED[id(catalog)] = (catalog, game.catalog, same)  # kept alive, so the id stays theirs
+    return same
 
 
 def _with_catalog(engine: dict[str, Any], catalog: Mapping[str, Any]) -> dict[str, Any]:
