@@ -26,7 +26,7 @@ from replay import decisions, exports, history, rules
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameNotFound, StaleVersion, UnknownVersion
 from replay.events import DomainEvent, GameCreated, GameIndexed, Move
-from replay.game import Game, GameSnapshot, NotAGameEvent, project_game
+from replay.game import Game, GameSnapshot, NotAGameEvent, created_game, project_game
 
 SNAPSHOT_EVERY = 50
 """Take a snapshot at least every this many events (and at every round's end): reading any version then
@@ -185,8 +185,8 @@ class GameLog(Application[UUID]):
         game_id: UUID | None = None,
     ) -> UUID:
         """Start a new game; returns its id (unguessable: a random UUID, unless ``game_id`` is given)."""
-        created, _ = decisions.create(setup, catalog=catalog, game_id=game_id)
-        self._save_with_index([created])
+        created, state = decisions.create(setup, catalog=catalog, game_id=game_id)
+        self._save_with_index([created], opening=state)
         return created.originator_id
 
     def play(
@@ -469,9 +469,12 @@ class GameLog(Application[UUID]):
         except IntegrityError:
             raise StaleVersion(event.originator_version - 1, event.originator_version) from None
 
-    def _save_with_index(self, events: Sequence[DomainEvent], extra: Sequence[DomainEvent] = ()) -> None:
+    def _save_with_index(
+        self, events: Sequence[DomainEvent], extra: Sequence[DomainEvent] = (), opening: Any = None
+    ) -> None:
         """Save a new game's events with its index entry, in one transaction (retrying only the index's
-        position when another game was indexed at the same moment)."""
+        position when another game was indexed at the same moment). ``opening`` is the game's opening state
+        when the caller has just built it (``decisions.create``): the game is not set up once more."""
         created = events[0]
         assert isinstance(created, GameCreated)
         with self._index_lock:
@@ -484,7 +487,10 @@ class GameLog(Application[UUID]):
                     if self._exists(created.originator_id):
                         raise
                     continue
-                game = project_game(None, events)
+                if opening is None:
+                    game = project_game(None, events)
+                else:
+                    game = project_game(created_game(created, opening), events[1:])
                 assert game is not None
                 # Cached as a write's fold is: the new game is read back at once (its creator's answer), and
                 # folding it again from the store set the whole game up a third time.

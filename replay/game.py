@@ -184,7 +184,13 @@ def mutate(event: DomainEvent, game: Game | None) -> Game:
 def _created(event: GameCreated, _: Game | None) -> Game:
     rules.ensure_supported(event.rules_version)
     opening = tuple(dict(move) for move in event.opening)
-    state = rules.opening_state(event.setup, event.catalog, opening)
+    return created_game(event, rules.opening_state(event.setup, event.catalog, opening))
+
+
+def created_game(event: GameCreated, state: Any) -> Game:
+    """The game a ``GameCreated`` event starts, given its opening state: the state the rules engine built when
+    it decided the game (``decisions.create``), or the one the fold builds from the event."""
+    opening = tuple(dict(move) for move in event.opening)
     return Game(
         id=event.originator_id,
         version=event.originator_version,

@@ -56,3 +56,31 @@ def test_a_snapshot_holds_the_catalog_once_and_restores_the_same_game(setup: dic
     assert again is not None and canonical(again.state) == canonical(game.state)
     catalog_size = len(json.dumps(game.catalog, separators=(",", ":"), ensure_ascii=False).encode())
     assert len(stored_earlier.state) - len(stored.state) >= 0.9 * catalog_size  # the copy is what was saved
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        {"players": 4, "seed": 8},
+        {"players": ["Aiko"], "solo": "easy", "seed": 8},
+        {"players": 3, "expansions": ["matcha"], "seed": 8},
+        {"players": 2, "mode": "table"},
+    ],
+    ids=["four players", "solo", "matcha", "table mode"],
+)
+def test_a_new_game_is_cached_as_its_events_fold(setup: dict[str, Any]) -> None:
+    """Creating a game keeps the state the rules engine built to decide it (not set up once more): it is
+    the state the game's events fold to, through the log and through the gatekeeper alike."""
+    from replay.access import Gatekeeper
+    from replay.game import fold
+
+    log = open_log(StoreConfig(kind="memory"))
+    for game_id in (log.create_game(setup), Gatekeeper(log).create_game(setup).game_id):
+        cached = log.get(game_id)
+        folded = fold(log.events_of(game_id))
+        assert canonical(cached.state) == canonical(folded.state)
+        assert (cached.version, cached.opening, cached.catalog) == (
+            folded.version,
+            folded.opening,
+            folded.catalog,
+        )
