@@ -586,10 +586,22 @@ class AccessList(MethodView):
 
 # --- the spectators' stream -------------------------------------------------------------------------------
 
+# Each server-sent event as a client's parser reads it (the schema of text/event-stream describes one event,
+# as schemathesis checks it): the fields a block of the stream may set.
+SSE_EVENT = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "the game version after this event"},
+        "event": {"type": "string", "description": "the event type: MovePlayed, MovesUndone..."},
+        "data": {"type": "string", "description": "the event as JSON"},
+        "retry": {"type": "integer", "description": "milliseconds to wait before reconnecting"},
+    },
+}
+
 STREAM_RESPONSES = {
     200: {
         "description": "server-sent events: `id` is the game version, `event` the event type, `data` the event",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "content": {"text/event-stream": {"schema": SSE_EVENT}},
     }
 }
 
