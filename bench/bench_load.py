@@ -181,11 +181,13 @@ class CpuShare:
     redis: float
     clients: float
     others: float
+    workers: tuple[float, ...] = ()
 
     def describe(self) -> str:
+        spread = " + ".join(f"{share:.2f}" for share in self.workers)
         return (
-            f"heronlog {self.heronlog:.2f}, Redis {self.redis:.2f}, the 50 clients {self.clients:.2f}, "
-            f"other processes on this shared machine {self.others:.2f}"
+            f"heronlog {self.heronlog:.2f} (its workers {spread}), Redis {self.redis:.2f}, the 50 clients "
+            f"{self.clients:.2f}, other processes on this shared machine {self.others:.2f}"
         )
 
 
@@ -194,6 +196,8 @@ def cpu_share() -> Iterator[list[CpuShare]]:
     """Measure the cores each party used while the block runs."""
     pids = {"heronlog": family(SERVERS["heronlog"]), "redis": [SERVERS["redis"]]}
     before = {name: sum(cpu_seconds(pid) for pid in group) for name, group in pids.items()}
+    workers = pids["heronlog"][1:]  # gunicorn's workers; their master is the first
+    worker_before = [cpu_seconds(pid) for pid in workers]
     mine, (busy, _), began = time.process_time(), machine_seconds(), time.monotonic()
     found: list[CpuShare] = []
     yield found
@@ -202,7 +206,10 @@ def cpu_share() -> Iterator[list[CpuShare]]:
     clients = (time.process_time() - mine) / wall
     total_busy = (machine_seconds()[0] - busy) / wall
     others = max(0.0, total_busy - used["heronlog"] - used["redis"] - clients)
-    found.append(CpuShare(used["heronlog"], used["redis"], clients, others))
+    spread = tuple(
+        (cpu_seconds(pid) - began_at) / wall for pid, began_at in zip(workers, worker_before, strict=True)
+    )
+    found.append(CpuShare(used["heronlog"], used["redis"], clients, others, spread))
 
 
 # --- the clients --------------------------------------------------------------------------------------------

@@ -409,22 +409,24 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
     )
 
 
-_CATALOGS_CHECKED: dict[int, tuple[Any, Mapping[str, Any], bool]] = {}
-"""id(engine catalog) -> (that catalog, the game's catalog, whether they are the same): see below."""
+_CATALOGS_CHECKED: dict[tuple[int, int], tuple[Any, Mapping[str, Any], bool]] = {}
+"""(id(engine catalog), id(game's catalog)) -> (the two, whether they are the same): see below."""
 
 
 def _catalog_is_the_games(game: Game) -> bool:
     """Whether the engine's catalog is the game's own, so that a snapshot may keep it once. It is for every
     game recorded by this code (the first event stores the full effective catalog); checked anyway, once per
-    catalog object (the states of a fold share theirs): comparing them costs about what was to be saved."""
-    catalog = game.state.catalog
-    seen = _CATALOGS_CHECKED.get(id(catalog))
-    if seen is not None and seen[0] is catalog and seen[1] is game.catalog:
+    pair of catalog objects (the states of a fold share their engine catalog, and games of the same catalog
+    share one; a game's fold keeps its own mapping): comparing them costs about what was to be saved."""
+    catalog, mine = game.state.catalog, game.catalog
+    key = (id(catalog), id(mine))
+    seen = _CATALOGS_CHECKED.get(key)
+    if seen is not None and seen[0] is catalog and seen[1] is mine:
         return seen[2]
-    same = bool(domain.catalog_of(game.state) == game.catalog)
-    if len(_CATALOGS_CHECKED) >= 512:  # bounded: forget them all now and then, each is checked again
+    same = bool(domain.catalog_of(game.state) == mine)
+    if len(_CATALOGS_CHECKED) >= 1024:  # bounded: forget them all now and then, each is checked again
         _CATALOGS_CHECKED.clear()
-    _CATALOGS_CHECKED[id(catalog)] = (catalog, game.catalog, same)  # kept alive, so the id stays theirs
+    _CATALOGS_CHECKED[key] = (catalog, mine, same)  # both kept alive, so the ids stay theirs
     return same
 
 
