@@ -260,7 +260,7 @@ class Gatekeeper:
         return self._save_owned([created], opening=state)
 
     def fork(self, game_id: UUID, version: int) -> Issued:
-        game = self.log.get_game(game_id)
+        game = self.log.as_it_stood(game_id, version)  # the records as they were then (GameLog.as_it_stood)
         return self._save_owned(decisions.fork_events(game, version, uuid4()))
 
     def import_log(self, data: Any, *, keep_id: bool = True) -> Issued:

@@ -257,10 +257,18 @@ class GameLog(Application[UUID]):
     ) -> UUID:
         """A new game that starts as this one stood at ``version`` ("what if"), linked to it. ``into`` and
         ``branch`` name the application and id of the new game (sharded logs); by default, here and random."""
-        game = self.get_game(game_id)
+        game = self.as_it_stood(game_id, version)
         branch = branch or uuid4()
         (into or self)._save_with_index(decisions.fork_events(game, version, branch))
         return branch
+
+    def as_it_stood(self, game_id: UUID, version: int) -> Game:
+        """The game folded up to ``version`` (its records as they were then), or as it stands now when that
+        version is not an earlier one (``decisions.fork_events`` refuses a version the game never had). A branch
+        copies the moves as recorded at its version: an amend recorded since may have redrawn the chance of the
+        later moves it kept, and those moves, copied as they are now, no longer fit the line they are put in."""
+        game = self.get_game(game_id)
+        return self.get_game(game_id, version) if 1 <= version < game.version else game
 
     # --- annotations ---------------------------------------------------------------------------------------
 

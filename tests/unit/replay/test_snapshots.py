@@ -84,3 +84,27 @@ def test_a_new_game_is_cached_as_its_events_fold(setup: dict[str, Any]) -> None:
             folded.opening,
             folded.catalog,
         )
+
+
+def test_a_branch_at_a_version_before_an_amend_copies_the_moves_as_they_were_then() -> None:
+    """An amend that keeps a later move may redraw that move's chance; a branch at a version before the amend
+    must copy the move as it was recorded then (found by the log's state machine: the branch's fold failed)."""
+    from tests.replay_helpers import pick
+
+    log = open_log(StoreConfig(kind="memory"))
+    rng = random.Random(2606)
+    game_id = log.create_game({"players": 2, "seed": 2606})
+    live = {1: canonical(log.get(game_id).state)}
+    for _ in range(17):
+        game = log.get(game_id)
+        log.play(game_id, pick(game.state, rng), expected_version=game.version, actor="m")
+        live[game.version + 1] = canonical(log.get(game_id).state)
+    for where in (133, 0):  # the state machine's two amends: the second keeps nothing, the first kept a move
+        game = log.get(game_id).with_states_from_start()
+        position = where % len(game.line)
+        original = game.records[game.line[position]].move
+        move = rng.choice([m for m in domain.legal_moves(game.state_after(position)) if m != original])
+        log.amend(game_id, game.line[position], move, expected_version=game.version, actor="m")
+    for version in sorted(live):
+        branch = log.fork(game_id, version)
+        assert canonical(log.get(branch).state) == live[version]
