@@ -13,12 +13,11 @@ from typing import Any
 from uuid import UUID
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import present
 from api.context import etag, game_log, reader, writer
 from api.errors import ApiError
-from api.openapi import READ, errors
+from api.openapi import READ, Blueprint, errors
 from api.schemas import AnnotationEditSchema, AnnotationListSchema, AnnotationSchema, NewAnnotationSchema
 
 blp = Blueprint(

@@ -23,6 +23,7 @@ from werkzeug.exceptions import HTTPException
 from api import errors, observability
 from api.context import EXTENSION, LazyServices, Services, presented_token, services
 from api.errors import ApiError
+from api.fastjson import FastJSONProvider
 from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
 from api.schemas import ErrorSchema
 from replay.config import StoreConfig, open_log
@@ -122,7 +123,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             },
         },
     )
-    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the schemas' field order
+    # msgspec underneath Flask's JSON (api.fastjson); it keeps the schemas' field order, as sort_keys=False did.
+    app.json = FastJSONProvider(app)
 
     settings = dict(app.config)
     app.extensions[EXTENSION] = LazyServices(lambda: build_services(store, settings))

@@ -21,6 +21,9 @@ from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 
 
 def _serve(args: argparse.Namespace) -> int:
+    if args.reuse_port not in ("yes", "no"):  # argparse does not check a default taken from the environment
+        print(f"heronlog: HERONLOG_REUSE_PORT is yes or no, not {args.reuse_port!r}", file=sys.stderr)
+        return 2
     try:
         store = StoreConfig.from_environ(os.environ, kind=args.store)
     except ConfigError as error:
@@ -56,6 +59,11 @@ def _serve(args: argparse.Namespace) -> int:
         "worker_class": "gthread",
         "timeout": 60,
         "accesslog": None,
+        # Each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads new connections over
+        # them. With one shared socket, the first worker to wake took the connections as they came, and a
+        # keep-alive connection stays with its worker: under load one worker served nearly every client on
+        # one core while the other idled.
+        "reuse_port": args.reuse_port == "yes",
     }
     from gunicorn.config import Config
 
@@ -193,6 +201,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=int(server_setting(os.environ, "HERONLOG_WORKERS")),
         help="worker processes (default 1; keep 1 on SQLite, whose rate limits and idempotency cache are per process)",
+    )
+    serve.add_argument(
+        "--reuse-port",
+        choices=("yes", "no"),
+        default=server_setting(os.environ, "HERONLOG_REUSE_PORT"),
+        help="yes (default): each worker listens on its own socket and the kernel spreads the connections over "
+        "them; no: one shared socket (then a second server cannot start on the same port by mistake)",
     )
     serve.add_argument(
         "--threads",

@@ -20,6 +20,12 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
     Variable("HERONLOG_PORT", "8000", "port `heronlog serve` listens on"),
     Variable("HERONLOG_WORKERS", "1", "gunicorn worker processes (keep 1 on SQLite)"),
     Variable("HERONLOG_THREADS", "8", "threads per worker; each open event stream holds one"),
+    Variable(
+        "HERONLOG_REUSE_PORT",
+        "yes",
+        "`yes`: each worker listens on its own socket (`SO_REUSEPORT`) and the kernel spreads connections over "
+        "them; `no`: one socket shared by the workers",
+    ),
     Variable("HERONLOG_LOG_FORMAT", "json", "`json` (one object per line) or `text`"),
     Variable("HERONLOG_LOG_LEVEL", "info", "`debug`, `info`, `warning` or `error`"),
     Variable("HERONLOG_METRICS_TOKEN", None, "when set, `GET /metrics` needs `Authorization: Bearer <it>`"),

@@ -17,7 +17,6 @@ from uuid import UUID
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 import domain
 from api import present
@@ -33,8 +32,9 @@ from api.context import (
     writer,
 )
 from api.errors import ApiError
+from api.fastjson import json_response
 from api.observability import note
-from api.openapi import OPEN_WRITE, READ, WRITE, errors
+from api.openapi import OPEN_WRITE, READ, WRITE, Blueprint, errors
 from api.schemas import (
     AbandonSchema,
     AccessSchema,
@@ -99,17 +99,41 @@ ETAG_HEADER = {"ETag": {"description": "the game's version", "schema": {"type": 
 WRITE_DOC: dict[str, Any] = {"security": BEARER, "parameters": [IF_MATCH, IDEMPOTENCY_KEY]}
 
 
-def created(issued: Issued) -> tuple[dict[str, Any], int, dict[str, str]]:
+# The answers below are built in the exact shape of their response schemas and sent as they are
+# (api.fastjson.json_response): a marshmallow dump of them changed nothing and cost a good share of each answer's
+# CPU. tests/unit/api/test_present.py holds each of these bodies equal to its schema's dump.
+
+
+def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The pending prompt and every legal move (LegalMovesSchema): what GET legal-moves answers, and what every
+    write's answer carries for the next move. ``pending`` is the prompt, when the caller has it already."""
+    return {
+        "game_id": str(game.id),
+        "version": game.version,
+        "over": bool(domain.is_over(game.state)),
+        "prompt": present.prompt(game.state) if pending is None else pending,
+        "moves": [] if game.abandoned else present.plain(domain.legal_moves(game.state)),
+    }
+
+
+def created(issued: Issued) -> Response:
     game = game_log().get_game(issued.game_id)
-    body = {"game": present.game_view(game), "owner_token": issued.token}
-    return body, 201, {**etag(game.version), "Location": f"/api/games/{game.id}"}
+    pending = present.prompt(game.state)
+    body = {
+        "game": present.game_view(game, pending),
+        "owner_token": issued.token,
+        "legal_moves": legal_listing(game, pending),
+    }
+    return json_response(body, 201, {**etag(game.version), "Location": f"/api/games/{game.id}"})
 
 
 def played(result: Played, status: int = 200) -> tuple[dict[str, Any], int, dict[str, str]]:
+    pending = present.prompt(result.game.state)
     body = {
         "versions": list(result.versions),
         "repeated": result.repeated,
-        "game": present.game_view(result.game),
+        "game": present.game_view(result.game, pending),
+        "legal_moves": legal_listing(result.game, pending),
     }
     return body, status, etag(result.game.version)
 
@@ -188,7 +212,7 @@ class OneGame(MethodView):
     def get(self, game_id: UUID) -> Any:
         """The game as it stands: players, coordinates, the pending prompt and the board."""
         game, _ = reader(game_id)
-        return present.game_view(game), 200, etag(game.version)
+        return json_response(present.game_view(game), 200, etag(game.version))
 
 
 @blp.route("/<uuid:game_id>/legal-moves")
@@ -202,15 +226,7 @@ class LegalMoves(MethodView):
         Post any of the listed moves as-is to `moves`. Chance moves (seat null) are listed in table mode,
         where the recorder enters the dice and cards of the physical game."""
         game, _ = reader(game_id)
-        moves = [] if game.abandoned else present.plain(domain.legal_moves(game.state))
-        body = {
-            "game_id": str(game.id),
-            "version": game.version,
-            "over": bool(domain.is_over(game.state)),
-            "prompt": present.prompt(game.state),
-            "moves": moves,
-        }
-        return body, 200, etag(game.version)
+        return json_response(legal_listing(game), 200, etag(game.version))
 
 
 @blp.route("/<uuid:game_id>/moves")
@@ -245,7 +261,7 @@ class Moves(MethodView):
             )
         )
         note(moves=0 if result.repeated else len(result.versions))
-        return played(result, 201)
+        return json_response(*played(result, 201))
 
 
 @blp.route("/<uuid:game_id>/undo")
@@ -272,8 +288,10 @@ class Undo(MethodView):
         else:
             undone = []
         may_act_for(grant, [game.records[v].seat for v in undone], "undo moves")
-        return played(
-            game_log().undo(game_id, to_version=to_version, expected_version=version, actor=grant.actor)
+        return json_response(
+            *played(
+                game_log().undo(game_id, to_version=to_version, expected_version=version, actor=grant.actor)
+            )
         )
 
 
@@ -289,8 +307,10 @@ class Redo(MethodView):
         version = expected_version(body, game)
         current(game, version)
         may_act_for(grant, [game.records[v].seat for v in game.redo[: body["count"]]], "redo moves")
-        return played(
-            game_log().redo(game_id, count=body["count"], expected_version=version, actor=grant.actor)
+        return json_response(
+            *played(
+                game_log().redo(game_id, count=body["count"], expected_version=version, actor=grant.actor)
+            )
         )
 
 
@@ -343,9 +363,10 @@ class Abandon(MethodView):
         An abandoned game can still be read, replayed, forked and exported, not played on."""
         game, grant = owner(game_id)
         version = expected_version(body, game)
-        return played(
-            game_log().abandon(game_id, expected_version=version, actor=grant.actor, reason=body["reason"])
+        result = game_log().abandon(
+            game_id, expected_version=version, actor=grant.actor, reason=body["reason"]
         )
+        return json_response(*played(result))
 
 
 @blp.route("/<uuid:game_id>/forks")
@@ -565,10 +586,22 @@ class AccessList(MethodView):
 
 # --- the spectators' stream -------------------------------------------------------------------------------
 
+# Each server-sent event as a client's parser reads it (the schema of text/event-stream describes one event,
+# as schemathesis checks it): the fields a block of the stream may set.
+SSE_EVENT = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string", "description": "the game version after this event"},
+        "event": {"type": "string", "description": "the event type: MovePlayed, MovesUndone..."},
+        "data": {"type": "string", "description": "the event as JSON"},
+        "retry": {"type": "integer", "description": "milliseconds to wait before reconnecting"},
+    },
+}
+
 STREAM_RESPONSES = {
     200: {
         "description": "server-sent events: `id` is the game version, `event` the event type, `data` the event",
-        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        "content": {"text/event-stream": {"schema": SSE_EVENT}},
     }
 }
 

@@ -12,13 +12,14 @@ itself (the key is stored in the move's event), so a retried move is safe even a
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+from api import fastjson
 
 Clock = Callable[[], float]
 
@@ -136,18 +137,19 @@ class Remembered:
     headers: dict[str, str]
 
     def to_json(self) -> str:
-        return json.dumps(
+        # msgspec (api.fastjson): the body is a whole answer, a board included, escaped into one string.
+        return fastjson.encode(
             {
                 "fingerprint": self.fingerprint,
                 "status": self.status,
                 "body": self.body,
                 "headers": self.headers,
             }
-        )
+        ).decode()
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Remembered:
-        data = json.loads(text)
+        data = fastjson.decode(text)
         return cls(data["fingerprint"], int(data["status"]), data["body"], dict(data["headers"]))
 
 

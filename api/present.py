@@ -59,6 +59,7 @@ def _same(value: Any) -> Any:
 
 
 _MISSING = object()
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
 
 
 def _dataclass_encoder(kind: type, skip: str | None = None) -> Callable[[Any], dict[str, Any]]:
@@ -71,19 +72,34 @@ def _dataclass_encoder(kind: type, skip: str | None = None) -> Callable[[Any], d
     ]
     frame = KIND.get(kind)
 
+    encoders = _ENCODERS
+    # Most fields hold a number, a text or None: written as they are, without a call to jsonable (the board
+    # is encoded for every answer about a game).
+    plain_types = _PLAIN_TYPES
+
     def encode(value: Any) -> dict[str, Any]:
         data: dict[str, Any] = {} if frame is None else {"frame": frame}
         for name, default in fields:
             item = getattr(value, name)
             if default is _MISSING or item != default:
-                data[name] = jsonable(item)
+                kind = type(item)
+                if kind in plain_types:
+                    data[name] = item
+                else:
+                    encoder = encoders.get(kind)
+                    data[name] = encoder(item) if encoder is not None else jsonable(item)
         return data
 
     return encode
 
 
+def _sequence_encoder(value: Any) -> list[Any]:
+    plain_types = _PLAIN_TYPES
+    return [item if type(item) in plain_types else jsonable(item) for item in value]
+
+
 def _encoder_for(kind: type) -> Callable[[Any], Any]:
-    if kind in (str, int, float, bool, type(None)):
+    if kind in _PLAIN_TYPES:
         return _same
     if issubclass(kind, enum.Enum):
         return lambda value: jsonable(value.value)
@@ -94,7 +110,7 @@ def _encoder_for(kind: type) -> Callable[[Any], Any]:
     if dataclasses.is_dataclass(kind):
         return _dataclass_encoder(kind)
     if issubclass(kind, list | tuple):
-        return lambda value: [jsonable(item) for item in value]
+        return _sequence_encoder
     if issubclass(kind, Mapping):
         return lambda value: {str(key): jsonable(item) for key, item in value.items()}
     if issubclass(kind, str | int | float):
@@ -153,7 +169,9 @@ def status(game: Game) -> str:
     return "finished" if domain.is_over(game.state) else "in progress"
 
 
-def game_view(game: Game) -> dict[str, Any]:
+def game_view(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The game as GameSchema has it. ``pending`` is its :func:`prompt` when the caller already has it (an
+    answer that carries the legal moves too shows the prompt twice, and working it out is not free)."""
     setup = game.setup
     view = {
         "game_id": str(game.id),
@@ -175,7 +193,7 @@ def game_view(game: Game) -> dict[str, Any]:
         "can_undo": bool(game.line) and game.abandoned is None,
         "redoable": len(game.redo) if game.abandoned is None else 0,
         "coordinates": coordinates(game.state),
-        "prompt": prompt(game.state),
+        "prompt": prompt(game.state) if pending is None else pending,
         "abandoned": plain(game.abandoned.to_dict()) if game.abandoned else None,
         "state": board(game.state),
     }

@@ -148,11 +148,28 @@ class GameSchema(Schema):
     )
 
 
+class LegalMovesSchema(Schema):
+    """The pending prompt and every legal answer to it; any of them may be posted as-is to ``moves``."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    over = fields.Boolean(required=True)
+    prompt = fields.Nested(PromptSchema, required=True)
+    moves = fields.List(MoveField(), required=True)
+
+
+NEXT_MOVES = (
+    "what GET legal-moves would answer now: the prompt and every legal move (post one as-is to moves, with "
+    "its version as If-Match); a recording client needs no other request before its next move"
+)
+
+
 class CreatedGameSchema(Schema):
     """A game just created (or forked, or imported), with its owner token: shown this once, never again."""
 
     game = fields.Nested(GameSchema, required=True)
     owner_token = fields.String(required=True, metadata={"description": "send as Authorization: Bearer ..."})
+    legal_moves = fields.Nested(LegalMovesSchema, required=True, metadata={"description": NEXT_MOVES})
 
 
 class GameSummarySchema(Schema):
@@ -184,16 +201,6 @@ class GameListSchema(Schema):
 # --- moves ------------------------------------------------------------------------------------------------
 
 
-class LegalMovesSchema(Schema):
-    """The pending prompt and every legal answer to it; any of them may be posted as-is to ``moves``."""
-
-    game_id = fields.String(required=True)
-    version = fields.Integer(required=True)
-    over = fields.Boolean(required=True)
-    prompt = fields.Nested(PromptSchema, required=True)
-    moves = fields.List(MoveField(), required=True)
-
-
 class MoveSubmissionSchema(Schema):
     """One move (an object from ``legal-moves``, as-is) or ``{"moves": [...]}``, a batch applied all or nothing.
     ``expected_version`` may stand in for the ``If-Match`` header."""
@@ -217,13 +224,15 @@ class MoveSubmissionSchema(Schema):
 
 
 class PlayedSchema(Schema):
-    """What a write did: the versions it created and the game after it."""
+    """What a write did: the versions it created, the game after it, and its legal moves (so that recording a
+    game takes one request per move)."""
 
     versions = fields.List(fields.Integer(), required=True)
     repeated = fields.Boolean(
         required=True, metadata={"description": "true when an Idempotency-Key matched an earlier write"}
     )
     game = fields.Nested(GameSchema, required=True)
+    legal_moves = fields.Nested(LegalMovesSchema, required=True, metadata={"description": NEXT_MOVES})
 
 
 class UndoSchema(Schema):

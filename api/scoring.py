@@ -6,12 +6,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 import domain
 from api import present
 from api.games import judged
-from api.openapi import OPEN_WRITE, errors
+from api.openapi import OPEN_WRITE, Blueprint, errors
 from api.schemas import ScoreSheetRequestSchema, ScoreSheetsSchema
 
 blp = Blueprint(

@@ -2,8 +2,10 @@
 
 Starts, on loopback only, a redis-server with the shipped durability settings (``docker/redis.conf``: AOF,
 ``appendfsync always``, ``noeviction``) and ``heronlog serve`` (gunicorn) on it; then 50 client threads each
-create a game and record it move by move as a phone would: ``GET legal-moves``, then ``POST moves`` with the
-move, ``If-Match`` and an ``Idempotency-Key``, starting a new game when one ends. The run is bounded in time
+create a game and record it move by move as a phone would: ``POST moves`` with the move, ``If-Match`` and an
+``Idempotency-Key``, starting a new game when one ends. Two clients are measured: one that takes the next legal
+moves from each answer (one request per move, as the pages do), and one that asks ``GET legal-moves`` before
+every move (two requests per move, as clients did before the answers carried them). The run is bounded in time
 (a warm-up, then ``LOAD_SECONDS`` measured) and prints a Markdown section: moves per second and the p50/p99
 latency of each request, beside anchors measured in the same run on the same servers:
 
@@ -12,7 +14,8 @@ latency of each request, beside anchors measured in the same run on the same ser
 * the same load with AOF ``appendfsync everysec`` (at most about a second of acknowledged writes at risk).
 
 Run it stand-alone (``.venv/bin/python bench/bench_load.py [--seconds S] [--workers W] [--threads T]``) or
-through ``make bench``. It never asserts a timing: it reports.
+through ``make bench``; ``--client two --source OTHER_TREE`` measures an older tree with the same load. It never
+asserts a timing: it reports.
 """
 
 from __future__ import annotations
@@ -178,11 +181,13 @@ class CpuShare:
     redis: float
     clients: float
     others: float
+    workers: tuple[float, ...] = ()
 
     def describe(self) -> str:
+        spread = " + ".join(f"{share:.2f}" for share in self.workers)
         return (
-            f"heronlog {self.heronlog:.2f}, Redis {self.redis:.2f}, the 50 clients {self.clients:.2f}, "
-            f"other processes on this shared machine {self.others:.2f}"
+            f"heronlog {self.heronlog:.2f} (its workers {spread}), Redis {self.redis:.2f}, the 50 clients "
+            f"{self.clients:.2f}, other processes on this shared machine {self.others:.2f}"
         )
 
 
@@ -191,6 +196,8 @@ def cpu_share() -> Iterator[list[CpuShare]]:
     """Measure the cores each party used while the block runs."""
     pids = {"heronlog": family(SERVERS["heronlog"]), "redis": [SERVERS["redis"]]}
     before = {name: sum(cpu_seconds(pid) for pid in group) for name, group in pids.items()}
+    workers = pids["heronlog"][1:]  # gunicorn's workers; their master is the first
+    worker_before = [cpu_seconds(pid) for pid in workers]
     mine, (busy, _), began = time.process_time(), machine_seconds(), time.monotonic()
     found: list[CpuShare] = []
     yield found
@@ -199,7 +206,10 @@ def cpu_share() -> Iterator[list[CpuShare]]:
     clients = (time.process_time() - mine) / wall
     total_busy = (machine_seconds()[0] - busy) / wall
     others = max(0.0, total_busy - used["heronlog"] - used["redis"] - clients)
-    found.append(CpuShare(used["heronlog"], used["redis"], clients, others))
+    spread = tuple(
+        (cpu_seconds(pid) - began_at) / wall for pid, began_at in zip(workers, worker_before, strict=True)
+    )
+    found.append(CpuShare(used["heronlog"], used["redis"], clients, others, spread))
 
 
 # --- the clients --------------------------------------------------------------------------------------------
@@ -259,13 +269,17 @@ class Window:
         return self.start <= moment < self.end
 
 
-def record_games(port: int, seed: int, window: Window, stop: threading.Event, tally: Tally) -> None:
-    """Create seeded games and record them through legal-moves and moves until ``stop``."""
+def record_games(
+    port: int, seed: int, window: Window, stop: threading.Event, tally: Tally, *, one_request: bool
+) -> None:
+    """Create seeded games and record them until ``stop``: with ``one_request``, as the pages do (each write's
+    answer carries the next legal moves: one ``POST moves`` per move); otherwise ``GET legal-moves`` before
+    each ``POST moves``, as clients did before the answers carried them."""
     rng = random.Random(seed)
     client = Client(port)
     try:
         while not stop.is_set():
-            status, _, created = client.call(
+            status, version, created = client.call(
                 "POST", "/api/games", {"players": rng.choice([2, 3, 4]), "seed": rng.randrange(10**9)}
             )
             if status != 201:
@@ -273,19 +287,24 @@ def record_games(port: int, seed: int, window: Window, stop: threading.Event, ta
                 continue
             game_id = created["game"]["game_id"]
             headers = {"Authorization": f"Bearer {created['owner_token']}"}
+            listing = created.get("legal_moves")
             tally.games += 1
             while not stop.is_set():
-                began = time.perf_counter()
-                status, version, listing = client.call("GET", f"/api/games/{game_id}/legal-moves")
-                listed = time.perf_counter()
-                if status != 200:
-                    tally.error(f"legal-moves {status}")
+                began = listed = time.perf_counter()
+                if not one_request:
+                    status, version, listing = client.call("GET", f"/api/games/{game_id}/legal-moves")
+                    listed = time.perf_counter()
+                    if status != 200:
+                        tally.error(f"legal-moves {status}")
+                        break
+                if listing is None:
+                    tally.error("no legal_moves in the answer")
                     break
                 if listing["over"]:
                     break
                 move = rng.choice(listing["moves"])
                 key = uuid.UUID(int=rng.getrandbits(128)).hex
-                status, _, _ = client.call(
+                status, version, answer = client.call(
                     "POST",
                     f"/api/games/{game_id}/moves",
                     move,
@@ -295,10 +314,12 @@ def record_games(port: int, seed: int, window: Window, stop: threading.Event, ta
                 if status != 201:
                     tally.error(f"moves {status}")
                     break
+                listing = answer.get("legal_moves")
                 if window.holds(began):
-                    tally.add("legal-moves", listed - began)
+                    if not one_request:
+                        tally.add("legal-moves", listed - began)
                     tally.add("moves", done - listed)
-                    tally.add("move (both requests)", done - began)
+                    tally.add("move", done - began)
                     tally.moves += 1
     except (OSError, http.client.HTTPException) as error:
         tally.error(type(error).__name__)
@@ -370,9 +391,11 @@ class Result:
         return statistics.median(self.latencies.get(kind) or [float("nan")]) * 1000
 
 
-def load(port: int, seconds: float) -> Result:
+def load(port: int, seconds: float, one_request: bool) -> Result:
     workers = [
-        lambda window, stop, tally, seed=seed: record_games(port, seed, window, stop, tally)
+        lambda window, stop, tally, seed=seed: record_games(
+            port, seed, window, stop, tally, one_request=one_request
+        )
         for seed in range(CLIENTS)
     ]
     return run_clients(workers, seconds)
@@ -423,12 +446,28 @@ def row(name: str, result: Result, kind: str, unit: str) -> str:
     )
 
 
+def cpu_line(name: str, result: Result, share: CpuShare) -> str:
+    per_move = share.heronlog / max(result.rate, 0.01) * 1000
+    return (
+        f"Cores used during the {name} run (of {os.cpu_count()}): {share.describe()}; heronlog's CPU per move "
+        f"recorded: {per_move:.2f} ms ({result.rate / max(share.heronlog, 0.01):.0f} moves per second of one "
+        "core)."
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=LOAD_SECONDS, help="measured seconds per run")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     parser.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
     parser.add_argument("--no-anchors", action="store_true", help="only the load itself (for profiling)")
+    parser.add_argument(
+        "--client",
+        choices=("both", "one", "two"),
+        default="both",
+        help="one request per move (POST moves, whose answer carries the next legal moves), two (GET "
+        "legal-moves first, as older clients did; the only one an older server can serve), or both (default)",
+    )
     parser.add_argument(
         "--source",
         type=Path,
@@ -437,65 +476,81 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
+    single = double = relaxed = health = pings = None
+    single_share = double_share = None
+    ping_us = 0.0
     with tempfile.TemporaryDirectory(prefix="heronlog-load-") as temp:
         folder = Path(temp)
         with (
             redis_server(folder / "always") as url,
             heronlog_serve(url, folder, args.workers, args.threads, args.source) as port,
         ):
-            with cpu_share() as share:
-                durable = load(port, args.seconds)
-            health = None if args.no_anchors else healthz_anchor(port, args.seconds / 2)
-            pings, ping_us = (None, 0.0) if args.no_anchors else ping_anchor(url, args.seconds / 2)
-        relaxed = None
+            if args.client in ("both", "one"):
+                with cpu_share() as share:
+                    single = load(port, args.seconds, one_request=True)
+                single_share = share[0]
+            if args.client in ("both", "two"):
+                with cpu_share() as share:
+                    double = load(port, args.seconds, one_request=False)
+                double_share = share[0]
+            if not args.no_anchors:
+                health = healthz_anchor(port, args.seconds / 2)
+                pings, ping_us = ping_anchor(url, args.seconds / 2)
         if not args.no_anchors:
             with (
                 redis_server(folder / "everysec", "--appendfsync", "everysec") as url,
                 heronlog_serve(url, folder, args.workers, args.threads, args.source) as port,
             ):
-                relaxed = load(port, args.seconds)
+                relaxed = load(port, args.seconds, one_request=args.client != "two")
 
     print("## Load: 50 clients recording games over HTTP (bench_load.py)\n")
     print(
-        f"{CLIENTS} client threads (one keep-alive connection each) record their own seeded games: `GET "
-        "legal-moves`, then `POST moves` with `If-Match` and an `Idempotency-Key`, a new game when one ends. "
-        f"`heronlog serve`: gunicorn, {args.workers} gthread workers × {args.threads} threads; redis-server "
-        f"from docker/redis.conf; all on loopback, clients on the same {os.cpu_count()}-core machine. "
-        f"{WARMUP_SECONDS:.0f} s warm-up, then {args.seconds:.0f} s measured per run. Target: "
-        f"{TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of {TARGET_P99_MS:.0f} ms or less.\n"
+        f"{CLIENTS} client threads (one keep-alive connection each) record their own seeded games, a new game "
+        "when one ends, each move a `POST moves` with `If-Match` and an `Idempotency-Key`. A one-request "
+        "client takes the next legal moves from that answer (as the pages do); a two-request client asks `GET "
+        f"legal-moves` before each move. `heronlog serve`: gunicorn, {args.workers} gthread workers × "
+        f"{args.threads} threads; redis-server from docker/redis.conf; all on loopback, clients on the same "
+        f"{os.cpu_count()}-core machine. {WARMUP_SECONDS:.0f} s warm-up, then {args.seconds:.0f} s measured "
+        f"per run. Target: {TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of {TARGET_P99_MS:.0f} ms or "
+        "less.\n"
     )
     print("| run | throughput | p50 ms | p99 ms | errors |")
     print("|---|---:|---:|---:|---:|")
-    print(row("moves recorded, AOF `appendfsync always` (shipped)", durable, "move (both requests)", "moves"))
-    for kind in ("legal-moves", "moves"):
-        print(row(f"  `{'GET' if kind == 'legal-moves' else 'POST'} {kind}` alone", durable, kind, "moves"))
+    if single is not None:
+        print(row("a move in one request, AOF `appendfsync always` (shipped)", single, "move", "moves"))
+    if double is not None:
+        print(row("a move in two requests, AOF `appendfsync always` (shipped)", double, "move", "moves"))
+        print(row("  its `GET legal-moves` alone", double, "legal-moves", "moves"))
+        print(row("  its `POST moves` alone", double, "moves", "moves"))
     if relaxed is not None:
-        print(row("moves recorded, AOF `appendfsync everysec`", relaxed, "move (both requests)", "moves"))
-        print(row("  `POST moves` alone, everysec", relaxed, "moves", "moves"))
+        requests = "two requests" if args.client == "two" else "one request"
+        print(row(f"a move in {requests}, AOF `appendfsync everysec`", relaxed, "move", "moves"))
     if health is not None and pings is not None:
         print(row("anchor: `GET /healthz` (HTTP round trip + a Redis PING)", health, "healthz", "requests"))
         print(row("anchor: redis-py PING, 50 threads", pings, "PING", "PINGs"))
         print(f"| anchor: one redis-py PING round trip | | {ping_us / 1000:.3f} | | |")
     print()
-    print(
-        f"Cores used during the shipped-settings run (of {os.cpu_count()}): {share[0].describe()}; that is "
-        f"{durable.rate / max(share[0].heronlog, 0.01):.0f} moves recorded per second of one core given to "
-        "heronlog."
-    )
+    if single is not None and single_share is not None:
+        print(cpu_line("one-request", single, single_share))
+    if double is not None and double_share is not None:
+        print(cpu_line("two-request", double, double_share))
     if health is not None:
         print(
-            f"Each move takes two requests: the `/healthz` anchor ({health.rate:.0f} requests/s: the same "
-            "server answering with one Redis PING and nothing else) puts the ceiling of this stack on this "
-            f"machine, in this run, at about {health.rate / 2:.0f} moves/s."
+            f"The `/healthz` anchor ({health.rate:.0f} requests/s: the same server answering with one Redis PING "
+            "and nothing else) puts the ceiling of this stack on this machine, in this run, at about "
+            f"{health.rate:.0f} moves/s with one request per move ({health.rate / 2:.0f} with two)."
         )
     print()
-    moves_p99 = durable.percentile_ms("moves", 0.99)
-    met = durable.rate >= TARGET_MOVES_PER_SECOND and moves_p99 <= TARGET_P99_MS
-    print(
-        f"With the shipped settings: {durable.rate:.0f} moves/s, `POST moves` p99 {moves_p99:.1f} ms: "
-        f"target {'met' if met else 'NOT met'} ({TARGET_MOVES_PER_SECOND} moves/s, p99 ≤ {TARGET_P99_MS:.0f} "
-        f"ms). {durable.count} moves recorded in the measured window.\n"
-    )
+    headline = single if single is not None else double
+    if headline is not None:
+        p99 = headline.percentile_ms("move", 0.99)
+        met = headline.rate >= TARGET_MOVES_PER_SECOND and p99 <= TARGET_P99_MS
+        print(
+            f"With the shipped settings, {'one request' if single is not None else 'two requests'} per move: "
+            f"{headline.rate:.0f} moves/s, p99 {p99:.1f} ms per move: target {'met' if met else 'NOT met'} "
+            f"({TARGET_MOVES_PER_SECOND} moves/s, p99 ≤ {TARGET_P99_MS:.0f} ms). {headline.count} moves "
+            "recorded in the measured window.\n"
+        )
     return 0
 
 

@@ -58,10 +58,21 @@ def to_json(value: Any) -> Any:
     return value
 
 
-def state_to_dict(state: GameState) -> dict[str, Any]:
-    """The whole state as JSON data."""
-    data: dict[str, Any] = to_json(state)
-    return data
+def state_to_dict(state: GameState, *, catalog: bool = True) -> dict[str, Any]:
+    """The whole state as JSON data; without its ``catalog`` key when ``catalog`` is false, for a caller that
+    keeps the catalog apart (the game log's snapshots): the catalog never changes during a game, and turning
+    it into JSON data again was most of the work."""
+    if catalog:
+        data: dict[str, Any] = to_json(state)
+        return data
+    # to_json's record case, less the catalog field (a GameState is no frame: no kind key).
+    omitted = _omitted(GameState)
+    return {
+        field.name: to_json(getattr(state, field.name))
+        for field in dataclasses.fields(state)
+        if field.name != "catalog"
+        and (field.name not in omitted or getattr(state, field.name) != omitted[field.name])
+    }
 
 
 @functools.cache

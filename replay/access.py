@@ -256,11 +256,11 @@ class Gatekeeper:
     # (GameLog's own transaction helper), so a game is never left without an owner.
 
     def create_game(self, setup: Mapping[str, Any], *, catalog: Mapping[str, Any] | None = None) -> Issued:
-        created, _ = decisions.create(setup, catalog=catalog, game_id=uuid4())
-        return self._save_owned([created])
+        created, state = decisions.create(setup, catalog=catalog, game_id=uuid4())
+        return self._save_owned([created], opening=state)
 
     def fork(self, game_id: UUID, version: int) -> Issued:
-        game = self.log.get_game(game_id)
+        game = self.log.as_it_stood(game_id, version)  # the records as they were then (GameLog.as_it_stood)
         return self._save_owned(decisions.fork_events(game, version, uuid4()))
 
     def import_log(self, data: Any, *, keep_id: bool = True) -> Issued:
@@ -276,12 +276,14 @@ class Gatekeeper:
         imported = exports.refold(data, game_id=game_id)
         return self._save_owned(imported.game_events, extra=imported.note_events)
 
-    def _save_owned(self, events: list[Any], extra: Iterable[DomainEvent] = ()) -> Issued:
+    def _save_owned(
+        self, events: list[Any], extra: Iterable[DomainEvent] = (), opening: Any = None
+    ) -> Issued:
         game_id: UUID = events[0].originator_id
         token = new_token()
         event = grant(empty(game_id), role=OWNER, seat=None, token_hash=hash_token(token), by="system")
         # GameLog's own helper (same package): the game, its index entry and the grant in one transaction.
-        self.home(game_id)._save_with_index(events, extra=[*extra, event])
+        self.home(game_id)._save_with_index(events, extra=[*extra, event], opening=opening)
         return Issued(game_id, token, mutate(event, None).grants[event.grant_id])
 
     def issue_seat_token(self, game_id: UUID, seat: int, *, by: str) -> Issued:

@@ -26,7 +26,7 @@ from replay import decisions, exports, history, rules
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameNotFound, StaleVersion, UnknownVersion
 from replay.events import DomainEvent, GameCreated, GameIndexed, Move
-from replay.game import Game, GameSnapshot, NotAGameEvent, project_game
+from replay.game import Game, GameSnapshot, NotAGameEvent, created_game, project_game
 
 SNAPSHOT_EVERY = 50
 """Take a snapshot at least every this many events (and at every round's end): reading any version then
@@ -185,8 +185,8 @@ class GameLog(Application[UUID]):
         game_id: UUID | None = None,
     ) -> UUID:
         """Start a new game; returns its id (unguessable: a random UUID, unless ``game_id`` is given)."""
-        created, _ = decisions.create(setup, catalog=catalog, game_id=game_id)
-        self._save_with_index([created])
+        created, state = decisions.create(setup, catalog=catalog, game_id=game_id)
+        self._save_with_index([created], opening=state)
         return created.originator_id
 
     def play(
@@ -257,10 +257,18 @@ class GameLog(Application[UUID]):
     ) -> UUID:
         """A new game that starts as this one stood at ``version`` ("what if"), linked to it. ``into`` and
         ``branch`` name the application and id of the new game (sharded logs); by default, here and random."""
-        game = self.get_game(game_id)
+        game = self.as_it_stood(game_id, version)
         branch = branch or uuid4()
         (into or self)._save_with_index(decisions.fork_events(game, version, branch))
         return branch
+
+    def as_it_stood(self, game_id: UUID, version: int) -> Game:
+        """The game folded up to ``version`` (its records as they were then), or as it stands now when that
+        version is not an earlier one (``decisions.fork_events`` refuses a version the game never had). A branch
+        copies the moves as recorded at its version: an amend recorded since may have redrawn the chance of the
+        later moves it kept, and those moves, copied as they are now, no longer fit the line they are put in."""
+        game = self.get_game(game_id)
+        return self.get_game(game_id, version) if 1 <= version < game.version else game
 
     # --- annotations ---------------------------------------------------------------------------------------
 
@@ -469,9 +477,12 @@ class GameLog(Application[UUID]):
         except IntegrityError:
             raise StaleVersion(event.originator_version - 1, event.originator_version) from None
 
-    def _save_with_index(self, events: Sequence[DomainEvent], extra: Sequence[DomainEvent] = ()) -> None:
+    def _save_with_index(
+        self, events: Sequence[DomainEvent], extra: Sequence[DomainEvent] = (), opening: Any = None
+    ) -> None:
         """Save a new game's events with its index entry, in one transaction (retrying only the index's
-        position when another game was indexed at the same moment)."""
+        position when another game was indexed at the same moment). ``opening`` is the game's opening state
+        when the caller has just built it (``decisions.create``): the game is not set up once more."""
         created = events[0]
         assert isinstance(created, GameCreated)
         with self._index_lock:
@@ -484,8 +495,14 @@ class GameLog(Application[UUID]):
                     if self._exists(created.originator_id):
                         raise
                     continue
-                game = project_game(None, events)
+                if opening is None:
+                    game = project_game(None, events)
+                else:
+                    game = project_game(created_game(created, opening), events[1:])
                 assert game is not None
+                # Cached as a write's fold is: the new game is read back at once (its creator's answer), and
+                # folding it again from the store set the whole game up a third time.
+                self._cache(game)
                 self._snapshot_if_due(None, game)
                 return
         raise StaleVersion(last, self._last_index_version())
@@ -504,9 +521,9 @@ class GameLog(Application[UUID]):
         if after.version <= 1:
             return
         crossed = before is None or before.version // SNAPSHOT_EVERY != after.version // SNAPSHOT_EVERY
-        new_round = before is not None and (
-            domain.coordinates(before.state).round != domain.coordinates(after.state).round
-        )
+        # A state's round is its coordinates' round; read directly, as domain.coordinates would work out the
+        # whole prompt to tell it (that was a tenth of recording a move).
+        new_round = before is not None and before.state.round != after.state.round
         if crossed or new_round:
             self.snapshots.put([GameSnapshot.take(after)])
 

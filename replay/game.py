@@ -184,7 +184,13 @@ def mutate(event: DomainEvent, game: Game | None) -> Game:
 def _created(event: GameCreated, _: Game | None) -> Game:
     rules.ensure_supported(event.rules_version)
     opening = tuple(dict(move) for move in event.opening)
-    state = rules.opening_state(event.setup, event.catalog, opening)
+    return created_game(event, rules.opening_state(event.setup, event.catalog, opening))
+
+
+def created_game(event: GameCreated, state: Any) -> Game:
+    """The game a ``GameCreated`` event starts, given its opening state: the state the rules engine built when
+    it decided the game (``decisions.create``), or the one the fold builds from the event."""
+    opening = tuple(dict(move) for move in event.opening)
     return Game(
         id=event.originator_id,
         version=event.originator_version,
@@ -348,6 +354,11 @@ class GameSnapshot(DomainEvent):
 
     @classmethod
     def take(cls, game: Game) -> GameSnapshot:
+        # The engine's state holds the catalog too, the same as the game's own (its first event's): it is
+        # kept once, beside the engine's state, and put back on restoring. It was a third of every snapshot,
+        # and snapshots are taken while recording moves. Snapshots written before keep their copy, and so
+        # does one whose engine catalog differs from the game's (none is known to).
+        engine = domain.state_to_dict(game.state, catalog=not _catalog_is_the_games(game))
         return cls(
             originator_id=game.id,
             originator_version=game.version,
@@ -366,7 +377,7 @@ class GameSnapshot(DomainEvent):
                 "audit": [entry.to_dict() for entry in game.audit],
                 "keys": {key: list(versions) for key, versions in game.keys.items()},
                 "abandoned": game.abandoned.to_dict() if game.abandoned else None,
-                "engine": domain.state_to_dict(game.state),
+                "engine": engine,
             },
         )
 
@@ -394,8 +405,34 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
         keys={key: tuple(versions) for key, versions in data["keys"].items()},
         abandoned=AuditEntry.from_dict(data["abandoned"]) if data["abandoned"] else None,
         base=len(line),
-        states=(domain.state_from_dict(data["engine"]),),
+        states=(domain.state_from_dict(_with_catalog(data["engine"], data["catalog"])),),
     )
+
+
+_CATALOGS_CHECKED: dict[tuple[int, int], tuple[Any, Mapping[str, Any], bool]] = {}
+"""(id(engine catalog), id(game's catalog)) -> (the two, whether they are the same): see below."""
+
+
+def _catalog_is_the_games(game: Game) -> bool:
+    """Whether the engine's catalog is the game's own, so that a snapshot may keep it once. It is for every
+    game recorded by this code (the first event stores the full effective catalog); checked anyway, once per
+    pair of catalog objects (the states of a fold share their engine catalog, and games of the same catalog
+    share one; a game's fold keeps its own mapping): comparing them costs about what was to be saved."""
+    catalog, mine = game.state.catalog, game.catalog
+    key = (id(catalog), id(mine))
+    seen = _CATALOGS_CHECKED.get(key)
+    if seen is not None and seen[0] is catalog and seen[1] is mine:
+        return seen[2]
+    same = bool(domain.catalog_of(game.state) == mine)
+    if len(_CATALOGS_CHECKED) >= 1024:  # bounded: forget them all now and then, each is checked again
+        _CATALOGS_CHECKED.clear()
+    _CATALOGS_CHECKED[key] = (catalog, mine, same)  # both kept alive, so the ids stay theirs
+    return same
+
+
+def _with_catalog(engine: dict[str, Any], catalog: Mapping[str, Any]) -> dict[str, Any]:
+    """The engine's state as ``domain.state_to_dict`` gave it, its catalog put back (see ``GameSnapshot.take``)."""
+    return engine if "catalog" in engine else {**engine, "catalog": catalog}
 
 
 def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:

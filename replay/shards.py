@@ -23,6 +23,7 @@ PER_GAME = frozenset(
     {
         "get",
         "get_game",
+        "as_it_stood",
         "state_at",
         "timeline",
         "locate",

@@ -140,8 +140,11 @@ class ApiClient:
         """Play random moves, each chosen from ``legal-moves`` and posted as-is, until the game ends (or
         ``limit`` moves); returns the moves played. Free moves (seal conversions) are taken now and then."""
         played: list[dict[str, Any]] = []
+        carried: Any = None  # the legal moves the last answer carried: GET legal-moves must agree with them
         for _ in range(limit):
             listing = self.legal(game_id, token)
+            if carried is not None:
+                assert carried == listing.body, "a move's answer carried other legal moves than GET gives"
             if listing.body["over"]:
                 break
             moves = listing.body["moves"]
@@ -151,6 +154,7 @@ class ApiClient:
             answer = self.play(game_id, move, token, listing.etag)
             assert answer.status == 201, (move, answer.body)
             assert answer.etag == listing.etag + 1
+            carried = answer.body["legal_moves"]
             played.append(move)
         return played
 

@@ -44,3 +44,18 @@ def test_empty_variables_fall_back_to_their_defaults() -> None:
     )
     assert (store.kind, store.shards, store.redis_prefix) == ("redis", 1, "heronlog")
     assert {variable.name for variable in STORE_VARIABLES} <= set(variables())
+
+
+def test_serve_spreads_connections_over_its_workers_unless_told_not_to(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from api.cli import build_parser, main
+
+    monkeypatch.delenv("HERONLOG_REUSE_PORT", raising=False)
+    assert build_parser().parse_args(["serve"]).reuse_port == "yes"
+    assert build_parser().parse_args(["serve", "--reuse-port", "no"]).reuse_port == "no"
+    monkeypatch.setenv("HERONLOG_REUSE_PORT", "no")
+    assert build_parser().parse_args(["serve"]).reuse_port == "no"
+    monkeypatch.setenv("HERONLOG_REUSE_PORT", "sometimes")
+    assert main(["serve"]) == 2  # refused before anything starts
+    assert "HERONLOG_REUSE_PORT is yes or no" in capsys.readouterr().err

@@ -83,8 +83,19 @@ def test_record_a_seeded_game_by_clicking_then_replay_annotate_and_fork(
     assert page.locator(".panel-player").count() == 2
     assert "Ben <i>" in page.locator("#game-meta").inner_text()  # shown as text, never as markup
     assert page.locator("#game-meta i").count() == 0
+    # Each move's answer carries the game and its next legal moves: the page reads them from there, not
+    # again (a read may still follow when the event stream tells of the move before its answer arrives).
+    reads: list[str] = []
+
+    def note_read(request: Any) -> None:
+        if request.method == "GET":
+            reads.append(request.url)
+
+    page.on("request", note_read)
     for _ in range(14):
         click_a_move(page)
+    page.remove_listener("request", note_read)
+    assert sum(url.endswith("/legal-moves") for url in reads) <= 7, reads
     page.screenshot(path=str(shots / "record-wide.png"), full_page=True)
 
     # The board drawn is the API's state.

@@ -182,3 +182,14 @@ def test_gunicorns_logger_writes_through_heronlogs_configuration_and_keeps_no_ac
     finally:
         gunicorn_error.handlers[:], logging.root.handlers[:] = saved[0], saved[1]
         logging.root.setLevel(saved[2])
+
+
+def test_new_request_ids_are_distinct_and_a_forked_worker_draws_its_own_prefix() -> None:
+    from api import observability
+
+    ids = {observability.request_id_from(None) for _ in range(1000)}
+    assert len(ids) == 1000 and all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
+    before = observability.request_id_from(None)
+    observability._request_ids.reset()  # what os.register_at_fork runs in a gunicorn worker after the fork
+    after = observability.request_id_from(None)
+    assert before[:16] != after[:16] and after not in ids

@@ -21,6 +21,12 @@ def test_every_state_of_a_game_round_trips_through_json(players: int) -> None:
     while True:
         data = json.loads(json.dumps(domain.state_to_dict(state)))
         assert domain.state_from_dict(data) == state
+        # Without its catalog: the same dictionary less that key, in the same order.
+        apart = domain.state_to_dict(state, catalog=False)
+        assert list(apart) == [key for key in data if key != "catalog"]
+        assert json.loads(json.dumps(apart)) == {
+            key: value for key, value in data.items() if key != "catalog"
+        }
         json.dumps(domain.prompt_of(state))
         if domain.is_over(state):
             break
