@@ -51,6 +51,7 @@ from api.schemas import (
     GameSchema,
     ImportDocumentSchema,
     ImportQuerySchema,
+    LegalMovesQuerySchema,
     LegalMovesSchema,
     LocateQuerySchema,
     MoveSubmissionSchema,
@@ -217,16 +218,34 @@ class OneGame(MethodView):
 
 @blp.route("/<uuid:game_id>/legal-moves")
 class LegalMoves(MethodView):
-    @errors(blp, *READ)
+    @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}])
+    @blp.arguments(LegalMovesQuerySchema, location="query", error_status_code=400)
     @blp.response(200, LegalMovesSchema, headers=ETAG_HEADER)
-    def get(self, game_id: UUID) -> Any:
+    def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
         """The pending prompt and every legal answer to it.
 
         Post any of the listed moves as-is to `moves`. Chance moves (seat null) are listed in table mode,
-        where the recorder enters the dice and cards of the physical game."""
+        where the recorder enters the dice and cards of the physical game. With `before=V`: the prompt and
+        the legal moves just before the move at version V of the line of play, with that move (`recorded`)
+        and the board then (`state`): the alternatives `amend` accepts for it (`404 unknown_version` when V
+        is not a move of the line)."""
         game, _ = reader(game_id)
-        return json_response(legal_listing(game), 200, etag(game.version))
+        if query["before"] is None:
+            return json_response(legal_listing(game), 200, etag(game.version))
+        version = query["before"]
+        game, state = game_log().before_move(game.id, version)
+        body = {
+            "game_id": str(game.id),
+            "version": game.version,
+            "over": bool(domain.is_over(state)),
+            "prompt": present.prompt(state),
+            "moves": [] if game.abandoned else present.plain(domain.legal_moves(state)),
+            "before": version,
+            "recorded": present.plain(game.records[version].move),
+            "state": present.board(state),
+        }
+        return body, 200, etag(game.version)
 
 
 @blp.route("/<uuid:game_id>/moves")

@@ -156,6 +156,31 @@ class LegalMovesSchema(Schema):
     over = fields.Boolean(required=True)
     prompt = fields.Nested(PromptSchema, required=True)
     moves = fields.List(MoveField(), required=True)
+    before = fields.Integer(
+        metadata={"description": "with ?before=V only: the move these are the alternatives to (its version)"}
+    )
+    recorded = MoveField(
+        metadata={"description": "with ?before=V only: the move recorded at V (one of `moves`)"}
+    )
+    state = fields.Dict(
+        metadata={
+            "description": "with ?before=V only: the board just before that move, JSON-ready for drawing and "
+            "labelling the moves (the catalog is served apart: /catalog)"
+        }
+    )
+
+
+class LegalMovesQuerySchema(Schema):
+    before = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1),
+        metadata={
+            "description": "list the moves that were legal just before the move at this version of the line of "
+            "play (what `amend` may put in its place) instead of the pending ones; the answer's `version` is "
+            "still the game's, to send as If-Match"
+        },
+    )
 
 
 NEXT_MOVES = (

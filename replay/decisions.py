@@ -264,6 +264,14 @@ class AmendReport:
         }
 
 
+def state_before(game: Game, version: int) -> Any:
+    """The rules-engine state just before the move recorded at ``version``, as the line of play stands now:
+    what an amendment of that move is judged against (its legal moves are the alternatives)."""
+    if version not in game.line:
+        raise UnknownVersion(f"version {version} is not a move of the line of play", version=version)
+    return game.state_after(game.line.index(version))
+
+
 def amend(game: Game, version: int, move: Move, *, actor: str) -> tuple[MoveAmended, AmendReport]:
     """Decide an amendment: replace the move recorded at ``version`` and re-check every later effective move.
 
@@ -271,11 +279,9 @@ def amend(game: Game, version: int, move: Move, *, actor: str) -> tuple[MoveAmen
     :class:`AmendReport`); in seeded mode a later move whose chance outcomes must change gets them redrawn.
     """
     _open(game)
-    if version not in game.line:
-        raise UnknownVersion(f"version {version} is not a move of the line of play", version=version)
+    before = state_before(game, version)
     game = game.with_states_from_start()
     position = game.line.index(version)
-    before = game.state_after(position)
     state, chance = rules.decide(before, move)
     description = domain.describe(before, move)
     kept: list[int] = []

@@ -25,6 +25,7 @@ PER_GAME = frozenset(
         "get_game",
         "as_it_stood",
         "state_at",
+        "before_move",
         "timeline",
         "locate",
         "events_of",

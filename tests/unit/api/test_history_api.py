@@ -90,6 +90,55 @@ def test_amend_replaces_a_move_and_reports_what_still_fits(api: ApiClient) -> No
     assert api.game(game_id)["version"] == 4
 
 
+def test_legal_moves_before_a_past_move_are_the_alternatives_amend_accepts(api: ApiClient) -> None:
+    game_id, token, _game = api.create(2, seed=5)
+    listings = []
+    for version in range(1, 6):
+        listing = api.legal(game_id).body
+        listings.append(listing)
+        api.play(game_id, listing["moves"][0], token, version)
+    for version in range(2, 7):
+        answer = api.get(f"/api/games/{game_id}/legal-moves?before={version}")
+        assert answer.status == 200 and answer.etag == 6
+        body = answer.body
+        then = listings[version - 2]
+        assert body["version"] == 6 and body["before"] == version
+        assert (body["prompt"], body["moves"]) == (then["prompt"], then["moves"])
+        assert body["recorded"] == then["moves"][0]
+        assert body["state"] == api.get(f"/api/games/{game_id}/states/{version - 1}").body["state"]
+    # without the parameter, the answer is the pending prompt's, exactly as before
+    assert set(api.legal(game_id).body) == {"game_id", "version", "over", "prompt", "moves"}
+
+    alternatives = api.get(f"/api/games/{game_id}/legal-moves?before=3").body
+    other = next(move for move in alternatives["moves"] if move != alternatives["recorded"])
+    amended = api.post(f"/api/games/{game_id}/amend", {"version": 3, "move": other}, token=token, if_match=6)
+    assert amended.status == 200
+    # the replaced move left the line: the new one is asked for by its own version
+    assert api.get(f"/api/games/{game_id}/legal-moves?before=3").error() == (404, "unknown_version")
+    again = api.get(f"/api/games/{game_id}/legal-moves?before=7").body
+    assert again["recorded"] == other and again["moves"] == alternatives["moves"]
+
+
+def test_legal_moves_before_refuses_what_is_not_a_move_of_the_line(api: ApiClient) -> None:
+    game_id, token = started(api, 2)
+    for query, expected in [
+        ("before=x", (400, "invalid_request")),
+        ("before=0", (400, "invalid_request")),
+        ("before=-3", (400, "invalid_request")),
+        ("before=", (400, "invalid_request")),
+        ("before=1", (404, "unknown_version")),
+        ("before=4", (404, "unknown_version")),
+        ("before=99999999999999999999", (404, "unknown_version")),
+    ]:
+        assert api.get(f"/api/games/{game_id}/legal-moves?{query}").error() == expected, query
+    api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=3)
+    assert api.get(f"/api/games/{game_id}/legal-moves?before=3").error() == (404, "unknown_version")
+    private_id, owner, _ = api.create(2, seed=5, private=True)
+    api.play(private_id, api.legal(private_id, owner).body["moves"][0], owner, 1)
+    assert api.get(f"/api/games/{private_id}/legal-moves?before=2").error() == (401, "unauthorized")
+    assert api.get(f"/api/games/{private_id}/legal-moves?before=2", owner).status == 200
+
+
 def test_abandon_closes_the_game_to_moves_but_not_to_reading(api: ApiClient) -> None:
     game_id, owner = started(api, 1)
     seat0 = api.post(f"/api/games/{game_id}/seats/0/token", token=owner).body["token"]
