@@ -60,6 +60,7 @@ from api.schemas import (
     RedoSchema,
     ScoreSchema,
     SeatTokenSchema,
+    StateQuerySchema,
     StateSchema,
     StreamQuerySchema,
     TimelineQuerySchema,
@@ -406,8 +407,11 @@ class Forks(MethodView):
 # --- history ----------------------------------------------------------------------------------------------
 
 
-def state_payload(game: Game, version: int) -> tuple[dict[str, Any], int, dict[str, str]]:
-    state = game_log().state_at(game.id, version)
+def state_payload(
+    game: Game, version: int, *, current_line: bool = False
+) -> tuple[dict[str, Any], int, dict[str, str]]:
+    log = game_log()
+    state = log.state_on_line(game.id, version) if current_line else log.state_at(game.id, version)
     body = {
         "game_id": str(game.id),
         "version": version,
@@ -423,13 +427,17 @@ def state_payload(game: Game, version: int) -> tuple[dict[str, Any], int, dict[s
 
 @blp.route("/<uuid:game_id>/states/<int:version>")
 class StateAt(MethodView):
-    @errors(blp, *READ)
+    @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}])
+    @blp.arguments(StateQuerySchema, location="query", error_status_code=400)
     @blp.response(200, StateSchema, headers=ETAG_HEADER)
-    def get(self, game_id: UUID, version: int) -> Any:
-        """The game as it stood right after event `version` (what the players saw then)."""
+    def get(self, query: Mapping[str, Any], game_id: UUID, version: int) -> Any:
+        """The game as it stood right after event `version` (what the players saw then).
+
+        With `current_line=1`: right after the move at `version` as the line of play stands now (the replay
+        of an amended game: the moves kept after an amendment follow the new move)."""
         game, _ = reader(game_id)
-        return state_payload(game, version)
+        return state_payload(game, version, current_line=query["current_line"])
 
 
 @blp.route("/<uuid:game_id>/states")

@@ -316,6 +316,17 @@ class StateSchema(Schema):
     state = fields.Dict(required=True)
 
 
+class StateQuerySchema(Schema):
+    current_line = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "the state right after the move at this version as the line of play stands now "
+            "(after an amendment the kept later moves follow the new move), not the game as it stood right "
+            "after event `version`; 404 unknown_version when it is not a move of the line"
+        },
+    )
+
+
 class LocateQuerySchema(Schema):
     round = fields.Integer(required=True, validate=validate.Range(min=0, max=1000))
     turn = fields.Integer(required=True, validate=validate.Range(min=0, max=10_000))

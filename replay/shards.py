@@ -26,6 +26,7 @@ PER_GAME = frozenset(
         "as_it_stood",
         "state_at",
         "before_move",
+        "state_on_line",
         "timeline",
         "locate",
         "events_of",

@@ -119,6 +119,34 @@ def test_legal_moves_before_a_past_move_are_the_alternatives_amend_accepts(api: 
     assert again["recorded"] == other and again["moves"] == alternatives["moves"]
 
 
+def test_states_on_the_current_line_follow_an_amendment(api: ApiClient) -> None:
+    game_id, token = started(api, 5)
+    alternatives = api.get(f"/api/games/{game_id}/legal-moves?before=3").body
+    other = next(move for move in alternatives["moves"] if move != alternatives["recorded"])
+    # before any amendment, the line now and the game as it stood after each event agree
+    for version in range(2, 7):
+        assert (
+            api.get(f"/api/games/{game_id}/states/{version}?current_line=1").body
+            == api.get(f"/api/games/{game_id}/states/{version}").body
+        )
+    api.post(f"/api/games/{game_id}/amend", {"version": 3, "move": other}, token=token, if_match=6)
+    line = [entry["version"] for entry in api.get(f"/api/games/{game_id}/timeline").body["entries"]]
+    assert line[:2] == [2, 7]
+    states = [api.get(f"/api/games/{game_id}/states/{v}?current_line=1").body for v in line]
+    assert all(
+        state["current_version"] == 7 and state["version"] == v for state, v in zip(states, line, strict=True)
+    )
+    assert states[-1]["state"] == api.game(game_id)["state"]
+    # each state is the one just before the next move of the line (what amending that move is judged against)
+    for state, following in zip(states[:-1], line[1:], strict=True):
+        assert state["state"] == api.get(f"/api/games/{game_id}/legal-moves?before={following}").body["state"]
+    # the amended move's state is not the game as it stood after its event (the whole line, re-applied)
+    assert states[1]["state"] != api.get(f"/api/games/{game_id}/states/7").body["state"]
+    assert api.get(f"/api/games/{game_id}/states/3?current_line=1").error() == (404, "unknown_version")
+    assert api.get(f"/api/games/{game_id}/states/1?current_line=1").error() == (404, "unknown_version")
+    assert api.get(f"/api/games/{game_id}/states/2?current_line=maybe").error() == (400, "invalid_request")
+
+
 def test_legal_moves_before_refuses_what_is_not_a_move_of_the_line(api: ApiClient) -> None:
     game_id, token = started(api, 2)
     for query, expected in [
