@@ -363,13 +363,17 @@ function explainAmend(error) {
   return `Nothing was corrected: ${error.message}.`;
 }
 
+/** While a request is out the panel is busy: its controls stay as they are (a chance form keeps its dice)
+ * and a second choice is ignored until the answer is in. */
 function setCorrectionBusy(busy) {
   correction.busy = busy;
   correctPanel.setAttribute("aria-busy", busy ? "true" : "false");
   correctApply.disabled = busy;
-  correctPanel.querySelectorAll("#correct-moves button, #correct-moves input, #correct-moves select").forEach((node) => {
-    if (busy) node.disabled = true;
-  });
+}
+
+/** Mark the move chosen among the buttons (a chance form is left as typed). */
+function repaintChoice() {
+  if (correction.listing && !document.querySelector("#correct-moves .chance-form")) paintAlternatives();
 }
 
 function clearReport() {
@@ -515,7 +519,7 @@ async function dryRun(move) {
   correctError.textContent = "";
   clearReport();
   if (sameMove(move, correction.listing.recorded)) {
-    paintAlternatives();
+    repaintChoice();
     correctError.textContent = "That is the move recorded there already: choose another one.";
     return;
   }
@@ -536,7 +540,7 @@ async function dryRun(move) {
   } finally {
     setCorrectionBusy(false);
   }
-  if (correction.listing) paintAlternatives();
+  repaintChoice();
   if (stale) await reread();
   else if (correction.report) correctReport.focus();
   else document.getElementById("correct-prompt").focus();
@@ -570,7 +574,6 @@ async function applyCorrection() {
   } finally {
     setCorrectionBusy(false);
   }
-  if (correction.listing) paintAlternatives();
   if (stale) await reread();
 }
 

@@ -528,3 +528,64 @@ def test_without_a_token_or_for_another_seat_there_is_no_correction_control(
     page.goto(f"{site.url}/games/{game_id}/replay?version={mine['version']}")
     wait_shown(page, mine["version"])
     page.get_by_role("button", name="Correct this move…").wait_for()
+
+
+def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
+    page: Any, site: Served, api: Api, shots: Path, problems: list[str]
+) -> None:
+    created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table"})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    legal = api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["kind"] == "roll")
+    roll_version = legal["version"] + 1
+    for _ in range(3):
+        legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
+        api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
+    alternatives = api.call("GET", f"/api/games/{game_id}/legal-moves?before={roll_version}")
+    assert alternatives["prompt"]["kind"] == "roll" and alternatives["recorded"]["seat"] is None
+    recorded = alternatives["recorded"]["dice"]
+    other = next(m for m in alternatives["moves"] if sorted(m["dice"]) != sorted(recorded))["dice"]
+
+    page.goto(f"{site.url}/games/{game_id}/replay?version={roll_version}#token={token}")
+    wait_shown(page, roll_version)
+    page.get_by_role("button", name="Correct this move…").click()
+    inputs = page.locator("#correct-moves .chance-form .die-input")
+    inputs.first.wait_for()
+    assert inputs.count() == len(recorded)
+    # the form checks the dice as on the recording screen; the roll recorded is not a correction
+    for index, value in enumerate(recorded):
+        inputs.nth(index).fill(str(value))
+    page.get_by_role("button", name="Check this correction").click()
+    assert "recorded there already" in page.locator("#correct-error").inner_text()
+    for index, value in enumerate(reversed(other)):  # typed in any order
+        inputs.nth(index).fill(str(value))
+    page.get_by_role("button", name="Check this correction").click()
+    page.locator("#correct-report").wait_for()
+    page.screenshot(path=str(shots / "replay-correct-roll.png"), full_page=True)
+
+    # Someone records a move meanwhile: applying is refused, in words, and nothing is corrected.
+    version = api.call("GET", f"/api/games/{game_id}")["version"]
+    legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
+    api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
+    page.get_by_role("button", name="Apply correction").click()
+    error = page.locator("#correct-error")
+    page.wait_for_function(
+        "() => /changed the game meanwhile/.test(document.getElementById('correct-error').textContent)"
+    )
+    assert f"version {version + 1}" in error.inner_text()
+    assert api.call("GET", f"/api/games/{game_id}")["version"] == version + 1
+    # The browser logs the API's refusal (409) as a failed resource: expected here.
+    assert problems and all("409" in problem for problem in problems)
+    problems.clear()
+    # the moves were read again: enter the roll once more, and apply
+    inputs.first.wait_for()
+    for index, value in enumerate(other):
+        inputs.nth(index).fill(str(value))
+    page.get_by_role("button", name="Check this correction").click()
+    page.get_by_role("button", name="Apply correction").click()
+    wait_version(page, version + 2)
+    timeline = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+    amended = next(e for e in timeline if e["amends"] == roll_version)
+    assert amended["version"] == version + 2
+    assert sorted(
+        api.call("GET", f"/api/games/{game_id}/legal-moves?before={version + 2}")["recorded"]["dice"]
+    ) == sorted(other)
