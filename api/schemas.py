@@ -288,6 +288,14 @@ class AmendReportSchema(Schema):
     kept = fields.List(fields.Integer(), required=True)
     dropped = fields.List(fields.Integer(), required=True)
     first_misfit = fields.Dict(required=True, allow_none=True)
+    redrawn = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={
+            "description": "seeded games: the kept moves whose following chance outcomes (dice, cards) are "
+            "drawn again, because the amendment changed what chance had to decide there"
+        },
+    )
 
 
 class AmendedSchema(PlayedSchema):

@@ -261,6 +261,7 @@ class AmendReport:
             "kept": list(self.kept),
             "dropped": list(self.dropped),
             "first_misfit": self.first_misfit,
+            "redrawn": sorted(int(version) for version in self.redrawn),
         }
 
 

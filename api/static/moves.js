@@ -3,6 +3,8 @@
  * render(container, options) draws one button per legal move, grouped (the bridges, the castle, seal
  * conversions, finishing a menu...). Chance prompts of table-mode games become small forms: the dice that were
  * rolled (typed in any order), a card or tile picker. Each control posts exactly one move that the API listed.
+ * The recording screen uses it for the pending prompt, the replay's "Correct this move…" for the moves that
+ * were legal at an earlier move.
  */
 
 import { h, replace } from "./dom.js";
@@ -113,6 +115,7 @@ export function render(container, options) {
   const sections = names.map((name) => {
     const list = groups.get(name).map((move) => {
       const allowed = options.canAct(move);
+      const mark = markOf(options, move, "");
       const button = h(
         "button",
         {
@@ -123,7 +126,7 @@ export function render(container, options) {
           on: { click: () => options.onMove(move) },
         },
         moveLabel(state, prompt, move),
-        options.mark && options.mark(move) ? h("span", { class: "tag" }, options.mark(move)) : null,
+        mark ? h("span", { class: "tag" }, mark) : null,
       );
       buttons.push(button);
       return h("li", {}, button);

@@ -414,7 +414,8 @@ function paintCorrection() {
 function paintAlternatives() {
   const { listing } = correction;
   const { state, prompt, moves, recorded } = listing;
-  replace(document.getElementById("correct-prompt"), `Instead of move ${entryOf(correction.version).index}: ${promptTitle(state, prompt)}`);
+  const entry = entryOf(correction.version);
+  replace(document.getElementById("correct-prompt"), `Instead of ${entry ? `move ${entry.index}` : "that move"}: ${promptTitle(state, prompt)}`);
   renderMoves(document.getElementById("correct-moves"), {
     state,
     prompt,
@@ -459,7 +460,17 @@ function paintReport() {
   } else if (report.all_fit) {
     parts.push(h("p", {}, later === 1 ? "The one later move still applies." : `All ${later} later moves still apply.`));
   } else {
-    parts.push(h("p", {}, report.kept.length ? `${report.kept.length} of the ${later} later moves still apply; ${report.dropped.length} no longer do.` : `None of the ${later} later moves still applies.`));
+    const dropped = report.dropped.length === 1 ? "1 no longer does" : `${report.dropped.length} no longer do`;
+    parts.push(h("p", {}, report.kept.length ? `${report.kept.length} of the ${later} later moves still apply; ${dropped}.` : `None of the ${later} later moves still applies.`));
+  }
+  if (report.redrawn && report.redrawn.length) {
+    parts.push(
+      h(
+        "p",
+        {},
+        `heronlog draws again the dice or cards that followed ${report.redrawn.length === 1 ? "one of them" : `${report.redrawn.length} of them`} (this correction changes what chance had to decide there): ${report.redrawn.map(moveWords).join("; ")}.`,
+      ),
+    );
   }
   if (report.kept.length && !report.all_fit) {
     parts.push(h("h4", {}, `Still apply (${report.kept.length})`), versionList(report.kept));

@@ -478,6 +478,7 @@ def test_correct_a_move_from_the_replay_with_a_dry_run_first(
     assert chosen != alternatives["recorded"] and chosen in alternatives["moves"]
     report = reports[json.dumps(chosen, sort_keys=True)]
     later = len(report["kept"]) + len(report["dropped"])
+    assert ("draws again the dice or cards" in words) == bool(report["redrawn"])
     if report["all_fit"]:
         assert f"All {later} later moves still apply" in words
         assert [e["version"] for e in after[target["index"] :]] == report["kept"]

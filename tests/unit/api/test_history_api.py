@@ -8,7 +8,7 @@ from tests.api_helpers import ApiClient
 
 
 def started(api: ApiClient, moves: int, players: int = 2, **setup: Any) -> tuple[str, str]:
-    game_id, token, _ = api.create(players, seed=5, **setup)
+    game_id, token, _ = api.create(players, **{"seed": 5, **setup})
     for _ in range(moves):
         listing = api.legal(game_id)
         assert api.play(game_id, listing.body["moves"][0], token, listing.etag).status == 201
@@ -73,6 +73,7 @@ def test_amend_replaces_a_move_and_reports_what_still_fits(api: ApiClient) -> No
     assert dry.status == 200 and dry.body["dry_run"] is True and dry.etag == 3
     report = dry.body["report"]
     assert report["version"] == 2 and sorted(report["kept"] + report["dropped"]) == [3]
+    assert set(report["redrawn"]) <= set(report["kept"])
     amended = api.post(
         f"/api/games/{game_id}/amend", {"version": 2, "move": replacement}, token=token, if_match=3
     )
@@ -145,6 +146,28 @@ def test_states_on_the_current_line_follow_an_amendment(api: ApiClient) -> None:
     assert api.get(f"/api/games/{game_id}/states/3?current_line=1").error() == (404, "unknown_version")
     assert api.get(f"/api/games/{game_id}/states/1?current_line=1").error() == (404, "unknown_version")
     assert api.get(f"/api/games/{game_id}/states/2?current_line=maybe").error() == (400, "invalid_request")
+
+
+def test_an_amend_report_names_the_kept_moves_whose_chance_is_drawn_again(api: ApiClient) -> None:
+    game_id, token = started(api, 40, seed=1)
+    move = {"kind": "ascend", "seat": 0, "from": "gate", "to": "steward_2"}
+    assert move in api.get(f"/api/games/{game_id}/legal-moves?before=16").body["moves"]
+    chance = {e["version"]: e["chance"] for e in api.get(f"/api/games/{game_id}/timeline").body["entries"]}
+    dry = api.post(
+        f"/api/games/{game_id}/amend",
+        {"version": 16, "move": move, "dry_run": True},
+        token=token,
+        if_match=41,
+    ).body["report"]
+    assert dry["redrawn"] == [25] and 25 in dry["kept"]
+    assert (
+        api.post(
+            f"/api/games/{game_id}/amend", {"version": 16, "move": move}, token=token, if_match=41
+        ).status
+        == 200
+    )
+    after = {e["version"]: e["chance"] for e in api.get(f"/api/games/{game_id}/timeline").body["entries"]}
+    assert after[25] != chance[25]  # the dice or cards drawn after it are others now
 
 
 def test_legal_moves_before_refuses_what_is_not_a_move_of_the_line(api: ApiClient) -> None:
