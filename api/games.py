@@ -51,6 +51,7 @@ from api.schemas import (
     GameSchema,
     ImportDocumentSchema,
     ImportQuerySchema,
+    LegalMovesQuerySchema,
     LegalMovesSchema,
     LocateQuerySchema,
     MoveSubmissionSchema,
@@ -59,6 +60,7 @@ from api.schemas import (
     RedoSchema,
     ScoreSchema,
     SeatTokenSchema,
+    StateQuerySchema,
     StateSchema,
     StreamQuerySchema,
     TimelineQuerySchema,
@@ -217,16 +219,34 @@ class OneGame(MethodView):
 
 @blp.route("/<uuid:game_id>/legal-moves")
 class LegalMoves(MethodView):
-    @errors(blp, *READ)
+    @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}])
+    @blp.arguments(LegalMovesQuerySchema, location="query", error_status_code=400)
     @blp.response(200, LegalMovesSchema, headers=ETAG_HEADER)
-    def get(self, game_id: UUID) -> Any:
+    def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
         """The pending prompt and every legal answer to it.
 
         Post any of the listed moves as-is to `moves`. Chance moves (seat null) are listed in table mode,
-        where the recorder enters the dice and cards of the physical game."""
+        where the recorder enters the dice and cards of the physical game. With `before=V`: the prompt and
+        the legal moves just before the move at version V of the line of play, with that move (`recorded`)
+        and the board then (`state`): the alternatives `amend` accepts for it (`404 unknown_version` when V
+        is not a move of the line)."""
         game, _ = reader(game_id)
-        return json_response(legal_listing(game), 200, etag(game.version))
+        if query["before"] is None:
+            return json_response(legal_listing(game), 200, etag(game.version))
+        version = query["before"]
+        game, state = game_log().before_move(game.id, version)
+        body = {
+            "game_id": str(game.id),
+            "version": game.version,
+            "over": bool(domain.is_over(state)),
+            "prompt": present.prompt(state),
+            "moves": [] if game.abandoned else present.plain(domain.legal_moves(state)),
+            "before": version,
+            "recorded": present.plain(game.records[version].move),
+            "state": present.board(state),
+        }
+        return body, 200, etag(game.version)
 
 
 @blp.route("/<uuid:game_id>/moves")
@@ -387,8 +407,11 @@ class Forks(MethodView):
 # --- history ----------------------------------------------------------------------------------------------
 
 
-def state_payload(game: Game, version: int) -> tuple[dict[str, Any], int, dict[str, str]]:
-    state = game_log().state_at(game.id, version)
+def state_payload(
+    game: Game, version: int, *, current_line: bool = False
+) -> tuple[dict[str, Any], int, dict[str, str]]:
+    log = game_log()
+    state = log.state_on_line(game.id, version) if current_line else log.state_at(game.id, version)
     body = {
         "game_id": str(game.id),
         "version": version,
@@ -404,13 +427,17 @@ def state_payload(game: Game, version: int) -> tuple[dict[str, Any], int, dict[s
 
 @blp.route("/<uuid:game_id>/states/<int:version>")
 class StateAt(MethodView):
-    @errors(blp, *READ)
+    @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}])
+    @blp.arguments(StateQuerySchema, location="query", error_status_code=400)
     @blp.response(200, StateSchema, headers=ETAG_HEADER)
-    def get(self, game_id: UUID, version: int) -> Any:
-        """The game as it stood right after event `version` (what the players saw then)."""
+    def get(self, query: Mapping[str, Any], game_id: UUID, version: int) -> Any:
+        """The game as it stood right after event `version` (what the players saw then).
+
+        With `current_line=1`: right after the move at `version` as the line of play stands now (the replay
+        of an amended game: the moves kept after an amendment follow the new move)."""
         game, _ = reader(game_id)
-        return state_payload(game, version)
+        return state_payload(game, version, current_line=query["current_line"])
 
 
 @blp.route("/<uuid:game_id>/states")

@@ -156,6 +156,31 @@ class LegalMovesSchema(Schema):
     over = fields.Boolean(required=True)
     prompt = fields.Nested(PromptSchema, required=True)
     moves = fields.List(MoveField(), required=True)
+    before = fields.Integer(
+        metadata={"description": "with ?before=V only: the move these are the alternatives to (its version)"}
+    )
+    recorded = MoveField(
+        metadata={"description": "with ?before=V only: the move recorded at V (one of `moves`)"}
+    )
+    state = fields.Dict(
+        metadata={
+            "description": "with ?before=V only: the board just before that move, JSON-ready for drawing and "
+            "labelling the moves (the catalog is served apart: /catalog)"
+        }
+    )
+
+
+class LegalMovesQuerySchema(Schema):
+    before = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1),
+        metadata={
+            "description": "list the moves that were legal just before the move at this version of the line of "
+            "play (what `amend` may put in its place) instead of the pending ones; the answer's `version` is "
+            "still the game's, to send as If-Match"
+        },
+    )
 
 
 NEXT_MOVES = (
@@ -263,6 +288,14 @@ class AmendReportSchema(Schema):
     kept = fields.List(fields.Integer(), required=True)
     dropped = fields.List(fields.Integer(), required=True)
     first_misfit = fields.Dict(required=True, allow_none=True)
+    redrawn = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={
+            "description": "seeded games: the kept moves whose following chance outcomes (dice, cards) are "
+            "drawn again, because the amendment changed what chance had to decide there"
+        },
+    )
 
 
 class AmendedSchema(PlayedSchema):
@@ -289,6 +322,17 @@ class StateSchema(Schema):
     prompt = fields.Nested(PromptSchema, required=True)
     score = fields.List(fields.Nested(ScoreSheetOutSchema), required=True)
     state = fields.Dict(required=True)
+
+
+class StateQuerySchema(Schema):
+    current_line = fields.Boolean(
+        load_default=False,
+        metadata={
+            "description": "the state right after the move at this version as the line of play stands now "
+            "(after an amendment the kept later moves follow the new move), not the game as it stood right "
+            "after event `version`; 404 unknown_version when it is not a move of the line"
+        },
+    )
 
 
 class LocateQuerySchema(Schema):

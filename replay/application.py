@@ -147,6 +147,19 @@ class GameLog(Application[UUID]):
         # Otherwise fold from the nearest snapshot at or before that version.
         return self.get_game(game_id, version).state
 
+    def state_on_line(self, game_id: UUID, version: int) -> Any:
+        """The rules-engine state right after the move at ``version`` of today's line of play (the replay of
+        the game as it stands now, amendments included); :class:`UnknownVersion` when ``version`` is not a move
+        of the line."""
+        return decisions.state_after_move(self.get_game(game_id), version)
+
+    def before_move(self, game_id: UUID, version: int) -> tuple[Game, Any]:
+        """The game now, and the rules-engine state just before the move at ``version`` of its line of play
+        (what amending that move is judged against); :class:`UnknownVersion` when ``version`` is not a move of
+        the line."""
+        game = self.get_game(game_id)
+        return game, decisions.state_before_move(game, version)
+
     def timeline(self, game_id: UUID, *, include_undone: bool = False) -> list[history.TimelineEntry]:
         return history.timeline(self.get_game(game_id), include_undone=include_undone)
 

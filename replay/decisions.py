@@ -261,7 +261,25 @@ class AmendReport:
             "kept": list(self.kept),
             "dropped": list(self.dropped),
             "first_misfit": self.first_misfit,
+            "redrawn": sorted(int(version) for version in self.redrawn),
         }
+
+
+def state_before_move(game: Game, version: int) -> Any:
+    """The rules-engine state just before the move recorded at ``version``, as the line of play stands now:
+    what an amendment of that move is judged against (its legal moves are the alternatives)."""
+    if version not in game.line:
+        raise UnknownVersion(f"version {version} is not a move of the line of play", version=version)
+    return game.state_after(game.line.index(version))
+
+
+def state_after_move(game: Game, version: int) -> Any:
+    """The rules-engine state right after the move recorded at ``version``, as the line of play stands now
+    (after an amendment, the kept later moves follow the new move: the game as it stood after event
+    ``version`` is another state)."""
+    if version not in game.line:
+        raise UnknownVersion(f"version {version} is not a move of the line of play", version=version)
+    return game.state_after(game.line.index(version) + 1)
 
 
 def amend(game: Game, version: int, move: Move, *, actor: str) -> tuple[MoveAmended, AmendReport]:
@@ -271,11 +289,9 @@ def amend(game: Game, version: int, move: Move, *, actor: str) -> tuple[MoveAmen
     :class:`AmendReport`); in seeded mode a later move whose chance outcomes must change gets them redrawn.
     """
     _open(game)
-    if version not in game.line:
-        raise UnknownVersion(f"version {version} is not a move of the line of play", version=version)
+    before = state_before_move(game, version)
     game = game.with_states_from_start()
     position = game.line.index(version)
-    before = game.state_after(position)
     state, chance = rules.decide(before, move)
     description = domain.describe(before, move)
     kept: list[int] = []

@@ -25,6 +25,8 @@ PER_GAME = frozenset(
         "get_game",
         "as_it_stood",
         "state_at",
+        "before_move",
+        "state_on_line",
         "timeline",
         "locate",
         "events_of",

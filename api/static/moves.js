@@ -3,6 +3,8 @@
  * render(container, options) draws one button per legal move, grouped (the bridges, the castle, seal
  * conversions, finishing a menu...). Chance prompts of table-mode games become small forms: the dice that were
  * rolled (typed in any order), a card or tile picker. Each control posts exactly one move that the API listed.
+ * The recording screen uses it for the pending prompt, the replay's "Correct this move…" for the moves that
+ * were legal at an earlier move.
  */
 
 import { h, replace } from "./dom.js";
@@ -47,7 +49,7 @@ function rollForm(state, prompt, moves, options) {
     },
     h("fieldset", {}, h("legend", {}, `The ${prompt.context.bridge} dice`), h("div", { class: "dice-inputs" }, inputs)),
     problem,
-    h("button", { type: "submit", class: "primary", disabled: !options.canAct(moves[0]) }, "Record the roll"),
+    h("button", { type: "submit", class: "primary", disabled: !options.canAct(moves[0]) }, options.submit || "Record the roll"),
   );
   return form;
 }
@@ -56,7 +58,7 @@ function pickerForm(state, prompt, moves, options, legend) {
   const select = h(
     "select",
     { id: "chance-pick" },
-    moves.map((move, i) => h("option", { value: String(i) }, moveLabel(state, prompt, move))),
+    moves.map((move, i) => h("option", { value: String(i) }, moveLabel(state, prompt, move), markOf(options, move, " — "))),
   );
   return h(
     "form",
@@ -71,13 +73,20 @@ function pickerForm(state, prompt, moves, options, legend) {
     },
     h("label", { for: "chance-pick" }, legend),
     select,
-    h("button", { type: "submit", class: "primary", disabled: !options.canAct(moves[0]) }, "Record"),
+    h("button", { type: "submit", class: "primary", disabled: !options.canAct(moves[0]) }, options.submit || "Record"),
   );
 }
 
+/** The words an optional options.mark(move) adds to a move's control (the replay's "as recorded"). */
+function markOf(options, move, separator) {
+  const mark = options.mark ? options.mark(move) : null;
+  return mark ? `${separator}${mark}` : null;
+}
+
 /**
- * options: {state, prompt, moves, canAct(move), onMove(move)}. Returns the buttons in order (for the number
- * keys of the recording screen).
+ * options: {state, prompt, moves, canAct(move), onMove(move), mark(move)?, submit?}. mark, when given, returns
+ * words to show beside a move (or null); submit names the chance forms' button ("Record" otherwise). Returns
+ * the buttons in order (for the number keys of the recording screen).
  */
 export function render(container, options) {
   const { state, prompt, moves } = options;
@@ -106,6 +115,7 @@ export function render(container, options) {
   const sections = names.map((name) => {
     const list = groups.get(name).map((move) => {
       const allowed = options.canAct(move);
+      const mark = markOf(options, move, "");
       const button = h(
         "button",
         {
@@ -116,6 +126,7 @@ export function render(container, options) {
           on: { click: () => options.onMove(move) },
         },
         moveLabel(state, prompt, move),
+        mark ? h("span", { class: "tag" }, mark) : null,
       );
       buttons.push(button);
       return h("li", {}, button);

@@ -5,13 +5,21 @@
  * board when that turn began). Undone moves are hidden unless asked for. Annotations sit beside their move
  * (add, edit, delete, glyphs); the score timeline chart shows each player's total after every turn; the score
  * sheet follows the position; "What if?" forks the game at the position shown and opens the new game.
+ *
+ * "Correct this move…" (with a token that may amend the move shown): the moves legal just before it
+ * (GET legal-moves?before=V), drawn as the recording screen draws them (moves.js, labels.js); choosing one asks
+ * the API for a dry run of the amendment and says in words which later moves still apply and which would leave
+ * the line of play; "Apply correction" amends with If-Match and the replay reloads. The moves of the line are
+ * shown as the line stands now (states/V?current_line=1), so an amended move sits in its place.
  */
 
-import { call, read, saveToken, tokenFor } from "./api.js";
+import { call, randomKey, read, saveToken, tokenFor } from "./api.js";
 import { draw } from "./board.js";
 import { h, replace, toast, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
 import { lineChart } from "./chart.js";
+import { moveLabel, promptTitle } from "./labels.js";
+import { render as renderMoves } from "./moves.js";
 
 const id = gameId();
 const view = {
@@ -24,6 +32,8 @@ const view = {
   notes: [],
   request: 0,
 };
+/** The correction under way: the move's version, the API's alternatives, the move chosen and its dry run. */
+const correction = { version: null, listing: null, move: null, report: null, busy: false };
 
 const slider = document.getElementById("slider");
 const noteForm = document.getElementById("note-form");
@@ -36,10 +46,23 @@ function roundKey(entry) {
   return entry ? String(entry.round) : "start";
 }
 
+/**
+ * The positions: the moves of the line of play in its order (after an amendment the new move stands where the
+ * old one stood, though its version is later), and, when asked for, each undone move after the last position
+ * recorded before it.
+ */
 function buildPositions() {
   const shown = document.getElementById("show-undone").checked;
-  const entries = view.entries.filter((entry) => shown || !entry.undone).sort((a, b) => a.version - b.version);
-  view.positions = [{ version: 1, entry: null }, ...entries.map((entry) => ({ version: entry.version, entry }))];
+  const line = view.entries.filter((entry) => !entry.undone).sort((a, b) => a.index - b.index);
+  const positions = [{ version: 1, entry: null }, ...line.map((entry) => ({ version: entry.version, entry }))];
+  if (shown) {
+    for (const entry of view.entries.filter((e) => e.undone).sort((a, b) => a.version - b.version)) {
+      let at = positions.length;
+      while (at > 1 && positions[at - 1].version > entry.version) at -= 1;
+      positions.splice(at, 0, { version: entry.version, entry });
+    }
+  }
+  view.positions = positions;
   slider.max = String(view.positions.length - 1);
 }
 
@@ -49,12 +72,16 @@ function withCatalog(payload) {
   return payload;
 }
 
-async function stateAt(version) {
-  if (!view.states.has(version)) view.states.set(version, read(id, `/api/games/${id}/states/${version}`).then((a) => withCatalog(a.body)));
+/** The board at a position: a move of the line as the line stands now; an undone move as it stood then. */
+async function stateAt(position) {
+  const onLine = Boolean(position.entry && !position.entry.undone);
+  const key = `${position.version}${onLine ? "/line" : ""}`;
+  const path = `/api/games/${id}/states/${position.version}${onLine ? "?current_line=1" : ""}`;
+  if (!view.states.has(key)) view.states.set(key, read(id, path).then((a) => withCatalog(a.body)));
   try {
-    return await view.states.get(version);
+    return await view.states.get(key);
   } catch (error) {
-    view.states.delete(version);
+    view.states.delete(key);
     throw error;
   }
 }
@@ -80,14 +107,16 @@ async function go(index, { fromSlider = false } = {}) {
   slider.setAttribute("aria-valuetext", describePosition(index));
   replace(document.getElementById("position"), describePosition(index));
   paintMoveList();
-  const { version } = view.positions[index];
+  paintCorrection();
+  const position = view.positions[index];
+  const { version } = position;
   setUrl(version);
   const ticket = (view.request += 1);
   try {
-    const payload = await stateAt(version);
+    const payload = await stateAt(position);
     if (ticket !== view.request) return; // a later step won
     draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), payload.state, view.game.players, payload.prompt.seat);
-    const final = payload.over && version === view.game.version;
+    const final = payload.over && index === view.positions.length - 1 && !(position.entry && position.entry.undone);
     replace(document.getElementById("sheet-title"), final ? "Final score sheet" : "Score sheet at this point");
     replace(document.getElementById("sheet"), scoreTable(payload.score, final ? "The final score" : `After version ${version}`));
     paintChart();
@@ -178,23 +207,33 @@ function paintMoveList() {
 function chartPoints() {
   const points = [];
   let lastKey = null;
-  for (const entry of view.entries.filter((e) => !e.undone).sort((a, b) => a.version - b.version)) {
+  for (const entry of view.entries.filter((e) => !e.undone).sort((a, b) => a.index - b.index)) {
     if (!entry.totals) continue;
     const key = turnKey(entry);
     const label = entry.round && entry.turn ? `R${entry.round} T${entry.turn} ${entry.player || ""}` : "setup";
-    if (key === lastKey) points[points.length - 1] = { label, round: entry.round, version: entry.version, values: entry.totals };
-    else points.push({ label, round: entry.round, version: entry.version, values: entry.totals });
+    const point = { label, round: entry.round, version: entry.version, index: entry.index, values: entry.totals };
+    if (key === lastKey) points[points.length - 1] = point;
+    else points.push(point);
     lastKey = key;
   }
   return points;
 }
 
+/** How many moves of the line of play the position shown has played (an undone move: those before it). */
+function lineIndexAt(at) {
+  for (let i = at; i > 0; i -= 1) {
+    const entry = view.positions[i] && view.positions[i].entry;
+    if (entry && !entry.undone) return entry.index;
+  }
+  return 0;
+}
+
 function paintChart() {
   const points = chartPoints();
-  const version = view.positions[view.at] ? view.positions[view.at].version : 1;
+  const played = lineIndexAt(view.at);
   let current = -1;
   points.forEach((p, i) => {
-    if (p.version <= version) current = i;
+    if (p.index <= played) current = i;
   });
   replace(document.getElementById("chart"), points.length ? lineChart(view.game.players, points, current) : h("p", {}, "No move yet."));
 }
@@ -241,6 +280,8 @@ async function loadTimeline() {
 }
 
 function indexOfVersion(version) {
+  const exact = view.positions.findIndex((p) => p.version === version);
+  if (exact >= 0) return exact;
   let best = 0;
   view.positions.forEach((p, i) => {
     if (p.version <= version) best = i;
@@ -256,13 +297,295 @@ async function startingIndex() {
     if (params.has("seat")) query.set("seat", params.get("seat"));
     try {
       const answer = await read(id, `/api/games/${id}/states?${query}`);
-      view.states.set(answer.body.version, Promise.resolve(withCatalog(answer.body)));
       return indexOfVersion(answer.body.version);
     } catch (error) {
       toast(`No such turn in this game: ${error.message}`, "error");
     }
   }
   return view.positions.length - 1;
+}
+
+// --- correcting a move ----------------------------------------------------------------------------------
+
+const correctArea = document.getElementById("correct-area");
+const correctOpen = document.getElementById("correct-open");
+const correctPanel = document.getElementById("correct-panel");
+const correctApply = document.getElementById("correct-apply");
+const correctError = document.getElementById("correct-error");
+const correctReport = document.getElementById("correct-report");
+
+function mySeat() {
+  return view.me && view.me.startsWith("seat:") ? Number(view.me.slice(5)) : null;
+}
+
+/** The API lets a seat token amend its own seat's moves, and the owner any move (chance included). */
+function mayActFor(seat) {
+  return view.me === "owner" || (mySeat() !== null && seat === mySeat());
+}
+
+function amendable(entry) {
+  return Boolean(view.me && view.game && entry && !entry.undone && view.game.status !== "abandoned" && mayActFor(entry.seat));
+}
+
+/** One text per move, whatever the order of its keys (the API lists moves and records them in its own). */
+function canonical(value) {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function sameMove(a, b) {
+  return Boolean(a && b) && canonical(a) === canonical(b);
+}
+
+function entryOf(version) {
+  return view.entries.find((entry) => entry.version === version && !entry.undone) || null;
+}
+
+function moveWords(version) {
+  const entry = entryOf(version);
+  return entry ? `move ${entry.index}, “${entry.description}”` : `the move of version ${version}`;
+}
+
+function explainAmend(error) {
+  if (error.status === 409 && error.code === "stale_version") {
+    const now = error.details.current_version;
+    return `Someone changed the game meanwhile${now ? ` (it is at version ${now} now)` : ""}: nothing was corrected. The moves and the replay are read again; check them and try once more.`;
+  }
+  if (error.status === 409) return `Nothing was corrected: ${error.message}.`;
+  if (error.status === 401) return "This browser's token is not valid for this game (any more): paste one above to correct moves.";
+  if (error.status === 403) return `This token may not correct that move: ${error.message}.`;
+  if (error.status === 404) return `That move is no longer on the line of play (undone or replaced meanwhile): ${error.message}.`;
+  if (error.status === 422) return `The rules refuse this correction${error.rule ? ` (${error.rule})` : ""}: ${error.message}.`;
+  if (error.status === 400) return `The server could not read this correction: ${error.message}.`;
+  return `Nothing was corrected: ${error.message}.`;
+}
+
+/** While a request is out the panel is busy: its controls stay as they are (a chance form keeps its dice)
+ * and a second choice is ignored until the answer is in. */
+function setCorrectionBusy(busy) {
+  correction.busy = busy;
+  correctPanel.setAttribute("aria-busy", busy ? "true" : "false");
+  correctApply.disabled = busy;
+}
+
+/** Mark the move chosen among the buttons (a chance form is left as typed). */
+function repaintChoice() {
+  if (correction.listing && !document.querySelector("#correct-moves .chance-form")) paintAlternatives();
+}
+
+function clearReport() {
+  correction.move = null;
+  correction.report = null;
+  correctReport.hidden = true;
+  correctApply.hidden = true;
+  replace(document.getElementById("correct-report-body"));
+}
+
+function closeCorrection({ focus = false } = {}) {
+  correction.version = null;
+  correction.listing = null;
+  clearReport();
+  correctError.textContent = "";
+  correctPanel.hidden = true;
+  correctOpen.setAttribute("aria-expanded", "false");
+  replace(document.getElementById("correct-moves"));
+  if (focus && !correctArea.hidden) correctOpen.focus();
+}
+
+/** Show the control when the move shown may be corrected with this browser's token; close it on another move. */
+function paintCorrection() {
+  const position = view.positions[view.at];
+  const entry = position ? position.entry : null;
+  if (correction.version !== null && (!entry || entry.version !== correction.version || entry.undone)) closeCorrection();
+  if (!amendable(entry)) {
+    correctArea.hidden = true;
+    return;
+  }
+  correctArea.hidden = false;
+  replace(
+    document.getElementById("correct-about"),
+    `Was move ${entry.index} entered wrong (“${entry.description}”)? Replace it with the move really played: the later moves are checked again, and nothing is deleted.`,
+  );
+}
+
+function paintAlternatives() {
+  const { listing } = correction;
+  const { state, prompt, moves, recorded } = listing;
+  const entry = entryOf(correction.version);
+  replace(document.getElementById("correct-prompt"), `Instead of ${entry ? `move ${entry.index}` : "that move"}: ${promptTitle(state, prompt)}`);
+  renderMoves(document.getElementById("correct-moves"), {
+    state,
+    prompt,
+    moves,
+    canAct: (move) => Boolean(move) && mayActFor(move.seat),
+    onMove: dryRun,
+    submit: "Check this correction",
+    mark: (move) => (sameMove(move, recorded) ? "as recorded" : sameMove(move, correction.move) ? "chosen" : null),
+  });
+}
+
+async function openCorrection() {
+  const entry = view.positions[view.at].entry;
+  if (!amendable(entry) || correction.busy) return;
+  closeCorrection();
+  correction.version = entry.version;
+  correctPanel.hidden = false;
+  correctOpen.setAttribute("aria-expanded", "true");
+  replace(document.getElementById("correct-prompt"), "Reading the moves allowed then…");
+  try {
+    const answer = await read(id, `/api/games/${id}/legal-moves?before=${entry.version}`);
+    if (correction.version !== entry.version) return; // the replay moved on meanwhile
+    answer.body.state.catalog = view.catalog;
+    correction.listing = answer.body;
+    paintAlternatives();
+    document.getElementById("correct-prompt").focus();
+  } catch (error) {
+    correctError.textContent = explainAmend(error);
+  }
+}
+
+function versionList(versions) {
+  return h("ol", { class: "correct-list" }, versions.map((version) => h("li", {}, moveWords(version))));
+}
+
+function paintReport() {
+  const { report, listing, move } = correction;
+  const later = report.kept.length + report.dropped.length;
+  const parts = [h("p", {}, `${capitalFirst(moveWords(report.version))} would become: ${moveLabel(listing.state, listing.prompt, move)}.`)];
+  if (!later) {
+    parts.push(h("p", {}, "No move was recorded after it: nothing else changes."));
+  } else if (report.all_fit) {
+    parts.push(h("p", {}, later === 1 ? "The one later move still applies." : `All ${later} later moves still apply.`));
+  } else {
+    const dropped = report.dropped.length === 1 ? "1 no longer does" : `${report.dropped.length} no longer do`;
+    parts.push(h("p", {}, report.kept.length ? `${report.kept.length} of the ${later} later moves still apply; ${dropped}.` : `None of the ${later} later moves still applies.`));
+  }
+  if (report.redrawn && report.redrawn.length) {
+    parts.push(
+      h(
+        "p",
+        {},
+        `heronlog draws again the dice or cards that followed ${report.redrawn.length === 1 ? "one of them" : `${report.redrawn.length} of them`} (this correction changes what chance had to decide there): ${report.redrawn.map(moveWords).join("; ")}.`,
+      ),
+    );
+  }
+  if (report.kept.length && !report.all_fit) {
+    parts.push(h("h4", {}, `Still apply (${report.kept.length})`), versionList(report.kept));
+  } else if (report.kept.length) {
+    parts.push(h("details", {}, h("summary", {}, `The moves that still apply (${report.kept.length})`), versionList(report.kept)));
+  }
+  if (report.first_misfit) {
+    const misfit = report.first_misfit;
+    const why = misfit.error || {};
+    parts.push(
+      h(
+        "p",
+        { class: "warning" },
+        `${capitalFirst(moveWords(misfit.version))} no longer fits after this correction: ${why.message || "the rules refuse it"}${why.rule ? ` (${why.rule})` : ""}.`,
+      ),
+      h("h4", {}, `Would leave the line of play (${report.dropped.length})`),
+      versionList(report.dropped),
+      h(
+        "p",
+        {},
+        "Applying the correction drops them from the line of play: nothing is deleted (they stay in the game's log, under “Show undone moves”), and the moves really played from there on are recorded again on the recording screen.",
+      ),
+    );
+  }
+  replace(document.getElementById("correct-report-body"), parts);
+  correctReport.hidden = false;
+  correctApply.hidden = false;
+}
+
+function capitalFirst(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** After a refusal for a stale version: read the replay and the alternatives again. */
+async function reread() {
+  const version = correction.version;
+  const game = await read(id, `/api/games/${id}`);
+  view.game = game.body;
+  renderHeader(view.game);
+  view.states.clear();
+  await loadTimeline();
+  const index = view.positions.findIndex((p) => p.version === version && p.entry && !p.entry.undone);
+  if (index < 0) {
+    closeCorrection();
+    await go(view.at);
+    return;
+  }
+  view.at = index;
+  const problem = correctError.textContent;
+  await go(index);
+  await openCorrection();
+  if (!correctError.textContent) correctError.textContent = problem;
+}
+
+async function dryRun(move) {
+  if (correction.busy || !correction.listing) return;
+  correctError.textContent = "";
+  clearReport();
+  if (sameMove(move, correction.listing.recorded)) {
+    repaintChoice();
+    correctError.textContent = "That is the move recorded there already: choose another one.";
+    return;
+  }
+  setCorrectionBusy(true);
+  let stale = false;
+  try {
+    const answer = await call("POST", `/api/games/${id}/amend`, {
+      body: { version: correction.version, move, dry_run: true },
+      token: tokenFor(id),
+      version: correction.listing.version,
+    });
+    correction.move = move;
+    correction.report = answer.body.report;
+    paintReport();
+  } catch (error) {
+    correctError.textContent = explainAmend(error);
+    stale = error.status === 409 && error.code === "stale_version";
+  } finally {
+    setCorrectionBusy(false);
+  }
+  repaintChoice();
+  if (stale) await reread();
+  else if (correction.report) correctReport.focus();
+  else document.getElementById("correct-prompt").focus();
+}
+
+async function applyCorrection() {
+  if (correction.busy || !correction.move) return;
+  correctError.textContent = "";
+  setCorrectionBusy(true);
+  let stale = false;
+  try {
+    const answer = await call("POST", `/api/games/${id}/amend`, {
+      body: { version: correction.version, move: correction.move },
+      token: tokenFor(id),
+      version: correction.listing.version,
+      idempotencyKey: randomKey(),
+    });
+    const amended = answer.body.versions[answer.body.versions.length - 1];
+    const dropped = answer.body.report.dropped.length;
+    closeCorrection();
+    view.game = answer.body.game;
+    renderHeader(view.game);
+    view.states.clear();
+    await Promise.all([loadTimeline(), loadNotes()]);
+    await go(indexOfVersion(amended));
+    toast(`Move corrected${dropped ? `; ${dropped} later move${dropped > 1 ? "s" : ""} left the line of play` : ""}.`);
+    (correctArea.hidden ? document.getElementById("position") : correctOpen).focus();
+  } catch (error) {
+    correctError.textContent = explainAmend(error);
+    stale = error.status === 409 && error.code === "stale_version";
+  } finally {
+    setCorrectionBusy(false);
+  }
+  if (stale) await reread();
 }
 
 async function start() {
@@ -316,6 +639,9 @@ document.getElementById("copy-link").addEventListener("click", async () => {
   toast(done ? "Link copied." : window.location.href.split("#")[0]);
 });
 document.getElementById("note-cancel").addEventListener("click", resetNoteForm);
+correctOpen.addEventListener("click", () => (correctPanel.hidden ? openCorrection() : closeCorrection({ focus: true })));
+document.getElementById("correct-cancel").addEventListener("click", () => closeCorrection({ focus: true }));
+correctApply.addEventListener("click", applyCorrection);
 noteForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = noteForm.elements.text.value.trim();
@@ -341,7 +667,13 @@ noteForm.addEventListener("submit", async (event) => {
 });
 document.addEventListener("keydown", (event) => {
   const t = event.target;
+  if (event.key === "Escape" && !correctPanel.hidden && !correction.busy) {
+    event.preventDefault();
+    closeCorrection({ focus: true });
+    return;
+  }
   if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return;
+  if (t instanceof Element && t.closest("#correct-panel")) return; // its buttons, not the replay's steps
   if (event.ctrlKey || event.metaKey || event.altKey || !view.positions.length) return;
   const keys = {
     ArrowLeft: event.shiftKey ? "prev-turn" : "prev",

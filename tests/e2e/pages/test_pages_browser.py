@@ -7,6 +7,7 @@ Screenshots go to HERONLOG_TEST_OUTPUT/pages (wide and 390-pixel phone viewports
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -394,3 +395,198 @@ def test_a_table_mode_solo_game_asks_which_solo_card_was_revealed(page: Any, sit
     wait_version(page, version + 1)
     first = page.locator("#recent li").first.inner_text()
     assert first.startswith("automatic") and "Rival (automatic) reveals SO9" in first
+
+
+def test_correct_a_move_from_the_replay_with_a_dry_run_first(
+    page: Any, site: Served, api: Api, shots: Path
+) -> None:
+    created = api.call("POST", "/api/games", {"players": ["Aiko", "Ben"], "mode": "seeded", "seed": 11})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    for _ in range(10):
+        legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
+        api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
+    before = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+    # an early move with another legal move beside the one recorded
+    target = next(
+        entry
+        for entry in before[2:]
+        if len(api.call("GET", f"/api/games/{game_id}/legal-moves?before={entry['version']}")["moves"]) > 1
+    )
+    version = target["version"]
+    alternatives = api.call("GET", f"/api/games/{game_id}/legal-moves?before={version}")
+    # what the API's dry run says for each alternative (a dry run writes nothing)
+    reports = {
+        json.dumps(move, sort_keys=True): api.call(
+            "POST",
+            f"/api/games/{game_id}/amend",
+            {"version": version, "move": move, "dry_run": True},
+            token,
+            alternatives["version"],
+        )["report"]
+        for move in alternatives["moves"]
+        if move != alternatives["recorded"]
+    }
+    assert api.call("GET", f"/api/games/{game_id}")["version"] == 11
+
+    # The owner's link: the control shows on the move, and opens from the keyboard; Escape closes it.
+    page.goto(f"{site.url}/games/{game_id}/replay?version={version}#token={token}")
+    wait_shown(page, version)
+    opener = page.get_by_role("button", name="Correct this move…")
+    opener.wait_for()
+    assert opener.get_attribute("aria-expanded") == "false"
+    opener.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#correct-moves button.move")
+    assert opener.get_attribute("aria-expanded") == "true"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#correct-panel", state="hidden")
+    page.keyboard.press("Enter")  # the focus is back on the control
+    buttons = page.locator("#correct-moves button.move")
+    buttons.first.wait_for()
+    # every legal move at that point, labelled as the recording screen labels them; the recorded one marked
+    assert buttons.count() == len(alternatives["moves"])
+    assert page.locator("#correct-moves button.move .tag", has_text="as recorded").count() == 1
+    assert target["description"] in page.locator("#correct-about").inner_text()
+
+    # Choose another move: the dry run's report, in words, as the API gives it.
+    choice = page.locator("#correct-moves button.move:not(:has(.tag))").first
+    choice_label = choice.inner_text()
+    choice.click()
+    report_box = page.locator("#correct-report")
+    report_box.wait_for()
+    words = report_box.inner_text()
+    assert "would become" in words and choice_label in words
+    assert api.call("GET", f"/api/games/{game_id}")["version"] == 11  # the dry run wrote nothing
+    page.set_viewport_size(PHONE)
+    assert no_horizontal_scroll(page)
+    page.locator("#correct-area").screenshot(path=str(shots / "replay-correct-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(shots / "replay-correct-wide.png"), full_page=True)
+
+    page.get_by_role("button", name="Apply correction").click()
+    wait_version(page, 12)
+    wait_shown(page, 12)
+    assert page.locator("#correct-panel").is_hidden()
+
+    # The API: the move at that place of the line is the one chosen, recorded at a new version that amends
+    # the old one; the old move stays in the log, and the history shows the amendment.
+    after = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+    amended = after[target["index"] - 1]
+    assert amended["version"] == 12 and amended["amends"] == version
+    assert amended["description"] != target["description"]
+    chosen = api.call("GET", f"/api/games/{game_id}/legal-moves?before=12")["recorded"]
+    assert chosen != alternatives["recorded"] and chosen in alternatives["moves"]
+    report = reports[json.dumps(chosen, sort_keys=True)]
+    later = len(report["kept"]) + len(report["dropped"])
+    assert ("draws again the dice or cards" in words) == bool(report["redrawn"])
+    if report["all_fit"]:
+        assert f"All {later} later moves still apply" in words
+        assert [e["version"] for e in after[target["index"] :]] == report["kept"]
+    else:
+        assert (
+            "no longer fits" in words and f"Would leave the line of play ({len(report['dropped'])})" in words
+        )
+    full = api.call("GET", f"/api/games/{game_id}/timeline?include_undone=1")["entries"]
+    assert {e["version"] for e in before} <= {e["version"] for e in full}
+    assert any(e["version"] == version and e["undone"] for e in full)
+    events = api.call("GET", f"/api/games/{game_id}/changes?since=1")["events"]
+    assert [e["type"] for e in events].count("MoveAmended") == 1 and len(events) == 11
+
+    # The replay shows the corrected move in its place, and the board there is the line's as it stands now.
+    item = page.locator("#move-list li").nth(target["index"])
+    assert amended["description"] in item.inner_text() and "current" in (item.get_attribute("class") or "")
+    now = api.call("GET", f"/api/games/{game_id}/states/12?current_line=1")["state"]
+    board = page.locator("#board-text .board-words").text_content() or ""
+    for player in now["players"]:
+        assert f"{player['cp']} CP, {player['coins']} coins, {player['seals']} seals" in board
+    page.screenshot(path=str(shots / "replay-corrected.png"), full_page=True)
+
+
+def test_without_a_token_or_for_another_seat_there_is_no_correction_control(
+    page: Any, site: Served, api: Api
+) -> None:
+    created = api.call("POST", "/api/games", {"players": ["Kai", "Lu"], "mode": "seeded", "seed": 4})
+    game_id, owner = created["game"]["game_id"], created["owner_token"]
+    for _ in range(6):
+        legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
+        api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], owner, legal["version"])
+    entries = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+    page.goto(f"{site.url}/games/{game_id}/replay?version={entries[1]['version']}")
+    wait_shown(page, entries[1]["version"])
+    page.wait_for_selector(".line-chart")
+    assert "Watching only" in page.locator("#access").inner_text()
+    assert page.locator("#correct-area").is_hidden()
+    assert page.get_by_role("button", name="Correct this move…").count() == 0
+
+    # A seat token: its own moves only.
+    seat = api.call("POST", f"/api/games/{game_id}/seats/1/token", token=owner)["token"]
+    theirs = next(e for e in entries if e["seat"] == 0)
+    mine = next(e for e in entries if e["seat"] == 1)
+    page.goto(f"{site.url}/games/{game_id}/replay?version={theirs['version']}#token={seat}")
+    wait_shown(page, theirs["version"])
+    page.wait_for_function("() => /records as/.test(document.getElementById('access').textContent)")
+    assert page.locator("#correct-area").is_hidden()
+    page.goto(f"{site.url}/games/{game_id}/replay?version={mine['version']}")
+    wait_shown(page, mine["version"])
+    page.get_by_role("button", name="Correct this move…").wait_for()
+
+
+def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
+    page: Any, site: Served, api: Api, shots: Path, problems: list[str]
+) -> None:
+    created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table"})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    legal = api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["kind"] == "roll")
+    roll_version = legal["version"] + 1
+    for _ in range(3):
+        legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
+        api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
+    alternatives = api.call("GET", f"/api/games/{game_id}/legal-moves?before={roll_version}")
+    assert alternatives["prompt"]["kind"] == "roll" and alternatives["recorded"]["seat"] is None
+    recorded = alternatives["recorded"]["dice"]
+    other = next(m for m in alternatives["moves"] if sorted(m["dice"]) != sorted(recorded))["dice"]
+
+    page.goto(f"{site.url}/games/{game_id}/replay?version={roll_version}#token={token}")
+    wait_shown(page, roll_version)
+    page.get_by_role("button", name="Correct this move…").click()
+    inputs = page.locator("#correct-moves .chance-form .die-input")
+    inputs.first.wait_for()
+    assert inputs.count() == len(recorded)
+    # the form checks the dice as on the recording screen; the roll recorded is not a correction
+    for index, value in enumerate(recorded):
+        inputs.nth(index).fill(str(value))
+    page.get_by_role("button", name="Check this correction").click()
+    assert "recorded there already" in page.locator("#correct-error").inner_text()
+    for index, value in enumerate(reversed(other)):  # typed in any order
+        inputs.nth(index).fill(str(value))
+    page.get_by_role("button", name="Check this correction").click()
+    page.locator("#correct-report").wait_for()
+    page.screenshot(path=str(shots / "replay-correct-roll.png"), full_page=True)
+
+    # Someone records a move meanwhile: applying is refused, in words, and nothing is corrected.
+    version = api.call("GET", f"/api/games/{game_id}")["version"]
+    legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
+    api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
+    page.get_by_role("button", name="Apply correction").click()
+    error = page.locator("#correct-error")
+    page.wait_for_function(
+        "() => /changed the game meanwhile/.test(document.getElementById('correct-error').textContent)"
+    )
+    assert f"version {version + 1}" in error.inner_text()
+    assert api.call("GET", f"/api/games/{game_id}")["version"] == version + 1
+    # The browser logs the API's refusal (409) as a failed resource: expected here.
+    assert problems and all("409" in problem for problem in problems)
+    problems.clear()
+    # the moves were read again: enter the roll once more, and apply
+    inputs.first.wait_for()
+    for index, value in enumerate(other):
+        inputs.nth(index).fill(str(value))
+    page.get_by_role("button", name="Check this correction").click()
+    page.get_by_role("button", name="Apply correction").click()
+    wait_version(page, version + 2)
+    timeline = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+    amended = next(e for e in timeline if e["amends"] == roll_version)
+    assert amended["version"] == version + 2
+    assert sorted(
+        api.call("GET", f"/api/games/{game_id}/legal-moves?before={version + 2}")["recorded"]["dice"]
+    ) == sorted(other)

@@ -8,7 +8,7 @@ from tests.api_helpers import ApiClient
 
 
 def started(api: ApiClient, moves: int, players: int = 2, **setup: Any) -> tuple[str, str]:
-    game_id, token, _ = api.create(players, seed=5, **setup)
+    game_id, token, _ = api.create(players, **{"seed": 5, **setup})
     for _ in range(moves):
         listing = api.legal(game_id)
         assert api.play(game_id, listing.body["moves"][0], token, listing.etag).status == 201
@@ -73,6 +73,7 @@ def test_amend_replaces_a_move_and_reports_what_still_fits(api: ApiClient) -> No
     assert dry.status == 200 and dry.body["dry_run"] is True and dry.etag == 3
     report = dry.body["report"]
     assert report["version"] == 2 and sorted(report["kept"] + report["dropped"]) == [3]
+    assert set(report["redrawn"]) <= set(report["kept"])
     amended = api.post(
         f"/api/games/{game_id}/amend", {"version": 2, "move": replacement}, token=token, if_match=3
     )
@@ -88,6 +89,105 @@ def test_amend_replaces_a_move_and_reports_what_still_fits(api: ApiClient) -> No
     )
     assert illegal.error() == (422, "illegal_move") and illegal.body["rule"].startswith("R-")
     assert api.game(game_id)["version"] == 4
+
+
+def test_legal_moves_before_a_past_move_are_the_alternatives_amend_accepts(api: ApiClient) -> None:
+    game_id, token, _game = api.create(2, seed=5)
+    listings = []
+    for version in range(1, 6):
+        listing = api.legal(game_id).body
+        listings.append(listing)
+        api.play(game_id, listing["moves"][0], token, version)
+    for version in range(2, 7):
+        answer = api.get(f"/api/games/{game_id}/legal-moves?before={version}")
+        assert answer.status == 200 and answer.etag == 6
+        body = answer.body
+        then = listings[version - 2]
+        assert body["version"] == 6 and body["before"] == version
+        assert (body["prompt"], body["moves"]) == (then["prompt"], then["moves"])
+        assert body["recorded"] == then["moves"][0]
+        assert body["state"] == api.get(f"/api/games/{game_id}/states/{version - 1}").body["state"]
+    # without the parameter, the answer is the pending prompt's, exactly as before
+    assert set(api.legal(game_id).body) == {"game_id", "version", "over", "prompt", "moves"}
+
+    alternatives = api.get(f"/api/games/{game_id}/legal-moves?before=3").body
+    other = next(move for move in alternatives["moves"] if move != alternatives["recorded"])
+    amended = api.post(f"/api/games/{game_id}/amend", {"version": 3, "move": other}, token=token, if_match=6)
+    assert amended.status == 200
+    # the replaced move left the line: the new one is asked for by its own version
+    assert api.get(f"/api/games/{game_id}/legal-moves?before=3").error() == (404, "unknown_version")
+    again = api.get(f"/api/games/{game_id}/legal-moves?before=7").body
+    assert again["recorded"] == other and again["moves"] == alternatives["moves"]
+
+
+def test_states_on_the_current_line_follow_an_amendment(api: ApiClient) -> None:
+    game_id, token = started(api, 5)
+    alternatives = api.get(f"/api/games/{game_id}/legal-moves?before=3").body
+    other = next(move for move in alternatives["moves"] if move != alternatives["recorded"])
+    # before any amendment, the line now and the game as it stood after each event agree
+    for version in range(2, 7):
+        assert (
+            api.get(f"/api/games/{game_id}/states/{version}?current_line=1").body
+            == api.get(f"/api/games/{game_id}/states/{version}").body
+        )
+    api.post(f"/api/games/{game_id}/amend", {"version": 3, "move": other}, token=token, if_match=6)
+    line = [entry["version"] for entry in api.get(f"/api/games/{game_id}/timeline").body["entries"]]
+    assert line[:2] == [2, 7]
+    states = [api.get(f"/api/games/{game_id}/states/{v}?current_line=1").body for v in line]
+    assert all(
+        state["current_version"] == 7 and state["version"] == v for state, v in zip(states, line, strict=True)
+    )
+    assert states[-1]["state"] == api.game(game_id)["state"]
+    # each state is the one just before the next move of the line (what amending that move is judged against)
+    for state, following in zip(states[:-1], line[1:], strict=True):
+        assert state["state"] == api.get(f"/api/games/{game_id}/legal-moves?before={following}").body["state"]
+    # the amended move's state is not the game as it stood after its event (the whole line, re-applied)
+    assert states[1]["state"] != api.get(f"/api/games/{game_id}/states/7").body["state"]
+    assert api.get(f"/api/games/{game_id}/states/3?current_line=1").error() == (404, "unknown_version")
+    assert api.get(f"/api/games/{game_id}/states/1?current_line=1").error() == (404, "unknown_version")
+    assert api.get(f"/api/games/{game_id}/states/2?current_line=maybe").error() == (400, "invalid_request")
+
+
+def test_an_amend_report_names_the_kept_moves_whose_chance_is_drawn_again(api: ApiClient) -> None:
+    game_id, token = started(api, 40, seed=1)
+    move = {"kind": "ascend", "seat": 0, "from": "gate", "to": "steward_2"}
+    assert move in api.get(f"/api/games/{game_id}/legal-moves?before=16").body["moves"]
+    chance = {e["version"]: e["chance"] for e in api.get(f"/api/games/{game_id}/timeline").body["entries"]}
+    dry = api.post(
+        f"/api/games/{game_id}/amend",
+        {"version": 16, "move": move, "dry_run": True},
+        token=token,
+        if_match=41,
+    ).body["report"]
+    assert dry["redrawn"] == [25] and 25 in dry["kept"]
+    assert (
+        api.post(
+            f"/api/games/{game_id}/amend", {"version": 16, "move": move}, token=token, if_match=41
+        ).status
+        == 200
+    )
+    after = {e["version"]: e["chance"] for e in api.get(f"/api/games/{game_id}/timeline").body["entries"]}
+    assert after[25] != chance[25]  # the dice or cards drawn after it are others now
+
+
+def test_legal_moves_before_refuses_what_is_not_a_move_of_the_line(api: ApiClient) -> None:
+    game_id, token = started(api, 2)
+    for query, expected in [
+        ("before=x", (400, "invalid_request")),
+        ("before=0", (400, "invalid_request")),
+        ("before=-3", (400, "invalid_request")),
+        ("before=", (400, "invalid_request")),
+        ("before=1", (404, "unknown_version")),
+        ("before=4", (404, "unknown_version")),
+        ("before=99999999999999999999", (404, "unknown_version")),
+    ]:
+        assert api.get(f"/api/games/{game_id}/legal-moves?{query}").error() == expected, query
+    api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=3)
+    assert api.get(f"/api/games/{game_id}/legal-moves?before=3").error() == (404, "unknown_version")
+    private_id, owner, _ = api.create(2, seed=5, private=True)
+    api.play(private_id, api.legal(private_id, owner).body["moves"][0], owner, 1)
+    assert api.get(f"/api/games/{private_id}/legal-moves?before=2").error() == (401, "unauthorized")
+    assert api.get(f"/api/games/{private_id}/legal-moves?before=2", owner).status == 200
 
 
 def test_abandon_closes_the_game_to_moves_but_not_to_reading(api: ApiClient) -> None:

@@ -60,3 +60,16 @@ def test_the_docs_page_and_its_assets_are_served_locally(client: FlaskClient) ->
     for url in assets:
         with client.get(url) as response:
             assert response.status_code == 200, url
+
+
+def test_the_query_parameters_of_amending_and_replaying_an_amended_game_are_documented(
+    client: FlaskClient,
+) -> None:
+    paths = client.get("/api/openapi.json").get_json()["paths"]
+    for path, name in [
+        ("/api/games/{game_id}/legal-moves", "before"),
+        ("/api/games/{game_id}/states/{version}", "current_line"),
+    ]:
+        operation = paths[path]["get"]
+        assert name in {p["name"] for p in operation["parameters"] if p["in"] == "query"}, path
+        assert {"400", "404"} <= set(operation["responses"]), path
