@@ -33,6 +33,7 @@ from replay.events import DomainEvent, now
 
 if TYPE_CHECKING:
     from replay.application import GameLog
+    from replay.game import Game
 
 OWNER = "owner"
 SEAT = "seat"
@@ -251,6 +252,13 @@ class Gatekeeper:
     def authenticate(self, game_id: UUID, token: str) -> Grant | None:
         """The live grant of this token for this game, or None."""
         return self.access(game_id).match(token)
+
+    def game_and_grant(self, game_id: UUID, token: str) -> tuple[Game, Grant | None]:
+        """The game as it stands (``GameNotFound`` as ``get_game``) and the live grant of this token for it, or
+        None: what every request with a token asks, read together (``GameLog.get_game_with``)."""
+        game, stream = self.home(game_id).get_game_with(game_id, stream_id(game_id), project_access)
+        access = stream if isinstance(stream, Access) else empty(game_id)
+        return game, access.match(token)
 
     # The three ways a game comes to exist all save the game, its index entry and its owner grant together
     # (GameLog's own transaction helper), so a game is never left without an owner.

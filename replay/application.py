@@ -12,7 +12,7 @@ writers race on the same version, the store's integrity check lets exactly one w
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
@@ -107,6 +107,44 @@ class GameLog(Application[UUID]):
         if version is None:
             self._cache(game)
         return game
+
+    def get_game_with(
+        self, game_id: UUID, stream_id: UUID, projector: Callable[[Any, Iterable[Any]], Any]
+    ) -> tuple[Game, Any | None]:
+        """The game as it stands now, and another stream of this application (a game's access stream) as it
+        stands, or None when that stream has no events. When both are cached and the store can read several
+        streams at once (Redis), the events recorded since are read in one round trip instead of two: every
+        write reads both."""
+        cache = self.repository.cache
+        select: Callable[..., list[list[Any]]] | None = getattr(self.recorder, "select_new_events", None)
+        held: list[Any] = []
+        if cache is not None and select is not None and self.repository.fastforward:
+            for aggregate_id in (game_id, stream_id):
+                try:
+                    held.append(cache.get(aggregate_id))
+                except KeyError:
+                    break
+        if cache is None or select is None or len(held) < 2 or not isinstance(held[0], Game):
+            game = self.get_game(game_id)
+            try:
+                stream = self.repository.get(stream_id, projector_func=projector)
+            except AggregateNotFoundError:
+                stream = None
+            return game, stream
+        game, stream = held
+        found = select([(game_id, game.version), (stream_id, stream.version)])
+        if found[0]:
+            try:
+                caught_up = project_game(game, map(self.mapper.to_domain_event, found[0]))
+            except NotAGameEvent:
+                raise GameNotFound(f"no game {game_id}", game_id=str(game_id)) from None
+            assert caught_up is not None
+            game = caught_up
+            self._cache(game)
+        if found[1]:
+            stream = projector(stream, map(self.mapper.to_domain_event, found[1]))
+            cache.put(stream_id, stream)
+        return game, stream
 
     def _cached(self, game_id: UUID) -> Game | None:
         cache = self.repository.cache

@@ -318,6 +318,32 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
             )
         return events
 
+    def select_new_events(self, after: Sequence[tuple[UUID | str, int]]) -> list[list[StoredEvent]]:
+        """The events of each ``(originator, version)`` pair recorded after that version, in one round trip:
+        what bringing several cached aggregates up to date needs (``GameLog.current``)."""
+        select = self.datastore.script(scripts.SELECT_NEW_EVENTS)
+        keys = [self.log_key, *(self.stream_key(originator_id) for originator_id, _ in after)]
+        args = [f"({version}" for _, version in after]
+        reply = cast(list[Any], self.datastore.read(lambda: select(keys, args)))
+        found: list[list[StoredEvent]] = []
+        position = 0
+        for originator_id, _ in after:
+            count = int(reply[position])
+            events = []
+            for record in reply[position + 1 : position + 1 + count]:
+                topic, version, _, state = record.split(b"\n", 3)
+                events.append(
+                    StoredEvent(
+                        originator_id=originator_id,
+                        originator_version=int(version),
+                        topic=topic.decode(),
+                        state=state,
+                    )
+                )
+            found.append(events)
+            position += 1 + count
+        return found
+
     def select_notifications(
         self,
         start: int | None,
