@@ -15,17 +15,19 @@ import os
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
+from uuid import UUID
 
 from flask import Flask, Response, g, jsonify, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from api import errors, observability
-from api.context import EXTENSION, LazyServices, Services, presented_token, services
+from api.context import BEARER, EXTENSION, LazyServices, Services, presented_token, services
 from api.errors import ApiError
 from api.fastjson import FastJSONProvider
 from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
 from api.schemas import ErrorSchema
+from replay.application import PlannedRead
 from replay.config import StoreConfig, open_log
 from replay.health import check_store
 
@@ -181,6 +183,23 @@ def _identity() -> str:
     return "address:" + (request.remote_addr or "unknown")
 
 
+def _plan_read(box: Services) -> tuple[UUID, str, PlannedRead] | None:
+    """For a write to one game with a well-formed token: the read of that game and of its grants, planned as
+    one command for the rate limit's round trip, when that goes to the same Redis server (standalone)."""
+    game_id = (request.view_args or {}).get("game_id")
+    header = request.headers.get("Authorization")
+    match = BEARER.match(header) if header is not None and isinstance(game_id, UUID) else None
+    counter = box.limiter.counter
+    if match is None or not isinstance(counter, RedisCounter):
+        return None
+    from replay.store.datastore import server_of  # Redis only: nothing to import for the other stores
+
+    plan = box.gate.plan_game_and_grant(game_id, match.group(1))
+    if plan is None or plan.server is None or plan.server != server_of(counter.client):
+        return None
+    return game_id, match.group(1), plan
+
+
 def _add_write_guards(app: Flask) -> None:
     """Before a write: the rate limit, then the idempotency cache (a retried key answers as the first time).
     After a successful write sent with a key: remember its answer."""
@@ -200,10 +219,14 @@ def _add_write_guards(app: Flask) -> None:
                 b"\n".join([request.method.encode(), request.full_path.encode(), body])
             ).hexdigest()
             cache_key = hashlib.sha256(f"{who}\n{key}".encode()).hexdigest()
-        # The limit and the remembered answer together: one round trip to Redis for both.
-        verdict, remembered = box.limiter.check_and_recall(
-            who, int(app.config[limit_name]), box.answers, cache_key
+        # The limit, the remembered answer and the game the write is about (with its access stream), read
+        # ahead: one round trip to Redis for the three (the view then finds the game read, api.context).
+        plan = _plan_read(box)
+        verdict, remembered, read = box.limiter.check_and_recall(
+            who, int(app.config[limit_name]), box.answers, cache_key, plan[2].command if plan else None
         )
+        if plan is not None and read is not None and not isinstance(read, Exception):
+            g.read_ahead = (plan[0], plan[1], plan[2].finish, read)
         if not verdict.allowed:
             raise ApiError(
                 "rate_limited",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from flask import current_app, request
+from flask import current_app, g, request
 
 from api.errors import ApiError
 from api.limits import AnswerCache, RateLimiter
@@ -92,7 +92,10 @@ def caller(game_id: UUID) -> Grant | None:
     token = presented_token()
     if token is None:
         return None
-    grant = services().gate.authenticate(game_id, token)
+    return _granted(services().gate.authenticate(game_id, token))
+
+
+def _granted(grant: Grant | None) -> Grant:
     if grant is None:
         raise ApiError(
             "unauthorized",
@@ -103,11 +106,25 @@ def caller(game_id: UUID) -> Grant | None:
     return grant
 
 
+def game_and_caller(game_id: UUID) -> tuple[Game, Grant | None]:
+    """The game (404 first, whatever the token) and the caller's grant as :func:`caller` has it. With a token,
+    the game and its access stream are read together (one round trip to Redis instead of two)."""
+    header = request.headers.get("Authorization")
+    match = BEARER.match(header) if header is not None else None
+    if match is None:  # no token, or a malformed header: refused by caller() once the game is found
+        return game_log().get_game(game_id), caller(game_id)
+    ahead = g.pop("read_ahead", None)  # read with the rate limit (api.app), for this game and token
+    if ahead is not None and ahead[0] == game_id and ahead[1] == match.group(1):
+        game, grant = ahead[2](ahead[3])
+    else:
+        game, grant = services().gate.game_and_grant(game_id, match.group(1))
+    return game, _granted(grant)
+
+
 def reader(game_id: UUID) -> tuple[Game, Grant | None]:
     """The game, if the caller may read it: anyone who knows a public game's id; a private game needs one of
     its tokens."""
-    game = game_log().get_game(game_id)
-    grant = caller(game_id)
+    game, grant = game_and_caller(game_id)
     if game.setup.get("private") and grant is None:
         raise ApiError(
             "unauthorized",
@@ -119,8 +136,7 @@ def reader(game_id: UUID) -> tuple[Game, Grant | None]:
 
 def writer(game_id: UUID) -> tuple[Game, Grant]:
     """The game and the caller's grant: every write needs a token of this game."""
-    game = game_log().get_game(game_id)
-    grant = caller(game_id)
+    game, grant = game_and_caller(game_id)
     if grant is None:
         raise ApiError(
             "unauthorized",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -103,28 +103,44 @@ class RateLimiter:
         return Verdict(count <= limit, limit, max(0, limit - count), reset)
 
     def check_and_recall(
-        self, key: str, limit: int, answers: AnswerCache, answer_key: str | None
-    ) -> tuple[Verdict, Remembered | None]:
-        """The rate-limit verdict for ``key`` and the answer remembered under ``answer_key`` (if one is
-        given): one Redis round trip when both live in the same Redis, as every write asks for both."""
+        self,
+        key: str,
+        limit: int,
+        answers: AnswerCache,
+        answer_key: str | None,
+        extra: Sequence[Any] | None = None,
+    ) -> tuple[Verdict, Remembered | None, Any]:
+        """The rate-limit verdict for ``key``, the answer remembered under ``answer_key`` (if one is given),
+        and the reply to ``extra``, a read-only command for the same Redis (the game a write is about, read
+        ahead: ``api.app``), or None when it was not sent. One Redis round trip for all three when they live
+        in the same Redis, as every write asks for them."""
         counter = self.counter
         if (
             limit > 0
-            and answer_key is not None
             and isinstance(counter, RedisCounter)
             and isinstance(answers, RedisAnswers)
             and counter.client is answers.client
+            and (answer_key is not None or extra is not None)
         ):
             name, reset = counter.window_key(key, self.window)
             pipe = counter.client.pipeline(transaction=False)
             pipe.incr(name)
             pipe.expire(name, self.window + 1)
-            pipe.get(answers.name(answer_key))
-            count, _, text = pipe.execute()
+            if answer_key is not None:
+                pipe.get(answers.name(answer_key))
+            if extra is not None:
+                pipe.execute_command(*extra)
+            replies = pipe.execute(raise_on_error=False)
+            for reply in replies[: 3 if answer_key is not None else 2]:
+                if isinstance(reply, Exception):
+                    raise reply
+            text = replies[2] if answer_key is not None else None
             remembered = Remembered.from_json(text) if text else None
-            return self.verdict(limit, int(count), reset), remembered
+            read = replies[-1] if extra is not None else None
+            return self.verdict(limit, int(replies[0]), reset), remembered, read
         verdict = self.check(key, limit)
-        return verdict, answers.get(answer_key) if answer_key is not None and verdict.allowed else None
+        remembered = answers.get(answer_key) if answer_key is not None and verdict.allowed else None
+        return verdict, remembered, None
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,15 @@ create a game and record it move by move as a phone would: ``POST moves`` with t
 moves from each answer (one request per move, as the pages do), and one that asks ``GET legal-moves`` before
 every move (two requests per move, as clients did before the answers carried them). The run is bounded in time
 (a warm-up, then ``LOAD_SECONDS`` measured) and prints a Markdown section: moves per second and the p50/p99
-latency of each request, beside anchors measured in the same run on the same servers:
+latency of each request, and the cores each party used during the measured window (heronlog's CPU per move).
+
+Those two runs are closed-loop (each client sends its next move as soon as the answer arrives: no think time,
+so by Little's law 50 clients = throughput × mean latency). A third, paced run is open-loop, as players at a
+table are: each client offers a move on a fixed schedule (``--paced-rate``, default 500 moves/s for the 50
+together, 10 each), whatever the answers' latency, and a move's latency counts from its scheduled send time
+(no coordinated omission: a slow answer delays the next moves, and that wait is counted). The report says
+plainly whether the target was met in the paced run and in the closed-loop run. Anchors measured in the same
+run on the same servers:
 
 * the raw HTTP round trip of the same gunicorn (``GET /healthz``, which also PINGs Redis) with 50 clients;
 * the raw Redis ceiling: redis-py PINGs from 50 threads, and one PING round trip;
@@ -182,6 +190,8 @@ class CpuShare:
     clients: float
     others: float
     workers: tuple[float, ...] = ()
+    wall: float = 0.0
+    """Seconds the measurement lasted."""
 
     def describe(self) -> str:
         spread = " + ".join(f"{share:.2f}" for share in self.workers)
@@ -209,7 +219,27 @@ def cpu_share() -> Iterator[list[CpuShare]]:
     spread = tuple(
         (cpu_seconds(pid) - began_at) / wall for pid, began_at in zip(workers, worker_before, strict=True)
     )
-    found.append(CpuShare(used["heronlog"], used["redis"], clients, others, spread))
+    found.append(CpuShare(used["heronlog"], used["redis"], clients, others, spread, wall))
+
+
+class WindowMeter:
+    """Measures the cores each party used during a measured window, from a thread of its own: the warm-up
+    (servers' caches, the first games set up) and a paced run's backlog are left out."""
+
+    def __init__(self, window: Window) -> None:
+        self.found: list[CpuShare] = []
+        self.thread = threading.Thread(target=self._watch, args=(window,), daemon=True)
+        self.thread.start()
+
+    def _watch(self, window: Window) -> None:
+        time.sleep(max(0.0, window.start - time.perf_counter()))
+        with cpu_share() as share:
+            time.sleep(max(0.0, window.end - time.perf_counter()))
+        self.found.extend(share)
+
+    def result(self) -> CpuShare | None:
+        self.thread.join(timeout=10)
+        return self.found[0] if self.found else None
 
 
 # --- the clients --------------------------------------------------------------------------------------------
@@ -327,6 +357,111 @@ def record_games(
         client.close()
 
 
+@dataclass(frozen=True)
+class Pace:
+    """An open-loop schedule: one client offers a move every ``1 / rate`` seconds from ``start`` (plus its
+    ``phase``, so that the clients do not all send at the same instant), whatever the answers' latency.
+
+    A move's latency is counted from its scheduled send time, not from when it was actually sent: a slow answer
+    makes the next moves late, and that wait is part of their latency (no coordinated omission)."""
+
+    start: float
+    rate: float
+    phase: float = 0.0
+
+    def slot(self, index: int) -> float:
+        """The scheduled send time of the client's move number ``index`` (from 0)."""
+        return self.start + self.phase + index / self.rate
+
+    @staticmethod
+    def phases(clients: int, rate: float) -> list[float]:
+        """Start offsets spreading ``clients`` evenly over one interval of ``1 / rate`` seconds."""
+        return [index / (clients * rate) for index in range(clients)]
+
+
+def play_paced(
+    port: int, seed: int, window: Window, pace: Pace, *, hard_stop: threading.Event, tally: Tally
+) -> None:
+    """Record seeded games as a player at a table does: a move at each scheduled time of ``pace`` (one request
+    each; the answer carries the next legal moves), a new game when one ends, until the schedule reaches the
+    end of the window. A move scheduled inside the window counts, with its latency from its scheduled time,
+    even when the server's backlog sends it after the window ended (``hard_stop`` ends that wait)."""
+    rng = random.Random(seed)
+    client = Client(port)
+    index = 0
+    try:
+        while not hard_stop.is_set():
+            status, version, created = client.call(
+                "POST", "/api/games", {"players": rng.choice([2, 3, 4]), "seed": rng.randrange(10**9)}
+            )
+            if status != 201:
+                tally.error(f"create {status}")
+                continue
+            game_id = created["game"]["game_id"]
+            headers = {"Authorization": f"Bearer {created['owner_token']}"}
+            listing = created["legal_moves"]
+            tally.games += 1
+            while not listing["over"]:
+                scheduled = pace.slot(index)
+                if scheduled >= window.end or hard_stop.is_set():
+                    return
+                index += 1
+                wait = scheduled - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+                move = rng.choice(listing["moves"])
+                key = uuid.UUID(int=rng.getrandbits(128)).hex
+                status, version, answer = client.call(
+                    "POST",
+                    f"/api/games/{game_id}/moves",
+                    move,
+                    {**headers, "If-Match": version, "Idempotency-Key": key},
+                )
+                done = time.perf_counter()
+                if status != 201:
+                    tally.error(f"moves {status}")
+                    break
+                listing = answer["legal_moves"]
+                if window.holds(done):  # throughput: the moves answered inside the window
+                    tally.moves += 1
+                if window.holds(scheduled):  # latency: every move scheduled inside it, however late
+                    tally.add("move", done - scheduled)
+                    tally.add("late", max(0.0, -wait))
+    except (OSError, http.client.HTTPException) as error:
+        tally.error(type(error).__name__)
+    finally:
+        client.close()
+
+
+def paced_load(port: int, seconds: float, rate: float) -> Result:
+    """Every client on an open-loop schedule (:class:`Pace`), together offering ``rate`` moves per second: a
+    warm-up, then ``seconds`` whose scheduled moves are measured, then the backlog drained (at most 30 s)."""
+    per_client = rate / CLIENTS
+    now = time.perf_counter() + 0.5  # the clients' threads start first
+    window = Window(now + WARMUP_SECONDS, now + WARMUP_SECONDS + seconds)
+    meter = WindowMeter(window)
+    hard_stop = threading.Event()
+    tallies = [Tally() for _ in range(CLIENTS)]
+    threads = [
+        threading.Thread(
+            target=play_paced,
+            args=(port, seed, window, Pace(now, per_client, phase)),
+            kwargs={"hard_stop": hard_stop, "tally": tallies[seed]},
+            daemon=True,
+        )
+        for seed, phase in enumerate(Pace.phases(CLIENTS, per_client))
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = window.end + 30
+    for thread in threads:
+        thread.join(timeout=max(0.0, deadline - time.perf_counter()))
+    hard_stop.set()
+    for thread in threads:
+        thread.join(timeout=60)
+    return Result.merge(tallies, seconds, meter.result())
+
+
 def hammer(call: Callable[[], None], window: Window, stop: threading.Event, tally: Tally, kind: str) -> None:
     """Repeat ``call`` until ``stop``, timing the calls that start inside the window."""
     while not stop.is_set():
@@ -347,6 +482,7 @@ def run_clients(
     """Run every worker in its own thread: a warm-up, then ``seconds`` measured, then stop them all."""
     now = time.perf_counter()
     window = Window(now + WARMUP_SECONDS, now + WARMUP_SECONDS + seconds)
+    meter = WindowMeter(window) if "heronlog" in SERVERS else None
     stop = threading.Event()
     tallies = [Tally() for _ in workers]
     threads = [
@@ -359,7 +495,7 @@ def run_clients(
     stop.set()
     for thread in threads:
         thread.join(timeout=60)
-    return Result.merge(tallies, seconds)
+    return Result.merge(tallies, seconds, meter.result() if meter else None)
 
 
 @dataclass
@@ -370,9 +506,11 @@ class Result:
     count: int
     latencies: dict[str, list[float]]
     errors: dict[str, int]
+    cpu: CpuShare | None = None
+    """The cores each party used during the measured window."""
 
     @classmethod
-    def merge(cls, tallies: Sequence[Tally], seconds: float) -> Result:
+    def merge(cls, tallies: Sequence[Tally], seconds: float, cpu: CpuShare | None = None) -> Result:
         latencies: dict[str, list[float]] = {}
         errors: dict[str, int] = {}
         for tally in tallies:
@@ -381,7 +519,7 @@ class Result:
             for what, count in tally.errors.items():
                 errors[what] = errors.get(what, 0) + count
         count = sum(tally.moves for tally in tallies)
-        return cls(count / seconds, count, latencies, errors)
+        return cls(count / seconds, count, latencies, errors, cpu)
 
     def percentile_ms(self, kind: str, share: float) -> float:
         values = sorted(self.latencies.get(kind) or [float("nan")])
@@ -446,12 +584,25 @@ def row(name: str, result: Result, kind: str, unit: str) -> str:
     )
 
 
-def cpu_line(name: str, result: Result, share: CpuShare) -> str:
-    per_move = share.heronlog / max(result.rate, 0.01) * 1000
+def cpu_line(name: str, result: Result) -> str:
+    share = result.cpu
+    if share is None:
+        return f"(the cores used during the {name} run were not measured)"
+    per_move = share.heronlog / max(result.rate, 0.01) * 1000  # both over the measured window
     return (
         f"Cores used during the {name} run (of {os.cpu_count()}): {share.describe()}; heronlog's CPU per move "
-        f"recorded: {per_move:.2f} ms ({result.rate / max(share.heronlog, 0.01):.0f} moves per second of one "
-        "core)."
+        f"recorded: {per_move:.2f} ms ({1000 / max(per_move, 0.001):.0f} moves per second of one core)."
+    )
+
+
+def verdict(name: str, result: Result) -> str:
+    """One line: whether a run met the target (both its throughput and its p99)."""
+    p99 = result.percentile_ms("move", 0.99)
+    met = result.rate >= TARGET_MOVES_PER_SECOND and p99 <= TARGET_P99_MS
+    return (
+        f"- {name}, shipped settings: {result.rate:.0f} moves/s, p99 {p99:.1f} ms per move: target "
+        f"**{'met' if met else 'NOT met'}** ({TARGET_MOVES_PER_SECOND} moves/s with p99 ≤ {TARGET_P99_MS:.0f} ms; "
+        f"{result.count} moves in the measured window)."
     )
 
 
@@ -461,6 +612,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     parser.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
     parser.add_argument("--no-anchors", action="store_true", help="only the load itself (for profiling)")
+    parser.add_argument(
+        "--paced-rate",
+        type=float,
+        default=float(TARGET_MOVES_PER_SECOND),
+        help=f"moves per second the paced (open-loop) run offers, all clients together (default "
+        f"{TARGET_MOVES_PER_SECOND}); 0 skips that run",
+    )
     parser.add_argument(
         "--client",
         choices=("both", "one", "two"),
@@ -476,8 +634,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
-    single = double = relaxed = health = pings = None
-    single_share = double_share = None
+    single = double = paced = relaxed = health = pings = None
     ping_us = 0.0
     with tempfile.TemporaryDirectory(prefix="heronlog-load-") as temp:
         folder = Path(temp)
@@ -486,13 +643,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             heronlog_serve(url, folder, args.workers, args.threads, args.source) as port,
         ):
             if args.client in ("both", "one"):
-                with cpu_share() as share:
-                    single = load(port, args.seconds, one_request=True)
-                single_share = share[0]
+                single = load(port, args.seconds, one_request=True)
             if args.client in ("both", "two"):
-                with cpu_share() as share:
-                    double = load(port, args.seconds, one_request=False)
-                double_share = share[0]
+                double = load(port, args.seconds, one_request=False)
+            if args.paced_rate > 0:
+                paced = paced_load(port, args.seconds, args.paced_rate)
             if not args.no_anchors:
                 health = healthz_anchor(port, args.seconds / 2)
                 pings, ping_us = ping_anchor(url, args.seconds / 2)
@@ -508,32 +663,68 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{CLIENTS} client threads (one keep-alive connection each) record their own seeded games, a new game "
         "when one ends, each move a `POST moves` with `If-Match` and an `Idempotency-Key`. A one-request "
         "client takes the next legal moves from that answer (as the pages do); a two-request client asks `GET "
-        f"legal-moves` before each move. `heronlog serve`: gunicorn, {args.workers} gthread workers × "
-        f"{args.threads} threads; redis-server from docker/redis.conf; all on loopback, clients on the same "
-        f"{os.cpu_count()}-core machine. {WARMUP_SECONDS:.0f} s warm-up, then {args.seconds:.0f} s measured "
-        f"per run. Target: {TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of {TARGET_P99_MS:.0f} ms or "
-        "less.\n"
+        "legal-moves` before each move. The closed-loop runs send each move as soon as the previous answer "
+        "arrives (no think time: throughput and latency are then tied, 50 clients = throughput × mean "
+        "latency). The paced run is open-loop, as players at a table are: each client offers one-request "
+        f"moves on a fixed schedule, together {args.paced_rate:.0f} moves/s ({args.paced_rate / CLIENTS:g} per "
+        "client, their starts spread evenly), and a move's latency counts from its scheduled send time, so a "
+        "slow answer that delays the next moves is counted in theirs (no coordinated omission). "
+        f"`heronlog serve`: gunicorn, {args.workers} gthread workers × {args.threads} threads; redis-server "
+        f"from docker/redis.conf; all on loopback, clients on the same {os.cpu_count()}-core machine. "
+        f"{WARMUP_SECONDS:.0f} s warm-up, then {args.seconds:.0f} s measured per run. Target: "
+        f"{TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of {TARGET_P99_MS:.0f} ms or less.\n"
     )
     print("| run | throughput | p50 ms | p99 ms | errors |")
     print("|---|---:|---:|---:|---:|")
+    if paced is not None:
+        print(
+            row(
+                f"paced: {args.paced_rate:.0f} moves/s offered, one request each, AOF `always` (shipped)",
+                paced,
+                "move",
+                "moves",
+            )
+        )
     if single is not None:
-        print(row("a move in one request, AOF `appendfsync always` (shipped)", single, "move", "moves"))
+        print(
+            row(
+                "closed loop: a move in one request, AOF `appendfsync always` (shipped)",
+                single,
+                "move",
+                "moves",
+            )
+        )
     if double is not None:
-        print(row("a move in two requests, AOF `appendfsync always` (shipped)", double, "move", "moves"))
+        print(row("closed loop: a move in two requests, AOF `appendfsync always`", double, "move", "moves"))
         print(row("  its `GET legal-moves` alone", double, "legal-moves", "moves"))
         print(row("  its `POST moves` alone", double, "moves", "moves"))
     if relaxed is not None:
         requests = "two requests" if args.client == "two" else "one request"
-        print(row(f"a move in {requests}, AOF `appendfsync everysec`", relaxed, "move", "moves"))
+        print(row(f"closed loop: a move in {requests}, AOF `appendfsync everysec`", relaxed, "move", "moves"))
     if health is not None and pings is not None:
         print(row("anchor: `GET /healthz` (HTTP round trip + a Redis PING)", health, "healthz", "requests"))
         print(row("anchor: redis-py PING, 50 threads", pings, "PING", "PINGs"))
         print(f"| anchor: one redis-py PING round trip | | {ping_us / 1000:.3f} | | |")
     print()
-    if single is not None and single_share is not None:
-        print(cpu_line("one-request", single, single_share))
-    if double is not None and double_share is not None:
-        print(cpu_line("two-request", double, double_share))
+    if paced is not None:
+        print(cpu_line("paced", paced))
+        late = paced.latencies.get("late") or [0.0]
+        print(
+            f"In the paced run {sum(1 for wait in late if wait > 0.001) / len(late):.0%} of the moves left more "
+            f"than 1 ms after their scheduled time (their client was still waiting for the previous answer); "
+            f"p99 of that delay {paced.percentile_ms('late', 0.99):.1f} ms."
+        )
+    if single is not None:
+        print(cpu_line("one-request closed-loop", single))
+    if double is not None:
+        print(cpu_line("two-request closed-loop", double))
+    if single is not None:
+        print(
+            f"Little's law for the closed loop: {CLIENTS} clients ÷ {single.rate:.0f} moves/s = "
+            f"{CLIENTS / max(single.rate, 0.01) * 1000:.0f} ms mean latency per move; a p99 of "
+            f"{TARGET_P99_MS:.0f} ms with no think time needs well over {CLIENTS / TARGET_P99_MS * 1000:.0f} "
+            "moves/s."
+        )
     if health is not None:
         print(
             f"The `/healthz` anchor ({health.rate:.0f} requests/s: the same server answering with one Redis PING "
@@ -541,16 +732,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{health.rate:.0f} moves/s with one request per move ({health.rate / 2:.0f} with two)."
         )
     print()
-    headline = single if single is not None else double
-    if headline is not None:
-        p99 = headline.percentile_ms("move", 0.99)
-        met = headline.rate >= TARGET_MOVES_PER_SECOND and p99 <= TARGET_P99_MS
-        print(
-            f"With the shipped settings, {'one request' if single is not None else 'two requests'} per move: "
-            f"{headline.rate:.0f} moves/s, p99 {p99:.1f} ms per move: target {'met' if met else 'NOT met'} "
-            f"({TARGET_MOVES_PER_SECOND} moves/s, p99 ≤ {TARGET_P99_MS:.0f} ms). {headline.count} moves "
-            "recorded in the measured window.\n"
-        )
+    for name, result in (("paced (open-loop)", paced), ("closed-loop, one request per move", single)):
+        if result is not None:
+            print(verdict(name, result))
+    if paced is None and single is None and double is not None:
+        print(verdict("closed-loop, two requests per move", double))
+    print()
     return 0
 
 

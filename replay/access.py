@@ -32,7 +32,8 @@ from replay.errors import ReplayError, StaleVersion
 from replay.events import DomainEvent, now
 
 if TYPE_CHECKING:
-    from replay.application import GameLog
+    from replay.application import GameLog, PlannedRead
+    from replay.game import Game
 
 OWNER = "owner"
 SEAT = "seat"
@@ -216,6 +217,11 @@ def revoke(access: Access, grant_id: str, *, by: str, offset: int = 0) -> Access
     )
 
 
+def _matched(game_id: UUID, stream: Any, token: str) -> Grant | None:
+    access = stream if isinstance(stream, Access) else empty(game_id)
+    return access.match(token)
+
+
 # --- the service ------------------------------------------------------------------------------------------
 
 
@@ -251,6 +257,26 @@ class Gatekeeper:
     def authenticate(self, game_id: UUID, token: str) -> Grant | None:
         """The live grant of this token for this game, or None."""
         return self.access(game_id).match(token)
+
+    def game_and_grant(self, game_id: UUID, token: str) -> tuple[Game, Grant | None]:
+        """The game as it stands (``GameNotFound`` as ``get_game``) and the live grant of this token for it, or
+        None: what every request with a token asks, read together (``GameLog.get_game_with``)."""
+        game, stream = self.home(game_id).get_game_with(game_id, stream_id(game_id), project_access)
+        return game, _matched(game_id, stream, token)
+
+    def plan_game_and_grant(self, game_id: UUID, token: str) -> PlannedRead | None:
+        """:meth:`game_and_grant` prepared as one Redis command (``GameLog.plan_game_with``): its ``finish``
+        gives the game and the grant; None when it cannot be planned (the caller then asks the usual way)."""
+        plan = self.home(game_id).plan_game_with(game_id, stream_id(game_id), project_access)
+        if plan is None:
+            return None
+        finish = plan.finish
+
+        def matched(reply: Any) -> tuple[Game, Grant | None]:
+            game, stream = finish(reply)
+            return game, _matched(game_id, stream, token)
+
+        return replace(plan, finish=matched)
 
     # The three ways a game comes to exist all save the game, its index entry and its owner grant together
     # (GameLog's own transaction helper), so a game is never left without an owner.

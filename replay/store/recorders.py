@@ -318,6 +318,48 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
             )
         return events
 
+    def select_new_events(self, after: Sequence[tuple[UUID | str, int]]) -> list[list[StoredEvent]]:
+        """The events of each ``(originator, version)`` pair recorded after that version, in one round trip:
+        what bringing several cached aggregates up to date needs (``GameLog.get_game_with``)."""
+        select = self.datastore.script(scripts.SELECT_NEW_EVENTS)
+        keys, args = self._new_events_keys(after)
+        reply = self.datastore.read(lambda: select(keys, args))
+        return self.parse_new_events(after, reply)
+
+    def new_events_command(self, after: Sequence[tuple[UUID | str, int]]) -> tuple[Any, ...] | None:
+        """:meth:`select_new_events` as one command for another client's pipeline to the same server (its
+        reply goes to :meth:`parse_new_events`); None on a cluster, or before the script was first loaded."""
+        script = self.datastore.script(scripts.SELECT_NEW_EVENTS)
+        if self.datastore.is_cluster or script.sha is None:
+            return None
+        keys, args = self._new_events_keys(after)
+        return ("EVALSHA", script.sha, len(keys), *keys, *args)
+
+    def _new_events_keys(self, after: Sequence[tuple[UUID | str, int]]) -> tuple[list[str], list[str]]:
+        keys = [self.log_key, *(self.stream_key(originator_id) for originator_id, _ in after)]
+        return keys, [f"({version}" for _, version in after]
+
+    @staticmethod
+    def parse_new_events(after: Sequence[tuple[UUID | str, int]], reply: Any) -> list[list[StoredEvent]]:
+        found: list[list[StoredEvent]] = []
+        position = 0
+        for originator_id, _ in after:
+            count = int(reply[position])
+            events = []
+            for record in reply[position + 1 : position + 1 + count]:
+                topic, version, _, state = record.split(b"\n", 3)
+                events.append(
+                    StoredEvent(
+                        originator_id=originator_id,
+                        originator_version=int(version),
+                        topic=topic.decode(),
+                        state=state,
+                    )
+                )
+            found.append(events)
+            position += 1 + count
+        return found
+
     def select_notifications(
         self,
         start: int | None,

@@ -113,6 +113,24 @@ if #ids == 0 then return {} end
 return redis.call('HMGET', log, unpack(ids))
 """
 
+# Read the events of several originators after a version of each, in one round trip (a write reads the game
+# and its access stream: both live under the application's hash tag).
+# KEYS: 1 the log hash, then each originator's sorted set. ARGV: the lowest score of each, in the same order.
+# Returns, for each originator in turn, how many records follow, then its records in order.
+SELECT_NEW_EVENTS = """#!lua flags=no-writes
+local log = KEYS[1]
+local out = {}
+for i = 2, #KEYS do
+  local ids = redis.call('ZRANGE', KEYS[i], ARGV[i - 1], '+inf', 'BYSCORE')
+  out[#out + 1] = #ids
+  if #ids > 0 then
+    local records = redis.call('HMGET', log, unpack(ids))
+    for j = 1, #records do out[#out + 1] = records[j] end
+  end
+end
+return out
+"""
+
 # Read notifications of some topics, scanning at most a bounded number of log entries per call so that a rare
 # topic never blocks the server for long; the caller continues from the returned position.
 # KEYS: 1 the log hash. ARGV: 1 first notification id to scan, 2 last id to scan, 3 limit, 4 topics...

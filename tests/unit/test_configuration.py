@@ -59,3 +59,18 @@ def test_serve_spreads_connections_over_its_workers_unless_told_not_to(
     monkeypatch.setenv("HERONLOG_REUSE_PORT", "sometimes")
     assert main(["serve"]) == 2  # refused before anything starts
     assert "HERONLOG_REUSE_PORT is yes or no" in capsys.readouterr().err
+
+
+def test_a_served_worker_freezes_its_start_up_objects_and_collects_garbage_less_often() -> None:
+    import gc
+
+    from api.cli import tune_worker_gc
+
+    threshold = gc.get_threshold()
+    try:
+        tune_worker_gc()
+        assert gc.get_threshold()[0] == 10_000
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
+import redis.connection
+
 from api.app import create_app
 from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
@@ -42,3 +45,38 @@ def test_a_retry_sent_to_another_server_gets_the_first_answer(redis_url: str) ->
         422,
         "idempotency_key_reused",
     )
+
+
+def test_a_write_reads_its_game_with_the_rate_limit_and_sees_what_other_servers_wrote(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write's rate limit, remembered answer and game (with its grants) come in one round trip to Redis: the
+    game read ahead is caught up with what another server recorded, and a token withdrawn there is refused."""
+    first, second = two_servers(redis_url)
+    game_id, owner, _ = first.create(2, seed=4)
+    seat = first.post(f"/api/games/{game_id}/seats/1/token", token=owner).body["token"]
+    first.game(game_id, owner)  # the game and its grants are now cached by the first server
+
+    sent: list[bytes] = []
+    send = redis.connection.AbstractConnection.send_packed_command
+    monkeypatch.setattr(
+        redis.connection.AbstractConnection,
+        "send_packed_command",
+        lambda self, command, check_health=True: sent.append(command) or send(self, command, check_health),
+    )
+    version = 1
+    for api in (second, second, first, first):  # the first server's cached game falls behind, then catches up
+        listing = api.legal(game_id, owner).body
+        move = next(m for m in listing["moves"] if m.get("kind") != "convert")
+        sent.clear()
+        answer = api.play(game_id, move, owner, version, key=uuid.uuid4().hex)
+        assert answer.status == 201, answer.body
+        version = answer.etag
+    assert len(sent) == 3, "rate limit + remembered answer + game read, the write, the answer remembered"
+    assert first.game(game_id, owner)["version"] == second.game(game_id, owner)["version"] == version
+
+    assert second.delete(f"/api/games/{game_id}/seats/1/token", token=owner).status == 204
+    refused = first.post(
+        f"/api/games/{game_id}/moves", {"kind": "pass", "seat": 1}, token=seat, if_match=version
+    )
+    assert refused.error() == (401, "unauthorized")

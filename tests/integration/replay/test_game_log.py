@@ -14,6 +14,7 @@ import pytest
 import domain
 from replay import (
     GameClosed,
+    GameNotFound,
     InvalidAnnotation,
     InvalidLog,
     NothingToRedo,
@@ -21,7 +22,9 @@ from replay import (
     StaleVersion,
     UnknownVersion,
 )
+from replay.access import Gatekeeper
 from replay.application import GameLog
+from replay.config import StoreConfig, open_log
 from replay.game import fold
 from tests.replay_helpers import canonical, open_store, pick, play_random
 
@@ -278,3 +281,49 @@ def test_a_complete_game_exports_its_score_sheet_text_and_bgstats_play(log: Game
     assert sum(score["winner"] for score in scores) == 1
     assert log.list_games()[0].status == "finished"
     assert log.revalidate(game_id)["ok"]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_a_game_and_its_grants_read_together_show_what_another_process_recorded_since(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Every request with a token reads the game and its access stream together (one round trip on Redis,
+    GameLog.get_game_with): both as they stand, moves and tokens written by another process included."""
+    if kind == "redis":
+        config = StoreConfig(
+            kind="redis", redis_url=request.getfixturevalue("redis_url"), redis_prefix=f"t-{uuid.uuid4().hex}"
+        )
+    else:
+        config = StoreConfig(kind="sqlite", sqlite_path=tmp_path / "games.sqlite")
+    here, there = open_log(config), open_log(config)
+    try:
+        gate, other_gate = Gatekeeper(here), Gatekeeper(there)
+        issued = gate.create_game({"players": ["Ann", "Bo"], "seed": 5})
+        game_id = issued.game_id
+        for _ in range(2):  # the first read caches the access stream; the second finds both cached
+            game, grant = gate.game_and_grant(game_id, issued.token)
+            assert game.version == 1 and grant is not None and grant.role == "owner"
+        reads: list[object] = []
+        recorder = here.recorder
+        if kind == "redis":
+            select = recorder.select_new_events  # type: ignore[attr-defined]
+            recorder.select_new_events = lambda after: reads.append(after) or select(after)  # type: ignore[attr-defined]
+
+        versions = list(play_random(there, game_id, 3, random.Random(5)))
+        seat = other_gate.issue_seat_token(game_id, 1, by="owner")
+        game, grant = gate.game_and_grant(game_id, seat.token)
+        assert game.version == versions[-1] == there.get(game_id).version
+        assert game.state == there.get(game_id).state
+        assert grant is not None and grant.seat == 1
+        assert gate.game_and_grant(game_id, "not-a-token")[1] is None
+
+        other_gate.revoke_seat(game_id, 1, by="owner")
+        assert gate.game_and_grant(game_id, seat.token)[1] is None
+        assert gate.game_and_grant(game_id, issued.token)[1] is not None
+        if kind == "redis":
+            assert len(reads) == 4, "each read of both streams is one round trip once both are cached"
+        with pytest.raises(GameNotFound):
+            gate.game_and_grant(uuid.uuid4(), issued.token)
+    finally:
+        here.close()
+        there.close()
