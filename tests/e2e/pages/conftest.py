@@ -112,6 +112,12 @@ class Api:
             self.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
         raise AssertionError("the condition never held")
 
+    def play_moves(self, game_id: str, token: str, count: int) -> None:
+        """Post the first legal move `count` times."""
+        for _ in range(count):
+            legal = self.call("GET", f"/api/games/{game_id}/legal-moves")
+            self.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
+
 
 @pytest.fixture(scope="module")
 def api(site: Served) -> Api:

@@ -402,9 +402,7 @@ def test_correct_a_move_from_the_replay_with_a_dry_run_first(
 ) -> None:
     created = api.call("POST", "/api/games", {"players": ["Aiko", "Ben"], "mode": "seeded", "seed": 11})
     game_id, token = created["game"]["game_id"], created["owner_token"]
-    for _ in range(10):
-        legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
-        api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
+    api.play_moves(game_id, token, 10)
     before = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
     # an early move with another legal move beside the one recorded
     target = next(
@@ -507,9 +505,7 @@ def test_without_a_token_or_for_another_seat_there_is_no_correction_control(
 ) -> None:
     created = api.call("POST", "/api/games", {"players": ["Kai", "Lu"], "mode": "seeded", "seed": 4})
     game_id, owner = created["game"]["game_id"], created["owner_token"]
-    for _ in range(6):
-        legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
-        api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], owner, legal["version"])
+    api.play_moves(game_id, owner, 6)
     entries = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
     page.goto(f"{site.url}/games/{game_id}/replay?version={entries[1]['version']}")
     wait_shown(page, entries[1]["version"])
@@ -538,9 +534,7 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
     game_id, token = created["game"]["game_id"], created["owner_token"]
     legal = api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["kind"] == "roll")
     roll_version = legal["version"] + 1
-    for _ in range(3):
-        legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
-        api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
+    api.play_moves(game_id, token, 3)
     alternatives = api.call("GET", f"/api/games/{game_id}/legal-moves?before={roll_version}")
     assert alternatives["prompt"]["kind"] == "roll" and alternatives["recorded"]["seat"] is None
     recorded = alternatives["recorded"]["dice"]
