@@ -725,10 +725,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--client",
-        choices=("both", "one", "two"),
+        choices=("both", "one", "two", "none"),
         default="both",
         help="one request per move (POST moves, whose answer carries the next legal moves), two (GET "
-        "legal-moves first, as older clients did; the only one an older server can serve), or both (default)",
+        "legal-moves first, as older clients did; the only one an older server can serve), both (default), or none "
+        "(the paced run only)",
     )
     parser.add_argument(
         "--source",
