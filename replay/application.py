@@ -106,21 +106,28 @@ class SnapshotWriter:
     so a gunicorn worker gets its own after the fork."""
 
     EXIT_SECONDS = 10.0
+    DELAY_SECONDS = 0.05
+    """How long a snapshot waits in the queue: the write that queued it answers first (taking the snapshot at
+    once took the interpreter from that very request, whose answer was still to be built)."""
 
-    def __init__(self, write: Callable[[Game], None], capacity: int = 64) -> None:
+    def __init__(
+        self, write: Callable[[Game], None], capacity: int = 64, delay: float = DELAY_SECONDS
+    ) -> None:
         self._write = write
         self._capacity = capacity
+        self._delay = delay
         self._lock = threading.Lock()
-        self._queue: queue.Queue[Game | None] = queue.Queue(capacity)
+        self._queue: queue.Queue[tuple[float, Game] | None] = queue.Queue(capacity)
         self._thread: threading.Thread | None = None
         self._pid = 0
         self._exit_hook = False
+        self._closing = threading.Event()
 
     def submit(self, game: Game) -> bool:
         """Queue ``game``'s snapshot; False when the queue is full (the caller then writes it itself)."""
         self._running()
         try:
-            self._queue.put_nowait(game)
+            self._queue.put_nowait((time.monotonic() + self._delay, game))
         except queue.Full:
             return False
         return True
@@ -138,18 +145,22 @@ class SnapshotWriter:
             self._thread = threading.Thread(target=self._run, name="heronlog-snapshots", daemon=True)
             self._thread.start()
             if not self._exit_hook:
-                atexit.register(self.flush, self.EXIT_SECONDS)
+                atexit.register(self._at_exit)
                 self._exit_hook = True
 
     def _run(self) -> None:
         while True:
-            game = self._queue.get()
+            item = self._queue.get()
             try:
-                if game is None:
+                if item is None:
                     return
+                due, game = item
+                if (wait := due - time.monotonic()) > 0:
+                    self._closing.wait(wait)  # cut short by close()
                 self._write(game)
             except Exception:  # a snapshot is an optimisation: the events are stored, a cold read folds more
-                assert game is not None
+                assert item is not None
+                game = item[1]
                 logger.warning(
                     "could not store the snapshot of game %s at version %s",
                     game.id,
@@ -172,14 +183,20 @@ class SnapshotWriter:
                 self._queue.all_tasks_done.wait(remaining)
         return True
 
+    def _at_exit(self) -> None:
+        self._closing.set()
+        self.flush(self.EXIT_SECONDS)
+
     def close(self) -> None:
         """Store every queued snapshot and stop the thread."""
         if self._thread is None or self._pid != os.getpid():
             return
+        self._closing.set()  # no more waiting before each snapshot
         self.flush()
         self._queue.put(None)
         self._thread.join()
         self._thread = None
+        self._closing.clear()
 
 
 class GameLog(Application[UUID]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from typing import Any, cast
 
 import pytest
@@ -90,3 +91,17 @@ def test_the_server_stores_snapshots_in_the_background() -> None:
     plain = create_app({"STORE": StoreConfig(kind="memory"), "TESTING": True})
     with plain.app_context():
         assert services().log._snapshot_writer is None
+
+
+def test_a_snapshot_waits_a_moment_before_it_is_taken_but_not_on_closing() -> None:
+    written: list[float] = []
+    writer = SnapshotWriter(lambda game: written.append(time.monotonic()), delay=0.2)
+    queued = time.monotonic()
+    writer.submit(fake_game(1))
+    assert writer.flush(timeout=10)
+    assert written[0] - queued >= 0.2  # the write that queued it answers first
+    writer.submit(fake_game(2))
+    began = time.monotonic()
+    writer.close()
+    assert len(written) == 2
+    assert time.monotonic() - began < 0.2  # closing stores it at once
