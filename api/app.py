@@ -84,7 +84,10 @@ def _redis_client(store: StoreConfig) -> Any:
 def build_services(store: StoreConfig, settings: Mapping[str, Any]) -> Services:
     from replay.access import Gatekeeper
 
-    log = open_log(store)
+    # heronlog serve stores snapshots from a thread of each worker (replay.application.SnapshotWriter).
+    log = open_log(
+        store, **({"SNAPSHOTS_IN_BACKGROUND": "y"} if settings.get("SNAPSHOTS_IN_BACKGROUND") else {})
+    )
     if store.kind == "redis":
         client = _redis_client(store)
         prefix = f"{store.redis_prefix}:api"

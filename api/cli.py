@@ -88,7 +88,9 @@ def _serve(args: argparse.Namespace) -> int:
         options["control_socket_disable"] = True
     # JSON logs and the metrics folder shared by the workers (api.observability).
     with observability.serving(os.environ) as extra:
-        Server(lambda: create_app({"STORE": store}), {**options, **extra}).run()
+        # Snapshots are stored in the background: a write whose game is due one answers without waiting.
+        app_config = {"STORE": store, "SNAPSHOTS_IN_BACKGROUND": True}
+        Server(lambda: create_app(app_config), {**options, **extra}).run()
     return 0
 
 

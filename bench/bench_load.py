@@ -379,27 +379,66 @@ class Pace:
         return [index / (clients * rate) for index in range(clients)]
 
 
+SNAPSHOT_EVERY = 50
+"""replay.application.SNAPSHOT_EVERY, restated so that the bench reads it as a client would (from answers)."""
+
+
+def move_kind(before: dict[str, Any], after: dict[str, Any], first: bool) -> str:
+    """What a move was, as its client can tell from the game before and after it: the first of a new game, one
+    that ended a round or crossed a multiple of ``SNAPSHOT_EVERY`` events (the server snapshots the game while
+    recording it), or an ordinary one."""
+    if first:
+        return "first move of a game"
+    crossed = before["version"] // SNAPSHOT_EVERY != after["version"] // SNAPSHOT_EVERY
+    if crossed or before["coordinates"]["round"] != after["coordinates"]["round"]:
+        return "snapshot move (round's end or every 50 events)"
+    return "ordinary move"
+
+
 def play_paced(
-    port: int, seed: int, window: Window, pace: Pace, *, hard_stop: threading.Event, tally: Tally
+    port: int,
+    seed: int,
+    window: Window,
+    pace: Pace,
+    *,
+    hard_stop: threading.Event,
+    tally: Tally,
+    requests: dict[str, tuple[str, float]] | None = None,
 ) -> None:
     """Record seeded games as a player at a table does: a move at each scheduled time of ``pace`` (one request
     each; the answer carries the next legal moves), a new game when one ends, until the schedule reaches the
     end of the window. A move scheduled inside the window counts, with its latency from its scheduled time,
-    even when the server's backlog sends it after the window ended (``hard_stop`` ends that wait)."""
+    even when the server's backlog sends it after the window ended (``hard_stop`` ends that wait).
+
+    With ``requests`` (the breakdown), each request inside the window is also timed from when it was actually
+    sent, by kind (:func:`move_kind`, or a game's creation), and sent with an ``X-Request-ID`` recorded there
+    with that kind and time, to be matched with the server's request log."""
     rng = random.Random(seed)
     client = Client(port)
-    index = 0
+    index = created_count = 0
     try:
         while not hard_stop.is_set():
+            request_id = f"bench-{seed}-create-{created_count}"
+            created_count += 1
+            sent_at = time.perf_counter()
             status, version, created = client.call(
-                "POST", "/api/games", {"players": rng.choice([2, 3, 4]), "seed": rng.randrange(10**9)}
+                "POST",
+                "/api/games",
+                {"players": rng.choice([2, 3, 4]), "seed": rng.randrange(10**9)},
+                {"X-Request-ID": request_id} if requests is not None else None,
             )
             if status != 201:
                 tally.error(f"create {status}")
                 continue
+            if requests is not None and window.holds(sent_at):
+                seconds = time.perf_counter() - sent_at
+                tally.add("sent: game creation", seconds)
+                requests[request_id] = ("game creation", seconds)
             game_id = created["game"]["game_id"]
             headers = {"Authorization": f"Bearer {created['owner_token']}"}
             listing = created["legal_moves"]
+            game = created["game"]
+            first = True
             tally.games += 1
             while not listing["over"]:
                 scheduled = pace.slot(index)
@@ -411,17 +450,22 @@ def play_paced(
                     time.sleep(wait)
                 move = rng.choice(listing["moves"])
                 key = uuid.UUID(int=rng.getrandbits(128)).hex
-                status, version, answer = client.call(
-                    "POST",
-                    f"/api/games/{game_id}/moves",
-                    move,
-                    {**headers, "If-Match": version, "Idempotency-Key": key},
-                )
+                request_id = f"bench-{seed}-move-{index}"
+                sent = {**headers, "If-Match": version, "Idempotency-Key": key}
+                if requests is not None:
+                    sent["X-Request-ID"] = request_id
+                sent_at = time.perf_counter()
+                status, version, answer = client.call("POST", f"/api/games/{game_id}/moves", move, sent)
                 done = time.perf_counter()
                 if status != 201:
                     tally.error(f"moves {status}")
                     break
                 listing = answer["legal_moves"]
+                if requests is not None and window.holds(scheduled):
+                    kind = move_kind(game, answer["game"], first)
+                    tally.add(f"sent: {kind}", done - sent_at)
+                    requests[request_id] = (kind, done - sent_at)
+                game, first = answer["game"], False
                 if window.holds(done):  # throughput: the moves answered inside the window
                     tally.moves += 1
                 if window.holds(scheduled):  # latency: every move scheduled inside it, however late
@@ -433,9 +477,12 @@ def play_paced(
         client.close()
 
 
-def paced_load(port: int, seconds: float, rate: float) -> Result:
+def paced_load(
+    port: int, seconds: float, rate: float, requests: dict[str, tuple[str, float]] | None = None
+) -> Result:
     """Every client on an open-loop schedule (:class:`Pace`), together offering ``rate`` moves per second: a
-    warm-up, then ``seconds`` whose scheduled moves are measured, then the backlog drained (at most 30 s)."""
+    warm-up, then ``seconds`` whose scheduled moves are measured, then the backlog drained (at most 30 s).
+    With ``requests``, every request is tagged for the breakdown (see :func:`play_paced`)."""
     per_client = rate / CLIENTS
     now = time.perf_counter() + 0.5  # the clients' threads start first
     window = Window(now + WARMUP_SECONDS, now + WARMUP_SECONDS + seconds)
@@ -446,7 +493,7 @@ def paced_load(port: int, seconds: float, rate: float) -> Result:
         threading.Thread(
             target=play_paced,
             args=(port, seed, window, Pace(now, per_client, phase)),
-            kwargs={"hard_stop": hard_stop, "tally": tallies[seed]},
+            kwargs={"hard_stop": hard_stop, "tally": tallies[seed], "requests": requests},
             daemon=True,
         )
         for seed, phase in enumerate(Pace.phases(CLIENTS, per_client))
@@ -573,6 +620,57 @@ def ping_anchor(redis_url: str, seconds: float) -> tuple[Result, float]:
     return result, statistics.median(single) * 1e6
 
 
+def server_durations(log: Path) -> dict[str, float]:
+    """Seconds each request took inside heronlog (``duration_ms`` of its ``heronlog.request`` log line), by
+    request id: from the first ``before_request`` hook to the answer built, so the gap to the client's figure
+    is the wait for a worker thread, the interpreter lock, the network and the client itself."""
+    found: dict[str, float] = {}
+    with contextlib.suppress(OSError), log.open(encoding="utf-8", errors="replace") as lines:
+        for line in lines:
+            if '"duration_ms"' not in line:
+                continue
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(entry, dict) and "request_id" in entry and "duration_ms" in entry:
+                found[str(entry["request_id"])] = float(entry["duration_ms"]) / 1000
+    return found
+
+
+def breakdown_table(requests: dict[str, tuple[str, float]], server: dict[str, float]) -> list[str]:
+    """The paced run's requests by kind: latency from when each was actually sent, the time heronlog itself
+    spent on it (its request log), and the gap between the two."""
+    by_kind: dict[str, list[tuple[float, float | None]]] = {}
+    for request_id, (kind, seconds) in requests.items():
+        by_kind.setdefault(kind, []).append((seconds, server.get(request_id)))
+
+    def pct(values: list[float], share: float) -> str:
+        if not values:
+            return "–"
+        ordered = sorted(values)
+        return f"{ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1000:.1f}"
+
+    lines = [
+        "| request (paced run) | count | sent→answer p50 / p99 / max ms | in heronlog p50 / p99 / max ms | "
+        "gap p99 ms | share of the run's slowest 1 % |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    every = sorted(seconds for _, seconds in requests.values())
+    threshold = every[int(0.99 * len(every))] if every else 0.0
+    slowest = sum(1 for seconds in every if seconds >= threshold) or 1
+    for kind, pairs in sorted(by_kind.items(), key=lambda item: -len(item[1])):
+        client = [seconds for seconds, _ in pairs]
+        inside = [seconds for _, seconds in pairs if seconds is not None]
+        gaps = [seconds - spent for seconds, spent in pairs if spent is not None]
+        share = sum(1 for seconds in client if seconds >= threshold) / slowest
+        lines.append(
+            f"| {kind} | {len(pairs)} | {pct(client, 0.5)} / {pct(client, 0.99)} / {pct(client, 1.0)} | "
+            f"{pct(inside, 0.5)} / {pct(inside, 0.99)} / {pct(inside, 1.0)} | {pct(gaps, 0.99)} | {share:.0%} |"
+        )
+    return lines
+
+
 # --- the report ---------------------------------------------------------------------------------------------
 
 
@@ -620,11 +718,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{TARGET_MOVES_PER_SECOND}); 0 skips that run",
     )
     parser.add_argument(
+        "--breakdown",
+        action="store_true",
+        help="also break the paced run's latency down by request (a game's creation, a move that snapshots, "
+        "the first move of a game, an ordinary move), from the client and from heronlog's request log",
+    )
+    parser.add_argument(
         "--client",
-        choices=("both", "one", "two"),
+        choices=("both", "one", "two", "none"),
         default="both",
         help="one request per move (POST moves, whose answer carries the next legal moves), two (GET "
-        "legal-moves first, as older clients did; the only one an older server can serve), or both (default)",
+        "legal-moves first, as older clients did; the only one an older server can serve), both (default), or none "
+        "(the paced run only)",
     )
     parser.add_argument(
         "--source",
@@ -636,6 +741,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     single = double = paced = relaxed = health = pings = None
     ping_us = 0.0
+    requests: dict[str, tuple[str, float]] | None = {} if args.breakdown else None
+    breakdown: list[str] = []
     with tempfile.TemporaryDirectory(prefix="heronlog-load-") as temp:
         folder = Path(temp)
         with (
@@ -647,7 +754,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.client in ("both", "two"):
                 double = load(port, args.seconds, one_request=False)
             if args.paced_rate > 0:
-                paced = paced_load(port, args.seconds, args.paced_rate)
+                paced = paced_load(port, args.seconds, args.paced_rate, requests)
+                if requests is not None:
+                    time.sleep(1.0)  # the workers' last log lines
+                    breakdown = breakdown_table(requests, server_durations(folder / f"serve-{port}.log"))
             if not args.no_anchors:
                 health = healthz_anchor(port, args.seconds / 2)
                 pings, ping_us = ping_anchor(url, args.seconds / 2)
@@ -714,6 +824,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"than 1 ms after their scheduled time (their client was still waiting for the previous answer); "
             f"p99 of that delay {paced.percentile_ms('late', 0.99):.1f} ms."
         )
+    if breakdown:
+        print()
+        print("\n".join(breakdown))
+        print()
     if single is not None:
         print(cpu_line("one-request closed-loop", single))
     if double is not None:

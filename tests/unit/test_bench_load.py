@@ -50,3 +50,31 @@ def test_the_verdict_needs_both_the_throughput_and_the_p99(bench: ModuleType) ->
     assert "**met**" in bench.verdict("paced", result(500, 0.020))
     assert "**NOT met**" in bench.verdict("paced", result(499, 0.020))
     assert "**NOT met**" in bench.verdict("paced", result(800, 0.051))
+
+
+def test_the_breakdown_tells_a_move_that_snapshots_from_an_ordinary_one(bench: ModuleType) -> None:
+    def game(version: int, round_: int) -> dict[str, object]:
+        return {"version": version, "coordinates": {"round": round_}}
+
+    assert bench.move_kind(game(1, 1), game(2, 1), first=True) == "first move of a game"
+    assert bench.move_kind(game(7, 1), game(8, 1), first=False) == "ordinary move"
+    assert bench.move_kind(game(7, 1), game(8, 2), first=False).startswith("snapshot move")
+    assert bench.move_kind(game(49, 3), game(50, 3), first=False).startswith("snapshot move")
+
+
+def test_the_breakdown_matches_requests_with_the_servers_log_by_request_id(
+    bench: ModuleType, tmp_path: Path
+) -> None:
+    log = tmp_path / "serve.log"
+    log.write_text(
+        "not json\n"
+        '{"message": "gunicorn started"}\n'
+        '{"request_id": "bench-0-move-0", "duration_ms": 4.0, "status": 201}\n'
+        '{"request_id": "bench-0-move-1", "duration_ms": 30.0, "status": 201}\n'
+    )
+    server = bench.server_durations(log)
+    assert server == {"bench-0-move-0": 0.004, "bench-0-move-1": 0.03}
+    requests = {"bench-0-move-0": ("ordinary move", 0.006), "bench-0-move-1": ("snapshot move", 0.05)}
+    lines = bench.breakdown_table(requests, server)
+    assert lines[2] == "| ordinary move | 1 | 6.0 / 6.0 / 6.0 | 4.0 / 4.0 / 4.0 | 2.0 | 0% |"
+    assert lines[3] == "| snapshot move | 1 | 50.0 / 50.0 / 50.0 | 30.0 / 30.0 / 30.0 | 20.0 | 100% |"
