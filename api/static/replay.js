@@ -505,7 +505,18 @@ function capitalFirst(text) {
 }
 
 /** After a refusal for a stale version: read the replay and the alternatives again. */
+/** Read the game, the replay and the alternatives again after a stale answer. The panel says it is busy
+ * meanwhile (aria-busy), so that nobody types into a form about to be drawn again. */
 async function reread() {
+  correctPanel.setAttribute("aria-busy", "true");
+  try {
+    await readAgain();
+  } finally {
+    correctPanel.setAttribute("aria-busy", correction.busy ? "true" : "false");
+  }
+}
+
+async function readAgain() {
   const version = correction.version;
   const game = await read(id, `/api/games/${id}`);
   view.game = game.body;

@@ -563,8 +563,10 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
     api.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
     page.get_by_role("button", name="Apply correction").click()
     error = page.locator("#correct-error")
+    # the page reads the moves again (busy meanwhile, its form drawn anew): wait until it is done
     page.wait_for_function(
         "() => /changed the game meanwhile/.test(document.getElementById('correct-error').textContent)"
+        " && document.getElementById('correct-panel').getAttribute('aria-busy') === 'false'"
     )
     assert f"version {version + 1}" in error.inner_text()
     assert api.call("GET", f"/api/games/{game_id}")["version"] == version + 1
@@ -572,7 +574,6 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
     assert problems and all("409" in problem for problem in problems)
     problems.clear()
     # the moves were read again: enter the roll once more, and apply
-    inputs.first.wait_for()
     for index, value in enumerate(other):
         inputs.nth(index).fill(str(value))
     page.get_by_role("button", name="Check this correction").click()
