@@ -79,6 +79,15 @@ def unpack_record(record: bytes, notification_id: int) -> Notification:
     )
 
 
+def stored_event(originator_id: UUID | str, record: bytes) -> StoredEvent:
+    """A log record (:func:`pack_record`) as a stored event of an originator already known to the reader
+    (the originator's own part of the record is not decoded again)."""
+    topic, version, _, state = record.split(b"\n", 3)
+    return StoredEvent(
+        originator_id=originator_id, originator_version=int(version), topic=topic.decode(), state=state
+    )
+
+
 def pack_member(event: StoredEvent) -> bytes:
     """An aggregate recorder's sorted-set member; the version makes it unique within the set."""
     return b"%d\n%s\n" % (event.originator_version, event.topic.encode()) + event.state
@@ -305,18 +314,7 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         keys = [self.stream_key(originator_id), self.log_key]
         args = [low, high, "1" if desc else "0", "" if limit is None else str(limit)]
         records = cast(list[bytes], self.datastore.read(lambda: select(keys, args)))
-        events = []
-        for record in records:
-            topic, version, _, state = record.split(b"\n", 3)
-            events.append(
-                StoredEvent(
-                    originator_id=originator_id,
-                    originator_version=int(version),
-                    topic=topic.decode(),
-                    state=state,
-                )
-            )
-        return events
+        return [stored_event(originator_id, record) for record in records]
 
     def select_new_events(self, after: Sequence[tuple[UUID | str, int]]) -> list[list[StoredEvent]]:
         """The events of each ``(originator, version)`` pair recorded after that version, in one round trip:
@@ -345,18 +343,9 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         position = 0
         for originator_id, _ in after:
             count = int(reply[position])
-            events = []
-            for record in reply[position + 1 : position + 1 + count]:
-                topic, version, _, state = record.split(b"\n", 3)
-                events.append(
-                    StoredEvent(
-                        originator_id=originator_id,
-                        originator_version=int(version),
-                        topic=topic.decode(),
-                        state=state,
-                    )
-                )
-            found.append(events)
+            found.append(
+                [stored_event(originator_id, record) for record in reply[position + 1 : position + 1 + count]]
+            )
             position += 1 + count
         return found
 
