@@ -52,8 +52,8 @@ def test_games_spread_over_shards_on_different_cluster_nodes(cluster_url: str) -
     copy = log.import_log(exported, keep_id=False)
     assert canonical(log.get(copy).state) == canonical(log.get(first).state)
 
-    listed = [summary.game_id for summary in log.list_games(limit=100)]
+    listed = [summary.game_id for summary in log.list_games(limit=200)]
     assert set(listed) == {str(game_id) for game_id in [*ids, branch, copy]}
     assert listed[0] == str(branch), "newest first across shards (an import keeps its recorded time)"
-    assert domain.legal_moves(log.get(ids[5]).state)
+    assert domain.legal_moves(log.get(ids[-1]).state)
     log.close()
