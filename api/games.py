@@ -449,12 +449,16 @@ class StateByTurn(MethodView):
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
         """The game as it stood when a turn began, addressed by round and turn.
 
-        The state just before the first move of `turn` of `round` (of `seat`, if given); `version` in the
-        answer says which version that was."""
+        The state just before the first move of `turn` of `round` (of `seat`, if given), on the line of play
+        as it stands now; `version` in the answer says which version that was."""
         game, _ = reader(game_id)
         first = game_log().locate(game_id, query["round"], query["turn"], query["seat"])
         position = game.line.index(first)
-        return state_payload(game, game.line[position - 1] if position > 0 else 1)
+        if position == 0:
+            return state_payload(game, 1)  # the game as it was set up
+        # The turn is found on today's line, so its state is read there too: after an amendment the event
+        # before it may hold the state from before the amendment.
+        return state_payload(game, game.line[position - 1], current_line=True)
 
 
 @blp.route("/<uuid:game_id>/timeline")

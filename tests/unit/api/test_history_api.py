@@ -148,6 +148,32 @@ def test_states_on_the_current_line_follow_an_amendment(api: ApiClient) -> None:
     assert api.get(f"/api/games/{game_id}/states/2?current_line=maybe").error() == (400, "invalid_request")
 
 
+def test_a_turn_addressed_by_round_and_turn_is_read_on_the_line_as_it_stands_after_an_amendment(
+    api: ApiClient,
+) -> None:
+    game_id, token = started(api, 30)
+    alternatives = api.get(f"/api/games/{game_id}/legal-moves?before=3").body
+    other = next(move for move in alternatives["moves"] if move != alternatives["recorded"])
+    amended = api.post(f"/api/games/{game_id}/amend", {"version": 3, "move": other}, token=token, if_match=31)
+    assert amended.status == 200 and amended.body["report"]["kept"], "the test needs later moves kept"
+    entries = api.get(f"/api/games/{game_id}/timeline").body["entries"]
+    firsts: dict[tuple[int, int], dict[str, Any]] = {}
+    for entry in entries:
+        if entry["round"] and entry["turn"]:
+            firsts.setdefault((entry["round"], entry["turn"]), entry)
+    kept = set(amended.body["report"]["kept"])
+    # turns that begin after a kept move: there the event before holds the state from before the amendment
+    checked = [first for first in firsts.values() if entries[entries.index(first) - 1]["version"] in kept]
+    assert checked
+    for first in checked:
+        answer = api.get(f"/api/games/{game_id}/states?round={first['round']}&turn={first['turn']}").body
+        assert (
+            answer["state"]
+            == api.get(f"/api/games/{game_id}/legal-moves?before={first['version']}").body["state"]
+        )
+        assert answer["version"] == entries[entries.index(first) - 1]["version"]
+
+
 def test_an_amend_report_names_the_kept_moves_whose_chance_is_drawn_again(api: ApiClient) -> None:
     game_id, token = started(api, 40, seed=1)
     move = {"kind": "ascend", "seat": 0, "from": "gate", "to": "steward_2"}
