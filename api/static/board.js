@@ -12,7 +12,7 @@
  */
 
 import { h, s, replace } from "./dom.js";
-import { cardText, capitalise, icons, indexCatalog, rivalIcons, soloCardText, space } from "./labels.js";
+import { cardText, capitalise, icons, indexCatalog, rivalIcons, soloCardText, space, targetKey } from "./labels.js";
 
 const W = 480;
 const DIE_FILL = { coral: "#ec7a61", black: "#2a2a2a", white: "#f8f6f0", green: "#5a9a4b" };
@@ -90,9 +90,10 @@ function geishaPawn(x, y, seat, players, state, where) {
   );
 }
 
-function box(x, y, width, height, cls, titleText) {
+/** A part's frame; `target` ({kind, id}) marks the part an annotation may point at (data-target="kind:id"). */
+function box(x, y, width, height, cls, titleText, target = null) {
   const rect = s("rect", { x, y, width, height, rx: 6, class: cls });
-  return titleText ? s("g", {}, s("title", {}, titleText), rect) : rect;
+  return titleText ? s("g", { "data-target": target && targetKey(target) }, s("title", {}, titleText), rect) : rect;
 }
 
 function svgPanel(id, heading, height, summary, ...children) {
@@ -112,6 +113,7 @@ function passageOfTime(state, players) {
   const step = Math.min(22, (W - 20) / (last + 1));
   const nodes = [];
   const order = (state.turn_order || []).map((seat) => seatName(state, players, seat));
+  nodes.push(box(4, 38, W - 8, 72, "pot-frame", "the Passage of Time", { kind: "passage_of_time" }));
   nodes.push(label(10, 16, `Round ${state.round} of ${(state.rules && state.rules.rounds) || 3} · turn order: ${order.join(", ")}`, { class: "t strong" }));
   for (let i = 0; i <= last; i += 1) {
     const x = 10 + i * step;
@@ -175,7 +177,7 @@ function cardBlocks(state, x, y, width, rowHeight, cardId, tiles) {
 
 function room(state, players, x, y, width, height, data) {
   const spec = indexCatalog(state.catalog).rooms[data.id] || {};
-  const nodes = [box(x, y, width, height, "room", cardText(state.catalog, data.card))];
+  const nodes = [box(x, y, width, height, "room", cardText(state.catalog, data.card), { kind: "room", id: data.id })];
   nodes.push(label(x + 6, y + 14, `${capitalise(space(data.id))} · ${spec.value || "?"}`, { class: "t strong" }));
   nodes.push(label(x + width - 6, y + 14, data.card || "no card", { class: "t small", "text-anchor": "end" }));
   const rows = Math.max(data.tiles.length, 1);
@@ -193,7 +195,7 @@ function castle(state, players) {
   const nodes = [];
   const daimyo = board.daimyo || { card: null, spots: [], extra: [] };
   const card = daimyo.card ? index.cards[daimyo.card] : null;
-  nodes.push(box(90, 6, 300, 92, "room daimyo", cardText(state.catalog, daimyo.card)));
+  nodes.push(box(90, 6, 300, 92, "room daimyo", cardText(state.catalog, daimyo.card), { kind: "daimyo" }));
   nodes.push(label(98, 21, `The Daimyo · ${daimyo.card || "?"}`, { class: "t strong" }));
   const spots = card && card.spots ? card.spots : daimyo.spots.map(() => []);
   spots.forEach((spot, i) => {
@@ -236,7 +238,7 @@ function bridges(state, players) {
   const rowHeight = 86;
   state.board.bridges.forEach((bridge, i) => {
     const y = 6 + i * rowHeight;
-    nodes.push(box(4, y, W - 8, rowHeight - 6, `bridge bridge-${bridge.colour}`, `${bridge.colour} bridge`));
+    nodes.push(box(4, y, W - 8, rowHeight - 6, `bridge bridge-${bridge.colour}`, `${bridge.colour} bridge`, { kind: "bridge", id: bridge.colour }));
     nodes.push(label(12, y + 16, `${capitalise(bridge.colour)} bridge`, { class: "t strong" }));
     const slots = [
       { value: bridge.left, where: "left end (lantern)" },
@@ -260,7 +262,7 @@ function bridges(state, players) {
     gardens.forEach((garden, k) => {
       const x = 168 + k * 152;
       const card = garden.card ? index.cards[garden.card] : null;
-      nodes.push(box(x, y + 4, 146, rowHeight - 14, `garden garden-${garden.type}`, cardText(state.catalog, garden.card)));
+      nodes.push(box(x, y + 4, 146, rowHeight - 14, `garden garden-${garden.type}`, cardText(state.catalog, garden.card), { kind: "garden", id: garden.id }));
       nodes.push(label(x + 6, y + 18, `${capitalise(garden.type)} · ${garden.card || "—"}`, { class: "t strong" }));
       if (card) {
         nodes.push(label(x + 6, y + 32, `${card.food} food → ${card.cp} CP`, { class: "t small" }));
@@ -281,7 +283,7 @@ function yards(state, players) {
   list.forEach((yard, i) => {
     const x = 8 + i * (width + 6);
     const spec = index.yards[yard.id] || {};
-    nodes.push(box(x, 6, width, 128, "yard", `${space(yard.id)}: ${spec.iron} iron, worth ${spec.value}`));
+    nodes.push(box(x, 6, width, 128, "yard", `${space(yard.id)}: ${spec.iron} iron, worth ${spec.value}`, { kind: "yard", id: yard.id }));
     nodes.push(label(x + 6, 21, `${capitalise(space(yard.id))} · ${spec.iron} iron · ×${spec.value}`, { class: "t strong" }));
     let y = 28;
     for (const face of ["blue", "yellow"]) {
@@ -309,7 +311,7 @@ function wellAndOutside(state, players) {
   const index = indexCatalog(state.catalog);
   const nodes = [];
   const well = state.board.well || { dice: [], tiles: [] };
-  nodes.push(box(8, 6, 190, 128, "well", "the Well"));
+  nodes.push(box(8, 6, 190, 128, "well", "the Well", { kind: "well" }));
   nodes.push(label(16, 21, `The Well · ${(state.catalog.well && state.catalog.well.value) || 1}`, { class: "t strong" }));
   nodes.push(label(16, 36, `gain ${icons((state.catalog.well && state.catalog.well.effects) || ["seal:1"], "short")} and:`, { class: "t small" }));
   (well.tiles || []).forEach((tileId, i) => {
@@ -329,7 +331,7 @@ function wellAndOutside(state, players) {
   outside.forEach((entry, i) => {
     const spec = index.outside[entry.id] || {};
     const x = 206 + i * 136;
-    nodes.push(box(x, 6, 130, 128, "outside", `${space(entry.id)}: ${(spec.actions || []).join(" or ")}`));
+    nodes.push(box(x, 6, 130, 128, "outside", `${space(entry.id)}: ${(spec.actions || []).join(" or ")}`, { kind: "outside", id: entry.id }));
     nodes.push(label(x + 6, 21, `Outside ${i + 1} · ${spec.value || 5}`, { class: "t strong" }));
     nodes.push(label(x + 6, 36, (spec.actions || []).map(capitalise).join(" or "), { class: "t small" }));
     (entry.dice || []).forEach((item, k) => nodes.push(die(x + 10 + k * 14, 96 - k * 4, 22, item, players, `${item.colour} ${item.value}`)));
@@ -356,7 +358,7 @@ function playerDomain(state, players, seat, waitingSeat) {
   const waiting = waitingSeat === seat;
   const green = state.board.matcha && state.catalog.matcha ? state.catalog.matcha.green_row : null;
   const extra = green ? 46 : 0;
-  nodes.push(box(2, 2, W - 4, 252 + extra, waiting ? "domain waiting" : "domain", `${name}'s ${green ? "clan board" : "domain"}`));
+  nodes.push(box(2, 2, W - 4, 252 + extra, waiting ? "domain waiting" : "domain", `${name}'s ${green ? "clan board" : "domain"}`, { kind: "domain", id: seat }));
   nodes.push(s("rect", { x: 10, y: 10, width: 14, height: 14, rx: 7, fill: seatFill(players, seat), stroke: "#111" }));
   nodes.push(label(30, 22, `${name}${waiting ? " — to play" : ""}`, { class: "t strong big" }));
   nodes.push(label(W - 10, 22, `${player.cp} CP · PoT ${player.pot}`, { class: "t strong", "text-anchor": "end" }));

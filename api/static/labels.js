@@ -535,3 +535,32 @@ export function moveGroup(prompt, move) {
   if (move.kind === "ascend") return "Ascent";
   return "Choices";
 }
+
+/** An annotation's target ({kind, id}, replay/annotations.py) as one string, "kind:id": the value of the replay
+ * form's choice and the data-target of the part board.js draws. */
+export function targetKey(target) {
+  return target ? `${target.kind}:${target.id ?? ""}` : "";
+}
+
+export function parseTarget(key) {
+  if (!key) return null;
+  const at = key.indexOf(":");
+  return { kind: key.slice(0, at), id: key.slice(at + 1) };
+}
+
+/** The parts of the board an annotation may point at, each with its target and its words ("the coral bridge"). */
+export function boardParts(state) {
+  const b = state.board;
+  const part = (kind, id, words) => ({ target: { kind, id: String(id) }, words });
+  return [
+    part("passage_of_time", "", "the Passage of Time"),
+    part("daimyo", "", "the Daimyo"),
+    ...b.rooms.map((r) => part("room", r.id, space(r.id))),
+    ...b.bridges.map((br) => part("bridge", br.colour, `the ${br.colour} bridge`)),
+    ...b.gardens.map((g) => part("garden", g.id, `the ${g.bridge} ${g.type} garden`)),
+    ...(b.yards || []).map((y) => part("yard", y.id, `training ${space(y.id)}`)),
+    part("well", "", "the Well"),
+    ...(b.outside || []).map((o) => part("outside", o.id, space(o.id))),
+    ...state.players.flatMap((p, seat) => (p.automatic ? [] : [part("domain", seat, `${nameOf(state, seat)}'s domain`)])),
+  ];
+}

@@ -18,7 +18,7 @@ import { draw } from "./board.js";
 import { h, replace, toast, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
 import { lineChart } from "./chart.js";
-import { moveLabel, promptTitle } from "./labels.js";
+import { boardParts, capitalise, moveLabel, parseTarget, promptTitle, targetKey } from "./labels.js";
 import { render as renderMoves } from "./moves.js";
 
 const id = gameId();
@@ -30,6 +30,8 @@ const view = {
   at: 0,
   states: new Map(),
   notes: [],
+  parts: [], // the parts of the board an annotation may point at (labels.js boardParts)
+  shown: "", // the data-target of the part outlined on the board, if any
   request: 0,
 };
 /** The correction under way: the move's version, the API's alternatives, the move chosen and its dry run. */
@@ -120,6 +122,7 @@ async function go(index, { fromSlider = false } = {}) {
     replace(document.getElementById("sheet-title"), final ? "Final score sheet" : "Score sheet at this point");
     replace(document.getElementById("sheet"), scoreTable(payload.score, final ? "The final score" : `After version ${version}`));
     paintChart();
+    paintShown();
     document.getElementById("board").dataset.version = String(version);
   } catch (error) {
     toast(error.message, "error");
@@ -153,9 +156,46 @@ function glyphTitle(glyph) {
   return { "!": "good move", "?": "mistake", "!!": "brilliant move", "??": "blunder", "!?": "interesting move", "?!": "dubious move" }[glyph] || "";
 }
 
+/** The part of the board a target names, in words (the ids of this game's board, else as the API keeps them). */
+function targetWords(target) {
+  const key = targetKey(target);
+  const part = view.parts.find((item) => targetKey(item.target) === key);
+  return part ? part.words : `${target.kind.replaceAll("_", " ")} ${target.id}`.trim();
+}
+
+/** Outline the part of the board an annotation points at (none for ""), now and after each redraw. */
+function showPart(key) {
+  view.shown = key;
+  paintShown();
+}
+
+function paintShown() {
+  document.querySelectorAll("#board .target-shown").forEach((node) => node.classList.remove("target-shown"));
+  if (view.shown) document.querySelectorAll(`#board [data-target="${CSS.escape(view.shown)}"]`).forEach((node) => node.classList.add("target-shown"));
+}
+
+/** A target's words and its "show" button; the annotation outlines its part while pointed at or focused. */
+function noteTarget(item, target) {
+  const key = targetKey(target);
+  const words = targetWords(target);
+  item.addEventListener("mouseenter", () => showPart(key));
+  item.addEventListener("mouseleave", () => item.contains(document.activeElement) || showPart(""));
+  item.addEventListener("focusin", () => showPart(key));
+  item.addEventListener("focusout", (event) => item.contains(event.relatedTarget) || showPart(""));
+  const show = () => {
+    showPart(key);
+    const node = document.querySelector(`#board [data-target="${CSS.escape(key)}"]`);
+    if (node) node.scrollIntoView({ block: "nearest" });
+  };
+  return [
+    h("span", { class: "note-target" }, ` → ${words}`),
+    h("button", { type: "button", class: "link", "aria-label": `Show ${words} on the board`, on: { click: show } }, "show"),
+  ];
+}
+
 function noteItem(note) {
   const mine = view.me === "owner" || view.me === note.author;
-  return h(
+  const item = h(
     "li",
     { class: "note", dataset: { note: note.id } },
     note.glyph ? h("abbr", { class: "glyph", title: glyphTitle(note.glyph) }, note.glyph) : null,
@@ -170,6 +210,8 @@ function noteItem(note) {
         )
       : null,
   );
+  if (note.target) item.querySelector(".note-text").after(...noteTarget(item, note.target));
+  return item;
 }
 
 function paintMoveList() {
@@ -250,6 +292,10 @@ function editNote(note) {
   noteForm.elements.id.value = note.id;
   noteForm.elements.text.value = note.text;
   noteForm.elements.glyph.value = note.glyph || "";
+  const part = noteForm.elements.part;
+  const key = targetKey(note.target);
+  if (key && ![...part.options].some((option) => option.value === key)) part.append(h("option", { value: key }, targetWords(note.target)));
+  part.value = key;
   document.getElementById("note-save").textContent = "Save the edit";
   document.getElementById("note-cancel").hidden = false;
   noteForm.elements.text.focus();
@@ -612,6 +658,12 @@ async function start() {
   }
   renderHeader(view.game);
   renderAccess(id, view.game, view.me, start);
+  view.parts = boardParts(view.game.state);
+  replace(
+    noteForm.elements.part,
+    h("option", { value: "" }, "nothing in particular"),
+    view.parts.map((part) => h("option", { value: targetKey(part.target) }, capitalise(part.words))),
+  );
   noteForm.querySelectorAll("textarea, select, button").forEach((node) => {
     node.disabled = !view.me;
   });
@@ -657,6 +709,7 @@ noteForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = noteForm.elements.text.value.trim();
   const glyph = noteForm.elements.glyph.value || null;
+  const target = parseTarget(noteForm.elements.part.value);
   const noteId = noteForm.elements.id.value;
   if (!text) {
     document.getElementById("note-error").textContent = "Write a comment first.";
@@ -664,10 +717,10 @@ noteForm.addEventListener("submit", async (event) => {
   }
   try {
     if (noteId) {
-      await call("PATCH", `/api/games/${id}/annotations/${noteId}`, { body: { text, glyph }, token: tokenFor(id) });
+      await call("PATCH", `/api/games/${id}/annotations/${noteId}`, { body: { text, glyph, target }, token: tokenFor(id) });
     } else {
       const version = view.positions[view.at].version;
-      await call("POST", `/api/games/${id}/annotations`, { body: { version, text, glyph }, token: tokenFor(id) });
+      await call("POST", `/api/games/${id}/annotations`, { body: { version, text, glyph, target }, token: tokenFor(id) });
     }
     resetNoteForm();
     await loadNotes();

@@ -585,3 +585,59 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
     assert sorted(
         api.call("GET", f"/api/games/{game_id}/legal-moves?before={version + 2}")["recorded"]["dice"]
     ) == sorted(other)
+
+
+def test_an_annotation_points_at_a_part_of_the_board_and_outlines_it(
+    page: Any, site: Served, api: Api
+) -> None:
+    created = api.call("POST", "/api/games", {"players": ["Aiko", "Ben"], "mode": "seeded", "seed": 5})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    api.play_moves(game_id, token, 4)
+    version = api.call("GET", f"/api/games/{game_id}")["version"]
+    page.goto(f"{site.url}/games/{game_id}/replay?version={version}#token={token}")
+    wait_shown(page, version)
+
+    # The form lists the parts of this game's board; the comment is saved with the part chosen.
+    part = page.get_by_label("Points at")
+    assert part.locator("option", has_text="Passage of Time").count() == 1
+    assert part.locator("option", has_text="Aiko's domain").count() == 1
+    page.fill("#note-text", "take the coral die here")
+    part.select_option(label="The coral bridge")
+    page.click("#note-save")
+    note = page.locator("#move-list li.current .note")
+    note.wait_for()
+    stored = api.call("GET", f"/api/games/{game_id}/annotations")["annotations"]
+    assert [(n["text"], n["target"]) for n in stored] == [
+        ("take the coral die here", {"kind": "bridge", "id": "coral"})
+    ]
+
+    # Its words in the list; focusing it outlines exactly the coral bridge, and the outline goes with the focus.
+    assert note.locator(".note-target").inner_text().strip() == "→ the coral bridge"
+    show = note.get_by_role("button", name="Show the coral bridge on the board")
+    show.focus()
+    shown = page.locator("#board .target-shown")
+    assert shown.count() == 1
+    assert shown.get_attribute("data-target") == "bridge:coral"
+    assert "bridge-coral" in (shown.locator("rect").first.get_attribute("class") or "")
+    page.locator("#note-text").focus()
+    assert page.locator("#board .target-shown").count() == 0
+
+    # Editing keeps the target unless it is changed: to a room, then to nothing.
+    note.get_by_role("button", name="Edit").click()
+    assert part.input_value() == "bridge:coral"
+    part.select_option(label="Steward room 1")
+    page.click("#note-save")
+    page.wait_for_function(
+        "() => document.querySelector('.note-target')?.textContent.includes('steward room 1')"
+    )
+    assert api.call("GET", f"/api/games/{game_id}/annotations")["annotations"][0]["target"] == {
+        "kind": "room",
+        "id": "steward_1",
+    }
+    note.hover()
+    assert page.locator("#board .target-shown").get_attribute("data-target") == "room:steward_1"
+    note.get_by_role("button", name="Edit").click()
+    part.select_option("")
+    page.click("#note-save")
+    page.wait_for_function("() => !document.querySelector('.note-target')")
+    assert api.call("GET", f"/api/games/{game_id}/annotations")["annotations"][0]["target"] is None
