@@ -112,6 +112,13 @@ class Api:
             self.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
         raise AssertionError("the condition never held")
 
+    def seeded_game(self, players: list[str], seed: int, moves: int) -> tuple[str, str]:
+        """A new seeded game with its first `moves` legal moves played: (game id, owner token)."""
+        created = self.call("POST", "/api/games", {"players": players, "mode": "seeded", "seed": seed})
+        game_id, token = created["game"]["game_id"], created["owner_token"]
+        self.play_moves(game_id, token, moves)
+        return game_id, token
+
     def play_moves(self, game_id: str, token: str, count: int) -> None:
         """Post the first legal move `count` times."""
         for _ in range(count):

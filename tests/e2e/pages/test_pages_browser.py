@@ -400,9 +400,7 @@ def test_a_table_mode_solo_game_asks_which_solo_card_was_revealed(page: Any, sit
 def test_correct_a_move_from_the_replay_with_a_dry_run_first(
     page: Any, site: Served, api: Api, shots: Path
 ) -> None:
-    created = api.call("POST", "/api/games", {"players": ["Aiko", "Ben"], "mode": "seeded", "seed": 11})
-    game_id, token = created["game"]["game_id"], created["owner_token"]
-    api.play_moves(game_id, token, 10)
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 11, 10)
     before = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
     # an early move with another legal move beside the one recorded
     target = next(
@@ -503,9 +501,7 @@ def test_correct_a_move_from_the_replay_with_a_dry_run_first(
 def test_without_a_token_or_for_another_seat_there_is_no_correction_control(
     page: Any, site: Served, api: Api
 ) -> None:
-    created = api.call("POST", "/api/games", {"players": ["Kai", "Lu"], "mode": "seeded", "seed": 4})
-    game_id, owner = created["game"]["game_id"], created["owner_token"]
-    api.play_moves(game_id, owner, 6)
+    game_id, owner = api.seeded_game(["Kai", "Lu"], 4, 6)
     entries = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
     page.goto(f"{site.url}/games/{game_id}/replay?version={entries[1]['version']}")
     wait_shown(page, entries[1]["version"])
@@ -590,9 +586,7 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
 def test_an_annotation_points_at_a_part_of_the_board_and_outlines_it(
     page: Any, site: Served, api: Api
 ) -> None:
-    created = api.call("POST", "/api/games", {"players": ["Aiko", "Ben"], "mode": "seeded", "seed": 5})
-    game_id, token = created["game"]["game_id"], created["owner_token"]
-    api.play_moves(game_id, token, 4)
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 5, 4)
     version = api.call("GET", f"/api/games/{game_id}")["version"]
     page.goto(f"{site.url}/games/{game_id}/replay?version={version}#token={token}")
     wait_shown(page, version)
