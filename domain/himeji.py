@@ -21,25 +21,20 @@ from domain.prompts import DealCard, Frame, HimejiCard, Menu, Option, Seq, TakeC
 from domain.state import (
     GameState,
     HimejiDeck,
-    MatchaBoard,
+    matcha_board,
     pop,
     push,
     replace,
     replace_in,
     swap_top,
+    with_board,
     with_player,
 )
 from domain.vocabulary import Icon
 
 
-def _board(state: GameState) -> MatchaBoard:
-    board = state.board.matcha
-    assert board is not None
-    return board
-
-
 def deck(state: GameState, name: str) -> HimejiDeck:
-    return next(d for d in _board(state).decks if d.id == name)
+    return next(d for d in matcha_board(state).decks if d.id == name)
 
 
 def top_card(state: GameState, name: str) -> Curtains | None:
@@ -142,7 +137,7 @@ def take_card_auto(state: GameState, frame: TakeCurtainCard) -> GameState:
     """The card goes to the Lantern Area, never to the clan board's Action card space, and the deck's next card
     is revealed; the deck's last card stays in Himeji (R-M11)."""
     state = pop(state)
-    board = _board(state)
+    board = matcha_board(state)
     index = next(i for i, d in enumerate(board.decks) if d.id == frame.deck)
     current = board.decks[index]
     if current.top is None or not current.rest:
@@ -150,5 +145,5 @@ def take_card_auto(state: GameState, frame: TakeCurtainCard) -> GameState:
     player = state.players[frame.seat]
     state = with_player(state, frame.seat, replace(player, lantern=(*player.lantern, current.top)))
     decks = replace_in(board.decks, index, replace(current, top=None))
-    state = replace(state, board=replace(state.board, matcha=replace(board, decks=decks)))
+    state = with_board(state, matcha=replace(board, decks=decks))
     return push(state, DealCard(frame.deck, f"himeji:{frame.deck}"))

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from domain import ceremony, himeji, tea_garden
-from domain.catalog import HIMEJI_DECKS, Catalog, MatchaCatalog
+from domain.catalog import HIMEJI_DECKS, Catalog
 from domain.errors import InvalidSetup
 from domain.prompts import Climb, DealCard, Frame, GeishaAction, HimejiCard, Menu, Option, bundle
 from domain.state import (
@@ -30,9 +30,12 @@ from domain.state import (
     Space,
     StartPair,
     TeaHouseRoom,
+    matcha_board,
+    matcha_spec,
     pop,
     replace,
     replace_in,
+    with_board,
 )
 from domain.vocabulary import Icon, IconKind, parse_icon
 
@@ -76,26 +79,6 @@ def parse_expansions(expansions: Sequence[str] | None) -> tuple[str, ...]:
 
 def is_matcha(state: GameState) -> bool:
     return state.board.matcha is not None
-
-
-def _spec(state: GameState) -> MatchaCatalog:
-    spec = state.catalog.matcha
-    assert spec is not None
-    return spec
-
-
-def _board(state: GameState) -> MatchaBoard:
-    board = state.board.matcha
-    assert board is not None
-    return board
-
-
-board_of = _board
-"""The Matcha board of a Matcha game's state."""
-
-
-def _with_matcha(state: GameState, board: MatchaBoard) -> GameState:
-    return replace(state, board=replace(state.board, matcha=board))
 
 
 # --- setup (R-M01, R-S12) -
@@ -143,7 +126,7 @@ def initial_board(catalog: Catalog, players: int) -> MatchaBoard:
 def setup_frames(state: GameState) -> list[Frame]:
     """The expansion board's deals, in the rulebook's order (R-M01): 3 lily pads, the top card of each Himeji
     deck, a ceremony token yellow side up in each Tea House room, one blue side up at the Viewing Platform."""
-    spec, board = _spec(state), _board(state)
+    spec, board = matcha_spec(state), matcha_board(state)
     frames: list[Frame] = [DealCard("lily_pads", f"pond_{i + 1}") for i in range(len(board.pond))]
     frames += [DealCard(name, f"himeji:{name}") for name in HIMEJI_DECKS]
     frames += [DealCard("ceremony", room.id) for room in board.tea_house]
@@ -158,7 +141,7 @@ def offer_frame(index: int) -> DealCard:
 
 def first_game_yard(state: GameState) -> tuple[str, str] | None:
     """(yard target, tile) of the first-game Matcha tile on the lower yard (R-M01), if the catalog names one."""
-    return _spec(state).first_game_yard
+    return matcha_spec(state).first_game_yard
 
 
 # --- Matcha's chance prompts (R-M01, R-M11) -
@@ -166,11 +149,11 @@ def first_game_yard(state: GameState) -> tuple[str, str] | None:
 
 def _side(state: GameState, target: str) -> str:
     """Ceremony tokens lie yellow side up in the Tea House, blue side up elsewhere (R-M01)."""
-    return "yellow" if target in {room.id for room in _board(state).tea_house} else "blue"
+    return "yellow" if target in {room.id for room in matcha_board(state).tea_house} else "blue"
 
 
 def pool(state: GameState, name: str) -> tuple[str, ...]:
-    board = _board(state)
+    board = matcha_board(state)
     if name == "lily_pads":
         return board.lily_pads
     if name == "ceremony":
@@ -184,7 +167,7 @@ def deal_outcomes(state: GameState, frame: DealCard) -> list[str]:
     items = pool(state, frame.pool)
     if frame.pool == "ceremony":
         side = 0 if _side(state, frame.target) == "blue" else 1
-        tokens = _spec(state).tokens
+        tokens = matcha_spec(state).tokens
         items = tuple(tokens[token][side] for token in items)
     return sorted(set(items), key=_natural)
 
@@ -198,20 +181,20 @@ def deal_draw(state: GameState, frame: DealCard, rng: random.Random) -> dict[str
     """Each token, lily pad or card left equally likely."""
     item = rng.choice(pool(state, frame.pool))
     if frame.pool == "ceremony":
-        item = _spec(state).tokens[item][0 if _side(state, frame.target) == "blue" else 1]
+        item = matcha_spec(state).tokens[item][0 if _side(state, frame.target) == "blue" else 1]
     return {"kind": "reveal", "seat": None, "pool": frame.pool, "card": item}
 
 
 def place_card(state: GameState, frame: DealCard, card: str) -> GameState:
     """Take the item out of its pile and put it where the frame says."""
-    board = _board(state)
+    board = matcha_board(state)
     target = frame.target
     if frame.pool == "lily_pads":
         pads = list(board.lily_pads)
         pads.remove(card)
         index = int(target.removeprefix("pond_")) - 1
         board = replace(board, lily_pads=tuple(pads), pond=replace_in(board.pond, index, card))
-        return pop(_with_matcha(state, board))
+        return pop(with_board(state, matcha=board))
     if frame.pool in HIMEJI_DECKS:
         index = next(i for i, d in enumerate(board.decks) if d.id == frame.pool)
         current = board.decks[index]
@@ -220,11 +203,11 @@ def place_card(state: GameState, frame: DealCard, card: str) -> GameState:
         board = replace(
             board, decks=replace_in(board.decks, index, replace(current, top=card, rest=tuple(rest)))
         )
-        return pop(_with_matcha(state, board))
-    tokens = _spec(state).tokens
+        return pop(with_board(state, matcha=board))
+    tokens = matcha_spec(state).tokens
     token = next(t for t in board.tokens if card in tokens[t])
     board = replace(board, tokens=tuple(t for t in board.tokens if t != token))
-    if target == _spec(state).platform:
+    if target == matcha_spec(state).platform:
         board = replace(board, platform_token=card)
     elif target.startswith("offer_"):
         index = int(target.removeprefix("offer_").partition(":")[0])
@@ -237,7 +220,7 @@ def place_card(state: GameState, frame: DealCard, card: str) -> GameState:
         board = replace(
             board, tea_house=replace_in(board.tea_house, index, replace(board.tea_house[index], token=card))
         )
-    return pop(_with_matcha(state, board))
+    return pop(with_board(state, matcha=board))
 
 
 def _with_token(pair: StartPair, face: str) -> StartPair:
@@ -248,7 +231,7 @@ def _with_token(pair: StartPair, face: str) -> StartPair:
 
 
 def space_ids(state: GameState) -> list[str]:
-    board = _board(state)
+    board = matcha_board(state)
     return [space.id for space in (*board.tea_room, *board.himeji)]
 
 
@@ -259,7 +242,7 @@ def find_space(state: GameState, space_id: str) -> tuple[Space, int] | None:
         return None
     for space in (*board.tea_room, *board.himeji):
         if space.id == space_id:
-            spec = _spec(state).space(space_id)
+            spec = matcha_spec(state).space(space_id)
             assert spec is not None
             return space, spec.value
     return None
@@ -267,7 +250,7 @@ def find_space(state: GameState, space_id: str) -> tuple[Space, int] | None:
 
 def put_die(state: GameState, space_id: str, die: Die) -> GameState:
     """Lay a die on a Tea Room or Himeji space, nothing more (the solo rival's placement, R-SO02)."""
-    board = _board(state)
+    board = matcha_board(state)
     for group in ("tea_room", "himeji"):
         spaces: tuple[Space, ...] = getattr(board, group)
         for i, space in enumerate(spaces):
@@ -275,7 +258,7 @@ def put_die(state: GameState, space_id: str, die: Die) -> GameState:
                 board = replace(
                     board, **{group: replace_in(spaces, i, replace(space, dice=(*space.dice, die)))}
                 )
-                return _with_matcha(state, board)
+                return with_board(state, matcha=board)
     raise KeyError(space_id)
 
 
@@ -283,8 +266,8 @@ def place(state: GameState, seat: int, space_id: str, die: Die) -> tuple[GameSta
     """Put the die on a Tea Room or Himeji space; what follows is the Geisha action (R-M04) or the curtains the
     space faces (R-M05)."""
     state = put_die(state, space_id, die)
-    if space_id in {space.id for space in _board(state).tea_room}:
-        return state, bundle(seat, f"tea_room:{space_id}", _spec(state).tea_room_icons)
+    if space_id in {space.id for space in matcha_board(state).tea_room}:
+        return state, bundle(seat, f"tea_room:{space_id}", matcha_spec(state).tea_room_icons)
     return state, himeji.space_menu(state, seat, space_id)
 
 

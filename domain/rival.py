@@ -37,6 +37,7 @@ from domain.state import (
     Die,
     GameState,
     Solo,
+    matcha_board,
     pop,
     push,
     replace,
@@ -168,7 +169,7 @@ def _place(state: GameState, rival: int, card: SoloCard, bridge_at: int) -> Game
     state = with_board(state, bridges=replace_in(state.board.bridges, bridge_at, bridge))
     if card.space == TEA_ROOM:
         # Symbol 1 (R-TK04): the left Tea Room space, the right one only if the left is taken, else the Well.
-        free = [item.id for item in matcha.board_of(state).tea_room if not item.dice]
+        free = [item.id for item in matcha_board(state).tea_room if not item.dice]
         space = free[0] if free else WELL
     else:
         space = WELL if occupied(state, card.space) else card.space
@@ -177,7 +178,7 @@ def _place(state: GameState, rival: int, card: SoloCard, bridge_at: int) -> Game
     state = gain(state, rival, coins=coins)
     where = space_text(space)
     if card.space == TEA_ROOM:
-        if space != matcha.board_of(state).tea_room[0].id:
+        if space != matcha_board(state).tea_room[0].id:
             where += " (both Tea Room spaces are taken)" if space == WELL else " (the left one is taken)"
     elif space != card.space:
         where += f" ({space_text(card.space)} is taken)"

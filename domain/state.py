@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from domain.catalog import Catalog
+from domain.catalog import Catalog, MatchaCatalog
 from domain.vocabulary import Colour, DieColour, MatchaColour, Mode, Phase
 
 if TYPE_CHECKING:
@@ -412,6 +412,20 @@ def with_player(state: GameState, seat: int, player: Player) -> GameState:
 
 def with_board(state: GameState, **changes: Any) -> GameState:
     return replace(state, board=replace(state.board, **changes))
+
+
+def matcha_board(state: GameState) -> MatchaBoard:
+    """The Matcha part of the board: asked for only by the expansion's rules, in a game that has it."""
+    board = state.board.matcha
+    assert board is not None
+    return board
+
+
+def matcha_spec(state: GameState) -> MatchaCatalog:
+    """The Matcha part of the catalog, likewise."""
+    spec = state.catalog.matcha
+    assert spec is not None
+    return spec
 
 
 def push(state: GameState, *frames: Frame) -> GameState:

@@ -20,33 +20,32 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.catalog import MatchaCatalog
 from domain.himeji import blue_curtains_menu
 from domain.prompts import Frame, GeishaAction, HimejiCard, Menu, Option, bundle
 from domain.resources import affordable, can_pay, pay
-from domain.state import GameState, MatchaBoard, TeaHouseRoom, pop, replace, replace_in, swap_top, with_player
+from domain.state import (
+    GameState,
+    MatchaBoard,
+    TeaHouseRoom,
+    matcha_board,
+    matcha_spec,
+    pop,
+    replace,
+    replace_in,
+    swap_top,
+    with_board,
+    with_player,
+)
 from domain.vocabulary import Cost, Icon, IconKind, Resource
 
 ENTRANCE = "entrance"
 """The Tea Garden entrance, where Part A puts a geisha (R-M07)."""
 
 
-def _spec(state: GameState) -> MatchaCatalog:
-    spec = state.catalog.matcha
-    assert spec is not None
-    return spec
-
-
-def _board(state: GameState) -> MatchaBoard:
-    board = state.board.matcha
-    assert board is not None
-    return board
-
-
 def places(state: GameState) -> list[str]:
     """Every place of the Tea Garden, in walking order: the entrance, the Viewing Platform, the path spaces,
     the Tea House rooms."""
-    spec = _spec(state)
+    spec = matcha_spec(state)
     return [
         ENTRANCE,
         spec.platform,
@@ -57,7 +56,7 @@ def places(state: GameState) -> list[str]:
 
 def geishas_at(state: GameState, place: str) -> tuple[int, ...]:
     """The seats of the geishas standing on a place of the Tea Garden."""
-    spec, board = _spec(state), _board(state)
+    spec, board = matcha_spec(state), matcha_board(state)
     if place == ENTRANCE:
         return board.entrance
     if place == spec.platform:
@@ -74,14 +73,14 @@ def geishas_at(state: GameState, place: str) -> tuple[int, ...]:
 def place_geisha(state: GameState, seat: int, place: str, origin: str | None = None) -> GameState:
     """Put one of the seat's geishas on `place`, taken from `origin` (a place), or from the clan board when
     `origin` is None. Nothing is paid or checked: the callers are the rules below (and a solo rival)."""
-    board = _board(state)
+    board = matcha_board(state)
     if origin is None:
         player = state.players[seat]
         state = with_player(state, seat, replace(player, geishas=player.geishas - 1))
     else:
         board = _moved(state, board, origin, seat, remove=True)
     board = _moved(state, board, place, seat, remove=False)
-    return replace(state, board=replace(state.board, matcha=board))
+    return with_board(state, matcha=board)
 
 
 def _moved(state: GameState, board: MatchaBoard, place: str, seat: int, *, remove: bool) -> MatchaBoard:
@@ -92,7 +91,7 @@ def _moved(state: GameState, board: MatchaBoard, place: str, seat: int, *, remov
             return tuple(items)
         return tuple(sorted((*seats, seat)))
 
-    spec = _spec(state)
+    spec = matcha_spec(state)
     if place == ENTRANCE:
         return replace(board, entrance=change(board.entrance))
     if place == spec.platform:
@@ -110,7 +109,7 @@ def _moved(state: GameState, board: MatchaBoard, place: str, seat: int, *, remov
 
 def has_room(state: GameState, seat: int, place: str) -> bool:
     """The Viewing Platform takes one geisha per clan, a Tea House room two (R-M09, R-M13)."""
-    spec = _spec(state)
+    spec = matcha_spec(state)
     if place == spec.platform:
         return geishas_at(state, place).count(seat) < spec.platform_per_clan
     if place in {room for room, _ in spec.tea_house}:
@@ -121,7 +120,7 @@ def has_room(state: GameState, seat: int, place: str) -> bool:
 def steps_from(state: GameState, origin: str) -> dict[str, int]:
     """Where a geisha on `origin` can go, and how many steps it takes (R-M09): from the entrance 1 step left to
     the Viewing Platform, or along the path; a path space leads on toward the Tea House."""
-    spec = _spec(state)
+    spec = matcha_spec(state)
     path = [space for space, _ in spec.path]
     rooms = [room for room, _ in spec.tea_house]
     if origin == ENTRANCE:
@@ -143,7 +142,7 @@ def steps_from(state: GameState, origin: str) -> dict[str, int]:
 def advances(state: GameState, seat: int, *, free_step: bool = False) -> list[tuple[str, str, int]]:
     """(from, to, whisks) of every advance the seat's geishas can make now, affordable or not (R-M08, R-M09);
     a free step (CT13) is one step, no whisks."""
-    spec = _spec(state)
+    spec = matcha_spec(state)
     result: list[tuple[str, str, int]] = []
     origins = [ENTRANCE, *(space for space, _ in spec.path)]
     for origin in origins:
@@ -167,7 +166,7 @@ def _whisks(amount: int) -> Cost:
 def geisha_waiting(state: GameState, frame: GeishaAction) -> bool:
     """Ask only if some part could still be done, counting seal conversions (R-R02, R-M15)."""
     seat = frame.seat
-    spec = _spec(state)
+    spec = matcha_spec(state)
     if (
         not frame.entrance_done
         and state.players[seat].geishas > 0
@@ -190,7 +189,7 @@ def geisha_moves(state: GameState, frame: GeishaAction) -> list[dict[str, Any]]:
     seat = frame.seat
     player = state.players[seat]
     moves: list[dict[str, Any]] = []
-    if not frame.entrance_done and player.geishas > 0 and can_pay(player, _spec(state).entrance_cost):
+    if not frame.entrance_done and player.geishas > 0 and can_pay(player, matcha_spec(state).entrance_cost):
         moves.append({"kind": "send_geisha", "seat": seat})
     if not frame.advance_done:
         moves.extend(
@@ -208,7 +207,7 @@ def geisha_play(state: GameState, frame: GeishaAction, move: dict[str, Any]) -> 
     if kind == "done":
         return pop(state)
     if kind == "send_geisha":
-        state = with_player(state, seat, pay(state.players[seat], _spec(state).entrance_cost))
+        state = with_player(state, seat, pay(state.players[seat], matcha_spec(state).entrance_cost))
         state = place_geisha(state, seat, ENTRANCE)
         return _continue(state, replace(frame, entrance_done=True))
     origin, to = move["from"], move["to"]
@@ -226,7 +225,7 @@ def _continue(state: GameState, frame: GeishaAction, *above: Frame) -> GameState
 
 def arrival(state: GameState, seat: int, place: str) -> Frame:
     """What the place where a geisha stopped gives (R-M09..R-M13); the entrance gives nothing."""
-    spec = _spec(state)
+    spec = matcha_spec(state)
     if place == spec.platform:
         return pond_menu(state, seat)
     path = [space for space, _ in spec.path]
@@ -234,13 +233,13 @@ def arrival(state: GameState, seat: int, place: str) -> Frame:
         return HimejiCard(seat, "path")
     if place in path:
         return blue_curtains_menu(state, seat, "path_2", free=False)
-    room = next(room for room in _board(state).tea_house if room.id == place)
+    room = next(room for room in matcha_board(state).tea_house if room.id == place)
     return tea_house_token(state, seat, room)
 
 
 def tea_house_token(state: GameState, seat: int, room: TeaHouseRoom) -> Frame:
     """The room's ceremony token, yellow side up, in any order of its icons (R-M13)."""
-    icons = _spec(state).faces[room.token] if room.token is not None else ()
+    icons = matcha_spec(state).faces[room.token] if room.token is not None else ()
     return bundle(seat, f"ceremony:{room.id}", icons)
 
 
@@ -249,13 +248,13 @@ def tea_house_token(state: GameState, seat: int, room: TeaHouseRoom) -> Frame:
 
 def lily_icons(state: GameState) -> tuple[Icon, ...]:
     """The rewards of the lily pads lying in the pond (the lily pad symbol, R-M17)."""
-    spec, board = _spec(state), _board(state)
+    spec, board = matcha_spec(state), matcha_board(state)
     return tuple(icon for pad in board.pond if pad is not None for icon in spec.lily_pads[pad])
 
 
 def pond_menu(state: GameState, seat: int) -> Menu:
     """The Pond action: the 3 lily pads, or 3 coins for the Viewing Platform's ceremony token (R-M10)."""
-    spec, board = _spec(state), _board(state)
+    spec, board = matcha_spec(state), matcha_board(state)
     token = spec.faces[board.platform_token] if board.platform_token is not None else ()
     options = (
         Option("lily_pads", (), (Icon(IconKind.LILY),)),
@@ -267,7 +266,7 @@ def pond_menu(state: GameState, seat: int) -> Menu:
 def platform_options(state: GameState, seat: int) -> tuple[Option, ...]:
     """At the end of rounds 1 and 2, the Viewing Platform is one more garden of the green bridge: a player with
     a geisha on it may take the Pond action if the green bridge still holds a die (R-M16)."""
-    spec, board = _spec(state), _board(state)
+    spec, board = matcha_spec(state), matcha_board(state)
     if seat not in board.platform:
         return ()
     if not any(bridge.count() for bridge in state.board.bridges if bridge.colour == "green"):
@@ -297,7 +296,7 @@ def members_placed(state: GameState, seat: int, member: str) -> int:
 def geisha_points(state: GameState, seat: int) -> int:
     """R-F08: Viewing Platform 2, entrance 1, path space 1 2, path space 2 3; in the Tea House each geisha 2
     points per member of its room's kind that the seat has placed on the board."""
-    spec, board = _spec(state), _board(state)
+    spec, board = matcha_spec(state), matcha_board(state)
     points = board.entrance.count(seat) * spec.entrance_points
     points += board.platform.count(seat) * spec.platform_points
     for (_, value), seats in zip(spec.path, board.path, strict=True):

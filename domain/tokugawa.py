@@ -43,7 +43,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from domain.catalog import HIMEJI_DECKS, MatchaCatalog
+from domain.catalog import HIMEJI_DECKS
 from domain.describe import space_text
 from domain.errors import IllegalMove
 from domain.himeji import deck
@@ -51,7 +51,17 @@ from domain.prompts import ChooseStartCards, DealCard, RivalDiscard, RivalGeisha
 from domain.rival import human_of, impossible, note
 from domain.setup import natural
 from domain.solo_cards import ALL, RivalIcon, RivalIconKind
-from domain.state import GameState, StartPair, pop, push, replace, replace_in, with_board, with_player
+from domain.state import (
+    GameState,
+    StartPair,
+    matcha_spec,
+    pop,
+    push,
+    replace,
+    replace_in,
+    with_board,
+    with_player,
+)
 from domain.tea_garden import (
     ENTRANCE,
     geishas_at,
@@ -76,12 +86,6 @@ STEPS: dict[str, tuple[str, ...]] = {
 def is_tokugawa(state: GameState) -> bool:
     """A solo game with Matcha: the rival is the Tokugawa clan (R-TK01)."""
     return state.solo is not None and state.board.matcha is not None
-
-
-def _spec(state: GameState) -> MatchaCatalog:
-    spec = state.catalog.matcha
-    assert spec is not None
-    return spec
 
 
 # --- setup (R-TK01) -
@@ -245,7 +249,7 @@ def discard(state: GameState, name: str) -> GameState:
 
 def best_rooms(state: GameState, rival: int) -> list[str]:
     """The Tea House rooms with room for a rival geisha that score it the most CP now (R-TK03, R-F08)."""
-    spec = _spec(state)
+    spec = matcha_spec(state)
     points = {
         room: spec.points_per_member * members_placed(state, rival, member)
         for room, member in spec.tea_house
@@ -258,7 +262,7 @@ def best_rooms(state: GameState, rival: int) -> list[str]:
 def advance_options(state: GameState, rival: int, sent: str) -> list[tuple[str, str]]:
     """(from, to) of every 1-step advance of a rival geisha other than the one just sent to `sent`: to the
     Viewing Platform if it has room, along the path, into the best Tea House rooms."""
-    spec = _spec(state)
+    spec = matcha_spec(state)
     rooms = {room for room, _ in spec.tea_house}
     best = best_rooms(state, rival)
     options = []
@@ -300,7 +304,7 @@ def advance(state: GameState, rival: int, origin: str, to: str) -> GameState:
     nothing else acts (R-SO02, R-TK03)."""
     state = place_geisha(state, rival, to, origin)
     text = f"a geisha advances from {space_text(origin)} to {space_text(to)}"
-    spec = _spec(state)
+    spec = matcha_spec(state)
     rooms = dict(spec.tea_house)
     if to in rooms:
         points = spec.points_per_member * members_placed(state, rival, rooms[to])
@@ -315,7 +319,7 @@ def explain_advance(state: GameState, frame: RivalGeisha, move: dict[str, Any]) 
     """Why an advance of a rival geisha is not legal now (R-TK03, R-TK05, R-M09)."""
     origin, to = move["from"], move["to"]
     rival = frame.rival
-    rooms = {room for room, _ in _spec(state).tea_house}
+    rooms = {room for room, _ in matcha_spec(state).tea_house}
     count = geishas_at(state, origin).count(rival) if origin in places(state) else 0
     if count - (origin == frame.sent) <= 0:
         text = f"no rival geisha on {origin} can advance"
