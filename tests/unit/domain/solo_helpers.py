@@ -13,31 +13,15 @@ from domain.prompts import EndTurn, TakeDie
 from domain.state import GameState
 from domain.vocabulary import Phase
 
-from .helpers import STANDARD_TILES, default_answer
+from .helpers import STANDARD, default_answer
 
 Move = dict[str, Any]
 RIVAL = 1
 HUMAN = 0
 
 SOLO_STANDARD: dict[str, Any] = {
-    "steward_1": "S2",
-    "steward_2": "S4",
-    "steward_3": "S7",
-    "diplomat_1": "D2",
-    "diplomat_2": "D7",
-    "daimyo": "Dm1",
-    "tiles": STANDARD_TILES,
-    "well": ["T6", "T11"],
-    "coral_plant": "PG2",
-    "coral_stone": "SG1",
-    "black_plant": "PG1",
-    "black_stone": "SG3",
-    "white_plant": "PG4",
-    "white_stone": "SG5",
-    "yard_1:blue": "Y1",
-    "yard_1:yellow": "Y2",
-    "yard_2:blue": "Y6",
-    "yard_3:yellow": "Y3",
+    # the castle, the gardens and the yards of helpers.STANDARD; the dice and the offer of a game for one
+    **{key: value for key, value in STANDARD.items() if not key.startswith(("dice:", "order", "offer_"))},
     "dice:coral": [1, 3, 5],
     "dice:black": [2, 4, 6],
     "dice:white": [1, 3, 6],
