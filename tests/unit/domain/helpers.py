@@ -4,7 +4,7 @@ state (frozen dataclasses, `dataclasses.replace`), and play moves."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -24,21 +24,25 @@ def table_game(
     choose: Iterable[str] = (),
     options: Mapping[str, Any] | None = None,
     catalog: Mapping[str, Any] | None = None,
+    expansions: Iterable[str] = (),
+    fallback: Callable[[GameState], Move] | None = None,
 ) -> GameState:
     """A table-mode game set up to its first turn. `answers` maps a chance target to its outcome:
     a room id / "daimyo" / garden slot / "yard_1:blue" / "offer_0:resource" -> card id; "dice:coral" -> list;
     "order" -> list; "tiles" -> list of castle tile colours in drawing order; "well" -> list of tile ids.
     Anything not given takes the first legal outcome. `choose` lists starting resource cards in choosing
-    order."""
+    order. `fallback` answers the rest (the first legal answer by default); `expansions` as in new_game."""
     answers = dict(answers or {})
     tiles = list(answers.pop("tiles", []))
     wells = list(answers.pop("well", []))
     picks = list(choose)
-    state = domain.new_game(players, mode="table", options=options, catalog=catalog)
+    state = domain.new_game(
+        players, mode="table", options=options, catalog=catalog, expansions=list(expansions)
+    )
     while state.phase is Phase.SETUP:
         prompt = domain.prompt_of(state)
         kind = prompt["kind"]
-        move: Move = default_answer(state)
+        move: Move = (fallback or default_answer)(state)
         if kind == "reveal" and prompt["target"] in answers:
             move = {"kind": "reveal", "seat": None, "pool": prompt["pool"], "card": answers[prompt["target"]]}
         elif kind == "roll" and f"dice:{prompt['bridge']}" in answers:

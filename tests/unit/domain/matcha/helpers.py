@@ -12,9 +12,9 @@ from domain.bridges import lay
 from domain.engine import settle
 from domain.prompts import bundle
 from domain.state import GameState, MatchaBoard, bridge_index, replace_in
-from domain.vocabulary import MatchaColour, Phase, parse_icon
+from domain.vocabulary import MatchaColour, parse_icon
 
-from ..helpers import STANDARD
+from ..helpers import STANDARD, table_game
 
 Move = dict[str, Any]
 
@@ -67,34 +67,15 @@ def matcha_game(
 ) -> GameState:
     """A table-mode Matcha game set up to its first turn; `answers` as in tests/unit/domain/helpers.table_game
     (targets of reveals, "dice:<colour>", "order"), anything else the default answer."""
-    answers = dict(answers or {})
-    tiles = list(answers.pop("tiles", []))
-    wells = list(answers.pop("well", []))
-    picks = list(choose)
-    state = domain.new_game(players, mode="table", options=options, catalog=catalog, expansions=["matcha"])
-    while state.phase is Phase.SETUP:
-        prompt = domain.prompt_of(state)
-        kind = prompt["kind"]
-        move: Move = setup_answer(state)
-        if kind == "reveal" and prompt["target"] in answers:
-            move = {"kind": "reveal", "seat": None, "pool": prompt["pool"], "card": answers[prompt["target"]]}
-        elif kind == "roll" and f"dice:{prompt['bridge']}" in answers:
-            move = {
-                "kind": "roll",
-                "seat": None,
-                "bridge": prompt["bridge"],
-                "dice": answers[f"dice:{prompt['bridge']}"],
-            }
-        elif kind == "stack_order" and "order" in answers:
-            move = {"kind": "stack_order", "seat": None, "order": answers["order"]}
-        elif kind == "die_tile" and tiles:
-            move = {"kind": "die_tile", "seat": None, "colour": tiles.pop(0)}
-        elif kind == "well_tile" and wells:
-            move = {"kind": "well_tile", "seat": None, "tile": wells.pop(0)}
-        elif kind == "choose_start" and picks:
-            move = {"kind": "choose_start", "seat": prompt["seat"], "resource": picks.pop(0)}
-        state = domain.apply(state, move)
-    return state
+    return table_game(
+        players,
+        answers=answers,
+        choose=choose,
+        options=options,
+        catalog=catalog,
+        expansions=["matcha"],
+        fallback=setup_answer,
+    )
 
 
 def matcha_standard(**changes: Any) -> GameState:
