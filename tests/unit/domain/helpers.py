@@ -11,6 +11,7 @@ from typing import Any
 import domain
 from domain.bridges import lay
 from domain.prompts import EndTurn, TakeDie
+from domain.scoring import courtiers_by_floor
 from domain.state import Die, GameState, bridge_index, room_index
 from domain.vocabulary import Colour, Phase
 
@@ -228,3 +229,23 @@ def at_turn(state: GameState, seat: int, turn_index: int, round_: int | None = N
     if round_ is not None:
         changes["round"] = round_
     return replace(state, **changes)
+
+
+def end_tallies(state: GameState, seat: int) -> dict[str, Any]:
+    """A seat's end position as the score sheet's tallies, as players would type them in: the golden games'
+    independent path to their final scores (the expansions add their own tallies to these)."""
+    player, board = state.players[seat], state.board
+    return {
+        "name": player.name,
+        "cp": player.cp,
+        "coins": player.coins,
+        "seals": player.seals,
+        "food": player.food,
+        "iron": player.iron,
+        "pearl": player.pearl,
+        "pot": player.pot,
+        "courtiers": {floor.value: count for floor, count in courtiers_by_floor(state, seat).items()},
+        "warriors": {yard.id: yard.warriors.count(seat) for yard in board.yards},
+        "gardeners": [slot.card for slot in board.gardens if seat in slot.gardeners],
+        "turn_order": state.turn_order.index(seat) + 1,
+    }

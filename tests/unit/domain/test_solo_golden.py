@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 import domain
-from domain.scoring import courtiers_by_floor, score_sheet
+from domain.scoring import score_sheet
+
+from .helpers import end_tallies
 
 GOLDEN = Path(__file__).parent / "golden_solo"
 FILES = sorted(GOLDEN.glob("*.json"))
@@ -84,25 +86,6 @@ def test_a_golden_solo_game_scores_the_same_through_the_score_sheet(path: Path) 
     state = fresh(game, mode="table")
     for move in game["moves"]:
         state = domain.apply(state, move, check=False)
-    board = state.board
-    players = []
-    for seat, player in enumerate(state.players):
-        floors = courtiers_by_floor(state, seat)
-        players.append(
-            {
-                "name": player.name,
-                "cp": player.cp,
-                "coins": player.coins,
-                "seals": player.seals,
-                "food": player.food,
-                "iron": player.iron,
-                "pearl": player.pearl,
-                "pot": player.pot,
-                "courtiers": {floor.value: count for floor, count in floors.items()},
-                "warriors": {yard.id: yard.warriors.count(seat) for yard in board.yards},
-                "gardeners": [slot.card for slot in board.gardens if seat in slot.gardeners],
-                "turn_order": state.turn_order.index(seat) + 1,
-            }
-        )
+    players = [end_tallies(state, seat) for seat in range(len(state.players))]
     sheets = score_sheet({"players": players}, state.catalog)
     assert [sheet.to_dict() for sheet in sheets] == game["final_score"]

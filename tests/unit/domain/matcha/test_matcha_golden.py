@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import domain
-from domain.scoring import courtiers_by_floor, score_sheet
+from domain.scoring import score_sheet
 from domain.state import GameState
 from domain.tea_garden import ENTRANCE, geishas_at, places
+
+from ..helpers import end_tallies
 
 PATH = Path(__file__).parent / "golden" / "matcha_four_players.json"
 
@@ -82,28 +84,14 @@ def test_the_golden_matcha_game_scores_the_same_through_the_score_sheet() -> Non
     state = start(game, mode="table")
     for move in game["moves"]:
         state = domain.apply(state, move, check=False)
-    board = state.board
-    players = []
-    for seat, player in enumerate(state.players):
-        floors = courtiers_by_floor(state, seat)
-        players.append(
-            {
-                "name": player.name,
-                "cp": player.cp,
-                "coins": player.coins,
-                "seals": player.seals,
-                "food": player.food,
-                "iron": player.iron,
-                "pearl": player.pearl,
-                "whisks": player.whisks,
-                "pot": player.pot,
-                "courtiers": {floor.value: count for floor, count in floors.items()},
-                "warriors": {yard.id: yard.warriors.count(seat) for yard in board.yards},
-                "gardeners": [slot.card for slot in board.gardens if seat in slot.gardeners],
-                "geishas": {place: geishas_at(state, place).count(seat) for place in places(state)},
-                "turn_order": state.turn_order.index(seat) + 1,
-            }
-        )
+    players = [
+        {
+            **end_tallies(state, seat),
+            "whisks": player.whisks,
+            "geishas": {place: geishas_at(state, place).count(seat) for place in places(state)},
+        }
+        for seat, player in enumerate(state.players)
+    ]
     assert ENTRANCE in players[0]["geishas"]
     sheets = score_sheet({"expansions": ["matcha"], "players": players}, state.catalog)
     assert [sheet.to_dict() for sheet in sheets] == game["final_score"]

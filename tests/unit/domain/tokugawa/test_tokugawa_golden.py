@@ -13,7 +13,10 @@ from typing import Any
 import pytest
 
 import domain
-from domain.scoring import courtiers_by_floor, score_sheet
+from domain.scoring import score_sheet
+from domain.tea_garden import geishas_at, places
+
+from ..helpers import end_tallies
 
 GOLDEN = Path(__file__).parent / "golden"
 FILES = sorted(GOLDEN.glob("*.json"))
@@ -93,36 +96,13 @@ def test_a_golden_tokugawa_game_scores_the_same_through_the_score_sheet(path: Pa
     state = fresh(game, mode="table")
     for move in game["moves"]:
         state = domain.apply(state, move, check=False)
-    board = state.board
-    matcha = board.matcha
-    assert matcha is not None
-    players = []
-    for seat, player in enumerate(state.players):
-        floors = courtiers_by_floor(state, seat)
-        geishas = {
-            "entrance": matcha.entrance.count(seat),
-            "viewing_platform": matcha.platform.count(seat),
-            "path_1": matcha.path[0].count(seat),
-            "path_2": matcha.path[1].count(seat),
-            **{room.id: room.geishas.count(seat) for room in matcha.tea_house},
+    players = [
+        {
+            **end_tallies(state, seat),
+            "whisks": player.whisks,
+            "geishas": {place: geishas_at(state, place).count(seat) for place in places(state)},
         }
-        players.append(
-            {
-                "name": player.name,
-                "cp": player.cp,
-                "coins": player.coins,
-                "seals": player.seals,
-                "food": player.food,
-                "iron": player.iron,
-                "pearl": player.pearl,
-                "whisks": player.whisks,
-                "pot": player.pot,
-                "courtiers": {floor.value: count for floor, count in floors.items()},
-                "warriors": {yard.id: yard.warriors.count(seat) for yard in board.yards},
-                "gardeners": [slot.card for slot in board.gardens if seat in slot.gardeners],
-                "geishas": geishas,
-                "turn_order": state.turn_order.index(seat) + 1,
-            }
-        )
+        for seat, player in enumerate(state.players)
+    ]
     sheets = score_sheet({"players": players, "expansions": ["matcha"]}, state.catalog)
     assert [sheet.to_dict() for sheet in sheets] == game["final_score"]
