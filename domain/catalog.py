@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -303,28 +303,29 @@ class Catalog:
 @functools.cache
 def packaged_catalog(solo: bool = False) -> str:
     """The packaged catalog files merged into one canonical JSON text (with the solo deck for a solo game)."""
-    merged: dict[str, Any] = {}
-    folder = resources.files("domain").joinpath("catalog")
-    for name in CATALOG_FILES + (SOLO_FILES if solo else ()):
-        part = json.loads(folder.joinpath(name).read_text(encoding="utf-8"))
-        overlap = set(part) & set(merged)
-        if overlap:  # pragma: no cover - guards the packaged files themselves
-            raise RuntimeError(f"catalog file {name} repeats sections {sorted(overlap)}")
-        merged.update(part)
-    return _canonical(merged)
+    return _merged_files("", CATALOG_FILES + (SOLO_FILES if solo else ()))
 
 
 @functools.cache
 def packaged_expansion(name: str, solo: bool = False) -> str:
     """An expansion's packaged files merged into one canonical JSON text (the overlay on the base files); with
     `solo`, its solo-game files instead."""
+    return _merged_files(name, EXPANSION_SOLO_FILES.get(name, ()) if solo else EXPANSION_FILES[name])
+
+
+def _merged_files(subfolder: str, files: Sequence[str]) -> str:
+    """Packaged catalog files (of `domain/catalog/<subfolder>`) merged into one canonical JSON text; no two
+    files may hold the same section."""
     merged: dict[str, Any] = {}
-    folder = resources.files("domain").joinpath("catalog").joinpath(name)
-    for file in EXPANSION_SOLO_FILES.get(name, ()) if solo else EXPANSION_FILES[name]:
+    folder = resources.files("domain").joinpath("catalog")
+    if subfolder:
+        folder = folder.joinpath(subfolder)
+    for file in files:
         part = json.loads(folder.joinpath(file).read_text(encoding="utf-8"))
         overlap = set(part) & set(merged)
         if overlap:  # pragma: no cover - guards the packaged files themselves
-            raise RuntimeError(f"catalog file {name}/{file} repeats sections {sorted(overlap)}")
+            where = f"{subfolder}/{file}" if subfolder else file
+            raise RuntimeError(f"catalog file {where} repeats sections {sorted(overlap)}")
         merged.update(part)
     return _canonical(merged)
 
