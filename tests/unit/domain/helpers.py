@@ -3,6 +3,7 @@ state (frozen dataclasses, `dataclasses.replace`), and play moves."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
@@ -249,3 +250,17 @@ def end_tallies(state: GameState, seat: int) -> dict[str, Any]:
         "gardeners": [slot.card for slot in board.gardens if seat in slot.gardeners],
         "turn_order": state.turn_order.index(seat) + 1,
     }
+
+
+def assert_rejected_unchanged(state: GameState, move: Move) -> None:
+    """`move`, not a legal move of `state`, is refused with a rules error of a known code whose answer is
+    JSON, and `state` is left as it was."""
+    before = domain.state_to_dict(state)
+    try:
+        domain.apply(state, move)
+    except domain.DomainError as error:
+        assert error.code in ("invalid_move", "illegal_move", "not_your_turn", "game_over")
+        json.dumps(error.to_dict())
+    else:
+        raise AssertionError(f"{move} is not among the legal moves but applied")
+    assert domain.state_to_dict(state) == before
