@@ -205,7 +205,8 @@ def _plan_read(box: Services) -> tuple[UUID, str, PlannedRead] | None:
 
 def _add_write_guards(app: Flask) -> None:
     """Before a write: the rate limit, then the idempotency cache (a retried key answers as the first time).
-    After a successful write sent with a key: remember its answer."""
+    After a successful write sent with a key: remember its answer (unless the write kept it already, in the
+    same append as its events: ``api.context.AnswerAlong``)."""
 
     @app.before_request
     def guard_writes() -> Response | None:
@@ -242,6 +243,8 @@ def _add_write_guards(app: Flask) -> None:
         if cache_key is None:
             return None
         g.idempotency = (cache_key, fingerprint)
+        # The game lives on the answers' own Redis server: a move may keep its answer in its own append.
+        g.answer_along = plan is not None
         if remembered is None:
             return None
         if remembered.fingerprint != fingerprint:
@@ -259,14 +262,10 @@ def _add_write_guards(app: Flask) -> None:
         if pending is None or not 200 <= response.status_code < 300 or response.is_streamed:
             return response
         cache_key, fingerprint = pending
-        keep = {
-            name: value
-            for name, value in response.headers.items()
-            if name in ("Content-Type", "ETag", "Location")
-        }
-        answer = Remembered(fingerprint, response.status_code, response.get_data(as_text=True), keep)
         try:
-            services().answers.put(cache_key, answer, int(app.config["IDEMPOTENCY_TTL"]))
+            services().answers.put(
+                cache_key, Remembered.of(fingerprint, response), int(app.config["IDEMPOTENCY_TTL"])
+            )
         except Exception:  # the answer was given: failing to remember it must not turn it into an error
             app.logger.warning("could not remember an idempotent answer", exc_info=True)
         return response

@@ -11,17 +11,20 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from flask import current_app, g, request
+from flask import Response, current_app, g, request
 
 from api.errors import ApiError
-from api.limits import AnswerCache, RateLimiter
+from api.limits import AnswerCache, RateLimiter, RedisAnswers, Remembered
 from api.observability import note
 from replay.access import Gatekeeper, Grant
-from replay.application import GameLog
+from replay.application import GameLog, Played
 from replay.game import Game
+
+if TYPE_CHECKING:
+    from replay.store.recorders import Along
 
 EXTENSION = "heronlog"
 BEARER = re.compile(r"^\s*Bearer\s+(\S+)\s*$", re.IGNORECASE)
@@ -215,3 +218,35 @@ def idempotency_key() -> str | None:
     if not 1 <= len(key) <= 200 or not key.isprintable():
         raise ApiError("invalid_request", "Idempotency-Key must be 1 to 200 printable characters")
     return key
+
+
+class AnswerAlong:
+    """The answer to a move sent with an ``Idempotency-Key``, kept in the idempotency cache by the move's own
+    append (``GameLog.play(along=...)``: set in the same Redis script, only if the move is recorded) rather
+    than by a write of its own after it (``api.app``): one round trip fewer per move, and no moment when the
+    move is recorded but its answer not yet kept. Only when the game and the cache share one Redis server
+    (``api.app`` says so in ``g.answer_along``); ``along`` is None otherwise.
+
+    ``build`` makes the answer from the write's result; it runs once, before the append."""
+
+    def __init__(self, build: Callable[[Played], Response]) -> None:
+        self._build = build
+        self._built: Response | None = None
+        self.along = self._along if g.get("answer_along") and g.get("idempotency") else None
+
+    def _along(self, result: Played) -> Along:
+        from replay.store.recorders import Along  # Redis only: nothing to import for the other stores
+
+        cache_key, fingerprint = g.idempotency
+        self._built = self._build(result)
+        answers = services().answers
+        assert isinstance(answers, RedisAnswers)
+        kept = Remembered.of(fingerprint, self._built).to_json()
+        return Along(answers.name(cache_key), kept, int(current_app.config["IDEMPOTENCY_TTL"]))
+
+    def answer(self, result: Played) -> Response:
+        """The answer to send: the one kept along with the write, or (a repeated key) a new one."""
+        if self._built is not None and not result.repeated:
+            g.pop("idempotency", None)  # kept already: nothing left for api.app to remember
+            return self._built
+        return self._build(result)

@@ -21,6 +21,7 @@ from flask.views import MethodView
 import domain
 from api import present
 from api.context import (
+    AnswerAlong,
     etag,
     expected_version,
     game_log,
@@ -270,6 +271,7 @@ class Moves(MethodView):
         may_act_for(grant, [move.get("seat") for move in moves], "record moves")
         version = expected_version(body, game)
         key = idempotency_key()
+        kept = AnswerAlong(lambda result: json_response(*played(result, 201)))
         result = judged(
             lambda: game_log().play(
                 game_id,
@@ -278,10 +280,11 @@ class Moves(MethodView):
                 actor=grant.actor,
                 idempotency_key=key,
                 known=game,
+                along=kept.along,
             )
         )
         note(moves=0 if result.repeated else len(result.versions))
-        return json_response(*played(result, 201))
+        return kept.answer(result)
 
 
 @blp.route("/<uuid:game_id>/undo")

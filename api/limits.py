@@ -163,6 +163,15 @@ class Remembered:
             }
         ).decode()
 
+    KEPT_HEADERS = ("Content-Type", "ETag", "Location")
+    """The headers a retry gets back with the body (a new request id is given to each request)."""
+
+    @classmethod
+    def of(cls, fingerprint: str, response: Any) -> Remembered:
+        """The answer ``response`` (a Flask response) as the cache keeps it."""
+        keep = {name: value for name, value in response.headers.items() if name in cls.KEPT_HEADERS}
+        return cls(fingerprint, response.status_code, response.get_data(as_text=True), keep)
+
     @classmethod
     def from_json(cls, text: str | bytes) -> Remembered:
         data = fastjson.decode(text)

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -31,7 +31,10 @@ from replay import decisions, exports, history, rules
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameNotFound, StaleVersion, UnknownVersion
 from replay.events import DomainEvent, GameCreated, GameIndexed, Move
-from replay.game import Game, GameSnapshot, NotAGameEvent, created_game, project_game
+from replay.game import Game, GameSnapshot, NotAGameEvent, after_decided, created_game, project_game
+
+if TYPE_CHECKING:
+    from replay.store.recorders import Along
 
 SNAPSHOT_EVERY = 50
 """Take a snapshot at least every this many events (and at every round's end): reading any version then
@@ -46,6 +49,10 @@ class Played:
     game: Game
     versions: tuple[int, ...]
     repeated: bool = False
+
+
+def _versions(events: Sequence[DomainEvent]) -> tuple[int, ...]:
+    return tuple(event.originator_version for event in events)
 
 
 @dataclass(frozen=True)
@@ -222,6 +229,11 @@ class GameLog(Application[UUID]):
         if self._snapshot_writer is not None:
             self._snapshot_writer.close()
         super().close()
+
+    @property
+    def writes_along(self) -> bool:
+        """Whether this store can write a key along with a move's events (``play(along=...)``): Redis can."""
+        return bool(getattr(self.recorder, "writes_along", False))
 
     def flush_snapshots(self, timeout: float | None = None) -> bool:
         """Wait until the snapshots taken in the background are stored (with ``SNAPSHOTS_IN_BACKGROUND``)."""
@@ -420,18 +432,31 @@ class GameLog(Application[UUID]):
         actor: str,
         idempotency_key: str | None = None,
         known: Game | None = None,
+        along: Callable[[Played], Along | None] | None = None,
     ) -> Played:
         """Record one move, or a batch (a list) applied all or nothing. ``known`` is the game as the caller
         has just read it (saves reading it again); if it is stale, the store's version check refuses the
-        write as with any lost race."""
+        write as with any lost race.
+
+        ``along`` (only where :attr:`writes_along`: the Redis store) is given the answer before it is saved
+        and may return a key to write in the same atomic append as the moves (set only if they are): the API
+        keeps the answer to a retried ``Idempotency-Key`` this way, without a round trip of its own."""
         moves = [move] if isinstance(move, Mapping) else list(move)
         game = known if known is not None and known.id == game_id else self.get_game(game_id)
         if idempotency_key and idempotency_key in game.keys:
             return Played(game, game.keys[idempotency_key], repeated=True)
         self._expect(game, expected_version)
-        events = decisions.play(game, moves, actor=actor, idempotency_key=idempotency_key)
+        decided = decisions.play(game, moves, actor=actor, idempotency_key=idempotency_key)
+        after = after_decided(game, decided.events, decided.states)
+        extra: dict[str, Along] = {}
+        if along is not None:
+            if not self.writes_along:
+                raise ValueError(f"this store cannot write a key along with events: {self.recorder!r}")
+            write = along(Played(after, _versions(decided.events)))
+            if write is not None:
+                extra["along"] = write
         try:
-            return self._commit(game, events)
+            return self._commit(game, decided.events, after, **extra)
         except StaleVersion:
             # Lost a race. If the winner was this same request retried, answer as it did.
             game = self.get_game(game_id)
@@ -680,18 +705,22 @@ class GameLog(Application[UUID]):
         if expected_version != game.version:
             raise StaleVersion(expected_version, game.version)
 
-    def _commit(self, game: Game, events: Sequence[DomainEvent]) -> Played:
-        """Save the events; a clash on a version means another writer won the race."""
+    def _commit(
+        self, game: Game, events: Sequence[DomainEvent], after: Game | None = None, **along: Along
+    ) -> Played:
+        """Save the events; a clash on a version means another writer won the race. ``after`` is the game
+        they lead to, when the caller has it already; ``along`` goes to the recorder (see :meth:`play`)."""
         try:
-            self.save(*events)
+            self.save(*events, **along)
         except IntegrityError:
             current = self.get_game(game.id)
             raise StaleVersion(game.version, current.version) from None
-        after = project_game(game, events)
+        if after is None:
+            after = project_game(game, events)
         assert after is not None
         self._cache(after)
         self._snapshot_if_due(game, after)
-        return Played(after, tuple(event.originator_version for event in events))
+        return Played(after, _versions(events))
 
     def _save_or_stale(self, event: DomainEvent) -> None:
         try:

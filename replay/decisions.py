@@ -166,13 +166,23 @@ def _open(game: Game) -> None:
         raise GameClosed("this game was abandoned: fork it to play on", abandoned_at=game.abandoned.version)
 
 
-def play(
-    game: Game, moves: Sequence[Move], *, actor: str, idempotency_key: str | None = None
-) -> list[MovePlayed]:
-    """Decide a batch of moves (all or nothing): each is validated against the state the previous one left."""
+@dataclass(frozen=True)
+class Decided:
+    """A batch of moves decided: their events, and the state each move left (with its chance outcomes)."""
+
+    events: list[MovePlayed]
+    states: list[Any]
+
+
+def play(game: Game, moves: Sequence[Move], *, actor: str, idempotency_key: str | None = None) -> Decided:
+    """Decide a batch of moves (all or nothing): each is validated against the state the previous one left.
+
+    Deciding a move is validating it and playing it at once, so the states it reached come with the events:
+    recording them (``Game.after_decided``) need not play the moves a second time."""
     _open(game)
     state = game.state
     events: list[MovePlayed] = []
+    states: list[Any] = []
     for offset, move in enumerate(moves):
         before = state
         try:
@@ -195,7 +205,8 @@ def play(
                 idempotency_key=idempotency_key,
             )
         )
-    return events
+        states.append(state)
+    return Decided(events, states)
 
 
 def undo(game: Game, *, actor: str, to_version: int | None = None) -> MovesUndone:

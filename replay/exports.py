@@ -238,7 +238,7 @@ def _parse(
 def _recheck(game: Game, event: DomainEvent) -> None:
     """Re-decide ``event`` against ``game``; raise if the decision differs from what the log says."""
     if isinstance(event, MovePlayed):
-        [decided] = decisions.play(game, [event.move], actor=event.actor)
+        [decided] = decisions.play(game, [event.move], actor=event.actor).events
         if not _same(decided.chance, event.chance):
             raise ReplayError("the chance outcomes after this move are not what the seed draws")
         if event.seat != event.move.get("seat"):

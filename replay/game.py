@@ -13,7 +13,7 @@ current state and rebuilds the earlier ones the first time they are needed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import singledispatch
@@ -248,6 +248,12 @@ def _truncated(game: Game, moves: int) -> Game:
 @mutate.register
 def _played(event: MovePlayed, game: Game | None) -> Game:
     assert game is not None
+    return _played_to(event, game, None)
+
+
+def _played_to(event: MovePlayed, game: Game, state: Any) -> Game:
+    """The game after ``event``; ``state`` is the state the move reached when it was decided, or None to
+    play the recorded move (and its chance outcomes) on the current state."""
     record = _record_of(event)
     records = {**game.records, record.version: record}
     keys = dict(game.keys)
@@ -260,7 +266,7 @@ def _played(event: MovePlayed, game: Game | None) -> Game:
         line=(*game.line, record.version),
         redo=(),  # a new move ends what could be redone
         keys=keys,
-        states=_extend(game, [record.version], records),
+        states=_extend(game, [record.version], records) if state is None else (*game.states, state),
     )
 
 
@@ -439,6 +445,15 @@ def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
     """The projector given to the library's repository: a plain left fold of :func:`mutate`."""
     for event in events:
         game = mutate(event, game)
+    return game
+
+
+def after_decided(game: Game, events: Sequence[MovePlayed], states: Sequence[Any]) -> Game:
+    """The game after moves just decided from it (``replay.decisions.play``), given the state each one
+    reached: what :func:`project_game` gives, without playing each move a second time (``rules.decide``
+    and ``rules.reapply`` reach the same state: a unit test holds them equal)."""
+    for event, state in zip(events, states, strict=True):
+        game = _played_to(event, game, state)
     return game
 
 

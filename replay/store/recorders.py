@@ -113,6 +113,17 @@ class Batch:
     args: list[str | bytes | int]
 
 
+@dataclass(frozen=True)
+class Along:
+    """A key to write along with an application's events, in the same script: set only if the events are
+    (``insert_events(..., along=Along(...))``). On Redis Cluster the key must carry the application's hash
+    tag. The API keeps a write's answer this way, for a retry with its ``Idempotency-Key``."""
+
+    key: str
+    value: str | bytes
+    seconds: int
+
+
 class RedisRecorder:
     """What every Redis recorder shares: the datastore and the key names of one application."""
 
@@ -212,14 +223,18 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
     """Stored events in the application's notification log (a stream), indexed per originator."""
 
     topic_scan_budget = TOPIC_SCAN_BUDGET
+    writes_along = True
+    """``insert_events(..., along=Along(...))`` writes that key in the same script as the events."""
 
     def stream_key(self, originator_id: UUID | str) -> str:
         return f"{self.tag}:events:seq:{originator_id}"
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        return self._append(stored_events, None)
+        return self._append(stored_events, None, kwargs.get("along"))
 
-    def _batch(self, stored_events: Sequence[StoredEvent], tracking: Tracking | None) -> Batch:
+    def _batch(
+        self, stored_events: Sequence[StoredEvent], tracking: Tracking | None, along: Along | None = None
+    ) -> Batch:
         keys: dict[str, int] = {
             self.log_key: 1,
             self.counter_key: 2,
@@ -234,12 +249,16 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
             key = self.stream_key(event.originator_id)
             index = keys.setdefault(key, len(keys) + 1)
             args += [index, event.originator_version, key, pack_record(event)]
+        if along is not None and stored_events:
+            args += [keys.setdefault(along.key, len(keys) + 1), along.value, along.seconds]
         return Batch(list(keys), args)
 
-    def _append(self, stored_events: Sequence[StoredEvent], tracking: Tracking | None) -> list[int]:
+    def _append(
+        self, stored_events: Sequence[StoredEvent], tracking: Tracking | None, along: Along | None = None
+    ) -> list[int]:
         if not stored_events and tracking is None:
             return []
-        batch = self._batch(stored_events, tracking)
+        batch = self._batch(stored_events, tracking, along)
         append = self.datastore.script(scripts.APPEND_EVENTS)
         try:
             first = int(self.datastore.write(lambda: append(batch.keys, batch.args)))
@@ -471,4 +490,4 @@ class RedisProcessRecorder(RedisTrackingRecorder, RedisApplicationRecorder, Proc
     """An application recorder whose appends also record a tracking position, in the same script."""
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        return self._append(stored_events, kwargs.get("tracking"))
+        return self._append(stored_events, kwargs.get("tracking"), kwargs.get("along"))

@@ -72,7 +72,7 @@ def test_a_write_reads_its_game_with_the_rate_limit_and_sees_what_other_servers_
         answer = api.play(game_id, move, owner, version, key=uuid.uuid4().hex)
         assert answer.status == 201, answer.body
         version = answer.etag
-    assert len(sent) == 3, "rate limit + remembered answer + game read, the write, the answer remembered"
+    assert len(sent) == 2, "rate limit + remembered answer + game read, then the write with its answer kept"
     assert first.game(game_id, owner)["version"] == second.game(game_id, owner)["version"] == version
 
     assert second.delete(f"/api/games/{game_id}/seats/1/token", token=owner).status == 204
@@ -80,3 +80,50 @@ def test_a_write_reads_its_game_with_the_rate_limit_and_sees_what_other_servers_
         f"/api/games/{game_id}/moves", {"kind": "pass", "seat": 1}, token=seat, if_match=version
     )
     assert refused.error() == (401, "unauthorized")
+
+
+def test_a_move_keeps_its_answer_in_its_own_append_and_a_refused_move_keeps_none(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On one Redis server a move's answer for its Idempotency-Key is written by the move's own append script
+    (no SET of its own: a move can never be recorded without its answer kept), and a retry sent to another
+    server gets that answer; a move refused by the version check keeps nothing under its key."""
+    first, second = two_servers(redis_url)
+    game_id, owner, _ = first.create(2, seed=5)
+    client = redis.Redis.from_url(redis_url)
+
+    sent: list[bytes] = []
+    send = redis.connection.AbstractConnection.send_packed_command
+    monkeypatch.setattr(
+        redis.connection.AbstractConnection,
+        "send_packed_command",
+        lambda self, command, check_health=True: (
+            sent.append(b"".join(command) if isinstance(command, list) else command)
+            or send(self, command, check_health)
+        ),
+    )
+    # a first move loads the scripts into Redis (the game is read ahead with a loaded script only)
+    warm_up = first.play(game_id, first.legal(game_id, owner).body["moves"][0], owner, 1, key="move-key-0")
+    assert warm_up.status == 201, warm_up.body
+    move = first.legal(game_id, owner).body["moves"][0]
+    sent.clear()
+    played = first.play(game_id, move, owner, 2, key="move-key-1")
+    assert played.status == 201, played.body
+    names = [command.split(b"\r\n")[2].upper() for command in sent]
+    assert names == [b"INCRBY", b"EVALSHA"], (
+        "the rate limit's pipeline, then the append: no SET of the answer"
+    )
+    monkeypatch.undo()
+
+    retried = second.play(game_id, move, owner, 2, key="move-key-1")
+    assert retried.status == 201
+    assert retried.body == played.body
+    assert retried.headers["idempotent-replayed"] == "true"
+    assert retried.etag == played.etag
+
+    stale = second.play(game_id, move, owner, 2, key="move-key-2")
+    assert stale.error() == (409, "stale_version")
+    answers = [key for key in client.scan_iter(match="*:idempotency:*")]
+    again = first.play(game_id, move, owner, 2, key="move-key-2")
+    assert again.error() == (409, "stale_version"), "a refused move's key must not replay an answer"
+    assert answers == [key for key in client.scan_iter(match="*:idempotency:*")]
