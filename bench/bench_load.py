@@ -726,6 +726,33 @@ def row(name: str, result: Result, kind: str, unit: str) -> str:
     )
 
 
+def sweep_table(swept: Sequence[tuple[float, Result]], target: float) -> str:
+    """The sweep's runs, and the highest rate that kept up."""
+    lines = [
+        f"The paced run at {target:.0f} moves/s did not keep up, so lower paced rates were tried, highest first, "
+        f"each {SWEEP_STEP:.0f} moves/s below the last, until one served what it offered with a p99 within "
+        f"{TARGET_P99_MS:.0f} ms:",
+        "",
+        "| offered | answered | p50 ms | p99 ms | heronlog CPU per move | kept up |",
+        "|---:|---:|---:|---:|---:|---|",
+    ]
+    for rate, result in swept:
+        cpu = f"{result.cpu.heronlog / max(result.rate, 0.01) * 1000:.2f} ms" if result.cpu else "?"
+        lines.append(
+            f"| {rate:.0f} moves/s | {result.rate:.0f} moves/s | {result.median_ms('move'):.1f} | "
+            f"{result.percentile_ms('move', 0.99):.1f} | {cpu} | {'yes' if keeps_up(result, rate) else 'no'} |"
+        )
+    kept = [rate for rate, result in swept if keeps_up(result, rate)]
+    lines.append("")
+    lines.append(
+        f"The highest paced rate that kept its p99 within {TARGET_P99_MS:.0f} ms in this run: {max(kept):.0f} "
+        f"moves/s ({max(kept) / target:.0%} of the {target:.0f} offered first)."
+        if kept
+        else f"No rate tried kept its p99 within {TARGET_P99_MS:.0f} ms."
+    )
+    return "\n".join(lines)
+
+
 def cpu_line(name: str, result: Result) -> str:
     share = result.cpu
     if share is None:
@@ -735,6 +762,39 @@ def cpu_line(name: str, result: Result) -> str:
         f"Cores used during the {name} run (of {os.cpu_count()}): {share.describe()}; heronlog's CPU per move "
         f"recorded: {per_move:.2f} ms ({1000 / max(per_move, 0.001):.0f} moves per second of one core)."
     )
+
+
+SWEEP_STEP = 50.0
+"""Moves per second between two paced rates the sweep tries."""
+
+
+def sweep_rates(target: float, step: float = SWEEP_STEP) -> list[float]:
+    """The paced rates the sweep tries when the target's is too much: from one step below it down to one
+    step, highest first (the first that keeps up ends the sweep)."""
+    rates = []
+    rate = target - step
+    while rate >= step:
+        rates.append(rate)
+        rate -= step
+    return rates
+
+
+def keeps_up(result: Result, offered: float) -> bool:
+    """Whether a paced run served what it offered (97 % of it answered inside the window: the window's
+    edges cut a few moves either way) with a p99 within the target's."""
+    return result.rate >= 0.97 * offered and result.percentile_ms("move", 0.99) <= TARGET_P99_MS
+
+
+def sweep(port: int, seconds: float, rates: Sequence[float]) -> list[tuple[float, Result]]:
+    """Paced runs at ``rates`` (highest first) until one keeps up: the rate this server sustains within the
+    target's p99, measured rather than guessed from the closed loop."""
+    tried = []
+    for rate in rates:
+        result = paced_load(port, seconds, rate)
+        tried.append((rate, result))
+        if keeps_up(result, rate):
+            break
+    return tried
 
 
 def verdict(name: str, result: Result) -> str:
@@ -762,6 +822,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{TARGET_MOVES_PER_SECOND}); 0 skips that run",
     )
     parser.add_argument(
+        "--no-sweep",
+        action="store_true",
+        help="when the paced run misses the target, do not look for the highest paced rate that keeps its p99 "
+        f"within {TARGET_P99_MS:.0f} ms (rates {SWEEP_STEP:.0f} moves/s apart, below the offered one)",
+    )
+    parser.add_argument(
         "--breakdown",
         action="store_true",
         help="also break the paced run's latency down by request (a game's creation, a move that snapshots, "
@@ -784,6 +850,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     single = double = paced = relaxed = health = pings = None
+    swept: list[tuple[float, Result]] = []
     ping_us = 0.0
     requests: dict[str, tuple[str, float]] | None = {} if args.breakdown else None
     breakdown: list[str] = []
@@ -802,6 +869,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if requests is not None:
                     time.sleep(1.0)  # the workers' last log lines
                     breakdown = breakdown_table(requests, server_durations(folder / f"serve-{port}.log"))
+                if not args.no_sweep and not keeps_up(paced, args.paced_rate):
+                    swept = sweep(port, max(5.0, args.seconds / 2), sweep_rates(args.paced_rate))
             if not args.no_anchors:
                 health = healthz_anchor(port, args.seconds / 2)
                 pings, ping_us = ping_anchor(url, args.seconds / 2)
@@ -871,6 +940,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if breakdown:
         print()
         print("\n".join(breakdown))
+        print()
+    if swept:
+        print()
+        print(sweep_table(swept, args.paced_rate))
         print()
     if single is not None:
         print(cpu_line("one-request closed-loop", single))

@@ -78,3 +78,37 @@ def test_the_breakdown_matches_requests_with_the_servers_log_by_request_id(
     lines = bench.breakdown_table(requests, server)
     assert lines[2] == "| ordinary move | 1 | 6.0 / 6.0 / 6.0 | 4.0 / 4.0 / 4.0 | 2.0 | 0% |"
     assert lines[3] == "| snapshot move | 1 | 50.0 / 50.0 / 50.0 | 30.0 / 30.0 / 30.0 | 20.0 | 100% |"
+
+
+def test_the_sweep_tries_lower_rates_highest_first_and_stops_at_one_that_keeps_up(bench: ModuleType) -> None:
+    assert bench.sweep_rates(500.0) == [450.0, 400.0, 350.0, 300.0, 250.0, 200.0, 150.0, 100.0, 50.0]
+    assert bench.sweep_rates(120.0, step=50.0) == [70.0], "never below one step"
+
+    def result(rate: float, latency: float) -> object:
+        tally = bench.Tally()
+        for _ in range(100):
+            tally.add("move", latency)
+        tally.moves = int(rate * 10)
+        return bench.Result.merge([tally], 10.0)
+
+    assert bench.keeps_up(result(300, 0.049), 300.0)
+    assert bench.keeps_up(result(292, 0.049), 300.0), "the window's edges cut a few moves either way"
+    assert not bench.keeps_up(result(280, 0.010), 300.0), "a backlog: fewer answered than offered"
+    assert not bench.keeps_up(result(300, 0.051), 300.0)
+
+    offered = []
+    runs = {450.0: result(400, 0.300), 400.0: result(400, 0.080), 350.0: result(350, 0.030)}
+
+    def paced(port: int, seconds: float, rate: float) -> object:
+        offered.append(rate)
+        return runs[rate]
+
+    original = bench.paced_load
+    bench.paced_load = paced
+    try:
+        tried = bench.sweep(0, 5.0, bench.sweep_rates(500.0))
+    finally:
+        bench.paced_load = original
+    assert offered == [450.0, 400.0, 350.0], "it stops at the first rate that keeps up"
+    table = bench.sweep_table(tried, 500.0)
+    assert "kept its p99 within 50 ms in this run: 350 moves/s (70% of the 500 offered first)" in table
