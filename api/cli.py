@@ -16,22 +16,9 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from api.collector import tune_worker_gc
 from api.environment import server_setting
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
-
-
-def tune_worker_gc(_worker: Any = None) -> None:
-    """Run in each gunicorn worker once its application is loaded (``post_worker_init``): the objects alive
-    then (modules, schemas, the catalog...) are frozen out of the garbage collector's scans, and a collection
-    runs every 10,000 net allocations instead of 700. Recording a move allocates many short-lived objects:
-    with the defaults the collector ran every few requests and a full collection, every few seconds, stopped
-    every thread for tens of milliseconds while it walked every game held in memory. Nothing but memory
-    bookkeeping changes (cycles are still collected)."""
-    import gc
-
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(10_000, 10, 10)
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -64,13 +64,27 @@ def test_serve_spreads_connections_over_its_workers_unless_told_not_to(
 def test_a_served_worker_freezes_its_start_up_objects_and_collects_garbage_less_often() -> None:
     import gc
 
-    from api.cli import tune_worker_gc
+    from api.collector import Freezer, tune_worker_gc
 
     threshold = gc.get_threshold()
     try:
-        tune_worker_gc()
+        installed = tune_worker_gc()
         assert gc.get_threshold()[0] == 10_000
         assert gc.get_freeze_count() > 0
+        assert tune_worker_gc() is installed, "installed once, however often a worker is tuned"
+        assert sum(isinstance(callback, Freezer) for callback in gc.callbacks) == 1
     finally:
+        gc.callbacks[:] = [callback for callback in gc.callbacks if not isinstance(callback, Freezer)]
         gc.unfreeze()
         gc.set_threshold(*threshold)
+
+
+def test_gunicorn_takes_the_worker_hook() -> None:
+    """gunicorn refuses a server hook whose positional arguments are not exactly the worker."""
+    from gunicorn.config import Config
+
+    from api.collector import tune_worker_gc
+
+    config = Config()
+    config.set("post_worker_init", tune_worker_gc)
+    assert config.post_worker_init is tune_worker_gc
