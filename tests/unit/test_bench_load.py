@@ -112,3 +112,20 @@ def test_the_sweep_tries_lower_rates_highest_first_and_stops_at_one_that_keeps_u
     assert offered == [450.0, 400.0, 350.0], "it stops at the first rate that keeps up"
     table = bench.sweep_table(tried, 500.0)
     assert "kept its p99 within 50 ms in this run: 350 moves/s (70% of the 500 offered first)" in table
+
+
+def test_repeated_paced_runs_are_each_counted_in_the_verdict(bench: ModuleType) -> None:
+    def result(rate: float, latency: float) -> object:
+        tally = bench.Tally()
+        for _ in range(100):
+            tally.add("move", latency)
+        tally.moves = int(rate * 10)
+        return bench.Result.merge([tally], 10.0)
+
+    runs = [result(500, 0.105), result(500, 0.049), result(500, 0.038)]
+    line = bench.verdict_of_runs("paced (open-loop)", runs)
+    assert "**met in 2 of 3**" in line
+    assert "p99 105.0 ms" in line and "p99 49.0 ms" in line
+    assert bench.most_keep_up(runs, 500.0)
+    assert not bench.most_keep_up([runs[1], runs[0]], 500.0), "one of two is half, not most"
+    assert bench.verdict_of_runs("paced", runs[:1]) == bench.verdict("paced", runs[0])
