@@ -24,6 +24,15 @@ def bench() -> ModuleType:
     return module
 
 
+def run_of(bench: ModuleType, rate: float, latency: float) -> object:
+    """A 10 s run's result: ``rate`` moves per second, each taking ``latency`` seconds."""
+    tally = bench.Tally()
+    for _ in range(100):
+        tally.add("move", latency)
+    tally.moves = int(rate * 10)
+    return bench.Result.merge([tally], 10.0)
+
+
 def test_a_paced_client_is_scheduled_at_its_rate_whatever_the_answers_take(bench: ModuleType) -> None:
     pace = bench.Pace(start=100.0, rate=10.0, phase=0.03)
     assert [round(pace.slot(index), 6) for index in range(4)] == [100.03, 100.13, 100.23, 100.33]
@@ -39,17 +48,10 @@ def test_the_clients_starts_are_spread_evenly_over_one_interval(bench: ModuleTyp
 
 
 def test_the_verdict_needs_both_the_throughput_and_the_p99(bench: ModuleType) -> None:
-    def result(rate: float, latency: float) -> object:
-        tally = bench.Tally()
-        for _ in range(100):
-            tally.add("move", latency)
-        tally.moves = int(rate * 10)
-        return bench.Result.merge([tally], 10.0)
-
-    assert result(500, 0.020).rate == 500
-    assert "**met**" in bench.verdict("paced", result(500, 0.020))
-    assert "**NOT met**" in bench.verdict("paced", result(499, 0.020))
-    assert "**NOT met**" in bench.verdict("paced", result(800, 0.051))
+    assert run_of(bench, 500, 0.020).rate == 500
+    assert "**met**" in bench.verdict("paced", run_of(bench, 500, 0.020))
+    assert "**NOT met**" in bench.verdict("paced", run_of(bench, 499, 0.020))
+    assert "**NOT met**" in bench.verdict("paced", run_of(bench, 800, 0.051))
 
 
 def test_the_breakdown_tells_a_move_that_snapshots_from_an_ordinary_one(bench: ModuleType) -> None:
@@ -84,20 +86,17 @@ def test_the_sweep_tries_lower_rates_highest_first_and_stops_at_one_that_keeps_u
     assert bench.sweep_rates(500.0) == [450.0, 400.0, 350.0, 300.0, 250.0, 200.0, 150.0, 100.0, 50.0]
     assert bench.sweep_rates(120.0, step=50.0) == [70.0], "never below one step"
 
-    def result(rate: float, latency: float) -> object:
-        tally = bench.Tally()
-        for _ in range(100):
-            tally.add("move", latency)
-        tally.moves = int(rate * 10)
-        return bench.Result.merge([tally], 10.0)
-
-    assert bench.keeps_up(result(300, 0.049), 300.0)
-    assert bench.keeps_up(result(292, 0.049), 300.0), "the window's edges cut a few moves either way"
-    assert not bench.keeps_up(result(280, 0.010), 300.0), "a backlog: fewer answered than offered"
-    assert not bench.keeps_up(result(300, 0.051), 300.0)
+    assert bench.keeps_up(run_of(bench, 300, 0.049), 300.0)
+    assert bench.keeps_up(run_of(bench, 292, 0.049), 300.0), "the window's edges cut a few moves either way"
+    assert not bench.keeps_up(run_of(bench, 280, 0.010), 300.0), "a backlog: fewer answered than offered"
+    assert not bench.keeps_up(run_of(bench, 300, 0.051), 300.0)
 
     offered = []
-    runs = {450.0: result(400, 0.300), 400.0: result(400, 0.080), 350.0: result(350, 0.030)}
+    runs = {
+        450.0: run_of(bench, 400, 0.300),
+        400.0: run_of(bench, 400, 0.080),
+        350.0: run_of(bench, 350, 0.030),
+    }
 
     def paced(port: int, seconds: float, rate: float) -> object:
         offered.append(rate)
@@ -115,14 +114,7 @@ def test_the_sweep_tries_lower_rates_highest_first_and_stops_at_one_that_keeps_u
 
 
 def test_repeated_paced_runs_are_each_counted_in_the_verdict(bench: ModuleType) -> None:
-    def result(rate: float, latency: float) -> object:
-        tally = bench.Tally()
-        for _ in range(100):
-            tally.add("move", latency)
-        tally.moves = int(rate * 10)
-        return bench.Result.merge([tally], 10.0)
-
-    runs = [result(500, 0.105), result(500, 0.049), result(500, 0.038)]
+    runs = [run_of(bench, 500, 0.105), run_of(bench, 500, 0.049), run_of(bench, 500, 0.038)]
     line = bench.verdict_of_runs("paced (open-loop)", runs)
     assert "**met in 2 of 3**" in line
     assert "p99 105.0 ms" in line and "p99 49.0 ms" in line
