@@ -178,7 +178,7 @@ def play(game: Game, moves: Sequence[Move], *, actor: str, idempotency_key: str 
     """Decide a batch of moves (all or nothing): each is validated against the state the previous one left.
 
     Deciding a move is validating it and playing it at once, so the states it reached come with the events:
-    recording them (``Game.after_decided``) need not play the moves a second time."""
+    recording them (``replay.game.after_decided``) need not play the moves a second time."""
     _open(game)
     state = game.state
     events: list[MovePlayed] = []

@@ -65,6 +65,7 @@ end
 redis.call('SET', counter, n)
 redis.call('XADD', notices, 'MAXLEN', '~', 1000, '*', 'n', n)
 if upstream ~= '' then redis.call('HSET', tracking, upstream, position) end
+-- SET replaces a key of any type, so this last write cannot fail half way.
 local along = 4 + count * 4
 if ARGV[along] then
   redis.call('SET', KEYS[tonumber(ARGV[along])], ARGV[along + 1], 'EX', ARGV[along + 2])

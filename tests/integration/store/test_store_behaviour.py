@@ -19,6 +19,7 @@ from replay.store import (
     RedisProcessRecorder,
     RedisTrackingRecorder,
 )
+from replay.store.recorders import Along
 
 MakeDatastore = Callable[[str], RedisDatastore]
 
@@ -64,6 +65,24 @@ def test_a_rejected_tracking_position_writes_none_of_the_events(
     with pytest.raises(IntegrityError):
         recorder.insert_events([event(game, 1)], tracking=Tracking("upstream", 7))
     assert recorder.select_events(game) == []
+    assert recorder.max_notification_id() == 1
+
+
+def test_a_key_written_along_is_set_only_with_the_events(any_url: str, make_datastore: MakeDatastore) -> None:
+    """``along``: a key set (with its expiry) by the append's own script, after every check: a clash writes
+    neither the events nor the key. On a cluster the key carries the application's hash tag."""
+    recorder = RedisApplicationRecorder(make_datastore(any_url), name="games")
+    client = recorder.datastore.client
+    game = uuid4()
+    kept = Along(f"{recorder.tag}:answer:first", b"the first answer", 60)
+    assert recorder.insert_events([event(game, 1)], along=kept) == [1]
+    assert client.get(kept.key) == b"the first answer"
+    assert 0 < client.ttl(kept.key) <= 60
+
+    refused = Along(f"{recorder.tag}:answer:second", b"never kept", 60)
+    with pytest.raises(IntegrityError):
+        recorder.insert_events([event(game, 2), event(game, 1)], along=refused)
+    assert client.exists(refused.key) == 0
     assert recorder.max_notification_id() == 1
 
 
