@@ -550,7 +550,6 @@ function capitalFirst(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** After a refusal for a stale version: read the replay and the alternatives again. */
 /** Read the game, the replay and the alternatives again after a stale answer. The panel says it is busy
  * meanwhile (aria-busy), so that nobody types into a form about to be drawn again. */
 async function reread() {

@@ -62,7 +62,6 @@ def test_background_snapshots_are_the_ones_a_write_would_store_itself(
     logs: tuple[GameLog, GameLog, StoreConfig],
 ) -> None:
     background, inline, _ = logs
-    assert background.flush_snapshots(timeout=30)
     game_id = record(background)
     other = record(inline)
     assert background.flush_snapshots(timeout=30)
