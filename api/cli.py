@@ -60,13 +60,18 @@ def _serve(args: argparse.Namespace) -> int:
         "worker_class": "gthread",
         "timeout": 60,
         "accesslog": None,
-        # Each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads new connections over
-        # them. With one shared socket, the first worker to wake took the connections as they came, and a
-        # keep-alive connection stays with its worker: under load one worker served nearly every client on
-        # one core while the other idled.
+        # A keep-alive connection stays with the worker that accepted it. By default the workers share one
+        # socket and take turns (api.balance): none holds more than one connection above the least loaded.
+        # With SO_REUSEPORT each worker has a socket of its own and the kernel's hash spreads the connections
+        # (19/31 of 50 was common); with one shared socket and no turns, the first worker to wake took nearly
+        # every client of a burst.
         "reuse_port": args.reuse_port == "yes",
         "post_worker_init": tune_worker_gc,
     }
+    if args.reuse_port == "no":
+        from api import balance
+
+        balance.install(options)  # the balanced worker class and its slot-keeping hooks
     from gunicorn.config import Config
 
     if "control_socket_disable" in Config().settings:
@@ -210,8 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--reuse-port",
         choices=("yes", "no"),
         default=server_setting(os.environ, "HERONLOG_REUSE_PORT"),
-        help="yes (default): each worker listens on its own socket and the kernel spreads the connections over "
-        "them; no: one shared socket (then a second server cannot start on the same port by mistake)",
+        help="no (default): the workers share one socket and take turns accepting connections, so that each "
+        "holds about as many; yes: each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads "
+        "the connections by a hash",
     )
     serve.add_argument(
         "--threads",

@@ -22,9 +22,9 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
     Variable("HERONLOG_THREADS", "8", "threads per worker; each open event stream holds one"),
     Variable(
         "HERONLOG_REUSE_PORT",
-        "yes",
-        "`yes`: each worker listens on its own socket (`SO_REUSEPORT`) and the kernel spreads connections over "
-        "them; `no`: one socket shared by the workers",
+        "no",
+        "`no`: the workers share one socket and take turns, each holding about as many connections; `yes`: each "
+        "worker listens on its own socket (`SO_REUSEPORT`) and the kernel spreads connections by a hash",
     ),
     Variable("HERONLOG_LOG_FORMAT", "json", "`json` (one object per line) or `text`"),
     Variable("HERONLOG_LOG_LEVEL", "info", "`debug`, `info`, `warning` or `error`"),

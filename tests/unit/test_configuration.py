@@ -52,10 +52,10 @@ def test_serve_spreads_connections_over_its_workers_unless_told_not_to(
     from api.cli import build_parser, main
 
     monkeypatch.delenv("HERONLOG_REUSE_PORT", raising=False)
-    assert build_parser().parse_args(["serve"]).reuse_port == "yes"
-    assert build_parser().parse_args(["serve", "--reuse-port", "no"]).reuse_port == "no"
-    monkeypatch.setenv("HERONLOG_REUSE_PORT", "no")
     assert build_parser().parse_args(["serve"]).reuse_port == "no"
+    assert build_parser().parse_args(["serve", "--reuse-port", "yes"]).reuse_port == "yes"
+    monkeypatch.setenv("HERONLOG_REUSE_PORT", "yes")
+    assert build_parser().parse_args(["serve"]).reuse_port == "yes"
     monkeypatch.setenv("HERONLOG_REUSE_PORT", "sometimes")
     assert main(["serve"]) == 2  # refused before anything starts
     assert "HERONLOG_REUSE_PORT is yes or no" in capsys.readouterr().err
