@@ -28,8 +28,9 @@ from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
 
-SLOTS = 64
-"""Most workers the table can follow; a worker beyond them (none is, with sane settings) accepts freely."""
+SLOTS = 16
+"""Fewest slots in the table (:func:`install` makes room for twice the configured workers, for workers added
+while serving); a worker beyond them accepts freely."""
 
 FREE = -1
 """A slot no live worker holds."""
@@ -46,13 +47,18 @@ class Shares:
 
     def __init__(self, slots: int = SLOTS) -> None:
         self.counts = multiprocessing.sharedctypes.RawArray("q", [FREE] * slots)
+        # Read through a memoryview: one copy of the whole table as a list costs a tenth of reading the
+        # ctypes array item by item, and a worker reads it at every turn of its loop.
+        self._view = memoryview(self.counts).cast("B").cast("q")
 
     def publish(self, slot: int, count: int) -> None:
         self.counts[slot] = count
 
     def fewest_elsewhere(self, slot: int) -> int | None:
         """The fewest connections any other live worker holds, or None when no other worker is live."""
-        others = [count for index, count in enumerate(self.counts) if index != slot and count != FREE]
+        counts = self._view.tolist()
+        counts[slot] = FREE
+        others = [count for count in counts if count != FREE]
         return min(others) if others else None
 
 
@@ -120,7 +126,7 @@ def install(options: dict[str, Any]) -> None:
     worker that passes its turn must not hold a socket of its own that only it would accept from)."""
     if options.get("reuse_port"):
         raise ValueError("balanced workers share one listening socket: reuse_port must be off")
-    shares = Shares()
+    shares = Shares(max(SLOTS, 2 * int(options.get("workers", 1))))
     BalancedThreadWorker.shares = shares
     options["worker_class"] = BalancedThreadWorker
     options["pre_fork"] = lambda server, worker: assign_slot(shares, list(server.WORKERS.values()), worker)

@@ -128,5 +128,11 @@ def test_install_sets_the_worker_and_its_hooks_and_refuses_reuse_port() -> None:
         assert shares.counts[0] == FREE
     finally:
         BalancedThreadWorker.shares = None
+    try:
+        balance.install({"reuse_port": False, "workers": 20})  # room for workers added while serving
+        assert BalancedThreadWorker.shares is not None
+        assert len(BalancedThreadWorker.shares.counts) == 40
+    finally:
+        BalancedThreadWorker.shares = None
     with pytest.raises(ValueError, match="reuse_port"):
         balance.install({"reuse_port": True})
