@@ -13,12 +13,11 @@ action, R-M04) and the Himeji Principality (then its curtains, R-M05), and turns
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from domain import ceremony, himeji, tea_garden
-from domain.catalog import HIMEJI_DECKS, Catalog
+from domain.catalog import HIMEJI_DECKS, Catalog, natural
 from domain.errors import InvalidSetup
 from domain.prompts import Climb, DealCard, Frame, GeishaAction, HimejiCard, Menu, Option, bundle
 from domain.state import (
@@ -169,12 +168,7 @@ def deal_outcomes(state: GameState, frame: DealCard) -> list[str]:
         side = 0 if _side(state, frame.target) == "blue" else 1
         tokens = matcha_spec(state).tokens
         items = tuple(tokens[token][side] for token in items)
-    return sorted(set(items), key=_natural)
-
-
-def _natural(text: str) -> tuple[Any, ...]:
-    """Sort key putting CT2 before CT10 (as `domain.setup.natural`, which imports this module)."""
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
+    return sorted(set(items), key=natural)
 
 
 def deal_draw(state: GameState, frame: DealCard, rng: random.Random) -> dict[str, Any]:

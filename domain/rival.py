@@ -28,10 +28,10 @@ from typing import Any
 
 from domain import matcha
 from domain.bridges import ends, take
+from domain.catalog import natural
 from domain.courtier import LEVEL
 from domain.describe import space_text
 from domain.prompts import DealCard, RevealSoloCard, RivalGarden, RivalIcons, RivalRoom, TakeDie
-from domain.setup import natural
 from domain.solo_cards import TEA_ROOM, TOKUGAWA_KINDS, RivalIcon, RivalIconKind, SoloCard, parse_rival_icon
 from domain.state import (
     Die,

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain import matcha
-from domain.catalog import Catalog
+from domain.catalog import Catalog, natural
 from domain.errors import InvalidSetup
 from domain.prompts import (
     BeginRound,
@@ -73,11 +72,6 @@ POOLS = (
     "starting_actions",
 )
 """The decks and piles a `DealCard` draws from (fields of `domain.state.Decks`)."""
-
-
-def natural(text: str) -> tuple[Any, ...]:
-    """Sort key putting S2 before S10."""
-    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
 
 
 def _sorted(items: Sequence[str]) -> tuple[str, ...]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.catalog import natural
 from domain.errors import InvalidSetup
 from domain.prompts import (
     BeginStartChoice,
@@ -34,7 +35,7 @@ from domain.prompts import (
     SoloStart,
     StackOrder,
 )
-from domain.setup import choose_start_play, natural
+from domain.setup import choose_start_play
 from domain.state import GameState, Solo, StartPair, replace, replace_in, with_board
 from domain.tea_garden import platform_options
 

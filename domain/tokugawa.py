@@ -43,13 +43,12 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from domain.catalog import HIMEJI_DECKS
+from domain.catalog import HIMEJI_DECKS, natural
 from domain.describe import space_text
 from domain.errors import IllegalMove
 from domain.himeji import deck
 from domain.prompts import ChooseStartCards, DealCard, RivalDiscard, RivalGeisha, RivalIcons, Seq
 from domain.rival import human_of, impossible, note
-from domain.setup import natural
 from domain.solo_cards import ALL, RivalIcon, RivalIconKind
 from domain.state import (
     GameState,

@@ -117,3 +117,11 @@ def test_first_game_layout_refuses_cards_absent_at_two_players() -> None:
     with pytest.raises(domain.InvalidSetup) as error:
         domain.new_game(2, seed=1, options={"first_game": True}, catalog=override)
     assert error.value.rule == "R-S02"
+
+
+def test_component_ids_sort_by_their_numbers_not_their_digits() -> None:
+    from domain.catalog import natural
+
+    ids = ["S10", "CT10", "S2", "CT2", "S1", "L3"]
+    assert sorted(ids, key=natural) == ["CT2", "CT10", "L3", "S1", "S2", "S10"]
+    assert natural("S10") == ("S", 10, "")
