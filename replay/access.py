@@ -309,8 +309,13 @@ class Gatekeeper:
         token = new_token()
         event = grant(empty(game_id), role=OWNER, seat=None, token_hash=hash_token(token), by="system")
         # GameLog's own helper (same package): the game, its index entry and the grant in one transaction.
-        self.home(game_id)._save_with_index(events, extra=[*extra, event], opening=opening)
-        return Issued(game_id, token, mutate(event, None).grants[event.grant_id])
+        home = self.home(game_id)
+        home._save_with_index(events, extra=[*extra, event], opening=opening)
+        access = mutate(event, None)
+        # Cached with the game (which the helper caches): the game's first write then reads both in one round
+        # trip, as every later write does, instead of reading the access stream whole.
+        home.keep(access.id, access)
+        return Issued(game_id, token, access.grants[event.grant_id])
 
     def issue_seat_token(self, game_id: UUID, seat: int, *, by: str) -> Issued:
         """A new token for ``seat``; any earlier token of that seat stops working (a lost phone)."""

@@ -345,6 +345,13 @@ class GameLog(Application[UUID]):
         if self.repository.cache is not None:
             self.repository.cache.put(game.id, game)
 
+    def keep(self, stream_id: UUID, fold: Any) -> None:
+        """Cache ``fold``, the fold of another stream of this application that this process has just saved
+        (a new game's access stream): the next write reads the game and that stream together, planned in the
+        rate limit's round trip (:meth:`plan_game_with`), only when both are cached."""
+        if self.repository.cache is not None:
+            self.repository.cache.put(stream_id, fold)
+
     def get(self, game_id: UUID) -> Game:
         """The game as it stands now (``game.state`` is the rules engine's state, ``game.version`` its
         version)."""

@@ -127,3 +127,30 @@ def test_a_move_keeps_its_answer_in_its_own_append_and_a_refused_move_keeps_none
     again = first.play(game_id, move, owner, 2, key="move-key-2")
     assert again.error() == (409, "stale_version"), "a refused move's key must not replay an answer"
     assert answers == [key for key in client.scan_iter(match="*:idempotency:*")]
+
+
+def test_a_new_games_first_move_reads_it_in_the_rate_limits_round_trip(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server that created a game holds it and its owner's grant from the start: the game's first move
+    reads both with the rate limit, and keeps its answer in its own append, as every later move does."""
+    first, _ = two_servers(redis_url)
+    warm_id, warm_owner, _ = first.create(2, seed=6)  # loads the scripts into this Redis
+    first.play(warm_id, first.legal(warm_id, warm_owner).body["moves"][0], warm_owner, 1, key="warm-0")
+    created = first.post("/api/games", {"players": 2, "seed": 7}).body  # nothing read since: no GET
+    game_id, owner = created["game"]["game_id"], created["owner_token"]
+
+    sent: list[bytes] = []
+    send = redis.connection.AbstractConnection.send_packed_command
+    monkeypatch.setattr(
+        redis.connection.AbstractConnection,
+        "send_packed_command",
+        lambda self, command, check_health=True: (
+            sent.append(b"".join(command) if isinstance(command, list) else command)
+            or send(self, command, check_health)
+        ),
+    )
+    played = first.play(game_id, created["legal_moves"]["moves"][0], owner, 1, key="first-move")
+    assert played.status == 201, played.body
+    names = [command.split(b"\r\n")[2].upper() for command in sent]
+    assert names == [b"INCRBY", b"EVALSHA"], "no read of the game or of its grants of their own"
