@@ -431,11 +431,13 @@ SNAPSHOT_EVERY = 50
 
 def move_kind(before: dict[str, Any], after: dict[str, Any], first: bool) -> str:
     """What a move was, as its client can tell from the game before and after it: the first of a new game, one
-    that ended a round or crossed a multiple of ``SNAPSHOT_EVERY`` events (the server snapshots the game while
-    recording it), or an ordinary one."""
+    that ended a round or passed one of the game's snapshot versions (every ``SNAPSHOT_EVERY`` events from a
+    phase drawn from the game's id, as replay.application.snapshot_phase says: the server snapshots the game
+    while recording it), or an ordinary one."""
     if first:
         return "first move of a game"
-    crossed = before["version"] // SNAPSHOT_EVERY != after["version"] // SNAPSHOT_EVERY
+    phase = uuid.UUID(after["game_id"]).int % SNAPSHOT_EVERY
+    crossed = (before["version"] - phase) // SNAPSHOT_EVERY != (after["version"] - phase) // SNAPSHOT_EVERY
     if crossed or before["coordinates"]["round"] != after["coordinates"]["round"]:
         return "snapshot move (round's end or every 50 events)"
     return "ordinary move"

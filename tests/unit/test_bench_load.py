@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import sys
+import uuid
 from pathlib import Path
 from types import ModuleType
 
@@ -55,13 +56,23 @@ def test_the_verdict_needs_both_the_throughput_and_the_p99(bench: ModuleType) ->
 
 
 def test_the_breakdown_tells_a_move_that_snapshots_from_an_ordinary_one(bench: ModuleType) -> None:
+    from replay.application import snapshot_crossed
+
+    game_id = "00000000-0000-0000-0000-00000000002f"  # its snapshots fall at versions 47, 97... (47 = 0x2f)
+
     def game(version: int, round_: int) -> dict[str, object]:
-        return {"version": version, "coordinates": {"round": round_}}
+        return {"game_id": game_id, "version": version, "coordinates": {"round": round_}}
 
     assert bench.move_kind(game(1, 1), game(2, 1), first=True) == "first move of a game"
     assert bench.move_kind(game(7, 1), game(8, 1), first=False) == "ordinary move"
     assert bench.move_kind(game(7, 1), game(8, 2), first=False).startswith("snapshot move")
-    assert bench.move_kind(game(49, 3), game(50, 3), first=False).startswith("snapshot move")
+    assert bench.move_kind(game(46, 3), game(47, 3), first=False).startswith("snapshot move")
+    assert bench.move_kind(game(49, 3), game(50, 3), first=False) == "ordinary move"
+    # The bench restates the server's rule: the two agree on every step of a long game.
+    for version in range(1, 300):
+        kind = bench.move_kind(game(version, 1), game(version + 1, 1), first=False)
+        crossed = snapshot_crossed(uuid.UUID(game_id), version, version + 1)
+        assert kind.startswith("snapshot move") == crossed
 
 
 def test_the_breakdown_matches_requests_with_the_servers_log_by_request_id(

@@ -51,8 +51,8 @@ def snapshots_of(log: GameLog, game_id: uuid.UUID) -> list[tuple[int, object]]:
     return [(snapshot.originator_version, snapshot.state) for snapshot in log.snapshots.get(game_id)]
 
 
-def record(log: GameLog, seed: int = 11) -> uuid.UUID:
-    game_id = log.create_game({"players": ["A", "B", "C"], "mode": "seeded", "seed": seed})
+def record(log: GameLog, seed: int = 11, game_id: uuid.UUID | None = None) -> uuid.UUID:
+    game_id = log.create_game({"players": ["A", "B", "C"], "mode": "seeded", "seed": seed}, game_id=game_id)
     for _ in play_random(log, game_id, 120, random.Random(seed)):
         pass
     return game_id
@@ -63,7 +63,7 @@ def test_background_snapshots_are_the_ones_a_write_would_store_itself(
 ) -> None:
     background, inline, _ = logs
     game_id = record(background)
-    other = record(inline)
+    other = record(inline, game_id=game_id)  # the same game: its snapshot versions follow from its id
     assert background.flush_snapshots(timeout=30)
     mine, theirs = snapshots_of(background, game_id), snapshots_of(inline, other)
     assert len(mine) >= 3, "round ends and every 50 events"

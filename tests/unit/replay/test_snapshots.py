@@ -108,3 +108,28 @@ def test_a_branch_at_a_version_before_an_amend_copies_the_moves_as_they_were_the
     for version in sorted(live):
         branch = log.fork(game_id, version)
         assert canonical(log.get(branch).state) == live[version]
+
+
+def test_a_game_is_snapshotted_at_every_round_end_and_every_50_events_from_its_own_phase() -> None:
+    from uuid import uuid4
+
+    from replay.application import SNAPSHOT_EVERY, snapshot_phase
+
+    log = open_log(StoreConfig(kind="memory"))
+    game_id = log.create_game({"players": 4, "seed": 9})
+    game = log.get(game_id)
+    phase = snapshot_phase(game_id)
+    rng = random.Random(9)
+    expected = []
+    while not domain.is_over(game.state):
+        before = game
+        move = rng.choice(domain.legal_moves(game.state))
+        game = log.play(game_id, move, expected_version=game.version, actor="owner").game
+        passed = any(v % SNAPSHOT_EVERY == phase for v in range(before.version + 1, game.version + 1))
+        if passed or before.state.round != game.state.round:
+            expected.append(game.version)
+    assert game.version > 2 * SNAPSHOT_EVERY
+    assert log.snapshots is not None
+    assert [snapshot.originator_version for snapshot in log.snapshots.get(game_id)] == expected
+    # Games started together take their snapshots at different versions (a phase drawn from their ids).
+    assert len({snapshot_phase(uuid4()) for _ in range(200)}) > SNAPSHOT_EVERY // 2
