@@ -21,6 +21,21 @@ def two_servers(redis_url: str, **settings: int) -> tuple[ApiClient, ApiClient]:
     return first, second
 
 
+def commands_sent(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Every command (or pipeline) this process sends to Redis from now on, as sent, in order."""
+    sent: list[bytes] = []
+    send = redis.connection.AbstractConnection.send_packed_command
+    monkeypatch.setattr(
+        redis.connection.AbstractConnection,
+        "send_packed_command",
+        lambda self, command, check_health=True: (
+            sent.append(b"".join(command) if isinstance(command, list) else command)
+            or send(self, command, check_health)
+        ),
+    )
+    return sent
+
+
 def test_the_write_budget_is_shared_by_every_server(redis_url: str) -> None:
     # A window far longer than the test, so no window boundary falls between its requests.
     first, second = two_servers(
@@ -57,13 +72,7 @@ def test_a_write_reads_its_game_with_the_rate_limit_and_sees_what_other_servers_
     seat = first.post(f"/api/games/{game_id}/seats/1/token", token=owner).body["token"]
     first.game(game_id, owner)  # the game and its grants are now cached by the first server
 
-    sent: list[bytes] = []
-    send = redis.connection.AbstractConnection.send_packed_command
-    monkeypatch.setattr(
-        redis.connection.AbstractConnection,
-        "send_packed_command",
-        lambda self, command, check_health=True: sent.append(command) or send(self, command, check_health),
-    )
+    sent = commands_sent(monkeypatch)
     version = 1
     for api in (second, second, first, first):  # the first server's cached game falls behind, then catches up
         listing = api.legal(game_id, owner).body
@@ -92,16 +101,7 @@ def test_a_move_keeps_its_answer_in_its_own_append_and_a_refused_move_keeps_none
     game_id, owner, _ = first.create(2, seed=5)
     client = redis.Redis.from_url(redis_url)
 
-    sent: list[bytes] = []
-    send = redis.connection.AbstractConnection.send_packed_command
-    monkeypatch.setattr(
-        redis.connection.AbstractConnection,
-        "send_packed_command",
-        lambda self, command, check_health=True: (
-            sent.append(b"".join(command) if isinstance(command, list) else command)
-            or send(self, command, check_health)
-        ),
-    )
+    sent = commands_sent(monkeypatch)
     # a first move loads the scripts into Redis (the game is read ahead with a loaded script only)
     warm_up = first.play(game_id, first.legal(game_id, owner).body["moves"][0], owner, 1, key="move-key-0")
     assert warm_up.status == 201, warm_up.body
@@ -140,16 +140,7 @@ def test_a_new_games_first_move_reads_it_in_the_rate_limits_round_trip(
     created = first.post("/api/games", {"players": 2, "seed": 7}).body  # nothing read since: no GET
     game_id, owner = created["game"]["game_id"], created["owner_token"]
 
-    sent: list[bytes] = []
-    send = redis.connection.AbstractConnection.send_packed_command
-    monkeypatch.setattr(
-        redis.connection.AbstractConnection,
-        "send_packed_command",
-        lambda self, command, check_health=True: (
-            sent.append(b"".join(command) if isinstance(command, list) else command)
-            or send(self, command, check_health)
-        ),
-    )
+    sent = commands_sent(monkeypatch)
     played = first.play(game_id, created["legal_moves"]["moves"][0], owner, 1, key="first-move")
     assert played.status == 201, played.body
     names = [command.split(b"\r\n")[2].upper() for command in sent]
