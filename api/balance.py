@@ -23,7 +23,7 @@ The master gives each worker a slot of the table before forking it (:func:`assig
 from __future__ import annotations
 
 import multiprocessing.sharedctypes
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
@@ -121,14 +121,36 @@ class BalancedThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn ship
         super().wait_for_and_dispatch_events(timeout)
 
 
+Hook = Callable[[Any, Any], None]
+
+
+def _after(earlier: Hook | None, hook: Hook) -> Hook:
+    """A gunicorn hook that runs ``earlier`` (another part's hook for the same event, if any), then ``hook``."""
+    if earlier is None:
+        return hook
+
+    def both(server: Any, worker: Any) -> None:
+        earlier(server, worker)
+        hook(server, worker)
+
+    return both
+
+
 def install(options: dict[str, Any]) -> None:
-    """Add the balanced worker and its hooks to gunicorn ``options`` (their ``reuse_port`` must be off: a
-    worker that passes its turn must not hold a socket of its own that only it would accept from)."""
+    """Add the balanced worker and its hooks to gunicorn ``options``, after any hook already there for the same
+    event (the metrics' ``child_exit``). Their ``reuse_port`` must be off: a worker that passes its turn must not
+    hold a socket of its own that only it would accept from."""
     if options.get("reuse_port"):
         raise ValueError("balanced workers share one listening socket: reuse_port must be off")
     shares = Shares(max(SLOTS, 2 * int(options.get("workers", 1))))
     BalancedThreadWorker.shares = shares
     options["worker_class"] = BalancedThreadWorker
-    options["pre_fork"] = lambda server, worker: assign_slot(shares, list(server.WORKERS.values()), worker)
-    options["child_exit"] = lambda _server, worker: free_slot(shares, worker)
-    options["worker_exit"] = lambda _server, worker: free_slot(shares, worker)
+
+    def fork(server: Any, worker: Any) -> None:
+        assign_slot(shares, list(server.WORKERS.values()), worker)
+
+    def gone(_server: Any, worker: Any) -> None:
+        free_slot(shares, worker)
+
+    for name, hook in (("pre_fork", fork), ("child_exit", gone), ("worker_exit", gone)):
+        options[name] = _after(options.get(name), hook)

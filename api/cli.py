@@ -68,10 +68,6 @@ def _serve(args: argparse.Namespace) -> int:
         "reuse_port": args.reuse_port == "yes",
         "post_worker_init": tune_worker_gc,
     }
-    if args.reuse_port == "no":
-        from api import balance
-
-        balance.install(options)  # the balanced worker class and its slot-keeping hooks
     from gunicorn.config import Config
 
     if "control_socket_disable" in Config().settings:
@@ -82,7 +78,12 @@ def _serve(args: argparse.Namespace) -> int:
     with observability.serving(os.environ) as extra:
         # Snapshots are stored in the background: a write whose game is due one answers without waiting.
         app_config = {"STORE": store, "SNAPSHOTS_IN_BACKGROUND": True}
-        Server(lambda: create_app(app_config), {**options, **extra}).run()
+        served = {**options, **extra}
+        if args.reuse_port == "no":
+            from api import balance
+
+            balance.install(served)  # the balanced worker class, its hooks chained after the metrics' own
+        Server(lambda: create_app(app_config), served).run()
     return 0
 
 

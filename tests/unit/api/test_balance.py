@@ -112,7 +112,13 @@ def test_a_worker_that_passed_its_turn_looks_again_soon(monkeypatch: pytest.Monk
 
 
 def test_install_sets_the_worker_and_its_hooks_and_refuses_reuse_port() -> None:
-    options: dict[str, Any] = {"reuse_port": False, "workers": 2}
+    metrics_told: list[Any] = []
+    options: dict[str, Any] = {
+        "reuse_port": False,
+        "workers": 2,
+        # The metrics' own hook (api.observability.serving) must still run.
+        "child_exit": lambda _server, worker: metrics_told.append(worker),
+    }
     try:
         balance.install(options)
         assert options["worker_class"] is BalancedThreadWorker
@@ -123,6 +129,7 @@ def test_install_sets_the_worker_and_its_hooks_and_refuses_reuse_port() -> None:
         assert worker.balance_slot == 0 and shares.counts[0] == 0
         options["child_exit"](server, worker)
         assert shares.counts[0] == FREE
+        assert metrics_told == [worker]
         shares.publish(0, 3)
         options["worker_exit"](server, worker)
         assert shares.counts[0] == FREE
