@@ -61,7 +61,8 @@ def _serve(args: argparse.Namespace) -> int:
         "timeout": 60,
         "accesslog": None,
         # A keep-alive connection stays with the worker that accepted it. By default the workers share one
-        # socket and take turns (api.balance): none holds more than one connection above the least loaded.
+        # socket and take turns (api.balance): a worker holding more than one connection above the least
+        # loaded stops accepting.
         # With SO_REUSEPORT each worker has a socket of its own and the kernel's hash spreads the connections
         # (19/31 of 50 was common); with one shared socket and no turns, the first worker to wake took nearly
         # every client of a burst.

@@ -231,15 +231,15 @@ class MatchaCatalog:
         return [card.id for card in self.curtains.values() if card.deck == deck]
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 @functools.lru_cache(maxsize=4096)
 def natural(text: str) -> tuple[Any, ...]:
     """Sort key for component ids, putting S2 before S10 and CT2 before CT10. Remembered: the engine sorts the
     same few hundred ids over and over (each deal, each draw from a pile), and splitting them was a tenth of
     setting up a seeded game."""
     return tuple(int(part) if part.isdigit() else part for part in _DIGITS.split(text))
-
-
-_DIGITS = re.compile(r"(\d+)")
 
 
 def _canonical(data: Mapping[str, Any]) -> str:

@@ -340,8 +340,7 @@ class GameLog(Application[UUID]):
             self._cache(game)
         if found[1]:
             stream = projector(stream, map(self.mapper.to_domain_event, found[1]))
-            if self.repository.cache is not None:
-                self.repository.cache.put(stream_id, stream)
+            self.keep(stream_id, stream)
         return game, stream
 
     def _cached(self, game_id: UUID) -> Game | None:
@@ -357,13 +356,12 @@ class GameLog(Application[UUID]):
     def _cache(self, game: Game) -> None:
         # The library's cache fast-forwards the object it holds, which suits mutable aggregates; a Game is
         # immutable, so the newest fold must be put back, or every read would refold from the cached version.
-        if self.repository.cache is not None:
-            self.repository.cache.put(game.id, game)
+        self.keep(game.id, game)
 
     def keep(self, stream_id: UUID, fold: Any) -> None:
-        """Cache ``fold``, the fold of another stream of this application that this process has just saved
-        (a new game's access stream): the next write reads the game and that stream together, planned in the
-        rate limit's round trip (:meth:`plan_game_with`), only when both are cached."""
+        """Cache ``fold``, the newest fold of a stream of this application (a game, or its access stream when
+        this process has just saved or caught up with it): a write reads the game and its access stream
+        together, planned in the rate limit's round trip (:meth:`plan_game_with`), only when both are cached."""
         if self.repository.cache is not None:
             self.repository.cache.put(stream_id, fold)
 

@@ -111,14 +111,16 @@ def test_a_branch_at_a_version_before_an_amend_copies_the_moves_as_they_were_the
 
 
 def test_a_game_is_snapshotted_at_every_round_end_and_every_50_events_from_its_own_phase() -> None:
-    from uuid import uuid4
+    from uuid import UUID, uuid4
 
     from replay.application import SNAPSHOT_EVERY, snapshot_phase
 
     log = open_log(StoreConfig(kind="memory"))
-    game_id = log.create_game({"players": 4, "seed": 9})
+    # An id whose phase is 17: its snapshots between round ends fall at 67, 117... and never at 50 or 100.
+    game_id = log.create_game({"players": 4, "seed": 9}, game_id=UUID(int=17 + 50 * 12345))
     game = log.get(game_id)
     phase = snapshot_phase(game_id)
+    assert phase == 17
     rng = random.Random(9)
     expected = []
     while not domain.is_over(game.state):
