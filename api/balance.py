@@ -23,10 +23,12 @@ The master gives each worker a slot of the table before forking it (:func:`assig
 from __future__ import annotations
 
 import multiprocessing.sharedctypes
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
+
+from api import hooks
 
 SLOTS = 16
 """Fewest slots in the table (:func:`install` makes room for twice the configured workers, for workers added
@@ -121,21 +123,6 @@ class BalancedThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn ship
         super().wait_for_and_dispatch_events(timeout)
 
 
-Hook = Callable[[Any, Any], None]
-
-
-def _after(earlier: Hook | None, hook: Hook) -> Hook:
-    """A gunicorn hook that runs ``earlier`` (another part's hook for the same event, if any), then ``hook``."""
-    if earlier is None:
-        return hook
-
-    def both(server: Any, worker: Any) -> None:
-        earlier(server, worker)
-        hook(server, worker)
-
-    return both
-
-
 def install(options: dict[str, Any]) -> None:
     """Add the balanced worker and its hooks to gunicorn ``options``, after any hook already there for the same
     event (the metrics' ``child_exit``). Their ``reuse_port`` must be off: a worker that passes its turn must not
@@ -153,4 +140,4 @@ def install(options: dict[str, Any]) -> None:
         free_slot(shares, worker)
 
     for name, hook in (("pre_fork", fork), ("child_exit", gone), ("worker_exit", gone)):
-        options[name] = _after(options.get(name), hook)
+        hooks.add(options, name, hook)

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from api import pinning
 from api.collector import tune_worker_gc
 from api.environment import server_setting
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
@@ -24,6 +25,9 @@ from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 def _serve(args: argparse.Namespace) -> int:
     if args.reuse_port not in ("yes", "no"):  # argparse does not check a default taken from the environment
         print(f"heronlog: HERONLOG_REUSE_PORT is yes or no, not {args.reuse_port!r}", file=sys.stderr)
+        return 2
+    if args.pin_workers not in pinning.MODES:
+        print(f"heronlog: HERONLOG_PIN_WORKERS is auto, yes or no, not {args.pin_workers!r}", file=sys.stderr)
         return 2
     try:
         store = StoreConfig.from_environ(os.environ, kind=args.store)
@@ -84,6 +88,11 @@ def _serve(args: argparse.Namespace) -> int:
             from api import balance
 
             balance.install(served)  # the balanced worker class, its hooks chained after the metrics' own
+        try:
+            pinning.install(served, args.pin_workers)  # each worker on a CPU of its own, when they fill them
+        except ValueError as error:
+            print(f"heronlog: {error}", file=sys.stderr)
+            return 2
         Server(lambda: create_app(app_config), served).run()
     return 0
 
@@ -220,6 +229,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="no (default): the workers share one socket and take turns accepting connections, so that each "
         "holds about as many; yes: each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads "
         "the connections by a hash",
+    )
+    serve.add_argument(
+        "--pin-workers",
+        choices=pinning.MODES,
+        default=server_setting(os.environ, "HERONLOG_PIN_WORKERS"),
+        help="auto (default): keep each worker on a CPU of its own when there are as many workers as CPUs this "
+        "process may run on; yes: always; no: never (the kernel moves them)",
     )
     serve.add_argument(
         "--threads",

@@ -26,6 +26,12 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
         "`no`: the workers share one socket and take turns, each holding about as many connections; `yes`: each "
         "worker listens on its own socket (`SO_REUSEPORT`) and the kernel spreads connections by a hash",
     ),
+    Variable(
+        "HERONLOG_PIN_WORKERS",
+        "auto",
+        "`auto`: each worker kept on a CPU of its own when there are as many workers as CPUs to run on; `yes`: "
+        "always; `no`: never (the kernel moves them)",
+    ),
     Variable("HERONLOG_LOG_FORMAT", "json", "`json` (one object per line) or `text`"),
     Variable("HERONLOG_LOG_LEVEL", "info", "`debug`, `info`, `warning` or `error`"),
     Variable("HERONLOG_METRICS_TOKEN", None, "when set, `GET /metrics` needs `Authorization: Bearer <it>`"),
