@@ -61,6 +61,21 @@ def test_serve_spreads_connections_over_its_workers_unless_told_not_to(
     assert "HERONLOG_REUSE_PORT is yes or no" in capsys.readouterr().err
 
 
+def test_serve_pins_its_workers_when_they_fill_the_machine_unless_told_otherwise(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from api.cli import build_parser, main
+
+    monkeypatch.delenv("HERONLOG_PIN_WORKERS", raising=False)
+    assert build_parser().parse_args(["serve"]).pin_workers == "auto"
+    assert build_parser().parse_args(["serve", "--pin-workers", "no"]).pin_workers == "no"
+    monkeypatch.setenv("HERONLOG_PIN_WORKERS", "yes")
+    assert build_parser().parse_args(["serve"]).pin_workers == "yes"
+    monkeypatch.setenv("HERONLOG_PIN_WORKERS", "always")
+    assert main(["serve"]) == 2  # refused before anything starts
+    assert "HERONLOG_PIN_WORKERS is auto, yes or no" in capsys.readouterr().err
+
+
 def test_a_served_worker_freezes_its_start_up_objects_and_collects_garbage_less_often() -> None:
     import gc
 
