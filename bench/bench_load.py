@@ -178,6 +178,20 @@ def family(pid: int) -> list[int]:
     return [pid, *children]
 
 
+def placement(pid: int, workers: int) -> str:
+    """Where the kernel lets the ``workers`` workers of the server ``pid`` run (``heronlog serve
+    --pin-workers``), once they are all up."""
+    wait_for(lambda: len(family(pid)) > workers, f"{workers} workers", timeout=20)
+    try:
+        cpus = [os.sched_getaffinity(worker) for worker in family(pid)[1:]]
+    except OSError:
+        return "the workers' CPUs unknown"
+    if cpus and all(len(allowed) == 1 for allowed in cpus) and len(set(map(frozenset, cpus))) == len(cpus):
+        kept = ", ".join(str(next(iter(allowed))) for allowed in sorted(cpus, key=min))
+        return f"each worker kept on a CPU of its own ({kept})"
+    return "the workers free to run on any CPU"
+
+
 def machine_seconds() -> tuple[float, float]:
     """(busy, total) CPU seconds of the whole machine so far."""
     values = [int(value) for value in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
@@ -897,6 +911,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             redis_server(folder / "always") as url,
             heronlog_serve(url, folder, args.workers, args.threads, args.source) as port,
         ):
+            where = placement(SERVERS["heronlog"], args.workers)
             if args.client in ("both", "one"):
                 single = load(port, args.seconds, one_request=True)
             if args.client in ("both", "two"):
@@ -935,7 +950,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "slow answer that delays the next moves is counted in theirs (no coordinated omission); "
         f"{max(1, args.repeats)} paced {'runs' if args.repeats > 1 else 'run'} one after the other, each "
         "reported. "
-        f"`heronlog serve`: gunicorn, {args.workers} gthread workers × {args.threads} threads; redis-server "
+        f"`heronlog serve`: gunicorn, {args.workers} gthread workers × {args.threads} threads, {where}; redis-server "
         f"from docker/redis.conf; all on loopback, clients on the same {os.cpu_count()}-core machine. "
         f"{WARMUP_SECONDS:.0f} s warm-up, then {args.seconds:.0f} s measured per run. Target: "
         f"{TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of {TARGET_P99_MS:.0f} ms or less.\n"

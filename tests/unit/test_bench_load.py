@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import os
+import signal
 import sys
+import time
 import uuid
 from pathlib import Path
 from types import ModuleType
@@ -132,3 +135,32 @@ def test_repeated_paced_runs_are_each_counted_in_the_verdict(bench: ModuleType) 
     assert bench.most_keep_up(runs, 500.0)
     assert not bench.most_keep_up([runs[1], runs[0]], 500.0), "one of two is half, not most"
     assert bench.verdict_of_runs("paced", runs[:1]) == bench.verdict("paced", runs[0])
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="two CPUs to keep two workers apart")
+def test_the_report_says_whether_the_workers_were_each_kept_on_a_cpu(bench: ModuleType) -> None:
+    """Two forked children stand for gunicorn's workers; ``placement`` reads what the kernel says of them."""
+    cpus = sorted(os.sched_getaffinity(0))[:2]
+    for pinned in (True, False):
+        children = []
+        for cpu in cpus:
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # a worker: pinned or not, then waits to be read
+                if pinned:
+                    os.sched_setaffinity(0, {cpu})
+                os.write(write, b"x")
+                time.sleep(30)
+                os._exit(0)
+            os.read(read, 1)
+            children.append(pid)
+        try:
+            said = bench.placement(os.getpid(), 2)
+        finally:
+            for pid in children:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+        if pinned:
+            assert said == f"each worker kept on a CPU of its own ({cpus[0]}, {cpus[1]})"
+        else:
+            assert said == "the workers free to run on any CPU"
