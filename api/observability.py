@@ -5,10 +5,11 @@
   carried by every log line written while the request runs, so one id follows a tap on a phone through the
   proxy's log, heronlog's and a bug report.
 * **Logs.** ``heronlog serve`` writes JSON, one object per line on standard error (``HERONLOG_LOG_FORMAT=text``
-  for people): gunicorn's own messages, and one ``heronlog.request`` line per request with ``method``,
-  ``route`` (the URL template, never the path: a game's id is what lets anyone read it), ``status``,
-  ``duration_ms``, ``request_id``, ``role`` (owner, seat or none) and ``actor``, plus ``error_code`` for an
-  error answer; an unexpected error adds its ``traceback``. No token and no request body is ever logged.
+  for people), each line in one write (:class:`LineHandler`): gunicorn's own messages, and one
+  ``heronlog.request`` line per request with ``method``, ``route`` (the URL template, never the path: a game's
+  id is what lets anyone read it), ``status``, ``duration_ms``, ``request_id``, ``role`` (owner, seat or none)
+  and ``actor``, plus ``error_code`` for an error answer; an unexpected error adds its ``traceback``. No token
+  and no request body is ever logged.
 * **Metrics.** ``GET /metrics`` answers the Prometheus text format (``prometheus-client``): requests by
   method, route and status; their latency; moves recorded; conflicts (409) by error code; store errors (503);
   rate-limited writes (429). Under gunicorn every worker writes its figures to files in
@@ -30,6 +31,7 @@ import json
 import logging
 import os
 import re
+import select
 import shutil
 import tempfile
 import time
@@ -97,6 +99,43 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
+class LineHandler(logging.Handler):
+    """Each record one line, written to standard error (or ``fd``) in one ``write(2)`` with no lock held.
+
+    The standard ``StreamHandler`` holds its lock across the write, and a worker's eight threads each log
+    every request they answer: a thread holding that lock gives up the interpreter lock for the system call,
+    the next request's thread runs, reaches its own log line and waits. Under the load benchmark's 500 moves/s
+    that waiting cost more than the line itself (interleaved runs, docs/PERFORMANCE.md). A line of at most
+    ``PIPE_BUF`` bytes written at once reaches a pipe (a container's log) whole, whatever other threads or
+    workers write at the same moment; a longer one (a traceback) is written under the handler's lock, so that
+    it is not split by this process's other lines."""
+
+    def __init__(self, fd: int = 2) -> None:
+        super().__init__()
+        self.fd = fd
+
+    def handle(self, record: logging.LogRecord) -> bool:
+        if not self.filter(record):
+            return False
+        self.emit(record)
+        return True
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            data = (self.format(record) + "\n").encode("utf-8", "backslashreplace")
+            if len(data) <= select.PIPE_BUF:
+                self._write(data)
+            else:
+                with self.lock:  # type: ignore[union-attr]  # made by Handler.__init__
+                    self._write(data)
+        except Exception:
+            self.handleError(record)
+
+    def _write(self, data: bytes) -> None:
+        while data:  # a write to a regular file or a pipe may take less than all (a full disk, a signal)
+            data = data[os.write(self.fd, data) :]
+
+
 def logging_config(log_format: str, level: str) -> dict[str, Any]:
     """A ``logging.config.dictConfig`` for ``heronlog serve``: everything on standard error, as JSON or as
     text; gunicorn's own access log stays off (``heronlog.request`` has it)."""
@@ -110,7 +149,7 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
         if log_format == "json"
         else {"format": "%(asctime)s [%(process)d] %(levelname)s %(name)s: %(message)s"}
     )
-    console = {"class": "logging.StreamHandler", "formatter": "heronlog", "stream": "ext://sys.stderr"}
+    console = {"class": f"{__name__}.LineHandler", "formatter": "heronlog"}
     return {
         "version": 1,
         "disable_existing_loggers": False,

@@ -5,7 +5,10 @@ from __future__ import annotations
 import io
 import json
 import logging
+import os
+import select
 import sys
+import threading
 from typing import Any
 
 import pytest
@@ -193,3 +196,90 @@ def test_new_request_ids_are_distinct_and_a_forked_worker_draws_its_own_prefix()
     observability._request_ids.reset()  # what os.register_at_fork runs in a gunicorn worker after the fork
     after = observability.request_id_from(None)
     assert before[:16] != after[:16] and after not in ids
+
+
+def line_handler_on_a_pipe() -> tuple[observability.LineHandler, int]:
+    """A JSON line handler writing into a pipe (a container's log), and the pipe's end to read."""
+    read, write = os.pipe()
+    handler = observability.LineHandler(write)
+    handler.setFormatter(observability.JsonFormatter())
+    return handler, read
+
+
+def read_all(handler: observability.LineHandler, read: int) -> list[dict[str, Any]]:
+    os.close(handler.fd)
+    with os.fdopen(read, "rb") as pipe:
+        return [json.loads(line) for line in pipe.read().decode().splitlines()]
+
+
+def test_the_line_handler_writes_each_record_as_one_line_in_one_write(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    handler, read = line_handler_on_a_pipe()
+    writes: list[bytes] = []
+    real_write = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: writes.append(bytes(data)) or real_write(fd, data))
+    logger = logging.getLogger("heronlog.test.line")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        logger.info("%s %s", "POST", "/api/games", extra={"status": 201})
+        logger.warning("élan")
+    finally:
+        logger.removeHandler(handler)
+        monkeypatch.undo()
+    lines = read_all(handler, read)
+    assert [line["message"] for line in lines] == ["POST /api/games", "élan"]
+    assert lines[0]["status"] == 201
+    assert len(writes) == 2 and all(write.endswith(b"\n") and write.count(b"\n") == 1 for write in writes)
+
+
+def test_lines_written_by_many_threads_at_once_arrive_whole() -> None:
+    """Eight threads, as a worker's, each logging 200 requests, and one traceback longer than ``PIPE_BUF``
+    among them: every line reads back as the JSON object it was."""
+    handler, read = line_handler_on_a_pipe()
+    logger = logging.getLogger("heronlog.test.threads")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    received: list[bytes] = []
+
+    def drain() -> None:  # the pipe's other end, read as a log collector would, while the threads write
+        with os.fdopen(read, "rb") as pipe:
+            received.append(pipe.read())
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+
+    def requests(thread: int) -> None:
+        for index in range(200):
+            logger.info("request", extra={"writer": thread, "index": index, "padding": "x" * (index * 7)})
+
+    def long_one() -> None:
+        try:
+            raise RuntimeError("y" * (2 * select.PIPE_BUF))
+        except RuntimeError:
+            logger.exception("a long traceback")
+
+    threads = [threading.Thread(target=requests, args=(thread,)) for thread in range(8)]
+    threads.append(threading.Thread(target=long_one))
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        logger.removeHandler(handler)
+        os.close(handler.fd)
+    reader.join()
+    lines = [json.loads(line) for line in received[0].decode().splitlines()]
+    seen = {(line["writer"], line["index"]) for line in lines if line["message"] == "request"}
+    assert seen == {(thread, index) for thread in range(8) for index in range(200)}
+    [traceback] = [line for line in lines if line["message"] == "a long traceback"]
+    assert "y" * (2 * select.PIPE_BUF) in traceback["traceback"]
+    assert len(lines) == 8 * 200 + 1
+
+
+def test_serve_logs_through_the_line_handler_in_either_format() -> None:
+    for log_format in ("json", "text"):
+        config = observability.logging_config(log_format, "info")
+        assert config["handlers"]["console"]["class"] == "api.observability.LineHandler"
