@@ -21,14 +21,20 @@ from api.collector import tune_worker_gc
 from api.environment import server_setting
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 
+SERVE_CHOICES = (
+    ("reuse_port", "HERONLOG_REUSE_PORT", ("yes", "no")),
+    ("pin_workers", "HERONLOG_PIN_WORKERS", pinning.MODES),
+)
+"""serve's options with a fixed set of values, and the variable each takes its default from."""
+
 
 def _serve(args: argparse.Namespace) -> int:
-    if args.reuse_port not in ("yes", "no"):  # argparse does not check a default taken from the environment
-        print(f"heronlog: HERONLOG_REUSE_PORT is yes or no, not {args.reuse_port!r}", file=sys.stderr)
-        return 2
-    if args.pin_workers not in pinning.MODES:
-        print(f"heronlog: HERONLOG_PIN_WORKERS is auto, yes or no, not {args.pin_workers!r}", file=sys.stderr)
-        return 2
+    for option, variable, choices in SERVE_CHOICES:  # argparse does not check a default from the environment
+        value = getattr(args, option)
+        if value not in choices:
+            allowed = ", ".join(choices[:-1]) + " or " + choices[-1]
+            print(f"heronlog: {variable} is {allowed}, not {value!r}", file=sys.stderr)
+            return 2
     try:
         store = StoreConfig.from_environ(os.environ, kind=args.store)
     except ConfigError as error:

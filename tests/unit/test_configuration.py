@@ -46,34 +46,30 @@ def test_empty_variables_fall_back_to_their_defaults() -> None:
     assert {variable.name for variable in STORE_VARIABLES} <= set(variables())
 
 
-def test_serve_spreads_connections_over_its_workers_unless_told_not_to(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    "case",
+    [
+        # The workers share one socket and take turns (api.balance) unless told to use SO_REUSEPORT.
+        ("reuse_port", "HERONLOG_REUSE_PORT", "no", "yes", "HERONLOG_REUSE_PORT is yes or no"),
+        # Each worker on a CPU of its own when they fill the machine (api.pinning), unless told otherwise.
+        ("pin_workers", "HERONLOG_PIN_WORKERS", "auto", "no", "HERONLOG_PIN_WORKERS is auto, yes or no"),
+    ],
+)
+def test_serves_choices_come_from_the_flag_or_the_environment_and_others_are_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], case: tuple[str, str, str, str, str]
 ) -> None:
     from api.cli import build_parser, main
 
-    monkeypatch.delenv("HERONLOG_REUSE_PORT", raising=False)
-    assert build_parser().parse_args(["serve"]).reuse_port == "no"
-    assert build_parser().parse_args(["serve", "--reuse-port", "yes"]).reuse_port == "yes"
-    monkeypatch.setenv("HERONLOG_REUSE_PORT", "yes")
-    assert build_parser().parse_args(["serve"]).reuse_port == "yes"
-    monkeypatch.setenv("HERONLOG_REUSE_PORT", "sometimes")
+    option, variable, default, other, refused = case
+    flag = "--" + option.replace("_", "-")
+    monkeypatch.delenv(variable, raising=False)
+    assert getattr(build_parser().parse_args(["serve"]), option) == default
+    assert getattr(build_parser().parse_args(["serve", flag, other]), option) == other
+    monkeypatch.setenv(variable, other)
+    assert getattr(build_parser().parse_args(["serve"]), option) == other
+    monkeypatch.setenv(variable, "sometimes")
     assert main(["serve"]) == 2  # refused before anything starts
-    assert "HERONLOG_REUSE_PORT is yes or no" in capsys.readouterr().err
-
-
-def test_serve_pins_its_workers_when_they_fill_the_machine_unless_told_otherwise(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from api.cli import build_parser, main
-
-    monkeypatch.delenv("HERONLOG_PIN_WORKERS", raising=False)
-    assert build_parser().parse_args(["serve"]).pin_workers == "auto"
-    assert build_parser().parse_args(["serve", "--pin-workers", "no"]).pin_workers == "no"
-    monkeypatch.setenv("HERONLOG_PIN_WORKERS", "yes")
-    assert build_parser().parse_args(["serve"]).pin_workers == "yes"
-    monkeypatch.setenv("HERONLOG_PIN_WORKERS", "always")
-    assert main(["serve"]) == 2  # refused before anything starts
-    assert "HERONLOG_PIN_WORKERS is auto, yes or no" in capsys.readouterr().err
+    assert f"{refused}, not 'sometimes'" in capsys.readouterr().err
 
 
 def test_a_served_worker_freezes_its_start_up_objects_and_collects_garbage_less_often() -> None:
