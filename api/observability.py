@@ -105,7 +105,7 @@ class LineHandler(logging.Handler):
     The standard ``StreamHandler`` holds its lock across the write, and a worker's eight threads each log
     every request they answer: a thread holding that lock gives up the interpreter lock for the system call,
     the next request's thread runs, reaches its own log line and waits. Under the load benchmark's 500 moves/s
-    that waiting cost more than the line itself (interleaved runs, docs/PERFORMANCE.md). A line of at most
+    that waiting cost more than the line itself (interleaved runs: the README, "Load"). A line of at most
     ``PIPE_BUF`` bytes written at once reaches a pipe (a container's log) whole, whatever other threads or
     workers write at the same moment; a longer one (a traceback) is written under the handler's lock, so that
     it is not split by this process's other lines."""

@@ -4,8 +4,9 @@ A gunicorn worker is one Python process whose threads share one interpreter lock
 from Redis or a client arrives, the kernel may wake it on the other CPU while the lock's holder runs here:
 it spins up there only to wait for the lock, and the hand-over crosses CPUs (cold caches, a wake-up of a
 thread on another CPU each time). Kept on one CPU, a worker's threads take turns in place, and each worker's
-games stay in its own CPU's caches. Measured with the load benchmark, interleaved on the 2-core machine
-(docs/PERFORMANCE.md has the committed run): at 500 moves/s the median answer took about half as long.
+games stay in its own CPU's caches. Measured with the load benchmark in interleaved runs on the 2-core machine
+(the README, "Load"): at 500 moves/s a worker switched threads about half as often, and the median answer
+took about half as long.
 
 Modes (``--pin-workers``, ``HERONLOG_PIN_WORKERS``):
 
