@@ -71,7 +71,8 @@ def test_each_worker_is_kept_on_a_cpu_of_its_own(pinned: Served) -> None:
 @pytest.mark.timeout(120)
 def test_a_worker_started_again_takes_the_cpu_of_the_one_that_died(pinned: Served) -> None:
     before = {pid: cpus_of(pid) for pid in workers(pinned.process.pid)}
-    victim = min(before)
+    # The worker on the higher CPU: its successor must not simply take the lowest one.
+    victim = max(before, key=lambda pid: min(before[pid]))
     os.kill(victim, signal.SIGKILL)
     deadline = time.monotonic() + 30
     while True:
