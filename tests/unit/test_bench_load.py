@@ -53,9 +53,22 @@ def test_the_clients_starts_are_spread_evenly_over_one_interval(bench: ModuleTyp
 
 def test_the_verdict_needs_both_the_throughput_and_the_p99(bench: ModuleType) -> None:
     assert run_of(bench, 500, 0.020).rate == 500
-    assert "**met**" in bench.verdict("paced", run_of(bench, 500, 0.020))
-    assert "**NOT met**" in bench.verdict("paced", run_of(bench, 499, 0.020))
-    assert "**NOT met**" in bench.verdict("paced", run_of(bench, 800, 0.051))
+    assert "**met**" in bench.verdict("closed loop", run_of(bench, 500, 0.020))
+    assert "**NOT met**" in bench.verdict("closed loop", run_of(bench, 499, 0.020))
+    assert "**NOT met**" in bench.verdict("closed loop", run_of(bench, 800, 0.051))
+
+
+def test_a_paced_run_meets_the_throughput_by_keeping_up_with_the_target_rate_it_offered(bench: ModuleType) -> None:
+    # 500 offered, 499.9 answered inside the window: a move scheduled near its end was answered just after.
+    line = bench.verdict("paced", run_of(bench, 499.9, 0.020), 500.0)
+    assert "**met**" in line and "500 moves/s offered, 500 moves/s answered" in line
+    assert "**NOT met**" in bench.verdict("paced", run_of(bench, 450, 0.020), 500.0), "a backlog"
+    assert "**NOT met**" in bench.verdict("paced", run_of(bench, 450, 0.020), 450.0), "below the target's rate"
+    assert "**NOT met**" in bench.verdict("paced", run_of(bench, 500, 0.051), 500.0)
+    with_errors = run_of(bench, 500, 0.020)
+    with_errors.errors["move: HTTP 503"] = 1
+    assert "**NOT met**" in bench.verdict("paced", with_errors, 500.0)
+    assert "**NOT met**" in bench.verdict("closed loop", with_errors)
 
 
 def test_the_breakdown_tells_a_move_that_snapshots_from_an_ordinary_one(bench: ModuleType) -> None:
@@ -128,13 +141,13 @@ def test_the_sweep_tries_lower_rates_highest_first_and_stops_at_one_that_keeps_u
 
 
 def test_repeated_paced_runs_are_each_counted_in_the_verdict(bench: ModuleType) -> None:
-    runs = [run_of(bench, 500, 0.105), run_of(bench, 500, 0.049), run_of(bench, 500, 0.038)]
-    line = bench.verdict_of_runs("paced (open-loop)", runs)
+    runs = [run_of(bench, 500, 0.105), run_of(bench, 499.9, 0.049), run_of(bench, 500, 0.038)]
+    line = bench.verdict_of_runs("paced (open-loop)", runs, 500.0)
     assert "**met in 2 of 3**" in line
     assert "p99 105.0 ms" in line and "p99 49.0 ms" in line
     assert bench.most_keep_up(runs, 500.0)
     assert not bench.most_keep_up([runs[1], runs[0]], 500.0), "one of two is half, not most"
-    assert bench.verdict_of_runs("paced", runs[:1]) == bench.verdict("paced", runs[0])
+    assert bench.verdict_of_runs("paced", runs[:1], 500.0) == bench.verdict("paced", runs[0], 500.0)
 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="two CPUs to keep two workers apart")
