@@ -3,8 +3,11 @@ snapshots written before, with the engine's own copy of the catalog, restore as 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -36,26 +39,101 @@ def test_a_snapshot_holds_the_catalog_once_and_restores_the_same_game(setup: dic
         move = rng.choice(domain.legal_moves(game.state))
         game = log.play(game_id, move, expected_version=game.version, actor="owner").game
     snapshot = GameSnapshot.take(game)
-    assert "catalog" not in snapshot.state["engine"]
+    assert "catalog" not in snapshot.fold()["engine"]
     stored = log.mapper.to_stored_event(snapshot)  # as the snapshot store keeps it
     restored = project_game(None, [log.mapper.to_domain_event(stored)])
     assert restored is not None
     assert canonical(restored.state) == canonical(game.state)
     assert (restored.line, restored.version, restored.catalog) == (game.line, game.version, game.catalog)
 
-    # A snapshot of the earlier format, with the engine's own copy of the catalog, restores the same.
-    earlier = GameSnapshot(
+    # Snapshots of the earlier formats (JSON data through the library's transcoder, with or without the
+    # engine's own copy of the catalog) restore the same.
+    with_copy = {**snapshot.fold(), "engine": json.loads(json.dumps(domain.state_to_dict(game.state)))}
+    sizes = []
+    for data in (snapshot.fold(), with_copy):
+        stored_earlier = log.mapper.to_stored_event(earlier_format(snapshot, data))
+        again = project_game(None, [log.mapper.to_domain_event(stored_earlier)])
+        assert again is not None and canonical(again.state) == canonical(game.state)
+        sizes.append(len(stored_earlier.state))
+    catalog_size = len(json.dumps(game.catalog, separators=(",", ":"), ensure_ascii=False).encode())
+    assert sizes[1] - sizes[0] >= 0.9 * catalog_size  # the copy is what was saved
+
+
+def earlier_format(snapshot: GameSnapshot, data: dict[str, Any]) -> GameSnapshot:
+    """``snapshot`` as snapshots were written before their fold became JSON text: JSON data."""
+    return GameSnapshot(
         originator_id=snapshot.originator_id,
         originator_version=snapshot.originator_version,
         timestamp=snapshot.timestamp,
         topic=snapshot.topic,
-        state={**snapshot.state, "engine": json.loads(json.dumps(domain.state_to_dict(game.state)))},
+        state=data,
     )
-    stored_earlier = log.mapper.to_stored_event(earlier)
-    again = project_game(None, [log.mapper.to_domain_event(stored_earlier)])
-    assert again is not None and canonical(again.state) == canonical(game.state)
-    catalog_size = len(json.dumps(game.catalog, separators=(",", ":"), ensure_ascii=False).encode())
-    assert len(stored_earlier.state) - len(stored.state) >= 0.9 * catalog_size  # the copy is what was saved
+
+
+def test_a_snapshot_restores_every_part_of_a_game_and_reads_as_the_earlier_format_did() -> None:
+    """Moves with idempotency keys, an undo, a redo, an amend, a branch's parent and an abandon: a game
+    restored from its snapshot is the game, field for field, in both formats; and the fold written as JSON
+    text is the JSON data the earlier format held (the records as their ``to_dict``, times as times)."""
+    log = open_log(StoreConfig(kind="memory"))
+    rng = random.Random(5)
+    game_id = log.create_game({"players": 3, "seed": 5})
+    for index in range(14):
+        game = log.get(game_id)
+        move = rng.choice(domain.legal_moves(game.state))
+        key = f"key-{index}" if index % 3 == 0 else None
+        log.play(game_id, move, expected_version=game.version, actor=f"seat:{index % 3}", idempotency_key=key)
+    game = log.get(game_id)
+    log.undo(game_id, to_version=game.line[-3], expected_version=game.version, actor="owner")
+    game = log.get(game_id)
+    log.redo(game_id, expected_version=game.version, actor="owner")
+    game = log.get(game_id).with_states_from_start()
+    original = game.records[game.line[4]].move
+    amended = next(m for m in domain.legal_moves(game.state_after(4)) if m != original)
+    log.amend(game_id, game.line[4], amended, expected_version=game.version, actor="owner")
+    branch = log.fork(game_id, log.get(game_id).version - 1)
+    game = log.get(game_id)
+    log.abandon(game_id, expected_version=game.version, actor="owner", reason="bedtime — ça suffit")
+
+    for game in (log.get(game_id), log.get(branch)):
+        snapshot = GameSnapshot.take(game)
+        assert isinstance(snapshot.state, str)
+        earlier = {
+            "created_on": game.created_on,
+            "setup": game.setup,
+            "rules_version": game.rules_version,
+            "catalog": game.catalog,
+            "opening": list(game.opening),
+            "parent": game.parent,
+            "records": [record.to_dict() for record in game.records.values()],
+            "line": list(game.line),
+            "redo": list(game.redo),
+            "audit": [entry.to_dict() for entry in game.audit],
+            "keys": {key: list(versions) for key, versions in game.keys.items()},
+            "abandoned": game.abandoned.to_dict() if game.abandoned else None,
+            "engine": json.loads(json.dumps(domain.state_to_dict(game.state, catalog=False))),
+        }
+        assert as_data(snapshot.fold()) == as_data(earlier)
+        for taken in (snapshot, earlier_format(snapshot, earlier)):
+            restored = project_game(None, [log.mapper.to_domain_event(log.mapper.to_stored_event(taken))])
+            assert restored is not None
+            for field in dataclasses.fields(restored):
+                if field.name not in ("states", "base"):
+                    assert getattr(restored, field.name) == getattr(game, field.name), field.name
+            assert canonical(restored.state) == canonical(game.state)
+    assert log.get(game_id).abandoned is not None and log.get(branch).parent is not None
+    assert any(record.amends for record in log.get(game_id).records.values())
+    assert log.get(game_id).keys and log.get(game_id).audit
+
+
+def as_data(value: Any) -> Any:
+    """Tuples as lists and times kept as times (with their zone): what two folds must agree on."""
+    if isinstance(value, Mapping):
+        return {key: as_data(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [as_data(item) for item in value]
+    if isinstance(value, datetime):
+        return ("time", value, value.utcoffset())
+    return value
 
 
 @pytest.mark.parametrize(
