@@ -31,7 +31,6 @@ import json
 import logging
 import os
 import re
-import select
 import shutil
 import tempfile
 import time
@@ -100,15 +99,19 @@ class JsonFormatter(logging.Formatter):
 
 
 class LineHandler(logging.Handler):
-    """Each record one line, written to standard error (or ``fd``) in one ``write(2)`` with no lock held.
+    """Each record one line, written to standard error (or ``fd``) in one ``write(2)``; the handler's lock is
+    held across that system call only, never while the line is formatted.
 
-    The standard ``StreamHandler`` holds its lock across the write, and a worker's eight threads each log
-    every request they answer: a thread holding that lock gives up the interpreter lock for the system call,
-    the next request's thread runs, reaches its own log line and waits. Under the load benchmark's 500 moves/s
-    that waiting cost more than the line itself (interleaved runs: the README, "Load"). A line of at most
-    ``PIPE_BUF`` bytes written at once reaches a pipe (a container's log) whole, whatever other threads or
-    workers write at the same moment; a longer one (a traceback) is written under the handler's lock, so that
-    it is not split by this process's other lines."""
+    The standard ``StreamHandler`` holds its lock while it formats the record, writes it and flushes, and a
+    worker's eight threads each log every request they answer: a thread holding that lock gives up the
+    interpreter lock for the system call, the next request's thread runs, reaches its own log line and waits.
+    Under the load benchmark's 500 moves/s that waiting cost more than the line itself (interleaved runs: the
+    README, "Load"). Here a line is formatted first and the lock covers only its write, a few microseconds.
+
+    The lock is still needed: a pipe that is full takes part of a long write and the writer waits for room, and
+    another thread's line written meanwhile would land inside it. A line of at most ``PIPE_BUF`` bytes reaches
+    a pipe (a container's log) whole whatever other processes write too; a longer one (a traceback) is whole
+    among this process's lines."""
 
     def __init__(self, fd: int = 2) -> None:
         super().__init__()
@@ -123,11 +126,8 @@ class LineHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             data = (self.format(record) + "\n").encode("utf-8", "backslashreplace")
-            if len(data) <= select.PIPE_BUF:
+            with self.lock:  # type: ignore[union-attr]  # made by Handler.__init__
                 self._write(data)
-            else:
-                with self.lock:  # type: ignore[union-attr]  # made by Handler.__init__
-                    self._write(data)
         except Exception:
             self.handleError(record)
 

@@ -9,6 +9,7 @@ import os
 import select
 import sys
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -234,10 +235,22 @@ def test_the_line_handler_writes_each_record_as_one_line_in_one_write(
     assert len(writes) == 2 and all(write.endswith(b"\n") and write.count(b"\n") == 1 for write in writes)
 
 
-def test_lines_written_by_many_threads_at_once_arrive_whole() -> None:
+def test_lines_written_by_many_threads_at_once_arrive_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     """Eight threads, as a worker's, each logging 200 requests, and one traceback longer than ``PIPE_BUF``
-    among them: every line reads back as the JSON object it was."""
+    among them: every line reads back as the JSON object it was. A pipe that is full takes part of a long
+    write and the writer waits for room: here every long write is taken ``PIPE_BUF`` bytes at a time with a
+    pause between, so that a short line written meanwhile by another thread would land inside it."""
     handler, read = line_handler_on_a_pipe()
+    real_write = os.write
+
+    def write_as_a_full_pipe(fd: int, data: bytes) -> int:
+        if len(data) <= select.PIPE_BUF:
+            return real_write(fd, data)
+        written = real_write(fd, bytes(data[: select.PIPE_BUF]))
+        time.sleep(0.002)
+        return written
+
+    monkeypatch.setattr(os, "write", write_as_a_full_pipe)
     logger = logging.getLogger("heronlog.test.threads")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
@@ -260,8 +273,9 @@ def test_lines_written_by_many_threads_at_once_arrive_whole() -> None:
         except RuntimeError:
             logger.exception("a long traceback")
 
-    threads = [threading.Thread(target=requests, args=(thread,)) for thread in range(8)]
-    threads.append(threading.Thread(target=long_one))
+    # The long one first: the others start writing while it is being written.
+    threads = [threading.Thread(target=long_one)]
+    threads += [threading.Thread(target=requests, args=(thread,)) for thread in range(8)]
     try:
         for thread in threads:
             thread.start()
