@@ -51,21 +51,9 @@ class MoveRecord:
     amends: int | None = None
     """For an amended move: the version of the move it replaced."""
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": self.version,
-            "move": self.move,
-            "chance": list(self.chance),
-            "seat": self.seat,
-            "actor": self.actor,
-            "at": self.at,
-            "description": self.description,
-            "idempotency_key": self.idempotency_key,
-            "amends": self.amends,
-        }
-
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MoveRecord:
+        """A record as a snapshot keeps it: its fields by name (:meth:`GameSnapshot.take`)."""
         return cls(
             version=data["version"],
             move=dict(data["move"]),
@@ -379,8 +367,8 @@ class GameSnapshot(DomainEvent):
             "catalog": game.catalog,
             "opening": game.opening,
             "parent": game.parent,
-            # The records are frozen dataclasses whose fields are their ``to_dict``: msgspec writes them as
-            # that, with no dictionary made for each (a unit test holds the two equal).
+            # The records are frozen dataclasses: msgspec writes each as an object of its fields, with no
+            # dictionary made for it (a unit test holds that equal to the earlier format's records).
             "records": list(game.records.values()),
             "line": game.line,
             "redo": game.redo,

@@ -166,6 +166,8 @@ def test_the_report_says_whether_the_workers_were_each_kept_on_a_cpu(bench: Modu
                 time.sleep(30)
                 os._exit(0)
             os.read(read, 1)
+            os.close(read)
+            os.close(write)
             children.append(pid)
         try:
             said = bench.placement(os.getpid(), 2)
