@@ -39,7 +39,8 @@ def main() -> int:
     header = (
         "# heronlog performance report\n\n"
         f"Written by `make bench` on {datetime.date.today().isoformat()}: {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}. Every figure stands beside its anchor, "
+        f"{os.cpu_count()} cores, Python {platform.python_version()} (installed in `{sys.base_prefix}`: see the "
+        "Makefile on which interpreter). Every figure stands beside its anchor, "
         "measured in the same run on the same machine; these machines are shared, so read ratios, "
         "not absolutes. Load average when the run began (other work on the machine): "
         f"{load_at_start[0]:.2f} (1 min), {load_at_start[1]:.2f} (5 min). Run times: {', '.join(timings)}.\n"
