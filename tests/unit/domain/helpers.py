@@ -1,12 +1,17 @@
 """Helpers for the domain tests: build exact situations through the public API (table mode) or by editing a
-state (frozen dataclasses, `dataclasses.replace`), and play moves."""
+state (frozen dataclasses, `dataclasses.replace`), play moves, and the checks that every variant's tests (base
+game, solo, Matcha, Tokugawa) share: a state's JSON round trip and the README's examples."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import domain
@@ -17,6 +22,8 @@ from domain.state import Die, GameState, bridge_index, room_index
 from domain.vocabulary import Colour, Phase
 
 Move = dict[str, Any]
+
+README = Path(__file__).resolve().parents[3] / "README.md"
 
 
 def table_game(
@@ -35,35 +42,65 @@ def table_game(
     Anything not given takes the first legal outcome. `choose` lists starting resource cards in choosing
     order. `fallback` answers the rest (the first legal answer by default); `expansions` as in new_game."""
     answers = dict(answers or {})
-    tiles = list(answers.pop("tiles", []))
-    wells = list(answers.pop("well", []))
     picks = list(choose)
+
+    def stack_order_or_choice(prompt: Mapping[str, Any]) -> Move | None:
+        """The answers only a multiplayer setup asks for: the stacking order and the starting cards."""
+        if prompt["kind"] == "stack_order" and "order" in answers:
+            return {"kind": "stack_order", "seat": None, "order": answers["order"]}
+        if prompt["kind"] == "choose_start" and picks:
+            return {"kind": "choose_start", "seat": prompt["seat"], "resource": picks.pop(0)}
+        return None
+
     state = domain.new_game(
         players, mode="table", options=options, catalog=catalog, expansions=list(expansions)
     )
+    return set_up(state, answers, fallback or default_answer, stack_order_or_choice)
+
+
+def set_up(
+    state: GameState,
+    answers: Mapping[str, Any],
+    fallback: Callable[[GameState], Move],
+    more: Callable[[Mapping[str, Any]], Move | None] | None = None,
+) -> GameState:
+    """Answer every setup prompt of a table-mode `state` up to its first turn, as the recorder would: the
+    chance outcomes that `answers` scripts (reveals by target, "dice:<colour>", "tiles", "well", as in
+    `table_game`), else what `more` answers to the prompt (the moves a variant adds), else `fallback`. Every
+    variant's known game (table_game, matcha_game, solo_game, tokugawa_game) is set up through here, so that a
+    script means the same in each."""
+    answers = dict(answers)
+    tiles = list(answers.pop("tiles", []))
+    wells = list(answers.pop("well", []))
     while state.phase is Phase.SETUP:
         prompt = domain.prompt_of(state)
-        kind = prompt["kind"]
-        move: Move = (fallback or default_answer)(state)
-        if kind == "reveal" and prompt["target"] in answers:
-            move = {"kind": "reveal", "seat": None, "pool": prompt["pool"], "card": answers[prompt["target"]]}
-        elif kind == "roll" and f"dice:{prompt['bridge']}" in answers:
-            move = {
-                "kind": "roll",
-                "seat": None,
-                "bridge": prompt["bridge"],
-                "dice": answers[f"dice:{prompt['bridge']}"],
-            }
-        elif kind == "stack_order" and "order" in answers:
-            move = {"kind": "stack_order", "seat": None, "order": answers["order"]}
-        elif kind == "die_tile" and tiles:
-            move = {"kind": "die_tile", "seat": None, "colour": tiles.pop(0)}
-        elif kind == "well_tile" and wells:
-            move = {"kind": "well_tile", "seat": None, "tile": wells.pop(0)}
-        elif kind == "choose_start" and picks:
-            move = {"kind": "choose_start", "seat": prompt["seat"], "resource": picks.pop(0)}
-        state = domain.apply(state, move)
+        move = scripted(prompt, answers, tiles, wells)
+        if move is None and more is not None:
+            move = more(prompt)
+        state = domain.apply(state, fallback(state) if move is None else move)
     return state
+
+
+def scripted(
+    prompt: Mapping[str, Any], answers: Mapping[str, Any], tiles: list[str], wells: list[str]
+) -> Move | None:
+    """The chance move that `answers` scripts for `prompt`, None where it says nothing; a castle tile or a Well
+    tile is taken from the front of `tiles` or `wells`."""
+    kind = prompt["kind"]
+    if kind == "reveal" and prompt["target"] in answers:
+        return {"kind": "reveal", "seat": None, "pool": prompt["pool"], "card": answers[prompt["target"]]}
+    if kind == "roll" and f"dice:{prompt['bridge']}" in answers:
+        return {
+            "kind": "roll",
+            "seat": None,
+            "bridge": prompt["bridge"],
+            "dice": answers[f"dice:{prompt['bridge']}"],
+        }
+    if kind == "die_tile" and tiles:
+        return {"kind": "die_tile", "seat": None, "colour": tiles.pop(0)}
+    if kind == "well_tile" and wells:
+        return {"kind": "well_tile", "seat": None, "tile": wells.pop(0)}
+    return None
 
 
 def default_answer(state: GameState) -> Move:
@@ -147,6 +184,12 @@ def finish_turn(state: GameState) -> GameState:
         pick = next((m for m in legal if m["kind"] in ("done", "rest")), None)
         state = domain.apply(state, pick or next(m for m in legal if m["kind"] != "convert"))
     return state
+
+
+def eager(rng: random.Random, moves: list[Move], bias: float = 0.85) -> Move:
+    """Uniform over the legal moves, but acting (not declining, not converting) with probability `bias`."""
+    acting = [m for m in moves if m["kind"] not in ("done", "convert")]
+    return rng.choice(acting if acting and rng.random() < bias else moves)
 
 
 def random_playout(players: int, seed: int, check: bool = True) -> tuple[GameState, list[Move]]:
@@ -264,3 +307,36 @@ def assert_rejected_unchanged(state: GameState, move: Move) -> None:
     else:
         raise AssertionError(f"{move} is not among the legal moves but applied")
     assert domain.state_to_dict(state) == before
+
+
+def table_or_seeded(seed: int, table: bool) -> dict[str, Any]:
+    """new_game's arguments for a random game: table mode (every chance outcome a legal move), or seeded mode
+    drawing from `seed`."""
+    return {"mode": "table"} if table else {"mode": "seeded", "seed": seed}
+
+
+def assert_round_trips_through_json(state: GameState) -> dict[str, Any]:
+    """`state` comes back equal from its JSON form and its prompt is JSON; returns that form for more checks."""
+    data: dict[str, Any] = json.loads(json.dumps(domain.state_to_dict(state)))
+    assert domain.state_from_dict(data) == state, "the state does not come back equal from its JSON form"
+    json.dumps(domain.prompt_of(state))
+    return data
+
+
+def readme_examples(section: str, fence: str) -> list[str]:
+    """The README's code blocks fenced ```<fence> (python, py) between the heading `section` and "## Layout"."""
+    text = README.read_text(encoding="utf-8")
+    part = text[text.index(section) : text.index("## Layout")]
+    blocks: list[str] = re.findall(rf"```{fence}\n(.*?)```", part, re.S)
+    return blocks
+
+
+def run_examples(blocks: list[str]) -> tuple[list[str], dict[str, object]]:
+    """Run code blocks in order in one namespace, as a reader pasting them would: the lines they printed and
+    the namespace they left."""
+    out = io.StringIO()
+    namespace: dict[str, object] = {}
+    with contextlib.redirect_stdout(out):
+        for block in blocks:
+            exec(block, namespace)
+    return out.getvalue().splitlines(), namespace

@@ -1,8 +1,7 @@
-"""Helpers for the solo tests: a known table-mode solo game, the rival about to reveal a card, a solo playout."""
+"""Helpers for the solo tests: a known table-mode solo game, the rival about to reveal a card, solo card overrides."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -11,9 +10,8 @@ import domain
 from domain.engine import settle
 from domain.prompts import EndTurn, TakeDie
 from domain.state import GameState
-from domain.vocabulary import Phase
 
-from .helpers import STANDARD, default_answer
+from .helpers import STANDARD, default_answer, set_up
 
 Move = dict[str, Any]
 RIVAL = 1
@@ -43,29 +41,8 @@ def solo_game(
 ) -> GameState:
     """A table-mode solo game (SOLO_STANDARD, `answers` over it) played up to its first turn: the player's
     take_die (easy) or the rival's first reveal (medium, hard)."""
-    answers = {**SOLO_STANDARD, **(answers or {})}
-    tiles = list(answers.pop("tiles", []))
-    wells = list(answers.pop("well", []))
     state = domain.new_game([name], solo=difficulty, mode="table", options=options, catalog=catalog)
-    while state.phase is Phase.SETUP:
-        prompt = domain.prompt_of(state)
-        kind = prompt["kind"]
-        move: Move = default_answer(state)
-        if kind == "reveal" and prompt["target"] in answers:
-            move = {"kind": "reveal", "seat": None, "pool": prompt["pool"], "card": answers[prompt["target"]]}
-        elif kind == "roll" and f"dice:{prompt['bridge']}" in answers:
-            move = {
-                "kind": "roll",
-                "seat": None,
-                "bridge": prompt["bridge"],
-                "dice": answers[f"dice:{prompt['bridge']}"],
-            }
-        elif kind == "die_tile" and tiles:
-            move = {"kind": "die_tile", "seat": None, "colour": tiles.pop(0)}
-        elif kind == "well_tile" and wells:
-            move = {"kind": "well_tile", "seat": None, "tile": wells.pop(0)}
-        state = domain.apply(state, move)
-    return state
+    return set_up(state, {**SOLO_STANDARD, **(answers or {})}, default_answer)
 
 
 def rival_turn(state: GameState, turn_index: int | None = None, round_: int | None = None) -> GameState:
@@ -94,9 +71,3 @@ def with_solo(state: GameState, **changes: Any) -> GameState:
 def cards(**by_id: Mapping[str, Any]) -> dict[str, Any]:
     """A catalog override of some solo cards: cards(SO1={"icons": ["cp:2"]})."""
     return {"solo_cards": [{"id": card, **fields} for card, fields in by_id.items()]}
-
-
-def eager(rng: random.Random, moves: list[Move], bias: float = 0.85) -> Move:
-    """Uniform over the legal moves, but acting (not declining, not converting) with probability `bias`."""
-    acting = [m for m in moves if m["kind"] not in ("done", "convert")]
-    return rng.choice(acting if acting and rng.random() < bias else moves)

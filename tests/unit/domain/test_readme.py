@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
-import re
-from pathlib import Path
-
-README = Path(__file__).resolve().parents[3] / "README.md"
+from .helpers import readme_examples, run_examples
 
 
 def test_the_readme_rules_engine_examples_run() -> None:
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Rules engine") : text.index("## Layout")]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    blocks = readme_examples("## Rules engine", "python")
     assert len(blocks) == 2
-    out = io.StringIO()
-    namespace: dict[str, object] = {}
-    with contextlib.redirect_stdout(out):
-        for block in blocks:
-            exec(block, namespace)
-    printed = out.getvalue().splitlines()
+    printed, _ = run_examples(blocks)
     assert printed[0] == "{'kind': 'choose_start', 'seat': 0}"
     assert printed[1] == "Ana chooses the starting pair SR9 + A2"
     assert printed[-1] == "R-S03 S4 is not in the steward pile any more"

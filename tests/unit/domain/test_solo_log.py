@@ -3,20 +3,16 @@ states as JSON, and multiplayer states unchanged by the solo fields."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import random
-import re
-from pathlib import Path
 
 import pytest
 
 import domain
 from domain.vocabulary import Phase
 
-from .helpers import with_bridge
-from .solo_helpers import HUMAN, RIVAL, cards, eager, reveal, solo_game
+from .helpers import assert_round_trips_through_json, eager, readme_examples, run_examples, with_bridge
+from .solo_helpers import HUMAN, RIVAL, cards, reveal, solo_game
 
 
 def test_R_SO03_describe_tells_what_the_rival_did_on_each_solo_card() -> None:
@@ -89,9 +85,7 @@ def test_every_state_of_a_solo_game_round_trips_through_json(difficulty: str) ->
     rng = random.Random(difficulty)
     state = domain.new_game(["Ana"], solo=difficulty, seed=31, draw=False)
     while True:
-        data = json.loads(json.dumps(domain.state_to_dict(state)))
-        assert domain.state_from_dict(data) == state
-        json.dumps(domain.prompt_of(state))
+        assert_round_trips_through_json(state)
         if domain.is_over(state):
             break
         state = domain.apply(state, rng.choice(domain.legal_moves(state)), draw=False)
@@ -106,17 +100,9 @@ def test_a_state_recorded_before_the_solo_fields_still_loads() -> None:
 
 
 def test_the_readme_solo_examples_run() -> None:
-    readme = Path(__file__).resolve().parents[3] / "README.md"
-    text = readme.read_text(encoding="utf-8")
-    section = text[text.index("## Solo") : text.index("## Layout")]
-    blocks = re.findall(r"```py\n(.*?)```", section, re.S)
+    blocks = readme_examples("## Solo", "py")
     assert len(blocks) == 2
-    out = io.StringIO()
-    namespace: dict[str, object] = {}
-    with contextlib.redirect_stdout(out):
-        for block in blocks:
-            exec(block, namespace)
-    printed = out.getvalue().splitlines()
+    printed, namespace = run_examples(blocks)
     assert printed == [
         "{'kind': 'solo_card', 'seat': None, 'rival': 1, 'automatic': True}",
         "Rival (automatic) reveals SO9 (white die, right end → steward room 2)",

@@ -15,8 +15,9 @@ import domain
 from domain.state import GameState
 from domain.vocabulary import Phase
 
-from .solo_helpers import HUMAN, RIVAL, eager
-from .test_playouts import check_invariants
+from .helpers import eager, table_or_seeded
+from .playout_support import check_invariants
+from .solo_helpers import HUMAN, RIVAL
 
 DIFFICULTIES = ("easy", "medium", "hard")
 GAMES = 360
@@ -49,9 +50,7 @@ def solo_playout(seed: int) -> GameState:
     rng = random.Random(seed)
     difficulty = DIFFICULTIES[seed % 3]
     table = seed % 3 == (seed // 3) % 3
-    state = domain.new_game(
-        ["Ana"], solo=difficulty, mode="table" if table else "seeded", seed=None if table else seed
-    )
+    state = domain.new_game(["Ana"], solo=difficulty, **table_or_seeded(seed, table))
     cp = state.players[RIVAL].cp
     moves = 0
     while not domain.is_over(state):

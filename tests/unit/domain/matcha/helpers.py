@@ -18,9 +18,7 @@ from ..helpers import STANDARD, table_game
 
 Move = dict[str, Any]
 
-MATCHA_STANDARD: dict[str, Any] = {
-    **STANDARD,
-    "dice:green": [2, 3, 4, 6],
+MATCHA_BOARD: dict[str, Any] = {
     "pond_1": "LP1",
     "pond_2": "LP2",
     "pond_3": "LP3",
@@ -30,16 +28,22 @@ MATCHA_STANDARD: dict[str, Any] = {
     "tea_house_middle": "CT12",
     "tea_house_lower": "CT16",
     "viewing_platform": "CT13",
+}
+"""The expansion board of the Matcha and Tokugawa tests alike: lily pads LP1-LP3 (2 coins, 1 whisk, 1 food); IK1
+(yellow 4 coins, blue 1 seal -> Courtier) and CA1 (yellow 2 iron, blue 1 seal -> Gardener) on top in Himeji; Tea
+House tokens CT6 (upper, gardeners), CT12 (middle), CT16 (lower); CT13 at the Viewing Platform."""
+
+MATCHA_STANDARD: dict[str, Any] = {
+    **STANDARD,
+    "dice:green": [2, 3, 4, 6],
+    **MATCHA_BOARD,
     "offer_0:token": "CT9",
     "offer_1:token": "CT1",
     "offer_2:token": "CT3",
     "offer_3:token": "CT17",
 }
-"""STANDARD (tests/unit/domain/helpers.py) plus the expansion board: green dice 2, 3, 4, 6; lily pads LP1-LP3
-(2 coins, 1 whisk, 1 food); IK1 (yellow 4 coins, blue 1 seal -> Courtier) and CA1 (yellow 2 iron, blue 1 seal
--> Gardener) on top in Himeji; Tea House tokens CT6 (upper, gardeners), CT12 (middle), CT16 (lower); CT13 at
-the Viewing Platform; seat 0 gets CT9 (Gardener + 1 CP), seat 1 CT1 (Geisha + 1 resource), seat 2 CT3
-(Courtier + PoT 1)."""
+"""STANDARD (tests/unit/domain/helpers.py) plus the expansion board: green dice 2, 3, 4, 6 and MATCHA_BOARD; seat 0
+gets CT9 (Gardener + 1 CP), seat 1 CT1 (Geisha + 1 resource), seat 2 CT3 (Courtier + PoT 1)."""
 
 
 def setup_answer(state: GameState) -> Move:

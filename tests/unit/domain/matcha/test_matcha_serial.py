@@ -10,6 +10,7 @@ import pytest
 
 import domain
 
+from ..helpers import assert_round_trips_through_json, eager
 from .helpers import matcha_standard
 
 
@@ -18,16 +19,10 @@ def test_every_state_of_a_matcha_game_round_trips_through_json(players: int) -> 
     rng = random.Random(players)
     state = domain.new_game(players, seed=players, expansions=["matcha"], draw=False)
     while True:
-        data = json.loads(json.dumps(domain.state_to_dict(state)))
-        assert domain.state_from_dict(data) == state
-        json.dumps(domain.prompt_of(state))
+        assert_round_trips_through_json(state)
         if domain.is_over(state):
             break
-        legal = domain.legal_moves(state)
-        acting = [m for m in legal if m["kind"] not in ("done", "convert")]
-        state = domain.apply(
-            state, rng.choice(acting if acting and rng.random() < 0.8 else legal), draw=False
-        )
+        state = domain.apply(state, eager(rng, domain.legal_moves(state), 0.8), draw=False)
         if rng.random() < 0.5:
             state = domain.resolve_chance(state).state
 

@@ -11,9 +11,9 @@ import domain
 from domain.engine import settle
 from domain.prompts import RivalIcons
 from domain.state import GameState
-from domain.vocabulary import Phase
 
-from ..matcha.helpers import board, setup_answer, with_matcha
+from ..helpers import set_up
+from ..matcha.helpers import MATCHA_BOARD, board, setup_answer, with_matcha
 from ..solo_helpers import HUMAN, RIVAL, SOLO_STANDARD, reveal, rival_turn, with_solo
 
 __all__ = ["HUMAN", "RIVAL", "board", "reveal", "rival_turn", "with_matcha", "with_solo"]
@@ -23,15 +23,7 @@ Move = dict[str, Any]
 TOKUGAWA_STANDARD: dict[str, Any] = {
     **SOLO_STANDARD,
     "dice:green": [2, 4, 6],
-    "pond_1": "LP1",
-    "pond_2": "LP2",
-    "pond_3": "LP3",
-    "himeji:ikebana": "IK1",
-    "himeji:calligraphy": "CA1",
-    "tea_house_upper": "CT6",
-    "tea_house_middle": "CT12",
-    "tea_house_lower": "CT16",
-    "viewing_platform": "CT13",
+    **MATCHA_BOARD,
     "offer_0:resource": "SR3",
     "offer_0:action": "A1",
     "offer_0:token": "CT9",
@@ -58,33 +50,17 @@ def tokugawa_game(
     """A table-mode Tokugawa game (TOKUGAWA_STANDARD, `answers` over it) up to its first turn, the player having
     chosen `choice` (CHOICE by default): the player's take_die (easy) or the rival's first reveal (medium,
     hard)."""
-    answers = {**TOKUGAWA_STANDARD, **(answers or {})}
-    tiles = list(answers.pop("tiles", []))
-    wells = list(answers.pop("well", []))
+
+    def start_cards(prompt: Mapping[str, Any]) -> Move | None:
+        """The player's choice of starting cards, the one setup answer that Tokugawa adds."""
+        if prompt["kind"] == "choose_start_cards":
+            return {"kind": "choose_start_cards", "seat": HUMAN, **(choice or CHOICE)}
+        return None
+
     state = domain.new_game(
         ["Ana"], solo=difficulty, mode="table", options=options, catalog=catalog, expansions=["matcha"]
     )
-    while state.phase is Phase.SETUP:
-        prompt = domain.prompt_of(state)
-        kind = prompt["kind"]
-        move: Move = setup_answer(state)
-        if kind == "reveal" and prompt["target"] in answers:
-            move = {"kind": "reveal", "seat": None, "pool": prompt["pool"], "card": answers[prompt["target"]]}
-        elif kind == "roll" and f"dice:{prompt['bridge']}" in answers:
-            move = {
-                "kind": "roll",
-                "seat": None,
-                "bridge": prompt["bridge"],
-                "dice": answers[f"dice:{prompt['bridge']}"],
-            }
-        elif kind == "die_tile" and tiles:
-            move = {"kind": "die_tile", "seat": None, "colour": tiles.pop(0)}
-        elif kind == "well_tile" and wells:
-            move = {"kind": "well_tile", "seat": None, "tile": wells.pop(0)}
-        elif kind == "choose_start_cards":
-            move = {"kind": "choose_start_cards", "seat": HUMAN, **(choice or CHOICE)}
-        state = domain.apply(state, move)
-    return state
+    return set_up(state, {**TOKUGAWA_STANDARD, **(answers or {})}, setup_answer, start_cards)
 
 
 def resolve_icons(state: GameState, *icons: str) -> GameState:

@@ -9,7 +9,7 @@ import random
 import domain
 from domain.demo import demo
 
-from ..solo_helpers import eager
+from ..helpers import eager
 from .helpers import HUMAN, RIVAL, reveal, tokugawa_game, with_matcha, with_rival
 
 

@@ -17,8 +17,9 @@ import domain
 from domain.state import GameState
 from domain.vocabulary import Phase
 
-from ..matcha.test_matcha_playouts import PARTS, check_invariants
-from ..solo_helpers import HUMAN, RIVAL, eager
+from ..helpers import eager, table_or_seeded
+from ..playout_support import MATCHA_PARTS, assert_complete_score, check_matcha_invariants
+from ..solo_helpers import HUMAN, RIVAL
 
 DIFFICULTIES = ("easy", "medium", "hard")
 GAMES = 180
@@ -47,13 +48,7 @@ def tokugawa_playout(seed: int, seen: Counter[str]) -> GameState:
     rng = random.Random(seed)
     difficulty = DIFFICULTIES[seed % 3]
     table = seed % 3 == (seed // 3) % 3
-    state = domain.new_game(
-        ["Ana"],
-        solo=difficulty,
-        mode="table" if table else "seeded",
-        seed=None if table else seed,
-        expansions=["matcha"],
-    )
+    state = domain.new_game(["Ana"], solo=difficulty, **table_or_seeded(seed, table), expansions=["matcha"])
     turns: Counter[int] = Counter()
     moves = 0
     while not domain.is_over(state):
@@ -65,18 +60,14 @@ def tokugawa_playout(seed: int, seen: Counter[str]) -> GameState:
         if move["kind"] == "take_die":
             turns[state.round] += 1
         state = domain.apply(state, move)
-        check_invariants(state)
+        check_matcha_invariants(state)
         check_rival(state)
         moves += 1
         assert moves < 4000, "a game that never ends"
     assert state.round == 3 and state.phase is Phase.OVER
     assert turns == {1: 4, 2: 4, 3: 4}
     assert sum(bridge.count() for bridge in state.board.bridges) == 4
-    sheets = domain.score(state)
-    assert sorted(sheet.rank for sheet in sheets) == [1, 2]
-    for sheet in sheets:
-        lines = sheet.to_dict()
-        assert lines["total"] == sum(lines[part] for part in PARTS)
+    assert_complete_score(state, MATCHA_PARTS)
     return state
 
 
