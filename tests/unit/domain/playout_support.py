@@ -1,6 +1,6 @@
 """What the random playouts of every variant share (base game, solo, Matcha, Tokugawa): the invariants checked
-after every move (the Matcha ones on top of the base ones), the move chooser and playout loop of the multiplayer
-playouts, and the check of a complete score at the end."""
+after every move (the Matcha ones on top of the base ones), the playout loop of the multiplayer playouts, and the
+check of a complete score at the end."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ from typing import Any
 import domain
 from domain.state import GameState
 from domain.vocabulary import Phase
+
+from .helpers import eager as eager_move
 
 Move = dict[str, Any]
 
@@ -28,16 +30,6 @@ PARTS = (
 
 MATCHA_PARTS = (*PARTS, "geishas")
 """The lines of a Matcha score sheet that add up to its total."""
-
-
-def choose(rng: random.Random, moves: list[Move], eager: bool) -> Move:
-    """Uniform over the legal moves; an `eager` player prefers acting over declining and converting, which
-    walks the deeper paths (ascents, Daimyo spots, yards, milestones) far more often."""
-    if eager and rng.random() < 0.85:
-        acting = [m for m in moves if m["kind"] not in ("done", "convert")]
-        if acting:
-            return rng.choice(acting)
-    return rng.choice(moves)
 
 
 def dice_in_play(state: GameState) -> int:
@@ -121,14 +113,17 @@ def check_matcha_invariants(state: GameState) -> None:
 def play_to_the_end(
     state: GameState, rng: random.Random, eager: bool, check: Callable[[GameState], None], most: int
 ) -> tuple[GameState, Counter[tuple[int, int]]]:
-    """`state` played to its end by `choose`, a legal move always there before the end, `check` after every
-    move and fewer than `most` moves in all: the end state and the turns taken per (round, seat)."""
+    """`state` played to its end by an `eager` player (see `helpers.eager`) or a uniform one, a legal move always
+    there before the end, `check` after every move and fewer than `most` moves in all: the end state and the
+    turns taken per (round, seat)."""
     turns: Counter[tuple[int, int]] = Counter()
     moves = 0
     while not domain.is_over(state):
         legal = domain.legal_moves(state)
         assert legal, domain.prompt_of(state)
-        move = choose(rng, legal, eager)
+        # An eager player prefers acting over declining and converting, which walks the deeper paths (ascents,
+        # Daimyo spots, yards, milestones) far more often; the others choose uniformly.
+        move = eager_move(rng, legal) if eager else rng.choice(legal)
         if move["kind"] == "take_die":
             turns[(state.round, move["seat"])] += 1
         state = domain.apply(state, move)
