@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import os
+import socket
 
 import pytest
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now (the caller binds it soon after)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
 
 
 def required_env(name: str) -> str:

@@ -9,15 +9,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from tests.conftest import required_env
+from tests.conftest import free_port, required_env
 
 REDIS_CONF = Path(__file__).resolve().parent.parent / "docker" / "redis.conf"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class RedisProcess:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -17,11 +16,7 @@ from typing import Any
 
 import pytest
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.conftest import free_port
 
 
 @dataclass
@@ -44,19 +39,31 @@ class Served:
 
 
 def serve(
-    tmp_path: Path, env: Mapping[str, str], *args: str, command: Sequence[str] | None = None
+    tmp_path: Path,
+    env: Mapping[str, str],
+    *args: str,
+    command: Sequence[str] | None = None,
+    inherit: bool = True,
+    user: int | None = None,
+    cwd: Path | None = None,
 ) -> Iterator[Served]:
-    """Start `heronlog serve` (or ``command``, given the port as ``{port}``) on a free loopback port, wait
-    until it answers, and stop it afterwards."""
+    """Start `heronlog serve` (or ``command``) on a free loopback port, wait until it answers, and stop it
+    afterwards. ``{port}`` in the command's words or in ``env``'s values is that port. ``env`` adds to this
+    process's environment, or is the whole of it with ``inherit=False``; ``user`` runs the server as that
+    user and group id (root may)."""
     port = free_port()
     log = tmp_path / f"serve-{port}.log"
     argv = (
         [sys.executable, "-m", "api.cli", "serve", "--port", "{port}", *args] if command is None else command
     )
+    environ = {**os.environ, **env} if inherit else dict(env)
     with log.open("w") as out:
         process = subprocess.Popen(
             [word.replace("{port}", str(port)) for word in argv],
-            env={**os.environ, **env},
+            env={name: value.replace("{port}", str(port)) for name, value in environ.items()},
+            user=user,
+            group=user,
+            cwd=cwd,
             stdout=out,
             stderr=subprocess.STDOUT,
             text=True,

@@ -7,30 +7,34 @@ with what the code reads (api.environment), the port `heronlog serve` listens on
 
 from __future__ import annotations
 
-import fnmatch
 import http.server
 import importlib.util
 import re
-import shlex
 import threading
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-import yaml
 
 from api.app import create_app
 from api.cli import build_parser
 from api.environment import variables
 from replay.config import StoreConfig
+from tests.docker_files import (
+    DOCKER,
+    ROOT,
+    Instruction,
+    compose,
+    dockerfile,
+    dockerignore,
+    env_of,
+    final_stage,
+    in_context,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-DOCKER = ROOT / "docker"
 REDIS_PORT = 6379  # redis.conf does not set `port`: the server's default
 PYTHON_VARIABLES = {
     "PYTHONDONTWRITEBYTECODE",
@@ -43,59 +47,6 @@ PYTHON_VARIABLES = {
 # --- reading the files ------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Instruction:
-    stage: int
-    keyword: str
-    arguments: str
-
-    def words(self) -> list[str]:
-        """The arguments of an exec-form (JSON array) or shell-form instruction, as words."""
-        text = self.arguments
-        if text.startswith("["):
-            return list(yaml.safe_load(text))
-        return shlex.split(text)
-
-
-def dockerfile() -> list[Instruction]:
-    """The Dockerfile's instructions, continuation lines joined, comments dropped, each with its stage."""
-    lines: list[str] = []
-    pending = ""
-    for raw in (DOCKER / "Dockerfile").read_text().splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.endswith("\\"):
-            pending += line[:-1] + " "
-            continue
-        lines.append(pending + line)
-        pending = ""
-    instructions = []
-    stage = -1
-    for line in lines:
-        keyword, _, arguments = line.partition(" ")
-        if keyword.upper() == "FROM":
-            stage += 1
-        instructions.append(Instruction(stage, keyword.upper(), arguments.strip()))
-    return instructions
-
-
-def final_stage() -> list[Instruction]:
-    instructions = dockerfile()
-    last = instructions[-1].stage
-    return [instruction for instruction in instructions if instruction.stage == last]
-
-
-def env_of(instructions: list[Instruction]) -> dict[str, str]:
-    env: dict[str, str] = {}
-    for instruction in instructions:
-        if instruction.keyword == "ENV":
-            for word in shlex.split(instruction.arguments):
-                name, _, value = word.partition("=")
-                env[name] = value
-    return env
-
-
 def redis_conf() -> dict[str, str]:
     settings = {}
     for raw in (DOCKER / "redis.conf").read_text().splitlines():
@@ -104,12 +55,6 @@ def redis_conf() -> dict[str, str]:
             key, _, value = line.partition(" ")
             settings[key.lower()] = value.strip()
     return settings
-
-
-def compose(name: str) -> dict[str, Any]:
-    loaded = yaml.safe_load((DOCKER / name).read_text())
-    assert isinstance(loaded, dict)
-    return loaded
 
 
 def load_healthcheck() -> ModuleType:
@@ -191,8 +136,7 @@ def test_the_health_check_runs_the_shipped_script_against_the_apps_healthz() -> 
 
 
 def test_every_copied_file_exists_and_is_in_the_build_context() -> None:
-    ignore = [line for line in (DOCKER / "Dockerfile.dockerignore").read_text().splitlines() if line.strip()]
-    ignore = [line for line in ignore if not line.startswith("#")]
+    ignore = dockerignore()
     stage_names = {
         instruction.arguments.split()[-1]
         for instruction in dockerfile()
@@ -213,17 +157,6 @@ def test_every_copied_file_exists_and_is_in_the_build_context() -> None:
             assert in_context(source, ignore), f"{source} is excluded by Dockerfile.dockerignore"
             copied += 1
     assert copied >= 5
-
-
-def in_context(path: str, rules: list[str]) -> bool:
-    """Whether a path survives .dockerignore rules (last matching rule wins, ! re-includes)."""
-    kept = True
-    for rule in rules:
-        negated = rule.startswith("!")
-        pattern = rule.removeprefix("!").rstrip("/")
-        if fnmatch.fnmatch(path.rstrip("/"), pattern) or path.startswith(pattern + "/"):
-            kept = negated
-    return kept
 
 
 def test_the_image_sets_only_variables_the_app_reads() -> None:

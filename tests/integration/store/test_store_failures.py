@@ -32,7 +32,7 @@ from replay.store import (
     RedisProcessRecorder,
     RedisTrackingRecorder,
 )
-from tests.conftest import required_env
+from tests.conftest import free_port, required_env
 from tests.integration.store.faults import FaultyProxy, faulty_proxy
 
 MakeDatastore = Callable[[str], RedisDatastore]
@@ -40,12 +40,6 @@ MakeDatastore = Callable[[str], RedisDatastore]
 
 def event(originator: object, version: int, state: bytes = b"state") -> StoredEvent:
     return StoredEvent(originator_id=originator, originator_version=version, topic="topic", state=state)  # type: ignore[arg-type]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
