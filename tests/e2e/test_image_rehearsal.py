@@ -35,6 +35,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -279,21 +280,26 @@ def test_the_image_serves_as_its_user_is_healthy_and_works_from_the_installed_wh
     assert health_check(image, env) == 1
 
 
-def test_the_image_serves_the_compose_files_api_on_redis_writing_nowhere_but_tmp(
-    image: Image, redis_url: str, tmp_path: Path
+COMPOSED = {"compose.yaml": ("api", "redis_url"), "compose.cluster.yaml": ("api-1", "cluster_url")}
+"""Each compose file, the API service rehearsed from it, and the fixture of the test server it stands for."""
+
+
+@pytest.mark.parametrize("file", sorted(COMPOSED))
+def test_the_image_serves_a_compose_files_api_on_redis_writing_nowhere_but_tmp(
+    image: Image, tmp_path: Path, request: pytest.FixtureRequest, file: str
 ) -> None:
-    """docker/compose.yaml's ``api`` service: its environment (Redis instead of the embedded store), on a
-    read-only file system with a ``/tmp`` of its own. Here the image's folders belong to root, so the image's
-    user may write only to /tmp, as in that service."""
-    service = compose("compose.yaml")["services"]["api"]
+    """A compose file's API service: its environment (Redis, or the Redis Cluster and its shards, instead of
+    the embedded store), on a read-only file system with a ``/tmp`` of its own. Here the image's folders belong
+    to root, so the image's user may write only to /tmp, as in that service."""
+    service_name, url_fixture = COMPOSED[file]
+    service = compose(file)["services"][service_name]
     assert service["read_only"] is True and "/tmp" in service["tmpfs"]
+    url = str(request.getfixturevalue(url_fixture))
     prefix = f"rehearsal{uuid.uuid4().hex[:8]}"
     env = image_environment(image)
     env.update({name: str(value) for name, value in service["environment"].items()})
-    env.update(
-        REDIS_URL=redis_url, REDIS_KEY_PREFIX=prefix, HERONLOG_HOST="127.0.0.1", HERONLOG_PORT="{port}"
-    )
-    read_only = image.root / "read-only"
+    env.update(REDIS_URL=url, REDIS_KEY_PREFIX=prefix, HERONLOG_HOST="127.0.0.1", HERONLOG_PORT="{port}")
+    read_only = image.root / f"read-only-{prefix}"
     read_only.mkdir()
     env.update(HERONLOG_DATA=str(read_only / "data"), HOME=str(read_only))
     for server in serve(
@@ -306,10 +312,12 @@ def test_the_image_serves_the_compose_files_api_on_redis_writing_nowhere_but_tmp
         listing = api.legal(game_id, owner)
         assert api.play(game_id, listing.body["moves"][0], owner, listing.etag).status == 201
         assert api.get("/metrics").status == 200
-        assert f"events kept in redis {redis_url} (key prefix {prefix!r}" in server.output()
-    client = redis.Redis.from_url(redis_url)
+        assert f"events kept in redis {url} (key prefix {prefix!r}" in server.output()
+    client: Any = (
+        redis.RedisCluster.from_url(url) if env.get("REDIS_CLUSTER") == "yes" else redis.Redis.from_url(url)
+    )
     try:
-        assert client.keys(f"{prefix}*"), "the game was not written to Redis"
+        assert list(client.scan_iter(match=f"{prefix}*")), "the game was not written to Redis"
     finally:
         client.close()
     assert not any(read_only.iterdir()), "the image wrote outside /tmp"
