@@ -47,7 +47,8 @@ class Annotations(MethodView):
     @blp.response(201, AnnotationSchema)
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
         """Annotate a version: text, an optional glyph (! ? !! ?? !? ?!) and an optional board target
-        `{kind, id}` (room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo)."""
+        `{kind, id}` (room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo; with Matcha also
+        tea_room, himeji, tea_garden, tea_house)."""
         game, grant = writer(game_id)
         note = game_log().annotate(
             game_id,

@@ -19,8 +19,25 @@ from replay.events import AnnotationAdded, AnnotationDeleted, AnnotationEdited, 
 
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 """The glyphs of annotated game records: good, mistake, brilliant, blunder, interesting, dubious."""
-TARGET_KINDS = ("room", "bridge", "domain", "yard", "garden", "well", "outside", "passage_of_time", "daimyo")
-"""What a comment may point at on the board; ``id`` names which one (a room, a bridge colour, a seat)."""
+TARGET_KINDS = (
+    "room",
+    "bridge",
+    "domain",
+    "yard",
+    "garden",
+    "well",
+    "outside",
+    "passage_of_time",
+    "daimyo",
+    "tea_room",
+    "himeji",
+    "tea_garden",
+    "tea_house",
+)
+"""What a comment may point at on the board; ``id`` names which one (a room, a bridge colour, a seat). The last
+four are Matcha's board, ids as the state names them: a Tea Room or Himeji space (``tea_room_left``,
+``himeji_lower``), a place of the Tea Garden (``entrance``, ``viewing_platform``, ``path_1``, ``path_2``) and a
+Tea House room (``tea_house_upper``). Matcha's green bridge is a ``bridge`` like the others."""
 MAX_TEXT = 4000
 
 

@@ -449,8 +449,8 @@ function faceEffects(state, face) {
   return (entry && entry.effects) || [];
 }
 
-function spaceWithDice(state, players, x, y, width, height, data, spec, heading) {
-  const nodes = [box(x, y, width, height, "space matcha-space", `${heading}: value ${spec ? spec.value : "?"}`)];
+function spaceWithDice(state, players, x, y, width, height, data, spec, heading, target) {
+  const nodes = [box(x, y, width, height, "space matcha-space", `${heading}: value ${spec ? spec.value : "?"}`, target)];
   nodes.push(label(x + 6, y + 14, `${heading} · ${spec ? spec.value : "?"}`, { class: "t strong" }));
   (data.dice || []).forEach((item, i) => nodes.push(die(x + 10 + i * 14, y + height - 30 - i * 4, 22, item, players, `${item.colour} ${item.value}`)));
   return nodes;
@@ -468,14 +468,14 @@ function teaRoomAndHimeji(state, players) {
   nodes.push(box(4, 4, W - 8, 96, "matcha-area tea-room", "the Tea Room: then the Geisha action"));
   nodes.push(label(12, 20, "Tea Room → Geisha action", { class: "t strong" }));
   matcha.tea_room.forEach((data, i) => {
-    nodes.push(...spaceWithDice(state, players, 12 + i * 232, 26, 222, 68, data, specOf(spec.tea_room, data.id), capitalise(space(data.id))));
+    nodes.push(...spaceWithDice(state, players, 12 + i * 232, 26, 222, 68, data, specOf(spec.tea_room, data.id), capitalise(space(data.id)), { kind: "tea_room", id: data.id }));
   });
   nodes.push(box(4, 106, W - 8, 232, "matcha-area himeji", "the Himeji Principality"));
   nodes.push(label(12, 122, "Himeji Principality: the curtains opposite the space", { class: "t strong" }));
   matcha.himeji.forEach((data, i) => {
     const x = 12 + i * 232;
     const own = specOf(spec.himeji, data.id) || {};
-    nodes.push(...spaceWithDice(state, players, x, 128, 222, 68, data, own, capitalise(space(data.id))));
+    nodes.push(...spaceWithDice(state, players, x, 128, 222, 68, data, own, capitalise(space(data.id)), { kind: "himeji", id: data.id }));
     nodes.push(label(x + 6, 190, clip(`faces: ${(own.curtains || []).map(([deck, side]) => `${deck} ${side}`).join(", ")}`, 40), { class: "t tiny" }));
   });
   matcha.decks.forEach((deck, i) => {
@@ -508,14 +508,14 @@ function teaGarden(state, players) {
   const index = indexCatalog(state.catalog);
   const garden = spec.tea_garden || {};
   const nodes = [];
-  const place = (x, y, width, height, title, seats, where, points) => {
-    nodes.push(box(x, y, width, height, "space tea-place", `${title}${points ? `: ${points}` : ""}`));
+  const place = (x, y, width, height, title, seats, where, points, id) => {
+    nodes.push(box(x, y, width, height, "space tea-place", `${title}${points ? `: ${points}` : ""}`, { kind: "tea_garden", id }));
     nodes.push(label(x + 6, y + 14, title, { class: "t strong" }));
     if (points) nodes.push(label(x + width - 6, y + 14, points, { class: "t tiny", "text-anchor": "end" }));
     (seats || []).forEach((seat, i) => nodes.push(geishaPawn(x + 14 + (i % 9) * 20, y + height - 14 - Math.floor(i / 9) * 20, seat, players, state, where)));
   };
   const platform = garden.platform || {};
-  place(8, 6, 228, 118, "Viewing Platform", matcha.platform, "on the Viewing Platform", `${platform.points || 2} CP, 1 per clan`);
+  place(8, 6, 228, 118, "Viewing Platform", matcha.platform, "on the Viewing Platform", `${platform.points || 2} CP, 1 per clan`, "viewing_platform");
   const token = matcha.platform_token;
   nodes.push(
     s("g", {}, s("title", {}, `ceremony token (blue side): ${token ? cardText(state.catalog, token) : "none"}`),
@@ -530,9 +530,9 @@ function teaGarden(state, players) {
         label(40 + i * 74, 70, clip(entry ? icons(entry.effects, "short") : "?", 9), { class: "t tiny", "text-anchor": "middle" })),
     );
   });
-  place(244, 6, 228, 56, "Entrance", matcha.entrance, "at the entrance", `${garden.entrance_points || 1} CP`);
+  place(244, 6, 228, 56, "Entrance", matcha.entrance, "at the entrance", `${garden.entrance_points || 1} CP`, "entrance");
   (garden.path || [{ id: "path_1" }, { id: "path_2" }]).forEach((step, i) => {
-    place(244 + i * 116, 68, 112, 56, `Path ${i + 1}`, matcha.path[i], `on path space ${i + 1}`, `${step.points || ""} CP`);
+    place(244 + i * 116, 68, 112, 56, `Path ${i + 1}`, matcha.path[i], `on path space ${i + 1}`, `${step.points || ""} CP`, step.id);
   });
   nodes.push(label(12, 144, "Tea House: 2 geishas per clan per room; each scores 2 per member placed", { class: "t strong" }));
   const scores = {};
@@ -540,7 +540,7 @@ function teaGarden(state, players) {
   matcha.tea_house.forEach((room, i) => {
     const x = 8 + i * 156;
     const member = scores[room.id] || "?";
-    nodes.push(box(x, 150, 150, 112, "space tea-house", `${space(room.id)}: scores ${MEMBER_PLURAL[member] || member}`));
+    nodes.push(box(x, 150, 150, 112, "space tea-house", `${space(room.id)}: scores ${MEMBER_PLURAL[member] || member}`, { kind: "tea_house", id: room.id }));
     nodes.push(label(x + 6, 164, `${capitalise(space(room.id).replace("the ", ""))}`, { class: "t strong" }));
     nodes.push(label(x + 6, 178, `× ${MEMBER_PLURAL[member] || member}`, { class: "t small" }));
     nodes.push(

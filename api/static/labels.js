@@ -548,19 +548,37 @@ export function parseTarget(key) {
   return { kind: key.slice(0, at), id: key.slice(at + 1) };
 }
 
+function boardPart(kind, id, words) {
+  return { target: { kind, id: String(id) }, words };
+}
+
+/** Matcha's parts (none without the expansion): the Tea Room's and Himeji's spaces, the Tea Garden's places and
+ * the Tea House's rooms, in the words of SPACE_NAMES ("the left Tea Room space", "the Viewing Platform"). */
+function matchaParts(matcha) {
+  if (!matcha) return [];
+  // The state keeps the path's geishas by position; the engine and SPACE_NAMES call its spaces path_1, path_2.
+  const garden = ["entrance", "viewing_platform", ...matcha.path.map((_, i) => `path_${i + 1}`)];
+  return [
+    ...matcha.tea_room.map((item) => boardPart("tea_room", item.id, space(item.id))),
+    ...matcha.himeji.map((item) => boardPart("himeji", item.id, space(item.id))),
+    ...garden.map((id) => boardPart("tea_garden", id, space(id))),
+    ...matcha.tea_house.map((room) => boardPart("tea_house", room.id, space(room.id))),
+  ];
+}
+
 /** The parts of the board an annotation may point at, each with its target and its words ("the coral bridge"). */
 export function boardParts(state) {
   const b = state.board;
-  const part = (kind, id, words) => ({ target: { kind, id: String(id) }, words });
   return [
-    part("passage_of_time", "", "the Passage of Time"),
-    part("daimyo", "", "the Daimyo"),
-    ...b.rooms.map((r) => part("room", r.id, space(r.id))),
-    ...b.bridges.map((br) => part("bridge", br.colour, `the ${br.colour} bridge`)),
-    ...b.gardens.map((g) => part("garden", g.id, `the ${g.bridge} ${g.type} garden`)),
-    ...(b.yards || []).map((y) => part("yard", y.id, `training ${space(y.id)}`)),
-    part("well", "", "the Well"),
-    ...(b.outside || []).map((o) => part("outside", o.id, space(o.id))),
-    ...state.players.flatMap((p, seat) => (p.automatic ? [] : [part("domain", seat, `${nameOf(state, seat)}'s domain`)])),
+    boardPart("passage_of_time", "", "the Passage of Time"),
+    boardPart("daimyo", "", "the Daimyo"),
+    ...b.rooms.map((r) => boardPart("room", r.id, space(r.id))),
+    ...b.bridges.map((br) => boardPart("bridge", br.colour, `the ${br.colour} bridge`)),
+    ...b.gardens.map((g) => boardPart("garden", g.id, `the ${g.bridge} ${g.type} garden`)),
+    ...(b.yards || []).map((y) => boardPart("yard", y.id, `training ${space(y.id)}`)),
+    boardPart("well", "", "the Well"),
+    ...(b.outside || []).map((o) => boardPart("outside", o.id, space(o.id))),
+    ...state.players.flatMap((p, seat) => (p.automatic ? [] : [boardPart("domain", seat, `${nameOf(state, seat)}'s domain`)])),
+    ...matchaParts(b.matcha),
   ];
 }

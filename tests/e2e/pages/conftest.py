@@ -112,9 +112,11 @@ class Api:
             self.call("POST", f"/api/games/{game_id}/moves", legal["moves"][0], token, legal["version"])
         raise AssertionError("the condition never held")
 
-    def seeded_game(self, players: list[str], seed: int, moves: int) -> tuple[str, str]:
-        """A new seeded game with its first `moves` legal moves played: (game id, owner token)."""
-        created = self.call("POST", "/api/games", {"players": players, "mode": "seeded", "seed": seed})
+    def seeded_game(self, players: list[str], seed: int, moves: int, **setup: Any) -> tuple[str, str]:
+        """A new seeded game (`setup`: more of its settings, e.g. `expansions`) with its first `moves` legal moves
+        played: (game id, owner token)."""
+        body = {"players": players, "mode": "seeded", "seed": seed, **setup}
+        created = self.call("POST", "/api/games", body)
         game_id, token = created["game"]["game_id"], created["owner_token"]
         self.play_moves(game_id, token, moves)
         return game_id, token

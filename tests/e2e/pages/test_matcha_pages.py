@@ -1,7 +1,8 @@
 """The Matcha expansion in the pages, in a real headless Chromium against a real `heronlog serve`: a Matcha game
 created on the new-game form, its expansion board drawn (the green bridge, the Tea Room and Himeji with their
 curtains, the Tea Garden, each clan board's whisks, geishas and green row), moves played by clicking (a die to
-the Tea Room, then the Geisha action), and a table-mode Matcha prompt (a ceremony token face) as a form.
+the Tea Room, then the Geisha action), a table-mode Matcha prompt (a ceremony token face) as a form, and
+annotations pointing at the expansion's parts of the board (offered in the replay page's form and outlined).
 
 Screenshots go to HERONLOG_TEST_OUTPUT/pages (wide and 390-pixel phone viewports).
 """
@@ -15,7 +16,7 @@ import pytest
 
 from tests.e2e.conftest import Served
 from tests.e2e.pages.conftest import Api, no_horizontal_scroll
-from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, version_of, wait_version
+from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, version_of, wait_shown, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -106,6 +107,65 @@ def test_a_table_mode_matcha_game_asks_for_the_ceremony_tokens(page: Any, site: 
     page.select_option("#chance-pick", index=1)
     page.click(".chance-form button[type=submit]")
     wait_version(page, version + 1)
+
+
+def test_an_annotation_points_at_a_part_of_the_matcha_board_and_outlines_it(
+    page: Any, site: Served, api: Api
+) -> None:
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 5, 4, expansions=["matcha"])
+    version = api.call("GET", f"/api/games/{game_id}")["version"]
+    page.goto(f"{site.url}/games/{game_id}/replay?version={version}#token={token}")
+    wait_shown(page, version)
+
+    # The form offers exactly the parts the board marks as targets, Matcha's included.
+    part = page.get_by_label("Points at")
+    offered = part.locator("option").evaluate_all("nodes => nodes.map((n) => n.value).filter(Boolean)")
+    drawn = page.locator("#board [data-target]").evaluate_all("nodes => nodes.map((n) => n.dataset.target)")
+    assert sorted(offered) == sorted(set(drawn))
+    kinds = ("tea_room", "himeji", "tea_garden", "tea_house")
+    assert {key for key in offered if key.split(":")[0] in kinds} == {
+        "tea_room:tea_room_left",
+        "tea_room:tea_room_right",
+        "himeji:himeji_upper",
+        "himeji:himeji_lower",
+        "tea_garden:entrance",
+        "tea_garden:viewing_platform",
+        "tea_garden:path_1",
+        "tea_garden:path_2",
+        "tea_house:tea_house_upper",
+        "tea_house:tea_house_middle",
+        "tea_house:tea_house_lower",
+    }
+    assert "bridge:green" in offered
+    words = {"The left Tea Room space", "The upper Himeji space", "The Tea Garden entrance", "Path space 1"}
+    assert words <= set(part.locator("option").all_inner_texts())
+
+    # Saved pointing at the Viewing Platform, the annotation outlines exactly that part of the Tea Garden.
+    page.fill("#note-text", "one more CP for each clan up here")
+    part.select_option(label="The Viewing Platform")
+    page.click("#note-save")
+    note = page.locator("#move-list li.current .note")
+    note.wait_for()
+    stored = api.call("GET", f"/api/games/{game_id}/annotations")["annotations"]
+    assert [n["target"] for n in stored] == [{"kind": "tea_garden", "id": "viewing_platform"}]
+    assert note.locator(".note-target").inner_text().strip() == "→ the Viewing Platform"
+    note.get_by_role("button", name="Show the Viewing Platform on the board").focus()
+    shown = page.locator("#board .target-shown")
+    assert shown.count() == 1
+    assert shown.get_attribute("data-target") == "tea_garden:viewing_platform"
+    assert "tea-place" in (shown.locator("rect").first.get_attribute("class") or "")
+
+    # Pointed at a Tea House room instead, it outlines that room.
+    page.locator("#note-text").focus()
+    note.get_by_role("button", name="Edit").click()
+    part.select_option(label="The middle Tea House room")
+    page.click("#note-save")
+    page.wait_for_function(
+        "() => document.querySelector('.note-target')?.textContent.includes('middle Tea House room')"
+    )
+    note.hover()
+    assert page.locator("#board .target-shown").get_attribute("data-target") == "tea_house:tea_house_middle"
+    assert page.locator(".panel-tea-garden .target-shown").count() == 1
 
 
 def test_the_score_sheet_page_scores_mas_geisha_example(page: Any, site: Served, shots: Path) -> None:

@@ -65,3 +65,16 @@ def test_annotations_survive_undo(api: ApiClient) -> None:
     api.post(f"/api/games/{game_id}/annotations", {"version": 2, "text": "hasty"}, token=owner)
     api.post(f"/api/games/{game_id}/undo", {}, token=owner, if_match=2)
     assert [n["text"] for n in api.get(f"/api/games/{game_id}/annotations").body["annotations"]] == ["hasty"]
+
+
+def test_an_annotation_points_at_a_part_of_a_matcha_board(api: ApiClient) -> None:
+    game_id, owner, game = api.create(2, seed=5, expansions=["matcha"])
+    path = f"/api/games/{game_id}/annotations"
+    platform = {"kind": "tea_garden", "id": "viewing_platform"}
+    added = api.post(path, {"version": 1, "text": "one CP per clan here", "target": platform}, token=owner)
+    assert added.status == 201 and added.body["target"] == platform
+    assert [note["target"] for note in api.get(path).body["annotations"]] == [platform]
+    room = {"kind": "tea_house", "id": game["state"]["board"]["matcha"]["tea_house"][0]["id"]}
+    assert room["id"] == "tea_house_upper"
+    assert api.patch(f"{path}/{added.body['id']}", {"target": room}, token=owner).status == 200
+    assert api.get(f"{path}/{added.body['id']}").body["target"] == room
