@@ -51,7 +51,9 @@ SETTING_MEANINGS: Mapping[str, str] = {
     "IDEMPOTENCY_TTL": "seconds an answer is kept for a retried `Idempotency-Key`",
     "STREAM_MAX_SECONDS": "the longest an event stream stays open",
     "STREAM_HEARTBEAT_SECONDS": "seconds between an event stream's heartbeat comments",
-    "STREAM_POLL_SECONDS": "how often an event stream looks for new events",
+    "STREAM_POLL_SECONDS": (
+        "how often an event stream looks for new events on SQLite or in memory (on Redis a new event wakes it)"
+    ),
 }
 """What each of ``api.app.DEFAULTS`` means (a test checks that none is missing)."""
 

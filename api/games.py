@@ -72,6 +72,7 @@ from replay.access import Issued
 from replay.application import Played
 from replay.errors import StaleVersion
 from replay.game import Game
+from replay.watch import ChangeWatch
 
 logger = logging.getLogger("api")
 T = TypeVar("T")
@@ -686,6 +687,7 @@ class Stream(MethodView):
             lifetime=lifetime,
             heartbeat=float(config["STREAM_HEARTBEAT_SECONDS"]),
             poll=float(config["STREAM_POLL_SECONDS"]),
+            watch=game_log().watch_for(game_id),
         )
         return Response(
             events,
@@ -702,12 +704,16 @@ def _event_stream(
     lifetime: float,
     heartbeat: float,
     poll: float,
+    watch: ChangeWatch | None = None,
 ) -> Iterator[str]:
+    """The stream's lines. With a ``watch`` (Redis) the stream sleeps until its game changes (or the next
+    heartbeat); without one, or while the watch cannot start, it looks every ``poll`` seconds."""
     started = time.monotonic()
     deadline = started + lifetime
     next_beat = started + heartbeat
     yield f"retry: 2000\n: game {game_id} after version {after}\n\n"
     while True:
+        mark = _mark(watch)  # before the read: a change committed after the read is above it
         try:
             changes = changes_since(game_id, after)
         except Exception:  # the store went away mid-stream: end it, the client reconnects and resumes
@@ -723,4 +729,18 @@ def _event_stream(
         if now >= next_beat:
             yield ": heartbeat\n\n"
             next_beat = now + heartbeat
-        time.sleep(max(0.0, min(poll, deadline - now)))
+        if watch is None or mark is None:
+            time.sleep(max(0.0, min(poll, deadline - now)))
+        else:
+            watch.wait(game_id, mark, min(deadline, next_beat) - now)
+
+
+def _mark(watch: ChangeWatch | None) -> int | None:
+    """The watch's mark, or None (poll this time) when there is no watch or it could not start."""
+    if watch is None:
+        return None
+    try:
+        return watch.mark()
+    except Exception:  # the store did not answer; the read that follows says whether the stream goes on
+        logger.debug("the change watch could not start", exc_info=True)
+        return None

@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -32,6 +32,7 @@ from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameNotFound, StaleVersion, UnknownVersion
 from replay.events import DomainEvent, GameCreated, GameIndexed, Move
 from replay.game import Game, GameSnapshot, NotAGameEvent, after_decided, created_game, project_game
+from replay.watch import ChangeWatch, can_watch
 
 if TYPE_CHECKING:
     from replay.store.recorders import Along
@@ -239,6 +240,12 @@ class GameLog(Application[UUID]):
         self._summaries: dict[str, tuple[int, GameSummary]] = {}
         background = self.env.get("SNAPSHOTS_IN_BACKGROUND", "n").lower() in ("y", "yes", "true", "1")
         self._snapshot_writer = SnapshotWriter(self._write_snapshot) if background else None
+        self._watch = ChangeWatch(cast(Any, self.recorder)) if can_watch(self.recorder) else None
+
+    def watch_for(self, game_id: UUID) -> ChangeWatch | None:
+        """What wakes a spectator of this game when it changes (:mod:`replay.watch`), or None when this store
+        cannot wake anyone (SQLite, memory): a spectator then polls."""
+        return self._watch
 
     def close(self) -> None:
         if self._snapshot_writer is not None:

@@ -31,6 +31,7 @@ PER_GAME = frozenset(
         "locate",
         "events_of",
         "changes_since",
+        "watch_for",
         "play",
         "undo",
         "redo",

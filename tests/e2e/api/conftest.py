@@ -61,30 +61,47 @@ class RecordingClient(ApiClient):
         return seen
 
 
+def store_env(store: str, request: pytest.FixtureRequest, tmp_path: Path) -> tuple[dict[str, str], int]:
+    """The environment of `heronlog serve` on ``store`` (a fresh key prefix on Redis), and how many servers
+    serve it: two on the Redis Cluster with three shards, one otherwise."""
+    if store == "sqlite":
+        return {"HERONLOG_DATA": str(tmp_path / "data"), "REDIS_URL": "", "HERONLOG_STORE": ""}, 1
+    if store == "redis":
+        url = request.getfixturevalue("redis_url")
+        return {
+            "REDIS_URL": url,
+            "HERONLOG_STORE": "redis",
+            "REDIS_KEY_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
+        }, 1
+    env = {
+        "REDIS_URL": request.getfixturevalue("cluster_url"),
+        "REDIS_CLUSTER": "yes",
+        "HERONLOG_SHARDS": "3",
+        "HERONLOG_STORE": "redis",
+        "REDIS_KEY_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
+    }
+    return env, 2
+
+
+@contextlib.contextmanager
+def serving(
+    store: str, request: pytest.FixtureRequest, tmp_path: Path, **extra: str
+) -> Iterator[list[Served]]:
+    """The servers of ``store`` (:func:`store_env`, plus ``extra`` variables), stopped afterwards."""
+    env, count = store_env(store, request, tmp_path)
+    with contextlib.ExitStack() as stack:
+        yield [
+            stack.enter_context(contextlib.contextmanager(serve)(tmp_path, {**env, **extra}))
+            for _ in range(count)
+        ]
+
+
 @pytest.fixture(params=["sqlite", "redis", "cluster"])
 def servers(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[list[Served]]:
     """`heronlog serve` on the embedded SQLite store, then on Redis (a fresh key prefix), then two of them
     on the Redis Cluster with three shards."""
-    count = 1
-    if request.param == "sqlite":
-        env = {"HERONLOG_DATA": str(tmp_path / "data"), "REDIS_URL": "", "HERONLOG_STORE": ""}
-    elif request.param == "redis":
-        env = {
-            "REDIS_URL": request.getfixturevalue("redis_url"),
-            "HERONLOG_STORE": "redis",
-            "REDIS_KEY_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
-        }
-    else:
-        count = 2
-        env = {
-            "REDIS_URL": request.getfixturevalue("cluster_url"),
-            "REDIS_CLUSTER": "yes",
-            "HERONLOG_SHARDS": "3",
-            "HERONLOG_STORE": "redis",
-            "REDIS_KEY_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
-        }
-    with contextlib.ExitStack() as stack:
-        yield [stack.enter_context(contextlib.contextmanager(serve)(tmp_path, env)) for _ in range(count)]
+    with serving(request.param, request, tmp_path) as served:
+        yield served
 
 
 @pytest.fixture

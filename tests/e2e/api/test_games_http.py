@@ -13,10 +13,13 @@ import random
 import threading
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.api_helpers import ApiClient
-from tests.e2e.api.conftest import RecordingClient
+from tests.e2e.api.conftest import RecordingClient, serving
 
 
 def record_whole_game(
@@ -291,3 +294,46 @@ def test_a_solo_game_played_over_http_with_the_rival_moving_by_itself(web: Recor
     copy = web.post("/api/games/import?new_id=1", exported)
     assert copy.status == 201, copy.body
     assert copy.body["game"]["state"] == game["state"] and copy.body["game"]["solo"] == "hard"
+
+
+@pytest.mark.parametrize("store", ["redis", "cluster"])
+def test_a_spectator_on_redis_is_woken_by_the_move_not_by_polling(
+    store: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """On Redis a stream sleeps until its game changes (replay.watch): with polling and heartbeats set to ten
+    minutes, a move recorded through another server (on the cluster) reaches a stream opened for two minutes
+    well within the 30 s this test waits. A stream that only polled would look again when it ends, two
+    minutes later."""
+    ten_minutes = {"HERONLOG_STREAM_POLL_SECONDS": "600", "HERONLOG_STREAM_HEARTBEAT_SECONDS": "600"}
+    with serving(store, request, tmp_path, **ten_minutes) as servers:
+        web = RecordingClient(servers[-1].url)
+        game_id, owner, game = web.create(["Aiko", "Ben"], seed=8)
+        opened = threading.Event()
+        seen: list[dict[str, str]] = []
+
+        def spectate() -> None:
+            stream = urllib.request.urlopen(
+                f"{servers[0].url}/api/games/{game_id}/stream?timeout=120", timeout=150
+            )
+            with stream:
+                fields: dict[str, str] = {}
+                for raw in stream:
+                    line = raw.decode().rstrip("\n")
+                    opened.set()  # the stream's first line: it has read the game and waits
+                    if line:
+                        name, _, value = line.partition(": ")
+                        fields[name] = value
+                    elif "event" in fields:
+                        seen.append(fields)
+                        return
+                    else:
+                        fields = {}
+
+        spectator = threading.Thread(target=spectate, daemon=True)
+        spectator.start()
+        assert opened.wait(timeout=15)
+        move = web.legal(game_id).body["moves"][0]
+        assert web.play(game_id, move, owner, game["version"]).status == 201
+        spectator.join(timeout=30)
+        assert [(event["id"], event["event"]) for event in seen] == [("2", "MovePlayed")]
+        assert json.loads(seen[0]["data"])["data"]["move"] == move
