@@ -26,7 +26,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 from uuid import UUID
 
 logger = logging.getLogger("heronlog.watch")
@@ -45,43 +45,20 @@ REMEMBERED = 50_000
 older than a few moments, and a game forgotten was last changed long before it)."""
 
 
-class Notified(Protocol):
-    id: int
-    originator_id: UUID | str
-
-
-class Follows(Protocol):
-    """What a watch needs of a recorder (``replay.store.recorders.RedisApplicationRecorder`` has it)."""
-
-    def max_notification_id(self) -> int | None: ...
-
-    def last_notice(self) -> bytes: ...
-
-    def select_notifications(
-        self,
-        start: int | None,
-        limit: int,
-        stop: int | None = None,
-        topics: Sequence[str] = (),
-        *,
-        inclusive_of_start: bool = True,
-    ) -> Sequence[Any]: ...
-
-    def wait_for_notice(self, after: bytes, timeout_ms: int) -> bool: ...
-
-
 def can_watch(recorder: Any) -> bool:
-    """Whether this recorder can block until something is committed (else a stream polls)."""
+    """Whether this application recorder can also block until something is committed, as the Redis one can
+    (``last_notice``, ``wait_for_notice``); a stream polls the others."""
     return all(callable(getattr(recorder, name, None)) for name in ("last_notice", "wait_for_notice"))
 
 
 class ChangeWatch:
     """Follows one application's notification log for the streams of this process (see the module's
-    docstring)."""
+    docstring). ``recorder`` is the application's recorder: the library's ``select_notifications`` and
+    ``max_notification_id``, and the two calls :func:`can_watch` asks for."""
 
     def __init__(
         self,
-        recorder: Follows,
+        recorder: Any,
         *,
         idle_seconds: float = IDLE_SECONDS,
         block_ms: int = BLOCK_MS,
@@ -171,7 +148,7 @@ class ChangeWatch:
             logger.warning("the change watch stopped: the store did not answer", exc_info=True)
             self._stop()
 
-    def _note(self, page: Sequence[Notified]) -> int:
+    def _note(self, page: Sequence[Any]) -> int:
         """Record a page of notifications and wake their games' waiters; the last id."""
         with self._lock:
             for notification in page:

@@ -135,3 +135,16 @@ def api(site: Served) -> Api:
 
 def no_horizontal_scroll(page: Any) -> bool:
     return bool(page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1"))
+
+
+def save_annotation(
+    page: Any, api: Api, game_id: str, text: str, part: str
+) -> tuple[Any, list[dict[str, Any]]]:
+    """On an open replay page: write ``text``, point it at the board part labelled ``part`` and save it; the
+    note as the move list shows it, and the game's annotations as the API then answers them."""
+    page.fill("#note-text", text)
+    page.get_by_label("Points at").select_option(label=part)
+    page.click("#note-save")
+    note = page.locator("#move-list li.current .note")
+    note.wait_for()
+    return note, list(api.call("GET", f"/api/games/{game_id}/annotations")["annotations"])

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Served
-from tests.e2e.pages.conftest import Api, no_horizontal_scroll
+from tests.e2e.pages.conftest import Api, no_horizontal_scroll, save_annotation
 from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, version_of, wait_shown, wait_version
 
 pytestmark = pytest.mark.browser
@@ -141,12 +141,9 @@ def test_an_annotation_points_at_a_part_of_the_matcha_board_and_outlines_it(
     assert words <= set(part.locator("option").all_inner_texts())
 
     # Saved pointing at the Viewing Platform, the annotation outlines exactly that part of the Tea Garden.
-    page.fill("#note-text", "one more CP for each clan up here")
-    part.select_option(label="The Viewing Platform")
-    page.click("#note-save")
-    note = page.locator("#move-list li.current .note")
-    note.wait_for()
-    stored = api.call("GET", f"/api/games/{game_id}/annotations")["annotations"]
+    note, stored = save_annotation(
+        page, api, game_id, "one more CP for each clan up here", "The Viewing Platform"
+    )
     assert [n["target"] for n in stored] == [{"kind": "tea_garden", "id": "viewing_platform"}]
     assert note.locator(".note-target").inner_text().strip() == "→ the Viewing Platform"
     note.get_by_role("button", name="Show the Viewing Platform on the board").focus()

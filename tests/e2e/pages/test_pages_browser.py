@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Served
-from tests.e2e.pages.conftest import Api, no_horizontal_scroll
+from tests.e2e.pages.conftest import Api, no_horizontal_scroll, save_annotation
 
 pytestmark = pytest.mark.browser
 
@@ -595,12 +595,7 @@ def test_an_annotation_points_at_a_part_of_the_board_and_outlines_it(
     part = page.get_by_label("Points at")
     assert part.locator("option", has_text="Passage of Time").count() == 1
     assert part.locator("option", has_text="Aiko's domain").count() == 1
-    page.fill("#note-text", "take the coral die here")
-    part.select_option(label="The coral bridge")
-    page.click("#note-save")
-    note = page.locator("#move-list li.current .note")
-    note.wait_for()
-    stored = api.call("GET", f"/api/games/{game_id}/annotations")["annotations"]
+    note, stored = save_annotation(page, api, game_id, "take the coral die here", "The coral bridge")
     assert [(n["text"], n["target"]) for n in stored] == [
         ("take the coral die here", {"kind": "bridge", "id": "coral"})
     ]

@@ -49,17 +49,9 @@ class Log:
         self._check()
         return str(len(self.records)).encode()
 
-    def select_notifications(
-        self,
-        start: int | None,
-        limit: int,
-        stop: int | None = None,
-        topics: Sequence[str] = (),
-        *,
-        inclusive_of_start: bool = True,
-    ) -> Sequence[Any]:
+    def select_notifications(self, start: int | None, limit: int, **options: Any) -> Sequence[Any]:
         self._check()
-        first = (start or 0) + (0 if inclusive_of_start else 1)
+        first = (start or 0) + (0 if options.get("inclusive_of_start", True) else 1)
         return [record for record in self.records if record.id >= first][:limit]
 
     def wait_for_notice(self, after: bytes, timeout_ms: int) -> bool:
