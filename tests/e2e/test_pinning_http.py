@@ -82,6 +82,11 @@ def test_a_worker_started_again_takes_the_cpu_of_the_one_that_died(pinned: Serve
         assert time.monotonic() < deadline, "no worker started in place of the killed one"
         time.sleep(0.1)
     (newcomer,) = set(now) - set(before)
+    # The master forks the newcomer before the newcomer pins itself (gunicorn's post_fork, its first step):
+    # wait for its line saying where it is kept, then look.
+    while f"worker {newcomer} kept on CPU" not in pinned.output():
+        assert time.monotonic() < deadline, "the new worker never said where it is kept"
+        time.sleep(0.1)
     assert cpus_of(newcomer) == before[victim]
     assert pinned.get_json("/healthz")[0] == 200
 
