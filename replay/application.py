@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -240,7 +240,7 @@ class GameLog(Application[UUID]):
         self._summaries: dict[str, tuple[int, GameSummary]] = {}
         background = self.env.get("SNAPSHOTS_IN_BACKGROUND", "n").lower() in ("y", "yes", "true", "1")
         self._snapshot_writer = SnapshotWriter(self._write_snapshot) if background else None
-        self._watch = ChangeWatch(cast(Any, self.recorder)) if can_watch(self.recorder) else None
+        self._watch = ChangeWatch(self.recorder) if can_watch(self.recorder) else None
 
     def watch_for(self, game_id: UUID) -> ChangeWatch | None:
         """What wakes a spectator of this game when it changes (:mod:`replay.watch`), or None when this store

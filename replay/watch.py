@@ -119,14 +119,13 @@ class ChangeWatch:
             event.wait(max(0.0, timeout))
         finally:
             with self._lock:
-                waiting = self._waiters.get(originator_id)
-                if waiting is not None:
-                    waiting.discard(event)
-                    if not waiting:
-                        del self._waiters[originator_id]
+                waiting = self._waiters[originator_id]
+                waiting.discard(event)
+                if not waiting:
+                    del self._waiters[originator_id]
                 self._last_use = self._clock()
-        with self._lock:
-            return self._latest.get(originator_id, 0) > mark
+                changed = self._latest.get(originator_id, 0) > mark
+        return changed
 
     def _follow(self, last: int) -> None:
         """The thread: note the notices' horizon, read every notification after the last one seen, then block

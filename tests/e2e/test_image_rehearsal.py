@@ -98,16 +98,24 @@ def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> Non
 
 
 def copy_into_context(context: Path) -> int:
-    """The build context: every file of the repository that the ignore file lets through. Returns how many."""
+    """The build context: every file of the repository that the ignore file lets through. Returns how many.
+    Folders the rules leave out, with no ``!`` rule reaching inside them (``.git``, ``.venv``...), are not
+    walked."""
     rules = dockerignore()
     copied = 0
-    for path in sorted(ROOT.rglob("*")):
-        relative = path.relative_to(ROOT).as_posix()
-        if not path.is_file() or relative.startswith((".git/", ".venv/")) or not in_context(relative, rules):
-            continue
-        (context / relative).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(path, context / relative)
-        copied += 1
+    for folder, subfolders, files in os.walk(ROOT):
+        base = Path(folder).relative_to(ROOT).as_posix().removeprefix(".")
+        prefix = f"{base}/" if base else ""
+        subfolders[:] = [
+            name
+            for name in sorted(subfolders)
+            if in_context(prefix + name, rules) or any(rule.startswith(f"!{prefix}{name}/") for rule in rules)
+        ]
+        for name in sorted(files):
+            if in_context(prefix + name, rules):
+                (context / prefix).mkdir(parents=True, exist_ok=True)
+                shutil.copy2(Path(folder) / name, context / prefix / name)
+                copied += 1
     return copied
 
 
@@ -187,6 +195,12 @@ def image_environment(image: Image) -> dict[str, str]:
     return {**env, "PATH": f"{image.bin}:/usr/bin:/bin", "HOME": str(workdir(final_stage(), image.root))}
 
 
+def on_port(env: dict[str, str], server: Served) -> dict[str, str]:
+    """``env`` with the port ``serve`` chose for ``server`` in place of ``{port}``."""
+    port = server.url.rsplit(":", 1)[1]
+    return {name: value.replace("{port}", port) for name, value in env.items()}
+
+
 def command_of(image: Image) -> list[str]:
     final = final_stage()
     [entrypoint] = [instruction.words() for instruction in final if instruction.keyword == "ENTRYPOINT"]
@@ -219,8 +233,7 @@ def served(image: Image, tmp_path: Path) -> Iterator[tuple[Served, dict[str, str
     for running in serve(
         tmp_path, env, command=command_of(image), inherit=False, user=image.user, cwd=Path(env["HOME"])
     ):
-        port = running.url.rsplit(":", 1)[1]
-        yield running, {name: value.replace("{port}", port) for name, value in env.items()}
+        yield running, on_port(env, running)
 
 
 def test_the_installed_image_imports_heronlog_from_its_own_site_packages_not_the_sources(
@@ -305,8 +318,7 @@ def test_the_image_serves_a_compose_files_api_on_redis_writing_nowhere_but_tmp(
     for server in serve(
         tmp_path, env, command=command_of(image), inherit=False, user=image.user, cwd=read_only
     ):
-        port = server.url.rsplit(":", 1)[1]
-        assert health_check(image, {**env, "HERONLOG_PORT": port}) == 0
+        assert health_check(image, on_port(env, server)) == 0
         api = ApiClient(http_transport(server.url))
         game_id, owner, _ = api.create(players=2, seed=5)
         listing = api.legal(game_id, owner)
