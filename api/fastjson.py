@@ -18,7 +18,7 @@ body equal to its schema's dump), so marshmallow need not walk them again.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import marshmallow as ma
@@ -49,10 +49,20 @@ def encode(value: Any) -> bytes:
 def decode(data: str | bytes) -> Any:
     """JSON text as Python data. Input msgspec refuses is read by the standard library, which then accepts or
     refuses it exactly as before (its ``JSONDecodeError`` is what Flask and webargs expect)."""
+    return _decoded(data, json.loads)
+
+
+def _decoded(data: str | bytes, fallback: Callable[[Any], Any]) -> Any:
+    """``data`` read by msgspec, else by ``fallback``. JSON nested deeper than the interpreter's recursion
+    limit (about a thousand levels) is refused as invalid JSON: both readers recurse, and their
+    ``RecursionError`` would otherwise reach the client as a 500."""
     try:
-        return _decoder.decode(data)
-    except msgspec.DecodeError:
-        return json.loads(data)
+        try:
+            return _decoder.decode(data)
+        except msgspec.DecodeError:
+            return fallback(data)
+    except RecursionError:
+        raise json.JSONDecodeError("JSON nested too deeply", "nested", 0) from None
 
 
 class FastJSONProvider(DefaultJSONProvider):
@@ -99,11 +109,8 @@ class FastFlaskParser(FlaskParser):  # type: ignore[misc]  # webargs' parser, ty
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             return core.missing
-        data = req.get_data(cache=True)
-        try:
-            return _decoder.decode(data)
-        except msgspec.DecodeError:  # webargs' own reading, and its errors (an empty body is "missing")
-            return core.parse_json(data)
+        # webargs' own reading where msgspec refuses, and its errors (an empty body is "missing")
+        return _decoded(req.get_data(cache=True), core.parse_json)
 
 
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:

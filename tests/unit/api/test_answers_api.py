@@ -110,3 +110,36 @@ def test_bodies_msgspec_refuses_still_get_the_answers_they_got_before(app: Flask
         "/api/games", data=b'{"players": ["A\\u00efko", "Ben"]}', content_type="application/json"
     )
     assert named.status_code == 201 and named.get_json()["game"]["players"][0]["name"] == "Aïko"
+
+
+@pytest.mark.parametrize("depth", [1_000, 20_000])
+def test_json_nested_past_the_recursion_limit_is_a_400_on_every_write_and_changes_nothing(
+    api: ApiClient, app: Flask, depth: int
+) -> None:
+    # Both JSON readers recurse: a body nested a thousand levels deep raised RecursionError, answered as a 500.
+    game_id, token, _ = api.create(2, seed=3)
+    before = api.get(f"/api/games/{game_id}").body
+    nested = b"[" * depth + b"]" * depth
+    client = app.test_client()
+    writes = [
+        ("POST", "/api/games"),
+        ("POST", "/api/score-sheets"),
+        ("POST", "/api/games/import"),
+        *(
+            ("POST", f"/api/games/{game_id}/{what}")
+            for what in ("moves", "undo", "redo", "amend", "abandon", "forks", "annotations")
+        ),
+    ]
+    for method, path in writes:
+        answer = client.open(
+            path,
+            method=method,
+            data=nested,
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert answer.status_code == 400, (path, answer.get_data()[:200])
+        assert answer.get_json()["error_code"] == "invalid_request", path
+    assert api.get(f"/api/games/{game_id}").body == before
+    with pytest.raises(json.JSONDecodeError):
+        fastjson.decode(nested)
