@@ -17,7 +17,7 @@ from flask.views import MethodView
 from api import present
 from api.context import etag, game_log, reader, writer
 from api.errors import ApiError
-from api.openapi import READ, Blueprint, errors
+from api.openapi import IDEMPOTENCY_KEY, READ, Blueprint, errors
 from api.schemas import AnnotationEditSchema, AnnotationListSchema, AnnotationSchema, NewAnnotationSchema
 
 blp = Blueprint(
@@ -42,7 +42,7 @@ class Annotations(MethodView):
         return body, 200, etag(game.version)
 
     @errors(blp, 400, 401, 404, 413, 429, 503)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(NewAnnotationSchema, error_status_code=400)
     @blp.response(201, AnnotationSchema)
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
@@ -76,7 +76,7 @@ class OneAnnotation(MethodView):
         return present.annotation_view(game, game_log().annotation_stream(game_id).get(annotation_id))
 
     @errors(blp, 400, 401, 403, 404, 413, 429, 503)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(AnnotationEditSchema, error_status_code=400)
     @blp.response(200, AnnotationSchema)
     def patch(self, body: Mapping[str, Any], game_id: UUID, annotation_id: str) -> Any:
@@ -95,7 +95,7 @@ class OneAnnotation(MethodView):
         return present.annotation_view(game, edited)
 
     @errors(blp, 401, 403, 404, 429, 503)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(204)
     def delete(self, game_id: UUID, annotation_id: str) -> None:
         """Withdraw an annotation (the stream keeps it for the audit)."""

@@ -22,7 +22,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from api import errors, observability
-from api.context import BEARER, EXTENSION, LazyServices, Services, presented_token, services
+from api.context import BEARER, EXTENSION, LazyServices, Services, idempotency_key, presented_token, services
 from api.errors import ApiError
 from api.fastjson import FastJSONProvider
 from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
@@ -215,7 +215,10 @@ def _add_write_guards(app: Flask) -> None:
         box = services()
         who = _identity()
         limit_name = "RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS"
-        key = request.headers.get("Idempotency-Key")
+        # Checked and trimmed here, for every write, as the moves' own log reads it (a header's surrounding
+        # blanks are not part of its value): " k" must find the answer kept for "k", or a different write
+        # sent with it would be taken by the log for a retry of the first, and answered as recorded.
+        key = idempotency_key()
         cache_key = fingerprint = None
         if key:
             body = request.get_data(cache=True)

@@ -35,7 +35,7 @@ from api.context import (
 from api.errors import ApiError
 from api.fastjson import json_response
 from api.observability import note
-from api.openapi import OPEN_WRITE, READ, WRITE, Blueprint, errors
+from api.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, READ, WRITE, Blueprint, errors
 from api.schemas import (
     AbandonSchema,
     AccessSchema,
@@ -91,13 +91,6 @@ IF_MATCH = {
     "required": False,
     "schema": {"type": "string"},
     "description": 'the version the write expects, as the ETag gave it ("12"); or send expected_version',
-}
-IDEMPOTENCY_KEY = {
-    "in": "header",
-    "name": "Idempotency-Key",
-    "required": False,
-    "schema": {"type": "string", "maxLength": 200},
-    "description": "a retried write with the same key answers as the first one did, writing nothing",
 }
 ETAG_HEADER = {"ETag": {"description": "the game's version", "schema": {"type": "string"}}}
 WRITE_DOC: dict[str, Any] = {"security": BEARER, "parameters": [IF_MATCH, IDEMPOTENCY_KEY]}
@@ -181,6 +174,7 @@ class Games(MethodView):
         }
 
     @errors(blp, *OPEN_WRITE)
+    @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(NewGameSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
     def post(self, setup: Mapping[str, Any]) -> Any:
@@ -192,6 +186,7 @@ class Games(MethodView):
 @blp.route("/import")
 class Import(MethodView):
     @errors(blp, *OPEN_WRITE, 422)
+    @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(ImportQuerySchema, location="query", error_status_code=400)
     @blp.arguments(ImportDocumentSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
@@ -396,7 +391,7 @@ class Abandon(MethodView):
 @blp.route("/<uuid:game_id>/forks")
 class Forks(MethodView):
     @errors(blp, 400, 401, 404, 413, 429, 503)
-    @blp.doc(security=[*BEARER, {}])
+    @blp.doc(security=[*BEARER, {}], parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(ForkSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
@@ -585,7 +580,7 @@ class Export(MethodView):
 @blp.route("/<uuid:game_id>/seats/<int:seat>/token")
 class SeatToken(MethodView):
     @errors(blp, 400, 401, 403, 404, 429, 503)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(201, SeatTokenSchema)
     def post(self, game_id: UUID, seat: int) -> Any:
         """Issue a token for a seat (owner only).
@@ -598,7 +593,7 @@ class SeatToken(MethodView):
         return body, 201
 
     @errors(blp, 401, 403, 404, 429, 503)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(204)
     def delete(self, game_id: UUID, seat: int) -> None:
         """Withdraw the seat's token (owner only)."""

@@ -34,6 +34,16 @@ class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest
     ARGUMENTS_PARSER = FastFlaskParser()
 
 
+# Every write honours it (api.app checks it before the write): documented on every write operation.
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+    "description": "1 to 200 printable characters (blanks around it are not part of it): a retried write "
+    "with the same key answers as the first one did, writing nothing; the same key with another body is 422",
+}
+
 READ = (401, 404, 503)
 WRITE = (400, 401, 403, 404, 409, 413, 422, 428, 429, 503)
 OPEN_WRITE = (400, 413, 429, 503)

@@ -10,7 +10,7 @@ from flask.views import MethodView
 import domain
 from api import present
 from api.games import judged
-from api.openapi import OPEN_WRITE, Blueprint, errors
+from api.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, Blueprint, errors
 from api.schemas import ScoreSheetRequestSchema, ScoreSheetsSchema
 
 blp = Blueprint(
@@ -24,6 +24,7 @@ blp = Blueprint(
 @blp.route("")
 class ScoreSheets(MethodView):
     @errors(blp, *OPEN_WRITE)
+    @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(ScoreSheetRequestSchema, error_status_code=400)
     @blp.response(200, ScoreSheetsSchema)
     def post(self, body: Mapping[str, Any]) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from flask import Flask
 
 from api.limits import MemoryAnswers
@@ -166,6 +167,40 @@ def test_a_retried_move_with_the_same_idempotency_key_answers_as_the_first(api: 
     assert api.game(game_id)["version"] == 2
     other = api.play(game_id, {**move, "resource": "another"}, token, 1, key="tap-1")
     assert other.error() == (422, "idempotency_key_reused")
+
+
+def test_a_key_with_blanks_around_it_is_the_same_key_and_cannot_pass_another_move_off_as_a_retry(
+    api: ApiClient,
+) -> None:
+    # The log trims the key it stores with a move; the answer cache once did not, so " tap-3" missed the
+    # cached answer of "tap-3", and the log then took a different move for a retry: 201, nothing recorded.
+    game_id, token, _ = api.create(2, seed=5)
+    move = api.legal(game_id).body["moves"][0]
+    first = api.play(game_id, move, token, 1, key="tap-3")
+    assert first.status == 201
+    other = api.play(game_id, api.legal(game_id).body["moves"][0], token, 2, key=" tap-3 ")
+    assert other.error() == (422, "idempotency_key_reused")
+    assert api.game(game_id)["version"] == 2
+    retried = api.play(game_id, move, token, 1, key="tap-3\t")
+    assert retried.status == 201 and retried.body == first.body
+
+
+@pytest.mark.parametrize(
+    "key", ["", "   ", "k" * 201, "tap\x7f"], ids=["empty", "blank", "too long", "control"]
+)
+@pytest.mark.parametrize("write", ["undo", "abandon", "annotations", "forks"])
+def test_a_malformed_idempotency_key_is_refused_on_every_write_and_changes_nothing(
+    api: ApiClient, key: str, write: str
+) -> None:
+    game_id, token, _ = api.create(2, seed=5)
+    assert api.play(game_id, api.legal(game_id).body["moves"][0], token, 1).status == 201
+    body = {"version": 2, "text": "x"} if write in ("annotations", "forks") else {}
+    refused = api.post(f"/api/games/{game_id}/{write}", body, token=token, if_match=2, key=key)
+    assert refused.error() == (400, "invalid_request")
+    assert "Idempotency-Key" in refused.body["message"]
+    game = api.game(game_id)
+    assert game["version"] == 2 and game["status"] != "abandoned"
+    assert api.get(f"/api/games/{game_id}/annotations").body["annotations"] == []
 
 
 def test_a_retried_move_is_safe_even_after_the_answer_cache_forgot_it(api: ApiClient, app: Flask) -> None:

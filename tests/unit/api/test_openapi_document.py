@@ -73,3 +73,19 @@ def test_the_query_parameters_of_amending_and_replaying_an_amended_game_are_docu
         operation = paths[path]["get"]
         assert name in {p["name"] for p in operation["parameters"] if p["in"] == "query"}, path
         assert {"400", "404"} <= set(operation["responses"]), path
+
+
+def test_every_write_documents_the_idempotency_key_it_honours(client: FlaskClient) -> None:
+    # api.app checks and honours the header on every write, so every write must say so.
+    document = client.get("/api/openapi.json").get_json()
+    writes = [
+        (method, path, operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if method in METHODS - {"get"}
+    ]
+    assert len(writes) >= 14
+    for method, path, operation in writes:
+        keyed = [p for p in operation.get("parameters", []) if p["name"] == "Idempotency-Key"]
+        assert keyed and keyed[0]["in"] == "header", (method, path)
+        assert keyed[0]["schema"]["maxLength"] == 200, (method, path)
