@@ -339,7 +339,9 @@ class Gatekeeper:
                 self.home(game_id).save(*events, issued)
             except IntegrityError:
                 continue
-            return Issued(game_id, token, self.access(game_id).grants[issued.grant_id])
+            # The grant as written, not as read back: a token issued for the same seat a moment later
+            # may already have revoked it, and the caller must still get the token it was issued.
+            return Issued(game_id, token, mutate(issued, access).grants[issued.grant_id])
         raise StaleVersion(access.version, self.access(game_id).version)
 
     def revoke_seat(self, game_id: UUID, seat: int, *, by: str) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 
 import pytest
 
@@ -72,3 +73,29 @@ def test_forks_and_imports_get_an_owner_of_their_own(gate: Gatekeeper) -> None:
         assert gate.authenticate(issued.game_id, issued.token) is not None
         assert gate.authenticate(issued.game_id, game.token) is None
     assert hash_token(fork.token) != hash_token(copy.token)
+
+
+def test_a_seat_token_issued_while_another_is_issued_for_that_seat_is_still_answered(
+    gate: Gatekeeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two owners' phones ask for seat 1 at once: the second request's grant revokes the first one's right
+    # after it is written. The first request once re-read the grants to answer, and failed (KeyError: a 500).
+    game = gate.create_game({"players": 3})
+    home = gate.home(game.game_id)
+    save = home.save
+    racing: list[Any] = []
+
+    def save_then_race(*events: Any) -> Any:
+        saved = save(*events)
+        if not racing:
+            racing.append(None)
+            racing.append(gate.issue_seat_token(game.game_id, 1, by="owner"))
+        return saved
+
+    monkeypatch.setattr(home, "save", save_then_race)
+    first = gate.issue_seat_token(game.game_id, 1, by="owner")
+    second = racing[1]
+    assert first.grant.actor == second.grant.actor == "seat:1"
+    assert first.grant.id != second.grant.id
+    assert gate.authenticate(game.game_id, first.token) is None  # revoked by the later one, as it should be
+    assert gate.authenticate(game.game_id, second.token) == second.grant
