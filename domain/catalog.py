@@ -518,6 +518,16 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
     if any(room.floor not in (Floor.STEWARD, Floor.DIPLOMAT) for room in rooms):
         raise ValueError("castle rooms are on the steward or diplomat floor (R-C01)")
     room_ids = {room.id: room for room in rooms}
+    for deck, floor in (("steward", Floor.STEWARD), ("diplomat", Floor.DIPLOMAT)):
+        # A room's card offers one block per die-tile space of the room (R-C01): the two must agree, or the
+        # room's menu would point past the card's blocks.
+        sizes = {room.tiles for room in rooms if room.floor == floor}
+        for card in cards.values():
+            if card.deck == deck and {len(card.blocks)} != sizes:
+                raise ValueError(
+                    f"{deck} card {card.id} has {len(card.blocks)} block(s); "
+                    f"the {deck} rooms have {' or '.join(map(str, sorted(sizes)))} die-tile spaces"
+                )
     diamond_spaces = tuple((str(room), int(pos)) for room, pos in castle["diamond_spaces"])
     numbered_spaces = tuple((str(room), int(pos)) for room, pos in castle["numbered_spaces"])
     spaces = diamond_spaces + numbered_spaces

@@ -131,8 +131,17 @@ def create(
     if opening is None:
         state, drawn = rules.draw_opening(fresh)
     else:
+        # Given by a fork (from a stored game) or an import (untrusted): each outcome is checked by the rules
+        # as it is applied, so a malformed one is refused as a setup error rather than failing in the engine.
+        if not all(isinstance(move, Mapping) for move in opening):
+            raise InvalidSetup("every setup chance outcome (opening) must be an object")
         drawn = [dict(move) for move in opening]
-        state = rules.opening_state(normal, domain.catalog_of(fresh), drawn)
+        try:
+            state = rules.opening_state(normal, domain.catalog_of(fresh), drawn, check=True)
+        except domain.DomainError as error:
+            raise InvalidSetup(
+                f"the setup's chance outcomes do not fit: {error.message}", **error.details
+            ) from error
     event = GameCreated(
         originator_id=game_id or uuid4(),
         originator_version=1,

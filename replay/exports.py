@@ -9,6 +9,8 @@ the whole log refolds. Exporting an imported game gives back the same document.
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
@@ -94,8 +96,61 @@ def _time(value: Any) -> datetime:
     return parsed
 
 
+_HINTS: dict[type[DomainEvent], dict[str, Any]] = {}
+
+
+def _hints(cls: type[DomainEvent]) -> dict[str, Any]:
+    """The declared type of each of an event's fields (the events module's annotations, resolved once)."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS.setdefault(cls, typing.get_type_hints(cls))
+    return hints
+
+
+def _kind(hint: Any) -> str:
+    """A declared type in a reader's words, for the import's report."""
+    options = [option for option in typing.get_args(hint) if option is not type(None)]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return " or ".join([*(_kind(option) for option in options), "null"])
+    if typing.get_origin(hint) is list:
+        return f"a list of {_kind(options[0]).split(' ', 1)[1]}s"
+    names = {int: "a whole number", str: "a text", bool: "a boolean", dict: "an object"}
+    return names.get(typing.get_origin(hint) or hint, "a value")
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether JSON data ``value`` has the shape of the declared type ``hint``. An import is untrusted: a
+    field of the wrong kind (a number where the undone versions' list belongs) would otherwise reach the rules
+    and fail there as a TypeError, a 500, instead of a problem reported with its position."""
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, option) for option in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin is list:
+        [item] = typing.get_args(hint)
+        return isinstance(value, list) and all(_fits(element, item) for element in value)
+    if origin is dict:
+        _, item = typing.get_args(hint)
+        return isinstance(value, dict) and all(
+            isinstance(k, str) and _fits(v, item) for k, v in value.items()
+        )
+    return isinstance(value, hint)
+
+
+def _misfits(cls: type[DomainEvent], data: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """What is wrong with the fields among ``names`` whose value does not have the type ``cls`` declares."""
+    hints = _hints(cls)
+    return [f"{name} must be {_kind(hints[name])}" for name in names if not _fits(data[name], hints[name])]
+
+
 def _build(cls: type[DomainEvent], entry: Mapping[str, Any], originator: UUID) -> DomainEvent:
-    """An event of class ``cls`` from its exported form; raises ValueError on a missing or extra field."""
+    """An event of class ``cls`` from its exported form; raises ValueError on a missing or extra field, or on
+    a field of the wrong type."""
     names = {field.name for field in fields(cls)} - _HEADER
     data = entry.get("data")
     if not isinstance(data, Mapping):
@@ -108,6 +163,9 @@ def _build(cls: type[DomainEvent], entry: Mapping[str, Any], originator: UUID) -
     version = entry.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ValueError("version must be an integer")
+    misfits = _misfits(cls, data, sorted(names))
+    if misfits:
+        raise ValueError("; ".join(misfits))
     payload = {name: data[name] for name in names}
     return cls(
         originator_id=originator, originator_version=version, timestamp=_time(entry.get("at")), **payload
@@ -140,7 +198,7 @@ def refold(document: Any, *, game_id: UUID) -> ImportedLog:
             [{"position": "format", "message": f"not a {FORMAT} document of version {FORMAT_VERSION}"}]
         )
     rules_version = document.get("rules_version")
-    if rules_version not in rules.COMPATIBLE:
+    if not isinstance(rules_version, str) or rules_version not in rules.COMPATIBLE:
         problems.add(
             "rules_version",
             f"recorded under rules {rules_version}; this build replays {', '.join(sorted(rules.COMPATIBLE))}",
@@ -180,13 +238,20 @@ def refold(document: Any, *, game_id: UUID) -> ImportedLog:
 def _created(
     document: Mapping[str, Any], game_id: UUID, problems: _Problems
 ) -> tuple[Game, GameCreated] | None:
+    given: dict[str, Any] = {"setup": {}, "catalog": None, "opening": [], "parent": None}
+    given.update((name, document[name]) for name in given if name in document)
+    misfits = _misfits(GameCreated, {**given, "catalog": given["catalog"] or {}}, sorted(given))
+    for misfit in misfits:
+        problems.add(misfit.split(" ", 1)[0], misfit)
+    if misfits:
+        return None
     try:
         event, _ = decisions.create(
-            document.get("setup") or {},
-            catalog=document.get("catalog"),
+            given["setup"],
+            catalog=given["catalog"],
             game_id=game_id,
-            parent=document.get("parent"),
-            opening=document.get("opening") if isinstance(document.get("opening"), list) else [],
+            parent=given["parent"],
+            opening=given["opening"],
         )
     except (ReplayError, domain.DomainError) as error:
         problems.add("setup", error.message, error=error.to_dict())
@@ -223,7 +288,7 @@ def _created(
 def _parse(
     entry: Any, types: Mapping[str, type[DomainEvent]], originator: UUID, position: str, problems: _Problems
 ) -> DomainEvent | None:
-    if not isinstance(entry, Mapping) or entry.get("type") not in types:
+    if not isinstance(entry, Mapping) or not isinstance(entry.get("type"), str) or entry["type"] not in types:
         problems.add(
             position, f"unknown event type {entry.get('type') if isinstance(entry, Mapping) else entry!r}"
         )

@@ -47,11 +47,14 @@ def fresh_state(setup: Mapping[str, Any], catalog: Mapping[str, Any] | None) -> 
     )
 
 
-def opening_state(setup: Mapping[str, Any], catalog: Mapping[str, Any], opening: Iterable[Move]) -> GameState:
-    """Rebuild the state a game starts from: the fresh state plus the recorded setup chance outcomes."""
+def opening_state(
+    setup: Mapping[str, Any], catalog: Mapping[str, Any], opening: Iterable[Move], *, check: bool = False
+) -> GameState:
+    """Rebuild the state a game starts from: the fresh state plus the recorded setup chance outcomes
+    (``check``: each validated, for outcomes that were not decided here, as an imported log's)."""
     state = fresh_state(setup, catalog)
     for move in opening:
-        state = domain.apply(state, move, check=False, draw=False)
+        state = domain.apply(state, move, check=check, draw=False)
     return state
 
 

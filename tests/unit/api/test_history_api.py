@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from tests.api_helpers import ApiClient
 
@@ -307,3 +310,39 @@ def test_an_invalid_import_is_422_listing_every_problem_and_writes_nothing(api: 
         "invalid_log",
     )
     assert api.post("/api/games/import", [1, 2]).error() == (400, "invalid_request")
+
+
+def _cut_a_stewards_blocks(document: dict[str, Any]) -> None:
+    document["catalog"]["stewards"][0]["blocks"] = document["catalog"]["stewards"][0]["blocks"][:2]
+
+
+def _undo_of_a_number(document: dict[str, Any]) -> None:
+    undo = next(entry for entry in document["events"] if entry["type"] == "MovesUndone")
+    undo["data"]["versions"] = 1.5
+
+
+# Each of these once reached the rules or the refold unchecked and failed there: a 500 instead of the report.
+MALFORMED_IMPORTS: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
+    "rules version an object": (lambda d: d.update(rules_version={}), "rules_version"),
+    "setup a number": (lambda d: d.update(setup=5), "setup"),
+    "parent a number": (lambda d: d.update(parent=5), "parent"),
+    "an opening outcome a number": (lambda d: d["opening"].__setitem__(0, 5), "opening"),
+    "an opening outcome without its kind": (lambda d: d["opening"][0].pop("kind"), "setup"),
+    "an opening outcome of an unknown card": (lambda d: d["opening"][0].update(card="ZZ"), "setup"),
+    "an event type an object": (lambda d: d["events"][0].update(type={}), "events[0]"),
+    "undone versions a number": (_undo_of_a_number, "events[3]"),
+    "a steward card short of blocks": (_cut_a_stewards_blocks, "setup"),
+}
+
+
+@pytest.mark.parametrize("name", list(MALFORMED_IMPORTS))
+def test_a_malformed_import_is_a_422_naming_where_and_writes_nothing(api: ApiClient, name: str) -> None:
+    game_id, token = started(api, 3)
+    assert api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=4).status == 200
+    document = api.get(f"/api/games/{game_id}/export").body
+    spoil, position = MALFORMED_IMPORTS[name]
+    spoil(document)
+    answer = api.post("/api/games/import?new_id=1", document)
+    assert answer.error() == (422, "invalid_log"), answer.body
+    assert position in [problem["position"] for problem in answer.body["details"]["problems"]]
+    assert len(api.get("/api/games").body["games"]) == 1

@@ -105,6 +105,9 @@ def test_a_new_card_needs_data_only() -> None:
         {"domain": {"rows": [{"id": "courtiers", "colour": "black"}]}},
         {"stewards": [{"id": "S1", "diamond": True, "blocks": [], "lantern": ["coin:1"]}, {"id": "D1"}]},
         {"meta": {1, 2}},
+        # a room card offers one block per die-tile space of its room (3 on the steward floor, 2 above)
+        {"stewards": [{"id": "S1", "blocks": [{"rows": ["top"], "background": "light", "effects": []}] * 2}]},
+        {"diplomats": [{"id": "D1", "blocks": [{"rows": ["top"], "background": "dark", "effects": []}] * 3}]},
     ],
 )
 def test_a_malformed_override_is_refused(override: dict[str, Any]) -> None:
