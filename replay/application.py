@@ -29,7 +29,7 @@ import domain
 from replay import annotations as notes
 from replay import decisions, exports, history, rules
 from replay.annotations import Annotation, Annotations, project_annotations
-from replay.errors import GameNotFound, StaleVersion, UnknownVersion
+from replay.errors import GameNotFound, KeyReused, StaleVersion, UnknownVersion
 from replay.events import DomainEvent, GameCreated, GameIndexed, Move
 from replay.game import Game, GameSnapshot, NotAGameEvent, after_decided, created_game, project_game
 from replay.watch import ChangeWatch, can_watch
@@ -69,6 +69,22 @@ class Played:
 
 def _versions(events: Sequence[DomainEvent]) -> tuple[int, ...]:
     return tuple(event.originator_version for event in events)
+
+
+def _repeated(game: Game, key: str | None, moves: Sequence[Move]) -> Played | None:
+    """The answer to a retry: the moves already recorded under this ``Idempotency-Key``, if any. The key must
+    come back with the same moves: a key reused for other moves (once the API's answer cache has forgotten
+    it) would otherwise be answered as recorded while nothing was."""
+    versions = game.keys.get(key) if key else None
+    if not versions:
+        return None
+    recorded = [game.records[version].move for version in versions]
+    if exports.domain_json(recorded) != exports.domain_json(list(moves)):
+        raise KeyReused(
+            "this Idempotency-Key was used for other moves: use a new key for a new move",
+            versions=list(versions),
+        )
+    return Played(game, versions, repeated=True)
 
 
 @dataclass(frozen=True)
@@ -470,8 +486,9 @@ class GameLog(Application[UUID]):
         keeps the answer to a retried ``Idempotency-Key`` this way, without a round trip of its own."""
         moves = [move] if isinstance(move, Mapping) else list(move)
         game = known if known is not None and known.id == game_id else self.get_game(game_id)
-        if idempotency_key and idempotency_key in game.keys:
-            return Played(game, game.keys[idempotency_key], repeated=True)
+        repeated = _repeated(game, idempotency_key, moves)
+        if repeated is not None:
+            return repeated
         self._expect(game, expected_version)
         decided = decisions.play(game, moves, actor=actor, idempotency_key=idempotency_key)
         after = after_decided(game, decided.events, decided.states)
@@ -486,9 +503,9 @@ class GameLog(Application[UUID]):
             return self._commit(game, decided.events, after, **extra)
         except StaleVersion:
             # Lost a race. If the winner was this same request retried, answer as it did.
-            game = self.get_game(game_id)
-            if idempotency_key and idempotency_key in game.keys:
-                return Played(game, game.keys[idempotency_key], repeated=True)
+            repeated = _repeated(self.get_game(game_id), idempotency_key, moves)
+            if repeated is not None:
+                return repeated
             raise
 
     def undo(

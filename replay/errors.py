@@ -94,6 +94,12 @@ class InvalidLog(ReplayError):
         self.problems = problems
 
 
+class KeyReused(ReplayError):
+    """A move sent with an ``Idempotency-Key`` that the log holds for other moves: not a retry of them."""
+
+    code = "idempotency_key_reused"
+
+
 class RulesVersionUnsupported(ReplayError):
     """A game was recorded under rules this build cannot replay."""
 

@@ -215,6 +215,21 @@ def test_a_retried_move_is_safe_even_after_the_answer_cache_forgot_it(api: ApiCl
     assert api.game(game_id)["version"] == 2
 
 
+def test_a_key_reused_for_another_move_after_the_answer_cache_forgot_it_is_refused(
+    api: ApiClient, app: Flask
+) -> None:
+    # The log keeps each move's key for good; it once matched the key alone, so a new move sent with an old
+    # key (its answer no longer cached) was answered 201 "repeated" and not recorded.
+    game_id, token, _ = api.create(2, seed=5)
+    first = api.play(game_id, api.legal(game_id).body["moves"][0], token, 1, key="tap-4")
+    assert first.status == 201
+    app.extensions["heronlog"].get().answers = MemoryAnswers()
+    other = api.play(game_id, api.legal(game_id).body["moves"][0], token, 2, key="tap-4")
+    assert other.error() == (422, "idempotency_key_reused")
+    assert other.body["details"]["versions"] == [2]
+    assert api.game(game_id)["version"] == 2
+
+
 def test_an_idempotent_game_creation_creates_one_game(api: ApiClient) -> None:
     first = api.post("/api/games", {"players": 2}, key="new-game")
     again = api.post("/api/games", {"players": 2}, key="new-game")
