@@ -24,18 +24,20 @@ from tests.e2e.api.conftest import RecordingClient, serving
 
 def record_whole_game(
     web: ApiClient, game_id: str, tokens: dict[int | None, str], rng: random.Random
-) -> dict[int, list[dict[str, Any]]]:
+) -> tuple[dict[int, list[dict[str, Any]]], dict[int, dict[str, Any]]]:
     """Play until the game ends, every move taken from `legal-moves` and posted as-is by the token of its seat
-    (the owner's for chance moves); returns the moves that were listed at each version, by version."""
+    (the owner's for chance moves); returns the moves that were listed at each version, and the one played
+    there, by version."""
     listed: dict[int, list[dict[str, Any]]] = {}
+    played: dict[int, dict[str, Any]] = {}
     while True:
         listing = web.legal(game_id)
         if listing.body["over"]:
-            return listed
+            return listed, played
         moves = listing.body["moves"]
         listed[listing.etag] = moves
         answers = [move for move in moves if move.get("kind") != "convert"] or moves
-        move = rng.choice(answers)
+        move = played[listing.etag] = rng.choice(answers)
         key = f"move-{listing.etag}"
         answer = web.play(game_id, move, tokens.get(move.get("seat"), tokens[None]), listing.etag, key=key)
         assert answer.status == 201, (move, answer.body)
@@ -66,7 +68,7 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
     ]
 
     # --- the whole game, through legal-moves only -------------------------------------------------------
-    listed = record_whole_game(web, game_id, tokens, rng)
+    listed, played = record_whole_game(web, game_id, tokens, rng)
     game = web.game(game_id)
     assert game["over"] and game["status"] == "finished"
     final = game["version"]
@@ -76,8 +78,11 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
     assert web.get("/api/games?search=club").body["games"][0]["status"] == "finished"
     # a retried submission (same Idempotency-Key) answers as the first time and writes nothing
     first = web.get(f"/api/games/{game_id}/timeline").body["entries"][0]
-    retried = web.play(game_id, listed[1][0], owner, 1, key="move-1")
+    retried = web.play(game_id, played[1], owner, 1, key="move-1")
     assert retried.status == 201 and retried.body["versions"] == [2]
+    # the key with another move is no retry, though the answer cache (kept per token) does not know it
+    another = next(move for move in listed[1] if move != played[1])
+    assert web.play(game_id, another, owner, 1, key="move-1").error() == (422, "idempotency_key_reused")
     assert web.game(game_id)["version"] == final
 
     # --- undo and redo the last move --------------------------------------------------------------------
