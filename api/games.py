@@ -397,10 +397,11 @@ class Forks(MethodView):
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
         """Branch the game at a version ("what if") into a new game linked to it.
 
-        Whoever may read a game may fork it, and owns the branch: the answer holds its owner token."""
+        Whoever may read a game may fork it, and owns the branch: the answer holds its owner token. The branch
+        is titled ``title``, or by default "<the game's title> — what if (from move N)"."""
         game, _ = reader(game_id)
         version = body["version"] if body["version"] is not None else game.version
-        return created(services().gate.fork(game_id, version))
+        return created(services().gate.fork(game_id, version, body.get("title")))
 
 
 # --- history ----------------------------------------------------------------------------------------------

@@ -153,13 +153,19 @@ def coordinates(state: Any) -> dict[str, Any]:
 
 
 def prompt(state: Any) -> dict[str, Any]:
-    """The pending prompt as ``{kind, seat, context}``; whatever else the engine says about it (the pool a
-    card is revealed from, the space being refilled...) is the context."""
+    """The pending prompt as ``{kind, seat, text, context}``: ``text`` is the question in words
+    (`domain.prompt_text`); whatever else the engine says about it (the pool a card is revealed from, the space
+    being refilled...) is the context."""
     pending = plain(domain.prompt_of(state))
     context = pending.get("context")
     if not isinstance(context, dict):
         context = {key: value for key, value in pending.items() if key not in ("kind", "seat", "context")}
-    return {"kind": str(pending.get("kind")), "seat": pending.get("seat"), "context": context}
+    return {
+        "kind": str(pending.get("kind")),
+        "seat": pending.get("seat"),
+        "text": domain.prompt_text(state),
+        "context": context,
+    }
 
 
 def sheets(state: Any, players: Sequence[str]) -> list[dict[str, Any]]:

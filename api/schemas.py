@@ -52,6 +52,10 @@ class PromptSchema(Schema):
 
     kind = fields.String(required=True)
     seat = fields.Integer(required=True, allow_none=True)
+    text = fields.String(
+        required=True,
+        metadata={"description": "the question in words, with who answers it (places named, counted from 1)"},
+    )
     context = fields.Dict(required=True)
 
 
@@ -426,6 +430,12 @@ class StreamQuerySchema(Schema):
 class ForkSchema(Schema):
     version = fields.Integer(
         load_default=None, allow_none=True, strict=True, metadata={"description": "default: the current one"}
+    )
+    title = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(max=120),
+        metadata={"description": 'default: the game\'s title and "— what if (from move N)"'},
     )
 
 

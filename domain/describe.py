@@ -1,14 +1,35 @@
-"""One readable line per move, for the game log (`describe(state, move)`, with the state before the move)."""
+"""The game's words: one readable line per move for the game log (`describe(state, move)`, with the state
+before the move), and the question the pending prompt asks (`prompt_text(state)`, the recording page's heading
+and the engine's turn errors).
+
+Everything a person reads names places as the rulebook and the board do ("steward room 2", "starting pair 1",
+"the blue tile space of yard 1"), counts from 1 and names players: the engine's ids (``offer_0:resource``,
+``yard_tiles``) stay in the moves and prompts' data, never in these words."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain.prompts import KIND, DealCard, Menu
+from domain.castle import die_tile_space
+from domain.prompts import (
+    KIND,
+    AnyRes,
+    DealCard,
+    GeishaAction,
+    HimejiCard,
+    Menu,
+    PlaceDie,
+    RevealSoloCard,
+    RivalDiscard,
+    RivalGarden,
+    RivalGeisha,
+    RivalRoom,
+    RollBridge,
+)
 from domain.resources import cost_text
 from domain.state import GameState, bridge_index
 from domain.turn import reference
-from domain.vocabulary import Icon, IconKind
+from domain.vocabulary import Colour, Icon, IconKind, parse_icon
 
 _ACTIONS = {
     IconKind.LANTERN: "the Lantern Reward",
@@ -116,7 +137,7 @@ _SOURCES = {
     "domain": "their {place} row",
     "outside": "{place}",
     "garden": "the {place} garden",
-    "yard": "{place}",
+    "yard": "the tiles of {place}",
     "himeji": "{place}",
     "tile": "a {place} die tile's action: {block}",
 }
@@ -126,6 +147,10 @@ bottom block" (the titles themselves stay machine ids: the prompts and the tests
 
 def _block(option_id: str) -> str:
     """A card block or other option id in words: ``middle+bottom`` → "middle and bottom block"."""
+    try:  # an icon of a bundle ("whisk:2", a second one "whisk:2#2"): what it gives
+        return icon_text(parse_icon(option_id.partition("#")[0]))
+    except ValueError:
+        pass
     if ":" in option_id:  # a block of another room's card: "steward_3:middle"
         room, _, block = option_id.partition(":")
         return f"{space_text(room)}, {_block(block)}"
@@ -137,13 +162,46 @@ def _block(option_id: str) -> str:
     return option_id.replace("_", " ")
 
 
+_TITLES = {
+    "lantern": "the Lantern Reward",
+    "light": "a light-background action",
+    "light:2": "light-background actions on different castle cards",
+    "dark": "a dark-background castle action",
+    "gardens": "the activated gardens",
+    "green_row": "the green row",
+    "daimyo": "the Daimyo's favour spot",
+    "stone": "the Stone Gardens",
+    "pond": "the Pond",
+    "lily_pads": "the lily pads",
+    "slash": "the slash symbol",
+    "yellow_curtain": "a yellow curtain",
+    "yellow_curtains": "the visible yellow curtains",
+    "yard:blue": "a blue yard tile",
+    "yard:yellow": "the yellow yard tiles",
+    "blue_curtain": "a blue curtain",
+    "path_2": "path space 2",
+    "tile:any": "a die tile's action",
+    "ceremony:own": "their own ceremony token",
+    "card:ikebana": "the Ikebana card",
+    "card:calligraphy": "the Calligraphy card",
+}
+"""Menus whose title names no place, in words (checked before ``_SOURCES``)."""
+
+
 def source_text(title: str, option_id: str | None = None) -> str:
-    """Where a chosen option comes from, in words (see ``_SOURCES``); unknown titles fall back to plain text.
-    Without an option, the menu itself ("steward room 2")."""
+    """Where a chosen option comes from, in words (see ``_TITLES`` and ``_SOURCES``); unknown titles fall back
+    to plain text. Without an option, the menu itself ("steward room 2")."""
     kind, _, place = title.partition(":")
-    pattern = _SOURCES.get(kind) if place else None
+    if title in _TITLES:
+        pattern = None
+    elif kind == "ceremony":  # a Tea House room's or the Viewing Platform's token (R-M13, R-M16)
+        pattern, title = None, f"the ceremony token of {space_text(place)}"
+    elif kind == "tea_room":
+        pattern, title = None, space_text(place)
+    else:
+        pattern = _SOURCES.get(kind) if place else None
     if pattern is None:
-        plain = title.replace("_", " ")
+        plain = _TITLES.get(title, title.replace("_", " "))
         return plain if option_id is None else f"{plain}: {_block(option_id)}"
     words = place.replace("_", " ") if kind in ("card", "domain", "garden", "tile") else space_text(place)
     if option_id is None:
@@ -217,7 +275,7 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         title = (
             source_text(frame.title)
             if isinstance(frame, Menu)
-            else KIND[type(frame)]
+            else _QUESTIONS.get(KIND[type(frame)], KIND[type(frame)].replace("_", " "))
             if frame
             else "the prompt"
         )
@@ -264,10 +322,12 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         price = 1 if move["to"] == "coin" else 2
         return f"{who} converts {price} seal{'s' * (price > 1)} into 1 {move['to']}"
     if kind == "reveal":
-        target = frame.target if isinstance(frame, DealCard) else "?"
-        return f"Chance: {move['card']} is revealed from the {move['pool']} pile for {target}"
+        where = target_text(state, frame.target) if isinstance(frame, DealCard) else "the table"
+        return f"Chance: {pool_text(move['pool'])} {move['card']} is revealed for {where}"
     if kind == "die_tile":
-        return f"Chance: a {move['colour']} die tile is drawn for the castle"
+        return (
+            f"Chance: a {move['colour']} die tile is drawn for {die_tile_text(state, Colour(move['colour']))}"
+        )
     if kind == "well_tile":
         tile = state.catalog.die_tiles.get(move["tile"])
         reward = icons_text(tile.reward) if tile else "?"
@@ -293,3 +353,130 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
     if kind == "rival_discard":
         return f"{who} chooses the {move['deck'].capitalize()} deck to discard from, for the rival's geisha"
     return f"{who}: {kind}"
+
+
+_POOLS = {
+    "steward": "steward card",
+    "diplomat": "diplomat card",
+    "daimyo": "Daimyo card",
+    "plant": "plant garden card",
+    "stone": "stone garden card",
+    "yard_tiles": "yard tile",
+    "starting_resources": "Starting Resource card",
+    "starting_actions": "Starting Action card",
+    "ceremony": "ceremony token",
+    "lily_pads": "lily pad",
+    "ikebana": "Ikebana card",
+    "calligraphy": "Calligraphy card",
+}
+"""What each pile holds, in the rulebooks' words (the piles are `DealCard.pool`)."""
+
+
+def pool_text(pool: str) -> str:
+    """A pile's cards or tiles in words: ``yard_tiles`` → "yard tile"."""
+    return _POOLS.get(pool, pool.replace("_", " "))
+
+
+def target_text(state: GameState, target: str) -> str:
+    """Where a revealed card or tile goes (`DealCard.target`), in words, counted from 1 as the board is:
+    ``offer_0:resource`` → "starting pair 1", ``yard_1:blue`` → "the blue tile space of yard 1 (5 iron)",
+    ``coral_plant`` → "the coral plant garden", ``himeji:ikebana`` → "the Ikebana deck in Himeji"."""
+    place, _, part = target.partition(":")
+    if place.startswith("offer_") and place[6:].isdigit():  # the setup's starting pairs, 0 first (R-S12)
+        return f"starting pair {int(place[6:]) + 1}"
+    if place == "himeji":
+        return f"the {part.capitalize()} deck in Himeji"
+    if part in ("blue", "yellow"):  # a yard's tile space, the colour printed on it (R-S09)
+        iron = next((spec.iron for spec in state.catalog.yards if spec.id == place), None)
+        return f"the {part} tile space of {space_text(place)}" + (f" ({iron} iron)" if iron else "")
+    if any(slot.id == place for slot in state.board.gardens):
+        return f"the {place.replace('_', ' ')} garden"
+    if place.startswith("pond_"):
+        return f"lily pad space {place[5:]} of the pond"
+    return space_text(place)
+
+
+def die_tile_text(state: GameState, colour: Colour | None = None) -> str:
+    """The castle space a die tile goes to (R-S05): "the castle's ♦ space in steward room 1" or "the castle's
+    space 4, in diplomat room 1" (spaces 1 to 10, as printed); with no colour, the next space in order (a tile
+    that would leave its room one colour goes on to the next one)."""
+    where = die_tile_space(state, colour)
+    if where is None:
+        return "the castle"
+    catalog = state.catalog
+    room = space_text(where[0])
+    if where in catalog.diamond_spaces:
+        return f"the castle's ♦ space in {room}"
+    if where in catalog.numbered_spaces:
+        return f"the castle's space {catalog.numbered_spaces.index(where) + 1}, in {room}"
+    return f"the castle's {room}"
+
+
+def player_text(state: GameState, seat: int) -> str:
+    """The name of the player in `seat` (an index from 0), or "seat N" counted from 1 for a seat the game
+    does not have."""
+    return state.players[seat].name if 0 <= seat < len(state.players) else f"seat {seat + 1}"
+
+
+def prompt_text(state: GameState) -> str:
+    """The question the pending prompt asks, with who answers it: "Ben: take a die from the end of a bridge",
+    "Chance: which steward card was revealed for steward room 2?"."""
+    if not state.stack:
+        return "The game is over"
+    frame = state.stack[-1]
+    kind = KIND[type(frame)]
+    seat = getattr(frame, "seat", None)
+    players = state.players
+    who = players[seat].name if isinstance(seat, int) and 0 <= seat < len(players) else "Chance"
+    rival = getattr(frame, "rival", None)
+    rival_name = players[rival].name if isinstance(rival, int) and 0 <= rival < len(players) else "the rival"
+    question = _QUESTIONS.get(kind)
+    if question is not None:
+        return f"{who}: {question}"
+    if isinstance(frame, PlaceDie):
+        held = state.held
+        return f"{who}: place the {held.colour} {held.value}" if held else f"{who}: place the die"
+    if isinstance(frame, Menu):
+        return f"{who}: {'gain' if frame.mandatory else 'actions of'} {source_text(frame.title)}"
+    if isinstance(frame, AnyRes):
+        return f"{who}: choose {frame.amount} resource{'s' * (frame.amount > 1)}"
+    if isinstance(frame, GeishaAction):
+        return f"{who}: advance a geisha 1 step, free" if frame.free_step else f"{who}: Geisha action"
+    if isinstance(frame, HimejiCard):
+        if frame.purpose == "path":
+            return f"{who}: take the Ikebana or the Calligraphy card (its yellow curtain)"
+        return f"{who}: both curtains of which Himeji card?"
+    if isinstance(frame, DealCard):
+        return f"Chance: which {pool_text(frame.pool)} was revealed for {target_text(state, frame.target)}?"
+    if kind == "die_tile":
+        return f"Chance: which colour of die tile was drawn for {die_tile_text(state)}?"
+    if isinstance(frame, RollBridge):
+        return f"Chance: what did the {frame.bridge} dice roll?"
+    if isinstance(frame, RevealSoloCard):
+        return f"Chance: which solo card did {rival_name} reveal?"
+    if isinstance(frame, RivalGarden):
+        return f"{who}: choose the garden for {rival_name}'s gardener (a tie)"
+    if isinstance(frame, RivalRoom):
+        return f"{who}: choose the {frame.floor} room for {rival_name}'s courtier"
+    if isinstance(frame, RivalGeisha):
+        return f"{who}: advance one of {rival_name}'s geishas 1 step"
+    if isinstance(frame, RivalDiscard):
+        return f"{who}: discard the top card of which deck, for {rival_name}'s geisha?"
+    return f"{who}: {kind.replace('_', ' ')}"
+
+
+_QUESTIONS = {
+    "choose_start": "choose a starting pair",
+    "take_die": "take a die from the end of a bridge",
+    "milestone": "pay seals to pass the milestone?",
+    "courtier": "Courtier action",
+    "warrior": "Warrior action, choose a yard",
+    "gardener": "Gardener action, choose a garden",
+    "domain": "Personal Domain action, choose a row",
+    "daimyo_spot": "choose a favour spot of the Daimyo",
+    "climb": "a courtier 1 floor up, without pearl",
+    "well_tile": "which die tile was laid at the Well?",
+    "stack_order": "the influence stack, top first",
+    "choose_start_cards": "choose 1 starting resource card, 1 starting action card and 1 ceremony token",
+}
+"""Prompts whose question needs nothing but who answers it."""

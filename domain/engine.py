@@ -34,6 +34,7 @@ from domain import (
     well,
     yards,
 )
+from domain.describe import player_text, pool_text, prompt_text, source_text, space_text, target_text
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
 from domain.moves import CHANCE_KINDS, normalize
 from domain.prompts import (
@@ -146,19 +147,23 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
         return IllegalMove("rest resolves two or more entries of a mandatory list", rule="R-P07")
     if move["kind"] == "done":
         return IllegalMove(
-            f"every entry of the {frame.title} list must be resolved (it is not optional)",
+            f"every entry of {source_text(frame.title)} must be resolved (it is not optional)",
             rule="R-L01" if frame.title == "lantern" else "R-P07",
         )
     option = next((o for o in frame.options if o.id == move["option"]), None)
     if option is None:
         return InvalidMove(
-            f"{move['option']!r} is not an entry of the {frame.title} list",
+            f"{move['option']!r} is not an entry of {source_text(frame.title)}",
             details={"options": [o.id for o in frame.options]},
         )
     if option.id in frame.used:
-        return IllegalMove(f"{option.id} was already resolved", rule="R-P07", details={"option": option.id})
+        return IllegalMove(
+            f"{source_text(frame.title, option.id)} was already resolved",
+            rule="R-P07",
+            details={"option": option.id},
+        )
     return IllegalMove(
-        f"{option.id} costs {resources.cost_text(option.cost)}, more than you hold",
+        f"{source_text(frame.title, option.id)} costs {resources.cost_text(option.cost)}, more than you hold",
         rule="R-C04" if frame.title.startswith("castle") else "R-R05",
         details={"option": option.id},
     )
@@ -179,7 +184,8 @@ def _explain_courtier(state: GameState, frame: CourtierAction, move: dict[str, A
     ]
     if not found:
         return IllegalMove(
-            f"no courtier of yours can go from {move['from']} to {move['to']}: one or two floors up only",
+            f"no courtier of yours can go from {space_text(move['from'])} to "
+            f"{space_text(move['to'])}: one or two floors up only",
             rule="R-CA02",
         )
     return IllegalMove(
@@ -195,7 +201,7 @@ def _explain_warrior(state: GameState, frame: WarriorAction, move: dict[str, Any
     if player.warriors == 0:
         return IllegalMove("no warrior is left on your Domain", rule="R-WA01")
     return IllegalMove(
-        f"{move['yard']} costs {state.catalog.yard(move['yard']).iron} iron",
+        f"{space_text(move['yard'])} costs {state.catalog.yard(move['yard']).iron} iron",
         rule="R-WA02",
         details={"iron": player.iron},
     )
@@ -211,9 +217,15 @@ def _explain_gardener(state: GameState, frame: GardenerAction, move: dict[str, A
     if player.gardeners == 0:
         return IllegalMove("no gardener is left on your Domain", rule="R-GA01")
     if frame.seat in slot.gardeners:
-        return IllegalMove(f"{slot.id} already holds one of your gardeners", rule="R-GA01")
+        return IllegalMove(
+            f"{target_text(state, slot.id)} already holds one of your gardeners", rule="R-GA01"
+        )
     food = state.catalog.gardens[slot.card].food
-    return IllegalMove(f"{slot.id} costs {food} food", rule="R-GA01", details={"food": player.food})
+    return IllegalMove(
+        f"{target_text(state, slot.id)} costs {food} food",
+        rule="R-GA01",
+        details={"food": player.food},
+    )
 
 
 def _explain_pot(state: GameState, frame: Pot, move: dict[str, Any]) -> DomainError | None:
@@ -248,11 +260,12 @@ def _explain_geisha(state: GameState, frame: GeishaAction, move: dict[str, Any])
         tea_garden.ENTRANCE,
         *dict(spec.path),
     ):
-        return IllegalMove(f"no geisha of yours can advance from {origin}", rule="R-M08")
+        return IllegalMove(f"no geisha of yours can advance from {space_text(origin)}", rule="R-M08")
     steps = tea_garden.steps_from(state, origin).get(to)
     if steps is None:
         return IllegalMove(
-            f"a geisha on {origin} cannot reach {to}: 1 or 2 steps, the Viewing Platform only from the entrance, "
+            f"a geisha on {space_text(origin)} cannot reach {space_text(to)}: 1 or 2 steps, "
+            "the Viewing Platform only from the entrance, "
             "and never back",
             rule="R-M09",
         )
@@ -264,7 +277,7 @@ def _explain_geisha(state: GameState, frame: GeishaAction, move: dict[str, Any])
         to in dict(spec.tea_house)
         and tea_garden.geishas_at(state, to).count(frame.seat) >= spec.tea_house_per_clan
     ):
-        return IllegalMove(f"{to} already holds 2 of your geishas", rule="R-M13")
+        return IllegalMove(f"{space_text(to)} already holds 2 of your geishas", rule="R-M13")
     return IllegalMove(
         f"advancing {steps} step{'s' * (steps > 1)} costs {spec.whisks_per_steps[steps]} whisks",
         rule="R-M08",
@@ -274,7 +287,8 @@ def _explain_geisha(state: GameState, frame: GeishaAction, move: dict[str, Any])
 
 def _explain_climb(state: GameState, frame: Climb, move: dict[str, Any]) -> DomainError | None:
     return IllegalMove(
-        f"this free climb is 1 floor up for one of your courtiers, not {move['from']} to {move['to']}",
+        f"this free climb is 1 floor up for one of your courtiers, not {space_text(move['from'])} "
+        f"to {space_text(move['to'])}",
         rule="R-M18",
     )
 
@@ -284,11 +298,11 @@ def _explain_deal(state: GameState, frame: DealCard, move: dict[str, Any]) -> Do
     rule |= {"lily_pads": "R-M01", "ikebana": "R-M11", "calligraphy": "R-M11", "ceremony": "R-M01"}
     if move["pool"] != frame.pool:
         return IllegalMove(
-            f"the card revealed now comes from the {frame.pool} pile, not {move['pool']}",
+            f"the card revealed now is a {pool_text(frame.pool)}, not a {pool_text(move['pool'])}",
             details={"pool": frame.pool},
         )
     return IllegalMove(
-        f"{move['card']} is not in the {frame.pool} pile any more",
+        f"{move['card']} is not among the {pool_text(frame.pool)}s left to reveal",
         rule=rule.get(frame.pool, "R-S09" if frame.pool == "yard_tiles" else "R-S12"),
         details={"left": setup.deal_outcomes(state, frame)},
     )
@@ -583,21 +597,28 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
     if kind in CHANCE_KINDS:
         if not isinstance(frame, CHANCE_FRAMES):
             raise IllegalMove(
-                f"the engine waits for seat {waited} to answer a {name} prompt, not for chance",
+                f"it is {player_text(state, waited)}'s turn (seat {waited + 1}), not chance's: "
+                f"{prompt_text(state)}"
+                if waited is not None
+                else f"no chance outcome is awaited now: {prompt_text(state)}",
                 details={"prompt": name, "seat": waited},
             )
     else:
         seat = checked["seat"]
         if seat >= len(state.players):
-            raise InvalidMove(f"there is no seat {seat}", details={"seats": len(state.players)})
+            raise InvalidMove(
+                f"there is no seat {seat + 1}: this game has {len(state.players)}",
+                details={"seats": len(state.players)},
+            )
         if waited is None:
             raise NotYourTurn(
-                f"the engine waits for chance ({name}), not for a player",
+                f"chance decides now, not {player_text(state, seat)} (seat {seat + 1}): {prompt_text(state)}",
                 details={"prompt": name, "seat": seat},
             )
         if seat != waited:
             raise NotYourTurn(
-                f"the engine waits for seat {waited}, not seat {seat}",
+                f"it is {player_text(state, waited)}'s turn (seat {waited + 1}), "
+                f"not {player_text(state, seat)}'s (seat {seat + 1})",
                 details={"waiting_for": waited, "seat": seat},
             )
         if kind == "convert":
@@ -605,7 +626,7 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
     if kind not in handler.kinds:
         rule = "R-T02" if state.phase is Phase.TURNS else handler.rule
         raise IllegalMove(
-            f"a {kind} move does not answer the pending {name} prompt",
+            f"this move does not answer what the game asks now: {prompt_text(state)}",
             rule=rule,
             details={"prompt": name, "expected": sorted(handler.kinds)},
         )
@@ -617,7 +638,7 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
     if not legal:
         error = handler.explain(state, frame, checked) if handler.explain is not None else None
         raise error or IllegalMove(
-            f"{kind} is not a legal answer to the pending {name} prompt now",
+            f"this answer is not among the legal ones now: {prompt_text(state)}",
             rule=handler.rule,
             details={"prompt": name, "move": checked},
         )

@@ -285,9 +285,9 @@ class Gatekeeper:
         created, state = decisions.create(setup, catalog=catalog, game_id=uuid4())
         return self._save_owned([created], opening=state)
 
-    def fork(self, game_id: UUID, version: int) -> Issued:
+    def fork(self, game_id: UUID, version: int, title: str | None = None) -> Issued:
         game = self.log.as_it_stood(game_id, version)  # the records as they were then (GameLog.as_it_stood)
-        return self._save_owned(decisions.fork_events(game, version, uuid4()))
+        return self._save_owned(decisions.fork_events(game, version, uuid4(), title))
 
     def import_log(self, data: Any, *, keep_id: bool = True) -> Issued:
         """Like :meth:`GameLog.import_log` (the game keeps its id when that id is free here), plus an owner."""

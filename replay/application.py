@@ -544,13 +544,20 @@ class GameLog(Application[UUID]):
         return self._commit(game, [decisions.abandon(game, actor=actor, reason=reason)])
 
     def fork(
-        self, game_id: UUID, version: int, *, into: GameLog | None = None, branch: UUID | None = None
+        self,
+        game_id: UUID,
+        version: int,
+        *,
+        into: GameLog | None = None,
+        branch: UUID | None = None,
+        title: str | None = None,
     ) -> UUID:
-        """A new game that starts as this one stood at ``version`` ("what if"), linked to it. ``into`` and
-        ``branch`` name the application and id of the new game (sharded logs); by default, here and random."""
+        """A new game that starts as this one stood at ``version`` ("what if"), linked to it, titled ``title``
+        or by default as a branch of this one (``decisions.branch_title``). ``into`` and ``branch`` name the
+        application and id of the new game (sharded logs); by default, here and random."""
         game = self.as_it_stood(game_id, version)
         branch = branch or uuid4()
-        (into or self)._save_with_index(decisions.fork_events(game, version, branch))
+        (into or self)._save_with_index(decisions.fork_events(game, version, branch, title))
         return branch
 
     def as_it_stood(self, game_id: UUID, version: int) -> Game:

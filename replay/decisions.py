@@ -361,15 +361,17 @@ def abandon(game: Game, *, actor: str, reason: str) -> GameAbandoned:
     )
 
 
-def fork_events(game: Game, version: int, new_id: UUID) -> list[Any]:
+def fork_events(game: Game, version: int, new_id: UUID, title: str | None = None) -> list[Any]:
     """Decide a branch: a new game with the same setup and catalog, whose first moves are the moves of the
-    parent's line of play as it stood at ``version`` (copied as recorded, with their actors)."""
+    parent's line of play as it stood at ``version`` (copied as recorded, with their actors). Its title is
+    ``title``, or by default the parent's marked as a branch (`branch_title`)."""
     line = line_at(game, version)
+    chosen = title.strip() if title else ""
     created = GameCreated(
         originator_id=new_id,
         originator_version=1,
         timestamp=now(),
-        setup=dict(game.setup),
+        setup={**game.setup, "title": (chosen or branch_title(game.setup["title"], len(line)))[:120]},
         rules_version=game.rules_version,
         catalog=dict(game.catalog),
         opening=list(game.opening),
@@ -392,6 +394,12 @@ def fork_events(game: Game, version: int, new_id: UUID) -> list[Any]:
             )
         )
     return events
+
+
+def branch_title(parent: str, moves: int) -> str:
+    """A branch's default title: the parent's, with where it leaves the parent's line, so that both read apart
+    in the list of games ("Friday — what if (from move 12)": the branch keeps the first 12 moves)."""
+    return f"{parent} — what if (from move {moves})"
 
 
 def line_at(game: Game, version: int) -> tuple[int, ...]:

@@ -263,7 +263,8 @@ class TextRecord(Visitor):
         if self._heading != (at.round, at.turn, at.seat) and at.seat is not None:
             self.lines.append(f"### Turn {at.turn}: {self.names[at.seat]}")
         self._heading = (at.round, at.turn, at.seat)
-        self.lines.append(f"{record.version:>5}. {record.description}")
+        # Numbered as a reader counts moves, from 1 (a move's version, 1 higher or more, is in the JSON export).
+        self.lines.append(f"{index:>5}. {record.description}")
         self.lines.extend(f"       ({line})" for line in chance_lines(before, record))
         self._flush_notes(record.version)
 
@@ -287,9 +288,22 @@ SHEET_FIELDS = frozenset({"seat", "name", "total", "rank"})
 """Fields of a score sheet that are not scoring lines (every other field is one line of the sheet)."""
 
 
+SHEET_LABELS = {
+    "in_game_cp": "CP during the game",
+    "coins_seals": "coins and seals",
+    "passage_of_time": "Passage of Time",
+}
+"""The score pad's words for the lines whose field name is not already them (R-F01..R-F08)."""
+
+
 def score_lines(sheet: Mapping[str, Any]) -> list[tuple[str, int]]:
-    """A score sheet's lines in order, as (label, points): "in game cp" for ``in_game_cp``, and so on."""
-    return [(key.replace("_", " "), value) for key, value in sheet.items() if key not in SHEET_FIELDS]
+    """A score sheet's lines in order, as (label, points): "CP during the game" for ``in_game_cp``, and so
+    on (`SHEET_LABELS`; the other fields, "courtiers" or "geishas", are their own label)."""
+    return [
+        (SHEET_LABELS.get(key, key.replace("_", " ")), value)
+        for key, value in sheet.items()
+        if key not in SHEET_FIELDS
+    ]
 
 
 def score_table(state: Any, names: Sequence[str]) -> list[str]:

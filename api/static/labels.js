@@ -286,81 +286,11 @@ function coins(delta) {
   return delta > 0 ? ` (gain ${n} coin${n > 1 ? "s" : ""})` : ` (pay ${n} coin${n > 1 ? "s" : ""})`;
 }
 
-function title(text) {
-  const [kind, id] = String(text || "").split(":");
-  if (!id) return space(kind);
-  if (kind === "tile") return `a ${id} die tile`;
-  return space(id);
-}
-
-/** The heading for the pending prompt. */
+/** The heading for the pending prompt: the server's words for it (domain.describe.prompt_text), so that the
+ * page, the API and the engine's errors ask the same question. */
 export function promptTitle(state, prompt) {
   if (!prompt) return "";
-  const who = nameOf(state, prompt.seat);
-  const c = prompt.context || {};
-  switch (prompt.kind) {
-    case "choose_start":
-      return `${who}: choose a starting pair`;
-    case "take_die":
-      return `${who}: take a die from the end of a bridge`;
-    case "place_die":
-      return c.die ? `${who}: place the ${c.die.colour} ${c.die.value}` : `${who}: place the die`;
-    case "actions":
-      return `${who}: ${c.mandatory ? "gain" : "actions of"} ${title(c.title)}`;
-    case "resources":
-      return `${who}: choose ${c.amount} resource${c.amount > 1 ? "s" : ""}`;
-    case "milestone":
-      return `${who}: pay seals to pass the milestone?`;
-    case "courtier":
-      return `${who}: Courtier action`;
-    case "warrior":
-      return `${who}: Warrior action, choose a yard`;
-    case "gardener":
-      return `${who}: Gardener action, choose a garden`;
-    case "domain":
-      return `${who}: Personal Domain action, choose a row`;
-    case "daimyo_spot":
-      return `${who}: choose a favour spot of the Daimyo`;
-    case "geisha":
-      return c.free_step ? `${who}: advance a geisha 1 step, free` : `${who}: Geisha action`;
-    case "himeji_card":
-      return c.purpose === "path"
-        ? `${who}: take the Ikebana or the Calligraphy card (its yellow curtain)`
-        : `${who}: both curtains of which Himeji card?`;
-    case "climb":
-      return `${who}: a courtier 1 floor up, without pearl`;
-    case "reveal": {
-      const what = { ceremony: "ceremony token face", lily_pads: "lily pad", ikebana: "Ikebana card", calligraphy: "Calligraphy card" }[c.pool];
-      if (!what) return `Chance: which card was revealed for ${space(c.target || c.room || "")}?`;
-      const pair = /^offer_(\d+):token$/.exec(String(c.target));
-      const where = pair ? `starting pair ${Number(pair[1]) + 1}` : space(c.target || "");
-      return `Chance: which ${what} is face up at ${where}?`;
-    }
-    case "die_tile":
-      return "Chance: which colour of die tile was drawn for the castle?";
-    case "well_tile":
-      return "Chance: which die tile was laid at the Well?";
-    case "roll":
-      return `Chance: what did the ${c.bridge} dice roll?`;
-    case "stack_order":
-      return "Chance: the influence stack, top first";
-    case "solo_card":
-      return `Chance: which solo card did ${nameOf(state, c.rival)} reveal?`;
-    case "rival_garden":
-      return `${who}: choose the garden for ${nameOf(state, c.rival)}'s gardener (a tie)`;
-    case "rival_room":
-      return `${who}: choose the ${c.floor} room for ${nameOf(state, c.rival)}'s courtier`;
-    case "choose_start_cards":
-      return `${who}: choose 1 starting resource card, 1 starting action card and 1 ceremony token`;
-    case "rival_geisha":
-      return `${who}: advance one of ${nameOf(state, c.rival)}'s geishas 1 step`;
-    case "rival_discard":
-      return `${who}: discard the top card of which deck, for ${nameOf(state, c.rival)}'s geisha?`;
-    case "over":
-      return "The game is over";
-    default:
-      return `${who}: ${String(prompt.kind).replaceAll("_", " ")}`;
-  }
+  return prompt.text || `${nameOf(state, prompt.seat)}: ${String(prompt.kind).replaceAll("_", " ")}`;
 }
 
 /** Help under the prompt's heading. */

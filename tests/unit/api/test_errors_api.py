@@ -104,7 +104,7 @@ def test_the_score_sheet_scores_tallies_and_stores_nothing(api: ApiClient) -> No
     sheets = answer.body["sheets"]
     assert [(s["player"], s["total"], s["rank"]) for s in sheets] == [("Aiko", 32, 1), ("Ben", 31, 2)]
     lines = {line["label"]: line["points"] for line in sheets[0]["lines"]}
-    assert lines["coins seals"] == 2 and sum(lines.values()) == 32
+    assert lines["coins and seals"] == 2 and sum(lines.values()) == 32
     assert api.get("/api/games").body["games"] == []
     bad = api.post("/api/score-sheets", {"players": [{"name": "Aiko", "cp": "lots"}]})
     assert bad.error() == (400, "invalid_tallies")

@@ -346,3 +346,48 @@ def test_a_malformed_import_is_a_422_naming_where_and_writes_nothing(api: ApiCli
     assert answer.error() == (422, "invalid_log"), answer.body
     assert position in [problem["position"] for problem in answer.body["details"]["problems"]]
     assert len(api.get("/api/games").body["games"]) == 1
+
+
+def test_a_fork_is_titled_apart_from_its_parent_unless_the_client_names_it(api: ApiClient) -> None:
+    game_id, _ = started(api, 3, title="Friday at the club")
+    branch = api.post(f"/api/games/{game_id}/forks", {"version": 3}).body["game"]
+    assert branch["title"] == "Friday at the club — what if (from move 2)"
+    named = api.post(f"/api/games/{game_id}/forks", {"version": 2, "title": "  Ben's idea "}).body["game"]
+    assert named["title"] == "Ben's idea"
+    titles = [entry["title"] for entry in api.get("/api/games?search=Friday").body["games"]]
+    assert titles.count("Friday at the club") == 1
+    assert api.post(f"/api/games/{game_id}/forks", {"title": "x" * 121}).error() == (400, "invalid_request")
+
+
+def test_the_text_export_numbers_moves_from_1_and_labels_the_score_sheet_in_words(api: ApiClient) -> None:
+    game_id, _ = started(api, 3)
+    text = api.get(f"/api/games/{game_id}/export?format=text").body
+    numbers = [
+        line.split(".")[0].strip() for line in text.splitlines() if line[:6].strip().rstrip(".").isdigit()
+    ]
+    assert numbers == ["1", "2", "3"]
+    described = [e["description"] for e in api.get(f"/api/games/{game_id}/timeline").body["entries"]]
+    assert f"    1. {described[0]}" in text.splitlines()
+    assert [e["version"] for e in api.get(f"/api/games/{game_id}/export").body["events"]][:3] == [2, 3, 4]
+    labels = [line.split("  ")[0] for line in text.split("## Score sheet")[1].splitlines()[2:]]
+    assert labels[:3] == ["CP during the game", "coins and seals", "resources"]
+    assert "Passage of Time" in labels and "in game cp" not in text and "coins seals" not in text
+
+
+def test_a_prompt_carries_its_question_in_words(api: ApiClient) -> None:
+    game_id, _, game = api.create(["Aiko", "Ben"], mode="table")
+    assert game["prompt"]["text"] == "Chance: which steward card was revealed for steward room 1?"
+    listing = api.legal(game_id)
+    assert listing.body["prompt"]["text"] == game["prompt"]["text"]
+
+
+def test_a_move_of_the_wrong_seat_is_refused_naming_the_players_from_seat_1(api: ApiClient) -> None:
+    game_id, token, game = api.create(["Aiko", "Ben"], seed=5)
+    waited = game["prompt"]["seat"]
+    move = {**api.legal(game_id).body["moves"][0], "seat": 1 - waited}
+    answer = api.play(game_id, move, token, game["version"])
+    names = ["Aiko", "Ben"]
+    assert answer.body["error_code"] == "not_your_turn"
+    assert answer.body["message"] == (
+        f"it is {names[waited]}'s turn (seat {waited + 1}), not {names[1 - waited]}'s (seat {2 - waited})"
+    )

@@ -16,7 +16,9 @@ from domain.describe import source_text
     [
         ("castle:steward_2", "bottom", "steward room 2, bottom block"),
         ("castle:diplomat_1", "middle+bottom", "diplomat room 1, middle and bottom block"),
-        ("light", "steward_3:middle", "light: steward room 3, middle block"),
+        ("light", "steward_3:middle", "a light-background action: steward room 3, middle block"),
+        ("yard:yard_1", "blue", "the tiles of yard 1"),
+        ("ceremony:tea_house_upper", "whisk:2", "the ceremony token of the upper Tea House room: 2 whisks"),
         ("arrival:steward_1", "top", "arriving in steward room 1: top block"),
         ("card:gardeners", "all", "their Action card, gardeners row"),
         ("outside:outside_1", "gardener", "Outside the Walls 1"),
@@ -30,7 +32,13 @@ def test_a_chosen_option_names_its_source_in_words(title: str, option: str, word
 
 @pytest.mark.parametrize(
     ("title", "words"),
-    [("castle:steward_2", "steward room 2"), ("card:gardeners", "their Action card"), ("lantern", "lantern")],
+    [
+        ("castle:steward_2", "steward room 2"),
+        ("card:gardeners", "their Action card"),
+        ("lantern", "the Lantern Reward"),
+        ("ceremony:own", "their own ceremony token"),
+        ("tile:any", "a die tile's action"),
+    ],
 )
 def test_a_menu_alone_reads_as_its_place(title: str, words: str) -> None:
     assert source_text(title) == words

@@ -11,7 +11,8 @@ def test_the_readme_rules_engine_examples_run() -> None:
     printed, _ = run_examples(blocks)
     assert printed[0] == "{'kind': 'choose_start', 'seat': 0}"
     assert printed[1] == "Ana chooses the starting pair SR9 + A2"
-    assert printed[-1] == "R-S03 S4 is not in the steward pile any more"
+    assert "Chance: which steward card was revealed for steward room 1?" in printed
+    assert printed[-1] == "R-S03 S4 is not among the steward cards left to reveal"
 
 
 def test_the_package_docstring_example_runs() -> None:
