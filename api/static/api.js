@@ -109,7 +109,8 @@ export function read(gameId, path) {
 /**
  * Follow a game's server-sent events with fetch (so the token travels as a header, which EventSource cannot
  * send). Calls onEvent({id, event, data}) for each event and reconnects after a pause, resuming after the last
- * id seen. Returns a function that stops it.
+ * id seen, when the connection failed or the server was unwell (5xx). A refusal (4xx: 401, 403, 404...) would
+ * be answered the same way again: the stream then stops and says "refused". Returns a function that stops it.
  */
 export function follow(gameId, after, onEvent, onState = () => {}) {
   let stopped = false;
@@ -126,6 +127,11 @@ export function follow(gameId, after, onEvent, onState = () => {}) {
       cache: "no-store",
       credentials: "omit",
     });
+    if (response.status >= 400 && response.status < 500) {
+      stopped = true;
+      onState("refused");
+      return;
+    }
     if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
     onState("live");
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

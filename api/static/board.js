@@ -175,11 +175,22 @@ function cardBlocks(state, x, y, width, rowHeight, cardId, tiles) {
   return nodes;
 }
 
+/** About how wide one character is drawn (system-ui) in a bold label and in a small one: to fit text. */
+const STRONG_CHAR = 6.6;
+const SMALL_CHAR = 5.6;
+
 function room(state, players, x, y, width, height, data) {
   const spec = indexCatalog(state.catalog).rooms[data.id] || {};
   const nodes = [box(x, y, width, height, "room", cardText(state.catalog, data.card), { kind: "room", id: data.id })];
-  nodes.push(label(x + 6, y + 14, `${capitalise(space(data.id))} · ${spec.value || "?"}`, { class: "t strong" }));
-  nodes.push(label(x + width - 6, y + 14, data.card || "no card", { class: "t small", "text-anchor": "end" }));
+  const card = data.card || "no card";
+  // the room's name and its card's id share a line: in a narrow room (three to a floor) the name drops "room"
+  // and is clipped if it still does not fit, so that the two never run into each other
+  const name = capitalise(space(data.id));
+  const nameWidth = width - 12 - 8 - card.length * SMALL_CHAR;
+  const long = `${name} · ${spec.value || "?"}`;
+  const title = long.length * STRONG_CHAR <= nameWidth ? long : `${name.replace(/ room\b/i, "")} · ${spec.value || "?"}`;
+  nodes.push(label(x + 6, y + 14, clip(title, Math.floor(nameWidth / STRONG_CHAR)), { class: "t strong" }));
+  nodes.push(label(x + width - 6, y + 14, card, { class: "t small", "text-anchor": "end" }));
   const rows = Math.max(data.tiles.length, 1);
   const rowHeight = Math.min(24, (height - 58) / rows);
   nodes.push(...cardBlocks(state, x + 6, y + 20, width - 12, rowHeight, data.card, data.tiles));
@@ -470,33 +481,35 @@ function teaRoomAndHimeji(state, players) {
   matcha.tea_room.forEach((data, i) => {
     nodes.push(...spaceWithDice(state, players, 12 + i * 232, 26, 222, 68, data, specOf(spec.tea_room, data.id), capitalise(space(data.id)), { kind: "tea_room", id: data.id }));
   });
-  nodes.push(box(4, 106, W - 8, 232, "matcha-area himeji", "the Himeji Principality"));
+  nodes.push(box(4, 106, W - 8, 246, "matcha-area himeji", "the Himeji Principality"));
   nodes.push(label(12, 122, "Himeji Principality: the curtains opposite the space", { class: "t strong" }));
   matcha.himeji.forEach((data, i) => {
     const x = 12 + i * 232;
     const own = specOf(spec.himeji, data.id) || {};
     nodes.push(...spaceWithDice(state, players, x, 128, 222, 68, data, own, capitalise(space(data.id)), { kind: "himeji", id: data.id }));
-    nodes.push(label(x + 6, 190, clip(`faces: ${(own.curtains || []).map(([deck, side]) => `${deck} ${side}`).join(", ")}`, 40), { class: "t tiny" }));
+    // under the space, not in it: the dice placed there would cover it
+    nodes.push(label(x + 6, 208, clip(`faces: ${(own.curtains || []).map(([deck, side]) => `${deck} ${side}`).join(", ")}`, 40), { class: "t tiny" }));
   });
   matcha.decks.forEach((deck, i) => {
     const x = 12 + i * 232;
+    const y = 14; // below the faces lines
     const card = deck.top ? index.cards[deck.top] : null;
     const left = (deck.rest || []).length + (deck.top ? 1 : 0);
-    nodes.push(label(x, 212, `${capitalise(deck.id)} · ${deck.top || "—"} · ${left} card${left === 1 ? "" : "s"}`, { class: "t strong" }));
+    nodes.push(label(x, 212 + y, `${capitalise(deck.id)} · ${deck.top || "—"} · ${left} card${left === 1 ? "" : "s"}`, { class: "t strong" }));
     if (card) {
       const price = card.blue_cost && Object.keys(card.blue_cost).length ? `${Object.entries(card.blue_cost).map(([k, v]) => `${v} ${k}`).join(", ")}: ` : "";
       nodes.push(
         s("g", {}, s("title", {}, `yellow curtain of ${card.id}: ${icons(card.yellow)}`),
-          s("rect", { x, y: 218, width: 222, height: 26, rx: 4, class: "curtain yellow" }),
-          label(x + 6, 235, clip(`yellow: ${icons(card.yellow, "short")}`, 38), { class: "t small" })),
+          s("rect", { x, y: 218 + y, width: 222, height: 26, rx: 4, class: "curtain yellow" }),
+          label(x + 6, 235 + y, clip(`yellow: ${icons(card.yellow, "short")}`, 38), { class: "t small" })),
         s("g", {}, s("title", {}, `blue curtain of ${card.id}: ${price}${icons(card.blue)}`),
-          s("rect", { x, y: 248, width: 222, height: 26, rx: 4, class: "curtain blue" }),
-          label(x + 6, 265, clip(`blue: ${price}${icons(card.blue, "short")}`, 38), { class: "t small" })),
-        label(x, 290, clip(`lantern side: ${icons(card.lantern || [], "short")}`, 40), { class: "t tiny" }),
+          s("rect", { x, y: 248 + y, width: 222, height: 26, rx: 4, class: "curtain blue" }),
+          label(x + 6, 265 + y, clip(`blue: ${price}${icons(card.blue, "short")}`, 38), { class: "t small" })),
+        label(x, 290 + y, clip(`lantern side: ${icons(card.lantern || [], "short")}`, 40), { class: "t tiny" }),
       );
     }
   });
-  return svgPanel("matcha", "Matcha: the Tea Room and Himeji", 344, "The Tea Room's and Himeji's spaces with their dice, and the Ikebana and Calligraphy cards face up", ...nodes);
+  return svgPanel("matcha", "Matcha: the Tea Room and Himeji", 358, "The Tea Room's and Himeji's spaces with their dice, and the Ikebana and Calligraphy cards face up", ...nodes);
 }
 
 /** The Tea Garden: the entrance, the Viewing Platform with its ceremony token and the pond's lily pads, the two

@@ -24,11 +24,16 @@ export function roleName(game, me) {
   return null;
 }
 
+/** Where a game stands, in words, from its coordinates: "setting up", "round 2, turn 3" or "finished". */
+export function whereWords(coordinates, over = false) {
+  if (over) return "finished";
+  return coordinates.phase === "setup" ? "setting up" : `round ${coordinates.round}, turn ${coordinates.turn}`;
+}
+
 export function renderHeader(game) {
   document.title = `${game.title} · heronlog`;
   replace(document.getElementById("game-title"), game.title);
-  const c = game.coordinates;
-  const where = game.over ? "finished" : game.status === "abandoned" ? "abandoned" : c.phase === "setup" ? "setting up" : `round ${c.round}, turn ${c.turn}`;
+  const where = game.status === "abandoned" && !game.over ? "abandoned" : whereWords(game.coordinates, game.over);
   replace(
     document.getElementById("game-meta"),
     h(
@@ -46,8 +51,10 @@ export function renderHeader(game) {
   );
 }
 
-/** The access line: who this browser records as, a box to paste a token, and "forget". */
-export function renderAccess(id, game, me, onChange) {
+/** The access line: who this browser records as, a box to paste a token, and "forget". `locked`: the game
+ * could not be read without a token (a private game): the page shows nothing else but this box. */
+export function renderAccess(id, game, me, onChange, { locked = false } = {}) {
+  document.getElementById("app").toggleAttribute("data-locked", locked);
   const box = document.getElementById("access");
   const role = roleName(game, me);
   if (role) {
@@ -74,7 +81,15 @@ export function renderAccess(id, game, me, onChange) {
           },
         },
       },
-      h("label", { for: "token-input" }, tokenFor(id) ? "That token is not valid here. Paste another:" : "Watching only. To record, paste a token:"),
+      h(
+        "label",
+        { for: "token-input" },
+        tokenFor(id)
+          ? "That token is not valid here. Paste another:"
+          : locked
+            ? "This game is private: paste a token to see it."
+            : "Watching only. To record, paste a token:",
+      ),
       input,
       h("button", { type: "submit" }, "Use it"),
     ),

@@ -55,11 +55,15 @@ function rollForm(state, prompt, moves, options) {
 }
 
 function pickerForm(state, prompt, moves, options, legend) {
+  // A select shows one line, cut at the screen's edge on a phone: the whole text of the card chosen is
+  // repeated under it, wrapped.
+  const chosen = h("p", { id: "chance-pick-about", class: "hint chosen", "aria-live": "polite" });
   const select = h(
     "select",
-    { id: "chance-pick" },
+    { id: "chance-pick", "aria-describedby": "chance-pick-about", on: { change: () => replace(chosen, select.selectedOptions[0].textContent) } },
     moves.map((move, i) => h("option", { value: String(i) }, moveLabel(state, prompt, move), markOf(options, move, " — "))),
   );
+  replace(chosen, select.options[0] ? select.options[0].textContent : "");
   return h(
     "form",
     {
@@ -73,6 +77,7 @@ function pickerForm(state, prompt, moves, options, legend) {
     },
     h("label", { for: "chance-pick" }, legend),
     select,
+    chosen,
     h("button", { type: "submit", class: "primary", disabled: !options.canAct(moves[0]) }, options.submit || "Record"),
   );
 }

@@ -9,6 +9,12 @@ import { seatLinks } from "./share.js";
 const form = document.getElementById("new-game");
 const error = document.getElementById("form-error");
 
+/** The seed only means something in seeded mode: in table mode its field is disabled, so that nobody types a
+ * seed the game would not use. */
+function paintSeed() {
+  form.elements.seed.disabled = form.elements.mode.value !== "seeded";
+}
+
 function setup() {
   const players = [];
   for (let i = 0; i < 4; i += 1) {
@@ -34,6 +40,9 @@ function setup() {
   if (form.elements.matcha.checked) body.expansions = ["matcha"];
   return body;
 }
+
+form.querySelectorAll("input[name=mode]").forEach((radio) => radio.addEventListener("change", paintSeed));
+paintSeed();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();

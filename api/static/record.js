@@ -127,9 +127,12 @@ async function load(written = null) {
       view.last = [game.body, legal.body, timeline.body.entries, score.body];
       paint(...view.last);
     } catch (error) {
+      // refused (private without a token) or unknown: nothing of the game shows but the box for a token
+      const locked = [401, 403, 404].includes(error.status);
+      view.game = locked ? null : view.game;
       replace(document.getElementById("prompt-title"), error.status === 401 ? "This game is private" : "Could not load the game");
-      replace(document.getElementById("prompt-help"), explain(error));
-      renderAccess(id, { players: [] }, null, restart);
+      replace(document.getElementById("prompt-help"), error.status === 401 ? "This game is private: paste a token to see it." : explain(error));
+      renderAccess(id, { players: [] }, null, restart, { locked });
     }
   })();
   await view.loading;
@@ -171,7 +174,11 @@ function listen() {
       if (!view.game || Number(event.id) > view.game.version) load();
     },
     (state) => {
-      live.textContent = state === "live" ? "● Live: moves from other devices appear here." : "○ Reconnecting…";
+      const words = {
+        live: "● Live: moves from other devices appear here.",
+        refused: "Live updates are off: the server refused them (reload the page to try again).",
+      };
+      live.textContent = words[state] || "○ Reconnecting…";
       live.dataset.state = state;
     },
   );
@@ -180,7 +187,8 @@ function listen() {
 async function restart() {
   view.me = await identify(id);
   await load();
-  listen();
+  if (view.game) listen(); // a game this browser may not read has no events to follow either
+  else if (view.stop) view.stop();
 }
 
 document.getElementById("undo").addEventListener("click", () => write("undo", {}));

@@ -16,7 +16,7 @@
 import { call, randomKey, read, saveToken, tokenFor } from "./api.js";
 import { draw } from "./board.js";
 import { h, replace, toast, copyText } from "./dom.js";
-import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
+import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable, whereWords } from "./game.js";
 import { lineChart } from "./chart.js";
 import { boardParts, capitalise, moveLabel, parseTarget, promptTitle, targetKey } from "./labels.js";
 import { render as renderMoves } from "./moves.js";
@@ -88,12 +88,29 @@ async function stateAt(position) {
   }
 }
 
+/** The position in words: the move shown, numbered along the line of play (an undone move has no number, so
+ * showing the undone moves renumbers nothing), and where it was played. */
 function describePosition(index) {
   const { version, entry } = view.positions[index];
-  const total = view.positions.length - 1;
+  const total = view.positions.filter((p) => p.entry && !p.entry.undone).length;
   if (!entry) return `Start of the game (version ${version}) · ${total} moves`;
+  if (entry.undone) return `Undone move · version ${version} · ${entry.description}`;
   const where = entry.round ? `round ${entry.round}, ${entry.turn ? `turn ${entry.turn}` : "setup"}` : "setup";
-  return `Move ${index} of ${total} · version ${version} · ${where} · ${entry.undone ? "undone: " : ""}${entry.description}`;
+  return `Move ${entry.index} of ${total} · version ${version} · ${where} · ${entry.description}`;
+}
+
+/** Where the board shown stands (the turn a move ends may be the next one's start: ?round=1&turn=2 shows the
+ * board as turn 2 began, after the last move of turn 1). */
+function describeBoard(payload) {
+  return `The board: ${whereWords(payload.coordinates, payload.over)}.`;
+}
+
+/** Scroll a list's own box (not the page) so that its item shows: the page stays where the board is. */
+function scrollWithin(box, item) {
+  const outer = box.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) box.scrollTop += inner.top - outer.top;
+  else if (inner.bottom > outer.bottom) box.scrollTop += inner.bottom - outer.bottom;
 }
 
 function setUrl(version) {
@@ -108,6 +125,7 @@ async function go(index, { fromSlider = false } = {}) {
   if (!fromSlider) slider.value = String(index);
   slider.setAttribute("aria-valuetext", describePosition(index));
   replace(document.getElementById("position"), describePosition(index));
+  replace(document.getElementById("position-board"));
   paintMoveList();
   paintCorrection();
   const position = view.positions[index];
@@ -118,6 +136,7 @@ async function go(index, { fromSlider = false } = {}) {
     const payload = await stateAt(position);
     if (ticket !== view.request) return; // a later step won
     draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), payload.state, view.game.players, payload.prompt.seat);
+    replace(document.getElementById("position-board"), describeBoard(payload));
     const final = payload.over && index === view.positions.length - 1 && !(position.entry && position.entry.undone);
     replace(document.getElementById("sheet-title"), final ? "Final score sheet" : "Score sheet at this point");
     replace(document.getElementById("sheet"), scoreTable(payload.score, final ? "The final score" : `After version ${version}`));
@@ -229,7 +248,7 @@ function paintMoveList() {
     const text = entry ? entryText(entry) : "Start of the game";
     const item = h(
       "li",
-      { class: `${current ? "current" : ""}${entry && entry.undone ? " undone" : ""}`, value: index },
+      { class: `${current ? "current" : ""}${entry && entry.undone ? " undone" : ""}`, value: entry ? entry.index : 0 },
       h(
         "button",
         { type: "button", class: "step-to", "aria-current": current ? "step" : null, on: { click: () => go(index) } },
@@ -243,7 +262,7 @@ function paintMoveList() {
     return item;
   });
   replace(list, items);
-  if (currentNode) currentNode.scrollIntoView({ block: "nearest" });
+  if (currentNode) scrollWithin(list, currentNode);
 }
 
 function chartPoints() {
@@ -286,6 +305,7 @@ function resetNoteForm() {
   document.getElementById("note-save").textContent = "Add the comment";
   document.getElementById("note-cancel").hidden = true;
   document.getElementById("note-error").textContent = "";
+  document.getElementById("note-status").textContent = "";
 }
 
 function editNote(note) {
@@ -306,7 +326,7 @@ async function deleteNote(note) {
   try {
     await call("DELETE", `/api/games/${id}/annotations/${note.id}`, { token: tokenFor(id) });
     await loadNotes();
-    toast("Comment deleted.");
+    document.getElementById("note-status").textContent = "Comment deleted.";
   } catch (error) {
     toast(error.message, "error");
   }
@@ -651,8 +671,9 @@ async function start() {
     view.game = game.body;
     view.catalog = catalog.body.catalog;
   } catch (error) {
+    const locked = [401, 403, 404].includes(error.status);
     replace(document.getElementById("position"), error.status === 401 ? "This game is private: paste a token to see it." : error.message);
-    renderAccess(id, { players: [] }, null, start);
+    renderAccess(id, { players: [] }, null, start, { locked });
     return;
   }
   renderHeader(view.game);
@@ -723,7 +744,8 @@ noteForm.addEventListener("submit", async (event) => {
     }
     resetNoteForm();
     await loadNotes();
-    toast(noteId ? "Comment saved." : "Comment added.");
+    // said beside the form's button, not in the toast, which would cover the form's controls on a phone
+    document.getElementById("note-status").textContent = noteId ? "Comment saved." : "Comment added.";
   } catch (error) {
     document.getElementById("note-error").textContent = error.message;
   }

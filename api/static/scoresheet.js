@@ -1,6 +1,7 @@
 /* heronlog pages: the stand-alone score sheet. Reads the tallies table, posts it to POST /api/score-sheets
- * and shows the points line by line. Nothing is stored. With the Matcha box ticked, the Matcha rows (whisks,
- * gardeners placed, geishas by place) are sent too.
+ * and shows the points line by line. Nothing is stored. The Matcha rows (whisks, gardeners placed, geishas by
+ * place) show, and are sent, only with the Matcha box ticked. A tally the scorer refuses is named by its player's
+ * name, marked (aria-invalid) and focused.
  */
 
 import { call } from "./api.js";
@@ -24,11 +25,15 @@ function count(name) {
   return value === "" ? 0 : Number(value);
 }
 
+/** The columns sent, in order: a column whose name is empty is left out, so seat n of the answer is columns[n]. */
+function namedColumns() {
+  return [0, 1, 2, 3].filter((i) => form.elements[`p${i}-name`].value.trim());
+}
+
 function tallies() {
   const players = [];
-  for (let i = 0; i < 4; i += 1) {
+  for (const i of namedColumns()) {
     const name = form.elements[`p${i}-name`].value.trim();
-    if (!name) continue;
     const player = { name };
     for (const key of COUNTS) player[key] = count(`p${i}-${key}`);
     player.courtiers = Object.fromEntries(["gate", "steward", "diplomat", "daimyo"].map((k) => [k, count(`p${i}-${k}`)]));
@@ -45,10 +50,38 @@ function tallies() {
   return body;
 }
 
+function paintMatcha() {
+  form.querySelectorAll("tr.matcha-row").forEach((row) => {
+    row.hidden = !form.elements.matcha.checked;
+  });
+}
+
+function clearInvalid() {
+  form.querySelectorAll("[aria-invalid]").forEach((input) => {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  });
+}
+
+/** Mark and focus the field a refusal is about (its player's column, its tally's row), when the form has it. */
+function markInvalid(details, columns) {
+  const column = columns[details.player];
+  const field = column === undefined ? null : form.elements[`p${column}-${details.field || "name"}`];
+  if (!field) return;
+  field.setAttribute("aria-invalid", "true");
+  field.setAttribute("aria-describedby", "score-error");
+  field.focus();
+}
+
+form.elements.matcha.addEventListener("change", paintMatcha);
+paintMatcha();
+
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   const error = document.getElementById("score-error");
   error.textContent = "";
+  clearInvalid();
+  const columns = namedColumns();
   const body = tallies();
   if (!body.players.length) {
     error.textContent = "Give at least one player a name.";
@@ -62,5 +95,6 @@ form.addEventListener("submit", async (event) => {
     document.getElementById("score-result-title").focus();
   } catch (problem) {
     error.textContent = problem.message;
+    markInvalid(problem.details || {}, columns);
   }
 });

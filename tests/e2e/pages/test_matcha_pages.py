@@ -182,9 +182,9 @@ def test_the_score_sheet_page_scores_mas_geisha_example(page: Any, site: Served,
         "tea_house_upper": "2",
         "tea_house_lower": "1",
     }
+    page.check("#matcha")  # the Matcha rows show once it is ticked
     for key, value in tallies.items():
         page.fill(f"#p0-{key}", value)
-    page.check("#matcha")
     page.click("#score-form button[type=submit]")
     table = page.locator("#score-table table")
     table.wait_for()

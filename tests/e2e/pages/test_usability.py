@@ -1,0 +1,347 @@
+"""The pages' usability on a 390-pixel phone and a 1366 x 768 laptop, in a real headless Chromium: nothing wider
+than the screen, the replay's step bar and board in view together, the board readable, no text of the board
+drawn over another, a private game without a token, the disclosure of "The board in words", the replay's
+labels and move numbers, tap targets, the score sheet's errors and its Matcha rows, the seed in table mode.
+
+Each test states one expectation of a user; none measures time.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import Served
+from tests.e2e.pages.conftest import Api, no_horizontal_scroll, save_annotation
+from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, wait_shown
+
+pytestmark = pytest.mark.browser
+
+LAPTOP = {"width": 1366, "height": 768}
+
+# The rectangles of every text of the board's SVG panels, and of every die, in page pixels, per panel.
+BOXES = """(selector) => [...document.querySelectorAll(selector)].map((svg) => ({
+  texts: [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim())
+    .map((t) => { const r = t.getBoundingClientRect();
+                  return {text: t.textContent, die: Boolean(t.closest('.die')), pawn: Boolean(t.closest('.pawn')),
+                          x: r.left, y: r.top, w: r.width, h: r.height}; }),
+  dice: [...svg.querySelectorAll('.die')]
+    .map((d) => { const r = d.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; }),
+}))"""
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Two rectangles share more than a sliver (half a pixel) of area."""
+    return min(a["x"] + a["w"], b["x"] + b["w"]) - max(a["x"], b["x"]) > 0.5 and (
+        min(a["y"] + a["h"], b["y"] + b["h"]) - max(a["y"], b["y"]) > 0.5
+    )
+
+
+def collisions(page: Any, selector: str) -> list[tuple[str, str]]:
+    """Pairs of board texts drawn over each other, and texts under a die (a die's own value excepted)."""
+    found = []
+    for panel in page.evaluate(BOXES, selector):
+        texts = [t for t in panel["texts"] if not t["pawn"]]
+        for i, a in enumerate(texts):
+            for b in texts[i + 1 :]:
+                if not (a["die"] and b["die"]) and overlap(a, b):
+                    found.append((a["text"], b["text"]))
+            if not a["die"]:
+                found += [(a["text"], "a die") for die in panel["dice"] if overlap(a, die)]
+    return found
+
+
+def matcha_game_with_dice_in_himeji(api: Api) -> tuple[str, str]:
+    """A three-player seeded Matcha game played (first moves, but a die to Himeji whenever one may go there)
+    until both Himeji spaces hold a die."""
+    created = api.call(
+        "POST",
+        "/api/games",
+        {"players": ["Aiko", "Ben", "Chie"], "mode": "seeded", "seed": 12, "expansions": ["matcha"]},
+    )
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    for _ in range(200):
+        state = api.call("GET", f"/api/games/{game_id}")["state"]
+        if all(space["dice"] for space in state["board"]["matcha"]["himeji"]):
+            return game_id, token
+        legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
+        himeji = [move for move in legal["moves"] if "himeji" in json.dumps(move)]
+        api.call(
+            "POST", f"/api/games/{game_id}/moves", (himeji or legal["moves"])[0], token, legal["version"]
+        )
+    raise AssertionError("no die reached both Himeji spaces")
+
+
+def test_no_page_is_wider_than_a_phone(page: Any, site: Served, api: Api) -> None:
+    game_id, _ = api.seeded_game(["Aiko", "Ben"], 7, 6)
+    page.set_viewport_size(PHONE)
+    page.goto(site.url + "/games/new")
+    page.select_option("#solo", "medium")  # its longest option chosen
+    assert no_horizontal_scroll(page)
+    assert page.locator("#solo").bounding_box()["width"] <= PHONE["width"]
+    for path, drawn in (
+        ("/", "table.games"),
+        ("/score-sheet", "#score-form"),
+        (f"/games/{game_id}", ".panel-player svg"),
+        (f"/games/{game_id}/replay", ".line-chart"),
+    ):
+        page.goto(site.url + path)
+        page.wait_for_selector(drawn)
+        assert no_horizontal_scroll(page), path
+
+
+def test_the_replay_step_bar_and_the_board_show_together_on_a_phone(
+    page: Any, site: Served, api: Api
+) -> None:
+    game_id, _ = api.seeded_game(["Aiko", "Ben"], 7, 12)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}/replay?version=5")
+    wait_shown(page, 5)
+    bar = page.locator(".step-bar")
+
+    def in_view() -> None:
+        box = bar.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+        board = page.locator("#board").bounding_box()
+        # the board shows below the bar: at least a third of the screen of it
+        shown = min(board["y"] + board["height"], PHONE["height"]) - max(board["y"], box["y"] + box["height"])
+        assert shown >= PHONE["height"] / 3, (box, board)
+
+    page.locator("[data-step=next]").click()
+    wait_shown(page, 6)
+    in_view()
+    # deep in the board (its castle), stepping still shows the bar and the board
+    page.locator(".panel-castle").scroll_into_view_if_needed()
+    page.locator("[data-step=next]").click()
+    wait_shown(page, 7)
+    in_view()
+    assert page.locator(".panel-castle").bounding_box()["y"] < PHONE["height"]
+    # each step button: a visible word (no tooltip on touch) and a full name
+    names = [
+        page.locator(f"[data-step={step}]").get_attribute("aria-label")
+        for step in ("first", "prev", "next-round")
+    ]
+    assert names == ["First position", "Previous move", "Next round"]
+    for button in page.locator("[data-step]").all():
+        assert any(word in button.inner_text() for word in ("first", "round", "turn", "move", "last"))
+
+
+def test_the_board_is_readable_on_a_phone(page: Any, site: Served, api: Api) -> None:
+    game_id, _ = api.seeded_game(["Aiko", "Ben"], 7, 6)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}")
+    page.wait_for_selector(".panel-player svg")
+    smallest = page.evaluate(
+        """() => Math.min(...[...document.querySelectorAll('#board svg')].flatMap((svg) => {
+             const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+             return [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+           }))"""
+    )
+    assert smallest >= 10, smallest
+    assert no_horizontal_scroll(page)  # each panel scrolls in its own box
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_no_text_of_a_matcha_board_is_drawn_over_another(
+    page: Any, site: Served, api: Api, viewport: dict[str, int]
+) -> None:
+    game_id, _ = matcha_game_with_dice_in_himeji(api)
+    page.set_viewport_size(viewport)
+    page.goto(f"{site.url}/games/{game_id}")
+    page.wait_for_selector(".panel-matcha svg .die")
+    assert collisions(page, ".panel-matcha svg, .panel-tea-garden svg, .panel-castle svg") == []
+
+
+def test_a_private_game_without_a_token_asks_for_one_and_follows_nothing(
+    page: Any, site: Served, api: Api, problems: list[str]
+) -> None:
+    created = api.call(
+        "POST", "/api/games", {"players": ["Kai", "Lu"], "mode": "seeded", "seed": 3, "private": True}
+    )
+    game_id = created["game"]["game_id"]
+    streams: list[str] = []
+    page.on("request", lambda request: streams.append(request.url) if "/stream" in request.url else None)
+    page.set_viewport_size(PHONE)
+    for path in (f"/games/{game_id}", f"/games/{game_id}/replay"):
+        page.goto(site.url + path)
+        page.wait_for_selector("#token-input")
+        assert "This game is private: paste a token to see it" in page.locator("#access").inner_text()
+        assert page.locator("#token-input").is_visible()
+        for hidden in ("#undo", "#recent", "#score-now", "#board", "[data-step=next]", "#move-list"):
+            assert page.locator(hidden).count() == 0 or page.locator(hidden).is_hidden(), hidden
+    page.goto(f"{site.url}/games/{game_id}")
+    page.wait_for_selector("#token-input")
+    page.wait_for_timeout(4500)  # two retry pauses of the stream
+    assert streams == []
+    assert problems and all("401" in problem for problem in problems)
+    problems.clear()
+
+
+def test_the_event_stream_stops_on_a_refusal_and_retries_when_the_server_is_unwell(
+    page: Any, site: Served, api: Api, problems: list[str]
+) -> None:
+    game_id, _ = api.seeded_game(["Kai", "Lu"], 3, 2)
+    asked: list[str] = []
+
+    def refuse(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=401, content_type="application/json", body='{"message": "no"}')
+
+    page.route("**/stream*", refuse)
+    page.goto(f"{site.url}/games/{game_id}")
+    page.wait_for_selector("#live[data-state=refused]")
+    page.wait_for_timeout(4500)  # two retry pauses of the stream
+    assert len(asked) == 1
+    page.unroute("**/stream*")
+    asked.clear()
+
+    def unwell(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(status=503, body="")
+
+    page.route("**/stream*", unwell)
+    page.reload()
+    page.wait_for_selector("#live[data-state=offline]")
+    for _ in range(40):  # the stream is asked again after its pause (at most 20 s here)
+        if len(asked) >= 2:
+            break
+        page.wait_for_timeout(500)
+    assert len(asked) >= 2
+    page.unroute("**/stream*")
+    problems[:] = [p for p in problems if "401" not in p and "503" not in p]
+
+
+def test_the_board_in_words_is_visibly_a_disclosure(page: Any, site: Served, api: Api) -> None:
+    game_id, _ = api.seeded_game(["Aiko", "Ben"], 7, 2)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}")
+    summary = page.locator("#board-text summary")
+    summary.wait_for()
+    assert summary.evaluate("(s) => getComputedStyle(s).display") == "list-item"  # the triangle shows
+    assert summary.bounding_box()["height"] >= 44
+
+
+def test_replay_labels_say_the_turn_shown_and_numbers_stay_with_undone_moves(
+    page: Any, site: Served, api: Api
+) -> None:
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 7, 0)
+    # play into round 2, then undo a move there and play another
+    api.play_first_moves(
+        game_id, token, lambda legal: api.call("GET", f"/api/games/{game_id}")["coordinates"]["round"] == 2
+    )
+    api.play_moves(game_id, token, 2)
+    version = api.call("GET", f"/api/games/{game_id}")["version"]
+    api.call("POST", f"/api/games/{game_id}/undo", {}, token, version)
+    api.play_moves(game_id, token, 1)
+
+    page.goto(f"{site.url}/games/{game_id}/replay?round=1&turn=2")
+    located = api.call("GET", f"/api/games/{game_id}/states?round=1&turn=2")["version"]
+    wait_shown(page, located)
+    assert "round 1, turn 2" in page.locator("#position-board").inner_text()
+
+    page.goto(f"{site.url}/games/{game_id}/replay")
+    page.wait_for_selector(".line-chart")
+    numbers = page.locator("#move-list li:not(.undone)").evaluate_all("(items) => items.map((i) => i.value)")
+    page.check("#show-undone")
+    page.wait_for_selector("#move-list li.undone")
+    assert (
+        page.locator("#move-list li:not(.undone)").evaluate_all("(items) => items.map((i) => i.value)")
+        == numbers
+    )
+    undone = page.locator("#move-list li.undone .step-to").first
+    undone.click()
+    page.wait_for_function("() => /Undone move/.test(document.getElementById('position').textContent)")
+    assert "setup" not in page.locator("#position").inner_text()
+    page.wait_for_function("() => /round 2/.test(document.getElementById('position-board').textContent)")
+
+
+def test_small_controls_are_big_enough_to_tap_and_messages_cover_none(
+    page: Any, site: Served, api: Api
+) -> None:
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 5, 4)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}/replay?version=4#token={token}")
+    wait_shown(page, 4)
+    save_annotation(page, api, game_id, "a note", "The coral bridge")
+    # the confirmation covers no control: it is said beside the form
+    save = page.locator("#note-save").bounding_box()
+    toast = page.locator("#toast")
+    assert "Comment added." in page.locator("#note-status").inner_text()
+    assert not toast.is_visible() or not overlap(
+        {"x": save["x"], "y": save["y"], "w": save["width"], "h": save["height"]},
+        {k: v for k, v in zip("xywh", toast.bounding_box().values(), strict=True)},
+    )
+    targets = page.locator("header.site nav a, .game-links a, #access button, #move-list .note button").all()
+    assert len(targets) >= 10
+    for target in targets:
+        box = target.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (target.inner_text(), box)
+
+
+def test_the_recording_panel_is_not_cut_off_on_a_laptop(page: Any, site: Served, api: Api) -> None:
+    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie", "Dai"], 9, 12)
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("#score-now table")
+    controls = page.locator(".controls")
+    assert controls.evaluate(
+        "(c) => c.scrollHeight <= c.clientHeight + 1"
+    )  # nothing hidden in a nested scroll
+    page.locator("#score-now").scroll_into_view_if_needed()
+    box = page.locator("#score-now").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
+
+
+def test_a_table_mode_card_is_described_in_full_on_a_phone(page: Any, site: Served, api: Api) -> None:
+    created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table"})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector(".chance-form select")
+    page.select_option("#chance-pick", index=2)
+    chosen = page.locator(".chance-form .chosen")
+    assert chosen.inner_text() == page.locator("#chance-pick option").nth(2).inner_text()
+    assert chosen.evaluate("(p) => p.scrollWidth <= p.clientWidth")
+    assert no_horizontal_scroll(page)
+
+
+def test_the_score_sheet_names_the_player_marks_the_field_and_shows_matcha_rows_on_request(
+    page: Any, site: Served, problems: list[str]
+) -> None:
+    page.goto(site.url + "/score-sheet")
+    assert page.locator("#p0-whisks").is_hidden()
+    page.check("#matcha")
+    assert page.locator("#p0-whisks").is_visible()
+    page.uncheck("#matcha")
+    assert page.locator("#p0-whisks").is_hidden()
+    page.fill("#p0-name", "Aiko")
+    page.fill("#p2-name", "Ben")  # the second column is left empty: Ben is the second player sent
+    page.fill("#p2-seals", "9")
+    page.click("#score-form button[type=submit]")
+    page.wait_for_function("() => document.getElementById('score-error').textContent")
+    assert page.locator("#score-error").inner_text().startswith("Ben:")
+    field = page.locator("#p2-seals")
+    assert field.get_attribute("aria-invalid") == "true"
+    assert field.evaluate("(f) => f === document.activeElement")
+    assert all("400" in problem for problem in problems)
+    problems.clear()
+
+
+def test_the_seed_is_not_asked_for_in_table_mode(page: Any, site: Served) -> None:
+    page.goto(site.url + "/games/new")
+    page.check("#mode-table")
+    assert page.locator("#seed").is_disabled()
+    page.check("#mode-seeded")
+    assert page.locator("#seed").is_enabled()
+    assert "seeded mode only" in page.locator("#seed-hint").inner_text()
+
+
+def test_moves_still_play_by_clicking_on_a_phone(page: Any, site: Served, api: Api) -> None:
+    """The sticky step bar and the panels' own scrolling leave the recording screen usable on a phone."""
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 7, 0)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("#moves button.move:not([disabled])")
+    click_a_move(page)
