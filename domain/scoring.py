@@ -12,7 +12,7 @@ sheets are `MatchaScoreSheet`, a base game's are exactly the base `ScoreSheet`. 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -263,100 +263,107 @@ def score_sheet(tallies: Mapping[str, Any], catalog: Catalog | None = None) -> t
     keys = PLAYER_KEYS | MATCHA_KEYS if matcha else PLAYER_KEYS
     sheets = []
     positions = []
-    yard_values = {spec.id: spec.value for spec in catalog.yards}
     for seat, data in enumerate(players):
-        # An error names the player as the table knows them, and says which seat (the form marks the field)
+        # An error names the player as the table knows them, and says which seat (the form marks the field).
         named = data.get("name") if isinstance(data, Mapping) else None
         where = named.strip() if isinstance(named, str) and named.strip() else f"player {seat + 1}"
         try:
-            if not isinstance(data, Mapping):
-                raise InvalidTallies(f"{where} is a mapping of tallies")
-            unknown = sorted(set(data) - keys)
-            for a, b in (
-                ("food", "resource_points"),
-                ("pot", "pot_points"),
-                ("warriors", "warrior_points"),
-                ("gardeners", "gardener_points"),
-                ("geishas", "geisha_points"),
-                ("whisks", "resource_points"),
-            ):
-                if a in data and b in data:
-                    raise InvalidTallies(f"{where}: give {a} or {b}, not both")
-            if unknown:
-                raise InvalidTallies(f"{where}: unknown tallies {unknown}", details={"known": sorted(keys)})
-            name = data.get("name", f"Player {seat + 1}")
-            if not isinstance(name, str):
-                raise InvalidTallies(f"{where}: name is text")
-            floors = _members(data.get("courtiers"), [floor.value for floor in Floor], f"{where} courtiers")
-            by_floor = {Floor(key): count for key, count in floors.items()}
-            if "resource_points" in data:
-                resources = _count(data, "resource_points", 0, 8 if matcha else 6, where)
-            else:
-                counted = ("food", "iron", "pearl", "whisks") if matcha else ("food", "iron", "pearl")
-                resources = resource_points(*(_count(data, key, 0, 7, where) for key in counted))
-            if "pot_points" in data:
-                pot = _count(data, "pot_points", 0, None, where)
-                if pot not in set(catalog.pot_points):
-                    raise InvalidTallies(
-                        f"{where}: no Passage of Time space scores {pot}", details={"pot_points": pot}
-                    )
-            else:
-                pot = catalog.pot_points[_count(data, "pot", 0, catalog.pot_last, where)]
-            per_yard = _members(data.get("warriors"), list(yard_values), f"{where} warriors")
-            if "warrior_points" in data:
-                warriors = _count(data, "warrior_points", 0, None, where)
-            else:
-                warriors = warrior_points(
-                    [yard_values[y] for y, n in per_yard.items() for _ in range(n)], by_floor
-                )
-            if "gardener_points" in data:
-                gardeners = _count(data, "gardener_points", 0, None, where)
-            else:
-                cards = data.get("gardeners", [])
-                if (
-                    not isinstance(cards, Sequence)
-                    or isinstance(cards, str)
-                    or len(cards) > 5
-                    or len(set(cards)) != len(cards)
-                    or any(card not in catalog.gardens for card in cards)
-                ):
-                    raise InvalidTallies(
-                        f"{where}: gardeners lists up to 5 different garden cards",
-                        details={"known": sorted(catalog.gardens)},
-                    )
-                gardeners = sum(catalog.gardens[card].cp for card in cards)
-            geishas = None
-            if matcha:
-                placed = {
-                    "courtier": sum(by_floor.values()),
-                    "warrior": sum(per_yard.values()),
-                    "gardener": len(data.get("gardeners", []))
-                    if "gardener_points" not in data
-                    else _count(data, "gardeners_placed", 0, 5, where),
-                }
-                geishas = _geisha_tally(data, where, catalog, placed)
-            lines = [
-                _count(data, "cp", 0, None, where),
-                coins_seals_points(_count(data, "coins", 0, None, where), _count(data, "seals", 0, 5, where)),
-                resources,
-                pot,
-                courtier_points(by_floor),
-                warriors,
-                gardeners,
-            ]
-            sheets.append(_sheet(seat, name, lines, geishas))
-            positions.append(
-                _count(data, "turn_order", 1, len(players), where) if "turn_order" in data else seat + 1
+            sheet, position = _player_sheet(
+                seat, data, where, players=len(players), catalog=catalog, keys=keys, matcha=matcha
             )
         except InvalidTallies as error:
             error.details.setdefault("player", seat)
             raise
+        sheets.append(sheet)
+        positions.append(position)
     if sorted(positions) != list(range(1, len(players) + 1)):
         raise InvalidTallies(
             "turn_order gives each player a different place, 1 to n", details={"turn_order": positions}
         )
     order = [seat for _, seat in sorted(zip(positions, range(len(players)), strict=True))]
     return rank(sheets, order, tie_break == "shared")
+
+
+def _player_sheet(
+    seat: int, data: Any, where: str, *, players: int, catalog: Catalog, keys: Set[str], matcha: bool
+) -> tuple[ScoreSheet, int]:
+    """One player's sheet from their tallies, and their place in turn order (``where`` names them in errors)."""
+    yard_values = {spec.id: spec.value for spec in catalog.yards}
+    if not isinstance(data, Mapping):
+        raise InvalidTallies(f"{where} is a mapping of tallies")
+    unknown = sorted(set(data) - keys)
+    for a, b in (
+        ("food", "resource_points"),
+        ("pot", "pot_points"),
+        ("warriors", "warrior_points"),
+        ("gardeners", "gardener_points"),
+        ("geishas", "geisha_points"),
+        ("whisks", "resource_points"),
+    ):
+        if a in data and b in data:
+            raise InvalidTallies(f"{where}: give {a} or {b}, not both")
+    if unknown:
+        raise InvalidTallies(f"{where}: unknown tallies {unknown}", details={"known": sorted(keys)})
+    name = data.get("name", f"Player {seat + 1}")
+    if not isinstance(name, str):
+        raise InvalidTallies(f"{where}: name is text")
+    floors = _members(data.get("courtiers"), [floor.value for floor in Floor], f"{where} courtiers")
+    by_floor = {Floor(key): count for key, count in floors.items()}
+    if "resource_points" in data:
+        resources = _count(data, "resource_points", 0, 8 if matcha else 6, where)
+    else:
+        counted = ("food", "iron", "pearl", "whisks") if matcha else ("food", "iron", "pearl")
+        resources = resource_points(*(_count(data, key, 0, 7, where) for key in counted))
+    if "pot_points" in data:
+        pot = _count(data, "pot_points", 0, None, where)
+        if pot not in set(catalog.pot_points):
+            raise InvalidTallies(
+                f"{where}: no Passage of Time space scores {pot}", details={"pot_points": pot}
+            )
+    else:
+        pot = catalog.pot_points[_count(data, "pot", 0, catalog.pot_last, where)]
+    per_yard = _members(data.get("warriors"), list(yard_values), f"{where} warriors")
+    if "warrior_points" in data:
+        warriors = _count(data, "warrior_points", 0, None, where)
+    else:
+        warriors = warrior_points([yard_values[y] for y, n in per_yard.items() for _ in range(n)], by_floor)
+    if "gardener_points" in data:
+        gardeners = _count(data, "gardener_points", 0, None, where)
+    else:
+        cards = data.get("gardeners", [])
+        if (
+            not isinstance(cards, Sequence)
+            or isinstance(cards, str)
+            or len(cards) > 5
+            or len(set(cards)) != len(cards)
+            or any(card not in catalog.gardens for card in cards)
+        ):
+            raise InvalidTallies(
+                f"{where}: gardeners lists up to 5 different garden cards",
+                details={"known": sorted(catalog.gardens)},
+            )
+        gardeners = sum(catalog.gardens[card].cp for card in cards)
+    geishas = None
+    if matcha:
+        placed = {
+            "courtier": sum(by_floor.values()),
+            "warrior": sum(per_yard.values()),
+            "gardener": len(data.get("gardeners", []))
+            if "gardener_points" not in data
+            else _count(data, "gardeners_placed", 0, 5, where),
+        }
+        geishas = _geisha_tally(data, where, catalog, placed)
+    lines = [
+        _count(data, "cp", 0, None, where),
+        coins_seals_points(_count(data, "coins", 0, None, where), _count(data, "seals", 0, 5, where)),
+        resources,
+        pot,
+        courtier_points(by_floor),
+        warriors,
+        gardeners,
+    ]
+    position = _count(data, "turn_order", 1, players, where) if "turn_order" in data else seat + 1
+    return _sheet(seat, name, lines, geishas), position
 
 
 def _geisha_tally(data: Mapping[str, Any], where: str, catalog: Catalog, placed: Mapping[str, int]) -> int:
