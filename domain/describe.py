@@ -29,7 +29,7 @@ from domain.prompts import (
 from domain.resources import cost_text
 from domain.state import GameState, bridge_index
 from domain.turn import reference
-from domain.vocabulary import Colour, Icon, IconKind, parse_icon
+from domain.vocabulary import Colour, Icon, IconKind, parse_icon, space_text
 
 _ACTIONS = {
     IconKind.LANTERN: "the Lantern Reward",
@@ -94,40 +94,6 @@ def icon_text(icon: Icon) -> str:
 
 def icons_text(icons: tuple[Icon, ...]) -> str:
     return " + ".join(icon_text(icon) for icon in icons) or "nothing"
-
-
-def space_text(space: str) -> str:
-    if space == "well":
-        return "the Well"
-    if space == "domain":
-        return "their Personal Domain"
-    if space == "daimyo":
-        return "the Daimyo's quarters"
-    if space == "gate":
-        return "the Gate"
-    if space in _MATCHA_SPACES:
-        return _MATCHA_SPACES[space]
-    kind, _, number = space.partition("_")
-    return {"steward": "steward room", "diplomat": "diplomat room", "outside": "Outside the Walls"}.get(
-        kind, kind
-    ) + (f" {number}" if number else "")
-
-
-_MATCHA_SPACES = {
-    "tea_room": "the Tea Room (symbol 1)",
-    "tea_room_left": "the left Tea Room space",
-    "tea_room_right": "the right Tea Room space",
-    "himeji_upper": "the upper Himeji space",
-    "himeji_lower": "the lower Himeji space",
-    "entrance": "the Tea Garden entrance",
-    "viewing_platform": "the Viewing Platform",
-    "path_1": "path space 1",
-    "path_2": "path space 2",
-    "tea_house_upper": "the upper Tea House room",
-    "tea_house_middle": "the middle Tea House room",
-    "tea_house_lower": "the lower Tea House room",
-}
-"""Matcha's places in words (R-M04, R-M05, R-M09, R-M13); other names fall back to their ids."""
 
 
 _SOURCES = {

@@ -34,7 +34,7 @@ from domain import (
     well,
     yards,
 )
-from domain.describe import player_text, pool_text, prompt_text, source_text, space_text, target_text
+from domain.describe import player_text, pool_text, prompt_text, source_text, target_text
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
 from domain.moves import CHANCE_KINDS, normalize
 from domain.prompts import (
@@ -82,7 +82,7 @@ from domain.prompts import (
     seat_of,
 )
 from domain.state import GameState, replace
-from domain.vocabulary import Mode, Phase
+from domain.vocabulary import Mode, Phase, space_text
 
 Moves = list[dict[str, Any]]
 

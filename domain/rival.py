@@ -30,7 +30,6 @@ from domain import matcha
 from domain.bridges import ends, take
 from domain.catalog import natural
 from domain.courtier import LEVEL
-from domain.describe import space_text
 from domain.prompts import DealCard, RevealSoloCard, RivalGarden, RivalIcons, RivalRoom, TakeDie
 from domain.solo_cards import TEA_ROOM, TOKUGAWA_KINDS, RivalIcon, RivalIconKind, SoloCard, parse_rival_icon
 from domain.state import (
@@ -48,7 +47,7 @@ from domain.state import (
     with_player,
 )
 from domain.turn import WELL, reference
-from domain.vocabulary import Floor
+from domain.vocabulary import Floor, space_text
 
 # --- small helpers -
 

@@ -44,7 +44,6 @@ import itertools
 from typing import Any
 
 from domain.catalog import HIMEJI_DECKS, natural
-from domain.describe import space_text
 from domain.errors import IllegalMove
 from domain.himeji import deck
 from domain.prompts import ChooseStartCards, DealCard, RivalDiscard, RivalGeisha, RivalIcons, Seq
@@ -70,6 +69,7 @@ from domain.tea_garden import (
     places,
     steps_from,
 )
+from domain.vocabulary import space_text
 
 SYMBOLS = {"entrance": 2, "path_1": 3, "path_2": 4}
 """MA's solo symbol of each place a geisha is sent to (R-TK05..R-TK07)."""

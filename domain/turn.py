@@ -30,7 +30,7 @@ from domain.state import (
     swap_top,
     with_board,
 )
-from domain.vocabulary import Colour, Phase
+from domain.vocabulary import Colour, Phase, space_text
 from domain.well import well_menu
 
 WELL = "well"
@@ -111,13 +111,13 @@ def why_not_place(state: GameState, seat: int, held: Held, space_id: str) -> Ill
             room = state.board.rooms[room_index(state, space_id)]
             if not isinstance(held.colour, Colour):
                 return IllegalMove(
-                    f"green dice never go to a castle room: it has no green die tile ({space_id})",
+                    f"green dice never go to a castle room: {space_text(space_id)} has no green die tile",
                     rule="R-M03",
                     details=where,
                 )
             if held.colour not in room.tiles:
                 return IllegalMove(
-                    f"{space_id} has no die tile of colour {held.colour}", rule="R-C02", details=where
+                    f"{space_text(space_id)} has no {held.colour} die tile", rule="R-C02", details=where
                 )
             dice = room.dice
         if len(dice) >= dice_per_space(state):
@@ -127,11 +127,11 @@ def why_not_place(state: GameState, seat: int, held: Held, space_id: str) -> Ill
                 else "at most two dice may be stacked on a space"
             )
             rule = "R-P05" if extra is None else "R-M04" if space_id.startswith("tea_room") else "R-M05"
-            return IllegalMove(f"{space_id} is full: {text}", rule=rule, details=where)
+            return IllegalMove(f"{space_text(space_id)} is full: {text}", rule=rule, details=where)
     cost = reference(state, space_id) - held.value
     if cost > player.coins:
         return IllegalMove(
-            f"placing a {held.value} on {space_id} costs {cost} coins and you hold {player.coins}",
+            f"placing a {held.value} on {space_text(space_id)} costs {cost} coins and you hold {player.coins}",
             rule="R-P04",
             details={**where, "cost": cost, "coins": player.coins},
         )

@@ -218,3 +218,38 @@ def parse_icon(text: str) -> Icon:
 
 Cost = tuple[tuple[Resource, int], ...]
 """What must be paid, as (resource, amount) pairs; every amount must be held (R-R03, R-R04, R-R05)."""
+
+
+def space_text(space: str) -> str:
+    """A space of the board in words, as the rulebook names it ("steward room 2", "the Well")."""
+    if space == "well":
+        return "the Well"
+    if space == "domain":
+        return "their Personal Domain"
+    if space == "daimyo":
+        return "the Daimyo's quarters"
+    if space == "gate":
+        return "the Gate"
+    if space in _MATCHA_SPACES:
+        return _MATCHA_SPACES[space]
+    kind, _, number = space.partition("_")
+    return {"steward": "steward room", "diplomat": "diplomat room", "outside": "Outside the Walls"}.get(
+        kind, kind
+    ) + (f" {number}" if number else "")
+
+
+_MATCHA_SPACES = {
+    "tea_room": "the Tea Room (symbol 1)",
+    "tea_room_left": "the left Tea Room space",
+    "tea_room_right": "the right Tea Room space",
+    "himeji_upper": "the upper Himeji space",
+    "himeji_lower": "the lower Himeji space",
+    "entrance": "the Tea Garden entrance",
+    "viewing_platform": "the Viewing Platform",
+    "path_1": "path space 1",
+    "path_2": "path space 2",
+    "tea_house_upper": "the upper Tea House room",
+    "tea_house_middle": "the middle Tea House room",
+    "tea_house_lower": "the lower Tea House room",
+}
+"""Matcha's places in words (R-M04, R-M05, R-M09, R-M13); other names fall back to their ids."""

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import domain
 from domain.state import GameState
+from domain.turn import space_ids
 
 from . import hypothesis_support as support
 from .helpers import eager
@@ -152,3 +153,19 @@ def test_a_move_that_answers_another_prompt_quotes_the_question() -> None:
     with pytest.raises(domain.IllegalMove) as chance:
         domain.apply(state, {"kind": "roll", "seat": None, "bridge": "coral", "dice": [1, 2, 3]})
     assert chance.value.message.startswith(f"it is {name}'s turn (seat {seat + 1}), not chance's: ")
+
+
+def test_no_refused_placement_names_a_space_by_its_id() -> None:
+    # Every space tried with the held die, in every placement of the pool: what a refusal says is in words
+    # ("steward room 2 is full", never "steward_2 is full").
+    placements = [state for state in positions() if domain.prompt_of(state)["kind"] == "place_die"]
+    refusals = []
+    for state in placements[:150]:
+        seat = domain.prompt_of(state)["seat"]
+        for space in space_ids(state):
+            try:
+                domain.apply(state, {"kind": "place_die", "seat": seat, "space": space})
+            except domain.IllegalMove as error:
+                refusals.append(error.message)
+    assert len(set(refusals)) >= 10  # full spaces, missing tile colours, costs: enough kinds were refused
+    assert [message for message in refusals if INTERNAL.search(message)] == []
