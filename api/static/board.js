@@ -16,11 +16,13 @@ import { cardText, capitalise, icons, indexCatalog, rivalIcons, soloCardText, sp
 
 const W = 480;
 const DIE_FILL = { coral: "#ec7a61", black: "#2a2a2a", white: "#f8f6f0", green: "#5a9a4b" };
-const DIE_INK = { coral: "#161616", black: "#ffffff", white: "#161616", green: "#ffffff" };
+// each die's value at a contrast of 4.5:1 at least with its face (WCAG 1.4.3: it is 13-pixel text)
+const DIE_INK = { coral: "#161616", black: "#ffffff", white: "#161616", green: "#161616" };
 const MEMBER_PLURAL = { courtier: "courtiers", gardener: "gardeners", warrior: "warriors", geisha: "geishas" };
+// The seats' pieces; the letter on each (white, or near-black on the light ones) at 4.5:1 at least.
 const SEAT_FILL = {
   purple: "#7a4ea3",
-  green: "#2f8a46",
+  green: "#2a7f40",
   blue: "#2f62b3",
   red: "#c43b3b",
   white: "#f4f4f4",
@@ -31,7 +33,7 @@ const SEAT_FILL = {
 
 function seatFill(players, seat) {
   const colour = players[seat] && players[seat].colour;
-  return SEAT_FILL[colour] || "#8a8a8a";
+  return SEAT_FILL[colour] || "#6e6e6e";
 }
 
 function seatInk(players, seat) {
@@ -729,4 +731,23 @@ export function draw(container, wordsNode, state, players, waitingSeat = null) {
   );
   replace(container, h("div", { class: "panels" }, ...panels), h("div", { class: "panels domains" }, ...domains));
   if (wordsNode) replace(wordsNode, ...words(state, players));
+  focusableWhereScrolled(container);
+  if (!resizedBoards.has(container)) {
+    resizedBoards.add(container);
+    window.addEventListener("resize", () => focusableWhereScrolled(container));
+  }
+}
+
+const resizedBoards = new WeakSet();
+
+/**
+ * A panel that scrolls sideways (on a phone each panel is drawn wider than the screen) takes the keyboard focus,
+ * so that the arrow keys scroll it (WCAG 2.1.1: its SVG holds nothing focusable); a panel that fits is no extra
+ * tab stop. Measured again when the window is resized (a phone turned).
+ */
+function focusableWhereScrolled(container) {
+  for (const panel of container.querySelectorAll(".panel")) {
+    if (panel.scrollWidth > panel.clientWidth + 1) panel.setAttribute("tabindex", "0");
+    else panel.removeAttribute("tabindex");
+  }
 }

@@ -26,12 +26,18 @@ CHROMIUM_ARGS = [
 ]
 
 
+def serve_pages(tmp_path_factory: pytest.TempPathFactory, **settings: str) -> Iterator[Served]:
+    """`heronlog serve` on the embedded SQLite store, its data folder in a temporary directory; ``settings``: more
+    of its environment."""
+    folder = tmp_path_factory.mktemp("pages")
+    env = {"HERONLOG_DATA": str(folder / "data"), "REDIS_URL": "", "HERONLOG_STORE": "", **settings}
+    yield from serve(folder, env)
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """`heronlog serve` on the embedded SQLite store, its data folder in a temporary directory."""
-    folder = tmp_path_factory.mktemp("pages")
-    env = {"HERONLOG_DATA": str(folder / "data"), "REDIS_URL": "", "HERONLOG_STORE": ""}
-    yield from serve(folder, env)
+    yield from serve_pages(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +154,13 @@ def save_annotation(
     note = page.locator("#move-list li.current .note")
     note.wait_for()
     return note, list(api.call("GET", f"/api/games/{game_id}/annotations")["annotations"])
+
+
+def refuse_a_score_sheet_tally(page: Any) -> None:
+    """On an open score sheet: name two players with an empty column between them, give the second (Ben) more
+    seals than the game has, submit, and wait for the refusal to be said."""
+    page.fill("#p0-name", "Aiko")
+    page.fill("#p2-name", "Ben")  # the second column is left empty: Ben is the second player sent
+    page.fill("#p2-seals", "9")
+    page.click("#score-form button[type=submit]")
+    page.wait_for_function("() => document.getElementById('score-error').textContent")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Served
-from tests.e2e.pages.conftest import Api, no_horizontal_scroll, save_annotation
+from tests.e2e.pages.conftest import Api, no_horizontal_scroll, refuse_a_score_sheet_tally, save_annotation
 from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, wait_shown
 
 pytestmark = pytest.mark.browser
@@ -316,11 +316,7 @@ def test_the_score_sheet_names_the_player_marks_the_field_and_shows_matcha_rows_
     assert page.locator("#p0-whisks").is_visible()
     page.uncheck("#matcha")
     assert page.locator("#p0-whisks").is_hidden()
-    page.fill("#p0-name", "Aiko")
-    page.fill("#p2-name", "Ben")  # the second column is left empty: Ben is the second player sent
-    page.fill("#p2-seals", "9")
-    page.click("#score-form button[type=submit]")
-    page.wait_for_function("() => document.getElementById('score-error').textContent")
+    refuse_a_score_sheet_tally(page)
     assert page.locator("#score-error").inner_text().startswith("Ben:")
     field = page.locator("#p2-seals")
     assert field.get_attribute("aria-invalid") == "true"
