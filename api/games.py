@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
@@ -684,6 +685,7 @@ class Stream(MethodView):
             heartbeat=float(config["STREAM_HEARTBEAT_SECONDS"]),
             poll=float(config["STREAM_POLL_SECONDS"]),
             watch=game_log().watch_for(game_id),
+            departed=_departure_check(request.environ),
         )
         return Response(
             events,
@@ -701,9 +703,11 @@ def _event_stream(
     heartbeat: float,
     poll: float,
     watch: ChangeWatch | None = None,
+    departed: Callable[[], bool] = lambda: False,
 ) -> Iterator[str]:
     """The stream's lines. With a ``watch`` (Redis) the stream sleeps until its game changes (or the next
-    heartbeat); without one, or while the watch cannot start, it looks every ``poll`` seconds."""
+    heartbeat); without one, or while the watch cannot start, it looks every ``poll`` seconds. While it
+    waits it asks ``departed`` whether the client has gone, and ends if so."""
     started = time.monotonic()
     deadline = started + lifetime
     next_beat = started + heartbeat
@@ -727,8 +731,52 @@ def _event_stream(
             next_beat = now + heartbeat
         if watch is None or mark is None:
             time.sleep(max(0.0, min(poll, deadline - now)))
-        else:
-            watch.wait(game_id, mark, min(deadline, next_beat) - now)
+            if departed():
+                return
+        elif not _wait_for_change(watch, game_id, mark, min(deadline, next_beat), departed):
+            return
+
+
+DEPARTURE_CHECK_SECONDS = 1.0
+"""How often a stream waiting on the watch looks whether its client has gone. Each open stream holds one of
+the server's threads: a closed tab must give its thread back within about this long, not at the next
+heartbeat (the first write that fails), or a few closed tabs would hold every thread for 15 s."""
+
+
+def _wait_for_change(
+    watch: ChangeWatch, game_id: UUID, mark: int, until: float, departed: Callable[[], bool]
+) -> bool:
+    """Sleep until the game changes after ``mark``, ``until`` comes or the watch stops (the caller then reads
+    the game again); False when the client left meanwhile."""
+    while True:
+        now = time.monotonic()
+        if now >= until:
+            return True
+        if watch.wait(game_id, mark, min(until - now, DEPARTURE_CHECK_SECONDS)) or not watch.following:
+            return True
+        if departed():
+            return False
+
+
+def _departure_check(environ: Mapping[str, Any]) -> Callable[[], bool]:
+    """Whether this request's client has closed its connection: a look at the socket, where the server
+    hands it to the application (gunicorn's ``gunicorn.socket``, werkzeug's ``werkzeug.socket``), that reads
+    nothing. A spectator sends nothing after its request, so an end of file means it has gone."""
+    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if not isinstance(sock, socket.socket):
+        return lambda: False
+
+    def departed() -> bool:
+        try:
+            return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except (BlockingIOError, InterruptedError):  # still connected, nothing sent
+            return False
+        except ValueError:  # a TLS socket takes no flags: it cannot tell; the heartbeat's write will
+            return False
+        except OSError:  # reset, or already closed
+            return True
+
+    return departed
 
 
 def _mark(watch: ChangeWatch | None) -> int | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import threading
 import time
 import urllib.request
@@ -342,3 +343,32 @@ def test_a_spectator_on_redis_is_woken_by_the_move_not_by_polling(
         spectator.join(timeout=30)
         assert [(event["id"], event["event"]) for event in seen] == [("2", "MovePlayed")]
         assert json.loads(seen[0]["data"])["data"]["move"] == move
+
+
+@pytest.mark.parametrize("store", ["sqlite", "redis"])
+def test_a_spectator_who_leaves_gives_its_thread_back_before_the_next_heartbeat(
+    store: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """Each open stream holds one of the server's threads. With two threads and heartbeats ten minutes apart,
+    two spectators open a stream and close their tab: the server must notice they left (it looks at the
+    socket while the stream waits) and answer the next request, not hold both threads until a heartbeat's
+    write fails."""
+    quiet = {"HERONLOG_WORKERS": "1", "HERONLOG_THREADS": "2", "HERONLOG_STREAM_HEARTBEAT_SECONDS": "600"}
+    with serving(store, request, tmp_path, **quiet) as servers:
+        served = servers[0]
+        game_id, _, _ = RecordingClient(served.url).create(["Aiko", "Ben"], seed=8)
+        host, port = served.url.removeprefix("http://").split(":")
+        for _ in range(2):
+            with socket.create_connection((host, int(port)), timeout=15) as tab:
+                tab.sendall(
+                    f"GET /api/games/{game_id}/stream?timeout=300 HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+                )
+                received = b""
+                while b"retry:" not in received:  # the stream has begun: its thread waits for news
+                    chunk = tab.recv(4096)
+                    assert chunk, received
+                    received += chunk
+        started = time.monotonic()
+        with urllib.request.urlopen(f"{served.url}/api/games/{game_id}", timeout=20) as answer:
+            assert answer.status == 200 and json.loads(answer.read())["game_id"] == game_id
+        assert time.monotonic() - started < 20

@@ -26,18 +26,12 @@ CHROMIUM_ARGS = [
 ]
 
 
-def serve_pages(tmp_path_factory: pytest.TempPathFactory, **settings: str) -> Iterator[Served]:
-    """`heronlog serve` on the embedded SQLite store, its data folder in a temporary directory; ``settings``: more
-    of its environment."""
-    folder = tmp_path_factory.mktemp("pages")
-    env = {"HERONLOG_DATA": str(folder / "data"), "REDIS_URL": "", "HERONLOG_STORE": "", **settings}
-    yield from serve(folder, env)
-
-
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """`heronlog serve` on the embedded SQLite store, its data folder in a temporary directory."""
-    yield from serve_pages(tmp_path_factory)
+    folder = tmp_path_factory.mktemp("pages")
+    env = {"HERONLOG_DATA": str(folder / "data"), "REDIS_URL": "", "HERONLOG_STORE": ""}
+    yield from serve(folder, env)
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ JSON file per page state and viewport, beside a screenshot of what axe looked at
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.e2e.conftest import Served
-from tests.e2e.pages.conftest import Api, refuse_a_score_sheet_tally, serve_pages
+from tests.e2e.pages.conftest import Api, refuse_a_score_sheet_tally
 from tests.e2e.pages.test_pages_browser import PHONE, wait_shown
 from tests.e2e.pages.test_usability import LAPTOP
 
@@ -34,14 +34,6 @@ FAILING = {"serious", "critical"}
 
 # What each page state needs: the games, made once per module through the API.
 Games = dict[str, tuple[str, str]]
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """The pages' server, whose event streams beat every second: this module opens a dozen streaming pages in a
-    row, and a closed tab's stream holds one of the server's 8 threads until its next beat finds it gone (15 s
-    by default), so that the next page would wait for a thread."""
-    yield from serve_pages(tmp_path_factory, HERONLOG_STREAM_HEARTBEAT_SECONDS="1")
 
 
 @pytest.fixture(scope="module")

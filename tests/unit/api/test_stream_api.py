@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import socket
 from typing import Any
 
 from flask.testing import FlaskClient
 
 from api.app import create_app
+from api.games import _departure_check
 from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
 
@@ -90,3 +92,17 @@ def test_the_stream_of_a_private_game_needs_a_token_and_bad_resume_points_are_40
     bad = api.get(f"/api/games/{game_id}/stream", token, **{"Last-Event-ID": "yesterday"})
     assert bad.error() == (400, "invalid_request")
     assert api.get(f"/api/games/{game_id}/stream?timeout=-1", token).error() == (400, "invalid_request")
+
+
+def test_a_stream_sees_its_client_leave_by_the_socket_the_server_hands_over() -> None:
+    ours, theirs = socket.socketpair()
+    with ours:
+        departed = _departure_check({"gunicorn.socket": ours})
+        assert departed() is False  # connected, nothing sent
+        theirs.sendall(b"GET /next HTTP/1.1\r\n\r\n")  # a pipelined request is no departure
+        assert departed() is False
+        theirs.close()
+        assert departed() is False  # what was sent is still to be read
+        ours.recv(100)
+        assert departed() is True
+    assert _departure_check({})() is False  # a server that hands no socket over: never known to have left
