@@ -217,20 +217,26 @@ def die_tile_space(state: GameState, colour: Colour | None = None) -> tuple[str,
     """Where the next die tile goes, as (room id, tile position): the first free space a tile of `colour`
     fits; with no colour (still to be drawn), the next free space in the filling order (R-S05). None when the
     castle is full."""
+    target = _tile_target(state, colour)
+    return None if target is None else (state.board.rooms[target[0]].id, target[1])
+
+
+def _tile_target(state: GameState, colour: Colour | None) -> tuple[int, int] | None:
+    """`die_tile_space` as (room index, tile position)."""
     free = tile_spaces(state)
     if not free:
         return None
     target = _space_for(state, colour) if colour is not None else None
     if target is None:  # no space keeps the two-colour rule (or no colour yet): the first free space
         target = (free[0][0], free[0][1])
-    return state.board.rooms[target[0]].id, target[1]
+    return target
 
 
 def place_die_tile(state: GameState, colour: Colour) -> GameState:
     """Lay a tile die side up on the first free space it fits (R-S05)."""
-    target = die_tile_space(state, colour)
+    target = _tile_target(state, colour)
     assert target is not None  # a tile is drawn only while a space is free (die_tile_outcomes)
-    r, p = room_index(state, target[0]), target[1]
+    r, p = target
     board = state.board
     room = board.rooms[r]
     bag = list(board.decks.die_tiles)

@@ -79,7 +79,7 @@ def _repeated(game: Game, key: str | None, moves: Sequence[Move]) -> Played | No
     if not versions:
         return None
     recorded = [game.records[version].move for version in versions]
-    if exports.domain_json(recorded) != exports.domain_json(list(moves)):
+    if not exports.same_json(recorded, list(moves)):
         raise KeyReused(
             "this Idempotency-Key was used for other moves: use a new key for a new move",
             versions=list(versions),

@@ -172,7 +172,7 @@ def _build(cls: type[DomainEvent], entry: Mapping[str, Any], originator: UUID) -
     )
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_json(a: Any, b: Any) -> bool:
     """Equality after a JSON round trip (tuples and lists compare equal)."""
     return bool(domain_json(a) == domain_json(b))
 
@@ -256,7 +256,7 @@ def _created(
     except (ReplayError, domain.DomainError) as error:
         problems.add("setup", error.message, error=error.to_dict())
         return None
-    if not _same(event.setup, document.get("setup")):
+    if not same_json(event.setup, document.get("setup")):
         problems.add(
             "setup",
             "the setup is not in its stored form (players, mode, seed, options, title, private, expansions)",
@@ -264,7 +264,7 @@ def _created(
         return None
     if event.setup["mode"] == "seeded":
         _, drawn = rules.draw_opening(rules.fresh_state(event.setup, event.catalog))
-        if not _same(drawn, document.get("opening")):
+        if not same_json(drawn, document.get("opening")):
             problems.add("opening", "the setup's chance outcomes are not what the seed draws")
             return None
     try:
@@ -304,7 +304,7 @@ def _recheck(game: Game, event: DomainEvent) -> None:
     """Re-decide ``event`` against ``game``; raise if the decision differs from what the log says."""
     if isinstance(event, MovePlayed):
         [decided] = decisions.play(game, [event.move], actor=event.actor).events
-        if not _same(decided.chance, event.chance):
+        if not same_json(decided.chance, event.chance):
             raise ReplayError("the chance outcomes after this move are not what the seed draws")
         if event.seat != event.move.get("seat"):
             raise ReplayError("the event's seat is not the move's seat")
@@ -317,9 +317,9 @@ def _recheck(game: Game, event: DomainEvent) -> None:
             raise ReplayError("a redo must replay the next undone moves, in order")
     elif isinstance(event, MoveAmended):
         amended, _ = decisions.amend(game, event.version, event.move, actor=event.actor)
-        if not _same(amended.dropped, event.dropped) or not _same(amended.chance, event.chance):
+        if not same_json(amended.dropped, event.dropped) or not same_json(amended.chance, event.chance):
             raise ReplayError("the amendment's consequences differ from what the rules decide now")
-        if not _same(amended.redrawn, event.redrawn):
+        if not same_json(amended.redrawn, event.redrawn):
             raise ReplayError("the amendment's redrawn chance outcomes are not what the seed draws")
     elif game.abandoned is not None:
         raise ReplayError("the game was already abandoned")
