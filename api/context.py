@@ -16,6 +16,7 @@ from uuid import UUID
 
 from flask import Response, current_app, g, request
 
+import domain
 from api.errors import ApiError
 from api.limits import AnswerCache, RateLimiter, RedisAnswers, Remembered
 from api.observability import note
@@ -156,18 +157,35 @@ def owner(game_id: UUID) -> tuple[Game, Grant]:
     return game, grant
 
 
-def may_act_for(grant: Grant, seats: Iterable[int | None], what: str) -> None:
-    """A seat token acts for its own seat only; the owner acts for anyone (chance moves included)."""
+def may_act_for(game: Game, grant: Grant, seats: Iterable[Any], what: str) -> None:
+    """A seat token acts for its own seat only; the owner acts for anyone (chance moves included). ``what``
+    is the verb: "record", "undo", "redo", "amend". The message names the seats as people count them: "Aiko's
+    token (seat 1) may only record its own seat's moves, not Ben's (seat 2)"."""
     if grant.role == "owner":
         return
-    others = sorted({str(seat) for seat in seats if seat != grant.seat})
-    if others:
+    strangers = {str(seat): seat for seat in seats if seat != grant.seat}
+    if strangers:
+        others = sorted(strangers)
+        assert grant.seat is not None  # a seat grant always names its seat
+        state = game.state
+        token = domain.seat_text(state, grant.seat, "'s token")
+        whose = " or ".join(_whose(state, strangers[key]) for key in others)
         raise ApiError(
             "forbidden",
-            f"a token of seat {grant.seat} may only {what} for seat {grant.seat}",
+            f"{token} may only {what} its own seat's moves, not {whose}",
             actor=grant.actor,
             seats=others,
         )
+
+
+def _whose(state: Any, seat: Any) -> str:
+    """Whose moves a seat token may not make, in words: "Ben's (seat 2)", "chance's", or "those of seat 'x'"
+    for a seat that is no index at all (the rules engine refuses such a move anyway)."""
+    if seat is None:
+        return "chance's"
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return domain.seat_text(state, seat, "'s")
+    return f"those of seat {seat!r}"
 
 
 # --- versions ---------------------------------------------------------------------------------------------

@@ -265,7 +265,7 @@ class Moves(MethodView):
         for index, move in enumerate(moves):
             if not isinstance(move.get("kind"), str):
                 raise ApiError("invalid_move", "every move needs a kind", batch_index=index)
-        may_act_for(grant, [move.get("seat") for move in moves], "record moves")
+        may_act_for(game, grant, [move.get("seat") for move in moves], "record")
         version = expected_version(body, game)
         key = idempotency_key()
         kept = AnswerAlong(lambda result: json_response(*played(result, 201)))
@@ -307,7 +307,7 @@ class Undo(MethodView):
             undone = list(game.line[game.line.index(to_version) + 1 :])
         else:
             undone = []
-        may_act_for(grant, [game.records[v].seat for v in undone], "undo moves")
+        may_act_for(game, grant, [game.records[v].seat for v in undone], "undo")
         return json_response(
             *played(
                 game_log().undo(game_id, to_version=to_version, expected_version=version, actor=grant.actor)
@@ -326,7 +326,7 @@ class Redo(MethodView):
         game, grant = writer(game_id)
         version = expected_version(body, game)
         current(game, version)
-        may_act_for(grant, [game.records[v].seat for v in game.redo[: body["count"]]], "redo moves")
+        may_act_for(game, grant, [game.records[v].seat for v in game.redo[: body["count"]]], "redo")
         return json_response(
             *played(
                 game_log().redo(game_id, count=body["count"], expected_version=version, actor=grant.actor)
@@ -352,7 +352,7 @@ class Amend(MethodView):
         if not isinstance(move.get("kind"), str):
             raise ApiError("invalid_move", "the move needs a kind")
         record = game.records.get(body["version"])
-        may_act_for(grant, [move.get("seat"), record.seat if record else None], "amend moves")
+        may_act_for(game, grant, [move.get("seat"), record.seat if record else None], "amend")
         result, report = judged(
             lambda: game_log().amend(
                 game_id,
@@ -579,7 +579,21 @@ class Export(MethodView):
 # --- access -----------------------------------------------------------------------------------------------
 
 
-@blp.route("/<uuid:game_id>/seats/<int:seat>/token")
+SEAT_PARAMETERS = [
+    {"in": "path", "name": "game_id"},
+    {
+        "in": "path",
+        "name": "seat",
+        "description": "the seat's index, from 0 as in every `seat` field of the API (1 is the game's second "
+        "player); messages name seats as people count them, from 1: 'Ben (seat 2)'. A seat the game does not "
+        "have (a negative one too) is 400 invalid_seat",
+    },
+]
+
+
+# Signed: a negative seat reaches the view and is told which seats there are (400 invalid_seat), rather than
+# matching no route at all (404).
+@blp.route("/<uuid:game_id>/seats/<int(signed=True):seat>/token", parameters=SEAT_PARAMETERS)
 class SeatToken(MethodView):
     @errors(blp, 400, 401, 403, 404, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
@@ -588,17 +602,20 @@ class SeatToken(MethodView):
         """Issue a token for a seat (owner only).
 
         The token is shown this once; any earlier token of that seat stops working. A seat token records,
-        undoes, redoes and amends the moves of its seat, and annotates."""
+        undoes, redoes and amends the moves of its seat, and annotates. A seat the game does not have, or the
+        solo rival's, is `400 invalid_seat`."""
         _, grant = owner(game_id)
         issued = services().gate.issue_seat_token(game_id, seat, by=grant.actor)
         body = {"game_id": str(game_id), "seat": seat, "actor": issued.grant.actor, "token": issued.token}
         return body, 201
 
-    @errors(blp, 401, 403, 404, 429, 503)
+    @errors(blp, 400, 401, 403, 404, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(204)
     def delete(self, game_id: UUID, seat: int) -> None:
-        """Withdraw the seat's token (owner only)."""
+        """Withdraw the seat's token (owner only).
+
+        Nothing to withdraw is still `204`; a seat the game does not have is `400 invalid_seat`."""
         _, grant = owner(game_id)
         services().gate.revoke_seat(game_id, seat, by=grant.actor)
 

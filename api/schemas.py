@@ -14,6 +14,11 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, vali
 MAX_BATCH = 500
 """The most moves one request may carry (a whole game recorded offline fits)."""
 
+SEAT = "the seat's index, from 0: seat 0 is the game's first player, whom messages call 'seat 1'"
+"""The description of every ``seat`` field: JSON counts seats from 0, the words people read count from 1."""
+ACTOR = "owner, or seat:N with N the seat's index from 0 (seat:1 is the game's second player)"
+"""The description of every actor field (``actor``, ``you``, ``author``)."""
+
 
 class ErrorSchema(Schema):
     """The one shape of every answer that is not a success."""
@@ -43,7 +48,9 @@ class CoordinatesSchema(Schema):
 
     round = fields.Integer(required=True)
     turn = fields.Integer(required=True)
-    seat = fields.Integer(required=True, allow_none=True)
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": f"{SEAT}; null for chance"}
+    )
     phase = fields.String(required=True)
 
 
@@ -51,7 +58,9 @@ class PromptSchema(Schema):
     """What the rules engine waits for, from whom (seat null: a chance prompt), with its context."""
 
     kind = fields.String(required=True)
-    seat = fields.Integer(required=True, allow_none=True)
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": f"{SEAT}; null for chance"}
+    )
     text = fields.String(
         required=True,
         metadata={"description": "the question in words, with who answers it (places named, counted from 1)"},
@@ -62,7 +71,7 @@ class PromptSchema(Schema):
 class ScoreSheetOutSchema(Schema):
     """One player's score sheet, line by line."""
 
-    seat = fields.Integer(required=True)
+    seat = fields.Integer(required=True, metadata={"description": SEAT})
     player = fields.String(required=True)
     lines = fields.List(fields.Dict(), required=True)
     total = fields.Integer(required=True)
@@ -238,7 +247,9 @@ class MoveSubmissionSchema(Schema):
         unknown = INCLUDE
 
     kind = fields.String(metadata={"description": "for one move: its kind (as listed)"})
-    seat = fields.Integer(allow_none=True, strict=True, metadata={"description": "for one move: its seat"})
+    seat = fields.Integer(
+        allow_none=True, strict=True, metadata={"description": f"for one move: {SEAT}; null for chance"}
+    )
     moves = fields.List(
         MoveField(),
         validate=validate.Length(min=1, max=MAX_BATCH),
@@ -342,7 +353,12 @@ class StateQuerySchema(Schema):
 class LocateQuerySchema(Schema):
     round = fields.Integer(required=True, validate=validate.Range(min=0, max=1000))
     turn = fields.Integer(required=True, validate=validate.Range(min=0, max=10_000))
-    seat = fields.Integer(load_default=None, allow_none=True, validate=validate.Range(min=0, max=100))
+    seat = fields.Integer(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=100),
+        metadata={"description": f"the turn of this seat only: {SEAT}"},
+    )
 
 
 class TimelineQuerySchema(Schema):
@@ -354,12 +370,14 @@ class TimelineEntrySchema(Schema):
     version = fields.Integer(required=True)
     round = fields.Integer(required=True, allow_none=True)
     turn = fields.Integer(required=True, allow_none=True)
-    seat = fields.Integer(required=True, allow_none=True)
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": f"{SEAT}; null for chance"}
+    )
     player = fields.String(required=True, allow_none=True)
     kind = fields.String(required=True)
     description = fields.String(required=True)
     chance = fields.List(fields.String(), required=True)
-    actor = fields.String(required=True)
+    actor = fields.String(required=True, metadata={"description": f"who acted: {ACTOR}"})
     at = fields.String(required=True)
     totals = fields.List(fields.Integer(), required=True, allow_none=True)
     amends = fields.Integer(required=True, allow_none=True)
@@ -468,7 +486,7 @@ class TargetSchema(Schema):
 class AnnotationSchema(Schema):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
-    author = fields.String(required=True, metadata={"description": "who wrote it: owner or seat:N"})
+    author = fields.String(required=True, metadata={"description": f"who wrote it: {ACTOR}"})
     author_name = fields.String(required=True)
     text = fields.String(required=True)
     glyph = fields.String(required=True, allow_none=True)
@@ -503,23 +521,25 @@ class SeatTokenSchema(Schema):
     """A seat token: shown this once. Earlier tokens of the seat stop working."""
 
     game_id = fields.String(required=True)
-    seat = fields.Integer(required=True)
-    actor = fields.String(required=True)
+    seat = fields.Integer(required=True, metadata={"description": SEAT})
+    actor = fields.String(required=True, metadata={"description": f"who acted: {ACTOR}"})
     token = fields.String(required=True)
 
 
 class GrantSchema(Schema):
     id = fields.String(required=True)
     role = fields.String(required=True)
-    seat = fields.Integer(required=True, allow_none=True)
-    actor = fields.String(required=True)
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": f"{SEAT}; null for the owner"}
+    )
+    actor = fields.String(required=True, metadata={"description": f"who acted: {ACTOR}"})
     granted_on = fields.String(required=True)
     by = fields.String(required=True)
 
 
 class AccessSchema(Schema):
     game_id = fields.String(required=True)
-    you = fields.String(required=True, metadata={"description": "the actor of the token you sent"})
+    you = fields.String(required=True, metadata={"description": f"whom the token you sent acts as: {ACTOR}"})
     grants = fields.List(fields.Nested(GrantSchema), required=True)
 
 

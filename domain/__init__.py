@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.catalog import Catalog, load_catalog
-from domain.describe import describe, prompt_text
+from domain.describe import describe, prompt_text, seat_text
 from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, settle, step
 from domain.errors import (
     DomainError,
@@ -182,6 +182,7 @@ __all__ = [
     "resolve_chance",
     "score",
     "score_sheet",
+    "seat_text",
     "state_from_dict",
     "state_to_dict",
     "step",

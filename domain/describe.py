@@ -384,6 +384,15 @@ def player_text(state: GameState, seat: int) -> str:
     return state.players[seat].name if 0 <= seat < len(state.players) else f"seat {seat + 1}"
 
 
+def seat_text(state: GameState, seat: int, owned: str = "") -> str:
+    """A seat as people count it, the one spelling of every message that names a seat: the player's name and
+    the seat counted from 1, "Ben (seat 2)" for the index 1. `owned` follows the name: "Ben's turn (seat 2)"
+    with ``"'s turn"``, "Ben's (seat 2)" with ``"'s"``. A seat the game does not have is "seat N" alone."""
+    if not 0 <= seat < len(state.players):
+        return f"{player_text(state, seat)}{owned}"
+    return f"{player_text(state, seat)}{owned} (seat {seat + 1})"
+
+
 def prompt_text(state: GameState) -> str:
     """The question the pending prompt asks, with who answers it: "Ben: take a die from the end of a bridge",
     "Chance: which steward card was revealed for steward room 2?"."""

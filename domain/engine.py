@@ -34,7 +34,7 @@ from domain import (
     well,
     yards,
 )
-from domain.describe import player_text, pool_text, prompt_text, source_text, target_text
+from domain.describe import pool_text, prompt_text, seat_text, source_text, target_text
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
 from domain.moves import CHANCE_KINDS, normalize
 from domain.prompts import (
@@ -583,6 +583,11 @@ def prompt_name(frame: Frame) -> str:
     return KIND[type(frame)]
 
 
+def _whose_turn(state: GameState, seat: int) -> str:
+    """The turn errors' words for the seat that is waited on: "Ben's turn (seat 2)"."""
+    return seat_text(state, seat, "'s turn")
+
+
 def validate(state: GameState, move: Any) -> dict[str, Any]:
     """The normalized move if it is legal now; otherwise the precise error (InvalidMove, NotYourTurn,
     IllegalMove with its rule, GameOver)."""
@@ -597,8 +602,7 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
     if kind in CHANCE_KINDS:
         if not isinstance(frame, CHANCE_FRAMES):
             raise IllegalMove(
-                f"it is {player_text(state, waited)}'s turn (seat {waited + 1}), not chance's: "
-                f"{prompt_text(state)}"
+                f"it is {_whose_turn(state, waited)}, not chance's: {prompt_text(state)}"
                 if waited is not None
                 else f"no chance outcome is awaited now: {prompt_text(state)}",
                 details={"prompt": name, "seat": waited},
@@ -612,13 +616,13 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
             )
         if waited is None:
             raise NotYourTurn(
-                f"chance decides now, not {player_text(state, seat)} (seat {seat + 1}): {prompt_text(state)}",
+                f"chance decides now, not {seat_text(state, seat)}: {prompt_text(state)}",
                 details={"prompt": name, "seat": seat},
             )
         if seat != waited:
+            mover = seat_text(state, seat, "'s")
             raise NotYourTurn(
-                f"it is {player_text(state, waited)}'s turn (seat {waited + 1}), "
-                f"not {player_text(state, seat)}'s (seat {seat + 1})",
+                f"it is {_whose_turn(state, waited)}, not {mover}",
                 details={"waiting_for": waited, "seat": seat},
             )
         if kind == "convert":

@@ -7,7 +7,9 @@ stream: reading a game never loads it, and granting access never conflicts with 
 later is hashed and compared with every stored hash in constant time (:func:`hmac.compare_digest`, and no
 early exit), so timing tells nothing about which hash came close.
 
-Writes made with a token are recorded under an **actor** name (``owner``, ``seat:2``), never the token.
+Writes made with a token are recorded under an **actor** name (``owner``, ``seat:2``), never the token. Seats
+are indexes from 0 here, as in URLs and JSON (``seat:2`` is the third seat); every message names them as
+people count them (:func:`domain.seat_text`: "Chie (seat 3)").
 
 The game and its owner grant are saved in one transaction, so a game never exists without an owner.
 """
@@ -27,6 +29,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
+import domain
 from replay import decisions, exports
 from replay.errors import ReplayError, StaleVersion
 from replay.events import DomainEvent, now
@@ -46,6 +49,26 @@ class InvalidSeat(ReplayError):
     code = "invalid_seat"
 
 
+def check_seat(game: Game, seat: int) -> None:
+    """:class:`InvalidSeat` unless the game has ``seat`` (an index from 0, as URLs and JSON give it); the
+    message names the seats as people count them: "there is no seat 8: this game has seats 1 to 2: Aiko
+    (seat 1) and Ben (seat 2)"."""
+    count = len(game.setup["players"])
+    if not 0 <= seat < count:
+        state = game.state
+        named = [domain.seat_text(state, index) for index in range(count)]
+        has = (
+            f"one seat: {named[0]}"
+            if count == 1
+            else f"seats 1 to {count}: {', '.join(named[:-1])} and {named[-1]}"
+        )
+        raise InvalidSeat(
+            f"there is no seat {seat + 1}: this game has {has}",
+            seat=seat,
+            seats=count,
+        )
+
+
 def stream_id(game_id: UUID) -> UUID:
     """The access stream's id, derived from the game's id."""
     return uuid5(NAMESPACE_URL, f"heronlog:access:{game_id}")
@@ -62,7 +85,7 @@ def hash_token(token: str) -> str:
 
 
 def actor_name(role: str, seat: int | None) -> str:
-    """The name a write is recorded under: ``owner`` or ``seat:N``."""
+    """The name a write is recorded under: ``owner`` or ``seat:N`` (N the seat's index from 0)."""
     return OWNER if role == OWNER else f"{SEAT}:{seat}"
 
 
@@ -318,13 +341,17 @@ class Gatekeeper:
         return Issued(game_id, token, access.grants[event.grant_id])
 
     def issue_seat_token(self, game_id: UUID, seat: int, *, by: str) -> Issued:
-        """A new token for ``seat``; any earlier token of that seat stops working (a lost phone)."""
+        """A new token for ``seat`` (an index from 0); any earlier token of that seat stops working (a lost
+        phone). :class:`InvalidSeat` for a seat the game does not have, and for the seat the engine plays."""
         game = self.log.get_game(game_id)
-        seats = len(game.setup["players"])
-        if not 0 <= seat < seats:
-            raise InvalidSeat(f"this game has seats 0 to {seats - 1}", seat=seat, seats=seats)
+        check_seat(game, seat)
         if game.setup["players"][seat].get("automatic"):
-            raise InvalidSeat(f"seat {seat} is the rival: the rules engine plays it", seat=seat, seats=seats)
+            raise InvalidSeat(
+                f"{domain.seat_text(game.state, seat)} is the solo rival, played by the rules engine: it "
+                "takes no token",
+                seat=seat,
+                seats=len(game.setup["players"]),
+            )
         token = new_token()
         for _ in range(5):  # another grant written at the same moment moves ours one place on
             access = self.access(game_id)
@@ -345,8 +372,9 @@ class Gatekeeper:
         raise StaleVersion(access.version, self.access(game_id).version)
 
     def revoke_seat(self, game_id: UUID, seat: int, *, by: str) -> int:
-        """Withdraw every token of ``seat``; returns how many stopped working."""
-        self.log.get_game(game_id)
+        """Withdraw every token of ``seat`` (an index from 0); returns how many stopped working (none for a
+        seat without one). :class:`InvalidSeat` for a seat the game does not have."""
+        check_seat(self.log.get_game(game_id), seat)
         for _ in range(5):
             access = self.access(game_id)
             events = [

@@ -428,12 +428,14 @@ class GameLog(Application[UUID]):
         return history.timeline(self.get_game(game_id), include_undone=include_undone)
 
     def locate(self, game_id: UUID, round: int, turn: int, seat: int | None = None) -> int:
-        """The version of the first move of ``turn`` of ``round`` (of ``seat``, if given)."""
-        for entry in self.timeline(game_id):
+        """The version of the first move of ``turn`` of ``round`` (of ``seat``, an index from 0, if given)."""
+        game = self.get_game(game_id)
+        for entry in history.timeline(game):
             if entry.round == round and entry.turn == turn and (seat is None or entry.seat == seat):
                 return entry.version
+        of = "" if seat is None else f" of {domain.seat_text(game.state, seat)}"
         raise UnknownVersion(
-            f"no move in round {round}, turn {turn}" + (f", seat {seat}" if seat is not None else ""),
+            f"no move{of} in round {round}, turn {turn}",
             round=round,
             turn=turn,
             seat=seat,

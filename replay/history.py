@@ -231,9 +231,11 @@ class TextRecord(Visitor):
     names: Sequence[str] = ()
     _heading: tuple[int, int, int | None] | None = None
     _notes: dict[int, list[Annotation]] = field(default_factory=dict)
+    _opening: Any = None
 
     def begin(self, game: Game, state: Any) -> None:
         setup = game.setup
+        self._opening = state
         self.names = [seat["name"] for seat in setup["players"]]
         self.lines += [
             f"# {setup['title']}",
@@ -254,8 +256,16 @@ class TextRecord(Visitor):
     def _flush_notes(self, version: int) -> None:
         for note in self._notes.pop(version, []):
             glyph = f"{note.glyph} " if note.glyph else ""
-            target = f" [{note.target['kind']} {note.target['id']}]" if note.target else ""
-            self.lines.append(f"      {{{glyph}{note.author}{target}: {note.text}}}")
+            target = f" [{self._target(note.target)}]" if note.target else ""
+            author = actor_text(self._opening, note.author)
+            self.lines.append(f"      {{{glyph}{author}{target}: {note.text}}}")
+
+    def _target(self, target: Mapping[str, Any]) -> str:
+        """A comment's board target; a domain's is a seat index, named as people count seats."""
+        seat = _seat_index(str(target["id"])) if target["kind"] == "domain" else None
+        if seat is not None:
+            return domain.seat_text(self._opening, seat, "'s domain")
+        return f"{target['kind']} {target['id']}"
 
     def move(self, index: int, record: MoveRecord, before: Any, after: Any, at: Where) -> None:
         if self._heading is None or self._heading[0] != at.round:
@@ -278,10 +288,25 @@ class TextRecord(Visitor):
         self.lines += ["", "## Score sheet" + ("" if domain.is_over(state) else " (game in progress)")]
         self.lines.extend(score_table(state, self.names))
         if game.abandoned:
-            self.lines.append(f"abandoned by {game.abandoned.actor}: {game.abandoned.note}")
+            self.lines.append(
+                f"abandoned by {actor_text(state, game.abandoned.actor)}: {game.abandoned.note}"
+            )
 
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
+
+
+def actor_text(state: Any, actor: str) -> str:
+    """Who acted, in words: ``owner`` as it is, a seat's actor as people count seats (``seat:1`` is "Ben (seat
+    2)", :func:`domain.seat_text`)."""
+    role, _, index = actor.partition(":")
+    seat = _seat_index(index) if role == "seat" else None
+    return actor if seat is None else domain.seat_text(state, seat)
+
+
+def _seat_index(text: str) -> int | None:
+    """The seat index that ``text`` spells (``"1"``), or None."""
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 SHEET_FIELDS = frozenset({"seat", "name", "total", "rank"})

@@ -140,6 +140,22 @@ def test_a_move_of_the_wrong_seat_names_both_players_counted_from_1() -> None:
     assert error.value.code == "not_your_turn"
 
 
+def test_a_seat_in_words_is_its_player_and_its_number_counted_from_1() -> None:
+    state = domain.new_game(["Aiko", "Ben"], seed=4)
+    assert domain.seat_text(state, 1) == "Ben (seat 2)"
+    assert domain.seat_text(state, 0, "'s turn") == "Aiko's turn (seat 1)"
+    assert domain.seat_text(state, 2) == "seat 3"  # a seat the game does not have: its number alone
+    assert domain.seat_text(state, 2, "'s") == "seat 3's"
+
+
+def test_a_player_answering_chance_is_named_with_the_seat_counted_from_1() -> None:
+    state = table_game({"players": ["Aiko", "Ben"]})
+    assert domain.prompt_of(state)["seat"] is None
+    with pytest.raises(domain.NotYourTurn) as error:
+        domain.apply(state, {"kind": "take_die", "seat": 1, "bridge": "coral", "end": "left"})
+    assert error.value.message.startswith("chance decides now, not Ben (seat 2): Chance: ")
+
+
 def test_a_move_that_answers_another_prompt_quotes_the_question() -> None:
     state = until(domain.new_game(["Aiko", "Ben"], seed=4), "take_die")
     seat = domain.prompt_of(state)["seat"]
