@@ -393,6 +393,29 @@ def seat_text(state: GameState, seat: int, owned: str = "") -> str:
     return f"{player_text(state, seat)}{owned} (seat {seat + 1})"
 
 
+def part_text(state: GameState, kind: str, part: str) -> str:
+    """A part of the board an annotation points at (`replay.annotations.TARGET_KINDS`), in the words the
+    replay page gives it: ``room steward_1`` → "steward room 1", ``garden coral_plant`` → "the coral plant
+    garden", ``yard yard_2`` → "training yard 2", ``domain 1`` → "Ben's domain (seat 2)". A part this board
+    does not have is named as it is kept ("garden g9")."""
+    whole = {"passage_of_time": "the Passage of Time", "daimyo": "the Daimyo", "well": "the Well"}
+    if kind in whole:
+        return whole[kind]
+    if kind == "bridge" and any(bridge.colour == part for bridge in state.board.bridges):
+        return f"the {part} bridge"
+    if kind == "garden":
+        slot = next((slot for slot in state.board.gardens if slot.id == part), None)
+        return f"the {slot.bridge} {slot.type} garden" if slot else f"garden {part}"
+    if kind == "domain":
+        seat = int(part) if part.isascii() and part.isdigit() else None
+        return seat_text(state, seat, "'s domain") if seat is not None else f"domain {part}"
+    if kind == "yard":
+        return f"training {space_text(part)}"
+    if kind in ("room", "outside", "tea_room", "himeji", "tea_garden", "tea_house"):
+        return space_text(part)
+    return f"{kind.replace('_', ' ')} {part}".strip()
+
+
 def prompt_text(state: GameState) -> str:
     """The question the pending prompt asks, with who answers it: "Ben: take a die from the end of a bridge",
     "Chance: which steward card was revealed for steward room 2?"."""

@@ -261,11 +261,8 @@ class TextRecord(Visitor):
             self.lines.append(f"      {{{glyph}{author}{target}: {note.text}}}")
 
     def _target(self, target: Mapping[str, Any]) -> str:
-        """A comment's board target; a domain's is a seat index, named as people count seats."""
-        seat = _seat_index(str(target["id"])) if target["kind"] == "domain" else None
-        if seat is not None:
-            return domain.seat_text(self._opening, seat, "'s domain")
-        return f"{target['kind']} {target['id']}"
+        """A comment's board target in the replay page's words ("steward room 1", "Ben's domain (seat 2)")."""
+        return domain.part_text(self._opening, str(target["kind"]), str(target["id"]))
 
     def move(self, index: int, record: MoveRecord, before: Any, after: Any, at: Where) -> None:
         if self._heading is None or self._heading[0] != at.round:

@@ -165,7 +165,7 @@ def test_the_text_record_names_a_seats_annotations_and_domain_as_people_count(ap
     assert api.post(f"/api/games/{game_id}/annotations", mine, token=owner).status == 201
     text = api.get(f"/api/games/{game_id}/export?format=text").body
     assert "{! Ben (seat 2) [Ben's domain (seat 2)]: watch this}" in text
-    assert "{owner [room steward_1]: a plan}" in text
+    assert "{owner [steward room 1]: a plan}" in text
     # the JSON keeps the actor as recorded
     notes = api.get(f"/api/games/{game_id}/annotations").body["annotations"]
     assert [n["author"] for n in notes] == ["seat:1", "owner"]

@@ -185,3 +185,37 @@ def test_no_refused_placement_names_a_space_by_its_id() -> None:
                 refusals.append(error.message)
     assert len(set(refusals)) >= 10  # full spaces, missing tile colours, costs: enough kinds were refused
     assert [message for message in refusals if INTERNAL.search(message)] == []
+
+
+def board_parts(state: GameState) -> list[tuple[str, str]]:
+    """Every (kind, id) an annotation may point at on this board, as the replay page lists them."""
+    board = state.board
+    parts = [("passage_of_time", ""), ("daimyo", ""), ("well", "")]
+    parts += [("room", room.id) for room in board.rooms]
+    parts += [("bridge", str(bridge.colour)) for bridge in board.bridges]
+    parts += [("garden", slot.id) for slot in board.gardens]
+    parts += [("yard", yard.id) for yard in board.yards] + [("outside", spot.id) for spot in board.outside]
+    parts += [("domain", str(seat)) for seat in range(len(state.players))]
+    if board.matcha:
+        matcha = board.matcha
+        parts += [("tea_room", item.id) for item in matcha.tea_room]
+        parts += [("himeji", item.id) for item in matcha.himeji]
+        path = [f"path_{index + 1}" for index in range(len(matcha.path))]
+        parts += [("tea_garden", spot) for spot in ("entrance", "viewing_platform", *path)]
+        parts += [("tea_house", room.id) for room in matcha.tea_house]
+    return parts
+
+
+@pytest.mark.parametrize("expansions", [(), ("matcha",)], ids=["base", "matcha"])
+def test_every_part_an_annotation_points_at_is_named_in_words(expansions: tuple[str, ...]) -> None:
+    state = domain.new_game(["Aiko", "Ben", "Chloé", "Dan"], seed=3, expansions=expansions)
+    words = {part: domain.part_text(state, *part) for part in board_parts(state)}
+    for part, text in words.items():
+        assert not INTERNAL.search(text) and "_" not in text, (part, text)
+    assert len(set(words.values())) == len(words)  # no two parts read the same
+    assert words[("room", "steward_1")] == "steward room 1"
+    assert words[("garden", "coral_plant")] == "the coral plant garden"
+    assert words[("yard", "yard_2")] == "training yard 2"
+    assert words[("domain", "1")] == "Ben's domain (seat 2)"
+    assert words[("bridge", "black")] == "the black bridge"
+    assert domain.part_text(state, "garden", "g9") == "garden g9"  # not on this board: kept as it is
