@@ -6,7 +6,8 @@ rules ask for "any order" in many places (a space's actions R-P07, the Lantern R
 a 5-iron yard's two tiles). A menu asks only when the choice is real:
 - a mandatory menu resolves itself when no order can change the result (`order_free`);
 - an optional menu takes its entries itself when every one is a free gain and order cannot matter (taking a
-  free gain is never worse than declining it), and closes itself when nothing in it could be paid even after
+  free gain is never worse than declining it; influence that would have to pay a milestone under the option
+  ``milestones="must_pay"`` is not free), and closes itself when nothing in it could be paid even after
   seal conversions.
 Otherwise the player picks entries one by one, ``rest`` takes what is left of a mandatory menu in a sensible
 order, and ``done`` declines what is left of an optional one. Matcha's symbols are resolved by `domain.matcha`.
@@ -171,13 +172,34 @@ def remaining(frame: Menu) -> list[Option]:
     return [option for option in frame.options if option.id not in used]
 
 
+def _spends_milestone_seals(state: GameState, seat: int, options: list[Option]) -> bool:
+    """Whether taking these options' influence would have to pay a milestone: under decision C.3's option
+    ``milestones="must_pay"`` a marker that can pay must, so influence reaching a milestone costs seals."""
+    if state.options.milestones != "must_pay":
+        return False
+    steps = sum(
+        icon.amount
+        for option in options
+        for icon in _expand(state, seat, option.icons)
+        if icon.kind is IconKind.POT
+    )
+    if steps == 0 or not milestone_reachable(state, seat, steps):
+        return False
+    position = state.players[seat].pot
+    first = min(space for space in state.catalog.milestones if space > position)
+    return state.players[seat].seals >= state.catalog.milestones[first]  # who cannot pay just stops (R-PT02)
+
+
 def _takes_itself(state: GameState, frame: Menu, left: list[Option]) -> bool:
     groups = [option.icons for option in left]
     if frame.mandatory:
         return order_free(state, frame.seat, groups)
+    # An optional entry may be declined (R-P07): it is taken unasked only when taking it cannot cost anything,
+    # and influence that must pay a milestone's seals does (C.3, ``must_pay``).
     return (
         frame.picks >= len(left)
         and all(is_free_gain(state, frame.seat, option) for option in left)
+        and not _spends_milestone_seals(state, frame.seat, left)
         and order_free(state, frame.seat, groups)
     )
 
