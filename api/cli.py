@@ -2,8 +2,9 @@
 
 ``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
 game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
-settings as ``serve``); ``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a
-seeded game with random legal moves and prints it with its score sheet.
+settings as ``serve``); ``backup`` and ``restore`` do it for every game at once (replay.backups);
+``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a seeded game with random legal
+moves and prints it with its score sheet.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import os
 import sys
 import uuid
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from api import pinning
@@ -115,13 +117,14 @@ def _read_json(path: str) -> Any:
 
 
 def _export(args: argparse.Namespace) -> int:
+    from replay import exports
     from replay.errors import ReplayError
 
     log = open_log(_store(args))
     try:
         game_id = uuid.UUID(args.game_id)
         if args.format == "json":
-            text = json.dumps(log.export(game_id), indent=2, ensure_ascii=False, default=str) + "\n"
+            text = exports.json_text(log.export(game_id))
         elif args.format == "text":
             text = log.export_text(game_id)
         else:
@@ -196,6 +199,86 @@ def _revalidate(args: argparse.Namespace) -> int:
                 f"{report['game_id']}: version {report['version']} rejected ({error['rule']}): {error['message']}"
             )
     return 1 if failed else 0
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from replay import backups
+    from replay.errors import ReplayError
+
+    store = _store(args)
+    log = open_log(store)
+    try:
+        report = backups.backup(log, Path(args.directory), force=args.force, store=store.kind)
+    except ReplayError as error:
+        print(f"heronlog: {error.message}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"heronlog: cannot write the backup: {error}", file=sys.stderr)
+        return 2
+    finally:
+        log.close()
+    print(
+        f"backed up {_count(len(report.games), 'game')} ({report.private} private, "
+        f"{_count(report.forks, 'fork')}) from {store.describe()} to {report.directory}: "
+        f"{report.bytes:,} bytes in {report.seconds:.1f} s"
+    )
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from replay import backups
+    from replay.errors import ReplayError
+
+    directory = Path(args.directory)
+    store = _store(args)
+    tokens = None
+    if args.tokens:
+        try:
+            # Owner tokens are secrets: the file is the user's alone (0600, also if it was there before). It is
+            # appended to, never truncated: a second restore must not wipe the tokens of the first.
+            descriptor = os.open(args.tokens, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+            os.fchmod(descriptor, 0o600)
+            tokens = os.fdopen(descriptor, "a", encoding="utf-8")
+        except OSError as error:
+            print(f"heronlog: cannot write the tokens to {args.tokens}: {error}", file=sys.stderr)
+            return 2
+
+    def progress(game: backups.Restored) -> None:
+        label = f"{game.game_id} {game.title!r}" if game.title else game.game_id or game.position
+        if game.outcome is backups.Outcome.RESTORED:
+            if tokens is not None:
+                tokens.write(f"{game.game_id}\t{game.token}\t{game.title}\n")
+                tokens.flush()  # each token kept as soon as its game is written (see backups.restore)
+                print(f"restored {label}: owner token written to {args.tokens}", flush=True)
+            else:
+                print(f"restored {label}: owner token {game.token}", flush=True)
+        elif game.outcome is backups.Outcome.ALREADY_THERE:
+            print(f"already there {label}", flush=True)
+        else:
+            print(f"{game.outcome} {label} ({game.position}, {game.file}): {game.message}", file=sys.stderr)
+            for problem in game.problems:
+                print(f"  {game.file} {problem['position']}: {problem['message']}", file=sys.stderr)
+
+    log = open_log(store)
+    try:
+        report = backups.restore(log, directory, progress=progress)
+    except ReplayError as error:
+        print(f"heronlog: {error.message}", file=sys.stderr)
+        return 2
+    finally:
+        log.close()
+        if tokens is not None:
+            tokens.close()
+    counts = ", ".join(f"{outcome} {report.count(outcome)}" for outcome in backups.Outcome)
+    print(
+        f"{counts} of {_count(len(report.games), 'game')} from {directory} into {store.describe()} "
+        f"in {report.seconds:.1f} s"
+    )
+    return 0 if report.ok else 1
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -274,6 +357,26 @@ def build_parser() -> argparse.ArgumentParser:
     revalidate.add_argument("game_ids", nargs="*", help="games to check (default: every game)")
     revalidate.add_argument("--store", choices=STORE_KINDS)
     revalidate.set_defaults(handler=_revalidate)
+
+    backup = commands.add_parser("backup", help="write every game of the store to a folder (one export each)")
+    backup.add_argument("directory", help="the backup's folder (created if missing)")
+    backup.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a folder that is not empty and holds no earlier backup",
+    )
+    backup.add_argument("--store", choices=STORE_KINDS)
+    backup.set_defaults(handler=_backup)
+
+    restore = commands.add_parser("restore", help="import every game of a backup folder, keeping their ids")
+    restore.add_argument("directory", help="a folder written by heronlog backup")
+    restore.add_argument(
+        "--tokens",
+        metavar="FILE",
+        help="append each restored game's new owner token to FILE (mode 0600) instead of printing it",
+    )
+    restore.add_argument("--store", choices=STORE_KINDS)
+    restore.set_defaults(handler=_restore)
 
     demo = commands.add_parser("demo", help="play a seeded game with random legal moves and print it")
     demo.add_argument("--players", type=int, default=4, help="2 to 4 players (default 4)")

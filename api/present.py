@@ -190,9 +190,7 @@ def sheets_from(scored: Sequence[Any], players: Sequence[str]) -> list[dict[str,
 
 
 def status(game: Game) -> str:
-    if game.abandoned is not None:
-        return "abandoned"
-    return "finished" if domain.is_over(game.state) else "in progress"
+    return game.status
 
 
 def game_view(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -312,8 +312,12 @@ class Gatekeeper:
         game = self.log.as_it_stood(game_id, version)  # the records as they were then (GameLog.as_it_stood)
         return self._save_owned(decisions.fork_events(game, version, uuid4(), title))
 
-    def import_log(self, data: Any, *, keep_id: bool = True) -> Issued:
-        """Like :meth:`GameLog.import_log` (the game keeps its id when that id is free here), plus an owner."""
+    def import_log(self, data: Any, *, keep_id: bool = True, game_id: UUID | None = None) -> Issued:
+        """Like :meth:`GameLog.import_log` (the game keeps its id when that id is free here), plus an owner.
+        ``game_id`` imposes the id (a restore keeps every game's): if a game has it already, nothing is
+        written and the store's ``IntegrityError`` is raised."""
+        if game_id is not None:
+            return self._save_owned_import(data, game_id)
         game_id = uuid4()
         if keep_id and isinstance(data, Mapping):
             try:
@@ -322,6 +326,9 @@ class Gatekeeper:
                 wanted = None
             if wanted is not None:
                 game_id = self.home(wanted).import_id(data, keep_id=True)
+        return self._save_owned_import(data, game_id)
+
+    def _save_owned_import(self, data: Any, game_id: UUID) -> Issued:
         imported = exports.refold(data, game_id=game_id)
         return self._save_owned(imported.game_events, extra=imported.note_events)
 

@@ -638,10 +638,14 @@ class GameLog(Application[UUID]):
 
     def export(self, game_id: UUID) -> dict[str, Any]:
         """The full log as JSON (setup, catalog, rules version, every event, every annotation event)."""
-        game_events = self.events_of(game_id)
+        # The annotations are read first: each was anchored to a version the game had when it was written, so
+        # the game's events read next reach it, and an export taken while people annotate (a club's backup
+        # during an evening) still imports. Read the other way round, a note added in between could point
+        # beyond the exported game.
         note_events = [
             event for event in self.events.get(notes.stream_id(game_id)) if isinstance(event, DomainEvent)
         ]
+        game_events = self.events_of(game_id)
         return exports.export_document(game_events, note_events)
 
     def export_text(self, game_id: UUID) -> str:
@@ -734,7 +738,6 @@ class GameLog(Application[UUID]):
             sheets = [sheet.to_dict() for sheet in domain.score(game.state)]
             best = min(range(len(sheets)), key=lambda seat: sheets[seat]["rank"])
             winner = entry.players[best]
-        status = "abandoned" if game.abandoned else "finished" if over else "in progress"
         summary = GameSummary(
             game_id=entry.game_id,
             title=entry.title,
@@ -744,7 +747,7 @@ class GameLog(Application[UUID]):
             parent=entry.parent,
             created_on=entry.timestamp.isoformat(),
             version=game.version,
-            status=status,
+            status=game.status,
             round=domain.coordinates(game.state).round,
             winner=winner,
         )

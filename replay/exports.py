@@ -9,6 +9,7 @@ the whole log refolds. Exporting an imported game gives back the same document.
 
 from __future__ import annotations
 
+import json
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -68,6 +69,12 @@ def export_document(game_events: Sequence[DomainEvent], note_events: Sequence[Do
         "events": [event_to_dict(event) for event in game_events[1:]],
         "annotations": [event_to_dict(event) for event in note_events],
     }
+
+
+def json_text(document: Mapping[str, Any]) -> str:
+    """An export as text: what ``heronlog export --format json`` prints and what a backup stores per game
+    (:mod:`replay.backups`), one spelling so that the two never drift apart."""
+    return json.dumps(document, indent=2, ensure_ascii=False, default=str) + "\n"
 
 
 @dataclass

@@ -133,6 +133,13 @@ class Game:
     def mode(self) -> str:
         return str(self.setup["mode"])
 
+    @property
+    def status(self) -> str:
+        """``abandoned``, ``finished`` (the rules say the game is over) or ``in progress``."""
+        if self.abandoned is not None:
+            return "abandoned"
+        return "finished" if domain.is_over(self.state) else "in progress"
+
     def state_after(self, moves: int) -> Any:
         """The state after the first ``moves`` effective moves of the line of play."""
         if not 0 <= moves <= len(self.line):

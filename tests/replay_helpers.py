@@ -53,3 +53,57 @@ def canonical(state: Any) -> Any:
     import json
 
     return json.loads(json.dumps(domain.state_to_dict(state), sort_keys=True, default=str))
+
+
+def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
+    """A small club archive with every kind of game a backup must carry: public and private games, a fork
+    (played on), an abandoned game, a finished one, one with moves undone and redone, one amended, and
+    annotations added, edited and deleted. Returns each game's owner token (as the API would have issued)."""
+    from replay.access import Gatekeeper
+
+    gate = Gatekeeper(log)
+    rng = random.Random(seed)
+    tokens: dict[uuid.UUID, str] = {}
+
+    def new(players: list[str], title: str, private: bool = False) -> uuid.UUID:
+        setup = {"players": players, "seed": rng.randrange(1000), "title": title, "private": private}
+        issued = gate.create_game(setup)
+        tokens[issued.game_id] = issued.token
+        return issued.game_id
+
+    public = new(["Ann", "Bo", "Cy"], "Tuesday table 1")
+    list(play_random(log, public, 24, rng))
+    note = log.annotate(public, version=4, author="teacher", text="Why not the well?", glyph="?!")
+    log.annotate(
+        public, version=9, author="teacher", text="Strong.", glyph="!", target={"kind": "bridge", "id": "red"}
+    )
+    log.edit_annotation(public, note.id, editor="teacher", text="Why not the well here?", glyph="?")
+
+    private = new(["Dee", "Eli"], "Coaching session", private=True)
+    list(play_random(log, private, 15, rng))
+    gone = log.annotate(private, version=2, author="coach", text="draft")
+    log.delete_annotation(private, gone.id, actor="coach")
+
+    branch = gate.fork(public, 10, "What if the well")
+    tokens[branch.game_id] = branch.token
+    list(play_random(log, branch.game_id, 6, rng))
+
+    abandoned = new(["Fay", "Gus"], "Left at round 2")
+    list(play_random(log, abandoned, 8, rng))
+    game = log.get(abandoned)
+    log.abandon(abandoned, expected_version=game.version, actor="owner", reason="the café closed")
+
+    finished = new(["Hal", "Ivy"], "Final of the month")
+    game = log.get(finished)
+    while not domain.is_over(game.state):
+        game = log.play(finished, pick(game.state, rng), expected_version=game.version, actor="tester").game
+
+    edited = new(["Jo", "Kai", "Lu", "Mo"], "Fixed and taken back")
+    list(play_random(log, edited, 12, rng))
+    game = log.get(edited)
+    game = log.undo(edited, to_version=8, expected_version=game.version, actor="owner").game
+    game = log.redo(edited, count=2, expected_version=game.version, actor="owner").game
+    first = game.line[0]
+    _, before = log.before_move(edited, first)
+    log.amend(edited, first, pick(before, rng), expected_version=game.version, actor="owner")
+    return tokens

@@ -1,16 +1,18 @@
-"""`heronlog export`, `import`, `check` and `revalidate` on the embedded SQLite store, as a user runs them."""
+"""`heronlog export`, `import`, `check`, `revalidate`, `backup` and `restore` on the embedded SQLite store, as a
+user runs them."""
 
 from __future__ import annotations
 
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 from replay.config import StoreConfig, open_log
-from tests.replay_helpers import play_random
+from tests.replay_helpers import club_archive, play_random
 
 
 def heronlog(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -64,3 +66,50 @@ def test_export_of_an_unknown_game_is_a_clear_error(tmp_path: Path) -> None:
     assert run.returncode == 1
     assert "no game" in run.stderr
     assert heronlog(tmp_path, "export", "not-an-id").returncode == 2
+
+
+def test_backup_and_restore_on_the_command_line(tmp_path: Path) -> None:
+    source = tmp_path / "club-a"
+    log = open_log(StoreConfig(kind="sqlite", sqlite_path=source / "heronlog.sqlite"))
+    club_archive(log)
+    log.close()
+
+    backup = tmp_path / "backup"
+    run = heronlog(source, "backup", str(backup))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("backed up 6 games (1 private, 1 fork) from sqlite file")
+    index = json.loads((backup / "index.json").read_text())
+    victim = index["games"][1]
+    damaged = backup / victim["file"]
+    damaged.write_text(damaged.read_text().replace('"events": [', '"events": [ ', 1))
+
+    target = tmp_path / "club-b"
+    run = heronlog(target, "restore", str(backup))
+    assert run.returncode == 1, "a game that did not restore fails the command"
+    tokens = re.findall(r"^restored (\S+) .*: owner token (\S+)$", run.stdout, re.MULTILINE)
+    assert len(tokens) == 5 and victim["game_id"] not in dict(tokens)
+    assert f"failed {victim['game_id']}" in run.stderr and f"games[1], {victim['file']}" in run.stderr
+    assert "sha256" in run.stderr
+    assert run.stdout.splitlines()[-1].startswith(
+        "restored 5, already there 0, conflict 0, failed 1 of 6 games"
+    )
+
+    run = heronlog(target, "restore", str(backup))
+    assert run.returncode == 1 and "owner token" not in run.stdout
+    assert run.stdout.splitlines()[-1].startswith(
+        "restored 0, already there 5, conflict 0, failed 1 of 6 games"
+    )
+
+
+def test_backup_refuses_a_folder_that_holds_something_else_on_the_command_line(tmp_path: Path) -> None:
+    folder = tmp_path / "documents"
+    folder.mkdir()
+    (folder / "minutes.txt").write_text("club minutes")
+    run = heronlog(tmp_path / "data", "backup", str(folder))
+    assert run.returncode == 2
+    assert "not empty and holds no heronlog backup" in run.stderr
+    assert [path.name for path in folder.iterdir()] == ["minutes.txt"]
+    run = heronlog(tmp_path / "data", "backup", str(folder), "--force")
+    assert run.returncode == 0, run.stderr
+    assert (folder / "index.json").exists()
+    assert heronlog(tmp_path / "data", "restore", str(tmp_path / "data")).returncode == 2, "not a backup"

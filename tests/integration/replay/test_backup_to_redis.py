@@ -1,0 +1,91 @@
+"""Moving a club's archive from the embedded SQLite store to Redis with `heronlog backup` and `heronlog restore`,
+as the README's how-to does it, against the redis-server that `make test` starts."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import stat
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from uuid import UUID
+
+import domain
+from replay import exports
+from replay.access import OWNER, Gatekeeper
+from replay.config import StoreConfig, open_log
+from tests.replay_helpers import club_archive, pick
+
+
+def heronlog(environ: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "api.cli", *args],
+        env={**os.environ, **environ},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_an_archive_moves_from_sqlite_to_redis_and_plays_on_there(tmp_path: Path, redis_url: str) -> None:
+    sqlite = StoreConfig(kind="sqlite", sqlite_path=tmp_path / "club" / "heronlog.sqlite")
+    source = open_log(sqlite)
+    club_archive(source)
+    before = {
+        str(game_id): json.loads(exports.json_text(source.export(game_id)))
+        for game_id in source.iter_game_ids()
+    }
+    source.close()
+
+    backup = tmp_path / "backup"
+    run = heronlog({"HERONLOG_DATA": str(tmp_path / "club"), "REDIS_URL": ""}, "backup", str(backup))
+    assert run.returncode == 0, run.stderr
+
+    prefix = f"test-move-{uuid.uuid4().hex[:12]}"
+    tokens = tmp_path / "owner-tokens.tsv"
+    to_redis = {"REDIS_URL": redis_url, "REDIS_KEY_PREFIX": prefix, "HERONLOG_STORE": ""}
+    run = heronlog(to_redis, "restore", str(backup), "--tokens", str(tokens))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-1].startswith(
+        "restored 6, already there 0, conflict 0, failed 0 of 6 games"
+    )
+    assert f"into redis {redis_url}" in run.stdout
+    assert stat.S_IMODE(tokens.stat().st_mode) == 0o600
+    owners = {line.split("\t")[0]: line.split("\t")[1] for line in tokens.read_text().splitlines()}
+    assert set(owners) == set(before)
+    assert not any(token in run.stdout for token in owners.values()), "with --tokens, no token on the screen"
+
+    target = open_log(StoreConfig(kind="redis", redis_url=redis_url, redis_prefix=prefix))
+    try:
+        after = {
+            str(game_id): json.loads(exports.json_text(target.export(game_id)))
+            for game_id in target.iter_game_ids()
+        }
+        assert after == before
+        gate = Gatekeeper(target)
+        played = 0
+        for summary in target.list_games(include_private=True):
+            game_id = UUID(summary.game_id)
+            grant = gate.authenticate(game_id, owners[summary.game_id])
+            assert grant is not None and grant.role == OWNER
+            if summary.status != "in progress":
+                continue
+            game = target.get(game_id)
+            move = pick(game.state, random.Random(game.version))
+            assert move in domain.legal_moves(game.state)
+            target.play(game_id, move, expected_version=game.version, actor=grant.actor)
+            assert target.export(game_id)["events"][-1]["data"]["move"] == move
+            played += 1
+        assert played == 4, "every game in progress (the fork among them) took a move on Redis"
+    finally:
+        target.close()
+
+    run = heronlog(to_redis, "restore", str(backup), "--tokens", str(tokens))
+    assert run.returncode == 1, "the games played on since are conflicts now"
+    assert run.stdout.splitlines()[-1].startswith(
+        "restored 0, already there 2, conflict 4, failed 0 of 6 games"
+    )
+    assert len(tokens.read_text().splitlines()) == 6, "the tokens of the first restore are kept"
