@@ -16,7 +16,7 @@ import sys
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from api import pinning
 from api.collector import tune_worker_gc
@@ -150,6 +150,7 @@ def _report_problems(error: Any) -> None:
 
 
 def _import(args: argparse.Namespace) -> int:
+    from replay.access import Gatekeeper
     from replay.errors import ReplayError
 
     try:
@@ -157,14 +158,49 @@ def _import(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         print(f"heronlog: cannot read {args.file}: {error}", file=sys.stderr)
         return 2
+    tokens = _token_file(args.tokens) if args.tokens else None
+    if args.tokens and tokens is None:
+        return 2
     log = open_log(_store(args))
     try:
-        game_id = log.import_log(data, keep_id=not args.new_id)
+        # As `POST /api/games/import` does: the game comes with an owner, or nobody could administer it.
+        issued = Gatekeeper(log).import_log(data, keep_id=not args.new_id)
+        title = str(data.get("setup", {}).get("title", "")) if isinstance(data, dict) else ""
+        print(issued.game_id)  # standard output holds the id alone, for scripts: ID=$(heronlog import ...)
+        print(_hand_over_token(tokens, args.tokens, issued.game_id, issued.token, title), file=sys.stderr)
     except ReplayError as error:
         _report_problems(error)
         return 1
-    print(game_id)
+    finally:
+        log.close()
+        if tokens is not None:
+            tokens.close()
     return 0
+
+
+def _token_file(path: str) -> TextIO | None:
+    """``path`` opened to append owner tokens to, or None (said on standard error) when it cannot be.
+
+    Owner tokens are secrets: the file is the user's alone (0600, also if it was there before). It is appended
+    to, never truncated: a second restore or import must not wipe the tokens of the first."""
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        os.fchmod(descriptor, 0o600)
+        return os.fdopen(descriptor, "a", encoding="utf-8")
+    except OSError as error:
+        print(f"heronlog: cannot write the tokens to {path}: {error}", file=sys.stderr)
+        return None
+
+
+def _hand_over_token(tokens: TextIO | None, path: str | None, game_id: Any, token: str, title: str) -> str:
+    """A new game's owner token, appended to the token file when there is one (each kept as soon as its game
+    is written, so that an interrupted run loses none); the words that tell the user where it is, or the token
+    itself when there is no file."""
+    if tokens is None:
+        return f"owner token {token}"
+    tokens.write(f"{game_id}\t{token}\t{title}\n")
+    tokens.flush()
+    return f"owner token written to {path}"
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -235,27 +271,16 @@ def _restore(args: argparse.Namespace) -> int:
 
     directory = Path(args.directory)
     store = _store(args)
-    tokens = None
-    if args.tokens:
-        try:
-            # Owner tokens are secrets: the file is the user's alone (0600, also if it was there before). It is
-            # appended to, never truncated: a second restore must not wipe the tokens of the first.
-            descriptor = os.open(args.tokens, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            os.fchmod(descriptor, 0o600)
-            tokens = os.fdopen(descriptor, "a", encoding="utf-8")
-        except OSError as error:
-            print(f"heronlog: cannot write the tokens to {args.tokens}: {error}", file=sys.stderr)
-            return 2
+    tokens = _token_file(args.tokens) if args.tokens else None
+    if args.tokens and tokens is None:
+        return 2
 
     def progress(game: backups.Restored) -> None:
         label = f"{game.game_id} {game.title!r}" if game.title else game.game_id or game.position
         if game.outcome is backups.Outcome.RESTORED:
-            if tokens is not None:
-                tokens.write(f"{game.game_id}\t{game.token}\t{game.title}\n")
-                tokens.flush()  # each token kept as soon as its game is written (see backups.restore)
-                print(f"restored {label}: owner token written to {args.tokens}", flush=True)
-            else:
-                print(f"restored {label}: owner token {game.token}", flush=True)
+            assert game.token is not None  # a restored game always comes with its new owner's token
+            words = _hand_over_token(tokens, args.tokens, game.game_id, game.token, game.title)
+            print(f"restored {label}: {words}", flush=True)
         elif game.outcome is backups.Outcome.ALREADY_THERE:
             print(f"already there {label}", flush=True)
         else:
@@ -345,6 +370,11 @@ def build_parser() -> argparse.ArgumentParser:
     import_.add_argument("file", help="an export (json), or - for standard input")
     import_.add_argument(
         "--new-id", action="store_true", help="give the game a new id even if its own is free"
+    )
+    import_.add_argument(
+        "--tokens",
+        metavar="FILE",
+        help="append the game's new owner token to FILE (mode 0600) instead of printing it on standard error",
     )
     import_.add_argument("--store", choices=STORE_KINDS)
     import_.set_defaults(handler=_import)

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from replay.access import Gatekeeper
 from replay.config import StoreConfig, open_log
 from tests.replay_helpers import club_archive, play_random
 
@@ -38,6 +39,11 @@ def test_export_check_import_round_trip_on_the_command_line(tmp_path: Path) -> N
     run = heronlog(target, "import", str(exported))
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == str(game_id), "a free id is kept"
+    [token] = re.findall(r"owner token (\S+)", run.stderr)  # the game comes with an owner
+    imported = open_log(StoreConfig(kind="sqlite", sqlite_path=target / "heronlog.sqlite"))
+    grant = Gatekeeper(imported).authenticate(game_id, token)
+    assert grant is not None and grant.role == "owner"
+    imported.close()
     again = heronlog(target, "export", str(game_id))
     assert json.loads(again.stdout) == json.loads(exported.read_text())
 
@@ -113,3 +119,24 @@ def test_backup_refuses_a_folder_that_holds_something_else_on_the_command_line(t
     assert run.returncode == 0, run.stderr
     assert (folder / "index.json").exists()
     assert heronlog(tmp_path / "data", "restore", str(tmp_path / "data")).returncode == 2, "not a backup"
+
+
+def test_import_writes_its_owner_token_to_a_private_file_when_asked(tmp_path: Path) -> None:
+    source = tmp_path / "club-a"
+    log = open_log(StoreConfig(kind="sqlite", sqlite_path=source / "heronlog.sqlite"))
+    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 5, "title": "Tuesday"})
+    log.close()
+    exported = tmp_path / "game.json"
+    assert heronlog(source, "export", str(game_id), "-o", str(exported)).returncode == 0
+    tokens = tmp_path / "tokens.tsv"
+    first = heronlog(tmp_path / "club-b", "import", str(exported), "--tokens", str(tokens))
+    again = heronlog(tmp_path / "club-b", "import", str(exported), "--tokens", str(tokens), "--new-id")
+    assert first.returncode == again.returncode == 0, first.stderr + again.stderr
+    assert "owner token written to" in first.stderr and "owner token written" in again.stderr
+    lines = [line.split("\t") for line in tokens.read_text().splitlines()]
+    assert [(line[0], line[2]) for line in lines] == [
+        (str(game_id), "Tuesday"),
+        (again.stdout.strip(), "Tuesday"),
+    ]
+    assert tokens.stat().st_mode & 0o777 == 0o600
+    assert lines[0][1] not in first.stderr + first.stdout  # the secret is in the file alone
