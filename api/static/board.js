@@ -731,19 +731,101 @@ export function draw(container, wordsNode, state, players, waitingSeat = null) {
   );
   replace(container, h("div", { class: "panels" }, ...panels), h("div", { class: "panels domains" }, ...domains));
   if (wordsNode) replace(wordsNode, ...words(state, players));
-  focusableWhereScrolled(container);
-  if (!resizedBoards.has(container)) {
-    resizedBoards.add(container);
-    window.addEventListener("resize", () => focusableWhereScrolled(container));
+  if (!laidOut.has(container)) {
+    laidOut.add(container);
+    wireZoom(container);
+    window.addEventListener("resize", () => layOut(container));
+  }
+  layOut(container);
+}
+
+const laidOut = new WeakSet();
+
+// --- the zoom switch ------------------------------------------------------------------------------------
+//
+// Two sizes, chosen with the board's "Fit the board to the screen" button (aria-pressed) and kept in this
+// browser: readable (the default: each panel at a scale whose smallest text is 10 px, scrolling sideways in its
+// own box on a phone) and fit (the whole board in the screen at once, in as few columns as that takes,
+// smaller: to see where everything stands, then switch back to read it).
+
+const ZOOM_KEY = "heronlog:board-zoom";
+
+function fitChosen() {
+  try {
+    return window.localStorage.getItem(ZOOM_KEY) === "fit";
+  } catch (error) {
+    return false; // storage refused (a private window's settings): the readable size
   }
 }
 
-const resizedBoards = new WeakSet();
+function chooseFit(fit) {
+  try {
+    if (fit) window.localStorage.setItem(ZOOM_KEY, "fit");
+    else window.localStorage.removeItem(ZOOM_KEY);
+  } catch (error) {
+    /* not kept: the choice holds for this page only */
+  }
+}
+
+function wireZoom(container) {
+  const area = container.closest(".board-area");
+  const button = area && area.querySelector(".board-zoom");
+  if (!button) return;
+  button.addEventListener("click", () => {
+    container.classList.toggle("fit");
+    chooseFit(container.classList.contains("fit"));
+    layOut(container);
+    button.scrollIntoView({ block: "nearest" }); // the board changed size around it: keep the switch in view
+  });
+  container.classList.toggle("fit", fitChosen());
+}
+
+/** Lay the board out for its size (the columns of a fitted board), then say which panels scroll. */
+function layOut(container) {
+  const area = container.closest(".board-area");
+  const button = area && area.querySelector(".board-zoom");
+  const fit = container.classList.contains("fit");
+  if (button) button.setAttribute("aria-pressed", String(fit));
+  if (fit) fitColumns(container);
+  else container.style.removeProperty("--fit-columns");
+  focusableWhereScrolled(container);
+}
 
 /**
- * A panel that scrolls sideways (on a phone each panel is drawn wider than the screen) takes the keyboard focus,
- * so that the arrow keys scroll it (WCAG 2.1.1: its SVG holds nothing focusable); a panel that fits is no extra
- * tab stop. Measured again when the window is resized (a phone turned).
+ * The fewest columns in which the whole board fits the height of the screen (less a sticky bar over it, the
+ * replay's step bar on a phone): more columns make each panel narrower and so shorter. Searched from the
+ * count used last, so that a redraw at the same size measures once or twice.
+ */
+function fitColumns(container) {
+  const room = window.innerHeight - coveredTop() - 8;
+  const most = Math.max(1, Math.min(container.querySelectorAll(".panel").length, Math.floor(container.clientWidth / 80)));
+  const fits = () => container.getBoundingClientRect().height <= room;
+  const set = (columns) => container.style.setProperty("--fit-columns", String(columns));
+  let columns = Math.min(most, Number(container.style.getPropertyValue("--fit-columns")) || 1);
+  set(columns);
+  if (fits()) {
+    while (columns > 1) {
+      set(columns - 1);
+      if (!fits()) break;
+      columns -= 1;
+    }
+    set(columns);
+  } else {
+    while (columns < most && !fits()) set((columns += 1));
+  }
+}
+
+/** The height of a bar stuck to the top of the screen (the replay's step bar on a phone), or 0. */
+function coveredTop() {
+  const bar = document.querySelector(".step-bar");
+  if (!bar || getComputedStyle(bar).position !== "sticky") return 0;
+  return bar.getBoundingClientRect().height;
+}
+
+/**
+ * A panel that scrolls sideways (on a phone, at the readable size, each panel is drawn wider than the screen)
+ * takes the keyboard focus, so that the arrow keys scroll it (WCAG 2.1.1: its SVG holds nothing focusable); a
+ * panel that fits is no extra tab stop. Measured again when the window is resized (a phone turned).
  */
 function focusableWhereScrolled(container) {
   for (const panel of container.querySelectorAll(".panel")) {

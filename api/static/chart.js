@@ -3,21 +3,69 @@
  * lineChart(players, points, current) draws each player's total after every turn: `points` is a list of
  * {label, round, values: [total per seat]}; `current` marks the replay's position. A table of the same numbers
  * sits beside it for screen readers.
+ *
+ * No line is told from another by its colour alone (WCAG 1.4.1): each seat's line has its own dash pattern and
+ * its own point marker (circle, square, triangle, diamond), and the legend under the chart names each player
+ * beside a sample of their line, drawn with the same stroke, dash and marker. Each colour stands out from the
+ * chart's white at 3:1 at least (WCAG 1.4.11), so the light seats (white, yellow, orange) are drawn darker than
+ * their pieces on the board.
  */
 
 import { h, s } from "./dom.js";
 
+// contrast with white: purple 6.1, green 4.3, blue 6.0, red 5.2, white 4.5, black 15.1, yellow 4.3, orange 4.3
 const LINE = {
   purple: "#7a4ea3",
   green: "#2f8a46",
   blue: "#2f62b3",
   red: "#c43b3b",
-  white: "#9a9a9a",
+  white: "#767676",
   black: "#262626",
-  yellow: "#c9990f",
-  orange: "#e47d22",
+  yellow: "#9a7400",
+  orange: "#c05f00",
 };
+const OTHER = "#555555"; // a colour the list does not know (7.5:1)
 const DASH = ["", "6 3", "2 3", "8 3 2 3"];
+// Each marker drawn around (0, 0), about 7 units across, in the user space of the chart (not scaled by the
+// line's width).
+const MARKS = [
+  (fill) => s("circle", { cx: 0, cy: 0, r: 3.4, fill }),
+  (fill) => s("rect", { x: -3, y: -3, width: 6, height: 6, fill }),
+  (fill) => s("path", { d: "M0 -4 L3.8 3 L-3.8 3 Z", fill }),
+  (fill) => s("path", { d: "M0 -4.2 L4.2 0 L0 4.2 L-4.2 0 Z", fill }),
+];
+
+function lineColour(player) {
+  return LINE[player.colour] || OTHER;
+}
+
+/** The seat's marker as an SVG <marker>, put on every point of its line (marker-start, -mid and -end). */
+function markerDef(player, seat) {
+  return s(
+    "marker",
+    { id: markerId(seat), viewBox: "-5 -5 10 10", markerWidth: 10, markerHeight: 10, markerUnits: "userSpaceOnUse", refX: 0, refY: 0, orient: "0" },
+    MARKS[seat % MARKS.length](lineColour(player)),
+  );
+}
+
+function markerId(seat) {
+  return `chart-mark-${seat}`;
+}
+
+/** The stroke of a seat's line: its colour, its dash pattern and its marker on every point. */
+function lineStyle(player, seat) {
+  const marker = `url(#${markerId(seat)})`;
+  return {
+    fill: "none",
+    stroke: lineColour(player),
+    "stroke-width": 2.5,
+    "stroke-dasharray": DASH[seat % DASH.length] || null,
+    "marker-start": marker,
+    "marker-mid": marker,
+    "marker-end": marker,
+    dataset: { mark: seat % MARKS.length },
+  };
+}
 
 export function lineChart(players, points, current = null) {
   const width = 640;
@@ -32,7 +80,7 @@ export function lineChart(players, points, current = null) {
   const niceMax = Math.ceil(max / 10) * 10;
   const x = (i) => left + (points.length > 1 ? (i * plotW) / (points.length - 1) : plotW / 2);
   const y = (value) => top + plotH - (value / niceMax) * plotH;
-  const nodes = [];
+  const nodes = [s("defs", {}, players.map(markerDef))];
   for (let v = 0; v <= niceMax; v += niceMax / 5) {
     nodes.push(s("line", { x1: left, x2: width - right, y1: y(v), y2: y(v), class: "grid" }));
     nodes.push(s("text", { x: left - 6, y: y(v) + 4, class: "t small", "text-anchor": "end" }, String(Math.round(v))));
@@ -53,7 +101,7 @@ export function lineChart(players, points, current = null) {
     nodes.push(
       s(
         "path",
-        { d: path, fill: "none", stroke: LINE[player.colour] || "#555", "stroke-width": 2.5, "stroke-dasharray": DASH[seat % DASH.length], class: `series series-${seat}` },
+        { d: path, ...lineStyle(player, seat), class: `series series-${seat}` },
         s("title", {}, `${player.name}: ${points.length ? points[points.length - 1].values[seat] : 0} points`),
       ),
     );
@@ -65,7 +113,13 @@ export function lineChart(players, points, current = null) {
     "ul",
     { class: "legend" },
     players.map((player, seat) =>
-      h("li", {}, h("span", { class: `legend-line colour-${player.colour} dash-${seat % DASH.length}`, "aria-hidden": "true" }), `${player.name}: ${final[seat] || 0}`),
+      h(
+        "li",
+        {},
+        // a sample of the player's line: the same stroke, dash and marker as in the chart
+        s("svg", { class: "legend-sample", viewBox: "0 0 44 12", width: 44, height: 12, "aria-hidden": "true" }, s("path", { d: "M2 6 L22 6 L42 6", ...lineStyle(player, seat), "marker-start": null, "marker-end": null })),
+        `${player.name}: ${final[seat] || 0}`,
+      ),
     ),
   );
   const table = h(

@@ -1,7 +1,8 @@
 /* heronlog pages: building DOM and SVG nodes safely.
  *
  * Every page module builds its markup with h() and s(): text always goes in as text nodes, attributes through
- * setAttribute, so a player's name or an annotation can never become markup (no HTML is ever parsed).
+ * setAttribute, so a player's name or an annotation can never become markup (no HTML is ever parsed). say()
+ * tells what became of an action beside the control that caused it.
  */
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -42,15 +43,39 @@ export function replace(node, ...children) {
   return fill(node, {}, children);
 }
 
-/** A short message for everyone, announced to screen readers (the page's #toast region). */
-export function toast(message, kind = "info") {
-  const box = document.getElementById("toast");
-  if (!box) return;
-  box.textContent = message;
-  box.dataset.kind = kind;
-  box.classList.add("shown");
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => box.classList.remove("shown"), kind === "error" ? 8000 : 3500);
+/**
+ * Say a short message beside the control (or the group of controls) it is about: in a paragraph right after
+ * `anchor`, role="status" (read out politely) or, for kind "error", role="alert". Never at an edge of the screen:
+ * on a phone that is under the thumb or the keyboard, far from what was pressed. The place's message replaces
+ * the one said there before; an empty message clears it. A template may hold the place's paragraphs already
+ * (class "said", right after the anchor): they are used as they are.
+ */
+export function say(anchor, message, kind = "info") {
+  if (!anchor) return;
+  const role = kind === "error" ? "alert" : "status";
+  const boxes = [];
+  for (let node = anchor.nextElementSibling; node && node.classList.contains("said"); node = node.nextElementSibling) boxes.push(node);
+  for (const box of boxes) {
+    box.said = "";
+    box.textContent = "";
+  }
+  if (!message) return;
+  let box = boxes.find((node) => node.getAttribute("role") === role);
+  const fresh = !box;
+  if (fresh) {
+    box = h("p", { class: `said ${kind === "error" ? "error" : "status"}`, role });
+    (boxes[boxes.length - 1] || anchor).after(box);
+  }
+  box.said = message;
+  const write = () => {
+    if (box.said !== message) return; // something else was said there meanwhile
+    box.textContent = message;
+    box.scrollIntoView({ block: "nearest" });
+  };
+  // A live region is read out when its text changes, not when it arrives with its text: a new one is filled
+  // a moment after it is in the page.
+  if (fresh) setTimeout(write, 100);
+  else write();
 }
 
 /** Copy text to the clipboard, with a fallback for pages served over plain HTTP on a local network. */
@@ -83,7 +108,7 @@ export function wireCopyButtons(root = document) {
     button.addEventListener("click", async () => {
       const input = document.getElementById(button.dataset.copy);
       const done = await copyText(input.value, input);
-      toast(done ? "Copied." : "Select the text and copy it by hand.");
+      say(button.closest(".copy-row") || button, done ? "Copied." : "Select the text and copy it by hand.");
     });
   });
 }

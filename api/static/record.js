@@ -10,7 +10,7 @@
 
 import { call, follow, read, randomKey, tokenFor } from "./api.js";
 import { draw } from "./board.js";
-import { h, replace, toast } from "./dom.js";
+import { h, replace, say } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
 import { promptHelp, promptTitle } from "./labels.js";
 import { render as renderMoves } from "./moves.js";
@@ -49,8 +49,16 @@ function explain(error) {
   return error.message;
 }
 
+/** Where a write's refusal is said: under the undo and redo buttons for those, above the moves for a move (the
+ * moves are drawn again after a refusal, so the message cannot sit inside their list). */
+function messagePlace(path) {
+  return path === "moves" ? document.getElementById("prompt-help") : document.querySelector(".history-buttons");
+}
+
 async function write(path, body) {
   setBusy(true);
+  say(messagePlace("moves"), "");
+  say(messagePlace("undo"), "");
   try {
     const answer = await call("POST", `/api/games/${id}/${path}`, {
       body,
@@ -61,7 +69,7 @@ async function write(path, body) {
     await load(answer.body);
     document.getElementById("prompt-title").focus();
   } catch (error) {
-    toast(explain(error), "error");
+    say(messagePlace(path), explain(error), "error");
     await load();
   } finally {
     setBusy(false);

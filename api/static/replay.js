@@ -15,7 +15,7 @@
 
 import { call, randomKey, read, saveToken, tokenFor } from "./api.js";
 import { draw } from "./board.js";
-import { h, replace, toast, copyText } from "./dom.js";
+import { h, replace, say, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable, whereWords } from "./game.js";
 import { lineChart } from "./chart.js";
 import { boardParts, capitalise, moveLabel, parseTarget, promptTitle, targetKey } from "./labels.js";
@@ -39,6 +39,11 @@ const correction = { version: null, listing: null, move: null, report: null, bus
 
 const slider = document.getElementById("slider");
 const noteForm = document.getElementById("note-form");
+// The places where the page says what became of an action (dom.js say), each beside the controls it is about.
+const stepButtons = document.querySelector(".step-buttons");
+const replayOptions = document.querySelector(".replay-options");
+const noteButtons = document.getElementById("note-buttons");
+const moveList = document.getElementById("move-list");
 
 function turnKey(entry) {
   return entry ? `${entry.round}/${entry.turn}/${entry.seat}` : "start";
@@ -121,6 +126,8 @@ function setUrl(version) {
 
 async function go(index, { fromSlider = false } = {}) {
   index = Math.max(0, Math.min(view.positions.length - 1, index));
+  // what was said about the position left (a link copied, a fork refused, a comment deleted) is said no more
+  for (const place of [stepButtons, replayOptions, correctOpen, moveList]) say(place, "");
   view.at = index;
   if (!fromSlider) slider.value = String(index);
   slider.setAttribute("aria-valuetext", describePosition(index));
@@ -144,7 +151,7 @@ async function go(index, { fromSlider = false } = {}) {
     paintShown();
     document.getElementById("board").dataset.version = String(version);
   } catch (error) {
-    toast(error.message, "error");
+    say(stepButtons, error.message, "error");
   }
 }
 
@@ -304,8 +311,7 @@ function resetNoteForm() {
   noteForm.elements.id.value = "";
   document.getElementById("note-save").textContent = "Add the comment";
   document.getElementById("note-cancel").hidden = true;
-  document.getElementById("note-error").textContent = "";
-  document.getElementById("note-status").textContent = "";
+  say(noteButtons, "");
 }
 
 function editNote(note) {
@@ -326,9 +332,10 @@ async function deleteNote(note) {
   try {
     await call("DELETE", `/api/games/${id}/annotations/${note.id}`, { token: tokenFor(id) });
     await loadNotes();
-    document.getElementById("note-status").textContent = "Comment deleted.";
+    // said under the list of moves, where its Delete button was
+    say(moveList, "Comment deleted.");
   } catch (error) {
-    toast(error.message, "error");
+    say(moveList, error.message, "error");
   }
 }
 
@@ -355,20 +362,21 @@ function indexOfVersion(version) {
   return best;
 }
 
+/** The position a deep link asks for: {index, problem}, the problem in words when the link names no such turn. */
 async function startingIndex() {
   const params = new URLSearchParams(window.location.search);
-  if (params.has("version")) return indexOfVersion(Number(params.get("version")));
+  if (params.has("version")) return { index: indexOfVersion(Number(params.get("version"))), problem: "" };
   if (params.has("round") && params.has("turn")) {
     const query = new URLSearchParams({ round: params.get("round"), turn: params.get("turn") });
     if (params.has("seat")) query.set("seat", params.get("seat"));
     try {
       const answer = await read(id, `/api/games/${id}/states?${query}`);
-      return indexOfVersion(answer.body.version);
+      return { index: indexOfVersion(answer.body.version), problem: "" };
     } catch (error) {
-      toast(`No such turn in this game: ${error.message}`, "error");
+      return { index: view.positions.length - 1, problem: `No such turn in this game: ${error.message}` };
     }
   }
-  return view.positions.length - 1;
+  return { index: view.positions.length - 1, problem: "" };
 }
 
 // --- correcting a move ----------------------------------------------------------------------------------
@@ -497,6 +505,7 @@ async function openCorrection() {
   const entry = view.positions[view.at].entry;
   if (!amendable(entry) || correction.busy) return;
   closeCorrection();
+  say(correctOpen, "");
   correction.version = entry.version;
   correctPanel.hidden = false;
   correctOpen.setAttribute("aria-expanded", "true");
@@ -653,7 +662,10 @@ async function applyCorrection() {
     view.states.clear();
     await Promise.all([loadTimeline(), loadNotes()]);
     await go(indexOfVersion(amended));
-    toast(`Move corrected${dropped ? `; ${dropped} later move${dropped > 1 ? "s" : ""} left the line of play` : ""}.`);
+    say(
+      correctArea.hidden ? stepButtons : correctOpen,
+      `Move corrected${dropped ? `; ${dropped} later move${dropped > 1 ? "s" : ""} left the line of play` : ""}.`,
+    );
     (correctArea.hidden ? document.getElementById("position") : correctOpen).focus();
   } catch (error) {
     correctError.textContent = explainAmend(error);
@@ -687,9 +699,11 @@ async function start() {
   noteForm.querySelectorAll("textarea, select, button").forEach((node) => {
     node.disabled = !view.me;
   });
-  if (!view.me) document.getElementById("note-error").textContent = "Annotating needs one of the game's tokens.";
+  if (!view.me) say(noteButtons, "Annotating needs one of the game's tokens.", "error");
   await Promise.all([loadTimeline(), loadNotes()]);
-  await go(await startingIndex());
+  const { index, problem } = await startingIndex();
+  await go(index);
+  if (problem) say(stepButtons, problem, "error");
 }
 
 document.querySelectorAll("[data-step]").forEach((button) => {
@@ -709,17 +723,19 @@ document.getElementById("show-undone").addEventListener("change", async () => {
 });
 document.getElementById("fork").addEventListener("click", async () => {
   const version = view.positions[view.at].version;
+  say(replayOptions, "");
   try {
     const answer = await call("POST", `/api/games/${id}/forks`, { body: { version }, token: tokenFor(id) });
     saveToken(answer.body.game.game_id, answer.body.owner_token);
     window.location.assign(`/games/${answer.body.game.game_id}`);
   } catch (error) {
-    toast(error.message, "error");
+    say(replayOptions, `No branch was made: ${error.message}`, "error");
   }
 });
 document.getElementById("copy-link").addEventListener("click", async () => {
-  const done = await copyText(window.location.href.split("#")[0]);
-  toast(done ? "Link copied." : window.location.href.split("#")[0]);
+  const link = window.location.href.split("#")[0];
+  const done = await copyText(link);
+  say(replayOptions, done ? "Link copied." : `Copy this link by hand: ${link}`);
 });
 document.getElementById("note-cancel").addEventListener("click", resetNoteForm);
 correctOpen.addEventListener("click", () => (correctPanel.hidden ? openCorrection() : closeCorrection({ focus: true })));
@@ -732,7 +748,7 @@ noteForm.addEventListener("submit", async (event) => {
   const target = parseTarget(noteForm.elements.part.value);
   const noteId = noteForm.elements.id.value;
   if (!text) {
-    document.getElementById("note-error").textContent = "Write a comment first.";
+    say(noteButtons, "Write a comment first.", "error");
     return;
   }
   try {
@@ -744,10 +760,9 @@ noteForm.addEventListener("submit", async (event) => {
     }
     resetNoteForm();
     await loadNotes();
-    // said beside the form's button, not in the toast, which would cover the form's controls on a phone
-    document.getElementById("note-status").textContent = noteId ? "Comment saved." : "Comment added.";
+    say(noteButtons, noteId ? "Comment saved." : "Comment added.");
   } catch (error) {
-    document.getElementById("note-error").textContent = error.message;
+    say(noteButtons, error.message, "error");
   }
 });
 document.addEventListener("keydown", (event) => {

@@ -3,7 +3,7 @@
  */
 
 import { call } from "./api.js";
-import { h, replace, toast, wireCopyButtons } from "./dom.js";
+import { h, replace, say, wireCopyButtons } from "./dom.js";
 import { encode, toSvg } from "./qr.js";
 
 export function recordUrl(gameId, token) {
@@ -48,12 +48,13 @@ export function seatLinks(list, gameId, players, ownerToken) {
           on: {
             click: async () => {
               button.disabled = true;
+              say(button, "");
               try {
                 const answer = await call("POST", `/api/games/${gameId}/seats/${seat}/token`, { token: ownerToken, body: {} });
                 replace(out, linkBlock(`seat-link-${seat}`, recordUrl(gameId, answer.body.token), `${player.name}'s link`));
                 button.textContent = `New link for ${player.name}`;
               } catch (error) {
-                toast(error.message, "error");
+                say(button, error.message, "error");
               } finally {
                 button.disabled = false;
               }

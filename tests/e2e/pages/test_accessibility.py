@@ -110,6 +110,27 @@ def replay_with_a_note(page: Any, url: str, made: Games) -> None:
     page.wait_for_selector("#move-list .note")
 
 
+def record_board_fitted(page: Any, url: str, made: Games) -> None:
+    """The recording screen with its board fitted to the screen (the zoom switch pressed). The choice is then
+    forgotten, so that the other states show the board at its default size."""
+    recording("three", ".panel-player svg")(page, url, made)
+    page.click("#board-zoom")
+    page.wait_for_selector("#board-zoom[aria-pressed=true]")
+    page.evaluate("() => localStorage.removeItem('heronlog:board-zoom')")
+
+
+def replay_link_copied(page: Any, url: str, made: Games) -> None:
+    """The replay after "Copy a link to this position": the message said beside the button."""
+    game_id, _ = made["three"]
+    page.goto(f"{url}/games/{game_id}/replay?version=4")
+    wait_shown(page, 4)
+    page.click("#copy-link")
+    page.wait_for_selector(".replay-options + .said:not(:empty)")
+    # at the top of the page, as every other state is looked at: scrolled, on a phone, controls pass under the
+    # sticky step bar, which axe counts against their target size wherever the page happens to be scrolled
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+
 def private_without_token(page: Any, url: str, made: Games) -> None:
     page.goto(f"{url}/games/{made['private'][0]}")
     page.wait_for_selector("#token-input")
@@ -128,7 +149,9 @@ STATES: dict[str, Callable[[Any, str, Games], None]] = {
     "record-solo": recording("solo", ".panel-rival svg"),
     "record-private-no-token": private_without_token,
     "record-spectator": recording("spectated", ".panel-player svg", token=False),
+    "record-board-fitted": record_board_fitted,
     "replay-annotated": replay_with_a_note,
+    "replay-link-copied": replay_link_copied,
     "not-found": plain("/no-such-page", "h1"),
 }
 

@@ -1,7 +1,9 @@
 """The pages' usability on a 390-pixel phone and a 1366 x 768 laptop, in a real headless Chromium: nothing wider
-than the screen, the replay's step bar and board in view together, the board readable, no text of the board
-drawn over another, a private game without a token, the disclosure of "The board in words", the replay's
-labels and move numbers, tap targets, the score sheet's errors and its Matcha rows, the seed in table mode.
+than the screen, the replay's step bar and board in view together, the board readable, the board's zoom switch
+(the whole board on the screen at once, or readable), no text of the board drawn over another, a private game
+without a token, the disclosure of "The board in words", the replay's labels and move numbers, tap targets,
+messages said beside the control that caused them, the score chart's lines told apart without colour, the score
+sheet's errors and its Matcha rows, the seed in table mode.
 
 Each test states one expectation of a user; none measures time.
 """
@@ -9,6 +11,8 @@ Each test states one expectation of a user; none measures time.
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -51,6 +55,63 @@ def collisions(page: Any, selector: str) -> list[tuple[str, str]]:
             if not a["die"]:
                 found += [(a["text"], "a die") for die in panel["dice"] if overlap(a, die)]
     return found
+
+
+# Where the board stands once scrolled to the top of what the screen shows (under the replay's step bar where
+# that bar sticks to the top): the panels not wholly on the screen, the panels that scroll sideways, and the
+# scale the panels are drawn at (1: a pixel per unit of the panels' SVG).
+BOARD_ON_SCREEN = """() => {
+  const bar = document.querySelector('.step-bar');
+  const top = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().height : 0;
+  const board = document.getElementById('board');
+  window.scrollBy(0, board.getBoundingClientRect().top - top);
+  const panels = [...board.querySelectorAll('.panel')];
+  const name = (p) => p.getAttribute('aria-label');
+  return {
+    outside: panels.filter((p) => { const r = p.getBoundingClientRect();
+      return r.left < -1 || r.right > innerWidth + 1 || r.top < top - 1 || r.bottom > innerHeight + 1; }).map(name),
+    scrolled: panels.filter((p) => p.scrollWidth > p.clientWidth + 1).map(name),
+    scale: Math.min(...[...board.querySelectorAll('svg.board-svg')]
+      .map((s) => s.getBoundingClientRect().width / s.viewBox.baseVal.width)),
+    panels: panels.length,
+  };
+}"""
+
+SMALLEST_BOARD_TEXT = """() => Math.min(...[...document.querySelectorAll('#board svg')].flatMap((svg) => {
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+}))"""
+
+
+def said_beside(page: Any, control: Any, role: str, text: str) -> None:
+    """The message ``text`` is said with ``role`` ("status", or "alert" for an error) right beside ``control`` (a
+    locator): at most 48 px above or below it, level with it sideways, on the screen and covered by nothing."""
+    message = page.get_by_role(role).filter(has_text=text)
+    message.wait_for()
+    assert message.count() == 1, message.all_inner_texts()
+    said, near = message.bounding_box(), control.bounding_box()
+    gap = max(said["y"] - (near["y"] + near["height"]), near["y"] - (said["y"] + said["height"]), 0)
+    level = min(said["x"] + said["width"], near["x"] + near["width"]) - max(said["x"], near["x"])
+    assert gap <= 48 and level > 0, (text, said, near)
+    assert message.evaluate(
+        """(m) => { const r = m.getBoundingClientRect();
+                   const hit = document.elementFromPoint(r.left + Math.min(r.width / 2, 20), r.top + r.height / 2);
+                   return r.top >= 0 && r.bottom <= innerHeight && m.contains(hit); }"""
+    ), text
+    # no toast: nothing said at an edge of the screen
+    assert page.locator("#toast, .toast").count() == 0
+
+
+def luminance(css: str) -> float:
+    """WCAG's relative luminance of a computed colour ("rgb(r, g, b)")."""
+    channels = [int(c) / 255 for c in re.findall(r"\d+", css)[:3]]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    light, dark = sorted((luminance(a), luminance(b)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
 
 
 def matcha_game_with_dice_in_himeji(api: Api) -> tuple[str, str]:
@@ -141,6 +202,188 @@ def test_the_board_is_readable_on_a_phone(page: Any, site: Served, api: Api) -> 
     )
     assert smallest >= 10, smallest
     assert no_horizontal_scroll(page)  # each panel scrolls in its own box
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
+def test_the_zoom_switch_shows_the_whole_board_at_once_or_readable_and_is_remembered(
+    page: Any, site: Served, api: Api, shots: Path, viewport: dict[str, int]
+) -> None:
+    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie"], 7, 6)
+    name = "phone" if viewport == PHONE else "laptop"
+    page.set_viewport_size(viewport)
+    try:
+        page.goto(f"{site.url}/games/{game_id}#token={token}")
+        page.wait_for_selector(".panel-player svg")
+        switch = page.get_by_role("button", name="Fit the board to the screen")
+        assert switch.get_attribute("aria-pressed") == "false"  # the readable size first
+        box = switch.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+        readable = page.evaluate(BOARD_ON_SCREEN)
+        assert readable["outside"], readable  # the readable board is more than a screen
+
+        # from the keyboard: the whole board on the screen at once, smaller, nothing scrolling sideways
+        switch.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'true'")
+        fitted = page.evaluate(BOARD_ON_SCREEN)
+        assert fitted["outside"] == [] and fitted["scrolled"] == [], fitted
+        assert fitted["panels"] == readable["panels"] and fitted["scale"] < readable["scale"], (
+            fitted,
+            readable,
+        )
+        assert no_horizontal_scroll(page)
+        page.screenshot(path=str(shots / f"record-fitted-{name}.png"))
+
+        # remembered in this browser: the replay shows the board fitted too (under its step bar on a phone)
+        page.goto(f"{site.url}/games/{game_id}/replay?version=5")
+        wait_shown(page, 5)
+        switch = page.get_by_role("button", name="Fit the board to the screen")
+        assert switch.get_attribute("aria-pressed") == "true"
+        fitted = page.evaluate(BOARD_ON_SCREEN)
+        assert fitted["outside"] == [] and fitted["scrolled"] == [], fitted
+        assert no_horizontal_scroll(page)
+        page.screenshot(path=str(shots / f"replay-fitted-{name}.png"))
+
+        # and back to the readable size (Space), remembered after a reload
+        switch.focus()
+        page.keyboard.press("Space")
+        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'false'")
+        page.reload()
+        wait_shown(page, 5)
+        assert switch.get_attribute("aria-pressed") == "false"
+        assert page.evaluate(BOARD_ON_SCREEN)["scale"] == pytest.approx(readable["scale"], rel=0.15)
+        if viewport == PHONE:
+            # each panel in its own sideways box again, its smallest text 10 px
+            assert page.evaluate(BOARD_ON_SCREEN)["scrolled"]
+            assert page.evaluate(SMALLEST_BOARD_TEXT) >= 10
+        assert no_horizontal_scroll(page)
+    finally:
+        page.evaluate("() => localStorage.removeItem('heronlog:board-zoom')")
+
+
+def test_messages_are_said_beside_the_control_that_caused_them(
+    page: Any, site: Served, api: Api, problems: list[str]
+) -> None:
+    page.set_viewport_size(PHONE)
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 11, 10)
+
+    def refuse(status: int, code: str, message: str) -> Any:
+        body = json.dumps({"error_code": code, "message": message, "details": {}})
+
+        def answer(route: Any) -> None:
+            if route.request.method == "POST":
+                route.fulfill(status=status, content_type="application/json", body=body)
+            else:
+                route.continue_()
+
+        return answer
+
+    # The replay: a fork refused (here: too many requests), said under the replay's options.
+    page.goto(f"{site.url}/games/{game_id}/replay?version=5")
+    wait_shown(page, 5)
+    page.route("**/api/games/*/forks", refuse(429, "rate_limited", "too many requests"))
+    page.click("#fork")
+    options = page.locator(".replay-options")
+    said_beside(page, options, "alert", "No branch was made: too many requests")
+    page.unroute("**/api/games/*/forks")
+    # a link to the position: copied, or shown to copy by hand, said there too in place of the refusal
+    page.click("#copy-link")
+    said_beside(page, options, "status", "ink")
+    assert page.get_by_role("alert").filter(has_text="No branch was made").count() == 0
+
+    # A move corrected: said under "Correct this move…", where the correction began.
+    entries = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+    target = next(
+        entry
+        for entry in entries[2:]
+        if len(api.call("GET", f"/api/games/{game_id}/legal-moves?before={entry['version']}")["moves"]) > 1
+    )
+    page.goto(f"{site.url}/games/{game_id}/replay?version={target['version']}#token={token}")
+    wait_shown(page, target["version"])
+    page.get_by_role("button", name="Correct this move…").click()
+    page.locator("#correct-moves button.move:not(:has(.tag))").first.click()
+    page.get_by_role("button", name="Apply correction").click()
+    said_beside(page, page.locator("#correct-open"), "status", "Move corrected")
+
+    # The recording screen: a move refused (422) is said right above the moves; an undo refused (409) right
+    # under the undo and redo buttons.
+    page.goto(f"{site.url}/games/{game_id}")
+    page.wait_for_selector("#moves button.move:not([disabled])")
+    page.route("**/api/games/*/moves", refuse(422, "illegal_move", "that space is taken"))
+    page.locator("#moves button.move:not([disabled])").last.click()
+    said_beside(page, page.locator("#moves"), "alert", "that space is taken")
+    page.route("**/api/games/*/undo", refuse(409, "stale_version", "stale"))
+    page.click("#undo")
+    said_beside(page, page.locator(".history-buttons"), "alert", "Someone recorded a move meanwhile")
+    assert page.get_by_role("alert").filter(has_text="that space is taken").count() == 0  # a new action
+    page.unroute("**/api/games/*/moves")
+    page.unroute("**/api/games/*/undo")
+
+    # The new-game page: a token copied, said under its field; a seat link refused (503), under its button.
+    page.goto(site.url + "/games/new")
+    page.fill("#seat-0-name", "Aiko")
+    page.fill("#seat-1-name", "Ben")
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#created:not([hidden])")
+    page.click("#created .copy-row button")
+    said_beside(page, page.locator("#created .copy-row"), "status", "op")  # "Copied." or "…copy it by hand."
+    page.route("**/api/games/*/seats/*/token", refuse(503, "unavailable", "try again in a moment"))
+    link = page.get_by_role("button", name="Make a link for Aiko")
+    link.click()
+    said_beside(page, link, "alert", "try again in a moment")
+    page.unroute("**/api/games/*/seats/*/token")
+    problems[:] = [p for p in problems if not any(code in p for code in ("429", "422", "409", "503"))]
+
+
+def test_the_score_chart_lines_differ_in_more_than_colour_and_stand_out_from_the_chart(
+    page: Any, site: Served, api: Api, shots: Path
+) -> None:
+    # the seats' lightest colours (their pieces are yellow, white and orange) beside the darkest
+    seats = [("Aiko", "yellow"), ("Ben", "white"), ("Chie", "orange"), ("Dai", "black")]
+    players = [{"name": name, "colour": colour} for name, colour in seats]
+    created = api.call("POST", "/api/games", {"players": players, "mode": "seeded", "seed": 9})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    api.play_moves(game_id, token, 30)
+    page.goto(f"{site.url}/games/{game_id}/replay")
+    page.wait_for_selector(".line-chart path.series")
+    drawn = page.evaluate(
+        """() => {
+          const chart = document.querySelector('.line-chart');
+          let background = 'rgb(255, 255, 255)';
+          for (let node = chart.querySelector('svg'); node; node = node.parentElement) {
+            const colour = getComputedStyle(node).backgroundColor;
+            if (colour !== 'rgba(0, 0, 0, 0)' && colour !== 'transparent') { background = colour; break; }
+          }
+          const look = (path) => {
+            const style = getComputedStyle(path);
+            const ref = /#([^"')]+)/.exec(style.markerMid);
+            const mark = ref && document.getElementById(ref[1]);
+            return {stroke: style.stroke, dash: style.strokeDasharray,
+                    marker: mark ? [...mark.children].map((c) => c.outerHTML.replace(/fill="[^"]*"/, '')).join('')
+                                 : 'none'};
+          };
+          return {
+            background,
+            lines: [...chart.querySelectorAll('svg.chart-svg path.series')].map(look),
+            legend: [...chart.querySelectorAll('.legend li')].map((item) => ({
+              text: item.textContent,
+              sample: item.querySelector('svg path') ? look(item.querySelector('svg path')) : null,
+            })),
+          };
+        }"""
+    )
+    lines = drawn["lines"]
+    assert len(lines) == len(seats)
+    for (name, colour), line in zip(seats, lines, strict=True):
+        assert contrast(line["stroke"], drawn["background"]) >= 3, (name, colour, line, drawn["background"])
+        assert line["marker"] != "none", (name, line)  # each point of the line marked
+    # told apart without colour: every line its own dash pattern, and its own marker
+    assert len({line["dash"] for line in lines}) == len(lines), lines
+    assert len({line["marker"] for line in lines}) == len(lines), lines
+    # the legend names each player beside a sample of their line: the same colour, dash and marker
+    assert [item["text"].split(":")[0] for item in drawn["legend"]] == [name for name, _ in seats]
+    assert [item["sample"] for item in drawn["legend"]] == lines
+    page.locator(".chart-area").screenshot(path=str(shots / "replay-chart.png"))
 
 
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
@@ -266,13 +509,8 @@ def test_small_controls_are_big_enough_to_tap_and_messages_cover_none(
     wait_shown(page, 4)
     save_annotation(page, api, game_id, "a note", "The coral bridge")
     # the confirmation covers no control: it is said beside the form
-    save = page.locator("#note-save").bounding_box()
-    toast = page.locator("#toast")
     assert "Comment added." in page.locator("#note-status").inner_text()
-    assert not toast.is_visible() or not overlap(
-        {"x": save["x"], "y": save["y"], "w": save["width"], "h": save["height"]},
-        {k: v for k, v in zip("xywh", toast.bounding_box().values(), strict=True)},
-    )
+    said_beside(page, page.locator("#note-buttons"), "status", "Comment added.")
     targets = page.locator("header.site nav a, .game-links a, #access button, #move-list .note button").all()
     assert len(targets) >= 10
     for target in targets:
