@@ -37,3 +37,20 @@ def test_R_SO03_R_SO06_a_solo_card_naming_an_occupied_matcha_space_sends_its_die
     rival = free.players[RIVAL]
     assert rival.coins == 6 - 5 and (rival.seals, rival.iron, rival.gardeners) == (0, 0, 5)
     assert domain.prompt_of(free) == {"kind": "take_die", "seat": HUMAN}  # no curtain asked for it (R-SO02)
+
+
+def test_R_SO01_R_S02_R_M01_the_tokugawa_game_is_set_up_for_2_players_without_any_diamond_card() -> None:
+    """The solo game uses the 2-player setup (R-SO01): the ♦ Steward and Diplomat cards (R-S02) and, with
+    Matcha, the ♦ Ikebana and Calligraphy cards (R-S02, R-M01) stay in the box; every other card is in play."""
+    state = tokugawa_game("hard")
+    catalog = state.catalog
+    spec = catalog.matcha
+    assert spec is not None
+    himeji = {card for deck in board(state).decks for card in (deck.top, *deck.rest) if card is not None}
+    assert himeji == {card for card, curtains in spec.curtains.items() if not curtains.diamond}
+    assert any(curtains.diamond for curtains in spec.curtains.values())  # the check is not empty
+    castle = {room.card for room in state.board.rooms} | set(state.board.decks.steward)
+    castle |= set(state.board.decks.diplomat)
+    expected = {card.id for card in catalog.cards.values() if card.deck in ("steward", "diplomat")}
+    assert castle == {card for card in expected if not catalog.cards[card].diamond}
+    assert len(expected) - len(castle) == 6 + 3  # S1, S3, S6, S8, S11, S14 and D1, D9, D12 (R-S02)
