@@ -186,6 +186,11 @@ class Curtains:
     diamond: bool
 
 
+WHISK_TRACK_TOP = 7
+"""The highest whisk count R-F03 scores (as the resources: 7 give 2 CP): a catalog's whisk track ends there or
+before."""
+
+
 @dataclass(frozen=True, slots=True)
 class MatchaCatalog:
     """The Matcha expansion's printed contents and numbers (R-M01..R-M19), parsed from the ``matcha``,
@@ -200,6 +205,8 @@ class MatchaCatalog:
     """Part A of the Geisha action: 2 coins (R-M07)."""
     whisks_per_steps: Mapping[int, int]
     """Part B: whisks for 1 or 2 steps (R-M08)."""
+    whisk_max: int
+    """The top of the whisk track: whisks gained beyond it are lost, as resources beyond 7 are (R-M15, R-R03)."""
     entrance_points: int
     path: tuple[tuple[str, int], ...]
     """The path spaces toward the Tea House and their points (R-M09, R-F08)."""
@@ -672,6 +679,13 @@ def _parse_matcha(data: dict[str, Any]) -> tuple[MatchaCatalog, RowSpec]:
         row["id"], "geisha", MatchaColour(row["colour"]), "green", tuple(_icons(r) for r in row["rewards"])
     )
     action = section["geisha_action"]
+    # Catalogs stored with games before the track's maximum was a catalog value have no "whisk_track": 7.
+    whisk_max = int(section.get("whisk_track", {}).get("max", WHISK_TRACK_TOP))
+    if not 1 <= whisk_max <= WHISK_TRACK_TOP:
+        raise ValueError(
+            f"the whisk track's maximum must be 1 to {WHISK_TRACK_TOP}: R-F03 scores whisks as the resources, "
+            f"up to {WHISK_TRACK_TOP}"
+        )
     garden = section["tea_garden"]
     house = garden["tea_house"]
     rooms = tuple((str(room["id"]), str(room["scores"])) for room in house["rooms"])
@@ -707,6 +721,7 @@ def _parse_matcha(data: dict[str, Any]) -> tuple[MatchaCatalog, RowSpec]:
             token_cost=_cost(row["token_cost"]),
             entrance_cost=_cost(action["entrance_cost"]),
             whisks_per_steps={int(k): int(v) for k, v in action["whisks_per_steps"].items()},
+            whisk_max=whisk_max,
             entrance_points=int(garden["entrance_points"]),
             path=tuple((str(space["id"]), int(space["points"])) for space in garden["path"]),
             platform=str(garden["platform"]["id"]),

@@ -35,7 +35,7 @@ from domain.prompts import (
     WarriorAction,
     bundle,
 )
-from domain.resources import affordable, can_pay, gain_icon, pay
+from domain.resources import affordable, can_pay, caps, gain_icon, pay
 from domain.state import GameState, pop, replace, replace_in, swap_top, with_player
 from domain.tea_garden import lily_icons
 from domain.vocabulary import GAINS, Icon, IconKind
@@ -92,9 +92,10 @@ def run_seq(state: GameState, frame: Seq) -> GameState:
     player = state.players[seat]
     stack = state.stack[:-1]
     icons = frame.icons
+    limits = caps(state)
     for i, icon in enumerate(icons):
         if icon.kind in GAINS:
-            player = gain_icon(player, icon)
+            player = gain_icon(player, icon, limits)
             continue
         state = replace(state, players=replace_in(state.players, seat, player), stack=stack)
         rest = icons[i + 1 :]

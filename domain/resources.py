@@ -3,21 +3,22 @@
 Seals are capped at 5 and food, iron and pearl at 7; gains above a cap are lost (R-R01, R-R03). Nothing is
 ever paid that is not held (R-P04, R-R03, R-R04). Seal conversions (R-R02) are free moves: 1 seal -> 1 coin,
 2 seals -> 1 food, iron or pearl, and with Matcha 2 seals -> 1 whisk (R-M15, RULES B.2 C5/C6). Whisks are a
-track of 0 to 7 like the resources (R-F03 scores them the same way).
+track of 0 to 7 like the resources (R-F03 scores them the same way), or to the lower top a game's catalog sets.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from typing import Any
 
 from domain.prompts import AnyRes
 from domain.state import GameState, Player, pop, replace, with_player
 from domain.vocabulary import Cost, Icon, IconKind, Phase, Resource
 
-CAPS: dict[str, int] = {"seals": 5, "food": 7, "iron": 7, "pearl": 7, "whisks": 7}
-"""The cap of each capped counter (R-R01, R-R03; the whisk track's maximum is taken as 7, as R-F03's "7 -> 2 CP"
-for whisks implies)."""
+CAPS: Mapping[str, int] = {"seals": 5, "food": 7, "iron": 7, "pearl": 7, "whisks": 7}
+"""The cap of each capped counter (R-R01, R-R03). The whisk track's is the catalog's (`caps`), 7 unless a game
+sets it lower: its printed maximum is not known (COMPONENTS §1.12), and R-F03's "7 -> 2 CP" implies 7."""
 
 FIELD = {
     Resource.COIN: "coins",
@@ -39,23 +40,31 @@ RAW = ("food", "iron", "pearl")
 """The resources an "any resource" icon may give, never a whisk (R-R07)."""
 
 
-def add(player: Player, field: str, amount: int) -> Player:
-    """Add `amount` to a counter, losing what goes over its cap (R-R01, R-R03)."""
+def caps(state: GameState) -> Mapping[str, int]:
+    """The caps of this game's counters: `CAPS`, with the whisk track's top from the Matcha catalog."""
+    matcha = state.catalog.matcha
+    if matcha is None or matcha.whisk_max == CAPS["whisks"]:
+        return CAPS
+    return {**CAPS, "whisks": matcha.whisk_max}
+
+
+def add(player: Player, field: str, amount: int, limits: Mapping[str, int] = CAPS) -> Player:
+    """Add `amount` to a counter, losing what goes over its cap (R-R01, R-R03; `limits`: the game's `caps`)."""
     value = getattr(player, field) + amount
-    cap = CAPS.get(field)
+    cap = limits.get(field)
     if cap is not None and value > cap:
         value = cap
     return replace(player, **{field: value})
 
 
-def gain_icon(player: Player, icon: Icon) -> Player:
-    """Apply a plain gain icon (coin, seal, food, iron, pearl, cp)."""
+def gain_icon(player: Player, icon: Icon, limits: Mapping[str, int] = CAPS) -> Player:
+    """Apply a plain gain icon (coin, seal, food, iron, pearl, whisk, cp), within the game's caps (`caps`)."""
     kind = icon.kind
     if kind is IconKind.CP:
         return replace(player, cp=player.cp + icon.amount)
     if kind is IconKind.COIN:
         return replace(player, coins=player.coins + icon.amount)
-    return add(player, _GAIN_FIELD.get(kind, kind.value), icon.amount)
+    return add(player, _GAIN_FIELD.get(kind, kind.value), icon.amount, limits)
 
 
 def can_pay(player: Player, cost: Cost) -> bool:
@@ -141,7 +150,10 @@ def convert(state: GameState, seat: int, to: str) -> GameState:
     """Convert seals into one coin, one resource or one whisk (R-R02, R-M15); over a cap is lost (R-R03)."""
     player = state.players[seat]
     player = replace(player, seals=player.seals - conversions(state)[to])
-    player = replace(player, coins=player.coins + 1) if to == "coin" else add(player, FIELD[Resource(to)], 1)
+    if to == "coin":
+        player = replace(player, coins=player.coins + 1)
+    else:
+        player = add(player, FIELD[Resource(to)], 1, caps(state))
     return with_player(state, seat, player)
 
 

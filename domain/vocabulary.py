@@ -127,7 +127,7 @@ class IconKind(StrEnum):
     """Perform the block beside a castle die tile of a colour, or of any colour (R-C05)."""
     # --- the Matcha expansion (R-M17, R-M18) -
     WHISK = "whisk"
-    """Gain N whisks (capped at 7; Matcha, R-M15)."""
+    """Gain N whisks (capped at the whisk track's top, 7 unless the catalog sets it lower; Matcha, R-M15)."""
     GEISHA = "geisha"
     """Perform the Geisha action (R-M06)."""
     SLASH = "slash"
