@@ -165,11 +165,12 @@ def may_act_for(game: Game, grant: Grant, seats: Iterable[Any], what: str) -> No
         return
     strangers = {str(seat): seat for seat in seats if seat != grant.seat}
     if strangers:
-        others = sorted(strangers)
+        # the seats as the moves name them (indexes from 0, null for chance), in a stable order
+        others = [strangers[key] for key in sorted(strangers, key=lambda key: (strangers[key] is None, key))]
         assert grant.seat is not None  # a seat grant always names its seat
         state = game.state
         token = domain.seat_text(state, grant.seat, "'s token")
-        whose = " or ".join(_whose(state, strangers[key]) for key in others)
+        whose = " or ".join(_whose(state, seat) for seat in others)
         raise ApiError(
             "forbidden",
             f"{token} may only {what} its own seat's moves, not {whose}",

@@ -83,7 +83,7 @@ def test_a_seat_token_recording_another_seats_move_is_403_naming_both_players_fr
     assert refused(answer, 403, "forbidden") == (
         "Ben's token (seat 2) may only record its own seat's moves, not Aiko's (seat 1)"
     )
-    assert answer.body["details"] == {"actor": "seat:1", "seats": ["0"]}
+    assert answer.body["details"] == {"actor": "seat:1", "seats": [0]}  # the seats as the moves name them
     assert api.game(game_id)["version"] == 1
 
 
@@ -128,6 +128,7 @@ def test_a_seat_token_answering_chance_is_told_it_is_chances_move(api: ApiClient
     assert refused(batch, 403, "forbidden") == (
         "Ben's token (seat 2) may only record its own seat's moves, not Aiko's (seat 1) or chance's"
     )
+    assert batch.body["details"]["seats"] == [0, None]  # chance is null, as in the moves
 
 
 @pytest.mark.parametrize(
