@@ -9,11 +9,9 @@ Nothing runs at import time.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 from collections.abc import Mapping
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 from uuid import UUID
 
@@ -29,7 +27,7 @@ from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, 
 from api.schemas import ErrorSchema
 from replay.application import PlannedRead
 from replay.config import StoreConfig, open_log
-from replay.health import check_store
+from replay.health import check_store, package_version
 
 DEFAULTS: Mapping[str, int | float] = {
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # bytes: an exported game with its catalog fits many times over
@@ -44,16 +42,6 @@ DEFAULTS: Mapping[str, int | float] = {
 """Settings with their defaults; each may be given in ``create_app``'s config or as ``HERONLOG_<NAME>``."""
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-
-
-@functools.cache
-def package_version() -> str:
-    """The installed distribution's version (the source tree may run uninstalled in some tools). Looked up
-    once: reading the installed metadata takes about a millisecond, and /healthz answers it every time."""
-    try:
-        return version("heronlog")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 class HeronApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hints

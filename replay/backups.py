@@ -30,8 +30,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as distribution_version
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -43,6 +41,7 @@ from replay.access import Gatekeeper
 from replay.application import GameLog
 from replay.errors import GameNotFound, InvalidLog, ReplayError
 from replay.events import now
+from replay.health import package_version
 
 FORMAT = "heronlog.backup"
 FORMAT_VERSION = 1
@@ -59,14 +58,6 @@ class NotABackup(ReplayError):
     """A restore was pointed at a folder without a readable backup index."""
 
     code = "not_a_backup"
-
-
-def heronlog_version() -> str:
-    """The installed heronlog's version, as ``/healthz`` reports it (the source tree may run uninstalled)."""
-    try:
-        return distribution_version("heronlog")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 # --- backing up -------------------------------------------------------------------------------------------
@@ -149,7 +140,7 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
     index = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "heronlog_version": heronlog_version(),
+        "heronlog_version": package_version(),
         "created_at": now().isoformat(),
         "store": store,
         "export_format": exports.FORMAT,

@@ -1,12 +1,26 @@
-"""Liveness of the configured event store, for ``GET /healthz`` and the start-up banner."""
+"""Liveness of the configured event store, for ``GET /healthz`` and the start-up banner, and the version of
+heronlog that answers (``/healthz``, the OpenAPI document, a backup's index)."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from replay.config import StoreConfig
+
+
+@functools.cache
+def package_version() -> str:
+    """The installed distribution's version (the source tree may run uninstalled in some tools). Looked up
+    once: reading the installed metadata takes about a millisecond, and /healthz answers it every time."""
+    try:
+        return version("heronlog")
+    except PackageNotFoundError:
+        return "0+unknown"
+
 
 _clients: dict[str, Any] = {}
 _clients_lock = threading.Lock()
