@@ -17,6 +17,7 @@ import domain
 from replay import exports
 from replay.access import OWNER, Gatekeeper
 from replay.config import StoreConfig, open_log
+from replay.shards import ShardedLog
 from tests.replay_helpers import club_archive, pick
 
 
@@ -89,3 +90,49 @@ def test_an_archive_moves_from_sqlite_to_redis_and_plays_on_there(tmp_path: Path
         "restored 0, already there 2, conflict 4, failed 0 of 6 games"
     )
     assert len(tokens.read_text().splitlines()) == 6, "the tokens of the first restore are kept"
+
+
+def test_a_backup_restores_into_three_shards_of_the_redis_cluster(tmp_path: Path, cluster_url: str) -> None:
+    # The production layout: games spread over three shards, each with its own hash tag on the 3-master cluster
+    sqlite = StoreConfig(kind="sqlite", sqlite_path=tmp_path / "club" / "heronlog.sqlite")
+    source = open_log(sqlite)
+    club_archive(source)
+    before = {
+        str(game_id): json.loads(exports.json_text(source.export(game_id)))
+        for game_id in source.iter_game_ids()
+    }
+    source.close()
+    backup = tmp_path / "backup"
+    assert (
+        heronlog({"HERONLOG_DATA": str(tmp_path / "club"), "REDIS_URL": ""}, "backup", str(backup)).returncode
+        == 0
+    )
+
+    prefix = f"test-shards-{uuid.uuid4().hex[:12]}"
+    to_cluster = {
+        "REDIS_URL": cluster_url,
+        "REDIS_KEY_PREFIX": prefix,
+        "HERONLOG_SHARDS": "3",
+        "HERONLOG_STORE": "",
+    }
+    for run_number, expected in ((1, "restored 6, already there 0"), (2, "restored 0, already there 6")):
+        run = heronlog(to_cluster, "restore", str(backup), "--tokens", str(tmp_path / "tokens.tsv"))
+        assert run.returncode == 0, (run_number, run.stderr)
+        assert run.stdout.splitlines()[-1].startswith(f"{expected}, conflict 0, failed 0 of 6 games")
+
+    target = open_log(StoreConfig(kind="redis", redis_url=cluster_url, redis_prefix=prefix, shards=3))
+    try:
+        after = {
+            str(game_id): json.loads(exports.json_text(target.export(game_id)))
+            for game_id in target.iter_game_ids()
+        }
+        assert after == before
+        assert isinstance(target, ShardedLog)
+        homes = {target.shards.index(target.shard_for(UUID(game_id))) for game_id in after}
+        assert len(homes) > 1, "the games are spread over the shards"
+        for index, shard in enumerate(target.shards):  # each game is stored in its own shard, and only there
+            assert {str(game_id) for game_id in shard.iter_game_ids()} == {
+                game_id for game_id in after if target.shard_for(UUID(game_id)) is shard
+            }, index
+    finally:
+        target.close()
