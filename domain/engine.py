@@ -151,6 +151,13 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
             rule="R-L01" if frame.title == "lantern" else "R-P07",
         )
     option = next((o for o in frame.options if o.id == move["option"]), None)
+    if option is None and frame.title.startswith("outside:"):  # a space's own two actions, and no other
+        shown = " or ".join(o.id for o in frame.options)
+        return IllegalMove(
+            f"{source_text(frame.title)} gives one of the two actions shown on it ({shown}), not {move['option']!r}",
+            rule="R-O02",
+            details={"options": [o.id for o in frame.options]},
+        )
     if option is None:
         return InvalidMove(
             f"{move['option']!r} is not an entry of {source_text(frame.title)}",

@@ -79,8 +79,9 @@ def test_R_O02_one_action_of_the_two_shown_and_never_the_third(
     state = with_player(standard(), 0, lantern=(), food=7, iron=7, pearl=7, coins=9)
     state = take_and_place(state, "white", "right", space)
     assert [m["option"] for m in answers_of(state, "choose")] == offered
-    with pytest.raises(domain.DomainError):
+    with pytest.raises(domain.IllegalMove) as error:
         domain.apply(state, {"kind": "choose", "seat": 0, "option": refused})
+    assert error.value.rule == "R-O02" and f"not {refused!r}" in error.value.message
     # the first action taken and declined, the space gives nothing more: the next player's turn
     first = offered[0]
     state = play(state, {"kind": "choose", "seat": 0, "option": first}, {"kind": "done", "seat": 0})
