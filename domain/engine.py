@@ -158,6 +158,13 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
             rule="R-O02",
             details={"options": [o.id for o in frame.options]},
         )
+    if option is None and frame.title.startswith("castle:"):  # only the blocks facing the die's tiles
+        return IllegalMove(
+            f"in {source_text(frame.title)} the die performs only the blocks facing a tile of its colour, "
+            f"not {move['option']!r}",
+            rule="R-C03",
+            details={"options": [o.id for o in frame.options]},
+        )
     if option is None:
         return InvalidMove(
             f"{move['option']!r} is not an entry of {source_text(frame.title)}",

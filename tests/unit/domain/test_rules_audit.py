@@ -102,6 +102,9 @@ def test_R_C03_a_diplomat_die_gives_only_the_block_its_tile_faces() -> None:
     coral = take_and_place(state, "coral", "right", "diplomat_1")
     assert coral.players[0].pot == 0
     assert answers_of(coral, "choose") == [{"kind": "choose", "seat": 0, "option": "top"}]
+    with pytest.raises(domain.IllegalMove) as error:  # the block facing the black tile is not the coral die's
+        domain.apply(coral, {"kind": "choose", "seat": 0, "option": "middle+bottom"})
+    assert error.value.rule == "R-C03" and error.value.details == {"options": ["top"]}
     coral = play(coral, {"kind": "choose", "seat": 0, "option": "top"})
     assert domain.prompt_of(coral)["kind"] == "courtier"
     assert coral.players[0].seals == state.players[0].seals  # a diplomat's dark block costs no seal (R-C04)
