@@ -11,6 +11,7 @@ import subprocess
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 from uuid import UUID
 
 import domain
@@ -31,19 +32,27 @@ def heronlog(environ: dict[str, str], *args: str) -> subprocess.CompletedProcess
     )
 
 
-def test_an_archive_moves_from_sqlite_to_redis_and_plays_on_there(tmp_path: Path, redis_url: str) -> None:
-    sqlite = StoreConfig(kind="sqlite", sqlite_path=tmp_path / "club" / "heronlog.sqlite")
-    source = open_log(sqlite)
-    club_archive(source)
-    before = {
-        str(game_id): json.loads(exports.json_text(source.export(game_id)))
-        for game_id in source.iter_game_ids()
+def every_export(log: Any) -> dict[str, Any]:
+    """Each game's export as its JSON reads back, by game id."""
+    return {
+        str(game_id): json.loads(exports.json_text(log.export(game_id))) for game_id in log.iter_game_ids()
     }
-    source.close()
 
+
+def club_backup(tmp_path: Path) -> tuple[dict[str, Any], Path]:
+    """A club's archive on the embedded SQLite store, backed up with the command: every export, and the folder."""
+    source = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "club" / "heronlog.sqlite"))
+    club_archive(source)
+    before = every_export(source)
+    source.close()
     backup = tmp_path / "backup"
     run = heronlog({"HERONLOG_DATA": str(tmp_path / "club"), "REDIS_URL": ""}, "backup", str(backup))
     assert run.returncode == 0, run.stderr
+    return before, backup
+
+
+def test_an_archive_moves_from_sqlite_to_redis_and_plays_on_there(tmp_path: Path, redis_url: str) -> None:
+    before, backup = club_backup(tmp_path)
 
     prefix = f"test-move-{uuid.uuid4().hex[:12]}"
     tokens = tmp_path / "owner-tokens.tsv"
@@ -61,10 +70,7 @@ def test_an_archive_moves_from_sqlite_to_redis_and_plays_on_there(tmp_path: Path
 
     target = open_log(StoreConfig(kind="redis", redis_url=redis_url, redis_prefix=prefix))
     try:
-        after = {
-            str(game_id): json.loads(exports.json_text(target.export(game_id)))
-            for game_id in target.iter_game_ids()
-        }
+        after = every_export(target)
         assert after == before
         gate = Gatekeeper(target)
         played = 0
@@ -94,19 +100,7 @@ def test_an_archive_moves_from_sqlite_to_redis_and_plays_on_there(tmp_path: Path
 
 def test_a_backup_restores_into_three_shards_of_the_redis_cluster(tmp_path: Path, cluster_url: str) -> None:
     # The production layout: games spread over three shards, each with its own hash tag on the 3-master cluster
-    sqlite = StoreConfig(kind="sqlite", sqlite_path=tmp_path / "club" / "heronlog.sqlite")
-    source = open_log(sqlite)
-    club_archive(source)
-    before = {
-        str(game_id): json.loads(exports.json_text(source.export(game_id)))
-        for game_id in source.iter_game_ids()
-    }
-    source.close()
-    backup = tmp_path / "backup"
-    assert (
-        heronlog({"HERONLOG_DATA": str(tmp_path / "club"), "REDIS_URL": ""}, "backup", str(backup)).returncode
-        == 0
-    )
+    before, backup = club_backup(tmp_path)
 
     prefix = f"test-shards-{uuid.uuid4().hex[:12]}"
     to_cluster = {
@@ -122,10 +116,7 @@ def test_a_backup_restores_into_three_shards_of_the_redis_cluster(tmp_path: Path
 
     target = open_log(StoreConfig(kind="redis", redis_url=cluster_url, redis_prefix=prefix, shards=3))
     try:
-        after = {
-            str(game_id): json.loads(exports.json_text(target.export(game_id)))
-            for game_id in target.iter_game_ids()
-        }
+        after = every_export(target)
         assert after == before
         assert isinstance(target, ShardedLog)
         homes = {target.shards.index(target.shard_for(UUID(game_id))) for game_id in after}

@@ -24,6 +24,13 @@ def memory_log(shards: int = 1) -> GameLog:
     return open_log(StoreConfig(kind="memory", shards=shards))
 
 
+def restored_copy(source: GameLog, folder: Path, shards: int = 1) -> tuple[GameLog, backups.RestoreReport]:
+    """``source`` backed up into ``folder`` and restored into a fresh in-memory store, with the restore's report."""
+    backups.backup(source, folder)
+    target = memory_log(shards)
+    return target, backups.restore(target, folder)
+
+
 def every_export(log: GameLog) -> dict[str, Any]:
     """Each game's export as JSON data, by id: what must come back equal after a move."""
     return {
@@ -124,10 +131,7 @@ def test_a_restored_game_has_a_fresh_owner_token_and_the_backup_holds_none(
 def test_restoring_twice_finds_every_game_already_there_and_writes_nothing(
     archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
 ) -> None:
-    source, _ = archive
-    backups.backup(source, tmp_path / "backup")
-    target = memory_log()
-    backups.restore(target, tmp_path / "backup")
+    target, _ = restored_copy(archive[0], tmp_path / "backup")
     written = target.recorder.max_notification_id()
 
     again = backups.restore(target, tmp_path / "backup")
@@ -227,9 +231,8 @@ def test_a_restore_into_several_shards_puts_each_game_on_its_own_shard(
     archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
 ) -> None:
     source, _ = archive
-    backups.backup(source, tmp_path / "backup")
-    target = memory_log(shards=3)
-    assert backups.restore(target, tmp_path / "backup").ok
+    target, report = restored_copy(source, tmp_path / "backup", shards=3)
+    assert report.ok
     assert every_export(target) == every_export(source)
     game_id = next(iter(source.iter_game_ids()))
     assert target.shard_for(game_id).get(game_id).version == source.get(game_id).version
@@ -300,10 +303,7 @@ def test_an_index_entry_pointing_outside_the_backup_is_refused(tmp_path: Path) -
 def test_a_restored_game_is_played_on_like_any_other(
     archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
 ) -> None:
-    source, _ = archive
-    backups.backup(source, tmp_path / "backup")
-    target = memory_log()
-    backups.restore(target, tmp_path / "backup")
+    target, _ = restored_copy(archive[0], tmp_path / "backup")
     for summary in target.list_games(include_private=True):
         if summary.status != "in progress":
             continue
