@@ -189,10 +189,6 @@ def sheets_from(scored: Sequence[Any], players: Sequence[str]) -> list[dict[str,
     return out
 
 
-def status(game: Game) -> str:
-    return game.status
-
-
 def game_view(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:
     """The game as GameSchema has it. ``pending`` is its :func:`prompt` when the caller already has it (an
     answer that carries the legal moves too shows the prompt twice, and working it out is not free)."""
@@ -211,7 +207,7 @@ def game_view(game: Game, pending: dict[str, Any] | None = None) -> dict[str, An
         "created_on": game.created_on.isoformat(),
         "modified_on": game.modified_on.isoformat(),
         "version": game.version,
-        "status": status(game),
+        "status": game.status,
         "over": bool(domain.is_over(game.state)),
         "moves": len(game.line),
         "can_undo": bool(game.line) and game.abandoned is None,

@@ -142,6 +142,17 @@ def _explain_place(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> D
     return turn.why_not_place(state, frame.seat, state.held, move["space"])
 
 
+_SHOWN_ONLY = {
+    "outside": ("R-O02", "{place} gives one of the two actions shown on it ({shown}), not {option}"),
+    "castle": (
+        "R-C03",
+        "in {place} the die performs only the blocks facing a tile of its colour, not {option}",
+    ),
+}
+"""Menus whose entries are what the board shows for the die placed (a space's actions, the blocks facing a
+room's tiles of its colour): an entry not among them is refused under the rule that says so."""
+
+
 def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> DomainError | None:
     if move["kind"] == "rest":
         return IllegalMove("rest resolves two or more entries of a mandatory list", rule="R-P07")
@@ -151,18 +162,13 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
             rule="R-L01" if frame.title == "lantern" else "R-P07",
         )
     option = next((o for o in frame.options if o.id == move["option"]), None)
-    if option is None and frame.title.startswith("outside:"):  # a space's own two actions, and no other
+    rule_of_shown = _SHOWN_ONLY.get(frame.title.partition(":")[0])
+    if option is None and rule_of_shown is not None:  # the entries this place shows, and no other
+        rule, words = rule_of_shown
         shown = " or ".join(o.id for o in frame.options)
         return IllegalMove(
-            f"{source_text(frame.title)} gives one of the two actions shown on it ({shown}), not {move['option']!r}",
-            rule="R-O02",
-            details={"options": [o.id for o in frame.options]},
-        )
-    if option is None and frame.title.startswith("castle:"):  # only the blocks facing the die's tiles
-        return IllegalMove(
-            f"in {source_text(frame.title)} the die performs only the blocks facing a tile of its colour, "
-            f"not {move['option']!r}",
-            rule="R-C03",
+            words.format(place=source_text(frame.title), shown=shown, option=repr(move["option"])),
+            rule=rule,
             details={"options": [o.id for o in frame.options]},
         )
     if option is None:
