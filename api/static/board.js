@@ -746,9 +746,18 @@ const laidOut = new WeakSet();
 // Two sizes, chosen with the board's "Fit the board to the screen" button (aria-pressed) and kept in this
 // browser: readable (the default: each panel at a scale whose smallest text is 10 px, scrolling sideways in its
 // own box on a phone) and fit (the whole board in the screen at once, in as few columns as that takes,
-// smaller: to see where everything stands, then switch back to read it).
+// smaller: an overview map). Fitted, each panel is a button ("Show <its title> at reading size") laid over it:
+// tapped, clicked or pressed (Enter, Space), it brings back the readable size, kept like the switch's, with that
+// panel scrolled to the top of the screen and focused. A fitted panel is never drawn below FIT_FLOOR of its size:
+// where the board cannot fit the screen at that scale (a narrow phone under the replay's step bar, a phone
+// turned sideways), it takes the columns of that scale and the page scrolls down instead.
 
 const ZOOM_KEY = "heronlog:board-zoom";
+// The smallest scale of a fitted panel's drawing (0.3: 144 px wide, its smallest text 2.6 px, its dice 6 px): the
+// two columns of a 360- to 390-pixel phone (0.31 to 0.34), where each title (12.8 px) takes two lines at most and
+// the dice, members and cards still show as marks to find; three columns there (0.21) break the titles into
+// three lines over a blur.
+const FIT_FLOOR = 0.3;
 
 function fitChosen() {
   try {
@@ -777,7 +786,24 @@ function wireZoom(container) {
     layOut(container);
     button.scrollIntoView({ block: "nearest" }); // the board changed size around it: keep the switch in view
   });
+  container.addEventListener("click", (event) => {
+    const show = event.target instanceof Element && event.target.closest(".panel-show");
+    if (show && container.classList.contains("fit")) readPanel(container, show.closest(".panel"));
+  });
   container.classList.toggle("fit", fitChosen());
+}
+
+/** A fitted panel chosen: the readable size again (kept), that panel at the top of the screen, focused. */
+function readPanel(container, panel) {
+  container.classList.remove("fit");
+  chooseFit(false);
+  layOut(container);
+  // focused, so that the keyboard goes on from it (a panel that scrolls sideways is a tab stop already)
+  if (!panel.hasAttribute("tabindex")) panel.setAttribute("tabindex", "-1");
+  panel.focus({ preventScroll: true });
+  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const top = panel.getBoundingClientRect().top + window.scrollY - coveredTop() - 8;
+  window.scrollTo({ top: Math.max(0, top), behavior: still ? "auto" : "smooth" });
 }
 
 /** Lay the board out for its size (the columns of a fitted board), then say which panels scroll. */
@@ -786,19 +812,32 @@ function layOut(container) {
   const button = area && area.querySelector(".board-zoom");
   const fit = container.classList.contains("fit");
   if (button) button.setAttribute("aria-pressed", String(fit));
+  showButtons(container, fit);
   if (fit) fitColumns(container);
   else container.style.removeProperty("--fit-columns");
   focusableWhereScrolled(container);
 }
 
+/** Over each fitted panel, the button that shows it at the readable size; none at the readable size. */
+function showButtons(container, fit) {
+  for (const panel of container.querySelectorAll(".panel")) {
+    const show = panel.querySelector(":scope > .panel-show");
+    if (fit && !show) {
+      const title = panel.getAttribute("aria-label").replace(/^The /, "the "); // "Show the castle at reading size"
+      panel.querySelector(":scope > h3").after(h("button", { type: "button", class: "panel-show", "aria-label": `Show ${title} at reading size` }));
+    } else if (!fit && show) show.remove();
+  }
+}
+
 /**
  * The fewest columns in which the whole board fits the height of the screen (less a sticky bar over it, the
- * replay's step bar on a phone): more columns make each panel narrower and so shorter. Searched from the
- * count used last, so that a redraw at the same size measures once or twice.
+ * replay's step bar on a phone): more columns make each panel narrower and so shorter, down to FIT_FLOOR; past
+ * it, the most columns at that scale, and the page scrolls. Searched from the count used last, so that a redraw
+ * at the same size measures once or twice.
  */
 function fitColumns(container) {
   const room = window.innerHeight - coveredTop() - 8;
-  const most = Math.max(1, Math.min(container.querySelectorAll(".panel").length, Math.floor(container.clientWidth / 80)));
+  const most = Math.max(1, Math.min(container.querySelectorAll(".panel").length, legibleColumns(container)));
   const fits = () => container.getBoundingClientRect().height <= room;
   const set = (columns) => container.style.setProperty("--fit-columns", String(columns));
   let columns = Math.min(most, Number(container.style.getPropertyValue("--fit-columns")) || 1);
@@ -815,6 +854,20 @@ function fitColumns(container) {
   }
 }
 
+/** The most columns whose panels draw the board at FIT_FLOOR of its size at least (a panel's drawing is W wide). */
+function legibleColumns(container) {
+  const panel = container.querySelector(".panel");
+  if (!panel) return 1;
+  const px = (style, name) => parseFloat(style.getPropertyValue(name)) || 0;
+  const board = getComputedStyle(container);
+  const box = getComputedStyle(panel);
+  const gap = px(board, "column-gap");
+  const frame = ["padding-left", "padding-right", "border-left-width", "border-right-width"].reduce((sum, name) => sum + px(box, name), 0);
+  const width = container.clientWidth - px(board, "padding-left") - px(board, "padding-right");
+  // n columns of (width - (n - 1) gap) / n, each drawing W * FIT_FLOOR plus its panel's frame at least
+  return Math.max(1, Math.floor((width + gap) / (W * FIT_FLOOR + frame + gap)));
+}
+
 /** The height of a bar stuck to the top of the screen (the replay's step bar on a phone), or 0. */
 function coveredTop() {
   const bar = document.querySelector(".step-bar");
@@ -825,11 +878,12 @@ function coveredTop() {
 /**
  * A panel that scrolls sideways (on a phone, at the readable size, each panel is drawn wider than the screen)
  * takes the keyboard focus, so that the arrow keys scroll it (WCAG 2.1.1: its SVG holds nothing focusable); a
- * panel that fits is no extra tab stop. Measured again when the window is resized (a phone turned).
+ * panel that fits is no extra tab stop (one focused from the fitted board keeps tabindex -1, out of the tab
+ * order). Measured again when the window is resized (a phone turned).
  */
 function focusableWhereScrolled(container) {
   for (const panel of container.querySelectorAll(".panel")) {
     if (panel.scrollWidth > panel.clientWidth + 1) panel.setAttribute("tabindex", "0");
-    else panel.removeAttribute("tabindex");
+    else if (panel.getAttribute("tabindex") === "0") panel.removeAttribute("tabindex");
   }
 }

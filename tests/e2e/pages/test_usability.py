@@ -1,6 +1,7 @@
 """The pages' usability on a 390-pixel phone and a 1366 x 768 laptop, in a real headless Chromium: nothing wider
 than the screen, the replay's step bar and board in view together, the board readable, the board's zoom switch
-(the whole board on the screen at once, or readable), no text of the board drawn over another, a private game
+(the whole board on the screen at once, or readable), the fitted board as a map whose panels show themselves
+readable when tapped or pressed (and at 360 x 740 too), no text of the board drawn over another, a private game
 without a token, the disclosure of "The board in words", the replay's labels and move numbers, tap targets,
 messages said beside the control that caused them, the score chart's lines told apart without colour, the score
 sheet's errors and its Matcha rows, the seed in table mode.
@@ -257,6 +258,152 @@ def test_the_zoom_switch_shows_the_whole_board_at_once_or_readable_and_is_rememb
             assert page.evaluate(BOARD_ON_SCREEN)["scrolled"]
             assert page.evaluate(SMALLEST_BOARD_TEXT) >= 10
         assert no_horizontal_scroll(page)
+    finally:
+        page.evaluate("() => localStorage.removeItem('heronlog:board-zoom')")
+
+
+SMALL_PHONE = {"width": 360, "height": 740}
+FIT_FLOOR = 0.3  # board.js: a fitted panel's drawing never below 0.3 of its size (its smallest text 2.55 px)
+
+# The fitted board as a map: its panels' titles (px), the smallest scale of their drawings and the smallest text
+# drawn, and the buttons over its panels.
+FITTED_MAP = """() => {
+  const board = document.getElementById('board');
+  const svgs = [...board.querySelectorAll('svg.board-svg')];
+  const scale = (svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return {
+    titles: Math.min(...[...board.querySelectorAll('.panel h3')].map((t) => parseFloat(getComputedStyle(t).fontSize))),
+    scale: Math.min(...svgs.map(scale)),
+    smallest: Math.min(...svgs.flatMap((svg) => [...svg.querySelectorAll('text')]
+      .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale(svg)))),
+    buttons: [...board.querySelectorAll('.panel')].map((p) => {
+      const b = p.querySelector('.panel-show'); if (!b) return null;
+      const r = b.getBoundingClientRect(), q = p.getBoundingClientRect();
+      return {name: b.getAttribute('aria-label'), w: r.width, h: r.height,
+              covers: r.width >= q.width - 2 && r.height >= q.height - 2};
+    }),
+  };
+}"""
+
+# Where a panel stands after it was chosen on the fitted board: on the screen from its top (below the replay's
+# step bar where that bar sticks to the top), focused, and drawn at the readable size.
+PANEL_SHOWN = """(name) => {
+  const bar = document.querySelector('.step-bar');
+  const top = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
+  const panel = [...document.querySelectorAll('#board .panel')].find((p) => p.getAttribute('aria-label') === name);
+  const r = panel.getBoundingClientRect();
+  const svg = panel.querySelector('svg');
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return {
+    top: r.top, below: top, focused: document.activeElement === panel, scale,
+    smallest: Math.min(...[...svg.querySelectorAll('text')]
+      .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
+  };
+}"""
+
+
+def panel_in_view(page: Any, name: str) -> dict[str, Any]:
+    """Wait until the panel ``name`` shows from its top (a scroll may be under way), and say where it stands."""
+    page.wait_for_function(
+        f"(name) => {{ const s = ({PANEL_SHOWN})(name); return s.top >= s.below - 1 && s.top <= s.below + 60; }}",
+        arg=name,
+    )
+    return dict(page.evaluate(PANEL_SHOWN, name))
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
+def test_the_fitted_board_is_a_map_on_a_phone_and_a_tapped_panel_is_shown_readable(
+    page: Any, site: Served, api: Api, shots: Path, viewport: dict[str, int]
+) -> None:
+    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie"], 11, 40, expansions=["matcha"])
+    name = f"{viewport['width']}x{viewport['height']}"
+    page.set_viewport_size(viewport)
+    try:
+        page.goto(f"{site.url}/games/{game_id}#token={token}")
+        page.wait_for_selector(".panel-player svg")
+        page.get_by_role("button", name="Fit the board to the screen").click()
+        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'true'")
+        fitted = page.evaluate(FITTED_MAP)
+        # a map: every title readable, the drawings no smaller than the floor, each panel a button over it
+        assert fitted["titles"] >= 12 and fitted["scale"] >= FIT_FLOOR - 0.005, fitted
+        assert fitted["smallest"] >= 8.5 * FIT_FLOOR - 0.05, fitted
+        assert None not in fitted["buttons"] and all(b["covers"] for b in fitted["buttons"]), fitted
+        assert all(b["w"] >= 44 and b["h"] >= 44 for b in fitted["buttons"]), fitted  # tap targets
+        assert no_horizontal_scroll(page)
+        page.screenshot(path=str(shots / f"record-fitted-map-{name}.png"))
+
+        # under the replay's step bar the board no longer fits at the floor: still the floor, and the page scrolls
+        page.goto(f"{site.url}/games/{game_id}/replay?version=30")
+        wait_shown(page, 30)
+        fitted = page.evaluate(FITTED_MAP)
+        assert fitted["titles"] >= 12 and fitted["scale"] >= FIT_FLOOR - 0.005, fitted
+        assert no_horizontal_scroll(page)
+        page.screenshot(path=str(shots / f"replay-fitted-map-{name}.png"))
+
+        # the last panel tapped: the readable size again, that panel from its top under the step bar, focused
+        page.get_by_role("button", name="Show Chie's clan board at reading size").click()
+        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'false'")
+        shown = panel_in_view(page, "Chie's clan board")
+        assert shown["focused"] and shown["smallest"] >= 10, shown
+        assert page.locator("#board .panel-show").count() == 0
+        page.screenshot(path=str(shots / f"replay-panel-shown-{name}.png"))
+
+        # remembered: readable after a reload
+        page.reload()
+        wait_shown(page, 30)
+        assert (
+            page.get_by_role("button", name="Fit the board to the screen").get_attribute("aria-pressed")
+            == "false"
+        )
+        assert page.evaluate(SMALLEST_BOARD_TEXT) >= 10
+    finally:
+        page.evaluate("() => localStorage.removeItem('heronlog:board-zoom')")
+
+
+def test_a_fitted_panel_is_shown_readable_from_the_keyboard(
+    page: Any, site: Served, api: Api, shots: Path
+) -> None:
+    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie"], 11, 40, expansions=["matcha"])
+    page.set_viewport_size(LAPTOP)
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        page.goto(f"{site.url}/games/{game_id}#token={token}")
+        page.wait_for_selector(".panel-player svg")
+        switch = page.get_by_role("button", name="Fit the board to the screen")
+        switch.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'true'")
+        # each fitted panel is the next tab stop after the switch, in the board's order
+        fitted = page.evaluate(FITTED_MAP)
+        names = fitted["buttons"]
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == names[0]["name"]
+        assert names[0]["name"] == "Show Passage of Time at reading size"
+        for _ in range(5):
+            page.keyboard.press("Tab")
+        focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+        assert focused == "Show Matcha: the Tea Room and Himeji at reading size", focused
+        # its focus ring shows (inside the panel, which clips what overflows it)
+        ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+        assert ring != "none", ring
+        page.screenshot(path=str(shots / "fitted-panel-focused-laptop.png"))
+
+        page.keyboard.press("Enter")
+        # with reduced motion, no scrolling animation: the panel is at the top of the screen at once
+        shown = page.evaluate(PANEL_SHOWN, "Matcha: the Tea Room and Himeji")
+        assert shown["top"] == pytest.approx(8, abs=2) and shown["focused"], shown
+        assert switch.get_attribute("aria-pressed") == "false"
+        assert shown["scale"] > 1.4 * fitted["scale"], (
+            shown,
+            fitted,
+        )  # the readable size (1.53 x at 1366 px)
+        # no trap: the tab goes on from the panel, out of the board
+        page.keyboard.press("Tab")
+        assert page.evaluate("Boolean(document.activeElement.closest('#board .panel'))") is False
+        page.reload()
+        page.wait_for_selector(".panel-player svg")
+        assert switch.get_attribute("aria-pressed") == "false"
+        assert page.evaluate("localStorage.getItem('heronlog:board-zoom')") is None
     finally:
         page.evaluate("() => localStorage.removeItem('heronlog:board-zoom')")
 
