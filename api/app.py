@@ -20,7 +20,16 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from api import errors, observability
-from api.context import BEARER, EXTENSION, LazyServices, Services, idempotency_key, presented_token, services
+from api.context import (
+    BEARER,
+    EXTENSION,
+    LazyServices,
+    Services,
+    idempotency_key,
+    presented_token,
+    replay_check,
+    services,
+)
 from api.errors import ApiError
 from api.fastjson import FastJSONProvider
 from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
@@ -192,7 +201,8 @@ def _plan_read(box: Services) -> tuple[UUID, str, PlannedRead] | None:
 
 
 def _add_write_guards(app: Flask) -> None:
-    """Before a write: the rate limit, then the idempotency cache (a retried key answers as the first time).
+    """Before a write: the rate limit, then the idempotency cache (a retried key answers as the first time,
+    unless the view declared a check that refuses that answer now: ``api.context.checked_before_replay``).
     After a successful write sent with a key: remember its answer (unless the write kept it already, in the
     same append as its events: ``api.context.AnswerAlong``)."""
 
@@ -243,6 +253,9 @@ def _add_write_guards(app: Flask) -> None:
                 "idempotency_key_reused",
                 "this Idempotency-Key was used for another request: use a new key for a new write",
             )
+        check = replay_check()  # the view's own word on whether its first answer still holds (api.context)
+        if check is not None:
+            check(remembered, **(request.view_args or {}))
         response = Response(remembered.body, status=remembered.status, headers=remembered.headers)
         response.headers["Idempotent-Replayed"] = "true"
         return response

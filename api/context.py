@@ -11,7 +11,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from flask import Response, current_app, g, request
@@ -269,3 +269,31 @@ class AnswerAlong:
             g.pop("idempotency", None)  # kept already: nothing left for api.app to remember
             return self._built
         return self._build(result)
+
+
+ReplayCheck = Callable[..., None]
+"""``check(remembered, **view_args)``: raises an :class:`ApiError` when a remembered answer may not be given
+again (see :func:`checked_before_replay`), returns otherwise."""
+
+V = TypeVar("V", bound=Callable[..., Any])
+
+
+def checked_before_replay(check: ReplayCheck) -> Callable[[V], V]:
+    """Declare how a write view's remembered answer is checked before a retry with its ``Idempotency-Key`` gets
+    it again (``api.app``): an answer that would no longer be true (a seat token replaced since, ``api.games``)
+    is then refused by ``check`` rather than handed back as if nothing had happened. Only retries that find a
+    remembered answer run it; a view without one (every move) costs nothing more."""
+
+    def declare(view: V) -> V:
+        view.replay_check = check  # type: ignore[attr-defined]
+        return view
+
+    return declare
+
+
+def replay_check() -> ReplayCheck | None:
+    """The check the view of this request declared for its remembered answers, or None."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    handler = getattr(getattr(view, "view_class", None), request.method.lower(), view)
+    check: ReplayCheck | None = getattr(handler, "replay_check", None)
+    return check

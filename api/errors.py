@@ -51,6 +51,7 @@ STATUS: Mapping[str, int] = {
     "nothing_to_undo": 409,
     "nothing_to_redo": 409,
     "game_closed": 409,
+    "token_superseded": 409,  # a retried seat-token issuance whose token was replaced or withdrawn since
     "payload_too_large": 413,
     # 422: well-formed, but the rules (or the log's own consistency) refuse it
     "illegal_move": 422,

@@ -23,6 +23,7 @@ import domain
 from api import present
 from api.context import (
     AnswerAlong,
+    checked_before_replay,
     etag,
     expected_version,
     game_log,
@@ -35,6 +36,7 @@ from api.context import (
 )
 from api.errors import ApiError
 from api.fastjson import json_response
+from api.limits import Remembered
 from api.observability import note
 from api.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, READ, WRITE, Blueprint, errors
 from api.schemas import (
@@ -591,11 +593,31 @@ SEAT_PARAMETERS = [
 ]
 
 
+def _token_still_works(remembered: Remembered, game_id: UUID, seat: int) -> None:
+    """A retried issuance (same Idempotency-Key) answers its first answer again only while the token in it
+    still works: one replaced or withdrawn since is refused, never handed back as if it were fine (a client
+    that lost the first answer would keep a dead token). Nothing is written; no token is in the refusal."""
+    token = json.loads(remembered.body).get("token")
+    if not isinstance(token, str):
+        return
+    game, access = services().gate.game_and_access(game_id)
+    if access.match(token) is not None:
+        return
+    since = "replaced by a newer one" if access.seat_grants(seat) else "withdrawn (DELETE)"
+    raise ApiError(
+        "token_superseded",
+        f"the token this Idempotency-Key issued for {domain.seat_text(game.state, seat)} has since been "
+        f"{since} and no longer works: ask for a new token with a new Idempotency-Key",
+        seat=seat,
+    )
+
+
 # Signed: a negative seat reaches the view and is told which seats there are (400 invalid_seat), rather than
 # matching no route at all (404).
 @blp.route("/<uuid:game_id>/seats/<int(signed=True):seat>/token", parameters=SEAT_PARAMETERS)
 class SeatToken(MethodView):
-    @errors(blp, 400, 401, 403, 404, 429, 503)
+    @checked_before_replay(_token_still_works)
+    @errors(blp, 400, 401, 403, 404, 409, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(201, SeatTokenSchema)
     def post(self, game_id: UUID, seat: int) -> Any:
@@ -603,7 +625,9 @@ class SeatToken(MethodView):
 
         The token is shown this once; any earlier token of that seat stops working. A seat token records,
         undoes, redoes and amends the moves of its seat, and annotates. A seat the game does not have, or the
-        solo rival's, is `400 invalid_seat`."""
+        solo rival's, is `400 invalid_seat`. A retry with the same `Idempotency-Key` answers the same token
+        while it still works; once it has been replaced (a later request) or withdrawn (`DELETE`), the retry
+        is `409 token_superseded` and changes nothing: ask again with a new key."""
         _, grant = owner(game_id)
         issued = services().gate.issue_seat_token(game_id, seat, by=grant.actor)
         body = {"game_id": str(game_id), "seat": seat, "actor": issued.grant.actor, "token": issued.token}

@@ -19,7 +19,8 @@ MEANINGS = {
     403: "the token may not do this (forbidden): a seat acting for another seat, or an owner-only action",
     404: "no such game, version or annotation",
     409: "the game moved on (stale_version, with details.current_version), or nothing to undo or redo, or "
-    "the game is closed",
+    "the game is closed; or a retried seat-token request whose token was replaced or withdrawn since "
+    "(token_superseded)",
     413: "the body is larger than the limit (payload_too_large)",
     422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over) or an invalid log",
     428: "the write names no version: send If-Match or expected_version (precondition_required)",

@@ -284,8 +284,13 @@ class Gatekeeper:
     def game_and_grant(self, game_id: UUID, token: str) -> tuple[Game, Grant | None]:
         """The game as it stands (``GameNotFound`` as ``get_game``) and the live grant of this token for it, or
         None: what every request with a token asks, read together (``GameLog.get_game_with``)."""
+        game, access = self.game_and_access(game_id)
+        return game, access.match(token)
+
+    def game_and_access(self, game_id: UUID) -> tuple[Game, Access]:
+        """The game as it stands (``GameNotFound`` as ``get_game``) and its live grants, read together."""
         game, stream = self.home(game_id).get_game_with(game_id, stream_id(game_id), project_access)
-        return game, _matched(game_id, stream, token)
+        return game, stream if isinstance(stream, Access) else empty(game_id)
 
     def plan_game_and_grant(self, game_id: UUID, token: str) -> PlannedRead | None:
         """:meth:`game_and_grant` prepared as one Redis command (``GameLog.plan_game_with``): its ``finish``

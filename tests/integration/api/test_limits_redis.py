@@ -7,6 +7,7 @@ import uuid
 
 import pytest
 import redis.connection
+from flask import Flask
 
 import replay.application
 from api.app import create_app
@@ -15,11 +16,15 @@ from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
 
 
-def two_servers(redis_url: str, **settings: int) -> tuple[ApiClient, ApiClient]:
+def two_apps(redis_url: str, **settings: int) -> list[Flask]:
     """Two apps on one Redis key prefix, as two worker processes of one installation would be."""
     store = StoreConfig(kind="redis", redis_url=redis_url, redis_prefix=f"limits-{uuid.uuid4().hex[:10]}")
-    apps = [create_app({"STORE": store, **settings}) for _ in range(2)]
-    first, second = (ApiClient(flask_transport(app.test_client())) for app in apps)
+    return [create_app({"STORE": store, **settings}) for _ in range(2)]
+
+
+def two_servers(redis_url: str, **settings: int) -> tuple[ApiClient, ApiClient]:
+    """The API clients of :func:`two_apps`."""
+    first, second = (ApiClient(flask_transport(app.test_client())) for app in two_apps(redis_url, **settings))
     return first, second
 
 
@@ -70,6 +75,43 @@ def test_a_retry_sent_to_another_server_gets_the_first_answer(redis_url: str) ->
         422,
         "idempotency_key_reused",
     )
+
+
+def test_a_retried_seat_token_request_is_refused_by_every_server_once_its_token_stopped_working(
+    redis_url: str,
+) -> None:
+    """The answer cache in Redis: a retry of a seat-token issuance gets the first token back while it works,
+    on any server; once another server has replaced it, or withdrawn it, the retry is 409 token_superseded on
+    both (the first with the game and its grants cached from before), writing nothing and handing out no token."""
+    apps = two_apps(redis_url)
+    first, second = (ApiClient(flask_transport(app.test_client())) for app in apps)
+    gate = apps[0].extensions["heronlog"].get().gate
+    game_id, owner, _ = first.create(2, seed=6)
+    path = f"/api/games/{game_id}/seats/1/token"
+    issued = first.post(path, token=owner, key="seat-key-1")
+    assert issued.status == 201
+    replayed = second.post(path, token=owner, key="seat-key-1")
+    assert (replayed.status, replayed.body) == (201, issued.body)
+    assert replayed.headers["idempotent-replayed"] == "true"
+
+    newer = second.post(path, token=owner, key="seat-key-2").body["token"]
+    version = gate.access(uuid.UUID(game_id)).version
+    for api in (first, second):
+        refused = api.post(path, token=owner, key="seat-key-1")
+        assert refused.error() == (409, "token_superseded")
+        assert refused.body["details"] == {"seat": 1}
+        assert issued.body["token"] not in str(refused.body) and newer not in str(refused.body)
+    assert gate.access(uuid.UUID(game_id)).version == version
+    assert first.get(f"/api/games/{game_id}/access", newer).status == 200
+    assert second.get(f"/api/games/{game_id}/access", issued.body["token"]).error() == (401, "unauthorized")
+
+    assert first.delete(path, token=owner).status == 204  # withdrawn: the same answer
+    version = gate.access(uuid.UUID(game_id)).version
+    for api in (second, first):
+        refused = api.post(path, token=owner, key="seat-key-2")
+        assert refused.error() == (409, "token_superseded")
+        assert "withdrawn" in refused.body["message"]
+    assert gate.access(uuid.UUID(game_id)).version == version
 
 
 def test_a_write_reads_its_game_with_the_rate_limit_and_sees_what_other_servers_wrote(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from uuid import UUID
 
 import pytest
 from flask import Flask
@@ -235,3 +237,59 @@ def test_an_idempotent_game_creation_creates_one_game(api: ApiClient) -> None:
     again = api.post("/api/games", {"players": 2}, key="new-game")
     assert again.body == first.body
     assert len(api.get("/api/games").body["games"]) == 1
+
+
+def access_version(app: Flask, game_id: str) -> int:
+    """The version of the game's access stream: every grant and revocation adds one."""
+    return int(app.extensions["heronlog"].get().gate.access(UUID(game_id)).version)
+
+
+def test_a_retried_seat_token_request_answers_the_same_token_while_it_still_works(
+    api: ApiClient, app: Flask
+) -> None:
+    game_id, owner, _ = api.create(2, seed=5)
+    first = api.post(f"/api/games/{game_id}/seats/1/token", token=owner, key="seat-2")
+    assert first.status == 201
+    version = access_version(app, game_id)
+    again = api.post(f"/api/games/{game_id}/seats/1/token", token=owner, key="seat-2")
+    assert (again.status, again.body) == (201, first.body)
+    assert again.headers["idempotent-replayed"] == "true"
+    assert access_version(app, game_id) == version
+    assert api.get(f"/api/games/{game_id}/access", first.body["token"]).status == 200
+
+
+@pytest.mark.parametrize("since", ["replaced", "withdrawn"])
+def test_a_retried_seat_token_request_whose_token_stopped_working_is_409_token_superseded(
+    api: ApiClient, app: Flask, since: str
+) -> None:
+    # The retry once answered 201 with the first token, revoked since: a client that had lost the first
+    # answer stored a token that no longer worked, and was not told.
+    game_id, owner, _ = api.create(2, seed=5)
+    path = f"/api/games/{game_id}/seats/1/token"
+    first = api.post(path, token=owner, key="seat-2").body["token"]
+    if since == "replaced":
+        newer = api.post(path, token=owner, key="seat-2-again").body["token"]
+    else:
+        newer = None
+        assert api.delete(path, token=owner).status == 204
+    version = access_version(app, game_id)
+
+    retried = api.post(path, token=owner, key="seat-2")
+    assert retried.error() == (409, "token_superseded")
+    assert retried.body["details"] == {"seat": 1}
+    message = retried.body["message"]
+    assert "Player 2 (seat 2)" in message and "new Idempotency-Key" in message
+    assert ("replaced" if since == "replaced" else "withdrawn") in message
+    assert first not in json.dumps(retried.body) and (newer is None or newer not in json.dumps(retried.body))
+    assert "idempotent-replayed" not in retried.headers
+
+    # nothing written: the newer token still works, the first is still refused, and a retry says the same
+    assert access_version(app, game_id) == version
+    assert api.get(f"/api/games/{game_id}/access", first).error() == (401, "unauthorized")
+    if newer is not None:
+        assert api.get(f"/api/games/{game_id}/access", newer).status == 200
+    assert api.post(path, token=owner, key="seat-2").error() == (409, "token_superseded")
+    # the key sent with another request is still refused as reused, before anything else
+    other = api.post(f"/api/games/{game_id}/seats/0/token", token=owner, key="seat-2")
+    assert other.error() == (422, "idempotency_key_reused")
+    assert access_version(app, game_id) == version

@@ -89,3 +89,12 @@ def test_every_write_documents_the_idempotency_key_it_honours(client: FlaskClien
         keyed = [p for p in operation.get("parameters", []) if p["name"] == "Idempotency-Key"]
         assert keyed and keyed[0]["in"] == "header", (method, path)
         assert keyed[0]["schema"]["maxLength"] == 200, (method, path)
+
+
+def test_issuing_a_seat_token_documents_the_409_of_a_retry_whose_token_stopped_working(
+    client: FlaskClient,
+) -> None:
+    operation = client.get("/api/openapi.json").get_json()["paths"]["/api/games/{game_id}/seats/{seat}/token"]
+    post = operation["post"]
+    assert "token_superseded" in post["responses"]["409"]["description"]
+    assert "token_superseded" in post["description"]
