@@ -240,9 +240,9 @@ def revoke(access: Access, grant_id: str, *, by: str, offset: int = 0) -> Access
     )
 
 
-def _matched(game_id: UUID, stream: Any, token: str) -> Grant | None:
-    access = stream if isinstance(stream, Access) else empty(game_id)
-    return access.match(token)
+def _access_of(game_id: UUID, stream: Any) -> Access:
+    """The access stream as read with its game: an Access, or none yet (no grant)."""
+    return stream if isinstance(stream, Access) else empty(game_id)
 
 
 # --- the service ------------------------------------------------------------------------------------------
@@ -290,7 +290,7 @@ class Gatekeeper:
     def game_and_access(self, game_id: UUID) -> tuple[Game, Access]:
         """The game as it stands (``GameNotFound`` as ``get_game``) and its live grants, read together."""
         game, stream = self.home(game_id).get_game_with(game_id, stream_id(game_id), project_access)
-        return game, stream if isinstance(stream, Access) else empty(game_id)
+        return game, _access_of(game_id, stream)
 
     def plan_game_and_grant(self, game_id: UUID, token: str) -> PlannedRead | None:
         """:meth:`game_and_grant` prepared as one Redis command (``GameLog.plan_game_with``): its ``finish``
@@ -302,7 +302,7 @@ class Gatekeeper:
 
         def matched(reply: Any) -> tuple[Game, Grant | None]:
             game, stream = finish(reply)
-            return game, _matched(game_id, stream, token)
+            return game, _access_of(game_id, stream).match(token)
 
         return replace(plan, finish=matched)
 

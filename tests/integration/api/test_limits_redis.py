@@ -182,7 +182,7 @@ def test_a_move_keeps_its_answer_in_its_own_append_and_a_refused_move_keeps_none
 
 
 def test_a_new_games_first_move_reads_it_in_the_rate_limits_round_trip(
-    redis_url: str, monkeypatch: pytest.MonkeyPatch
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, no_snapshot_due: None
 ) -> None:
     """The server that created a game holds it and its owner's grant from the start: the game's first move
     reads both with the rate limit, and keeps its answer in its own append, as every later move does."""
