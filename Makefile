@@ -1,5 +1,5 @@
 # heronlog: the two commands of the README, and a few helpers.
-#   make run   serve the app on http://127.0.0.1:8000 with the embedded SQLite store
+#   make run   serve the app on http://127.0.0.1:8000 with the embedded SQLite store (HOST=, PORT= to move it)
 #   make test  lint, types, unit, integration and e2e tests, with throwaway servers
 # The interpreter the virtualenv is made from: the distribution's Python 3.11 where there is one that can make a
 # virtualenv (Debian's python3.11-venv), else python3. A distribution's CPython (Debian's, and the Docker image's
@@ -10,8 +10,10 @@ DISTRO_PYTHON := /usr/bin/python3.11
 PYTHON ?= $(if $(shell $(DISTRO_PYTHON) -c "import ensurepip, venv" >/dev/null 2>&1 && echo yes),$(DISTRO_PYTHON),python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
-HOST   ?= 127.0.0.1
-PORT   ?= 8000
+# `make run HOST=... PORT=...` (or HERONLOG_HOST / HERONLOG_PORT in the environment, which heronlog serve reads
+# itself when these are not given; 127.0.0.1:8000 by default).
+HOST   ?=
+PORT   ?=
 
 .PHONY: run test bench lint fmt clean
 
@@ -28,7 +30,7 @@ $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.stamp-run
 
 run: $(VENV)/.stamp-run
-	$(BIN)/heronlog serve --host $(HOST) --port $(PORT)
+	$(BIN)/heronlog serve $(if $(HOST),--host $(HOST)) $(if $(PORT),--port $(PORT))
 
 # tools/teststack.py provisions redis-server (and the browser), starts throwaway servers on free loopback
 # ports in a temporary folder, runs every check in order, stops the servers, and exits non-zero on failure.

@@ -19,7 +19,7 @@ from flask import Flask, Response, g, jsonify, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import errors, observability
+from api import errors, fastjson, observability
 from api.context import (
     BEARER,
     EXTENSION,
@@ -219,7 +219,9 @@ def _add_write_guards(app: Flask) -> None:
         key = idempotency_key()
         cache_key = fingerprint = None
         if key:
-            body = request.get_data(cache=True)
+            # The body as it means: the same move retried by a client that spaces its JSON differently (or
+            # orders its keys otherwise) is the same request, not another one under a reused key.
+            body = fastjson.canonical(request.get_data(cache=True))
             fingerprint = hashlib.sha256(
                 b"\n".join([request.method.encode(), request.full_path.encode(), body])
             ).hexdigest()

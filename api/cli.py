@@ -130,8 +130,7 @@ def _export(args: argparse.Namespace) -> int:
         else:
             text = json.dumps(log.export_bgstats(game_id), indent=2, ensure_ascii=False) + "\n"
     except ValueError:
-        print(f"heronlog: {args.game_id!r} is not a game id", file=sys.stderr)
-        return 2
+        return _not_a_game_id(args.game_id)
     except ReplayError as error:
         print(f"heronlog: {error.message}", file=sys.stderr)
         return 1
@@ -167,6 +166,15 @@ def _import(args: argparse.Namespace) -> int:
         issued = Gatekeeper(log).import_log(data, keep_id=not args.new_id)
         title = str(data.get("setup", {}).get("title", "")) if isinstance(data, dict) else ""
         print(issued.game_id)  # standard output holds the id alone, for scripts: ID=$(heronlog import ...)
+        own = data.get("game_id") if isinstance(data, dict) else None
+        if not args.new_id and own is not None and str(own) != str(issued.game_id):
+            # Not silent: importing the same file twice makes two games, and restore is the command that
+            # finds a game already there.
+            print(
+                f"heronlog: the id {own} is taken here: imported as a new game, {issued.game_id} "
+                "(heronlog restore skips a game already there)",
+                file=sys.stderr,
+            )
         print(_hand_over_token(tokens, args.tokens, issued.game_id, issued.token, title), file=sys.stderr)
     except ReplayError as error:
         _report_problems(error)
@@ -221,9 +229,26 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _not_a_game_id(text: str) -> int:
+    print(f"heronlog: {text!r} is not a game id", file=sys.stderr)
+    return 2
+
+
 def _revalidate(args: argparse.Namespace) -> int:
+    from replay.errors import ReplayError
+
+    game_ids = []
+    for text in args.game_ids:
+        try:
+            game_ids.append(uuid.UUID(text))
+        except ValueError:
+            return _not_a_game_id(text)
     log = open_log(_store(args))
-    reports = [log.revalidate(uuid.UUID(game_id)) for game_id in args.game_ids] or log.revalidate_all()
+    try:
+        reports = [log.revalidate(game_id) for game_id in game_ids] or log.revalidate_all()
+    except ReplayError as error:  # a game that is not there: said in a line, as export says it
+        print(f"heronlog: {error.message}", file=sys.stderr)
+        return 1
     failed = 0
     for report in reports:
         if report["ok"]:
@@ -325,8 +350,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="serve the JSON API and the web pages")
-    serve.add_argument("--host", default=server_setting(os.environ, "HERONLOG_HOST"))
-    serve.add_argument("--port", type=int, default=int(server_setting(os.environ, "HERONLOG_PORT")))
+    serve.add_argument(
+        "--host",
+        default=server_setting(os.environ, "HERONLOG_HOST"),
+        help="address to listen on (default: HERONLOG_HOST, else 127.0.0.1)",
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=int(server_setting(os.environ, "HERONLOG_PORT")),
+        help="port to listen on (default: HERONLOG_PORT, else 8000)",
+    )
     serve.add_argument(
         "--store", choices=STORE_KINDS, help="event store (default: sqlite, or redis if REDIS_URL)"
     )

@@ -269,7 +269,13 @@ class PlayedSchema(Schema):
 
     versions = fields.List(fields.Integer(), required=True)
     repeated = fields.Boolean(
-        required=True, metadata={"description": "true when an Idempotency-Key matched an earlier write"}
+        required=True,
+        metadata={
+            "description": "true when the game's log found this Idempotency-Key on moves it had recorded "
+            "already (their kept answer gone: a day later, or a restart of the embedded store's server), so "
+            "nothing was recorded now; a retry answered from the kept answer gets the first answer as it was "
+            "(false), with the header Idempotent-Replayed: true"
+        },
     )
     game = fields.Nested(GameSchema, required=True)
     legal_moves = fields.Nested(LegalMovesSchema, required=True, metadata={"description": NEXT_MOVES})

@@ -82,7 +82,7 @@ from domain.prompts import (
     seat_of,
 )
 from domain.state import GameState, replace
-from domain.vocabulary import Mode, Phase, space_text
+from domain.vocabulary import Mode, Phase, a, space_text
 
 Moves = list[dict[str, Any]]
 
@@ -681,7 +681,7 @@ def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, An
     price = rates[to]
     if state.players[seat].seals < price:
         raise IllegalMove(
-            f"a {to} costs {price} seals", rule="R-R02", details={"seals": state.players[seat].seals}
+            f"{a(to)} costs {price} seals", rule="R-R02", details={"seals": state.players[seat].seals}
         )
     return move
 

@@ -43,6 +43,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.errors import InvalidMove
+from domain.vocabulary import a
 
 INT, STR, BOOL, INTS = "int", "str", "bool", "list of int"
 
@@ -112,13 +113,13 @@ def normalize(move: Any) -> dict[str, Any]:
     extra = sorted(str(key) for key in set(move) - expected)
     if missing or extra:
         raise InvalidMove(
-            f"a {kind} move has the fields {sorted(expected)}",
+            f"{a(kind)} move has the fields {sorted(expected)}",
             details={"missing": missing, "unexpected": extra},
         )
     seat = move["seat"]
     if kind in CHANCE_KINDS:
         if seat is not None:
-            raise InvalidMove(f"a {kind} move answers chance: its seat is null", details={"seat": seat})
+            raise InvalidMove(f"{a(kind)} move answers chance: its seat is null", details={"seat": seat})
     elif not _is_int(seat) or seat < 0:
         raise InvalidMove("seat is a seat index (0, 1, ...)", details={"seat": repr(seat)})
     result: dict[str, Any] = {"kind": kind, "seat": seat}

@@ -220,6 +220,11 @@ Cost = tuple[tuple[Resource, int], ...]
 """What must be paid, as (resource, amount) pairs; every amount must be held (R-R03, R-R04, R-R05)."""
 
 
+def a(noun: str) -> str:
+    """``noun`` with its indefinite article, as the words are said: "an audience move", "a roll move"."""
+    return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
+
+
 def space_text(space: str) -> str:
     """A space of the board in words, as the rulebook names it ("steward room 2", "the Well")."""
     if space == "well":

@@ -94,6 +94,44 @@ class _Problems:
         self.items.append({"position": position, "message": message, **details})
 
 
+class _Stream:
+    """Where a stream's replay stands. Entry ``i`` must be version ``first + i`` (said of every entry, on its
+    own). Each entry is replayed on the state the entries before it made, so after a refused entry the later
+    ones cannot be: they are not checked against the rules (their shape and version still are), and one
+    problem says so, rather than a refusal of each against a state it was never played on."""
+
+    def __init__(self, name: str, first: int, problems: _Problems) -> None:
+        self.name = name
+        self.first = first
+        self.problems = problems
+        self.stopped_at: str | None = None
+        self.unchecked: list[int] = []
+
+    def refused(self, position: str, message: str, **details: Any) -> None:
+        self.problems.add(position, message, **details)
+        self.unread(position)
+
+    def unread(self, position: str) -> None:
+        """The entry at ``position`` could not be read (its problem is said already): the replay stops there."""
+        self.stopped_at = self.stopped_at or position
+
+    def checks(self, index: int, position: str, version: int) -> bool:
+        """Whether the entry at ``index``, read without a problem, is in its place and can be replayed."""
+        if version != self.first + index:
+            self.refused(position, f"version {version} should be {self.first + index}")
+            return False
+        if self.stopped_at is None:
+            return True
+        self.unchecked.append(index)
+        return False
+
+    def close(self) -> None:
+        if self.unchecked:
+            first, last = self.unchecked[0], self.unchecked[-1]
+            span = f"{self.name}[{first}]" if first == last else f"{self.name}[{first}..{last}]"
+            self.problems.add(span, f"not replayed by the rules: they come after {self.stopped_at}")
+
+
 def _time(value: Any) -> datetime:
     if not isinstance(value, str):
         raise ValueError("a time must be an ISO 8601 text")
@@ -221,21 +259,23 @@ def refold(document: Any, *, game_id: UUID) -> ImportedLog:
     if not isinstance(entries, list):
         problems.add("events", "events must be a list")
         entries = []
+    stream = _Stream("events", current.version + 1, problems)
     for index, entry in enumerate(entries):
         position = f"events[{index}]"
         event = _parse(entry, _GAME_TYPES, game_id, position, problems)
         if event is None:
+            stream.unread(position)
             continue
-        if event.originator_version != current.version + 1:
-            problems.add(position, f"version {event.originator_version} should be {current.version + 1}")
+        if not stream.checks(index, position, event.originator_version):
             continue
         try:
             _recheck(current, event)
         except (ReplayError, domain.DomainError) as error:
-            problems.add(position, error.message, error=error.to_dict(), version=event.originator_version)
+            stream.refused(position, error.message, error=error.to_dict(), version=event.originator_version)
             continue
         current = mutate(event, current)
         written.append(event)
+    stream.close()
     note_events = _annotations(document, game_id, current, problems)
     if problems.items:
         raise InvalidLog(problems.items)
@@ -340,6 +380,7 @@ def _annotations(
         problems.add("annotations", "annotations must be a list")
         return []
     stream = notes.empty(game_id)
+    replayed = _Stream("annotations", stream.version + 1, problems)
     written: list[DomainEvent] = []
     for index, entry in enumerate(entries):
         position = f"annotations[{index}]"
@@ -351,9 +392,9 @@ def _annotations(
             entry = {**entry, "data": {**entry["data"], "game_id": str(game_id)}}  # noqa: PLW2901  (re-anchored)
         event = _parse(entry, _NOTE_TYPES, stream.id, position, problems)
         if event is None:
+            replayed.unread(position)
             continue
-        if event.originator_version != stream.version + 1:
-            problems.add(position, f"version {event.originator_version} should be {stream.version + 1}")
+        if not replayed.checks(index, position, event.originator_version):
             continue
         try:
             if isinstance(event, AnnotationAdded):
@@ -363,8 +404,9 @@ def _annotations(
             else:
                 stream.get(getattr(event, "annotation_id", ""))
         except ReplayError as error:
-            problems.add(position, error.message)
+            replayed.refused(position, error.message)
             continue
         stream = notes.mutate(event, stream)
         written.append(event)
+    replayed.close()
     return written

@@ -3,7 +3,9 @@ the code cannot read a variable that is not in it."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,27 @@ def test_gunicorn_takes_the_worker_hook() -> None:
     config = Config()
     config.set("post_worker_init", tune_worker_gc)
     assert config.post_worker_init is tune_worker_gc
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        ([], []),
+        (["PORT=8080"], ["--port", "8080"]),
+        (["HOST=0.0.0.0", "PORT=81"], ["--host", "0.0.0.0", "--port", "81"]),
+    ],
+)
+def test_make_run_leaves_the_address_to_heronlog_serve_unless_given(
+    arguments: list[str], expected: list[str]
+) -> None:
+    # make run once always passed --port 8000, so the HERONLOG_PORT that serve reads itself was ignored.
+    root = README.parent
+    shown = subprocess.run(
+        ["make", "-n", "-C", str(root), "run", *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "MAKEFLAGS": ""},
+    ).stdout
+    command = next(line for line in shown.splitlines() if "heronlog serve" in line).split()
+    assert command[command.index("serve") + 1 :] == expected

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from replay.access import Gatekeeper
 from replay.config import StoreConfig, open_log
 from tests.replay_helpers import club_archive, play_random
@@ -51,6 +53,14 @@ def test_export_check_import_round_trip_on_the_command_line(tmp_path: Path) -> N
     assert "Ann" in text.stdout and "## Score sheet" in text.stdout
     assert heronlog(target, "revalidate").returncode == 0
 
+    twice = heronlog(target, "import", str(exported))  # its id is taken now: a second game, and it is said
+    assert twice.returncode == 0, twice.stderr
+    second = twice.stdout.strip()
+    assert second != str(game_id)
+    assert f"the id {game_id} is taken here: imported as a new game, {second}" in twice.stderr
+    fresh = heronlog(tmp_path / "club-c", "import", "--new-id", str(exported))
+    assert "is taken" not in fresh.stderr, "a new id asked for is no surprise to report"
+
 
 def test_check_reports_every_problem_with_its_position(tmp_path: Path) -> None:
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
@@ -67,11 +77,15 @@ def test_check_reports_every_problem_with_its_position(tmp_path: Path) -> None:
     assert "events[2]" in run.stderr
 
 
-def test_export_of_an_unknown_game_is_a_clear_error(tmp_path: Path) -> None:
-    run = heronlog(tmp_path, "export", "00000000-0000-4000-8000-000000000000")
+@pytest.mark.parametrize("command", ["export", "revalidate"])
+def test_an_unknown_game_is_a_clear_error(tmp_path: Path, command: str) -> None:
+    # revalidate once ended in a traceback for both (GameNotFound, and ValueError for a malformed id)
+    run = heronlog(tmp_path, command, "00000000-0000-4000-8000-000000000000")
     assert run.returncode == 1
-    assert "no game" in run.stderr
-    assert heronlog(tmp_path, "export", "not-an-id").returncode == 2
+    assert "no game" in run.stderr and "Traceback" not in run.stderr
+    malformed = heronlog(tmp_path, command, "not-an-id")
+    assert malformed.returncode == 2
+    assert malformed.stderr == "heronlog: 'not-an-id' is not a game id\n"
 
 
 def test_backup_and_restore_on_the_command_line(tmp_path: Path) -> None:

@@ -240,15 +240,19 @@ def test_an_exported_game_imports_back_equal(log: GameLog) -> None:
 
 def test_import_reports_every_problem_with_its_position(log: GameLog) -> None:
     game_id = new_game(log)
-    list(play_random(log, game_id, 4, random.Random(18)))
+    list(play_random(log, game_id, 8, random.Random(18)))
     exported = json.loads(json.dumps(log.export(game_id), default=str))
     exported["events"][1]["data"]["move"] = {"kind": "no_such_move", "seat": 0}
     exported["events"][3]["version"] = 42
     with pytest.raises(InvalidLog) as caught:
         log.check_log(exported)
-    positions = [problem["position"] for problem in caught.value.problems]
-    assert positions[0] == "events[1]"
-    assert "events[3]" in positions
+    problems = {problem["position"]: problem["message"] for problem in caught.value.problems}
+    last = len(exported["events"]) - 1
+    # Each problem once, where it is: the events after a refused one were once each reported "version N
+    # should be 3", as if they were wrong too, where they only cannot be replayed past it.
+    assert list(problems) == ["events[1]", "events[3]", f"events[2..{last}]"]
+    assert problems["events[3]"] == "version 42 should be 5"
+    assert problems[f"events[2..{last}]"] == "not replayed by the rules: they come after events[1]"
 
 
 def test_an_abandoned_game_can_be_read_but_not_played(log: GameLog) -> None:

@@ -171,6 +171,32 @@ def test_a_retried_move_with_the_same_idempotency_key_answers_as_the_first(api: 
     assert other.error() == (422, "idempotency_key_reused")
 
 
+def test_a_retried_move_spelled_otherwise_in_json_is_the_same_request(api: ApiClient, app: Flask) -> None:
+    # The fingerprint was taken over the body's bytes: a client that re-serialised the same move on retry
+    # (compact, keys in another order) was refused 422 idempotency_key_reused, as if it were another move.
+    game_id, token, _ = api.create(2, seed=5)
+    move = api.legal(game_id).body["moves"][0]
+    headers = {"Authorization": f"Bearer {token}", "If-Match": '"1"', "Idempotency-Key": "tap-5"}
+    client = app.test_client()
+    path = f"/api/games/{game_id}/moves"
+    first = client.post(
+        path, data=json.dumps(move, indent=2), content_type="application/json", headers=headers
+    )
+    assert first.status_code == 201
+    respelled = json.dumps(dict(reversed(list(move.items()))), separators=(",", ":"))
+    again = client.post(path, data=respelled, content_type="application/json", headers=headers)
+    assert again.status_code == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.get_json() == first.get_json()
+    assert api.game(game_id)["version"] == 2
+    other = client.post(
+        path,
+        data=json.dumps({**move, "resource": "another"}),
+        content_type="application/json",
+        headers=headers,
+    )
+    assert other.status_code == 422 and other.get_json()["error_code"] == "idempotency_key_reused"
+
+
 def test_a_key_with_blanks_around_it_is_the_same_key_and_cannot_pass_another_move_off_as_a_retry(
     api: ApiClient,
 ) -> None:
