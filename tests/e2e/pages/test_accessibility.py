@@ -5,6 +5,13 @@ its WCAG 2.0, 2.1 and 2.2 level A and AA rules on every page the site serves, in
 A violation of impact "serious" or "critical" fails the test, named by rule, impact, target selectors and help
 URL. Every violation found (the moderate and minor ones too) is written to HERONLOG_TEST_OUTPUT/pages/axe/, one
 JSON file per page state and viewport, beside a screenshot of what axe looked at.
+
+The text contrast axe cannot decide itself (its `color-contrast` results "incomplete", needs review: text over
+the SVG board, a gradient, another element) is judged by contrast.py from the pixels rendered behind each text,
+at 4.5:1, or 3:1 for large text; a text below fails the test too, named by state, selector, text, colours and
+ratio. Every judged node, and the ones skipped as not seen (hidden, zero-size, offscreen) with their counts, go
+to the same folder as <state>-<viewport>-contrast.json. Two more tests hold the judge itself to failing pale
+text and to skipping what is not seen.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from tests.e2e.conftest import Served
+from tests.e2e.pages import contrast
 from tests.e2e.pages.conftest import Api, refuse_a_score_sheet_tally
 from tests.e2e.pages.test_pages_browser import PHONE, wait_shown
 from tests.e2e.pages.test_usability import LAPTOP
@@ -28,7 +36,8 @@ AXE = Axe()
 # The rules of WCAG 2.0, 2.1 and 2.2 at levels A and AA (axe's tags): what the gate holds the pages to.
 OPTIONS = {
     "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]},
-    "resultTypes": ["violations"],
+    # "incomplete": what axe could not decide itself, of which the gate judges the text contrast (contrast.py)
+    "resultTypes": ["violations", "incomplete"],
 }
 FAILING = {"serious", "critical"}
 
@@ -174,15 +183,106 @@ def test_no_serious_accessibility_violation(
 ) -> None:
     page.set_viewport_size(VIEWPORTS[viewport])
     STATES[state](page, site.url, games)
-    violations = AXE.run(page, options=OPTIONS).response["violations"]
+    response = AXE.run(page, options=OPTIONS).response
+    violations = response["violations"]
 
     name = f"{state}-{viewport}"
     folder = shots / "axe"
     folder.mkdir(exist_ok=True)
     (folder / f"{name}.json").write_text(json.dumps(violations, indent=1))
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    # the text contrast axe left for review, judged from the pixels behind each text
+    judged = contrast.judge(page, response["incomplete"])
+    (folder / f"{name}-contrast.json").write_text(json.dumps(contrast.summary(judged), indent=1))
     # The refusal a state is made of, which the browser logs as a failed resource, is expected there.
     if state in REFUSED:
         problems[:] = [p for p in problems if REFUSED[state] not in p]
     serious = [described(v) for v in violations if v["impact"] in FAILING]
+    serious += [f"{name}: color-contrast (judged): {j.described()}" for j in judged if j.failed]
     assert serious == [], "\n".join(serious)
+
+
+# Two texts made hard to read on purpose: a board label drawn in a pale beige, and the game's title (24 px:
+# large text, 3:1) in a light grey over a gradient from white to grey. Set through the CSS object model: the pages'
+# Content-Security-Policy refuses a <style> element (page.add_style_tag).
+SPOIL = """() => {
+  const label = document.querySelector(".panel-player svg text.t:not([fill])");
+  label.id = "spoilt-label";
+  label.style.setProperty("fill", "#c8c0b0", "important");
+  const title = document.getElementById("game-title");
+  title.style.setProperty("color", "#b0b0b0", "important");
+  title.style.setProperty("background-image", "linear-gradient(#ffffff, #cccccc)", "important");
+}"""
+
+
+def test_the_contrast_judge_fails_pale_text_over_the_board_and_a_gradient(
+    page: Any, site: Served, games: Games, shots: Path
+) -> None:
+    """The judge itself: two pale texts axe leaves for review are judged failures, with their colours and ratios,
+    and nothing else on the page is."""
+    page.set_viewport_size(LAPTOP)
+    recording("three", "#moves button.move:not([disabled])")(page, site.url, games)
+    page.evaluate(SPOIL)
+    judged = contrast.judge(page, AXE.run(page, options=OPTIONS).response["incomplete"])
+    folder = shots / "axe"
+    folder.mkdir(exist_ok=True)
+    (folder / "judge-spoilt-contrast.json").write_text(json.dumps(contrast.summary(judged), indent=1))
+
+    failed = {j.target: j for j in judged if j.failed}
+    assert set(failed) == {"#spoilt-label", "#game-title"}, [j.described() for j in failed.values()]
+    label, title = failed["#spoilt-label"], failed["#game-title"]
+    assert (label.colour, label.needed) == ("#c8c0b0", contrast.NORMAL)
+    assert label.background in {"#ffffff", "#f7f3ea", "#f2ece0"} and label.ratio < 2, label.described()
+    assert (title.colour, title.needed, title.font_px) == ("#b0b0b0", contrast.LARGE, 24)
+    # judged against the gradient's darker part behind its glyphs, not its white top
+    on_white = contrast.ratio((176, 176, 176), (255, 255, 255))
+    assert title.worst <= title.ratio < on_white - 0.2, title.described()
+
+
+# Texts a user does not see, each made through the CSS object model, and one seen: a paragraph (display: none),
+# a span of font size 0, a paragraph far left of the page, one inside a visually-hidden box, and a note on the
+# page; the last target matches nothing.
+UNSEEN = """() => {
+  const made = (id, text, styles, parent = document.querySelector("main")) => {
+    const element = document.createElement(id === "clipped" ? "span" : "p");
+    element.id = id;
+    element.textContent = text;
+    for (const [name, value] of Object.entries(styles)) element.style.setProperty(name, value);
+    parent.append(element);
+    return element;
+  };
+  made("gone", "not displayed", { display: "none" });
+  made("nothing", "no size", { "font-size": "0" });
+  made("away", "far away", { position: "absolute", left: "-9999px" });
+  const box = made("box", "", { position: "absolute", width: "1px", height: "1px", overflow: "hidden",
+    clip: "rect(0 0 0 0)" });
+  made("clipped", "visually hidden", {}, box);
+  made("seen", "seen and readable", { color: "#1d1b18" });
+}"""
+
+
+def test_the_contrast_judge_skips_text_not_seen_and_counts_why(
+    page: Any, site: Served, problems: list[str]
+) -> None:
+    page.set_viewport_size(PHONE)
+    plain("/no-such-page", "h1")(page, site.url, {})
+    page.evaluate(UNSEEN)
+    targets = ["#gone", "#nothing", "#away", "#clipped", "#seen", "#no-such-element"]
+    incomplete = [{"id": "color-contrast", "nodes": [{"target": [t]} for t in targets]}]
+    judged = {j.target: j for j in contrast.judge(page, incomplete)}
+
+    skips = {target: judged[target].skip for target in targets}
+    assert skips == {
+        "#gone": "hidden",
+        "#nothing": "zero-size",
+        "#away": "offscreen",
+        "#clipped": "offscreen",
+        "#seen": None,
+        "#no-such-element": "not found",
+    }
+    seen = judged["#seen"]
+    assert not seen.failed and seen.ratio and seen.ratio > 15 and seen.glyphs, seen.described()
+    counts = contrast.summary(list(judged.values()))
+    assert (counts["needs_review"], counts["judged"], counts["failed"]) == (6, 1, 0)
+    assert counts["skipped"] == {"hidden": 1, "not found": 1, "offscreen": 2, "zero-size": 1}
+    problems[:] = [p for p in problems if REFUSED["not-found"] not in p]  # the page's own 404, logged
