@@ -174,6 +174,12 @@ def _add_docs_assets(app: Flask) -> None:
     def swagger_ui_asset(filename: str) -> Response:
         return send_from_directory(folder, filename, max_age=86400)
 
+    # Pages without a <link rel="icon"> (the API docs' page) make browsers ask for /favicon.ico: the heron.
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        static = app.static_folder or ""
+        return send_from_directory(static, "heron.svg", mimetype="image/svg+xml", max_age=86400)
+
 
 def _identity() -> str:
     """Whom a write is counted against: its token (hashed: tokens are never kept), else the client address."""

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, TypeVar
 from uuid import UUID
 
-from flask import Response, current_app, request
+from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 
 import domain
@@ -169,11 +169,18 @@ class Games(MethodView):
     @blp.response(200, GameListSchema)
     def get(self, query: Mapping[str, Any]) -> dict[str, Any]:
         """List public games, newest first (optionally those whose title or players contain `search`)."""
-        games = game_log().list_games(search=query["search"], limit=query["limit"], offset=query["offset"])
+        limit, offset = query["limit"], query["offset"]
+        games, total = game_log().page_of_games(search=query["search"], limit=limit, offset=offset)
+        following = None
+        if offset + limit < total:  # the next page's address, as the client asked for this one
+            asked = {name: value for name, value in query.items() if value is not None}
+            following = url_for(".Games", **{**asked, "offset": offset + limit})
         return {
             "games": [summary.to_dict() for summary in games],
-            "limit": query["limit"],
-            "offset": query["offset"],
+            "limit": limit,
+            "offset": offset,
+            "total": total,
+            "next": following,
         }
 
     @errors(blp, *OPEN_WRITE)
@@ -401,7 +408,8 @@ class Forks(MethodView):
         """Branch the game at a version ("what if") into a new game linked to it.
 
         Whoever may read a game may fork it, and owns the branch: the answer holds its owner token. The branch
-        is titled ``title``, or by default "<the game's title> — what if (from move N)"."""
+        is titled ``title``, or by default "<the game's title> — what if (from move N)" ("from the start"
+        at version 1)."""
         game, _ = reader(game_id)
         version = body["version"] if body["version"] is not None else game.version
         return created(services().gate.fork(game_id, version, body.get("title")))

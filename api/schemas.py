@@ -234,6 +234,12 @@ class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
     limit = fields.Integer(required=True)
     offset = fields.Integer(required=True)
+    total = fields.Integer(required=True, metadata={"description": "how many games the search finds in all"})
+    next = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the path of the next page (same search and limit), or null on the last"},
+    )
 
 
 # --- moves ------------------------------------------------------------------------------------------------
@@ -459,7 +465,9 @@ class ForkSchema(Schema):
         load_default=None,
         allow_none=True,
         validate=validate.Length(max=120),
-        metadata={"description": 'default: the game\'s title and "— what if (from move N)"'},
+        metadata={
+            "description": 'default: the game\'s title and "— what if (from move N)" ("from the start" at version 1)'
+        },
     )
 
 

@@ -713,6 +713,18 @@ class GameLog(Application[UUID]):
         self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
     ) -> list[GameSummary]:
         """Games, newest first, optionally only those whose title or players contain ``search``."""
+        return self.page_of_games(search=search, include_private=include_private, limit=limit, offset=offset)[
+            0
+        ]
+
+    def page_of_games(
+        self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
+    ) -> tuple[list[GameSummary], int]:
+        """:meth:`list_games`, and how many games it finds in all (a listing's total, for its next page)."""
+        selected = self._selected(search, include_private)
+        return [self._summary(entry) for entry in selected[offset : offset + limit]], len(selected)
+
+    def _selected(self, search: str | None, include_private: bool) -> list[GameIndexed]:
         needle = (search or "").casefold().strip()
         selected = []
         # Newest first by the game's own creation time (an imported game keeps the time it was recorded).
@@ -722,7 +734,7 @@ class GameLog(Application[UUID]):
             if needle and needle not in " ".join([entry.title, *entry.players]).casefold():
                 continue
             selected.append(entry)
-        return [self._summary(entry) for entry in selected[offset : offset + limit]]
+        return selected
 
     def _index_entries(self) -> list[GameIndexed]:
         return [event for event in self.events.get(self.index_id) if isinstance(event, GameIndexed)]

@@ -399,7 +399,7 @@ def fork_events(game: Game, version: int, new_id: UUID, title: str | None = None
 def branch_title(parent: str, moves: int) -> str:
     """A branch's default title: the parent's, with where it leaves the parent's line, so that both read apart
     in the list of games ("Friday — what if (from move 12)": the branch keeps the first 12 moves)."""
-    return f"{parent} — what if (from move {moves})"
+    return f"{parent} — what if (from move {moves})" if moves else f"{parent} — what if (from the start)"
 
 
 def line_at(game: Game, version: int) -> tuple[int, ...]:

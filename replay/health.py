@@ -62,7 +62,9 @@ def check_store(config: StoreConfig) -> StoreHealth:
         folder = config.sqlite_path.parent
         try:
             folder.mkdir(parents=True, exist_ok=True)
+        # Never the folder's path: /healthz answers anyone, and where the files live is the operator's to know
+        # (heronlog serve prints it at start).
         except OSError as error:
-            return StoreHealth(ok=False, detail=f"data folder not writable: {error}")
-        return StoreHealth(ok=True, detail=str(config.sqlite_path))
+            return StoreHealth(ok=False, detail=f"data folder not writable: {error.strerror or 'error'}")
+        return StoreHealth(ok=True, detail="data folder writable")
     return StoreHealth(ok=True, detail="in-memory")

@@ -268,7 +268,9 @@ class TextRecord(Visitor):
         if self._heading is None or self._heading[0] != at.round:
             self.lines += ["", f"## Round {at.round}"]
         if self._heading != (at.round, at.turn, at.seat) and at.seat is not None:
-            self.lines.append(f"### Turn {at.turn}: {self.names[at.seat]}")
+            # Turn 0 is the setup's choices (the replay page's "setup"), before the round's first turn.
+            turn = "Setup" if at.turn == 0 else f"Turn {at.turn}"
+            self.lines.append(f"### {turn}: {self.names[at.seat]}")
         self._heading = (at.round, at.turn, at.seat)
         # Numbered as a reader counts moves, from 1 (a move's version, 1 higher or more, is in the JSON export).
         self.lines.append(f"{index:>5}. {record.description}")

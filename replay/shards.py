@@ -102,14 +102,21 @@ class ShardedLog:
         self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
     ) -> list[GameSummary]:
         """Newest first across every shard."""
-        window = offset + limit
-        merged = [
-            summary
-            for shard in self.shards
-            for summary in shard.list_games(search=search, include_private=include_private, limit=window)
+        return self.page_of_games(search=search, include_private=include_private, limit=limit, offset=offset)[
+            0
         ]
+
+    def page_of_games(
+        self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
+    ) -> tuple[list[GameSummary], int]:
+        window = offset + limit
+        pages = [
+            shard.page_of_games(search=search, include_private=include_private, limit=window)
+            for shard in self.shards
+        ]
+        merged = [summary for page, _ in pages for summary in page]
         merged.sort(key=lambda summary: summary.created_on, reverse=True)
-        return merged[offset:window]
+        return merged[offset:window], sum(total for _, total in pages)
 
     def revalidate_all(self) -> list[dict[str, Any]]:
         return [report for shard in self.shards for report in shard.revalidate_all()]

@@ -23,6 +23,14 @@ def test_healthz_names_the_memory_store() -> None:
     }
 
 
+def test_health_does_not_tell_anyone_where_the_data_lives(tmp_path: Path) -> None:
+    client = create_app({"STORE": StoreConfig.from_environ({"HERONLOG_DATA": str(tmp_path)})}).test_client()
+    answer = client.get("/healthz")
+    assert answer.status_code == 200 and answer.json["store"] == "sqlite"
+    assert answer.json["detail"] == "data folder writable"
+    assert str(tmp_path) not in answer.get_data(as_text=True)
+
+
 def test_sqlite_is_the_default_store_in_the_data_folder(tmp_path: Path) -> None:
     config = StoreConfig.from_environ({"HERONLOG_DATA": str(tmp_path)})
     assert config.kind == "sqlite"

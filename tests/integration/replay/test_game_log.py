@@ -279,6 +279,8 @@ def test_a_complete_game_exports_its_score_sheet_text_and_bgstats_play(log: Game
     assert domain.is_over(game.state)
     text = log.export_text(game_id)
     assert "## Round 3" in text and "## Score sheet" in text
+    # the setup's choices are headed as the replay page names them, not as a "Turn 0"
+    assert "### Setup: " in text and "### Turn 0" not in text and "### Turn 1: " in text
     play = log.export_bgstats(game_id)
     scores = play["plays"][0]["playerScores"]
     assert sorted(score["rank"] for score in scores) == [1, 2]

@@ -58,6 +58,23 @@ def test_the_list_shows_public_games_newest_first_and_never_private_ones(api: Ap
     assert api.get("/api/games?limit=1&offset=1").body["games"][0]["game_id"] == first
 
 
+def test_the_list_says_how_many_games_it_finds_and_where_its_next_page_is(api: ApiClient) -> None:
+    for seed in range(5):
+        api.create(["Aiko", "Ben"], seed=seed, title=f"Club night {seed}")
+    api.create(["Aiko", "Ben"], title="Club night (private)", private=True)
+    api.create(["Chie", "Dai"], title="At home")
+    seen, page = [], api.get("/api/games?search=club&limit=2").body
+    while True:
+        assert page["total"] == 5 and page["limit"] == 2  # the private game is not counted
+        seen += [game["title"] for game in page["games"]]
+        if page["next"] is None:
+            break
+        assert page["next"].startswith("/api/games?") and "search=club" in page["next"]
+        page = api.get(page["next"]).body
+    assert seen == [f"Club night {seed}" for seed in reversed(range(5))]
+    assert api.get("/api/games").body["total"] == 6 and api.get("/api/games").body["next"] is None
+
+
 def test_an_unknown_game_is_404_in_the_error_envelope(api: ApiClient) -> None:
     answer = api.get(f"/api/games/{uuid.uuid4()}")
     assert answer.error() == (404, "game_not_found")

@@ -352,6 +352,8 @@ def test_a_fork_is_titled_apart_from_its_parent_unless_the_client_names_it(api: 
     game_id, _ = started(api, 3, title="Friday at the club")
     branch = api.post(f"/api/games/{game_id}/forks", {"version": 3}).body["game"]
     assert branch["title"] == "Friday at the club — what if (from move 2)"
+    start = api.post(f"/api/games/{game_id}/forks", {"version": 1}).body["game"]
+    assert start["title"] == "Friday at the club — what if (from the start)"  # not "from move 0"
     named = api.post(f"/api/games/{game_id}/forks", {"version": 2, "title": "  Ben's idea "}).body["game"]
     assert named["title"] == "Ben's idea"
     titles = [entry["title"] for entry in api.get("/api/games?search=Friday").body["games"]]

@@ -60,6 +60,9 @@ def test_the_docs_page_and_its_assets_are_served_locally(client: FlaskClient) ->
     for url in assets:
         with client.get(url) as response:
             assert response.status_code == 200, url
+    # the page names no icon, so browsers ask for /favicon.ico (once a 404 in every visit's log)
+    with client.get("/favicon.ico") as icon:
+        assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
 
 
 def test_the_query_parameters_of_amending_and_replaying_an_amended_game_are_documented(
