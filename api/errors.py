@@ -60,6 +60,7 @@ STATUS: Mapping[str, int] = {
     "invalid_log": 422,
     "rules_version_unsupported": 422,
     "idempotency_key_reused": 422,
+    "amend_unchanged": 422,  # an amendment to the very move already recorded: it would change nothing
     "precondition_required": 428,
     "rate_limited": 429,
     "internal_error": 500,

@@ -353,7 +353,10 @@ class Amend(MethodView):
         """Replace a move recorded earlier and re-apply every later move.
 
         The report names the first later move that no longer fits: it and the moves after it leave the line
-        of play (they stay in the log). `dry_run` reports without writing."""
+        of play (they stay in the log). `dry_run` reports without writing. The move already recorded at
+        `version` is refused, dry run or not (`422 amend_unchanged`: it would correct nothing). The new move
+        takes the version of this write (the answer's `versions`): `version` no longer names a move of the
+        line of play; the kept later moves keep theirs, and are described anew as they play on the new line."""
         game, grant = writer(game_id)
         version = expected_version(body, game)
         current(game, version)

@@ -7,6 +7,7 @@ This layer sits between the rules engine (``domain``) and the HTTP application (
 
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, StoreKind
 from replay.errors import (
+    AmendUnchanged,
     AnnotationNotFound,
     GameClosed,
     GameNotFound,
@@ -23,6 +24,7 @@ from replay.errors import (
 
 __all__ = [
     "STORE_KINDS",
+    "AmendUnchanged",
     "AnnotationNotFound",
     "ConfigError",
     "GameClosed",

@@ -15,7 +15,14 @@ from uuid import UUID, uuid4
 
 import domain
 from replay import rules
-from replay.errors import GameClosed, InvalidSetup, NothingToRedo, NothingToUndo, UnknownVersion
+from replay.errors import (
+    AmendUnchanged,
+    GameClosed,
+    InvalidSetup,
+    NothingToRedo,
+    NothingToUndo,
+    UnknownVersion,
+)
 from replay.events import (
     GameAbandoned,
     GameCreated,
@@ -302,14 +309,23 @@ def state_after_move(game: Game, version: int) -> Any:
     return game.state_after(game.line.index(version) + 1)
 
 
-def amend(game: Game, version: int, move: Move, *, actor: str) -> tuple[MoveAmended, AmendReport]:
+def amend(
+    game: Game, version: int, move: Move, *, actor: str, unchanged: bool = False
+) -> tuple[MoveAmended, AmendReport]:
     """Decide an amendment: replace the move recorded at ``version`` and re-check every later effective move.
 
     The first later move that no longer fits, and everything after it, leave the line of play (reported in
     :class:`AmendReport`); in seeded mode a later move whose chance outcomes must change gets them redrawn.
+    The move already recorded there is refused (:class:`AmendUnchanged`: it would correct nothing), unless
+    ``unchanged`` (an import re-deciding a log written before such amendments were refused).
     """
     _open(game)
     before = state_before_move(game, version)
+    if not unchanged and dict(move) == game.records[version].move:
+        raise AmendUnchanged(
+            f"that is the move already recorded at version {version}: a correction must change it",
+            version=version,
+        )
     game = game.with_states_from_start()
     position = game.line.index(version)
     state, chance = rules.decide(before, move)

@@ -59,6 +59,13 @@ class NothingToRedo(ReplayError):
     code = "nothing_to_redo"
 
 
+class AmendUnchanged(ReplayError):
+    """An amendment named the very move already recorded at that version: it would change nothing, so it is
+    refused rather than written as an event that corrects nothing."""
+
+    code = "amend_unchanged"
+
+
 class GameClosed(ReplayError):
     """The game was abandoned: it can be read, forked and exported, not played on."""
 

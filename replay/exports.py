@@ -363,7 +363,7 @@ def _recheck(game: Game, event: DomainEvent) -> None:
         if not event.versions or list(game.redo[: len(event.versions)]) != list(event.versions):
             raise ReplayError("a redo must replay the next undone moves, in order")
     elif isinstance(event, MoveAmended):
-        amended, _ = decisions.amend(game, event.version, event.move, actor=event.actor)
+        amended, _ = decisions.amend(game, event.version, event.move, actor=event.actor, unchanged=True)
         if not same_json(amended.dropped, event.dropped) or not same_json(amended.chance, event.chance):
             raise ReplayError("the amendment's consequences differ from what the rules decide now")
         if not same_json(amended.redrawn, event.redrawn):

@@ -316,6 +316,11 @@ def _amended(event: MoveAmended, game: Game | None) -> Game:
     records[amended.version] = amended
     cut = _truncated(game, position)
     states = _extend(cut, [amended.version, *later], records)
+    # The kept later moves are now played on the corrected line: their words are said again from the states
+    # they are played on there ("places the coral 6", not the die the old line had taken). Only here: a move
+    # recorded is described once, when it is decided (``decisions.play``), on the line it is played on.
+    first = position + 1 - cut.base  # index in ``states`` of the state before the first kept move
+    _redescribe(records, later, states[first:])
     entry = AuditEntry(
         event.originator_version,
         "amend",
@@ -333,6 +338,16 @@ def _amended(event: MoveAmended, game: Game | None) -> Game:
         audit=(*game.audit, entry),
         states=states,
     )
+
+
+def _redescribe(records: dict[int, MoveRecord], versions: Sequence[int], befores: Sequence[Any]) -> None:
+    """Describe each move of ``versions`` again from the state before it (``befores``, in order) and keep the
+    words in its record (``records`` is changed in place): what the move does on the line it now stands on."""
+    for version, before in zip(versions, befores, strict=False):
+        record = records[version]
+        description = domain.describe(before, record.move)
+        if description != record.description:
+            records[version] = replace(record, description=description)
 
 
 @mutate.register
@@ -383,6 +398,9 @@ class GameSnapshot(DomainEvent):
             "keys": game.keys,
             "abandoned": game.abandoned,
             "engine": engine,
+            # The records' words are those of the line of play as it stands (``_redescribe``): a snapshot
+            # without this mark was written before amendments said their kept moves again (see ``_restored``).
+            "described_on_line": True,
         }
         return cls(
             originator_id=game.id,
@@ -414,7 +432,7 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
     rules.ensure_supported(data["rules_version"])
     records = {record.version: record for record in map(MoveRecord.from_dict, data["records"])}
     line = tuple(data["line"])
-    return Game(
+    game = Game(
         id=event.originator_id,
         version=event.originator_version,
         created_on=data["created_on"],
@@ -433,6 +451,20 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
         base=len(line),
         states=(domain.state_from_dict(_with_catalog(data["engine"], data["catalog"])),),
     )
+    return game if data.get("described_on_line") else _described_on_line(game)
+
+
+def _described_on_line(game: Game) -> Game:
+    """A game restored from a snapshot written before amendments described their kept moves again: the moves
+    of the line after its first amended move are described again, as the fold of its events describes them
+    (the moves before it were never played on another line). A game never amended is as it was restored."""
+    amended = next((index for index, v in enumerate(game.line) if game.records[v].amends is not None), None)
+    if amended is None:
+        return game
+    game = game.with_states_from_start()
+    records = dict(game.records)
+    _redescribe(records, game.line[amended + 1 :], game.states[amended + 1 :])
+    return replace(game, records=records)
 
 
 _CATALOGS_CHECKED: dict[tuple[int, int], tuple[Any, Mapping[str, Any], bool]] = {}

@@ -432,6 +432,7 @@ function explainAmend(error) {
   if (error.status === 401) return "This browser's token is not valid for this game (any more): paste one above to correct moves.";
   if (error.status === 403) return `This token may not correct that move: ${error.message}.`;
   if (error.status === 404) return `That move is no longer on the line of play (undone or replaced meanwhile): ${error.message}.`;
+  if (error.code === "amend_unchanged") return `Nothing to correct: that is the move recorded there. Choose another one.`;
   if (error.status === 422) return `The rules refuse this correction${error.rule ? ` (${error.rule})` : ""}: ${error.message}.`;
   if (error.status === 400) return `The server could not read this correction: ${error.message}.`;
   return `Nothing was corrected: ${error.message}.`;

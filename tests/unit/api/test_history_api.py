@@ -123,6 +123,23 @@ def test_legal_moves_before_a_past_move_are_the_alternatives_amend_accepts(api: 
     assert again["recorded"] == other and again["moves"] == alternatives["moves"]
 
 
+def test_amending_a_move_to_the_move_already_recorded_is_422_amend_unchanged(api: ApiClient) -> None:
+    game_id, token = started(api, 3)
+    recorded = api.get(f"/api/games/{game_id}/legal-moves?before=3").body["recorded"]
+    for dry_run in (True, False):
+        refused = api.post(
+            f"/api/games/{game_id}/amend",
+            {"version": 3, "move": recorded, "dry_run": dry_run},
+            token=token,
+            if_match=4,
+        )
+        assert refused.error() == (422, "amend_unchanged")
+        assert refused.body["details"] == {"version": 3}
+    assert api.game(game_id)["version"] == 4  # nothing was written
+    entries = api.get(f"/api/games/{game_id}/timeline").body["entries"]
+    assert [entry["version"] for entry in entries] == [2, 3, 4] and not any(e["amends"] for e in entries)
+
+
 def test_states_on_the_current_line_follow_an_amendment(api: ApiClient) -> None:
     game_id, token = started(api, 5)
     alternatives = api.get(f"/api/games/{game_id}/legal-moves?before=3").body
