@@ -126,7 +126,7 @@ export function cost(value) {
 const SPACE_NAMES = {
   well: "the Well",
   tea_room: "the Tea Room (symbol 1: left space, else right, else the Well)",
-  domain: "your Personal Domain",
+  domain: "their Personal Domain",
   gate: "the Gate",
   daimyo: "the Daimyo",
   tea_room_left: "the left Tea Room space",
