@@ -74,7 +74,7 @@ from api.schemas import (
 from replay.access import Issued
 from replay.application import Played
 from replay.errors import StaleVersion
-from replay.game import Game
+from replay.game import MAX_VERSION, Game
 from replay.watch import ChangeWatch
 
 logger = logging.getLogger("api")
@@ -683,9 +683,16 @@ def _resume_point(query: Mapping[str, Any], game: Game) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is not None:
         try:
-            return max(0, int(header.strip()))
+            resume = max(0, int(header.strip()))
         except ValueError:
-            raise ApiError("invalid_request", "Last-Event-ID must be a game version") from None
+            resume = MAX_VERSION + 1
+        if resume > MAX_VERSION:
+            raise ApiError(
+                "invalid_request",
+                f"Last-Event-ID must be a game version, a whole number from 0 to {MAX_VERSION}",
+                header=header[:40],
+            )
+        return resume
     after = query["after"]
     return game.version if after is None else int(after)
 
