@@ -48,7 +48,9 @@ class Annotations(MethodView):
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
         """Annotate a version: text, an optional glyph (! ? !! ?? !? ?!) and an optional board target
         `{kind, id}` (room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo; with Matcha also
-        tea_room, himeji, tea_garden, tea_house)."""
+        tea_room, himeji, tea_garden, tea_house). The id names a part this game's board has (the Well, the
+        Passage of Time and the Daimyo take the empty id; a domain, the seat's index from 0): any other is
+        `400 invalid_annotation`, its message and `details.ids` listing the ids that kind takes."""
         game, grant = writer(game_id)
         note = game_log().annotate(
             game_id,

@@ -621,6 +621,7 @@ class GameLog(Application[UUID]):
                 text=text,
                 glyph=glyph,
                 target=target,
+                parts=domain.board_parts(game.state),
             )
             try:
                 self.save(event)
@@ -639,9 +640,12 @@ class GameLog(Application[UUID]):
         glyph: str | None = None,
         target: Mapping[str, Any] | None = None,
     ) -> Annotation:
+        parts = domain.board_parts(self.get_game(game_id).state)
         stream = self.annotation_stream(game_id)
         self._save_or_stale(
-            notes.edit(stream, annotation_id, editor=editor, text=text, glyph=glyph, target=target)
+            notes.edit(
+                stream, annotation_id, editor=editor, text=text, glyph=glyph, target=target, parts=parts
+            )
         )
         return self.annotation_stream(game_id).get(annotation_id)
 
