@@ -118,3 +118,25 @@ def test_matcha_board_parts_are_targets_in_a_matcha_game(api: ApiClient) -> None
     path = f"/api/games/{game_id}/annotations"
     for target in ({"kind": "tea_garden", "id": "viewing_platform"}, {"kind": "bridge", "id": "green"}):
         assert api.post(path, {"version": 1, "text": "x", "target": target}, token=owner).status == 201
+
+
+def test_annotation_writes_take_no_version_and_answer_the_games_etag(api: ApiClient) -> None:
+    """Annotations are exempt from If-Match (README, "Versions, concurrency and retries"): they never change the
+    game's version, a write without If-Match or with a stale one succeeds (the later edit wins), and every
+    answer carries the game's version as ETag, as every answer about a game does (POST, PATCH, DELETE and one
+    annotation's GET had none)."""
+    game_id, owner, game = api.create(2, seed=5)
+    path = f"/api/games/{game_id}/annotations"
+    added = api.post(path, {"version": 1, "text": "first"}, token=owner)
+    assert added.status == 201 and added.etag == game["version"]
+    one = f"{path}/{added.body['id']}"
+    assert api.get(one).etag == game["version"]
+    stale = api.send("PATCH", one, {"text": "second"}, {**api.headers(owner), "If-Match": '"999"'})
+    assert stale.status == 200 and stale.etag == game["version"] and stale.body["text"] == "second"
+    later = api.patch(one, {"text": "third"}, token=owner)
+    assert later.status == 200 and later.body["text"] == "third"
+    refused = api.patch(one, {"text": "x", "expected_version": 1}, token=owner)
+    assert refused.error() == (400, "invalid_request")  # not a field of an annotation: no version is named
+    gone = api.delete(one, token=owner)
+    assert gone.status == 204 and gone.etag == game["version"]
+    assert api.game(game_id)["version"] == game["version"]
