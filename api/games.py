@@ -107,12 +107,22 @@ WRITE_DOC: dict[str, Any] = {"security": BEARER, "parameters": [IF_MATCH, IDEMPO
 def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:
     """The pending prompt and every legal move (LegalMovesSchema): what GET legal-moves answers, and what every
     write's answer carries for the next move. ``pending`` is the prompt, when the caller has it already."""
+    if game.abandoned is not None:  # closed: nothing is asked, nothing may be played (fork it to play on)
+        return {
+            "game_id": str(game.id),
+            "version": game.version,
+            "over": bool(domain.is_over(game.state)),
+            "closed": True,
+            "prompt": None,
+            "moves": [],
+        }
     return {
         "game_id": str(game.id),
         "version": game.version,
         "over": bool(domain.is_over(game.state)),
+        "closed": False,
         "prompt": present.prompt(game.state) if pending is None else pending,
-        "moves": [] if game.abandoned else present.plain(domain.legal_moves(game.state)),
+        "moves": present.plain(domain.legal_moves(game.state)),
     }
 
 
@@ -240,6 +250,7 @@ class LegalMoves(MethodView):
             "game_id": str(game.id),
             "version": game.version,
             "over": bool(domain.is_over(state)),
+            "closed": game.abandoned is not None,
             "prompt": present.prompt(state),
             "moves": [] if game.abandoned else present.plain(domain.legal_moves(state)),
             "before": version,
@@ -382,7 +393,9 @@ class Abandon(MethodView):
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
         """Abandon the game (owner only).
 
-        An abandoned game can still be read, replayed, forked and exported, not played on."""
+        An abandoned game can still be read, replayed, forked and exported, not played on: its legal moves
+        say `closed: true`, with no prompt and no moves. A game that is over has its result and is not
+        abandoned: `409 game_closed` with `details.over`."""
         game, grant = owner(game_id)
         version = expected_version(body, game)
         result = game_log().abandon(

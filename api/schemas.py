@@ -187,8 +187,19 @@ class LegalMovesSchema(Schema):
 
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    over = fields.Boolean(required=True)
-    prompt = fields.Nested(PromptSchema, required=True)
+    over = fields.Boolean(
+        required=True, metadata={"description": "the rules say the game has ended (it has its result)"}
+    )
+    closed = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "the game was abandoned: nothing more may be played on it (fork it to play on); "
+            "prompt is then null and moves empty (with ?before=V, the prompt of then stays, moves empty)"
+        },
+    )
+    prompt = fields.Nested(
+        PromptSchema, required=True, allow_none=True, metadata={"description": "null once the game is closed"}
+    )
     moves = fields.List(MoveField(), required=True)
     before = fields.Integer(
         metadata={"description": "with ?before=V only: the move these are the alternatives to (its version)"}
