@@ -191,7 +191,11 @@ class Games(MethodView):
     @blp.arguments(NewGameSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
     def post(self, setup: Mapping[str, Any]) -> Any:
-        """Start a game. The answer holds the owner token, shown this once: keep it to record moves."""
+        """Start a game. The answer holds the owner token, shown this once: keep it to record moves.
+
+        Players' names are their own: two that are the same, ignoring case and the blanks around them, are
+        `400 invalid_setup` (messages name players, and "Ann's turn, not Ann's" says nothing)."""
+        _distinct_names(setup["players"])
         issued = services().gate.create_game(dict(setup))
         return created(issued)
 
@@ -211,6 +215,27 @@ class Import(MethodView):
         answer holds the new owner token."""
         issued = services().gate.import_log(dict(document), keep_id=not query["new_id"])
         return created(issued)
+
+
+def _distinct_names(players: Any) -> None:
+    """Refuse two players of one name (compared ignoring case and surrounding blanks), as a list of names or of
+    {name, colour} gives them; anything else is left to the rules engine's setup checks."""
+    if not isinstance(players, list):
+        return
+    seen: dict[str, str] = {}
+    for player in players:
+        name = player.get("name") if isinstance(player, dict) else player
+        if not isinstance(name, str) or not name.strip():
+            continue
+        key = name.strip().casefold()
+        if key in seen:
+            raise ApiError(
+                "invalid_setup",
+                f"two players are named {name.strip()!r}: each player needs a name of their own (names are "
+                "compared ignoring case and the blanks around them)",
+                name=name.strip(),
+            )
+        seen[key] = name
 
 
 # --- one game ---------------------------------------------------------------------------------------------
@@ -441,7 +466,8 @@ def state_payload(
     return body, 200, etag(game.version)
 
 
-@blp.route("/<uuid:game_id>/states/<int:version>")
+# Signed: a negative version reaches the view and is 404 unknown_version, as 0 is, not a route that is not there.
+@blp.route("/<uuid:game_id>/states/<int(signed=True):version>")
 class StateAt(MethodView):
     @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}])
@@ -664,7 +690,7 @@ class AccessList(MethodView):
     @blp.response(200, AccessSchema)
     def get(self, game_id: UUID) -> Any:
         """Who holds a token (never the tokens): every grant for the owner, one's own for a seat."""
-        _, grant = writer(game_id)
+        _, grant = writer(game_id, "reading who holds this game's tokens needs")
         grants = services().gate.access(game_id).grants.values()
         visible = [g for g in grants if grant.role == "owner" or g.id == grant.id]
         return {"game_id": str(game_id), "you": grant.actor, "grants": [g.to_dict() for g in visible]}

@@ -7,7 +7,7 @@ exactly what ``GET /api/games/{id}/legal-moves`` listed, and only the rules engi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
@@ -39,6 +39,18 @@ def expected_version_field() -> fields.Integer:
 
 ACTOR = "owner, or seat:N with N the seat's index from 0 (seat:1 is the game's second player)"
 """The description of every actor field (``actor``, ``you``, ``author``)."""
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean: true or false only ("yes", 1 or "true" are refused, where marshmallow's Boolean takes
+    them for true). For bodies; a query string's booleans (``?current_line=1``) keep the usual spellings."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "Not a boolean: send true or false."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 class ErrorSchema(Schema):
@@ -139,7 +151,7 @@ class NewGameSchema(Schema):
         },
     )
     title = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=120))
-    private = fields.Boolean(load_default=False)
+    private = StrictBoolean(load_default=False)
     solo = fields.String(
         load_default=None,
         allow_none=True,
@@ -328,7 +340,7 @@ class AmendSchema(Schema):
         required=True, strict=True, validate=VERSION, metadata={"description": "the move to replace"}
     )
     move = MoveField(required=True)
-    dry_run = fields.Boolean(load_default=False, metadata={"description": "report only, write nothing"})
+    dry_run = StrictBoolean(load_default=False, metadata={"description": "report only, write nothing"})
     expected_version = expected_version_field()
 
 
