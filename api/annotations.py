@@ -4,6 +4,11 @@ Reading them is like reading the game; writing needs one of the game's tokens. T
 is the actor of the token that wrote it (``owner`` or ``seat:N``); a seat token edits and deletes its own
 annotations, the owner any. Annotations live in their own stream: writing one never changes the game's
 version, and undo never erases one.
+
+Annotation writes are exempt from the versions every other write names (README, "Versions, concurrency and
+retries"): they take no ``If-Match`` or ``expected_version`` (an ``If-Match`` sent is not checked), two edits
+of one annotation at once both succeed and the later one wins, as comments do in the tools people know. Their
+answers carry the game's version as ``ETag``, as every answer about a game does.
 """
 
 from __future__ import annotations
@@ -27,13 +32,19 @@ blp = Blueprint(
     description="Annotations: comments, glyphs and board targets anchored to versions of a game.",
 )
 BEARER = [{"bearerAuth": []}]
+ETAG_HEADER = {
+    "ETag": {
+        "description": "the game's version (annotation writes never change it, and take no If-Match)",
+        "schema": {"type": "string"},
+    }
+}
 
 
 @blp.route("/<uuid:game_id>/annotations")
 class Annotations(MethodView):
     @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
-    @blp.response(200, AnnotationListSchema)
+    @blp.response(200, AnnotationListSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
         """Every live annotation, in the order of the game."""
         game, _ = reader(game_id)
@@ -44,11 +55,13 @@ class Annotations(MethodView):
     @errors(blp, 400, 401, 404, 413, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(NewAnnotationSchema, error_status_code=400)
-    @blp.response(201, AnnotationSchema)
+    @blp.response(201, AnnotationSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
         """Annotate a version: text, an optional glyph (! ? !! ?? !? ?!) and an optional board target
         `{kind, id}` (room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo; with Matcha also
-        tea_room, himeji, tea_garden, tea_house)."""
+        tea_room, himeji, tea_garden, tea_house). The id names a part this game's board has (the Well, the
+        Passage of Time and the Daimyo take the empty id; a domain, the seat's index from 0): any other is
+        `400 invalid_annotation`, its message and `details.ids` listing the ids that kind takes."""
         game, grant = writer(game_id)
         note = game_log().annotate(
             game_id,
@@ -61,7 +74,7 @@ class Annotations(MethodView):
         return (
             present.annotation_view(game, note),
             201,
-            {"Location": f"/api/games/{game_id}/annotations/{note.id}"},
+            {"Location": f"/api/games/{game_id}/annotations/{note.id}", **etag(game.version)},
         )
 
 
@@ -69,16 +82,17 @@ class Annotations(MethodView):
 class OneAnnotation(MethodView):
     @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
-    @blp.response(200, AnnotationSchema)
+    @blp.response(200, AnnotationSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID, annotation_id: str) -> Any:
         """One annotation."""
         game, _ = reader(game_id)
-        return present.annotation_view(game, game_log().annotation_stream(game_id).get(annotation_id))
+        note = game_log().annotation_stream(game_id).get(annotation_id)
+        return present.annotation_view(game, note), 200, etag(game.version)
 
     @errors(blp, 400, 401, 403, 404, 413, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(AnnotationEditSchema, error_status_code=400)
-    @blp.response(200, AnnotationSchema)
+    @blp.response(200, AnnotationSchema, headers=ETAG_HEADER)
     def patch(self, body: Mapping[str, Any], game_id: UUID, annotation_id: str) -> Any:
         """Change an annotation's text, glyph or target (fields left out keep their value)."""
         game, grant = writer(game_id)
@@ -92,17 +106,18 @@ class OneAnnotation(MethodView):
             glyph=body.get("glyph", note.glyph),
             target=body.get("target", note.target),
         )
-        return present.annotation_view(game, edited)
+        return present.annotation_view(game, edited), 200, etag(game.version)
 
     @errors(blp, 401, 403, 404, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
-    @blp.response(204)
-    def delete(self, game_id: UUID, annotation_id: str) -> None:
+    @blp.response(204, headers=ETAG_HEADER)
+    def delete(self, game_id: UUID, annotation_id: str) -> Any:
         """Withdraw an annotation (the stream keeps it for the audit)."""
-        _, grant = writer(game_id)
+        game, grant = writer(game_id)
         note = game_log().annotation_stream(game_id).get(annotation_id)
         _may_change(grant.role, grant.actor, note.author)
         game_log().delete_annotation(game_id, annotation_id, actor=grant.actor)
+        return "", 204, etag(game.version)
 
 
 def _may_change(role: str, actor: str, author: str) -> None:

@@ -30,7 +30,7 @@ from api.context import (
     replay_check,
     services,
 )
-from api.errors import ApiError
+from api.errors import ApiError, error_response
 from api.fastjson import FastJSONProvider
 from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
 from api.schemas import ErrorSchema
@@ -216,6 +216,14 @@ def _add_write_guards(app: Flask) -> None:
     def guard_writes() -> Response | None:
         if request.method not in WRITE_METHODS or not request.path.startswith("/api/"):
             return None
+        if request.content_length and not request.is_json:  # a body as text/plain or a form: never read
+            return error_response(
+                400,
+                "invalid_request",
+                "the body must be sent as JSON, with Content-Type: application/json (it was "
+                f"{request.mimetype or 'not said'})",
+                details={"content_type": request.content_type},
+            )
         box = services()
         who = _identity()
         limit_name = "RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS"

@@ -138,13 +138,14 @@ def reader(game_id: UUID) -> tuple[Game, Grant | None]:
     return game, grant
 
 
-def writer(game_id: UUID) -> tuple[Game, Grant]:
-    """The game and the caller's grant: every write needs a token of this game."""
+def writer(game_id: UUID, needing: str = "writing to a game needs") -> tuple[Game, Grant]:
+    """The game and the caller's grant: every write needs a token of this game (so does reading who holds
+    tokens: ``needing`` says what the request was, in the refusal)."""
     game, grant = game_and_caller(game_id)
     if grant is None:
         raise ApiError(
             "unauthorized",
-            "writing to a game needs one of its tokens (Authorization: Bearer <token>)",
+            f"{needing} one of its tokens (Authorization: Bearer <token>)",
             headers={"WWW-Authenticate": 'Bearer realm="heronlog"'},
         )
     return game, grant
@@ -209,7 +210,9 @@ def expected_version(body: Mapping[str, Any], game: Game) -> int:
             match = ETAG.match(header)
             if match is None:
                 raise ApiError(
-                    "invalid_request", 'If-Match must be a game version, such as "12"', header=header
+                    "invalid_request",
+                    'If-Match must be a game version, such as "12", or * unquoted ("whatever it is now")',
+                    header=header,
                 )
             from_header = int(match.group(1))
     if from_header is not None and from_body is not None and from_header != from_body:

@@ -74,7 +74,7 @@ from api.schemas import (
 from replay.access import Issued
 from replay.application import Played
 from replay.errors import StaleVersion
-from replay.game import Game
+from replay.game import MAX_VERSION, Game
 from replay.watch import ChangeWatch
 
 logger = logging.getLogger("api")
@@ -107,12 +107,22 @@ WRITE_DOC: dict[str, Any] = {"security": BEARER, "parameters": [IF_MATCH, IDEMPO
 def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:
     """The pending prompt and every legal move (LegalMovesSchema): what GET legal-moves answers, and what every
     write's answer carries for the next move. ``pending`` is the prompt, when the caller has it already."""
+    if game.abandoned is not None:  # closed: nothing is asked, nothing may be played (fork it to play on)
+        return {
+            "game_id": str(game.id),
+            "version": game.version,
+            "over": bool(domain.is_over(game.state)),
+            "closed": True,
+            "prompt": None,
+            "moves": [],
+        }
     return {
         "game_id": str(game.id),
         "version": game.version,
         "over": bool(domain.is_over(game.state)),
+        "closed": False,
         "prompt": present.prompt(game.state) if pending is None else pending,
-        "moves": [] if game.abandoned else present.plain(domain.legal_moves(game.state)),
+        "moves": present.plain(domain.legal_moves(game.state)),
     }
 
 
@@ -188,7 +198,11 @@ class Games(MethodView):
     @blp.arguments(NewGameSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
     def post(self, setup: Mapping[str, Any]) -> Any:
-        """Start a game. The answer holds the owner token, shown this once: keep it to record moves."""
+        """Start a game. The answer holds the owner token, shown this once: keep it to record moves.
+
+        Players' names are their own: two that are the same, ignoring case and the blanks around them, are
+        `400 invalid_setup` (messages name players, and "Ann's turn, not Ann's" says nothing)."""
+        _distinct_names(setup["players"])
         issued = services().gate.create_game(dict(setup))
         return created(issued)
 
@@ -208,6 +222,27 @@ class Import(MethodView):
         answer holds the new owner token."""
         issued = services().gate.import_log(dict(document), keep_id=not query["new_id"])
         return created(issued)
+
+
+def _distinct_names(players: Any) -> None:
+    """Refuse two players of one name (compared ignoring case and surrounding blanks), as a list of names or of
+    {name, colour} gives them; anything else is left to the rules engine's setup checks."""
+    if not isinstance(players, list):
+        return
+    seen: dict[str, str] = {}
+    for player in players:
+        name = player.get("name") if isinstance(player, dict) else player
+        if not isinstance(name, str) or not name.strip():
+            continue
+        key = name.strip().casefold()
+        if key in seen:
+            raise ApiError(
+                "invalid_setup",
+                f"two players are named {name.strip()!r}: each player needs a name of their own (names are "
+                "compared ignoring case and the blanks around them)",
+                name=name.strip(),
+            )
+        seen[key] = name
 
 
 # --- one game ---------------------------------------------------------------------------------------------
@@ -247,6 +282,7 @@ class LegalMoves(MethodView):
             "game_id": str(game.id),
             "version": game.version,
             "over": bool(domain.is_over(state)),
+            "closed": game.abandoned is not None,
             "prompt": present.prompt(state),
             "moves": [] if game.abandoned else present.plain(domain.legal_moves(state)),
             "before": version,
@@ -392,7 +428,9 @@ class Abandon(MethodView):
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
         """Abandon the game (owner only).
 
-        An abandoned game can still be read, replayed, forked and exported, not played on."""
+        An abandoned game can still be read, replayed, forked and exported, not played on: its legal moves
+        say `closed: true`, with no prompt and no moves. A game that is over has its result and is not
+        abandoned: `409 game_closed` with `details.over`."""
         game, grant = owner(game_id)
         version = expected_version(body, game)
         result = game_log().abandon(
@@ -439,7 +477,8 @@ def state_payload(
     return body, 200, etag(game.version)
 
 
-@blp.route("/<uuid:game_id>/states/<int:version>")
+# Signed: a negative version reaches the view and is 404 unknown_version, as 0 is, not a route that is not there.
+@blp.route("/<uuid:game_id>/states/<int(signed=True):version>")
 class StateAt(MethodView):
     @errors(blp, 400, *READ)
     @blp.doc(security=[*BEARER, {}])
@@ -662,7 +701,7 @@ class AccessList(MethodView):
     @blp.response(200, AccessSchema)
     def get(self, game_id: UUID) -> Any:
         """Who holds a token (never the tokens): every grant for the owner, one's own for a seat."""
-        _, grant = writer(game_id)
+        _, grant = writer(game_id, "reading who holds this game's tokens needs")
         grants = services().gate.access(game_id).grants.values()
         visible = [g for g in grants if grant.role == "owner" or g.id == grant.id]
         return {"game_id": str(game_id), "you": grant.actor, "grants": [g.to_dict() for g in visible]}
@@ -694,9 +733,16 @@ def _resume_point(query: Mapping[str, Any], game: Game) -> int:
     header = request.headers.get("Last-Event-ID")
     if header is not None:
         try:
-            return max(0, int(header.strip()))
+            resume = max(0, int(header.strip()))
         except ValueError:
-            raise ApiError("invalid_request", "Last-Event-ID must be a game version") from None
+            resume = MAX_VERSION + 1
+        if resume > MAX_VERSION:
+            raise ApiError(
+                "invalid_request",
+                f"Last-Event-ID must be a game version, a whole number from 0 to {MAX_VERSION}",
+                header=header[:40],
+            )
+        return resume
     after = query["after"]
     return game.version if after is None else int(after)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 import domain
@@ -24,6 +25,8 @@ def plain(value: Any) -> Any:
         return [plain(item) for item in value]
     if value is None or isinstance(value, str | int | float | bool):
         return value
+    if isinstance(value, datetime):  # ISO 8601 with its T, as every other timestamp (str() puts a space)
+        return value.isoformat()
     return str(value)
 
 

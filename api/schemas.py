@@ -7,17 +7,50 @@ exactly what ``GET /api/games/{id}/legal-moves`` listed, and only the rules engi
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+
+from replay.game import MAX_VERSION
 
 MAX_BATCH = 500
 """The most moves one request may carry (a whole game recorded offline fits)."""
 
 SEAT = "the seat's index, from 0: seat 0 is the game's first player, whom messages call 'seat 1'"
 """The description of every ``seat`` field: JSON counts seats from 0, the words people read count from 1."""
+VERSION = validate.Range(min=0, max=MAX_VERSION, error="a game version is a whole number from {min} to {max}")
+"""The bounds of every version a client sends (SQLite's INTEGER, 2**63-1, is the largest a store holds): out of
+them is ``400 invalid_request`` naming the field, never a store error."""
+EXPECTED_VERSION = "instead of If-Match: the version the write expects (a number; `*` is If-Match's only)"
+
+
+def expected_version_field() -> fields.Integer:
+    """``expected_version`` in a write's body: a version number. ``*`` ("whatever it is now") is If-Match's
+    only, and is told so."""
+    return fields.Integer(
+        strict=True,
+        validate=VERSION,
+        error_messages={
+            "invalid": "expected_version must be a version number; '*' may be sent as If-Match only"
+        },
+        metadata={"description": EXPECTED_VERSION},
+    )
+
+
 ACTOR = "owner, or seat:N with N the seat's index from 0 (seat:1 is the game's second player)"
 """The description of every actor field (``actor``, ``you``, ``author``)."""
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean: true or false only ("yes", 1 or "true" are refused, where marshmallow's Boolean takes
+    them for true). For bodies; a query string's booleans (``?current_line=1``) keep the usual spellings."""
+
+    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "Not a boolean: send true or false."}
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 class ErrorSchema(Schema):
@@ -118,7 +151,7 @@ class NewGameSchema(Schema):
         },
     )
     title = fields.String(load_default=None, allow_none=True, validate=validate.Length(max=120))
-    private = fields.Boolean(load_default=False)
+    private = StrictBoolean(load_default=False)
     solo = fields.String(
         load_default=None,
         allow_none=True,
@@ -166,8 +199,19 @@ class LegalMovesSchema(Schema):
 
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    over = fields.Boolean(required=True)
-    prompt = fields.Nested(PromptSchema, required=True)
+    over = fields.Boolean(
+        required=True, metadata={"description": "the rules say the game has ended (it has its result)"}
+    )
+    closed = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "the game was abandoned: nothing more may be played on it (fork it to play on); "
+            "prompt is then null and moves empty (with ?before=V, the prompt of then stays, moves empty)"
+        },
+    )
+    prompt = fields.Nested(
+        PromptSchema, required=True, allow_none=True, metadata={"description": "null once the game is closed"}
+    )
     moves = fields.List(MoveField(), required=True)
     before = fields.Integer(
         metadata={"description": "with ?before=V only: the move these are the alternatives to (its version)"}
@@ -187,7 +231,7 @@ class LegalMovesQuerySchema(Schema):
     before = fields.Integer(
         load_default=None,
         allow_none=True,
-        validate=validate.Range(min=1),
+        validate=validate.Range(min=1, max=MAX_VERSION),
         metadata={
             "description": "list the moves that were legal just before the move at this version of the line of "
             "play (what `amend` may put in its place) instead of the pending ones; the answer's `version` is "
@@ -261,7 +305,7 @@ class MoveSubmissionSchema(Schema):
         validate=validate.Length(min=1, max=MAX_BATCH),
         metadata={"description": "a batch: every move, in order"},
     )
-    expected_version = fields.Integer(strict=True, metadata={"description": "instead of If-Match"})
+    expected_version = expected_version_field()
 
     @validates_schema
     def one_or_many(self, data: dict[str, Any], **_: Any) -> None:
@@ -292,21 +336,24 @@ class UndoSchema(Schema):
         load_default=None,
         allow_none=True,
         strict=True,
+        validate=VERSION,
         metadata={"description": "undo every move after this version (default: the last move)"},
     )
-    expected_version = fields.Integer(strict=True)
+    expected_version = expected_version_field()
 
 
 class RedoSchema(Schema):
     count = fields.Integer(load_default=1, strict=True, validate=validate.Range(min=1, max=10_000))
-    expected_version = fields.Integer(strict=True)
+    expected_version = expected_version_field()
 
 
 class AmendSchema(Schema):
-    version = fields.Integer(required=True, strict=True, metadata={"description": "the move to replace"})
+    version = fields.Integer(
+        required=True, strict=True, validate=VERSION, metadata={"description": "the move to replace"}
+    )
     move = MoveField(required=True)
-    dry_run = fields.Boolean(load_default=False, metadata={"description": "report only, write nothing"})
-    expected_version = fields.Integer(strict=True)
+    dry_run = StrictBoolean(load_default=False, metadata={"description": "report only, write nothing"})
+    expected_version = expected_version_field()
 
 
 class AmendReportSchema(Schema):
@@ -332,7 +379,7 @@ class AmendedSchema(PlayedSchema):
 
 class AbandonSchema(Schema):
     reason = fields.String(load_default="", validate=validate.Length(max=500))
-    expected_version = fields.Integer(strict=True)
+    expected_version = expected_version_field()
 
 
 # --- history ----------------------------------------------------------------------------------------------
@@ -412,7 +459,7 @@ class TimelineSchema(Schema):
 
 
 class ChangesQuerySchema(Schema):
-    since = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    since = fields.Integer(load_default=0, validate=VERSION)
 
 
 class ChangesSchema(Schema):
@@ -443,7 +490,7 @@ class StreamQuerySchema(Schema):
     after = fields.Integer(
         load_default=None,
         allow_none=True,
-        validate=validate.Range(min=0),
+        validate=VERSION,
         metadata={"description": "send events after this version (Last-Event-ID wins if present)"},
     )
     timeout = fields.Float(
@@ -459,7 +506,11 @@ class StreamQuerySchema(Schema):
 
 class ForkSchema(Schema):
     version = fields.Integer(
-        load_default=None, allow_none=True, strict=True, metadata={"description": "default: the current one"}
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=VERSION,
+        metadata={"description": "default: the current one"},
     )
     title = fields.String(
         load_default=None,
@@ -516,7 +567,7 @@ class AnnotationListSchema(Schema):
 
 
 class NewAnnotationSchema(Schema):
-    version = fields.Integer(required=True, strict=True)
+    version = fields.Integer(required=True, strict=True, validate=VERSION)
     text = fields.String(required=True, validate=validate.Length(min=1, max=4000))
     glyph = fields.String(load_default=None, allow_none=True)
     target = fields.Dict(load_default=None, allow_none=True)

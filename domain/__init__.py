@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.catalog import Catalog, load_catalog
-from domain.describe import describe, part_text, prompt_text, seat_text
+from domain.describe import board_parts, describe, part_text, prompt_text, seat_text
 from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, settle, step
 from domain.errors import (
     DomainError,
@@ -169,6 +169,7 @@ __all__ = [
     "ScoreSheet",
     "Step",
     "apply",
+    "board_parts",
     "catalog_of",
     "coordinates",
     "describe",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain import tea_garden
 from domain.castle import die_tile_space
 from domain.prompts import (
     KIND,
@@ -393,11 +394,38 @@ def seat_text(state: GameState, seat: int, owned: str = "") -> str:
     return f"{player_text(state, seat)}{owned} (seat {seat + 1})"
 
 
+WHOLE_PARTS = ("passage_of_time", "daimyo", "well")
+"""Parts of the board that are one thing: a target names them with an empty id."""
+
+
+def board_parts(state: GameState) -> dict[str, tuple[str, ...]]:
+    """Every part of this game's board an annotation may point at (`replay.annotations.TARGET_KINDS`), kind by
+    kind, with the ids `part_text` names and the replay page outlines: read from the board itself (its rooms,
+    bridges, gardens, yards, Outside the Walls, the players' domains; Matcha's board when it is in play), so a
+    base game has no ``tea_room``. The whole parts (`WHOLE_PARTS`) take the empty id."""
+    board = state.board
+    parts: dict[str, tuple[str, ...]] = {kind: ("",) for kind in WHOLE_PARTS}
+    parts["room"] = tuple(room.id for room in board.rooms)
+    parts["bridge"] = tuple(str(bridge.colour) for bridge in board.bridges)
+    parts["garden"] = tuple(slot.id for slot in board.gardens)
+    parts["yard"] = tuple(yard.id for yard in board.yards)
+    parts["outside"] = tuple(space.id for space in board.outside)
+    parts["domain"] = tuple(str(seat) for seat, player in enumerate(state.players) if not player.automatic)
+    matcha = board.matcha
+    if matcha is not None:
+        houses = tuple(room.id for room in matcha.tea_house)
+        parts["tea_room"] = tuple(item.id for item in matcha.tea_room)
+        parts["himeji"] = tuple(item.id for item in matcha.himeji)
+        parts["tea_garden"] = tuple(place for place in tea_garden.places(state) if place not in houses)
+        parts["tea_house"] = houses
+    return parts
+
+
 def part_text(state: GameState, kind: str, part: str) -> str:
     """A part of the board an annotation points at (`replay.annotations.TARGET_KINDS`), in the words the
     replay page gives it: ``room steward_1`` → "steward room 1", ``garden coral_plant`` → "the coral plant
     garden", ``yard yard_2`` → "training yard 2", ``domain 1`` → "Ben's domain (seat 2)". A part this board
-    does not have is named as it is kept ("garden g9")."""
+    does not have is named as it is kept ("garden g9"); `board_parts` lists the parts it has."""
     whole = {"passage_of_time": "the Passage of Time", "daimyo": "the Daimyo", "well": "the Well"}
     if kind in whole:
         return whole[kind]

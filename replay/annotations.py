@@ -7,7 +7,7 @@ to an undone move stays, marked as such by the readers). Edits and deletions are
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import singledispatch
@@ -121,6 +121,32 @@ def check_content(text: Any, glyph: Any, target: Any) -> tuple[str, str | None, 
     return text.strip(), glyph, target
 
 
+Parts = Mapping[str, Sequence[str]]
+"""The parts of one game's board, kind by kind (``domain.board_parts``): the ids its targets may name."""
+
+
+def check_on_board(target: Mapping[str, Any] | None, parts: Parts | None) -> None:
+    """Refuse a target naming a part this game's board does not have (``room nowhere``, a Tea Room in a base
+    game): its comment would point at nothing. ``parts`` None checks nothing (the caller has no board)."""
+    if target is None or parts is None:
+        return
+    kind, part = target["kind"], target["id"]
+    ids = parts.get(kind, ())
+    if part in ids:
+        return
+    if not ids:
+        raise InvalidAnnotation(
+            f"this game's board has no {kind} (a part of Matcha's board)", target=dict(target), ids=[]
+        )
+    if ids == ("",):
+        listed = f'a {kind} target takes no id (send "" or leave id out)'
+    else:
+        listed = f"a {kind} target's id is one of {', '.join(ids)}"
+    raise InvalidAnnotation(
+        f"this game's board has no {kind} {part!r}: {listed}", target=dict(target), ids=list(ids)
+    )
+
+
 def add(
     stream: Annotations,
     *,
@@ -130,10 +156,12 @@ def add(
     text: Any,
     glyph: Any = None,
     target: Any = None,
+    parts: Parts | None = None,
 ) -> AnnotationAdded:
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= game_version:
         raise InvalidAnnotation(f"version must be between 1 and {game_version}", version=version)
     text, glyph, target = check_content(text, glyph, target)
+    check_on_board(target, parts)
     return AnnotationAdded(
         originator_id=stream.id,
         originator_version=stream.version + 1,
@@ -149,10 +177,18 @@ def add(
 
 
 def edit(
-    stream: Annotations, annotation_id: str, *, editor: str, text: Any, glyph: Any = None, target: Any = None
+    stream: Annotations,
+    annotation_id: str,
+    *,
+    editor: str,
+    text: Any,
+    glyph: Any = None,
+    target: Any = None,
+    parts: Parts | None = None,
 ) -> AnnotationEdited:
     stream.get(annotation_id)
     text, glyph, target = check_content(text, glyph, target)
+    check_on_board(target, parts)
     return AnnotationEdited(
         originator_id=stream.id,
         originator_version=stream.version + 1,

@@ -31,7 +31,15 @@ from replay import decisions, exports, history, rules
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameNotFound, KeyReused, StaleVersion, UnknownVersion
 from replay.events import DomainEvent, GameCreated, GameIndexed, Move
-from replay.game import Game, GameSnapshot, NotAGameEvent, after_decided, created_game, project_game
+from replay.game import (
+    MAX_VERSION,
+    Game,
+    GameSnapshot,
+    NotAGameEvent,
+    after_decided,
+    created_game,
+    project_game,
+)
 from replay.watch import ChangeWatch, can_watch
 
 if TYPE_CHECKING:
@@ -281,6 +289,9 @@ class GameLog(Application[UUID]):
 
     def get_game(self, game_id: UUID, version: int | None = None) -> Game:
         """The game at its current version, or as it stood right after event ``version``."""
+        if version is not None and not 1 <= version <= MAX_VERSION:  # never handed to the store
+            now = self.get_game(game_id)  # an unknown game is still 404 game_not_found first
+            raise UnknownVersion(f"this game has versions 1 to {now.version}", version=version)
         try:
             game = self.repository.get(game_id, version=version, projector_func=project_game)
         except (AggregateNotFoundError, NotAGameEvent):  # no stream, or another kind of stream
@@ -444,6 +455,10 @@ class GameLog(Application[UUID]):
     def events_of(self, game_id: UUID, after: int = 0) -> list[DomainEvent]:
         """The game's stored events after version ``after``, in order."""
         self.get_game(game_id)
+        if (
+            after > MAX_VERSION
+        ):  # beyond any store's integers (SQLite's are 64-bit): there is nothing after it
+            return []
         return list(self.events.get(game_id, gt=after or None))  # type: ignore[arg-type]
 
     def changes_since(self, game_id: UUID, version: int) -> list[dict[str, Any]]:
@@ -606,6 +621,7 @@ class GameLog(Application[UUID]):
                 text=text,
                 glyph=glyph,
                 target=target,
+                parts=domain.board_parts(game.state),
             )
             try:
                 self.save(event)
@@ -624,9 +640,12 @@ class GameLog(Application[UUID]):
         glyph: str | None = None,
         target: Mapping[str, Any] | None = None,
     ) -> Annotation:
+        parts = domain.board_parts(self.get_game(game_id).state)
         stream = self.annotation_stream(game_id)
         self._save_or_stale(
-            notes.edit(stream, annotation_id, editor=editor, text=text, glyph=glyph, target=target)
+            notes.edit(
+                stream, annotation_id, editor=editor, text=text, glyph=glyph, target=target, parts=parts
+            )
         )
         return self.annotation_stream(game_id).get(annotation_id)
 

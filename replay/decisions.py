@@ -367,7 +367,13 @@ def amend(
 
 
 def abandon(game: Game, *, actor: str, reason: str) -> GameAbandoned:
+    """Close a game that is still in progress. A game the rules say is over has its result: abandoning it
+    would show it "abandoned" beside its winner, so it is refused (``409 game_closed``, ``details.over``)."""
     _open(game)
+    if domain.is_over(game.state):
+        raise GameClosed(
+            "this game is over (it has its result): only a game in progress can be abandoned", over=True
+        )
     return GameAbandoned(
         originator_id=game.id,
         originator_version=game.version + 1,

@@ -35,6 +35,11 @@ from replay.events import (
     MovesUndone,
 )
 
+MAX_VERSION = 2**63 - 1
+"""The largest version a store can hold (SQLite's INTEGER is 64-bit signed): no game reaches it, and a
+version a client sends beyond it is never handed to a store (the API's schemas refuse it; the log's reads
+answer as for any version the game does not have)."""
+
 
 @dataclass(frozen=True)
 class MoveRecord:

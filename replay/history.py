@@ -287,8 +287,9 @@ class TextRecord(Visitor):
         self.lines += ["", "## Score sheet" + ("" if domain.is_over(state) else " (game in progress)")]
         self.lines.extend(score_table(state, self.names))
         if game.abandoned:
+            note = game.abandoned.note.strip()
             self.lines.append(
-                f"abandoned by {actor_text(state, game.abandoned.actor)}: {game.abandoned.note}"
+                f"abandoned by {actor_text(state, game.abandoned.actor)}" + (f": {note}" if note else "")
             )
 
     def text(self) -> str:

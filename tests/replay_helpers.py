@@ -75,7 +75,12 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
     list(play_random(log, public, 24, rng))
     note = log.annotate(public, version=4, author="teacher", text="Why not the well?", glyph="?!")
     log.annotate(
-        public, version=9, author="teacher", text="Strong.", glyph="!", target={"kind": "bridge", "id": "red"}
+        public,
+        version=9,
+        author="teacher",
+        text="Strong.",
+        glyph="!",
+        target={"kind": "bridge", "id": "coral"},
     )
     log.edit_annotation(public, note.id, editor="teacher", text="Why not the well here?", glyph="?")
 

@@ -156,7 +156,8 @@ function paint(game, legal, entries, score) {
   renderAccess(id, game, view.me, restart);
   renderOwnerTools(game);
   const state = game.state;
-  const prompt = game.over ? { kind: "over", seat: null, context: {} } : legal.prompt;
+  // a closed (abandoned) game's listing asks nothing (prompt null): the board is drawn at the game's own prompt
+  const prompt = game.over ? { kind: "over", seat: null, context: {} } : legal.prompt || game.prompt;
   draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), state, game.players, prompt.seat);
   replace(document.getElementById("prompt-title"), promptTitle(state, prompt));
   let help = promptHelp(state, prompt);

@@ -137,7 +137,7 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
             "version": 5,
             "text": "Ben opens on the red bridge",
             "glyph": "!?",
-            "target": {"kind": "bridge", "id": "red"},
+            "target": {"kind": "bridge", "id": "coral"},
         },
         token=tokens[1],
     )

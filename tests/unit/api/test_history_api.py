@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -111,7 +113,7 @@ def test_legal_moves_before_a_past_move_are_the_alternatives_amend_accepts(api: 
         assert body["recorded"] == then["moves"][0]
         assert body["state"] == api.get(f"/api/games/{game_id}/states/{version - 1}").body["state"]
     # without the parameter, the answer is the pending prompt's, exactly as before
-    assert set(api.legal(game_id).body) == {"game_id", "version", "over", "prompt", "moves"}
+    assert set(api.legal(game_id).body) == {"game_id", "version", "over", "closed", "prompt", "moves"}
 
     alternatives = api.get(f"/api/games/{game_id}/legal-moves?before=3").body
     other = next(move for move in alternatives["moves"] if move != alternatives["recorded"])
@@ -225,7 +227,7 @@ def test_legal_moves_before_refuses_what_is_not_a_move_of_the_line(api: ApiClien
         ("before=", (400, "invalid_request")),
         ("before=1", (404, "unknown_version")),
         ("before=4", (404, "unknown_version")),
-        ("before=99999999999999999999", (404, "unknown_version")),
+        ("before=99999999999999999999", (400, "invalid_request")),  # beyond 2**63-1, as every version
     ]:
         assert api.get(f"/api/games/{game_id}/legal-moves?{query}").error() == expected, query
     api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=3)
@@ -409,4 +411,47 @@ def test_a_move_of_the_wrong_seat_is_refused_naming_the_players_from_seat_1(api:
     assert answer.body["error_code"] == "not_your_turn"
     assert answer.body["message"] == (
         f"it is {names[waited]}'s turn (seat {waited + 1}), not {names[1 - waited]}'s (seat {2 - waited})"
+    )
+
+
+def test_a_game_that_is_over_cannot_be_abandoned(api: ApiClient) -> None:
+    """A finished game has its result: abandoning it showed "abandoned" beside the winner. 409 game_closed."""
+    game_id, owner, _ = api.create(2, seed=4)
+    listing = api.legal(game_id).body
+    rng = random.Random(4)
+    while not listing["over"]:
+        listing = api.play(game_id, rng.choice(listing["moves"]), owner, listing["version"]).body[
+            "legal_moves"
+        ]
+    refused = api.post(f"/api/games/{game_id}/abandon", {}, token=owner, if_match=listing["version"])
+    assert refused.error() == (409, "game_closed")
+    assert refused.body["details"] == {"over": True} and "over" in refused.body["message"]
+    game = api.game(game_id)
+    assert (
+        game["status"] == "finished" and game["abandoned"] is None and game["version"] == listing["version"]
+    )
+
+
+def test_an_abandoned_games_listing_says_it_is_closed_and_its_record_has_no_empty_note(
+    api: ApiClient,
+) -> None:
+    """legal_moves of an abandoned game said over:false with a prompt to answer: now closed:true, prompt null,
+    no moves; the text record said "abandoned by owner: " with no note; abandoned.at had a space for its T."""
+    game_id, owner = started(api, 1)
+    closed = api.post(f"/api/games/{game_id}/abandon", {}, token=owner, if_match=2)
+    assert closed.status == 200
+    carried = closed.body["legal_moves"]
+    assert carried == api.legal(game_id).body
+    assert carried["closed"] is True and carried["prompt"] is None and carried["moves"] == []
+    assert api.legal(game_id).body["closed"] is True
+    assert api.get(f"/api/games/{game_id}/legal-moves?before=2").body["closed"] is True
+    at = closed.body["game"]["abandoned"]["at"]
+    assert "T" in at and " " not in at and datetime.fromisoformat(at).tzinfo is not None
+    text = api.get(f"/api/games/{game_id}/export?format=text").body
+    assert text.rstrip().endswith("abandoned by owner"), text[-200:]
+    other, token = started(api, 1)
+    assert api.legal(other).body["closed"] is False
+    api.post(f"/api/games/{other}/abandon", {"reason": "dinner"}, token=token, if_match=2)
+    assert (
+        api.get(f"/api/games/{other}/export?format=text").body.rstrip().endswith("abandoned by owner: dinner")
     )
