@@ -190,6 +190,35 @@ def test_the_replay_step_bar_and_the_board_show_together_on_a_phone(
         assert any(word in button.inner_text() for word in ("first", "round", "turn", "move", "last"))
 
 
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390x844", "1366x768"])
+def test_the_replay_opens_at_the_top_with_or_without_a_token(
+    page: Any, site: Served, api: Api, viewport: dict[str, int]
+) -> None:
+    """A spectator (a shared link: no token) lands on the step bar and the board, as the owner does, not
+    scrolled down to the move list or the annotation form; the move shown is still marked in the list."""
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 7, 8)
+    page.set_viewport_size(viewport)
+
+    def lands_at_the_top(query: str, version: int) -> None:
+        page.goto(f"{site.url}/games/{game_id}/replay{query}")
+        wait_shown(page, version)
+        page.wait_for_timeout(400)  # whatever the page does a moment after drawing (a message said) is done
+        assert page.evaluate("window.scrollY") == 0, query
+        board = page.locator("#board").bounding_box()
+        assert board["y"] < viewport["height"], (query, board)
+        current = page.locator("#move-list li.current > .step-to")
+        assert current.count() == 1 and current.get_attribute("aria-current") == "step", query
+
+    lands_at_the_top("", 9)  # no token in this browser for this game
+    lands_at_the_top("?version=3", 3)
+    assert "needs one of the game's tokens" in page.locator("#note-form").inner_text()
+    page.goto(f"{site.url}/games/{game_id}/replay#token={token}")
+    wait_shown(page, 9)
+    lands_at_the_top("", 9)
+    lands_at_the_top("?version=3", 3)
+    assert page.locator("#note-text").is_enabled()
+
+
 def test_the_board_is_readable_on_a_phone(page: Any, site: Served, api: Api) -> None:
     game_id, _ = api.seeded_game(["Aiko", "Ben"], 7, 6)
     page.set_viewport_size(PHONE)
