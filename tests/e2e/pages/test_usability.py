@@ -172,6 +172,12 @@ def test_the_replay_step_bar_and_the_board_show_together_on_a_phone(
         shown = min(board["y"] + board["height"], PHONE["height"]) - max(board["y"], box["y"] + box["height"])
         assert shown >= PHONE["height"] / 3, (box, board)
 
+    # the page opens at its top: the step bar whole and the board's top on the screen; scrolled down to the board
+    # (by the visitor: the page itself moves nowhere), stepping keeps the bar and the board in view
+    box = bar.bounding_box()
+    assert page.evaluate("window.scrollY") == 0 and box["y"] + box["height"] <= PHONE["height"]
+    assert page.locator("#board").bounding_box()["y"] < PHONE["height"]
+    page.mouse.wheel(0, page.locator("#board").bounding_box()["y"] - box["height"])
     page.locator("[data-step=next]").click()
     wait_shown(page, 6)
     in_view()
