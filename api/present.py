@@ -156,8 +156,9 @@ def coordinates(state: Any) -> dict[str, Any]:
 
 
 def prompt(state: Any) -> dict[str, Any]:
-    """The pending prompt as ``{kind, seat, text, context}``: ``text`` is the question in words
-    (`domain.prompt_text`); whatever else the engine says about it (the pool a card is revealed from, the space
+    """The pending prompt as ``{kind, seat, text, help, context}``: ``text`` is the question in words
+    (`domain.prompt_text`), ``help`` what the question alone does not say ("" mostly: `domain.prompt_help`, a
+    castle dealt again); whatever else the engine says about it (the pool a card is revealed from, the space
     being refilled...) is the context."""
     pending = plain(domain.prompt_of(state))
     context = pending.get("context")
@@ -167,6 +168,7 @@ def prompt(state: Any) -> dict[str, Any]:
         "kind": str(pending.get("kind")),
         "seat": pending.get("seat"),
         "text": domain.prompt_text(state),
+        "help": domain.prompt_help(state),
         "context": context,
     }
 

@@ -98,6 +98,12 @@ class PromptSchema(Schema):
         required=True,
         metadata={"description": "the question in words, with who answers it (places named, counted from 1)"},
     )
+    help = fields.String(
+        required=True,
+        metadata={
+            "description": 'what the question alone does not say, "" when nothing: the castle dealt again (R-S03)'
+        },
+    )
     context = fields.Dict(required=True)
 
 

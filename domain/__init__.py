@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.catalog import Catalog, load_catalog
-from domain.describe import board_parts, describe, part_text, prompt_text, seat_text
+from domain.describe import board_parts, describe, part_text, prompt_help, prompt_text, seat_text
 from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, settle, step
 from domain.errors import (
     DomainError,
@@ -179,6 +179,7 @@ __all__ = [
     "legal_moves",
     "new_game",
     "part_text",
+    "prompt_help",
     "prompt_of",
     "prompt_text",
     "resolve_chance",

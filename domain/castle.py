@@ -134,7 +134,7 @@ def check_castle_auto(state: GameState, frame: CheckCastle) -> GameState:
         rooms=rooms,
         decks=replace(decks, steward=tuple(sorted(stewards)), diplomat=tuple(sorted(diplomats))),
     )
-    return push(state, CheckCastle(), *reversed(deals))
+    return push(state, CheckCastle(frame.redeals + 1), *reversed(deals))
 
 
 def tile_spaces(state: GameState) -> list[tuple[int, int, bool]]:

@@ -1,6 +1,7 @@
 """The game's words: one readable line per move for the game log (`describe(state, move)`, with the state
-before the move), and the question the pending prompt asks (`prompt_text(state)`, the recording page's heading
-and the engine's turn errors).
+before the move), the question the pending prompt asks (`prompt_text(state)`, the recording page's heading
+and the engine's turn errors), and what that question alone does not say (`prompt_help(state)`: a castle dealt
+again, R-S03).
 
 Everything a person reads names places as the rulebook and the board do ("steward room 2", "starting pair 1",
 "the blue tile space of yard 1"), counts from 1 and names players: the engine's ids (``offer_0:resource``,
@@ -11,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from domain import tea_garden
-from domain.castle import die_tile_space
+from domain.castle import dark_actions, die_tile_space
 from domain.prompts import (
     KIND,
     AnyRes,
+    CheckCastle,
     DealCard,
     GeishaAction,
     HimejiCard,
@@ -290,7 +292,7 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         return f"{who} converts {price} seal{'s' * (price > 1)} into 1 {move['to']}"
     if kind == "reveal":
         where = target_text(state, frame.target) if isinstance(frame, DealCard) else "the table"
-        return f"Chance: {pool_text(move['pool'])} {move['card']} is revealed for {where}"
+        return f"Chance: {pool_text(move['pool'])} {move['card']} is revealed for {where}{_redeal_words(state, move)}"
     if kind == "die_tile":
         return (
             f"Chance: a {move['colour']} die tile is drawn for {die_tile_text(state, Colour(move['colour']))}"
@@ -320,6 +322,23 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
     if kind == "rival_discard":
         return f"{who} chooses the {move['deck'].capitalize()} deck to discard from, for the rival's geisha"
     return f"{who}: {kind}"
+
+
+def _redeal_words(state: GameState, move: dict[str, Any]) -> str:
+    """After the last card of the castle's deal: why the castle is dealt again, if it is (R-S03), else ""."""
+    if len(state.stack) < 2 or not isinstance(state.stack[-2], CheckCastle):
+        return ""
+    card = state.catalog.cards.get(move["card"])
+    if card is None:
+        return ""
+    dark = tuple(icon for block in card.blocks if block.dark for icon in block.icons)
+    shown = dark_actions(state)  # the rooms dealt before this card
+    if len(shown) != len(state.board.rooms) - 1 or set(shown) != {tuple(str(icon) for icon in dark)}:
+        return ""
+    return (
+        f"; all {len(state.board.rooms)} castle cards show the same dark-background action "
+        f"({icons_text(dark)}): they go back into their decks, shuffled, and the castle is dealt again (R-S03)"
+    )
 
 
 _POOLS = {
@@ -489,6 +508,26 @@ def prompt_text(state: GameState) -> str:
     if isinstance(frame, RivalDiscard):
         return f"{who}: discard the top card of which deck, for {rival_name}'s geisha?"
     return f"{who}: {kind.replace('_', ' ')}"
+
+
+def prompt_help(state: GameState) -> str:
+    """What the pending prompt's question does not say and whoever answers it needs to know, "" when nothing:
+    while the castle is dealt again (R-S03), that it is, and why (else the same question about steward room 1
+    would come back with the rooms empty, as if the page went round in a loop)."""
+    if not state.stack:
+        return ""
+    frame = state.stack[-1]
+    if not isinstance(frame, DealCard) or frame.pool not in ("steward", "diplomat"):
+        return ""
+    check = next((f for f in reversed(state.stack) if isinstance(f, CheckCastle)), None)
+    if check is None or not check.redeals:
+        return ""
+    times = "" if check.redeals == 1 else f" (deal {check.redeals + 1})"
+    return (
+        f"The castle is dealt again{times} (R-S03): every castle card revealed showed the same dark-background "
+        "action, so they all went back into their decks, shuffled. Shuffle them back at the table too, then "
+        "reveal a new card for each room, as at the start."
+    )
 
 
 _QUESTIONS = {

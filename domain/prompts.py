@@ -11,8 +11,9 @@ A frame whose choice turns out to have no real alternative resolves itself (`dom
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from domain.state import OPTIONAL
 from domain.vocabulary import Cost, DieColour, Icon
 
 # --- setup (R-S01..R-S12) -
@@ -30,6 +31,10 @@ class DealCard:
 @dataclass(frozen=True, slots=True)
 class CheckCastle:
     """Automatic: if every castle card shows the same dark-background action, reshuffle and redeal (R-S03)."""
+
+    redeals: int = field(default=0, metadata=OPTIONAL)
+    """How many times the castle was dealt again before the deal this frame checks (its words: the prompts of
+    that deal say it is dealt again, and why: `describe.prompt_help`)."""
 
 
 @dataclass(frozen=True, slots=True)

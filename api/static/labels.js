@@ -293,8 +293,13 @@ export function promptTitle(state, prompt) {
   return prompt.text || `${nameOf(state, prompt.seat)}: ${String(prompt.kind).replaceAll("_", " ")}`;
 }
 
-/** Help under the prompt's heading. */
+/** Help under the prompt's heading: the server's words first (domain.describe.prompt_help: what the question
+ * alone does not say, such as a castle dealt again under R-S03), then the page's own hint for that kind. */
 export function promptHelp(state, prompt) {
+  return [prompt && prompt.help, kindHelp(prompt)].filter(Boolean).join(" ");
+}
+
+function kindHelp(prompt) {
   const c = (prompt && prompt.context) || {};
   switch (prompt && prompt.kind) {
     case "take_die":

@@ -162,7 +162,8 @@ function paint(game, legal, entries, score) {
   replace(document.getElementById("prompt-title"), promptTitle(state, prompt));
   let help = promptHelp(state, prompt);
   if (!game.over && !legal.moves.some(canAct) && legal.moves.length && !view.busy) {
-    help = view.me ? `Waiting for ${prompt.seat === null ? "the owner to enter chance" : game.players[prompt.seat].name} to record.` : "Watching: moves appear here as they are recorded.";
+    const waiting = view.me ? `Waiting for ${prompt.seat === null ? "the owner to enter chance" : game.players[prompt.seat].name} to record.` : "Watching: moves appear here as they are recorded.";
+    help = [prompt.help, waiting].filter(Boolean).join(" "); // the server's words still say what is going on
   }
   if (game.over) help = "Every turn is played. The replay screen shows the whole game and its score timeline.";
   replace(document.getElementById("prompt-help"), help);

@@ -700,7 +700,9 @@ async function start() {
   noteForm.querySelectorAll("textarea, select, button").forEach((node) => {
     node.disabled = !view.me;
   });
-  if (!view.me) say(noteButtons, "Annotating needs one of the game's tokens.", "error");
+  // Without a token the form says so in a hint of its own, not with say(): a message is scrolled into view, and
+  // a visitor from a shared link would land on the greyed-out form instead of the step bar and the board.
+  document.getElementById("note-locked").hidden = Boolean(view.me);
   await Promise.all([loadTimeline(), loadNotes()]);
   const { index, problem } = await startingIndex();
   await go(index);

@@ -228,6 +228,39 @@ def test_record_a_seeded_game_by_clicking_then_replay_annotate_and_fork(
     page.screenshot(path=str(shots / "home-search.png"))
 
 
+def test_a_table_mode_castle_dealt_again_is_said_on_the_recording_screen(
+    page: Any, site: Served, api: Api, shots: Path
+) -> None:
+    """R-S03: five castle cards with the same dark action (S1, S2, S3, D1, D2: a Courtier action each) are dealt
+    again; the screen says so under the prompt and in the last moves, instead of asking for steward room 1 again
+    without a word."""
+    created = api.call("POST", "/api/games", {"players": ["Aiko", "Ben", "Chie"], "mode": "table"})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    version = created["game"]["version"]
+    for pool, card in [("steward", "S1"), ("steward", "S2"), ("steward", "S3"), ("diplomat", "D1")]:
+        move = {"kind": "reveal", "seat": None, "pool": pool, "card": card}
+        version = api.call("POST", f"/api/games/{game_id}/moves", move, token, version)["game"]["version"]
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector(".chance-form select")
+    assert page.locator("#prompt-help").inner_text() == ""
+    index = page.locator("#chance-pick option").evaluate_all(
+        "(options) => options.findIndex((o) => /\\bD2\\b/.test(o.textContent))"
+    )
+    assert index >= 0
+    page.select_option("#chance-pick", index=index)
+    page.click(".chance-form button[type=submit]")
+    wait_version(page, version + 1)
+    assert (
+        page.locator("#prompt-title").inner_text()
+        == "Chance: which steward card was revealed for steward room 1?"
+    )
+    help_ = page.locator("#prompt-help").inner_text()
+    assert help_.startswith("The castle is dealt again (R-S03)"), help_
+    assert "same dark-background action" in help_
+    assert "the castle is dealt again (R-S03)" in page.locator("#recent li").first.inner_text()
+    page.screenshot(path=str(shots / "record-table-castle-dealt-again.png"), full_page=False)
+
+
 def test_table_mode_chance_prompts_are_forms(page: Any, site: Served, api: Api, shots: Path) -> None:
     created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table"})
     game_id, token = created["game"]["game_id"], created["owner_token"]

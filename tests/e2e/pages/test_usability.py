@@ -1,10 +1,11 @@
-"""The pages' usability on a 390-pixel phone and a 1366 x 768 laptop, in a real headless Chromium: nothing wider
-than the screen, the replay's step bar and board in view together, the board readable, the board's zoom switch
-(the whole board on the screen at once, or readable), the fitted board as a map whose panels show themselves
-readable when tapped or pressed (and at 360 x 740 too), no text of the board drawn over another, a private game
-without a token, the disclosure of "The board in words", the replay's labels and move numbers, tap targets,
-messages said beside the control that caused them, the score chart's lines told apart without colour, the score
-sheet's errors and its Matcha rows, the seed in table mode.
+"""The pages' usability on a 390-pixel phone and a 1366 x 768 laptop, in a real headless Chromium: nothing wider than
+the screen, the replay's step bar and board in view together and the replay opening at its top (with a token or
+without), the board readable, the board's zoom switch (the whole board on the screen at once, or readable), the
+fitted board as a map whose panels show themselves readable when tapped or pressed (and at 360 x 740 too), no text
+of the board drawn over another, a private game without a token, the disclosure of "The board in words", the
+replay's labels and move numbers, tap targets (every control of every page at 44 x 44 px on a phone), messages said
+beside the control that caused them, the score chart's lines told apart without colour, the score sheet's errors and
+its Matcha rows, the seed in table mode.
 
 Each test states one expectation of a user; none measures time.
 """
@@ -171,6 +172,12 @@ def test_the_replay_step_bar_and_the_board_show_together_on_a_phone(
         shown = min(board["y"] + board["height"], PHONE["height"]) - max(board["y"], box["y"] + box["height"])
         assert shown >= PHONE["height"] / 3, (box, board)
 
+    # the page opens at its top: the step bar whole and the board's top on the screen; scrolled down to the board
+    # (by the visitor: the page itself moves nowhere), stepping keeps the bar and the board in view
+    box = bar.bounding_box()
+    assert page.evaluate("window.scrollY") == 0 and box["y"] + box["height"] <= PHONE["height"]
+    assert page.locator("#board").bounding_box()["y"] < PHONE["height"]
+    page.mouse.wheel(0, page.locator("#board").bounding_box()["y"] - box["height"])
     page.locator("[data-step=next]").click()
     wait_shown(page, 6)
     in_view()
@@ -188,6 +195,35 @@ def test_the_replay_step_bar_and_the_board_show_together_on_a_phone(
     assert names == ["First position", "Previous move", "Next round"]
     for button in page.locator("[data-step]").all():
         assert any(word in button.inner_text() for word in ("first", "round", "turn", "move", "last"))
+
+
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390x844", "1366x768"])
+def test_the_replay_opens_at_the_top_with_or_without_a_token(
+    page: Any, site: Served, api: Api, viewport: dict[str, int]
+) -> None:
+    """A spectator (a shared link: no token) lands on the step bar and the board, as the owner does, not
+    scrolled down to the move list or the annotation form; the move shown is still marked in the list."""
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 7, 8)
+    page.set_viewport_size(viewport)
+
+    def lands_at_the_top(query: str, version: int) -> None:
+        page.goto(f"{site.url}/games/{game_id}/replay{query}")
+        wait_shown(page, version)
+        page.wait_for_timeout(400)  # whatever the page does a moment after drawing (a message said) is done
+        assert page.evaluate("window.scrollY") == 0, query
+        board = page.locator("#board").bounding_box()
+        assert board["y"] < viewport["height"], (query, board)
+        current = page.locator("#move-list li.current > .step-to")
+        assert current.count() == 1 and current.get_attribute("aria-current") == "step", query
+
+    lands_at_the_top("", 9)  # no token in this browser for this game
+    lands_at_the_top("?version=3", 3)
+    assert "needs one of the game's tokens" in page.locator("#note-form").inner_text()
+    page.goto(f"{site.url}/games/{game_id}/replay#token={token}")
+    wait_shown(page, 9)
+    lands_at_the_top("", 9)
+    lands_at_the_top("?version=3", 3)
+    assert page.locator("#note-text").is_enabled()
 
 
 def test_the_board_is_readable_on_a_phone(page: Any, site: Served, api: Api) -> None:
@@ -663,6 +699,77 @@ def test_small_controls_are_big_enough_to_tap_and_messages_cover_none(
     for target in targets:
         box = target.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, (target.inner_text(), box)
+
+
+# Every control of a page, as a finger meets it: its rectangle (a checkbox or radio button with its label, which
+# toggles it too), skipping what is not drawn (hidden, in a closed disclosure) and the links inside a sentence.
+TAP_TARGETS = """(inline) => {
+  const union = (a, b) => { const x = Math.min(a.left, b.left), y = Math.min(a.top, b.top);
+    return {left: x, top: y, width: Math.max(a.right, b.right) - x, height: Math.max(a.bottom, b.bottom) - y,
+            right: Math.max(a.right, b.right), bottom: Math.max(a.bottom, b.bottom)}; };
+  const name = (el) => `${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}${el.className && typeof el.className
+    === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : ''} "${(el.getAttribute('aria-label')
+    || el.textContent || el.value || '').trim().slice(0, 40)}"`;
+  return [...document.querySelectorAll(
+      'a[href], button, summary, input, select, textarea, [role=button], [tabindex="0"]')]
+    .filter((el) => el.type !== 'hidden' && !inline.some((selector) => el.matches(selector)))
+    .filter((el) => { const r = el.getBoundingClientRect(); const st = getComputedStyle(el);
+      return r.width > 0 && r.height > 0 && st.visibility !== 'hidden'; })
+    .map((el) => {
+      let r = el.getBoundingClientRect();
+      if (el.type === 'checkbox' || el.type === 'radio') {
+        for (const label of el.labels) r = union(r, label.getBoundingClientRect());
+      }
+      return {name: name(el), w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10};
+    });
+}"""
+
+# Links inside a sentence, exempt from the 44-pixel size as WCAG 2.5.8 allows ("Inline"): none else is.
+INLINE_LINKS = [
+    ".empty a",  # "No game has been recorded here yet. Record the first one." on an empty list of games
+]
+
+
+def test_every_control_of_every_page_is_at_least_44_px_on_a_phone(page: Any, site: Served, api: Api) -> None:
+    """README: "On a phone ... every control is at least 44 x 44 px": each link, button, summary, form field and
+    focusable box of the list of games, the new-game form, the recording screen (with the owner's token, its
+    seat links open), the replay (with an annotation) and the score sheet, measured at 390 x 844."""
+    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie"], 11, 10)
+    version = api.call("GET", f"/api/games/{game_id}")["version"]
+    api.call("POST", f"/api/games/{game_id}/annotations", {"version": version, "text": "a note"}, token)
+    page.set_viewport_size(PHONE)
+    small: list[tuple[str, dict[str, Any]]] = []
+    measured = 0
+
+    def measure(path: str) -> None:
+        nonlocal measured
+        targets = page.evaluate(TAP_TARGETS, INLINE_LINKS)
+        measured += len(targets)
+        small.extend((path, t) for t in targets if t["w"] < 44 or t["h"] < 44)
+
+    page.goto(site.url + "/")
+    page.wait_for_selector("table.games")
+    measure("/")
+    page.goto(site.url + "/games/new")
+    page.wait_for_selector("#seats, form")
+    measure("/games/new")
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("#moves button.move")
+    page.locator("#owner-tools summary").click()
+    page.locator("#owner-tools button").first.click()
+    page.wait_for_selector("#owner-tools .qr-box")
+    page.locator("#board-text summary").click()
+    measure("recording screen")
+    page.goto(f"{site.url}/games/{game_id}/replay?version={version}")
+    wait_shown(page, version)
+    page.wait_for_selector("#move-list .note")
+    page.locator(".keys summary").click()
+    measure("replay")
+    page.goto(site.url + "/score-sheet")
+    page.wait_for_selector("#score-form")
+    measure("/score-sheet")
+    assert measured >= 60, measured
+    assert small == [], "\n".join(f"{path}: {t['name']} {t['w']} x {t['h']}" for path, t in small)
 
 
 def test_the_recording_panel_is_not_cut_off_on_a_laptop(page: Any, site: Served, api: Api) -> None:

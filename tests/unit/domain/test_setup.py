@@ -82,6 +82,45 @@ def test_R_S03_same_dark_action_everywhere_reshuffles_and_redeals() -> None:
     assert {"S1", "S2", "S3"} <= set(state.board.decks.steward)
 
 
+def test_R_S03_a_redeal_is_said_in_the_log_and_under_the_prompt() -> None:
+    """Dealt again, the castle asks for steward room 1 once more with its rooms empty: the move that caused it
+    and the prompts of the new deal say so, and why, else the page seems to go round in a loop."""
+    state = domain.new_game(3, mode="table")
+    deals = [("steward", "S1"), ("steward", "S2"), ("steward", "S3"), ("diplomat", "D1")]
+    for pool, card in deals:
+        move = {"kind": "reveal", "seat": None, "pool": pool, "card": card}
+        assert "dealt again" not in domain.describe(state, move)
+        assert domain.prompt_help(state) == ""
+        state = domain.apply(state, move)
+    last = {"kind": "reveal", "seat": None, "pool": "diplomat", "card": "D2"}
+    assert domain.describe(state, last) == (
+        "Chance: diplomat card D2 is revealed for diplomat room 2; all 5 castle cards show the same "
+        "dark-background action (a Courtier action): they go back into their decks, shuffled, and the castle "
+        "is dealt again (R-S03)"
+    )
+    state = domain.apply(state, last)
+    assert domain.prompt_text(state) == "Chance: which steward card was revealed for steward room 1?"
+    help_ = domain.prompt_help(state)
+    assert help_.startswith("The castle is dealt again (R-S03): every castle card revealed showed the same ")
+    assert "shuffled" in help_
+    # said through the whole new deal, not after it (the Daimyo card is no castle card)
+    for pool, card in [("steward", "S4"), ("steward", "S5"), ("steward", "S6"), ("diplomat", "D3")]:
+        state = domain.apply(state, {"kind": "reveal", "seat": None, "pool": pool, "card": card})
+        assert domain.prompt_help(state) == help_
+    state = domain.apply(state, {"kind": "reveal", "seat": None, "pool": "diplomat", "card": "D4"})
+    assert domain.prompt_of(state)["pool"] == "daimyo"
+    assert domain.prompt_help(state) == ""
+
+
+def test_R_S03_a_deal_kept_says_nothing_of_a_redeal() -> None:
+    state = domain.new_game(3, mode="table")
+    for pool, card in [("steward", "S1"), ("steward", "S2"), ("steward", "S4"), ("diplomat", "D1")]:
+        state = domain.apply(state, {"kind": "reveal", "seat": None, "pool": pool, "card": card})
+    last = {"kind": "reveal", "seat": None, "pool": "diplomat", "card": "D2"}
+    assert domain.describe(state, last) == "Chance: diplomat card D2 is revealed for diplomat room 2"
+    assert domain.prompt_help(domain.apply(state, last)) == ""
+
+
 def test_R_S03_different_dark_actions_keep_the_deal() -> None:
     state = table_game(3, answers={"steward_1": "S1", "steward_2": "S2", "steward_3": "S4"})
     assert [room.card for room in state.board.rooms][:3] == ["S1", "S2", "S4"]
