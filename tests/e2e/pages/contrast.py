@@ -14,7 +14,8 @@ is the lowest of them but for the worst ``ALLOWANCE`` of its glyph pixels (see t
 
 A node that is not text a user can see in the viewport is skipped, and counted by why: not found again, hidden
 (display, visibility, opacity 0, no fill), zero-size, or offscreen (outside the page, or clipped away by an
-ancestor). The others are scrolled into view in turn (nested scrolling boxes too), a viewport at a time.
+ancestor). The others are scrolled into view in turn (nested scrolling boxes too), a viewport at a time: the
+part of it not covered by a bar fixed to the screen's top or bottom edge.
 """
 
 from __future__ import annotations
@@ -84,8 +85,14 @@ MARK = """(targets) => {
 }"""
 
 # Where a marked node's text is now, in viewport pixels: its boxes clipped by the ancestors that clip, or why
-# it is skipped. `inView` when every box lies wholly in the viewport.
-PLACE = """(indexes) => indexes.map((index) => {
+# it is skipped. `inView` when every box lies wholly in the part of the viewport a bar fixed to its top or bottom
+# edge (the recording screen's quick bar on a phone) does not cover, unless the text is in that bar.
+PLACE = """(indexes) => {
+  const bars = [...document.body.querySelectorAll("*:not(svg, svg *)")]
+    .filter((node) => getComputedStyle(node).position === "fixed")
+    .map((node) => ({ node, r: node.getBoundingClientRect() }))
+    .filter(({ r }) => r.width > 0 && r.height > 0 && (r.top <= 1 || r.bottom >= window.innerHeight - 1));
+  return indexes.map((index) => {
   const element = document.querySelector(`[data-contrast-node="${index}"]`);
   if (!element) return { skip: "not found" };
   if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return { skip: "hidden" };
@@ -133,10 +140,17 @@ PLACE = """(indexes) => indexes.map((index) => {
   if (boxes.length && !boxes.some((r) => r.right > left && r.left < right && r.bottom > top && r.top < bottom)) {
     return { skip: "offscreen" };
   }
-  const inView = !hidden && boxes.every((r) => r.left >= 0 && r.top >= 0 && r.right <= window.innerWidth &&
-    r.bottom <= window.innerHeight);
+  let shownTop = 0, shownBottom = window.innerHeight;
+  for (const bar of bars) {
+    if (bar.node.contains(element)) continue;
+    if (bar.r.bottom >= window.innerHeight - 1) shownBottom = Math.min(shownBottom, bar.r.top);
+    else shownTop = Math.max(shownTop, bar.r.bottom);
+  }
+  const inView = !hidden && boxes.every((r) => r.left >= 0 && r.top >= shownTop && r.right <= window.innerWidth &&
+    r.bottom <= shownBottom);
   return { boxes, inView };
-})"""
+  });
+}"""
 
 SCROLL_TO = """(index) => {
   const element = document.querySelector(`[data-contrast-node="${index}"]`);
