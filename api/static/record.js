@@ -5,7 +5,8 @@
  * (If-Match) and a fresh Idempotency-Key, and takes the game and its next legal moves from that answer (only
  * the timeline and the score are read again); follows the game's event stream so that moves recorded on
  * another device (a player's phone) appear here at once. Keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, 1-9 press
- * the first nine move buttons.
+ * the first nine move buttons. On a phone, undo, redo and a jump to the board (and back) sit in a bar at the
+ * bottom of the screen (the quick bar).
  */
 
 import { call, follow, read, randomKey, tokenFor } from "./api.js";
@@ -81,6 +82,8 @@ function paintControls() {
   const game = view.game;
   if (!game) return;
   const writer = Boolean(view.me);
+  // a watcher (no token) has nothing to undo: the phone's quick bar then shows only its jump (style.css)
+  document.getElementById("app").toggleAttribute("data-watching", !writer);
   document.getElementById("undo").disabled = view.busy || !writer || !game.can_undo;
   document.getElementById("redo").disabled = view.busy || !writer || !game.redoable;
   document.getElementById("redo").textContent = game.redoable ? `Redo (${game.redoable})` : "Redo";
@@ -172,6 +175,7 @@ function paint(game, legal, entries, score) {
   renderRecent(entries);
   replace(document.getElementById("score-now"), scoreTable(score.sheets, score.over ? "Final score" : "If the game ended now"));
   paintControls();
+  paintJump();
 }
 
 function listen() {
@@ -200,6 +204,44 @@ async function restart() {
   if (view.game) listen(); // a game this browser may not read has no events to follow either
   else if (view.stop) view.stop();
 }
+
+/* The quick bar: on a phone (style.css) the undo and redo buttons above, fixed to the bottom of the screen, with a
+ * jump to the board, or back to the moves once the board fills the screen. The bar's height (taller while it says
+ * something) pads the page's bottom (--quick-bar), so that the bar covers nothing. */
+const quickBar = document.getElementById("quick-bar");
+const jump = document.getElementById("jump");
+
+function paintJump() {
+  const toMoves = document.querySelector(".board-area").getBoundingClientRect().top < window.innerHeight / 2;
+  if (jump.dataset.to === (toMoves ? "moves" : "board")) return;
+  jump.dataset.to = toMoves ? "moves" : "board";
+  jump.setAttribute("href", toMoves ? "#prompt-title" : "#board-title");
+  jump.querySelector(".jump-word").textContent = toMoves ? "Moves" : "Board";
+  jump.querySelector(".jump-arrow").textContent = toMoves ? " ↑" : " ↓";
+}
+
+function measureBar() {
+  const fixed = getComputedStyle(quickBar).position === "fixed";
+  document.documentElement.style.setProperty("--quick-bar", `${fixed ? quickBar.getBoundingClientRect().height : 0}px`);
+  paintJump();
+}
+
+document.getElementById("board-title").tabIndex = -1;
+jump.addEventListener("click", (event) => {
+  event.preventDefault(); // no #fragment in the address: it carries a shared link's token
+  const toMoves = jump.dataset.to === "moves";
+  (toMoves ? document.getElementById("prompt-title") : document.querySelector(".board-area")).scrollIntoView({ block: "start" });
+  document.getElementById(toMoves ? "prompt-title" : "board-title").focus({ preventScroll: true });
+  paintJump();
+});
+let jumpFrame = 0;
+window.addEventListener("scroll", () => {
+  if (!jumpFrame) jumpFrame = requestAnimationFrame(() => { jumpFrame = 0; paintJump(); });
+}, { passive: true });
+window.addEventListener("resize", measureBar);
+const resized = new ResizeObserver(measureBar);
+resized.observe(quickBar);
+resized.observe(document.getElementById("main")); // the page drawn or changed: the jump may point elsewhere
 
 document.getElementById("undo").addEventListener("click", () => write("undo", {}));
 document.getElementById("redo").addEventListener("click", () => write("redo", { count: 1 }));

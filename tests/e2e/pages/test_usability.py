@@ -5,7 +5,9 @@ fitted board as a map whose panels show themselves readable when tapped or press
 of the board drawn over another, a private game without a token, the disclosure of "The board in words", the
 replay's labels and move numbers, tap targets (every control of every page at 44 x 44 px on a phone), messages said
 beside the control that caused them, the score chart's lines told apart without colour, the score sheet's errors and
-its Matcha rows, the seed in table mode.
+its Matcha rows, the seed in table mode; on a phone, the recording screen's bar at the bottom of the screen (undo,
+redo, a jump to the board and back, covering nothing; a laptop's screen without it, a watcher's with its jump only)
+and the games' compact header (the page links on one row, more of the replay's board under its step bar).
 
 Each test states one expectation of a user; none measures time.
 """
@@ -21,7 +23,7 @@ import pytest
 
 from tests.e2e.conftest import Served
 from tests.e2e.pages.conftest import Api, no_horizontal_scroll, refuse_a_score_sheet_tally, save_annotation
-from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, wait_shown
+from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, version_of, wait_shown, wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -833,3 +835,143 @@ def test_moves_still_play_by_clicking_on_a_phone(page: Any, site: Served, api: A
     page.goto(f"{site.url}/games/{game_id}#token={token}")
     page.wait_for_selector("#moves button.move:not([disabled])")
     click_a_move(page)
+
+
+# Where things stand on the screen: a locator's rectangle, the quick bar's top and the viewport's height.
+ON_SCREEN = """(el) => { const r = el.getBoundingClientRect(); const bar = document.getElementById('quick-bar');
+  return {top: r.top, bottom: r.bottom, height: r.height, screen: innerHeight,
+          bar: bar.getBoundingClientRect().top, fixed: getComputedStyle(bar).position === 'fixed'}; }"""
+
+# The page's last control, in the order of the page (the quick bar's own controls apart), as the test of every
+# control finds controls: its rectangle, and whether it is what a finger at its centre meets.
+LAST_CONTROL = """() => {
+  const bar = document.getElementById('quick-bar');
+  const controls = [...document.querySelectorAll('a[href], button, summary, input, select, textarea, [tabindex="0"]')]
+    .filter((el) => !bar.contains(el) && el.type !== 'hidden' && el.getBoundingClientRect().height > 0);
+  const last = controls[controls.length - 1];
+  const r = last.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {name: last.outerHTML.slice(0, 60), top: r.top, bottom: r.bottom, bar: bar.getBoundingClientRect().top,
+          tapped: last.contains(hit), atEnd: innerHeight + scrollY >= document.documentElement.scrollHeight - 1};
+}"""
+
+
+def recent_index(page: Any) -> int:
+    """The number of the last move recorded (the first of "Last moves")."""
+    return int(page.locator("#recent li").first.get_attribute("value") or "0")
+
+
+def test_undo_redo_and_the_board_stay_at_hand_in_a_bar_on_a_phone(page: Any, site: Served, api: Api) -> None:
+    """README: on a phone the recording screen keeps undo, redo and a jump to the board (and back to the moves) in
+    a bar fixed to the bottom of the screen, which covers nothing of the page."""
+    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie"], 11, 10)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("#moves button.move:not([disabled])")
+    undo = page.locator("#quick-bar #undo")
+    # at load, at the top of the page: the bar at the bottom of the screen, its undo enabled and on the screen
+    assert page.evaluate("window.scrollY") == 0
+    bar = page.locator("#quick-bar")
+    assert bar.get_attribute("aria-label") and bar.evaluate("(b) => b.tagName") == "SECTION"  # a region
+    where = bar.evaluate(ON_SCREEN)
+    assert where["fixed"] and abs(where["bottom"] - PHONE["height"]) <= 1 and where["height"] <= 80, where
+    assert undo.is_enabled() and undo.evaluate(ON_SCREEN)["top"] >= where["top"]
+    for control in page.locator("#quick-bar button:visible, #quick-bar a:visible").all():
+        box = control.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (control.inner_text(), box)
+    # undo takes the last move back, redo plays it again (tapped in the bar, where nothing covers them)
+    last, version = recent_index(page), version_of(page)
+    undo.click()
+    wait_version(page, version + 1)
+    assert recent_index(page) == last - 1
+    page.locator("#quick-bar #redo").click()
+    wait_version(page, version + 2)
+    assert recent_index(page) == last
+    page.locator("body").press("Control+z")  # the keys still work
+    wait_version(page, version + 3)
+    assert recent_index(page) == last - 1
+    page.locator("body").press("Control+y")
+    wait_version(page, version + 4)
+    # the jump: to the board (its top on the screen), then back to the moves (the prompt on the screen)
+    jump = page.locator("#quick-bar #jump")
+    assert jump.locator(".jump-word").inner_text() == "Board"
+    assert page.get_by_role("link", name="Go to the Board").count() == 1
+    jump.click()
+    board = page.locator(".board-area").evaluate(ON_SCREEN)
+    assert 0 <= board["top"] <= 20, board
+    assert page.evaluate("document.activeElement.id") == "board-title"
+    page.wait_for_function("() => document.querySelector('#jump .jump-word').textContent === 'Moves'")
+    jump.click()
+    prompt = page.locator("#prompt-title").evaluate(ON_SCREEN)
+    assert prompt["top"] >= 0 and prompt["bottom"] <= prompt["bar"], prompt
+    page.wait_for_function("() => document.querySelector('#jump .jump-word').textContent === 'Board'")
+    # scrolled to the very bottom, the page's last control shows whole above the bar
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(100)
+    last_control = page.evaluate(LAST_CONTROL)
+    assert last_control["atEnd"] and last_control["bottom"] <= last_control["bar"], last_control
+    assert last_control["tapped"], last_control
+    assert no_horizontal_scroll(page)
+
+
+def test_the_bar_is_a_phones_only_and_a_watcher_gets_only_its_jump(page: Any, site: Served, api: Api) -> None:
+    """On a laptop undo and redo are under the moves, as ever, and no bar is fixed to the screen; on a phone a
+    watcher (no token: nothing to undo) finds only the jump to the board in the bar."""
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 7, 6)
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("#moves button.move:not([disabled])")
+    assert page.locator("#quick-bar").evaluate("(b) => getComputedStyle(b).position") == "static"
+    assert page.locator("#jump").is_hidden()
+    undo, moves, live = (page.locator(s).bounding_box() for s in ("#undo", "#moves", "#live"))
+    assert moves["y"] + moves["height"] <= undo["y"] < live["y"]  # under the moves, above the live line
+    assert page.locator("#undo").is_enabled()
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    assert page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('main')).paddingBottom)"
+    ) == pytest.approx(12, abs=1)  # no room kept for a bar
+    # a watcher on a phone
+    page.evaluate(f"() => localStorage.removeItem('heronlog:token:{game_id}')")
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}")
+    page.wait_for_selector("#token-input")
+    page.wait_for_selector("#app[data-watching]", state="attached")
+    bar = page.locator("#quick-bar").evaluate(ON_SCREEN)
+    assert bar["fixed"] and abs(bar["bottom"] - PHONE["height"]) <= 1, bar
+    assert page.locator("#jump").is_visible()
+    assert page.locator("#undo").is_hidden() and page.locator("#redo").is_hidden()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
+def test_the_game_header_is_compact_on_a_phone(
+    page: Any, site: Served, api: Api, viewport: dict[str, int]
+) -> None:
+    """The page links of a game fit one row on a phone ("Export: text JSON"), each still 44 x 44 px and named in
+    full for a screen reader, so that the replay opens with more of its board under the step bar (measured with
+    the compact header: 335 px at 390 x 844, 231 at 360 x 740; 245 and 141 before it)."""
+    game_id, _ = api.seeded_game(["Aiko", "Ben", "Chie"], 11, 10)
+    page.set_viewport_size(viewport)
+    page.goto(f"{site.url}/games/{game_id}/replay")
+    wait_shown(page, 11)
+    links = page.locator(".game-links a")
+    tops = {round(link.bounding_box()["y"]) for link in links.all()}
+    assert len(tops) == 1, tops
+    for link in links.all():
+        box = link.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (link.inner_text(), box)
+    for name, word in (("Export (text)", "text"), ("Export (JSON)", "JSON")):
+        link = page.get_by_role("link", name=name, exact=True)  # its whole name, for a screen reader
+        assert link.locator(".phone-words").inner_text() == word
+        assert link.locator(".wide-words").evaluate("(w) => w.getBoundingClientRect().width") <= 1  # not seen
+    shown = page.evaluate(
+        """() => { const bar = document.querySelector('.step-bar').getBoundingClientRect();
+                   const board = document.getElementById('board').getBoundingClientRect();
+                   return Math.min(board.bottom, innerHeight) - Math.max(board.top, bar.bottom); }"""
+    )
+    # the header's height saved (77 px) shows as board; 15 px to spare for another system's fonts
+    floor = {390: 320, 360: 215}[viewport["width"]]
+    assert shown >= floor, shown
+    # on a laptop the links say what they did
+    page.set_viewport_size(LAPTOP)
+    assert page.locator("#export-text").inner_text() == "Export (text)"
+    assert page.locator(".game-links .export-label").is_hidden()
