@@ -975,3 +975,25 @@ def test_the_game_header_is_compact_on_a_phone(
     page.set_viewport_size(LAPTOP)
     assert page.locator("#export-text").inner_text() == "Export (text)"
     assert page.locator(".game-links .export-label").is_hidden()
+
+
+def test_the_site_header_takes_one_row_on_a_phone_and_never_scrolls_sideways(page: Any, site: Served) -> None:
+    """The site's header (the heron and its three links) wrapped to two rows on a phone, 112 px above every
+    page. From 336 px up it is one row, the heron alone standing for the name (still the link's accessible
+    name); on a narrower screen it wraps rather than scroll sideways; a laptop shows the name."""
+    for viewport, rows in (
+        (PHONE, 1),
+        (SMALL_PHONE, 1),
+        ({"width": 320, "height": 640}, 2),
+        (LAPTOP, 1),
+    ):
+        page.set_viewport_size(viewport)
+        page.goto(f"{site.url}/games/new")
+        links = page.locator("header.site a")
+        boxes = [link.bounding_box() for link in links.all()]
+        assert len({round(box["y"]) for box in boxes}) == rows, (viewport, boxes)
+        assert all(box["width"] >= 44 and box["height"] >= 44 for box in boxes), boxes
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        brand = page.get_by_role("link", name="heronlog", exact=True)
+        named = brand.locator(".brand-name").evaluate("(n) => n.getBoundingClientRect().width")
+        assert (named > 1) == (viewport is LAPTOP), (viewport, named)
