@@ -33,7 +33,8 @@ function setup() {
   if (title) body.title = title;
   const seed = form.elements.seed.value.trim();
   if (seed && body.mode === "seeded") {
-    if (!/^\d+$/.test(seed)) throw new Error("The seed is a whole number.");
+    // Up to 2^53, as the service draws them (16 digits mostly): a seed copied from another game must fit.
+    if (!/^\d+$/.test(seed) || BigInt(seed) > 2n ** 53n) throw new Error(`The seed is a whole number from 0 to ${2n ** 53n}.`);
     body.seed = Number(seed);
   }
   if (form.elements.first_game.checked) body.options = { first_game: true };

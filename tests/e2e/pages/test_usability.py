@@ -997,3 +997,27 @@ def test_the_site_header_takes_one_row_on_a_phone_and_never_scrolls_sideways(pag
         brand = page.get_by_role("link", name="heronlog", exact=True)
         named = brand.locator(".brand-name").evaluate("(n) => n.getBoundingClientRect().width")
         assert (named > 1) == (viewport is LAPTOP), (viewport, named)
+
+
+def test_a_seed_the_service_drew_can_be_typed_into_the_new_game_form(
+    page: Any, site: Served, api: Api
+) -> None:
+    """The service draws seeds below 2^53, 16 digits mostly; the form's field took 15, so the seed of another
+    game could not be typed in to play its deal again. A seed beyond 2^53 is refused on the form itself (a
+    larger number would be rounded by the browser, and another seed sent)."""
+    page.goto(site.url + "/games/new")
+    page.fill("#seat-0-name", "Aiko")
+    page.fill("#seat-1-name", "Ben")
+    page.check("#mode-seeded")
+    page.fill("#seed", "9007199254740993")
+    page.click("#new-game button[type=submit]")
+    assert (
+        page.locator("#form-error").inner_text() == "The seed is a whole number from 0 to 9007199254740992."
+    )
+    drawn = 4503599627370497  # 16 digits, an odd number past 2^52: exact in a browser's Number
+    page.fill("#seed", str(drawn))
+    assert page.input_value("#seed") == str(drawn)
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#created:not([hidden])")
+    game_id = page.get_attribute("#record-link", "href").rstrip("/").split("/")[-1]
+    assert api.call("GET", f"/api/games/{game_id}")["seed"] == drawn
