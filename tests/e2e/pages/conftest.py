@@ -158,3 +158,25 @@ def refuse_a_score_sheet_tally(page: Any) -> None:
     page.fill("#p2-seals", "9")
     page.click("#score-form button[type=submit]")
     page.wait_for_function("() => document.getElementById('score-error').textContent")
+
+
+def fill_new_game(
+    page: Any, site: Served, names: list[str], seed: int | str, *, solo: str = "", matcha: bool = False
+) -> None:
+    """Open the new-game form and fill it in as a person does: the seats' names, seeded mode with ``seed``, a
+    solo game's rival and the Matcha expansion when asked. Not sent: the caller submits it (or checks it first)."""
+    page.goto(site.url + "/games/new")
+    for seat, name in enumerate(names):
+        page.fill(f"#seat-{seat}-name", name)
+    if solo:
+        page.select_option("#solo", solo)
+    if matcha:
+        page.check("#expansion-matcha")
+    page.check("#mode-seeded")
+    page.fill("#seed", str(seed))
+
+
+def create_on_the_form(page: Any) -> None:
+    """Send the new-game form and wait for the game it made (its owner token and links shown)."""
+    page.click("#new-game button[type=submit]")
+    page.wait_for_selector("#created:not([hidden])")

@@ -15,7 +15,13 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Served
-from tests.e2e.pages.conftest import Api, no_horizontal_scroll, save_annotation
+from tests.e2e.pages.conftest import (
+    Api,
+    create_on_the_form,
+    fill_new_game,
+    no_horizontal_scroll,
+    save_annotation,
+)
 from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, version_of, wait_shown, wait_version
 
 pytestmark = pytest.mark.browser
@@ -30,15 +36,8 @@ def click(page: Any, button: Any) -> None:
 def test_a_matcha_game_is_created_drawn_and_played_by_clicking(
     page: Any, site: Served, api: Api, shots: Path
 ) -> None:
-    page.goto(site.url + "/games/new")
-    page.fill("#seat-0-name", "Aiko")
-    page.fill("#seat-1-name", "Ben")
-    page.fill("#seat-2-name", "Chie")
-    page.check("#mode-seeded")
-    page.fill("#seed", "12")
-    page.check("#expansion-matcha")
-    page.click("#new-game button[type=submit]")
-    page.wait_for_selector("#created:not([hidden])")
+    fill_new_game(page, site, ["Aiko", "Ben", "Chie"], 12, matcha=True)
+    create_on_the_form(page)
     page.click("#record-link")
     page.wait_for_selector("#moves button.move:not([disabled])")
     game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]

@@ -15,7 +15,13 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Served
-from tests.e2e.pages.conftest import Api, no_horizontal_scroll, save_annotation
+from tests.e2e.pages.conftest import (
+    Api,
+    create_on_the_form,
+    fill_new_game,
+    no_horizontal_scroll,
+    save_annotation,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -58,15 +64,10 @@ def test_record_a_seeded_game_by_clicking_then_replay_annotate_and_fork(
     page: Any, site: Served, api: Api, shots: Path
 ) -> None:
     # New game: two seats, seeded mode, the first-game layout off, public.
-    page.goto(site.url + "/games/new")
-    page.fill("#seat-0-name", "Aiko")
-    page.fill("#seat-1-name", "Ben <i>")
+    fill_new_game(page, site, ["Aiko", "Ben <i>"], 7)
     page.select_option("#seat-1-colour", "orange")
-    page.check("#mode-seeded")
-    page.fill("#seed", "7")
     page.fill("#title", "Club night")
-    page.click("#new-game button[type=submit]")
-    page.wait_for_selector("#created:not([hidden])")
+    create_on_the_form(page)
     token = page.input_value("#owner-token")
     assert len(token) > 20
     page.get_by_role("button", name="Make a link for Aiko").click()
@@ -376,13 +377,8 @@ def test_a_solo_game_where_the_rival_moves_by_itself_after_your_turn(
     page: Any, site: Served, api: Api, shots: Path
 ) -> None:
     # New game: one seat against the medium rival (it plays first), seeded.
-    page.goto(site.url + "/games/new")
-    page.fill("#seat-0-name", "Aiko")
-    page.select_option("#solo", "medium")
-    page.check("#mode-seeded")
-    page.fill("#seed", "5")
-    page.click("#new-game button[type=submit]")
-    page.wait_for_selector("#created:not([hidden])")
+    fill_new_game(page, site, ["Aiko"], 5, solo="medium")
+    create_on_the_form(page)
     assert page.get_by_role("button", name="Make a link for Aiko").count() == 1
     assert page.get_by_role("button", name="Make a link for Rival").count() == 0
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Served
-from tests.e2e.pages.conftest import Api
+from tests.e2e.pages.conftest import Api, create_on_the_form, fill_new_game
 from tests.e2e.pages.test_pages_browser import click_a_move
 
 pytestmark = pytest.mark.browser
@@ -28,14 +28,8 @@ TITLES = {
 def test_a_tokugawa_game_is_created_chosen_and_played_by_clicking(
     page: Any, site: Served, api: Api, shots: Path
 ) -> None:
-    page.goto(site.url + "/games/new")
-    page.fill("#seat-0-name", "Aiko")
-    page.select_option("#solo", "hard")
-    page.check("#expansion-matcha")
-    page.check("#mode-seeded")
-    page.fill("#seed", "7")
-    page.click("#new-game button[type=submit]")
-    page.wait_for_selector("#created:not([hidden])")
+    fill_new_game(page, site, ["Aiko"], 7, solo="hard", matcha=True)
+    create_on_the_form(page)
     page.click("#record-link")
     page.wait_for_selector("#moves button.move:not([disabled])")
     game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]

@@ -22,7 +22,14 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import Served
-from tests.e2e.pages.conftest import Api, no_horizontal_scroll, refuse_a_score_sheet_tally, save_annotation
+from tests.e2e.pages.conftest import (
+    Api,
+    create_on_the_form,
+    fill_new_game,
+    no_horizontal_scroll,
+    refuse_a_score_sheet_tally,
+    save_annotation,
+)
 from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, version_of, wait_shown, wait_version
 
 pytestmark = pytest.mark.browser
@@ -1005,11 +1012,7 @@ def test_a_seed_the_service_drew_can_be_typed_into_the_new_game_form(
     """The service draws seeds below 2^53, 16 digits mostly; the form's field took 15, so the seed of another
     game could not be typed in to play its deal again. A seed beyond 2^53 is refused on the form itself (a
     larger number would be rounded by the browser, and another seed sent)."""
-    page.goto(site.url + "/games/new")
-    page.fill("#seat-0-name", "Aiko")
-    page.fill("#seat-1-name", "Ben")
-    page.check("#mode-seeded")
-    page.fill("#seed", "9007199254740993")
+    fill_new_game(page, site, ["Aiko", "Ben"], 9007199254740993)
     page.click("#new-game button[type=submit]")
     assert (
         page.locator("#form-error").inner_text() == "The seed is a whole number from 0 to 9007199254740992."
@@ -1017,7 +1020,6 @@ def test_a_seed_the_service_drew_can_be_typed_into_the_new_game_form(
     drawn = 4503599627370497  # 16 digits, an odd number past 2^52: exact in a browser's Number
     page.fill("#seed", str(drawn))
     assert page.input_value("#seed") == str(drawn)
-    page.click("#new-game button[type=submit]")
-    page.wait_for_selector("#created:not([hidden])")
+    create_on_the_form(page)
     game_id = page.get_attribute("#record-link", "href").rstrip("/").split("/")[-1]
     assert api.call("GET", f"/api/games/{game_id}")["seed"] == drawn
