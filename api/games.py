@@ -107,22 +107,18 @@ WRITE_DOC: dict[str, Any] = {"security": BEARER, "parameters": [IF_MATCH, IDEMPO
 def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:
     """The pending prompt and every legal move (LegalMovesSchema): what GET legal-moves answers, and what every
     write's answer carries for the next move. ``pending`` is the prompt, when the caller has it already."""
-    if game.abandoned is not None:  # closed: nothing is asked, nothing may be played (fork it to play on)
-        return {
-            "game_id": str(game.id),
-            "version": game.version,
-            "over": bool(domain.is_over(game.state)),
-            "closed": True,
-            "prompt": None,
-            "moves": [],
-        }
+    closed = game.abandoned is not None  # nothing is asked, nothing may be played (fork it to play on)
+    if closed:
+        pending = None
+    elif pending is None:
+        pending = present.prompt(game.state)
     return {
         "game_id": str(game.id),
         "version": game.version,
         "over": bool(domain.is_over(game.state)),
-        "closed": False,
-        "prompt": present.prompt(game.state) if pending is None else pending,
-        "moves": present.plain(domain.legal_moves(game.state)),
+        "closed": closed,
+        "prompt": pending,
+        "moves": [] if closed else present.plain(domain.legal_moves(game.state)),
     }
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from domain.catalog import Block, Card
 from domain.prompts import Arrive, CheckCastle, DealCard, DealDieTile, Menu, Option
 from domain.state import GameState, Room, pop, push, replace, replace_in, room_index, with_board, with_player
-from domain.vocabulary import Colour, Floor
+from domain.vocabulary import Colour, Floor, Icon
 
 
 def card_of(state: GameState, room: Room) -> Card | None:
@@ -100,14 +100,24 @@ def arrive_auto(state: GameState, frame: Arrive) -> GameState:
 # --- setup: castle cards (R-S03) and die tiles (R-S05) -
 
 
-def dark_actions(state: GameState) -> list[tuple[str, ...]]:
-    """The dark-background action of each castle card, as icon names."""
-    result = []
-    for room in state.board.rooms:
-        card = card_of(state, room)
-        if card is not None:
-            result.append(tuple(str(icon) for block in card.blocks if block.dark for icon in block.icons))
-    return result
+def dark_action(card: Card) -> tuple[Icon, ...]:
+    """A castle card's dark-background action, its icons."""
+    return tuple(icon for block in card.blocks if block.dark for icon in block.icons)
+
+
+def dark_actions(state: GameState) -> list[tuple[Icon, ...]]:
+    """The dark-background action of each castle card dealt."""
+    return [dark_action(card) for room in state.board.rooms if (card := card_of(state, room)) is not None]
+
+
+def dealt_again_by(state: GameState, card_id: str) -> bool:
+    """Whether revealing ``card_id`` for the castle's last empty room makes it dealt again (R-S03): its five
+    cards would then show one dark-background action (the rule `check_castle_auto` applies)."""
+    card = state.catalog.cards.get(card_id)
+    if card is None:
+        return False
+    actions = [*dark_actions(state), dark_action(card)]
+    return len(actions) == len(state.board.rooms) and len(set(actions)) == 1
 
 
 def check_castle_auto(state: GameState, frame: CheckCastle) -> GameState:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain import tea_garden
-from domain.castle import dark_actions, die_tile_space
+from domain.castle import dark_action, dealt_again_by, die_tile_space
 from domain.prompts import (
     KIND,
     AnyRes,
@@ -328,13 +328,9 @@ def _redeal_words(state: GameState, move: dict[str, Any]) -> str:
     """After the last card of the castle's deal: why the castle is dealt again, if it is (R-S03), else ""."""
     if len(state.stack) < 2 or not isinstance(state.stack[-2], CheckCastle):
         return ""
-    card = state.catalog.cards.get(move["card"])
-    if card is None:
+    if not dealt_again_by(state, move["card"]):
         return ""
-    dark = tuple(icon for block in card.blocks if block.dark for icon in block.icons)
-    shown = dark_actions(state)  # the rooms dealt before this card
-    if len(shown) != len(state.board.rooms) - 1 or set(shown) != {tuple(str(icon) for icon in dark)}:
-        return ""
+    dark = dark_action(state.catalog.cards[move["card"]])
     return (
         f"; all {len(state.board.rooms)} castle cards show the same dark-background action "
         f"({icons_text(dark)}): they go back into their decks, shuffled, and the castle is dealt again (R-S03)"
@@ -413,17 +409,17 @@ def seat_text(state: GameState, seat: int, owned: str = "") -> str:
     return f"{player_text(state, seat)}{owned} (seat {seat + 1})"
 
 
-WHOLE_PARTS = ("passage_of_time", "daimyo", "well")
-"""Parts of the board that are one thing: a target names them with an empty id."""
+_WHOLE_PARTS = {"passage_of_time": "the Passage of Time", "daimyo": "the Daimyo", "well": "the Well"}
+"""Parts of the board that are one thing (a target names them with an empty id), in words."""
 
 
 def board_parts(state: GameState) -> dict[str, tuple[str, ...]]:
     """Every part of this game's board an annotation may point at (`replay.annotations.TARGET_KINDS`), kind by
     kind, with the ids `part_text` names and the replay page outlines: read from the board itself (its rooms,
     bridges, gardens, yards, Outside the Walls, the players' domains; Matcha's board when it is in play), so a
-    base game has no ``tea_room``. The whole parts (`WHOLE_PARTS`) take the empty id."""
+    base game has no ``tea_room``. The parts that are one thing (the Well...) take the empty id."""
     board = state.board
-    parts: dict[str, tuple[str, ...]] = {kind: ("",) for kind in WHOLE_PARTS}
+    parts: dict[str, tuple[str, ...]] = {kind: ("",) for kind in _WHOLE_PARTS}
     parts["room"] = tuple(room.id for room in board.rooms)
     parts["bridge"] = tuple(str(bridge.colour) for bridge in board.bridges)
     parts["garden"] = tuple(slot.id for slot in board.gardens)
@@ -445,9 +441,8 @@ def part_text(state: GameState, kind: str, part: str) -> str:
     replay page gives it: ``room steward_1`` → "steward room 1", ``garden coral_plant`` → "the coral plant
     garden", ``yard yard_2`` → "training yard 2", ``domain 1`` → "Ben's domain (seat 2)". A part this board
     does not have is named as it is kept ("garden g9"); `board_parts` lists the parts it has."""
-    whole = {"passage_of_time": "the Passage of Time", "daimyo": "the Daimyo", "well": "the Well"}
-    if kind in whole:
-        return whole[kind]
+    if kind in _WHOLE_PARTS:
+        return _WHOLE_PARTS[kind]
     if kind == "bridge" and any(bridge.colour == part for bridge in state.board.bridges):
         return f"the {part} bridge"
     if kind == "garden":

@@ -100,27 +100,6 @@ def empty(game_id: UUID) -> Annotations:
     return Annotations(id=stream_id(game_id), version=0, game_id=str(game_id), items={})
 
 
-def check_content(text: Any, glyph: Any, target: Any) -> tuple[str, str | None, dict[str, Any] | None]:
-    """Validate what a user wrote; returns it normalised."""
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidAnnotation("an annotation needs some text")
-    if len(text) > MAX_TEXT:
-        raise InvalidAnnotation(f"an annotation has at most {MAX_TEXT} characters", length=len(text))
-    if glyph is not None and glyph not in GLYPHS:
-        raise InvalidAnnotation(f"glyph must be one of {' '.join(GLYPHS)}", glyph=glyph)
-    if target is not None:
-        if (
-            not isinstance(target, Mapping)
-            or target.get("kind") not in TARGET_KINDS
-            or not isinstance(target.get("id", ""), str | int)
-        ):
-            raise InvalidAnnotation(
-                f"target must be {{kind, id}} with kind one of {', '.join(TARGET_KINDS)}", target=target
-            )
-        target = {"kind": target["kind"], "id": str(target.get("id", ""))}
-    return text.strip(), glyph, target
-
-
 Parts = Mapping[str, Sequence[str]]
 """The parts of one game's board, kind by kind (``domain.board_parts``): the ids its targets may name."""
 
@@ -147,6 +126,31 @@ def check_on_board(target: Mapping[str, Any] | None, parts: Parts | None) -> Non
     )
 
 
+def check_content(
+    text: Any, glyph: Any, target: Any, parts: Parts | None = None
+) -> tuple[str, str | None, dict[str, Any] | None]:
+    """Validate what a user wrote; returns it normalised. With the game's ``parts``, a target must name one of
+    them (`check_on_board`); an imported log's annotations are checked without (old archives still restore)."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidAnnotation("an annotation needs some text")
+    if len(text) > MAX_TEXT:
+        raise InvalidAnnotation(f"an annotation has at most {MAX_TEXT} characters", length=len(text))
+    if glyph is not None and glyph not in GLYPHS:
+        raise InvalidAnnotation(f"glyph must be one of {' '.join(GLYPHS)}", glyph=glyph)
+    if target is not None:
+        if (
+            not isinstance(target, Mapping)
+            or target.get("kind") not in TARGET_KINDS
+            or not isinstance(target.get("id", ""), str | int)
+        ):
+            raise InvalidAnnotation(
+                f"target must be {{kind, id}} with kind one of {', '.join(TARGET_KINDS)}", target=target
+            )
+        target = {"kind": target["kind"], "id": str(target.get("id", ""))}
+        check_on_board(target, parts)
+    return text.strip(), glyph, target
+
+
 def add(
     stream: Annotations,
     *,
@@ -160,8 +164,7 @@ def add(
 ) -> AnnotationAdded:
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= game_version:
         raise InvalidAnnotation(f"version must be between 1 and {game_version}", version=version)
-    text, glyph, target = check_content(text, glyph, target)
-    check_on_board(target, parts)
+    text, glyph, target = check_content(text, glyph, target, parts)
     return AnnotationAdded(
         originator_id=stream.id,
         originator_version=stream.version + 1,
@@ -187,8 +190,7 @@ def edit(
     parts: Parts | None = None,
 ) -> AnnotationEdited:
     stream.get(annotation_id)
-    text, glyph, target = check_content(text, glyph, target)
-    check_on_board(target, parts)
+    text, glyph, target = check_content(text, glyph, target, parts)
     return AnnotationEdited(
         originator_id=stream.id,
         originator_version=stream.version + 1,

@@ -455,9 +455,7 @@ class GameLog(Application[UUID]):
     def events_of(self, game_id: UUID, after: int = 0) -> list[DomainEvent]:
         """The game's stored events after version ``after``, in order."""
         self.get_game(game_id)
-        if (
-            after > MAX_VERSION
-        ):  # beyond any store's integers (SQLite's are 64-bit): there is nothing after it
+        if after > MAX_VERSION:  # beyond any store's integers (SQLite's are 64-bit): nothing comes after it
             return []
         return list(self.events.get(game_id, gt=after or None))  # type: ignore[arg-type]
 
@@ -732,9 +730,10 @@ class GameLog(Application[UUID]):
         self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
     ) -> list[GameSummary]:
         """Games, newest first, optionally only those whose title or players contain ``search``."""
-        return self.page_of_games(search=search, include_private=include_private, limit=limit, offset=offset)[
-            0
-        ]
+        page, _ = self.page_of_games(
+            search=search, include_private=include_private, limit=limit, offset=offset
+        )
+        return page
 
     def page_of_games(
         self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0

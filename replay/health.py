@@ -60,10 +60,10 @@ def check_store(config: StoreConfig) -> StoreHealth:
     if config.kind == "sqlite":
         assert config.sqlite_path is not None
         folder = config.sqlite_path.parent
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
         # Never the folder's path: /healthz answers anyone, and where the files live is the operator's to know
         # (heronlog serve prints it at start).
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             return StoreHealth(ok=False, detail=f"data folder not writable: {error.strerror or 'error'}")
         return StoreHealth(ok=True, detail="data folder writable")
