@@ -207,9 +207,14 @@ def is_store_outage(error: Exception) -> bool:
         return True
     try:
         import redis
+
+        from replay.store.errors import translate
     except ImportError:  # pragma: no cover (redis is a dependency)
         return False
-    return isinstance(error, redis.ConnectionError | redis.TimeoutError)
+    # The API's own Redis calls (rate limits, kept answers) raise redis-py's errors, not the store's: a server
+    # that is full (noeviction), read-only or without its cluster is as unavailable as one that cannot be
+    # reached, and the store's own mapping says which errors are such.
+    return isinstance(error, redis.RedisError) and isinstance(translate(error), OperationalError)
 
 
 def register(app: Flask) -> None:

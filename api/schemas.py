@@ -145,7 +145,10 @@ class NewGameSchema(Schema):
         },
     )
     mode = fields.String(load_default="seeded", validate=validate.OneOf(["seeded", "table"]))
-    seed = fields.Integer(allow_none=True, load_default=None, validate=validate.Range(min=0, max=2**53))
+    # strict: a JSON whole number only (1.5 was taken as seed 1, a deal the client never asked for)
+    seed = fields.Integer(
+        allow_none=True, load_default=None, strict=True, validate=validate.Range(min=0, max=2**53)
+    )
     options = fields.Dict(load_default=dict)
     expansions = fields.List(
         fields.String(validate=validate.OneOf(["matcha"])),

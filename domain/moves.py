@@ -9,8 +9,10 @@ the engine's business. Examples (one per kind):
                                                                   # well, domain
     {"kind": "choose", "seat": 0, "option": "top"}                # an entry of an actions menu
     {"kind": "rest", "seat": 0}                                   # the rest of a mandatory menu, default
-    order {"kind": "done", "seat": 0}                                   # decline what is left of an optional
-    action {"kind": "audience", "seat": 0}
+                                                                  # order
+    {"kind": "done", "seat": 0}                                   # decline what is left of an optional
+                                                                  # action
+    {"kind": "audience", "seat": 0}
     {"kind": "ascend", "seat": 0, "from": "gate", "to": "steward_1"}
     {"kind": "warrior", "seat": 0, "yard": "yard_2"}
     {"kind": "gardener", "seat": 0, "garden": "coral_plant"}

@@ -4,8 +4,10 @@ server of one installation shares them."""
 from __future__ import annotations
 
 import uuid
+from pathlib import Path
 
 import pytest
+import redis
 import redis.connection
 from flask import Flask
 
@@ -14,6 +16,7 @@ from api.app import create_app
 from replay.application import SNAPSHOT_EVERY
 from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
+from tests.redis_process import RedisProcess
 
 
 def two_apps(redis_url: str, **settings: int) -> list[Flask]:
@@ -197,3 +200,35 @@ def test_a_new_games_first_move_reads_it_in_the_rate_limits_round_trip(
     assert played.status == 201, played.body
     names = [command.split(b"\r\n")[2].upper() for command in sent]
     assert names == [b"INCRBY", b"EVALSHA"], "no read of the game or of its grants of their own"
+
+
+def test_a_full_redis_is_503_store_unavailable_on_every_write_and_serves_again_once_it_has_room(
+    tmp_path: Path,
+) -> None:
+    # docker/redis.conf's noeviction: a full server refuses writes. The rate limit's counter, the first thing a
+    # write does in Redis, got the refusal as redis-py's OutOfMemoryError and answered 500 internal_error.
+    server = RedisProcess(tmp_path)
+    server.start()
+    try:
+        api = ApiClient(
+            flask_transport(
+                create_app({"STORE": StoreConfig(kind="redis", redis_url=server.url)}).test_client()
+            )
+        )
+        game_id, token, _ = api.create(2)
+        move = api.legal(game_id).body["moves"][0]
+        client = redis.Redis.from_url(server.url)
+        client.config_set("maxmemory", "1")  # used memory is now above the limit, as after a burst of writes
+        for answer in (
+            api.post("/api/games", {"players": 2}),
+            api.post("/api/score-sheets", {"players": [{"name": "A", "cp": 1}]}),
+            api.post(f"/api/games/{game_id}/moves", move, token=token, if_match="*"),
+        ):
+            assert answer.error() == (503, "store_unavailable")
+            assert answer.headers["retry-after"] == "5"
+        assert api.get(f"/api/games/{game_id}").body["version"] == 1  # reads still work, nothing was written
+        client.config_set("maxmemory", "0")
+        assert api.post(f"/api/games/{game_id}/moves", move, token=token, if_match="*").status == 201
+        client.close()
+    finally:
+        server.stop()

@@ -35,6 +35,15 @@ def test_a_body_that_does_not_fit_its_schema_is_400_naming_the_fields(api: ApiCl
     assert api.get("/api/games?limit=0").error() == (400, "invalid_request")
 
 
+@pytest.mark.parametrize("seed", [1.5, "7", True])
+def test_a_seed_that_is_not_a_json_whole_number_is_400_not_another_seed(api: ApiClient, seed: object) -> None:
+    # 1.5 was taken as seed 1 (and "7" as 7): a game dealt from a seed the client never sent
+    answer = api.post("/api/games", {"players": ["A", "B"], "seed": seed})
+    assert answer.error() == (400, "invalid_request")
+    assert set(answer.body["details"]["fields"]["json"]) == {"seed"}
+    assert api.get("/api/games").body["total"] == 0
+
+
 def test_writes_over_the_rate_limit_are_429_with_retry_after() -> None:
     app = create_app(
         # A window far longer than the test (windows are aligned to multiples of it), so that no window
