@@ -47,7 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from gunicorn.app.base import BaseApplication
 
-    from api import observability
+    from api import observability, unread
     from api.app import create_app
 
     class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
@@ -63,7 +63,8 @@ def _serve(args: argparse.Namespace) -> int:
                 self.cfg.set(key, value)
 
         def load(self) -> Any:
-            return self.factory()
+            # gunicorn closes a connection whose refused body it would have to read on: say so (api.unread)
+            return unread.closing_when_unread(self.factory())
 
     options = {
         "bind": f"{args.host}:{args.port}",
