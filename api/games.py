@@ -197,8 +197,9 @@ class Games(MethodView):
         """Start a game. The answer holds the owner token, shown this once: keep it to record moves.
 
         Players' names are their own: two that are the same, ignoring case and the blanks around them, are
-        `400 invalid_setup` (messages name players, and "Ann's turn, not Ann's" says nothing)."""
-        _distinct_names(setup["players"])
+        `400 invalid_setup` (messages name players, and "Ann's turn, not Ann's" says nothing); so are their
+        colours (the board tells players apart by colour), and a player given none takes one nobody chose."""
+        _distinct_seats(setup["players"])
         issued = services().gate.create_game(dict(setup))
         return created(issued)
 
@@ -220,25 +221,27 @@ class Import(MethodView):
         return created(issued)
 
 
-def _distinct_names(players: Any) -> None:
-    """Refuse two players of one name (compared ignoring case and surrounding blanks), as a list of names or of
-    {name, colour} gives them; anything else is left to the rules engine's setup checks."""
+def _distinct_seats(players: Any) -> None:
+    """Refuse two players of one name, or of one colour (each compared ignoring case and surrounding blanks),
+    as a list of names or of {name, colour} gives them; anything else is left to the rules engine's setup
+    checks."""
     if not isinstance(players, list):
         return
-    seen: dict[str, str] = {}
-    for player in players:
-        name = player.get("name") if isinstance(player, dict) else player
-        if not isinstance(name, str) or not name.strip():
-            continue
-        key = name.strip().casefold()
-        if key in seen:
-            raise ApiError(
-                "invalid_setup",
-                f"two players are named {name.strip()!r}: each player needs a name of their own (names are "
-                "compared ignoring case and the blanks around them)",
-                name=name.strip(),
-            )
-        seen[key] = name
+    for field, what in (("name", "named"), ("colour", "playing")):
+        seen: set[str] = set()
+        for player in players:
+            value = player.get(field) if isinstance(player, dict) else player if field == "name" else None
+            if not isinstance(value, str) or not value.strip():
+                continue
+            key = value.strip().casefold()
+            if key in seen:
+                raise ApiError(
+                    "invalid_setup",
+                    f"two players are {what} {value.strip()!r}: each player needs a {field} of their own "
+                    f"({field}s are compared ignoring case and the blanks around them)",
+                    **{field: value.strip()},
+                )
+            seen.add(key)
 
 
 # --- one game ---------------------------------------------------------------------------------------------

@@ -53,15 +53,23 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidSetup("players must be a count or a list of names or {name, colour} objects")
     if setup.get("solo") is not None:  # a stored solo setup lists the rival: it is added again below
         players = [p for p in players if not (isinstance(p, Mapping) and p.get("automatic"))]
+    entries = [{"name": player} if isinstance(player, str) else player for player in players]
+    chosen = {
+        entry.get("colour")
+        for entry in entries
+        if isinstance(entry, Mapping) and isinstance(entry.get("colour"), str)
+    }
+    # A player left without a colour takes the first one nobody chose, so that a default never repeats a colour
+    # picked for another seat (the board tells players apart by colour); past eight seats they repeat.
+    unchosen = iter([colour for colour in COLOURS if colour not in chosen])
     seats: list[dict[str, Any]] = []
-    for index, player in enumerate(players):
-        entry = {"name": player} if isinstance(player, str) else player
+    for index, entry in enumerate(entries):
         if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
             raise InvalidSetup(f"player {index + 1} needs a name", seat=index)
         name = entry["name"].strip()
         if not name or len(name) > 40:
             raise InvalidSetup(f"player {index + 1}'s name must have 1 to 40 characters", seat=index)
-        colour = entry.get("colour") or COLOURS[index % len(COLOURS)]
+        colour = entry.get("colour") or next(unchosen, COLOURS[index % len(COLOURS)])
         if not isinstance(colour, str) or len(colour) > 20:
             raise InvalidSetup(f"player {index + 1}'s colour must be a short text", seat=index)
         seats.append({"name": name, "colour": colour})

@@ -56,3 +56,25 @@ def test_two_players_of_one_name_are_refused(api: ApiClient, players: list[objec
     answer = api.post("/api/games", {"players": players})
     assert answer.error() == (400, "invalid_setup")
     assert "name" in answer.body["message"]
+
+
+@pytest.mark.parametrize(
+    "players",
+    [
+        [{"name": "Ann", "colour": "blue"}, {"name": "Bo", "colour": "Blue"}],
+        [{"name": "Ann", "colour": "red"}, "Bo", {"name": "Cy", "colour": " red "}],
+    ],
+)
+def test_two_players_of_one_colour_are_refused(api: ApiClient, players: list[object]) -> None:
+    answer = api.post("/api/games", {"players": players})
+    assert answer.error() == (400, "invalid_setup")
+    assert "colour" in answer.body["message"] and answer.body["details"]["colour"] in {"Blue", "red"}
+
+
+def test_a_player_given_no_colour_takes_one_nobody_chose(api: ApiClient) -> None:
+    # "purple" is the first seat's default colour: chosen by the second player, the first takes another
+    players = ["Ann", {"name": "Bo", "colour": "purple"}, "Cy"]
+    answer = api.post("/api/games", {"players": players})
+    assert answer.status == 201
+    colours = [player["colour"] for player in answer.body["game"]["players"]]
+    assert colours == ["green", "purple", "blue"]
