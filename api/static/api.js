@@ -101,6 +101,34 @@ export async function call(method, path, options = {}) {
   return { status: response.status, etag: etag ? Number(etag.replace(/\D/g, "")) : null, body };
 }
 
+/** The pauses before each new try of a write that got no answer (milliseconds): about seven seconds in all. */
+export const RETRY_DELAYS = [1000, 2000, 4000];
+
+/**
+ * call() for a write sent with an idempotencyKey, sent again with the same key (and the same If-Match) when no
+ * answer came (the connection dropped: a phone's Wi-Fi at the table) or the store was briefly unavailable
+ * (503). The server answers a retry of a write it has already made with that write's own answer, and makes it
+ * only once, so a move whose answer was lost is recorded once however often it is sent. onRetry(attempt, total)
+ * is called before each new try; the last refusal is thrown as call() throws it.
+ */
+export async function callRetried(method, path, options, onRetry = () => {}) {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await call(method, path, options);
+    } catch (error) {
+      const passing = error.code === "offline" || error.status === 503;
+      if (!passing || !options.idempotencyKey || attempt >= RETRY_DELAYS.length) throw error;
+      onRetry(attempt + 1, RETRY_DELAYS.length);
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS[attempt]));
+    }
+  }
+}
+
+/** What a page says while a write is sent again (callRetried's onRetry). */
+export function retrying(attempt, total) {
+  return `No answer from the server: sending it again (${attempt} of ${total})…`;
+}
+
 /** GET with the game's token when the browser holds one (private games need it). */
 export function read(gameId, path) {
   return call("GET", path, { token: tokenFor(gameId) });

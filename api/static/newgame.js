@@ -2,7 +2,7 @@
  * the owner token in this browser, and shows it once with the seats' links to share at the table.
  */
 
-import { call, saveToken } from "./api.js";
+import { callRetried, randomKey, retrying, saveToken } from "./api.js";
 import { h, replace, wireCopyButtons } from "./dom.js";
 import { seatLinks } from "./share.js";
 
@@ -58,7 +58,11 @@ form.addEventListener("submit", async (event) => {
   const submit = form.querySelector("button[type=submit]");
   submit.disabled = true;
   try {
-    const answer = await call("POST", "/api/games", { body });
+    // sent again with the same key if no answer came: the server then answers the game it made, not a second one
+    const answer = await callRetried("POST", "/api/games", { body, idempotencyKey: randomKey() }, (attempt, total) => {
+      error.textContent = retrying(attempt, total);
+    });
+    error.textContent = "";
     const game = answer.body.game;
     saveToken(game.game_id, answer.body.owner_token);
     form.hidden = true;

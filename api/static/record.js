@@ -6,10 +6,11 @@
  * the timeline and the score are read again); follows the game's event stream so that moves recorded on
  * another device (a player's phone) appear here at once. Keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, 1-9 press
  * the first nine move buttons. On a phone, undo, redo and a jump to the board (and back) sit in a bar at the
- * bottom of the screen (the quick bar).
+ * bottom of the screen (the quick bar). A write whose answer never came is sent again with the same key
+ * (api.js, callRetried), saying so, so that a dropped connection neither loses the move nor records it twice.
  */
 
-import { call, follow, read, randomKey, tokenFor } from "./api.js";
+import { callRetried, follow, read, randomKey, retrying, tokenFor } from "./api.js";
 import { draw } from "./board.js";
 import { h, replace, say } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
@@ -61,12 +62,11 @@ async function write(path, body) {
   say(messagePlace("moves"), "");
   say(messagePlace("undo"), "");
   try {
-    const answer = await call("POST", `/api/games/${id}/${path}`, {
-      body,
-      token: tokenFor(id),
-      version: view.game.version,
-      idempotencyKey: randomKey(),
-    });
+    const sent = { body, token: tokenFor(id), version: view.game.version, idempotencyKey: randomKey() };
+    const answer = await callRetried("POST", `/api/games/${id}/${path}`, sent, (attempt, total) =>
+      say(messagePlace(path), retrying(attempt, total)),
+    );
+    say(messagePlace(path), ""); // a retry's notice, now answered
     await load(answer.body);
     document.getElementById("prompt-title").focus();
   } catch (error) {

@@ -13,7 +13,7 @@
  * shown as the line stands now (states/V?current_line=1), so an amended move sits in its place.
  */
 
-import { call, randomKey, read, saveToken, tokenFor } from "./api.js";
+import { call, callRetried, randomKey, read, retrying, saveToken, tokenFor } from "./api.js";
 import { draw } from "./board.js";
 import { h, replace, say, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable, whereWords } from "./game.js";
@@ -649,11 +649,14 @@ async function applyCorrection() {
   setCorrectionBusy(true);
   let stale = false;
   try {
-    const answer = await call("POST", `/api/games/${id}/amend`, {
+    const sent = {
       body: { version: correction.version, move: correction.move },
       token: tokenFor(id),
       version: correction.listing.version,
       idempotencyKey: randomKey(),
+    };
+    const answer = await callRetried("POST", `/api/games/${id}/amend`, sent, (attempt, total) => {
+      correctError.textContent = retrying(attempt, total);
     });
     const amended = answer.body.versions[answer.body.versions.length - 1];
     const dropped = answer.body.report.dropped.length;
