@@ -121,6 +121,21 @@ class Api:
         self.play_moves(game_id, token, moves)
         return game_id, token
 
+    def correctable_move(self, game_id: str) -> dict[str, Any]:
+        """The timeline entry of an early move (the third or later) that had another legal move beside it: one
+        a correction can change."""
+        entries = self.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+        return dict(
+            next(
+                entry
+                for entry in entries[2:]
+                if len(
+                    self.call("GET", f"/api/games/{game_id}/legal-moves?before={entry['version']}")["moves"]
+                )
+                > 1
+            )
+        )
+
     def play_moves(self, game_id: str, token: str, count: int) -> None:
         """Post the first legal move `count` times."""
         for _ in range(count):

@@ -60,6 +60,15 @@ def wait_shown(page: Any, version: int) -> None:
     page.wait_for_function("v => document.getElementById('board').dataset.version === String(v)", arg=version)
 
 
+def choose_another_move(page: Any, site: Served, game_id: str, token: str, version: int) -> None:
+    """Open the replay at the move of ``version`` with ``token``, open "Correct this move…" and choose the first
+    move other than the one recorded (its dry run follows)."""
+    page.goto(f"{site.url}/games/{game_id}/replay?version={version}#token={token}")
+    wait_shown(page, version)
+    page.get_by_role("button", name="Correct this move…").click()
+    page.locator("#correct-moves button.move:not(:has(.tag))").first.click()
+
+
 def test_record_a_seeded_game_by_clicking_then_replay_annotate_and_fork(
     page: Any, site: Served, api: Api, shots: Path
 ) -> None:
@@ -431,12 +440,7 @@ def test_correct_a_move_from_the_replay_with_a_dry_run_first(
 ) -> None:
     game_id, token = api.seeded_game(["Aiko", "Ben"], 11, 10)
     before = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
-    # an early move with another legal move beside the one recorded
-    target = next(
-        entry
-        for entry in before[2:]
-        if len(api.call("GET", f"/api/games/{game_id}/legal-moves?before={entry['version']}")["moves"]) > 1
-    )
+    target = api.correctable_move(game_id)
     version = target["version"]
     alternatives = api.call("GET", f"/api/games/{game_id}/legal-moves?before={version}")
     # what the API's dry run says for each alternative (a dry run writes nothing)

@@ -30,7 +30,14 @@ from tests.e2e.pages.conftest import (
     refuse_a_score_sheet_tally,
     save_annotation,
 )
-from tests.e2e.pages.test_pages_browser import PHONE, click_a_move, version_of, wait_shown, wait_version
+from tests.e2e.pages.test_pages_browser import (
+    PHONE,
+    choose_another_move,
+    click_a_move,
+    version_of,
+    wait_shown,
+    wait_version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -484,16 +491,7 @@ def test_messages_are_said_beside_the_control_that_caused_them(
     assert page.get_by_role("alert").filter(has_text="No branch was made").count() == 0
 
     # A move corrected: said under "Correct this move…", where the correction began.
-    entries = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
-    target = next(
-        entry
-        for entry in entries[2:]
-        if len(api.call("GET", f"/api/games/{game_id}/legal-moves?before={entry['version']}")["moves"]) > 1
-    )
-    page.goto(f"{site.url}/games/{game_id}/replay?version={target['version']}#token={token}")
-    wait_shown(page, target["version"])
-    page.get_by_role("button", name="Correct this move…").click()
-    page.locator("#correct-moves button.move:not(:has(.tag))").first.click()
+    choose_another_move(page, site, game_id, token, api.correctable_move(game_id)["version"])
     page.get_by_role("button", name="Apply correction").click()
     said_beside(page, page.locator("#correct-open"), "status", "Move corrected")
 
