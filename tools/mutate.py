@@ -313,16 +313,29 @@ def main(argv: list[str] | None = None) -> int:
         default=r"^(describe|text|words|__repr__|__str__)|_text$|_words$",
         help="a regex: functions whose name matches are not mutated (wording)",
     )
+    parser.add_argument(
+        "--again",
+        type=Path,
+        help="a previous run's output: run only the survivors it lists (give no --sample)",
+    )
     parser.add_argument("--list", action="store_true", help="list the mutants and stop")
     args = parser.parse_args(argv)
     root = args.root.resolve()
     skip = re.compile(args.skip_functions) if args.skip_functions else None
 
+    # A previous run's survivors, as it printed them: run only those again (after new tests, say).
+    again = (
+        {line.strip() for line in args.again.read_text(encoding="utf-8").splitlines()}
+        if args.again
+        else set()
+    )
     mutants: list[Mutant] = []
     for module in args.modules:
         found = list_mutants(module if module.is_absolute() else root / module, root, skip)
         if args.line:
             found = [m for m in found if m.line in args.line]
+        if args.again:
+            found = [m for m in found if f"{m.path}:{m.line}: {m.description}" in again]
         if args.sample is not None and len(found) > args.sample:
             found = sorted(
                 random.Random(f"{args.seed}:{module}").sample(found, args.sample), key=lambda m: m.index
