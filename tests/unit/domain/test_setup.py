@@ -200,12 +200,13 @@ def test_R_S05_the_well_tiles_lie_reward_side_up_from_what_the_bag_still_holds()
     assert state.board.well.tiles == (tile,)
 
 
-def test_R_S05_the_well_takes_two_tiles_and_no_third() -> None:
+def test_R_S05_the_last_two_tiles_go_to_the_well_and_no_third_is_asked() -> None:
     state = advance_to(domain.new_game(3, mode="table"), "well_tile")
     for _ in range(2):
         assert domain.prompt_of(state)["kind"] == "well_tile"
         state = domain.apply(state, domain.legal_moves(state)[0])
     assert len(state.board.well.tiles) == 2
+    assert state.board.decks.die_tiles == ()  # they were the bag's last two
     assert domain.prompt_of(state)["kind"] != "well_tile"
 
 
