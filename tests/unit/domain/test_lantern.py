@@ -32,7 +32,7 @@ def test_R_L01_the_player_orders_the_icons_when_order_matters() -> None:
 
 
 def test_R_L01_two_copies_of_one_card_are_two_entries_of_the_menu() -> None:
-    # A1 exists in two copies: each copy's icons are gained, so each needs an option id of its own
+    # A1 is printed twice; should one Lantern Area ever hold both, each copy is gained, under an id of its own
     state = with_player(standard(), 0, lantern=("SR3", "A1", "DC2", "A1"), seals=0, pot=5)
     state = play(state, *LEFT_TO_WELL)
     prompt = domain.prompt_of(state)
