@@ -94,6 +94,14 @@ def test_C2_option_own_turn_forbids_conversions_in_the_garden_activation() -> No
     )  # 1 coin, no conversion: PG2 is out of reach, nothing asked
 
 
+def test_R_E03_a_garden_of_a_bridge_left_empty_gives_nothing() -> None:
+    # black ends the round empty: a gardener on its stone garden (a free gain) must gain nothing
+    without = finish_turn(play(last_turn(), TAKE_BLACK, TO_WELL))
+    state = finish_turn(play(with_gardeners(last_turn(), black_stone=(2,)), TAKE_BLACK, TO_WELL))
+    assert domain.prompt_of(state)["kind"] == "roll"
+    assert state.players == without.players
+
+
 def test_R_E04_dice_are_cleared_rerolled_laid_ascending_and_the_round_advances() -> None:
     state = finish_turn(play(last_turn(), TAKE_BLACK, TO_WELL))
     assert domain.prompt_of(state) == {"kind": "roll", "seat": None, "bridge": "coral", "dice": 4}

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 import domain
+from domain.prompts import GardenerAction
 
 from .helpers import answers_of, play, standard, with_player
 
@@ -32,6 +33,25 @@ def test_R_GA01_a_garden_with_your_gardener_is_closed_to_you_others_do_not_matte
     with pytest.raises(domain.IllegalMove) as error:
         domain.apply(state, {"kind": "gardener", "seat": 0, "garden": "coral_stone"})
     assert error.value.rule == "R-GA01"
+
+
+def test_R_GA01_no_gardener_left_no_gardener_action() -> None:
+    state = with_player(standard(), 0, lantern=(), food=7, gardeners=0)
+    state = play(state, *TO_OUTSIDE_1)
+    assert domain.prompt_of(state)["seat"] == 1  # nothing to ask: the action is skipped
+    forced = with_player(replace(state, stack=(*state.stack, GardenerAction(1))), 1, gardeners=0, food=7)
+    assert answers_of(forced, "gardener") == []
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(forced, {"kind": "gardener", "seat": 1, "garden": "coral_stone"})
+    assert error.value.rule == "R-GA01"
+
+
+def test_R_GA01_the_last_gardener_on_the_domain_may_still_go() -> None:
+    state = with_player(standard(), 0, lantern=(), food=1, seals=0, gardeners=1)
+    state = play(state, *TO_OUTSIDE_1)
+    assert {m["garden"] for m in answers_of(state, "gardener")} == {"coral_stone"}
+    state = play(state, {"kind": "gardener", "seat": 0, "garden": "coral_stone"})
+    assert state.players[0].gardeners == 0
 
 
 def test_R_GA01_the_leftmost_gardener_goes_paying_the_food() -> None:

@@ -31,6 +31,24 @@ def test_R_L01_the_player_orders_the_icons_when_order_matters() -> None:
     assert (state.players[0].pot, state.players[0].seals) == (6, 0 + 1)  # the Well's seal came after
 
 
+def test_R_L01_two_copies_of_one_card_are_two_entries_of_the_menu() -> None:
+    # A1 is printed twice; should one Lantern Area ever hold both, each copy is gained, under an id of its own
+    state = with_player(standard(), 0, lantern=("SR3", "A1", "DC2", "A1"), seals=0, pot=5)
+    state = play(state, *LEFT_TO_WELL)
+    prompt = domain.prompt_of(state)
+    assert prompt["title"] == "lantern"
+    assert [option["id"] for option in prompt["options"]] == ["SR3", "A1", "DC2", "A1#2"]
+
+
+def test_R_L01_rest_takes_the_seal_before_the_influence_whatever_the_cards_order() -> None:
+    # the influence card (A1) lies before the seal (DC2): ``rest`` still gains the seal first, so the marker
+    # can pay the milestone at 6
+    state = with_player(standard(), 0, lantern=("SR3", "A1", "DC2"), seals=0, pot=5)
+    state = play(state, *LEFT_TO_WELL)
+    state = play(state, {"kind": "rest", "seat": 0})
+    assert domain.prompt_of(state)["kind"] == "milestone"
+
+
 def test_R_L02_replaced_action_cards_join_the_lantern_area() -> None:
     catalog = standard().catalog
     assert [str(i) for i in catalog.cards["A1"].lantern] == ["pot:1"]

@@ -173,6 +173,7 @@ def test_C8_option_shared_lets_tied_players_share_a_rank() -> None:
     state = replace(state, options=replace(state.options, tie_break="shared"))
     ranks = {sheet.seat: sheet.rank for sheet in domain.score(state)}
     assert ranks[0] == ranks[2] == 1
+    assert ranks[1] == 3  # the two shared places are both taken: the next player is third, not first
 
 
 def test_score_is_available_at_any_moment() -> None:
@@ -227,6 +228,8 @@ def test_score_sheet_takes_points_where_the_rulebook_scorer_does() -> None:
         {"gardeners": ["PG1", "PG1"]},
         {"gardeners": ["XX"]},
         {"food": 3, "resource_points": 1},
+        {"resource_points": 7},
+        {"warrior_points": -1},
         {"colour": "red"},
         {"turn_order": 3},
     ],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import domain
+from domain import castle
 from domain.vocabulary import Colour, Phase
 
 from .helpers import advance_to, answers_of, default_answer, play, table_game
@@ -21,7 +22,7 @@ def test_R_S01_two_to_four_players_set_up(players: int) -> None:
     assert domain.prompt_of(state)["kind"] == "choose_start"
 
 
-@pytest.mark.parametrize("players", [0, 5, ["a"] * 6])
+@pytest.mark.parametrize("players", [0, 5, ["a"] * 6, 2.5, None, True])
 def test_R_S01_other_player_counts_are_refused(players: object) -> None:
     with pytest.raises(domain.InvalidSetup) as error:
         domain.new_game(players)  # type: ignore[arg-type]
@@ -121,6 +122,12 @@ def test_R_S03_a_deal_kept_says_nothing_of_a_redeal() -> None:
     assert domain.prompt_help(domain.apply(state, last)) == ""
 
 
+def test_R_S03_a_card_outside_the_catalog_never_counts_as_a_redeal() -> None:
+    # describe words reveal moves with this: an unknown card id must be a plain "no", not a crash
+    state = domain.new_game(3, mode="table")
+    assert castle.dealt_again_by(state, "S99") is False
+
+
 def test_R_S03_different_dark_actions_keep_the_deal() -> None:
     state = table_game(3, answers={"steward_1": "S1", "steward_2": "S2", "steward_3": "S4"})
     assert [room.card for room in state.board.rooms][:3] == ["S1", "S2", "S4"]
@@ -193,6 +200,16 @@ def test_R_S05_the_well_tiles_lie_reward_side_up_from_what_the_bag_still_holds()
     assert state.board.well.tiles == (tile,)
 
 
+def test_R_S05_the_last_two_tiles_go_to_the_well_and_no_third_is_asked() -> None:
+    state = advance_to(domain.new_game(3, mode="table"), "well_tile")
+    for _ in range(2):
+        assert domain.prompt_of(state)["kind"] == "well_tile"
+        state = domain.apply(state, domain.legal_moves(state)[0])
+    assert len(state.board.well.tiles) == 2
+    assert state.board.decks.die_tiles == ()  # they were the bag's last two
+    assert domain.prompt_of(state)["kind"] != "well_tile"
+
+
 def test_R_S06_the_round_marker_starts_on_one() -> None:
     assert domain.new_game(2, seed=1).round == 1
 
@@ -212,6 +229,14 @@ def test_R_S07_a_roll_prompt_offers_every_sorted_multiset() -> None:
     assert len(domain.legal_moves(state)) == 252
     with pytest.raises(domain.IllegalMove) as error:
         domain.apply(state, {"kind": "roll", "seat": None, "bridge": "coral", "dice": [6, 1, 2, 3, 4]})
+    assert error.value.rule == "R-S07"
+
+
+@pytest.mark.parametrize("dice", [[0, 1, 2, 3, 4], [1, 2, 3, 4, 7]])
+def test_R_S07_a_rolled_die_shows_one_to_six(dice: list[int]) -> None:
+    state = advance_to(domain.new_game(4, mode="table"), "roll")
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(state, {"kind": "roll", "seat": None, "bridge": "coral", "dice": dice})
     assert error.value.rule == "R-S07"
 
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 import domain
+from domain import rival
 from domain.errors import NotYourTurn
+from domain.passage_of_time import turn_order
 from domain.state import Die
 from domain.vocabulary import Colour
 
@@ -184,3 +186,12 @@ def test_R_SO02_the_rival_resolves_nothing_of_its_space() -> None:
     rival = state.players[RIVAL]
     assert (rival.seals, rival.iron, rival.pot, rival.cp) == (0, 0, 1, 3)
     assert domain.prompt_of(state) == {"kind": "take_die", "seat": HUMAN}
+
+
+def test_R_SO05_R_PT03_a_rival_marker_at_the_end_of_the_track_keeps_its_height() -> None:
+    # the human's marker lies on top at space 20: influence that cannot move the rival leaves it underneath
+    state = with_player(solo_game(), RIVAL, pot=20, pot_stamp=1)
+    state = with_player(state, HUMAN, pot=20, pot_stamp=2)
+    after = rival.influence(state, RIVAL, 2)
+    assert (after.players[RIVAL].pot, after.players[RIVAL].pot_stamp) == (20, 1)
+    assert turn_order(after)[0] == HUMAN

@@ -42,6 +42,14 @@ def test_R_WA01_no_warrior_left_no_warrior_action() -> None:
     assert error.value.rule == "R-WA01"
 
 
+def test_R_WA01_the_last_warrior_on_the_domain_may_still_go() -> None:
+    state = warrior_prompt(iron=1, warriors=1)
+    assert [m["yard"] for m in answers_of(state, "warrior")] == ["yard_3"]
+    state = play(state, {"kind": "warrior", "seat": 0, "yard": "yard_3"})
+    assert state.players[0].warriors == 0
+    assert state.board.yards[2].warriors == (0,)
+
+
 def test_R_WA02_any_yard_paying_its_iron() -> None:
     state = warrior_prompt(iron=3, seals=0)
     assert [m["yard"] for m in answers_of(state, "warrior")] == ["yard_2", "yard_3"]

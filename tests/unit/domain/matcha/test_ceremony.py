@@ -152,6 +152,14 @@ def test_R_M18_CT15_R_CA05_a_courtier_one_floor_up_without_pearl() -> None:
     assert prompt(resolve(matcha_standard(), 0, "climb"))["kind"] == "take_die"  # no courtier out: nothing
 
 
+def test_R_M18_CT15_the_free_climb_may_be_declined() -> None:
+    state = with_player(with_board_gate(matcha_standard(), 1), 0, pearl=0)
+    state = resolve(state, 0, "climb")
+    state = play(state, {"kind": "done", "seat": 0})
+    assert state.players[0].action_card == "A1"  # no courtier moved, no card taken
+    assert prompt(state)["kind"] == "take_die"
+
+
 def with_board_gate(state: domain.GameState, count: int) -> domain.GameState:
     from dataclasses import replace
 

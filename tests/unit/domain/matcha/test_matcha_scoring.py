@@ -68,6 +68,12 @@ def test_R_F03_R_M19_whisks_score_as_a_resource() -> None:
     assert domain.score(with_player(state, 0, whisks=2))[0].resources == 1
 
 
+def test_R_F03_R_M19_a_matcha_sheet_takes_resource_points_up_to_eight() -> None:
+    # four resources (whisks too) can score 2 each: 8, where the base game's three stop at 6
+    tallies = {"expansions": ["matcha"], "players": [{"resource_points": 8}, {}]}
+    assert score_sheet(tallies)[0].resources == 8
+
+
 def test_R_M19_the_matcha_sheet_adds_the_geisha_line_after_the_gardeners() -> None:
     data = domain.score(twenty_four())[0].to_dict()
     assert list(data) == [
