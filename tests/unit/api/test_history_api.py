@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
+from uuid import NAMESPACE_URL, uuid4, uuid5
 
 import pytest
 
@@ -455,3 +456,24 @@ def test_an_abandoned_games_listing_says_it_is_closed_and_its_record_has_no_empt
     assert (
         api.get(f"/api/games/{other}/export?format=text").body.rstrip().endswith("abandoned by owner: dinner")
     )
+
+
+@pytest.mark.parametrize("derived", ["annotations", "access"])
+def test_an_import_never_takes_the_id_of_another_games_own_streams(api: ApiClient, derived: str) -> None:
+    """A game's annotation and access streams have ids anyone can derive from its id (uuid5). An import that
+    asked for one of them took it: into the access stream it was a 500; into the annotation stream of a game
+    not yet annotated it squatted it, and every annotation of that game was a 500 from then on. Only a random
+    (version 4) id that names no stream is kept; any other takes a new one."""
+    game_id, token = started(api, 1)
+    document = api.get(f"/api/games/{game_id}/export").body
+    stream = uuid5(NAMESPACE_URL, f"heronlog:{derived}:{game_id}")
+    copy = api.post("/api/games/import", {**document, "game_id": str(stream)})
+    assert copy.status == 201 and copy.body["game"]["game_id"] not in (str(stream), game_id)
+    note = api.post(f"/api/games/{game_id}/annotations", {"version": 2, "text": "still mine"}, token=token)
+    assert note.status == 201
+    assert [n["text"] for n in api.get(f"/api/games/{game_id}/annotations").body["annotations"]] == [
+        "still mine"
+    ]
+    assert api.get(f"/api/games/{game_id}/access", token=token).status == 200
+    free = str(uuid4())  # an id such as heronlog gives, free here: kept
+    assert api.post("/api/games/import", {**document, "game_id": free}).body["game"]["game_id"] == free
