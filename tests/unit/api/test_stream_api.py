@@ -94,6 +94,24 @@ def test_the_stream_of_a_private_game_needs_a_token_and_bad_resume_points_are_40
     assert api.get(f"/api/games/{game_id}/stream?timeout=-1", token).error() == (400, "invalid_request")
 
 
+def test_an_open_stream_of_a_private_game_ends_when_its_token_is_withdrawn() -> None:
+    """A withdrawn or replaced token stops working everywhere, an event stream already open with it too: the
+    stream sends nothing more and ends (its reconnection is then 401). It served every event until its
+    timeout (up to 300 s) before."""
+    client, api = quick_app()
+    game_id, owner, _ = api.create(2, seed=5, private=True)
+    seat = api.post(f"/api/games/{game_id}/seats/0/token", {}, token=owner).body["token"]
+    watching = client.get(f"/api/games/{game_id}/stream", headers={"Authorization": f"Bearer {seat}"})
+    assert watching.status_code == 200  # opened with a working token; its events are produced as it is read
+    assert api.delete(f"/api/games/{game_id}/seats/0/token", token=owner).status == 204
+    api.play(game_id, api.legal(game_id, owner).body["moves"][0], owner, 1)
+    assert parse(watching.get_data(as_text=True)) == []
+    assert api.get(f"/api/games/{game_id}/stream", seat).error() == (401, "unauthorized")
+    # the owner's stream, whose token still works, gets the move
+    _, text = streamed(client, f"/api/games/{game_id}/stream?after=1", Authorization=f"Bearer {owner}")
+    assert [e["id"] for e in parse(text)] == ["2"]
+
+
 def test_a_stream_sees_its_client_leave_by_the_socket_the_server_hands_over() -> None:
     ours, theirs = socket.socketpair()
     with ours:
