@@ -192,6 +192,22 @@ def _identity() -> str:
     return "address:" + (request.remote_addr or "unknown")
 
 
+def _still_valid(box: Services) -> None:
+    """Before a retry of a write to a game gets its remembered answer: 401 if the token it was sent with no
+    longer works (a seat token withdrawn or replaced since). The view checks the token of every write it
+    makes; a remembered answer is given before any view runs, so without this a dead token went on being
+    answered 2xx (its own earlier answers, a game's board in them) for as long as they are kept. Read only
+    for retries that find their answer."""
+    game_id = (request.view_args or {}).get("game_id")
+    token = presented_token()
+    if isinstance(game_id, UUID) and token and box.gate.authenticate(game_id, token) is None:
+        raise ApiError(
+            "unauthorized",
+            "this token is not valid for this game",
+            headers={"WWW-Authenticate": 'Bearer realm="heronlog", error="invalid_token"'},
+        )
+
+
 def _plan_read(box: Services) -> tuple[UUID, str, PlannedRead] | None:
     """For a write to one game with a well-formed token: the read of that game and of its grants, planned as
     one command for the rate limit's round trip, when that goes to the same Redis server (standalone)."""
@@ -272,6 +288,7 @@ def _add_write_guards(app: Flask) -> None:
                 "idempotency_key_reused",
                 "this Idempotency-Key was used for another request: use a new key for a new write",
             )
+        _still_valid(box)  # a token withdrawn or replaced since gets no answer, not even its own first one
         check = replay_check()  # the view's own word on whether its first answer still holds (api.context)
         if check is not None:
             check(remembered, **(request.view_args or {}))
