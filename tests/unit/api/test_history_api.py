@@ -477,3 +477,27 @@ def test_an_import_never_takes_the_id_of_another_games_own_streams(api: ApiClien
     assert api.get(f"/api/games/{game_id}/access", token=token).status == 200
     free = str(uuid4())  # an id such as heronlog gives, free here: kept
     assert api.post("/api/games/import", {**document, "game_id": free}).body["game"]["game_id"] == free
+
+
+@pytest.mark.parametrize(
+    "parent",
+    [
+        {"game_id": "javascript:alert(1)", "version": 1},
+        {"game_id": "x", "version": "y"},
+        {"game_id": "06d23c9c-fb90-47d3-8a44-3a4620f8bbc1", "version": 1, "extra": "<b>"},
+        {"game_id": "06d23c9c-fb90-47d3-8a44-3a4620f8bbc1", "version": True},
+    ],
+)
+def test_an_import_whose_parent_is_not_a_games_is_422(api: ApiClient, parent: Any) -> None:
+    """A branch's parent is a game's id and a version: the pages link to it (``/games/<id>/replay``) and the
+    list marks the branch. An import took any object there, and answered and served it as it was."""
+    game_id, _ = started(api, 1)
+    document = api.get(f"/api/games/{game_id}/export").body
+    answer = api.post("/api/games/import?new_id=1", {**document, "parent": parent})
+    assert answer.error() == (422, "invalid_log")
+    assert [problem["position"] for problem in answer.body["details"]["problems"]] == ["parent"]
+    # a real branch's export keeps its parent
+    branch = api.post(f"/api/games/{game_id}/forks", {"version": 2}).body["game"]
+    exported = api.get(f"/api/games/{branch['game_id']}/export").body
+    copy = api.post("/api/games/import?new_id=1", exported)
+    assert copy.status == 201 and copy.body["game"]["parent"] == {"game_id": game_id, "version": 2}
