@@ -145,6 +145,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _add_docs_assets(app)
     _add_write_guards(app)
 
+    @app.after_request
+    def no_sniffing(response: Response) -> Response:
+        # Every answer is what its Content-Type says: the text export (names and annotations as written, markup
+        # included) is never taken for HTML by a browser that sniffs. The pages add their own policy (api.pages).
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
+
     # The web pages (issue 7): templates and static modules over the JSON API above.
     from api import pages
 

@@ -301,6 +301,8 @@ def test_export_in_three_formats_and_import_round_trip(api: ApiClient) -> None:
     assert exported.status == 200 and exported.body["format"] == "heronlog.game"
     text = api.get(f"/api/games/{game_id}/export?format=text")
     assert text.headers["content-type"].startswith("text/plain") and "bold" in text.body
+    # names and notes as written, markup included: never sniffed as HTML
+    assert text.headers["x-content-type-options"] == "nosniff"
     bgstats = api.get(f"/api/games/{game_id}/export?format=bgstats").body
     assert bgstats["plays"][0]["sourcePlayId"] == game_id
     assert api.get(f"/api/games/{game_id}/export?format=pdf").error() == (400, "invalid_request")
