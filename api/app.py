@@ -23,6 +23,7 @@ from api import errors, fastjson, observability
 from api.context import (
     BEARER,
     EXTENSION,
+    STREAMS,
     LazyServices,
     Services,
     idempotency_key,
@@ -32,7 +33,15 @@ from api.context import (
 )
 from api.errors import ApiError, error_response
 from api.fastjson import FastJSONProvider
-from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
+from api.limits import (
+    MemoryAnswers,
+    MemoryCounter,
+    RateLimiter,
+    RedisAnswers,
+    RedisCounter,
+    Remembered,
+    StreamSlots,
+)
 from api.schemas import ErrorSchema
 from replay.application import PlannedRead
 from replay.config import StoreConfig, open_log
@@ -47,6 +56,7 @@ DEFAULTS: Mapping[str, int | float] = {
     "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
     "STREAM_HEARTBEAT_SECONDS": 15.0,
     "STREAM_POLL_SECONDS": 0.5,
+    "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: threads - 2)
 }
 """Settings with their defaults; each may be given in ``create_app``'s config or as ``HERONLOG_<NAME>``."""
 
@@ -130,6 +140,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     settings = dict(app.config)
     app.extensions[EXTENSION] = LazyServices(lambda: build_services(store, settings))
+    app.extensions[STREAMS] = StreamSlots(int(app.config["STREAM_MAX_OPEN"]))
     api = HeronApi(app)
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "an owner or seat token"}

@@ -22,6 +22,7 @@ from flask.views import MethodView
 import domain
 from api import present
 from api.context import (
+    STREAMS,
     AnswerAlong,
     checked_before_replay,
     etag,
@@ -37,7 +38,7 @@ from api.context import (
 )
 from api.errors import ApiError
 from api.fastjson import json_response
-from api.limits import Remembered
+from api.limits import Remembered, StreamSlots
 from api.observability import note
 from api.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, READ, WRITE, Blueprint, errors
 from api.schemas import (
@@ -787,11 +788,21 @@ class Stream(MethodView):
             departed=_departure_check(request.environ),
             allowed=still_reads,
         )
-        return Response(
+        slots: StreamSlots = current_app.extensions[STREAMS]
+        if not slots.take():
+            raise ApiError(
+                "too_many_streams",
+                "this server holds as many event streams open as it may: try again shortly",
+                headers={"Retry-After": "5"},
+                open=slots.limit,
+            )
+        response = Response(
             events,
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", **etag(game.version)},
         )
+        response.call_on_close(slots.give_back)  # the server closes every answer, started or not
+        return response
 
 
 def _still_reads(game: Game, with_token: bool) -> Callable[[], bool]:

@@ -124,6 +124,7 @@ def test_every_error_code_has_a_client_or_server_status() -> None:
     assert [code for code, status in STATUS.items() if status >= 500] == [
         "internal_error",
         "store_unavailable",
+        "too_many_streams",
     ]
 
 
