@@ -292,7 +292,7 @@ def _a_parent(parent: Any) -> bool:
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= MAX_VERSION:
         return False
     try:
-        return str(UUID(str(parent["game_id"]))) == parent["game_id"]
+        return bool(str(UUID(str(parent["game_id"]))) == parent["game_id"])
     except ValueError:
         return False
 
