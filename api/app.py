@@ -23,6 +23,7 @@ from api import errors, fastjson, observability
 from api.context import (
     BEARER,
     EXTENSION,
+    STREAMS,
     LazyServices,
     Services,
     idempotency_key,
@@ -32,7 +33,15 @@ from api.context import (
 )
 from api.errors import ApiError, error_response
 from api.fastjson import FastJSONProvider
-from api.limits import MemoryAnswers, MemoryCounter, RateLimiter, RedisAnswers, RedisCounter, Remembered
+from api.limits import (
+    MemoryAnswers,
+    MemoryCounter,
+    RateLimiter,
+    RedisAnswers,
+    RedisCounter,
+    Remembered,
+    StreamSlots,
+)
 from api.schemas import ErrorSchema
 from replay.application import PlannedRead
 from replay.config import StoreConfig, open_log
@@ -47,6 +56,7 @@ DEFAULTS: Mapping[str, int | float] = {
     "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
     "STREAM_HEARTBEAT_SECONDS": 15.0,
     "STREAM_POLL_SECONDS": 0.5,
+    "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: threads - 2)
 }
 """Settings with their defaults; each may be given in ``create_app``'s config or as ``HERONLOG_<NAME>``."""
 
@@ -130,6 +140,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     settings = dict(app.config)
     app.extensions[EXTENSION] = LazyServices(lambda: build_services(store, settings))
+    app.extensions[STREAMS] = StreamSlots(int(app.config["STREAM_MAX_OPEN"]))
     api = HeronApi(app)
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "an owner or seat token"}
@@ -144,6 +155,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(scoring.blp)
     _add_docs_assets(app)
     _add_write_guards(app)
+
+    @app.after_request
+    def no_sniffing(response: Response) -> Response:
+        # Every answer is what its Content-Type says: the text export (names and annotations as written, markup
+        # included) is never taken for HTML by a browser that sniffs. The pages add their own policy (api.pages).
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
 
     # The web pages (issue 7): templates and static modules over the JSON API above.
     from api import pages
@@ -182,11 +200,30 @@ def _add_docs_assets(app: Flask) -> None:
 
 
 def _identity() -> str:
-    """Whom a write is counted against: its token (hashed: tokens are never kept), else the client address."""
-    token = presented_token()
+    """Whom a write is counted against: its token (hashed: tokens are never kept), else the client address.
+    Only a write to one game takes a token (and refuses one that is not that game's); a token sent with any
+    other write (creating or importing a game, a score sheet) is not looked at, so it is counted by address:
+    else a made-up token per request would escape the address's limit."""
+    token = presented_token() if isinstance((request.view_args or {}).get("game_id"), UUID) else None
     if token:
         return "token:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
     return "address:" + (request.remote_addr or "unknown")
+
+
+def _still_valid(box: Services) -> None:
+    """Before a retry of a write to a game gets its remembered answer: 401 if the token it was sent with no
+    longer works (a seat token withdrawn or replaced since). The view checks the token of every write it
+    makes; a remembered answer is given before any view runs, so without this a dead token went on being
+    answered 2xx (its own earlier answers, a game's board in them) for as long as they are kept. Read only
+    for retries that find their answer."""
+    game_id = (request.view_args or {}).get("game_id")
+    token = presented_token()
+    if isinstance(game_id, UUID) and token and box.gate.authenticate(game_id, token) is None:
+        raise ApiError(
+            "unauthorized",
+            "this token is not valid for this game",
+            headers={"WWW-Authenticate": 'Bearer realm="heronlog", error="invalid_token"'},
+        )
 
 
 def _plan_read(box: Services) -> tuple[UUID, str, PlannedRead] | None:
@@ -269,6 +306,7 @@ def _add_write_guards(app: Flask) -> None:
                 "idempotency_key_reused",
                 "this Idempotency-Key was used for another request: use a new key for a new write",
             )
+        _still_valid(box)  # a token withdrawn or replaced since gets no answer, not even its own first one
         check = replay_check()  # the view's own word on whether its first answer still holds (api.context)
         if check is not None:
             check(remembered, **(request.view_args or {}))

@@ -91,7 +91,10 @@ def _serve(args: argparse.Namespace) -> int:
     # JSON logs and the metrics folder shared by the workers (api.observability).
     with observability.serving(os.environ) as extra:
         # Snapshots are stored in the background: a write whose game is due one answers without waiting.
-        app_config = {"STORE": store, "SNAPSHOTS_IN_BACKGROUND": True}
+        app_config: dict[str, Any] = {"STORE": store, "SNAPSHOTS_IN_BACKGROUND": True}
+        if "HERONLOG_STREAM_MAX_OPEN" not in os.environ:
+            # Event streams may hold all but two of a worker's threads: moves and reads always find one.
+            app_config["STREAM_MAX_OPEN"] = max(1, args.threads - 2)
         served = {**options, **extra}
         if args.reuse_port == "no":
             from api import balance

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from replay.store.recorders import Along
 
 EXTENSION = "heronlog"
+STREAMS = "heronlog.streams"  # the process's event stream slots (api.limits.StreamSlots)
 BEARER = re.compile(r"^\s*Bearer\s+(\S+)\s*$", re.IGNORECASE)
 ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
 

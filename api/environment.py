@@ -47,12 +47,16 @@ SETTING_MEANINGS: Mapping[str, str] = {
     "MAX_CONTENT_LENGTH": "largest request body, in bytes",
     "RATE_LIMIT_WINDOW": "seconds of a rate-limit window",
     "RATE_LIMIT_PER_TOKEN": "writes per window per token (0: no limit)",
-    "RATE_LIMIT_PER_ADDRESS": "writes per window per client address, for writes without a token (0: no limit)",
+    "RATE_LIMIT_PER_ADDRESS": "writes per window per client address, for writes that take no token (0: no limit)",
     "IDEMPOTENCY_TTL": "seconds an answer is kept for a retried `Idempotency-Key`",
     "STREAM_MAX_SECONDS": "the longest an event stream stays open",
     "STREAM_HEARTBEAT_SECONDS": "seconds between an event stream's heartbeat comments",
     "STREAM_POLL_SECONDS": (
         "how often an event stream looks for new events on SQLite or in memory (on Redis a new event wakes it)"
+    ),
+    "STREAM_MAX_OPEN": (
+        "event streams one process holds open at once (0: no cap; unset, `heronlog serve` takes its threads "
+        "less two, at least 1); one more is `503 too_many_streams` with `Retry-After: 5`"
     ),
 }
 """What each of ``api.app.DEFAULTS`` means (a test checks that none is missing)."""

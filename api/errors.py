@@ -65,6 +65,7 @@ STATUS: Mapping[str, int] = {
     "rate_limited": 429,
     "internal_error": 500,
     "store_unavailable": 503,
+    "too_many_streams": 503,  # every event stream this process may hold is open: a spectator tries again later
 }
 """Every error code the API answers with, and its HTTP status."""
 

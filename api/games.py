@@ -22,6 +22,7 @@ from flask.views import MethodView
 import domain
 from api import present
 from api.context import (
+    STREAMS,
     AnswerAlong,
     checked_before_replay,
     etag,
@@ -30,13 +31,14 @@ from api.context import (
     idempotency_key,
     may_act_for,
     owner,
+    presented_token,
     reader,
     services,
     writer,
 )
 from api.errors import ApiError
 from api.fastjson import json_response
-from api.limits import Remembered
+from api.limits import Remembered, StreamSlots
 from api.observability import note
 from api.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, READ, WRITE, Blueprint, errors
 from api.schemas import (
@@ -769,9 +771,10 @@ class Stream(MethodView):
         `id` is the game version, `event` the event type, `data` the event as JSON. Resumable with
         `Last-Event-ID` (or `after`); a heartbeat comment keeps proxies from closing it; the server ends it
         after `timeout` seconds (capped) and the browser reconnects."""
-        game, _ = reader(game_id)
+        game, grant = reader(game_id)
         after = _resume_point(query, game)
         config = current_app.config
+        still_reads = _still_reads(game, grant is not None)
         cap = float(config["STREAM_MAX_SECONDS"])
         lifetime = min(cap, query["timeout"] if query["timeout"] is not None else cap)
         events = _event_stream(
@@ -783,12 +786,34 @@ class Stream(MethodView):
             poll=float(config["STREAM_POLL_SECONDS"]),
             watch=game_log().watch_for(game_id),
             departed=_departure_check(request.environ),
+            allowed=still_reads,
         )
-        return Response(
+        slots: StreamSlots = current_app.extensions[STREAMS]
+        if not slots.take():
+            raise ApiError(
+                "too_many_streams",
+                "this server holds as many event streams open as it may: try again shortly",
+                headers={"Retry-After": "5"},
+                open=slots.limit,
+            )
+        response = Response(
             events,
             mimetype="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", **etag(game.version)},
         )
+        response.call_on_close(slots.give_back)  # the server closes every answer, started or not
+        return response
+
+
+def _still_reads(game: Game, with_token: bool) -> Callable[[], bool]:
+    """Whether the stream's client may still read the game. A public game: always. A private game's stream
+    was opened with a token that may be withdrawn or replaced while it is open: it then ends, at its next
+    event or heartbeat, rather than serve the game's events until its timeout (its reconnection is 401)."""
+    token = presented_token() if with_token else None
+    if not game.setup.get("private") or token is None:
+        return lambda: True
+    gate, game_id = services().gate, game.id
+    return lambda: gate.authenticate(game_id, token) is not None
 
 
 def _event_stream(
@@ -801,10 +826,13 @@ def _event_stream(
     poll: float,
     watch: ChangeWatch | None = None,
     departed: Callable[[], bool] = lambda: False,
+    allowed: Callable[[], bool] = lambda: True,
 ) -> Iterator[str]:
     """The stream's lines. With a ``watch`` (Redis) the stream sleeps until its game changes (or the next
     heartbeat); without one, or while the watch cannot start, it looks every ``poll`` seconds. While it
-    waits it asks ``departed`` whether the client has gone, and ends if so."""
+    waits it asks ``departed`` whether the client has gone, and ends if so. Before it sends events or a
+    heartbeat it asks ``allowed`` whether its client may still read the game (a private game's token may
+    have been withdrawn since), and ends if not."""
     started = time.monotonic()
     deadline = started + lifetime
     next_beat = started + heartbeat
@@ -813,6 +841,8 @@ def _event_stream(
         mark = _mark(watch)  # before the read: a change committed after the read is above it
         try:
             changes = changes_since(game_id, after)
+            if (changes or time.monotonic() >= next_beat) and not allowed():
+                return  # its token no longer works: nothing more is sent, and a reconnection is refused
         except Exception:  # the store went away mid-stream: end it, the client reconnects and resumes
             logger.warning("stream of game %s ended: the store did not answer", game_id, exc_info=True)
             return

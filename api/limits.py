@@ -227,3 +227,27 @@ class RedisAnswers:
 
     def put(self, key: str, answer: Remembered, ttl: int) -> None:
         self.client.set(self.name(key), answer.to_json(), ex=ttl)
+
+
+class StreamSlots:
+    """How many event streams this process may hold open at once (``STREAM_MAX_OPEN``; 0: no cap). Each open
+    stream holds one of the process's threads for up to ``STREAM_MAX_SECONDS``: without a cap, anyone could
+    open a stream per thread (a public game needs no token) and every other request, moves included, would
+    wait for a thread. ``heronlog serve`` leaves two threads of each worker to the rest of the API."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = max(0, limit)
+        self._lock = threading.Lock()
+        self.open = 0
+
+    def take(self) -> bool:
+        """Hold a slot for a new stream; False when every slot is held."""
+        with self._lock:
+            if self.limit and self.open >= self.limit:
+                return False
+            self.open += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.open = max(0, self.open - 1)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from api import errors
@@ -123,4 +123,6 @@ def not_found(error: HTTPException) -> Any:
     """A page that does not exist is a page; an API path keeps the API's JSON error envelope."""
     if request.path.startswith(("/api/", "/static/", "/healthz")):
         return errors.from_http_exception(error)
-    return render_template("not_found.html", home=url_for("pages.home")), 404
+    # A path no route matched is no request of this blueprint: its after_request never runs for it, so the
+    # not-found page gets the pages' headers here.
+    return page_headers(make_response(render_template("not_found.html", home=url_for("pages.home")), 404))

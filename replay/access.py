@@ -331,6 +331,10 @@ class Gatekeeper:
                 wanted = None
             if wanted is not None:
                 game_id = self.home(wanted).import_id(data, keep_id=True)
+                try:
+                    return self._save_owned_import(data, game_id)
+                except IntegrityError:  # the same id imported a moment earlier: this copy takes a new one
+                    game_id = uuid4()
         return self._save_owned_import(data, game_id)
 
     def _save_owned_import(self, data: Any, game_id: UUID) -> Issued:

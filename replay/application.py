@@ -684,15 +684,20 @@ class GameLog(Application[UUID]):
         return game_id
 
     def import_id(self, data: Any, *, keep_id: bool) -> UUID:
-        """The id an imported game gets: its own if it is free here and ``keep_id``, else a new one."""
+        """The id an imported game gets: its own if it is free here and ``keep_id``, else a new one.
+
+        Only an id such as heronlog gives a game is kept: a random UUID (version 4) that names no stream at
+        all here. A game's annotation and access streams, and the index, have ids derived from a name
+        (version 5, :func:`uuid5`), which anyone can work out from a game's id: an import that took one of
+        them would write a game into another game's stream, or squat the annotation stream a game has not
+        written yet, and every later read or write of it would fail."""
         if keep_id and isinstance(data, Mapping):
             try:
                 wanted = UUID(str(data.get("game_id")))
-                self.get_game(wanted)
-            except GameNotFound:
-                return wanted
             except ValueError:
-                pass
+                return uuid4()
+            if wanted.version == 4 and not self._exists(wanted):
+                return wanted
         return uuid4()
 
     # --- rules versions ------------------------------------------------------------------------------------

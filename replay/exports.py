@@ -33,7 +33,7 @@ from replay.events import (
     MovesRedone,
     MovesUndone,
 )
-from replay.game import Game, mutate
+from replay.game import MAX_VERSION, Game, mutate
 
 FORMAT = "heronlog.game"
 FORMAT_VERSION = 1
@@ -282,6 +282,21 @@ def refold(document: Any, *, game_id: UUID) -> ImportedLog:
     return ImportedLog(game=current, game_events=written, note_events=note_events)
 
 
+def _a_parent(parent: Any) -> bool:
+    """Whether ``parent`` is what a fork records: null, or the parent game's id and the version it branched at."""
+    if parent is None:
+        return True
+    if not isinstance(parent, Mapping) or set(parent) != {"game_id", "version"}:
+        return False
+    version = parent["version"]
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= MAX_VERSION:
+        return False
+    try:
+        return bool(str(UUID(str(parent["game_id"]))) == parent["game_id"])
+    except ValueError:
+        return False
+
+
 def _created(
     document: Mapping[str, Any], game_id: UUID, problems: _Problems
 ) -> tuple[Game, GameCreated] | None:
@@ -291,6 +306,10 @@ def _created(
     for misfit in misfits:
         problems.add(misfit.split(" ", 1)[0], misfit)
     if misfits:
+        return None
+    if not _a_parent(given["parent"]):
+        # the pages link a branch to its parent by these two fields: anything else is not a game's parent
+        problems.add("parent", "parent must be null or {game_id: a game's id, version: a version from 1}")
         return None
     try:
         event, _ = decisions.create(

@@ -21,6 +21,7 @@ import pytest
 
 from tests.api_helpers import ApiClient
 from tests.e2e.api.conftest import RecordingClient, serving
+from tests.e2e.conftest import Served
 
 
 def record_whole_game(
@@ -353,7 +354,12 @@ def test_a_spectator_who_leaves_gives_its_thread_back_before_the_next_heartbeat(
     two spectators open a stream and close their tab: the server must notice they left (it looks at the
     socket while the stream waits) and answer the next request, not hold both threads until a heartbeat's
     write fails."""
-    quiet = {"HERONLOG_WORKERS": "1", "HERONLOG_THREADS": "2", "HERONLOG_STREAM_HEARTBEAT_SECONDS": "600"}
+    quiet = {
+        "HERONLOG_WORKERS": "1",
+        "HERONLOG_THREADS": "2",
+        "HERONLOG_STREAM_HEARTBEAT_SECONDS": "600",
+        "HERONLOG_STREAM_MAX_OPEN": "2",  # both threads: the streams may hold them all (serve leaves two)
+    }
     with serving(store, request, tmp_path, **quiet) as servers:
         served = servers[0]
         game_id, _, _ = RecordingClient(served.url).create(["Aiko", "Ben"], seed=8)
@@ -372,3 +378,48 @@ def test_a_spectator_who_leaves_gives_its_thread_back_before_the_next_heartbeat(
         with urllib.request.urlopen(f"{served.url}/api/games/{game_id}", timeout=20) as answer:
             assert answer.status == 200 and json.loads(answer.read())["game_id"] == game_id
         assert time.monotonic() - started < 20
+
+
+def open_tab(served: Served, path: str) -> tuple[socket.socket, bytes]:
+    """A raw connection that sent ``GET path`` and read the answer's head (a stream's first line, or a whole
+    refusal): what a browser tab that stays open holds."""
+    host, port = served.url.removeprefix("http://").split(":")
+    tab = socket.create_connection((host, int(port)), timeout=15)
+    tab.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    received = b""
+    while b"retry:" not in received and b"too_many_streams" not in received:
+        chunk = tab.recv(4096)
+        assert chunk, received
+        received += chunk
+    return tab, received
+
+
+def test_streams_never_hold_every_thread_and_give_their_slot_back(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    """One client opening stream after stream of a public game (no token needed) held every thread of the
+    server, and every other request, moves included, waited (found by the security review). `heronlog serve`
+    with four threads holds two streams at once: the next are 503 too_many_streams at once, the API answers
+    meanwhile, and a tab closed gives its slot back."""
+    with serving("sqlite", request, tmp_path, HERONLOG_WORKERS="1", HERONLOG_THREADS="4") as servers:
+        served = servers[0]
+        web = RecordingClient(served.url)
+        game_id, owner, game = web.create(["Aiko", "Ben"], seed=8)
+        path = f"/api/games/{game_id}/stream?timeout=300"
+        tabs = [open_tab(served, path) for _ in range(6)]
+        heads = [received.split(b"\r\n", 1)[0] for _, received in tabs]
+        assert heads.count(b"HTTP/1.1 200 OK") == 2 and heads.count(b"HTTP/1.1 503 SERVICE UNAVAILABLE") == 4
+        started = time.monotonic()
+        move = web.legal(game_id).body["moves"][0]
+        assert web.play(game_id, move, owner, game["version"]).status == 201
+        assert time.monotonic() - started < 5
+        for tab, _ in tabs:
+            tab.close()
+        deadline = time.monotonic() + 15
+        while True:  # each closed stream notices its tab has gone within about a second
+            tab, received = open_tab(served, path)
+            tab.close()
+            if received.startswith(b"HTTP/1.1 200"):
+                break
+            assert time.monotonic() < deadline, received
+            time.sleep(0.5)

@@ -72,6 +72,29 @@ def test_writes_over_the_rate_limit_are_429_with_retry_after() -> None:
     ]
 
 
+def test_a_token_sent_with_a_write_that_takes_none_does_not_escape_the_address_limit() -> None:
+    """Creating or importing a game and scoring a sheet take no token, so they are counted per address. A
+    made-up Bearer token sent with them was counted as a token of its own: a fresh one per request created
+    games without any limit (found by the security review)."""
+    app = create_app(
+        {
+            "STORE": StoreConfig(kind="memory"),
+            "RATE_LIMIT_PER_ADDRESS": 2,
+            "RATE_LIMIT_PER_TOKEN": 100,
+            "RATE_LIMIT_WINDOW": 10**9,
+        }
+    )
+    api = ApiClient(flask_transport(app.test_client()))
+    created = [api.post("/api/games", {"players": 2}, token=f"made-up-{n}").status for n in range(3)]
+    assert created == [201, 201, 429]
+    sheet = {"players": [{"name": "Ann", "cp": 3}]}
+    assert api.post("/api/score-sheets", sheet, token="another").error() == (429, "rate_limited")
+    assert api.get("/api/games").body["total"] == 2
+    # a write to a game is still counted per token: the game's tokens have their own budget
+    game_id = api.get("/api/games").body["games"][0]["game_id"]
+    assert api.post(f"/api/games/{game_id}/forks", {}, token="made-up").error() == (401, "unauthorized")
+
+
 def test_an_unexpected_error_is_logged_and_answered_500_internal_error(app: Flask) -> None:
     @app.get("/api/broken-on-purpose")
     def broken() -> None:
@@ -101,6 +124,7 @@ def test_every_error_code_has_a_client_or_server_status() -> None:
     assert [code for code, status in STATUS.items() if status >= 500] == [
         "internal_error",
         "store_unavailable",
+        "too_many_streams",
     ]
 
 

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
+from uuid import NAMESPACE_URL, uuid4, uuid5
 
 import pytest
 
@@ -300,6 +301,8 @@ def test_export_in_three_formats_and_import_round_trip(api: ApiClient) -> None:
     assert exported.status == 200 and exported.body["format"] == "heronlog.game"
     text = api.get(f"/api/games/{game_id}/export?format=text")
     assert text.headers["content-type"].startswith("text/plain") and "bold" in text.body
+    # names and notes as written, markup included: never sniffed as HTML
+    assert text.headers["x-content-type-options"] == "nosniff"
     bgstats = api.get(f"/api/games/{game_id}/export?format=bgstats").body
     assert bgstats["plays"][0]["sourcePlayId"] == game_id
     assert api.get(f"/api/games/{game_id}/export?format=pdf").error() == (400, "invalid_request")
@@ -455,3 +458,48 @@ def test_an_abandoned_games_listing_says_it_is_closed_and_its_record_has_no_empt
     assert (
         api.get(f"/api/games/{other}/export?format=text").body.rstrip().endswith("abandoned by owner: dinner")
     )
+
+
+@pytest.mark.parametrize("derived", ["annotations", "access"])
+def test_an_import_never_takes_the_id_of_another_games_own_streams(api: ApiClient, derived: str) -> None:
+    """A game's annotation and access streams have ids anyone can derive from its id (uuid5). An import that
+    asked for one of them took it: into the access stream it was a 500; into the annotation stream of a game
+    not yet annotated it squatted it, and every annotation of that game was a 500 from then on. Only a random
+    (version 4) id that names no stream is kept; any other takes a new one."""
+    game_id, token = started(api, 1)
+    document = api.get(f"/api/games/{game_id}/export").body
+    stream = uuid5(NAMESPACE_URL, f"heronlog:{derived}:{game_id}")
+    copy = api.post("/api/games/import", {**document, "game_id": str(stream)})
+    assert copy.status == 201 and copy.body["game"]["game_id"] not in (str(stream), game_id)
+    note = api.post(f"/api/games/{game_id}/annotations", {"version": 2, "text": "still mine"}, token=token)
+    assert note.status == 201
+    assert [n["text"] for n in api.get(f"/api/games/{game_id}/annotations").body["annotations"]] == [
+        "still mine"
+    ]
+    assert api.get(f"/api/games/{game_id}/access", token=token).status == 200
+    free = str(uuid4())  # an id such as heronlog gives, free here: kept
+    assert api.post("/api/games/import", {**document, "game_id": free}).body["game"]["game_id"] == free
+
+
+@pytest.mark.parametrize(
+    "parent",
+    [
+        {"game_id": "javascript:alert(1)", "version": 1},
+        {"game_id": "x", "version": "y"},
+        {"game_id": "06d23c9c-fb90-47d3-8a44-3a4620f8bbc1", "version": 1, "extra": "<b>"},
+        {"game_id": "06d23c9c-fb90-47d3-8a44-3a4620f8bbc1", "version": True},
+    ],
+)
+def test_an_import_whose_parent_is_not_a_games_is_422(api: ApiClient, parent: Any) -> None:
+    """A branch's parent is a game's id and a version: the pages link to it (``/games/<id>/replay``) and the
+    list marks the branch. An import took any object there, and answered and served it as it was."""
+    game_id, _ = started(api, 1)
+    document = api.get(f"/api/games/{game_id}/export").body
+    answer = api.post("/api/games/import?new_id=1", {**document, "parent": parent})
+    assert answer.error() == (422, "invalid_log")
+    assert [problem["position"] for problem in answer.body["details"]["problems"]] == ["parent"]
+    # a real branch's export keeps its parent
+    branch = api.post(f"/api/games/{game_id}/forks", {"version": 2}).body["game"]
+    exported = api.get(f"/api/games/{branch['game_id']}/export").body
+    copy = api.post("/api/games/import?new_id=1", exported)
+    assert copy.status == 201 and copy.body["game"]["parent"] == {"game_id": game_id, "version": 2}

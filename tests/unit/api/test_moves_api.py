@@ -319,3 +319,35 @@ def test_a_retried_seat_token_request_whose_token_stopped_working_is_409_token_s
     other = api.post(f"/api/games/{game_id}/seats/0/token", token=owner, key="seat-2")
     assert other.error() == (422, "idempotency_key_reused")
     assert access_version(app, game_id) == version
+
+
+@pytest.mark.parametrize("since", ["replaced", "withdrawn"])
+def test_a_retry_sent_with_a_token_that_stopped_working_is_401_not_its_kept_answer(
+    api: ApiClient, since: str
+) -> None:
+    """A withdrawn or replaced token stops working everywhere, retries too: a write's kept answer was given
+    back (201, Idempotent-Replayed) before any view checked the token, to a seat token withdrawn since, for
+    as long as the answer is kept (a day), with the game's board in it."""
+    game_id, owner, _ = api.create(2, seed=5)
+    seat_path = f"/api/games/{game_id}/seats/0/token"
+    seat = api.post(seat_path, token=owner).body["token"]
+    move = api.legal(game_id).body["moves"][0]
+    assert api.play(game_id, move, seat, 1, key="tap-1").status == 201
+    note = {"version": 2, "text": "mine"}
+    assert api.post(f"/api/games/{game_id}/annotations", note, token=seat, key="note-1").status == 201
+    if since == "replaced":
+        assert api.post(seat_path, token=owner).status == 201
+    else:
+        assert api.delete(seat_path, token=owner).status == 204
+
+    for retried in (
+        api.play(game_id, move, seat, 1, key="tap-1"),
+        api.post(f"/api/games/{game_id}/annotations", note, token=seat, key="note-1"),
+    ):
+        assert retried.error() == (401, "unauthorized")
+        assert "idempotent-replayed" not in retried.headers
+    # a retry whose token still works is answered as the first time
+    path = f"/api/games/{game_id}/annotations"
+    first = api.post(path, note, token=owner, key="note-2")
+    again = api.post(path, note, token=owner, key="note-2")
+    assert (again.status, again.body) == (201, first.body) and again.headers["idempotent-replayed"] == "true"

@@ -94,6 +94,54 @@ def test_the_stream_of_a_private_game_needs_a_token_and_bad_resume_points_are_40
     assert api.get(f"/api/games/{game_id}/stream?timeout=-1", token).error() == (400, "invalid_request")
 
 
+def test_an_open_stream_of_a_private_game_ends_when_its_token_is_withdrawn() -> None:
+    """A withdrawn or replaced token stops working everywhere, an event stream already open with it too: the
+    stream sends nothing more and ends (its reconnection is then 401). It served every event until its
+    timeout (up to 300 s) before."""
+    client, api = quick_app()
+    game_id, owner, _ = api.create(2, seed=5, private=True)
+    seat = api.post(f"/api/games/{game_id}/seats/0/token", {}, token=owner).body["token"]
+    watching = client.get(f"/api/games/{game_id}/stream", headers={"Authorization": f"Bearer {seat}"})
+    assert watching.status_code == 200  # opened with a working token; its events are produced as it is read
+    assert api.delete(f"/api/games/{game_id}/seats/0/token", token=owner).status == 204
+    api.play(game_id, api.legal(game_id, owner).body["moves"][0], owner, 1)
+    assert parse(watching.get_data(as_text=True)) == []
+    assert api.get(f"/api/games/{game_id}/stream", seat).error() == (401, "unauthorized")
+    # the owner's stream, whose token still works, gets the move
+    _, text = streamed(client, f"/api/games/{game_id}/stream?after=1", Authorization=f"Bearer {owner}")
+    assert [e["id"] for e in parse(text)] == ["2"]
+
+
+def test_streams_beyond_the_processs_cap_are_503_and_a_closed_one_gives_its_slot_back() -> None:
+    """Each open stream holds a thread: 40 streams opened by one client of a public game (no token needed)
+    held every thread of a served process, and every other request, moves included, waited (found by the
+    security review). Beyond ``STREAM_MAX_OPEN`` a stream is refused with 503 and Retry-After (the page tries
+    again later, as after any 5xx); a stream closed gives its slot back, started or not."""
+    app = create_app(
+        {
+            "STORE": StoreConfig(kind="memory"),
+            "STREAM_POLL_SECONDS": 0.01,
+            "STREAM_MAX_SECONDS": 0.05,
+            "STREAM_MAX_OPEN": 2,
+        }
+    )
+    client = app.test_client()
+    api = ApiClient(flask_transport(client))
+    game_id, _, _ = api.create(2, seed=5)
+    path = f"/api/games/{game_id}/stream"
+    held = [client.get(path) for _ in range(2)]  # open, not read: each holds its slot
+    assert [response.status_code for response in held] == [200, 200]
+    refused = api.get(path)
+    assert refused.error() == (503, "too_many_streams")
+    assert refused.headers["retry-after"] == "5"
+    assert api.get(f"/api/games/{game_id}").status == 200  # the rest of the API is not held up
+    held[0].close()  # closed before it was read: its slot is free again
+    read = client.get(path)
+    assert read.get_data(as_text=True).startswith("retry: ")
+    read.close()  # read to its end, then closed, as a server closes every answer
+    assert [client.get(path).status_code for _ in range(2)] == [200, 503]
+
+
 def test_a_stream_sees_its_client_leave_by_the_socket_the_server_hands_over() -> None:
     ours, theirs = socket.socketpair()
     with ours:

@@ -65,6 +65,19 @@ def test_pages_send_a_strict_content_security_policy(client: FlaskClient, path: 
     assert answer.headers["Referrer-Policy"] == "no-referrer"
 
 
+@pytest.mark.parametrize(
+    "path", ["/no-such-page", "/games/not-a-game", "/games/00000000-0000-4000-8000-000000000000"]
+)
+def test_the_not_found_page_sends_the_pages_policy_too(client: FlaskClient, path: str) -> None:
+    # A path no route matched was answered without the policy and Referrer-Policy (found by the security review).
+    answer = client.get(path)
+    assert answer.status_code == 404 and "text/html" in answer.content_type
+    policy = answer.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+    assert answer.headers["Referrer-Policy"] == "no-referrer"
+    assert answer.headers["X-Content-Type-Options"] == "nosniff"
+
+
 def test_game_pages_render_for_a_game_and_404_for_an_unknown_one(client: FlaskClient) -> None:
     game_id = new_game(client)
     for path in (f"/games/{game_id}", f"/games/{game_id}/replay"):

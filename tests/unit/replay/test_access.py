@@ -99,3 +99,18 @@ def test_a_seat_token_issued_while_another_is_issued_for_that_seat_is_still_answ
     assert first.grant.id != second.grant.id
     assert gate.authenticate(game.game_id, first.token) is None  # revoked by the later one, as it should be
     assert gate.authenticate(game.game_id, second.token) == second.grant
+
+
+def test_an_import_racing_another_for_the_same_id_takes_a_new_one(
+    gate: Gatekeeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two imports of one export at once both find its id free; the second to write then finds it taken (the
+    store's IntegrityError), and its copy takes a new id instead of failing (it was a 500)."""
+    game = gate.create_game({"players": 2, "seed": 4})
+    document = gate.log.export(game.game_id)
+    # as a racing import sees it: the id still free when it looked, taken by the time it writes
+    monkeypatch.setattr(GameLog, "import_id", lambda self, data, *, keep_id: game.game_id)
+    copy = gate.import_log(document)
+    assert copy.game_id != game.game_id
+    assert gate.authenticate(copy.game_id, copy.token) is not None
+    assert gate.authenticate(game.game_id, game.token) is not None
