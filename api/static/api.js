@@ -137,8 +137,9 @@ export function read(gameId, path) {
 /**
  * Follow a game's server-sent events with fetch (so the token travels as a header, which EventSource cannot
  * send). Calls onEvent({id, event, data}) for each event and reconnects after a pause, resuming after the last
- * id seen, when the connection failed or the server was unwell (5xx). A refusal (4xx: 401, 403, 404...) would
- * be answered the same way again: the stream then stops and says "refused". Returns a function that stops it.
+ * id seen, when the connection failed or the server was unwell (5xx), reading the events missed meanwhile with
+ * one `changes` request each time (onState("polling")). A refusal (4xx: 401, 403, 404...) would be answered the
+ * same way again: the stream then stops and says "refused". Returns a function that stops it.
  */
 export function follow(gameId, after, onEvent, onState = () => {}) {
   let stopped = false;
@@ -160,7 +161,11 @@ export function follow(gameId, after, onEvent, onState = () => {}) {
       onState("refused");
       return;
     }
-    if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+    if (!response.ok || !response.body) {
+      const error = new Error(`stream answered ${response.status}`);
+      error.pause = Number(response.headers.get("Retry-After")) * 1000 || 0;
+      throw error;
+    }
     onState("live");
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = "";
@@ -193,15 +198,34 @@ export function follow(gameId, after, onEvent, onState = () => {}) {
       }
     }
   }
+  /** Read the events since the last one seen, once (`changes`), as the stream would have given them. */
+  async function catchUp() {
+    const answer = await call("GET", `/api/games/${gameId}/changes?since=${last}`, { token: tokenFor(gameId) });
+    for (const event of answer.body.events) {
+      if (stopped) return;
+      last = Math.max(last, event.version);
+      onEvent({ id: String(event.version), event: event.type, data: event });
+    }
+  }
   (async () => {
     while (!stopped) {
+      let pause = 2000;
       try {
         await once();
       } catch (error) {
         if (stopped) return;
-        onState("offline");
+        // The stream was refused (every stream the server may hold is open: 503 too_many_streams, with
+        // Retry-After) or cut: the page polls once meanwhile, so that it keeps up while it waits to follow
+        // again, and says it is polling; with no answer at all it is offline.
+        pause = Math.max(pause, error.pause || 0);
+        try {
+          await catchUp();
+          if (!stopped) onState("polling");
+        } catch (failure) {
+          if (!stopped) onState("offline");
+        }
       }
-      if (!stopped) await new Promise((resolve) => setTimeout(resolve, 2000));
+      if (!stopped) await new Promise((resolve) => setTimeout(resolve, pause));
     }
   })();
   return () => {

@@ -191,6 +191,7 @@ function listen() {
       const words = {
         live: "● Live: moves from other devices appear here.",
         refused: "Live updates are off: the server refused them (reload the page to try again).",
+        polling: "◐ Following by asking every few seconds: the server's live connections are all in use.",
       };
       live.textContent = words[state] || "○ Reconnecting…";
       live.dataset.state = state;
