@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -89,6 +90,20 @@ def serve(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def open_tab(served: Served, path: str) -> tuple[socket.socket, bytes]:
+    """A raw connection that sent ``GET path`` and read the answer's head (a stream's first line, or a whole
+    refusal): what a browser tab that stays open holds."""
+    host, port = served.url.removeprefix("http://").split(":")
+    tab = socket.create_connection((host, int(port)), timeout=15)
+    tab.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    received = b""
+    while b"retry:" not in received and b"too_many_streams" not in received:
+        chunk = tab.recv(4096)
+        assert chunk, received
+        received += chunk
+    return tab, received
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ import pytest
 
 from tests.api_helpers import ApiClient
 from tests.e2e.api.conftest import RecordingClient, serving
-from tests.e2e.conftest import Served
+from tests.e2e.conftest import open_tab
 
 
 def record_whole_game(
@@ -378,20 +378,6 @@ def test_a_spectator_who_leaves_gives_its_thread_back_before_the_next_heartbeat(
         with urllib.request.urlopen(f"{served.url}/api/games/{game_id}", timeout=20) as answer:
             assert answer.status == 200 and json.loads(answer.read())["game_id"] == game_id
         assert time.monotonic() - started < 20
-
-
-def open_tab(served: Served, path: str) -> tuple[socket.socket, bytes]:
-    """A raw connection that sent ``GET path`` and read the answer's head (a stream's first line, or a whole
-    refusal): what a browser tab that stays open holds."""
-    host, port = served.url.removeprefix("http://").split(":")
-    tab = socket.create_connection((host, int(port)), timeout=15)
-    tab.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
-    received = b""
-    while b"retry:" not in received and b"too_many_streams" not in received:
-        chunk = tab.recv(4096)
-        assert chunk, received
-        received += chunk
-    return tab, received
 
 
 def test_streams_never_hold_every_thread_and_give_their_slot_back(

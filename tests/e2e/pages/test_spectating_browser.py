@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import Served, serve
+from tests.e2e.conftest import Served, open_tab, serve
 from tests.e2e.pages.conftest import Api
 from tests.e2e.pages.test_pages_browser import version_of, wait_version
 
@@ -41,16 +41,9 @@ def busy_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 def hold_the_one_stream(served: Served, game_id: str) -> socket.socket:
     """Another tab's stream, open and waiting for news: the process's only one (once a page of an earlier test,
     closed, has given it back)."""
-    host, port = served.url.removeprefix("http://").split(":")
     deadline = time.monotonic() + 30
     while True:
-        tab = socket.create_connection((host, int(port)), timeout=15)
-        tab.sendall(f"GET /api/games/{game_id}/stream?timeout=300 HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
-        received = b""
-        while b"retry:" not in received and b"too_many_streams" not in received:
-            chunk = tab.recv(4096)
-            assert chunk, received
-            received += chunk
+        tab, received = open_tab(served, f"/api/games/{game_id}/stream?timeout=300")
         if b"retry:" in received:
             return tab
         tab.close()

@@ -44,18 +44,23 @@ def test_a_seed_that_is_not_a_json_whole_number_is_400_not_another_seed(api: Api
     assert api.get("/api/games").body["total"] == 0
 
 
-def test_writes_over_the_rate_limit_are_429_with_retry_after() -> None:
+def rate_limited_client(per_address: int, per_token: int) -> ApiClient:
+    """A client of an app on the in-memory store with these write limits, in a window far longer than a test
+    (windows are aligned to multiples of it), so that no window boundary can fall between its requests on a
+    slow machine."""
     app = create_app(
-        # A window far longer than the test (windows are aligned to multiples of it), so that no window
-        # boundary can fall between its requests on a slow machine.
         {
             "STORE": StoreConfig(kind="memory"),
-            "RATE_LIMIT_PER_ADDRESS": 2,
-            "RATE_LIMIT_PER_TOKEN": 3,
+            "RATE_LIMIT_PER_ADDRESS": per_address,
+            "RATE_LIMIT_PER_TOKEN": per_token,
             "RATE_LIMIT_WINDOW": 10**9,
         }
     )
-    api = ApiClient(flask_transport(app.test_client()))
+    return ApiClient(flask_transport(app.test_client()))
+
+
+def test_writes_over_the_rate_limit_are_429_with_retry_after() -> None:
+    api = rate_limited_client(per_address=2, per_token=3)
     game_id, token, _ = api.create(2)
     api.create(2)
     limited = api.post("/api/games", {"players": 2})
@@ -76,15 +81,7 @@ def test_a_token_sent_with_a_write_that_takes_none_does_not_escape_the_address_l
     """Creating or importing a game and scoring a sheet take no token, so they are counted per address. A
     made-up Bearer token sent with them was counted as a token of its own: a fresh one per request created
     games without any limit (found by the security review)."""
-    app = create_app(
-        {
-            "STORE": StoreConfig(kind="memory"),
-            "RATE_LIMIT_PER_ADDRESS": 2,
-            "RATE_LIMIT_PER_TOKEN": 100,
-            "RATE_LIMIT_WINDOW": 10**9,
-        }
-    )
-    api = ApiClient(flask_transport(app.test_client()))
+    api = rate_limited_client(per_address=2, per_token=100)
     created = [api.post("/api/games", {"players": 2}, token=f"made-up-{n}").status for n in range(3)]
     assert created == [201, 201, 429]
     sheet = {"players": [{"name": "Ann", "cp": 3}]}

@@ -36,9 +36,16 @@ def streamed(client: FlaskClient, path: str, **headers: str) -> tuple[str, str]:
     return response.mimetype, response.get_data(as_text=True)
 
 
-def quick_app() -> tuple[FlaskClient, ApiClient]:
+def quick_app(**settings: float) -> tuple[FlaskClient, ApiClient]:
+    """An app on the in-memory store whose streams look for news every 10 ms and end after 0.2 s, unless
+    ``settings`` say otherwise."""
     app = create_app(
-        {"STORE": StoreConfig(kind="memory"), "STREAM_POLL_SECONDS": 0.01, "STREAM_MAX_SECONDS": 0.2}
+        {
+            "STORE": StoreConfig(kind="memory"),
+            "STREAM_POLL_SECONDS": 0.01,
+            "STREAM_MAX_SECONDS": 0.2,
+            **settings,
+        }
     )
     client = app.test_client()
     return client, ApiClient(flask_transport(client))
@@ -67,16 +74,7 @@ def test_the_stream_resumes_after_last_event_id() -> None:
 
 
 def test_a_new_spectator_gets_only_new_events_and_heartbeats() -> None:
-    app = create_app(
-        {
-            "STORE": StoreConfig(kind="memory"),
-            "STREAM_POLL_SECONDS": 0.01,
-            "STREAM_MAX_SECONDS": 0.1,
-            "STREAM_HEARTBEAT_SECONDS": 0.02,
-        }
-    )
-    client = app.test_client()
-    api = ApiClient(flask_transport(client))
+    client, api = quick_app(STREAM_MAX_SECONDS=0.1, STREAM_HEARTBEAT_SECONDS=0.02)
     game_id, token, _ = api.create(2, seed=5)
     api.play(game_id, api.legal(game_id).body["moves"][0], token, 1)
     _, text = streamed(client, f"/api/games/{game_id}/stream")
@@ -117,16 +115,7 @@ def test_streams_beyond_the_processs_cap_are_503_and_a_closed_one_gives_its_slot
     held every thread of a served process, and every other request, moves included, waited (found by the
     security review). Beyond ``STREAM_MAX_OPEN`` a stream is refused with 503 and Retry-After (the page tries
     again later, as after any 5xx); a stream closed gives its slot back, started or not."""
-    app = create_app(
-        {
-            "STORE": StoreConfig(kind="memory"),
-            "STREAM_POLL_SECONDS": 0.01,
-            "STREAM_MAX_SECONDS": 0.05,
-            "STREAM_MAX_OPEN": 2,
-        }
-    )
-    client = app.test_client()
-    api = ApiClient(flask_transport(client))
+    client, api = quick_app(STREAM_MAX_SECONDS=0.05, STREAM_MAX_OPEN=2)
     game_id, _, _ = api.create(2, seed=5)
     path = f"/api/games/{game_id}/stream"
     held = [client.get(path) for _ in range(2)]  # open, not read: each holds its slot
