@@ -330,7 +330,10 @@ function editNote(note) {
 async function deleteNote(note) {
   if (!window.confirm("Delete this comment?")) return;
   try {
-    await call("DELETE", `/api/games/${id}/annotations/${note.id}`, { token: tokenFor(id) });
+    const sent = { token: tokenFor(id), idempotencyKey: randomKey() };
+    await callRetried("DELETE", `/api/games/${id}/annotations/${note.id}`, sent, (attempt, total) =>
+      say(moveList, retrying(attempt, total)),
+    );
     await loadNotes();
     // said under the list of moves, where its Delete button was
     say(moveList, "Comment deleted.");
@@ -731,7 +734,10 @@ document.getElementById("fork").addEventListener("click", async () => {
   const version = view.positions[view.at].version;
   say(replayOptions, "");
   try {
-    const answer = await call("POST", `/api/games/${id}/forks`, { body: { version }, token: tokenFor(id) });
+    const sent = { body: { version }, token: tokenFor(id), idempotencyKey: randomKey() };
+    const answer = await callRetried("POST", `/api/games/${id}/forks`, sent, (attempt, total) =>
+      say(replayOptions, retrying(attempt, total)),
+    );
     saveToken(answer.body.game.game_id, answer.body.owner_token);
     window.location.assign(`/games/${answer.body.game.game_id}`);
   } catch (error) {
@@ -757,12 +763,16 @@ noteForm.addEventListener("submit", async (event) => {
     say(noteButtons, "Write a comment first.", "error");
     return;
   }
+  // sent again with the same key when no answer came (callRetried): a comment is added once, not twice
+  const retried = (attempt, total) => say(noteButtons, retrying(attempt, total));
   try {
     if (noteId) {
-      await call("PATCH", `/api/games/${id}/annotations/${noteId}`, { body: { text, glyph, target }, token: tokenFor(id) });
+      const sent = { body: { text, glyph, target }, token: tokenFor(id), idempotencyKey: randomKey() };
+      await callRetried("PATCH", `/api/games/${id}/annotations/${noteId}`, sent, retried);
     } else {
       const version = view.positions[view.at].version;
-      await call("POST", `/api/games/${id}/annotations`, { body: { version, text, glyph, target }, token: tokenFor(id) });
+      const sent = { body: { version, text, glyph, target }, token: tokenFor(id), idempotencyKey: randomKey() };
+      await callRetried("POST", `/api/games/${id}/annotations`, sent, retried);
     }
     resetNoteForm();
     await loadNotes();

@@ -8,13 +8,14 @@ answer. The browser's own requests are cut here with Playwright's routing, in fr
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from tests.e2e.conftest import Served
 from tests.e2e.pages.conftest import Api, create_on_the_form, fill_new_game
-from tests.e2e.pages.test_pages_browser import choose_another_move, version_of, wait_version
+from tests.e2e.pages.test_pages_browser import choose_another_move, version_of, wait_shown, wait_version
 
 
 class Cut:
@@ -126,4 +127,29 @@ def test_a_correction_whose_answer_was_lost_is_applied_once(
     assert cut.one_key(2)
     events = api.call("GET", f"/api/games/{game_id}/changes?since=1")["events"]
     assert [event["type"] for event in events].count("MoveAmended") == 1
+    cut_requests_only(problems)
+
+
+def test_a_comment_and_a_branch_whose_answers_were_lost_are_made_once(
+    page: Any, site: Served, api: Api, problems: list[str]
+) -> None:
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 11, 3, title="Branched once")
+    page.goto(f"{site.url}/games/{game_id}/replay?version=3#token={token}")
+    wait_shown(page, 3)
+    comments = Cut(lose="answer")
+    page.route("**/api/games/*/annotations", comments)
+    page.fill("#note-text", "a retried comment")
+    page.click("#note-save")
+    page.locator("#move-list li.current .note").wait_for()
+    assert comments.one_key(2)
+    notes = api.call("GET", f"/api/games/{game_id}/annotations")["annotations"]
+    assert [note["text"] for note in notes] == ["a retried comment"]
+
+    branches = Cut(lose="answer")
+    page.route("**/api/games/*/forks", branches)
+    page.click("#fork")
+    page.wait_for_url(re.compile(r"/games/[0-9a-f-]{36}$"))
+    assert branches.one_key(2) and game_id not in page.url
+    # the game and one branch ("Branched once — what if (from move 2)")
+    assert api.call("GET", "/api/games?search=Branched+once")["total"] == 2
     cut_requests_only(problems)
