@@ -122,6 +122,16 @@ def test_R_SO05_the_lowest_courtier_climbs_and_the_player_chooses_the_room() -> 
     assert (rival.action_card, rival.lantern, rival.pearl, rival.coins) == (None, (), 0, 3)
 
 
+def test_R_SO05_with_the_floors_deck_empty_the_card_stays_and_no_card_is_dealt() -> None:
+    """Nothing can replace the card: it stays in the room (the decision `rival.arrive` states), nothing is
+    dealt, and the player's turn goes on."""
+    state = played("gate", "ascent:1", change=lambda s: with_decks(s, steward=()))
+    room = state.board.rooms[0]
+    assert (room.id, room.card, room.courtiers) == ("steward_1", "S2", (RIVAL,))
+    assert domain.prompt_of(state) == {"kind": "take_die", "seat": HUMAN}
+    assert state.solo is not None and not any("discarded" in text for text in state.solo.notes)
+
+
 def test_R_SO05_an_ascent_of_two_floors_from_the_gate_reaches_a_diplomat_room() -> None:
     state = played("gate", "ascent:2")
     assert [m["room"] for m in domain.legal_moves(state) if m["kind"] == "rival_room"] == [

@@ -12,7 +12,7 @@ import domain
 from domain.catalog import load_catalog
 from domain.prompts import DomainAction
 
-from ..helpers import answers_of, play, with_player
+from ..helpers import answers_of, play, with_player, with_room
 from .helpers import (
     MATCHA_STANDARD,
     board,
@@ -124,6 +124,45 @@ def test_R_M17_R_M18_CT5_a_dark_background_castle_action_paying_its_cost_and_a_c
     assert menu_ids(state) == ["dark", "coin:1"]  # in any order
     state = play(state, {"kind": "choose", "seat": 0, "option": "coin:1"})
     assert state.players[0].coins == 1 and prompt(state)["title"] == "dark"
+
+
+def test_R_M18_CT6_a_light_background_action_on_each_of_two_different_cards() -> None:
+    state = resolved(*PRINTED["CT6"], coins=0, seals=0, pot=0)
+    # STANDARD's castle: S2, S4, S7, D2, D7; their light-background blocks, by room
+    assert menu_ids(state) == [
+        "steward_1:middle",
+        "steward_1:bottom",
+        "steward_2:middle",
+        "steward_2:bottom",
+        "steward_3:top",
+        "steward_3:bottom",
+        "diplomat_1:middle+bottom",
+        "diplomat_2:top",
+    ]
+    assert prompt(state)["picks"] == 2 and prompt(state)["mandatory"] is False
+    state = play(state, {"kind": "choose", "seat": 0, "option": "steward_1:middle"})  # S2: PoT +1
+    assert prompt(state)["used"] == ["steward_1:middle", "steward_1:bottom"]  # the card is spent
+    assert prompt(state)["picks"] == 1
+    with pytest.raises(domain.IllegalMove):
+        domain.apply(state, {"kind": "choose", "seat": 0, "option": "steward_1:bottom"})
+
+
+def test_R_M18_CT5_CT6_a_room_without_a_card_offers_nothing_and_one_card_gives_one_action() -> None:
+    """R-CA03 leaves a room without its card until the refill: CT5 and CT6 read only the cards in the castle;
+    with one card left CT6 gives one action, not two on the same card."""
+    state = with_room(matcha_standard(), "steward_1", card=None)
+    state = resolve(with_player(state, 0, coins=0, seals=1), 0, "dark")
+    assert menu_ids(state) == [
+        "steward_2:top",
+        "steward_3:middle",
+        "diplomat_1:top",
+        "diplomat_2:middle+bottom",
+    ]
+    state = matcha_standard()
+    for room in ("steward_2", "steward_3", "diplomat_1", "diplomat_2"):
+        state = with_room(state, room, card=None)
+    state = resolve(with_player(state, 0, coins=0, seals=0), 0, "light:2")
+    assert menu_ids(state) == ["steward_1:middle", "steward_1:bottom"] and prompt(state)["picks"] == 1
 
 
 def test_R_M18_CT7_CT8_the_training_yard_tiles() -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 import domain
+from domain.catalog import catalog_from_dict, load_catalog
+from domain.matcha import initial_board
 from domain.vocabulary import MatchaColour
 
 from ..helpers import table_game
@@ -171,3 +173,22 @@ def test_the_solo_game_with_matcha_is_played_against_the_tokugawa_clan() -> None
     state = domain.new_game(["Ana"], solo="easy", seed=1, expansions=["matcha"])
     assert state.solo is not None and state.board.matcha is not None
     assert domain.prompt_of(state) == {"kind": "choose_start_cards", "seat": 0}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R_M01_the_ceremony_tokens_needed_are_three_for_the_tea_house_one_for_the_platform_one_per_pair(
+    players: int,
+) -> None:
+    """R-M01 (with R-S12: one starting pair more than the players): a catalog with exactly enough ceremony tokens
+    is set up, one token fewer is refused."""
+    full = load_catalog(expansions=("matcha",)).to_dict()
+    needed = 3 + 1 + (players + 1)
+    for count in (needed, needed - 1):
+        data = {**full, "ceremony_tokens": full["ceremony_tokens"][:count]}
+        catalog = catalog_from_dict(data)
+        if count == needed:
+            assert len(initial_board(catalog, players).tokens) == needed
+        else:
+            with pytest.raises(domain.InvalidSetup, match="ceremony tokens") as error:
+                initial_board(catalog, players)
+            assert error.value.rule == "R-M01"

@@ -76,6 +76,16 @@ def test_R_TK03_rooms_that_tie_are_the_players_choice_and_no_other() -> None:
     assert board(state).tea_house[2].geishas == (RIVAL,)
 
 
+def test_R_TK05_an_advance_from_no_place_of_the_tea_garden_is_refused_with_its_rule() -> None:
+    state = placed(tokugawa_game("easy"), gardeners=2, gate=2)
+    state = resolve_icons(on_path_2(state), "advance")
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(
+            state, {"kind": "rival_geisha", "seat": HUMAN, "from": "nowhere", "to": "tea_house_upper"}
+        )
+    assert error.value.rule == "R-TK05" and error.value.details == {"from": "nowhere"}
+
+
 def test_R_TK03_a_room_holding_two_rival_geishas_is_left_out() -> None:
     state = placed(tokugawa_game("easy"), warriors=3, gardeners=1)
     house = board(state).tea_house

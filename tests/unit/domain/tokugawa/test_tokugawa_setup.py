@@ -52,6 +52,15 @@ def test_R_TK01_the_resource_card_chosen_gives_its_items_and_decree() -> None:
     assert rival.ceremony is None and rival.action_card is None and rival.geishas == 5 and rival.whisks == 0
 
 
+def test_R_TK01_R_S12_a_resource_card_with_a_decree_brings_its_decree_to_the_lantern_area() -> None:
+    state = tokugawa_game(
+        "easy",
+        answers={"offer_1:resource": "SR1"},
+        choice={"resource": "SR1", "action": "A4", "token": "CT3"},
+    )
+    assert state.players[HUMAN].lantern == ("SR1", "DC1")  # SR1 carries Decree DC1
+
+
 def test_R_TK01_a_choice_outside_what_was_dealt_is_refused_with_its_rule() -> None:
     state = domain.new_game(["Ana"], solo="easy", seed=5, expansions=["matcha"])
     legal = answers_of(state, "choose_start_cards")[0]
