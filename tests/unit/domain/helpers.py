@@ -340,3 +340,16 @@ def run_examples(blocks: list[str]) -> tuple[list[str], dict[str, object]]:
         for block in blocks:
             exec(block, namespace)
     return out.getvalue().splitlines(), namespace
+
+
+STANDARD_LIGHT_BLOCKS = [
+    "steward_1:middle",
+    "steward_1:bottom",
+    "steward_2:middle",
+    "steward_2:bottom",
+    "steward_3:top",
+    "steward_3:bottom",
+    "diplomat_1:middle+bottom",
+    "diplomat_2:top",
+]
+"""The light-background blocks of :func:`standard`'s castle (S2, S4, S7, D2, D7), room by room (R-C05)."""

@@ -12,7 +12,7 @@ import domain
 from domain.catalog import load_catalog
 from domain.prompts import DomainAction
 
-from ..helpers import answers_of, play, with_player, with_room
+from ..helpers import STANDARD_LIGHT_BLOCKS, answers_of, play, with_player, with_room
 from .helpers import (
     MATCHA_STANDARD,
     board,
@@ -129,16 +129,7 @@ def test_R_M17_R_M18_CT5_a_dark_background_castle_action_paying_its_cost_and_a_c
 def test_R_M18_CT6_a_light_background_action_on_each_of_two_different_cards() -> None:
     state = resolved(*PRINTED["CT6"], coins=0, seals=0, pot=0)
     # STANDARD's castle: S2, S4, S7, D2, D7; their light-background blocks, by room
-    assert menu_ids(state) == [
-        "steward_1:middle",
-        "steward_1:bottom",
-        "steward_2:middle",
-        "steward_2:bottom",
-        "steward_3:top",
-        "steward_3:bottom",
-        "diplomat_1:middle+bottom",
-        "diplomat_2:top",
-    ]
+    assert menu_ids(state) == STANDARD_LIGHT_BLOCKS
     assert prompt(state)["picks"] == 2 and prompt(state)["mandatory"] is False
     state = play(state, {"kind": "choose", "seat": 0, "option": "steward_1:middle"})  # S2: PoT +1
     assert prompt(state)["used"] == ["steward_1:middle", "steward_1:bottom"]  # the card is spent
