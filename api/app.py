@@ -19,8 +19,8 @@ from flask import Flask, Response, g, jsonify, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from api import errors, fastjson, observability
-from api.context import (
+from api.resources import errors, fastjson
+from api.resources.context import (
     BEARER,
     EXTENSION,
     STREAMS,
@@ -31,9 +31,9 @@ from api.context import (
     replay_check,
     services,
 )
-from api.errors import ApiError, error_response
-from api.fastjson import FastJSONProvider
-from api.limits import (
+from api.resources.errors import ApiError, error_response
+from api.resources.fastjson import FastJSONProvider
+from api.resources.limits import (
     MemoryAnswers,
     MemoryCounter,
     RateLimiter,
@@ -42,23 +42,12 @@ from api.limits import (
     Remembered,
     StreamSlots,
 )
-from api.schemas import ErrorSchema
+from api.resources.schemas import ErrorSchema
+from api.server import observability
+from api.server.environment import DEFAULTS
 from replay.application import PlannedRead
 from replay.config import StoreConfig, open_log
 from replay.health import check_store, package_version
-
-DEFAULTS: Mapping[str, int | float] = {
-    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # bytes: an exported game with its catalog fits many times over
-    "RATE_LIMIT_WINDOW": 60,  # seconds
-    "RATE_LIMIT_PER_TOKEN": 600,  # writes per window per token (0: no limit)
-    "RATE_LIMIT_PER_ADDRESS": 120,  # writes per window per client address, for writes without a token
-    "IDEMPOTENCY_TTL": 24 * 3600,  # seconds an answer is kept for a retried Idempotency-Key
-    "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
-    "STREAM_HEARTBEAT_SECONDS": 15.0,
-    "STREAM_POLL_SECONDS": 0.5,
-    "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: threads - 2)
-}
-"""Settings with their defaults; each may be given in ``create_app``'s config or as ``HERONLOG_<NAME>``."""
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -114,7 +103,8 @@ def build_services(store: StoreConfig, settings: Mapping[str, Any]) -> Services:
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the application. ``config`` may hold ``STORE`` (a :class:`StoreConfig`), the settings of
     :data:`DEFAULTS` and Flask settings; without ``STORE`` the store is resolved from the process environment."""
-    app = Flask(__name__)
+    # The pages' room holds the templates and static files (api/pages/); they are served at /static/.
+    app = Flask(__name__, static_folder="pages/static", template_folder="pages/templates")
     given = dict(config or {})
     store = given.pop("STORE", None) or StoreConfig.from_environ(os.environ)
     app.config.update(given)
@@ -135,7 +125,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
             },
         },
     )
-    # msgspec underneath Flask's JSON (api.fastjson); it keeps the schemas' field order, as sort_keys=False did.
+    # msgspec underneath Flask's JSON (api.resources.fastjson); it keeps the schemas' field order, as
+    # sort_keys=False did.
     app.json = FastJSONProvider(app)
 
     settings = dict(app.config)
@@ -146,9 +137,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "an owner or seat token"}
     )
     errors.register(app)
-    observability.install(app)  # first of the request hooks: every answer gets its request id, log and count
+    metrics = observability.install(
+        app
+    )  # first of the request hooks: every answer gets its request id, log and count
 
-    from api import annotations, games, scoring
+    from api.resources import annotations, games, scoring
 
     api.register_blueprint(games.blp)
     api.register_blueprint(annotations.blp)
@@ -164,9 +157,22 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return response
 
     # The web pages (issue 7): templates and static modules over the JSON API above.
-    from api import pages
+    from api.pages import bp as pages
 
-    app.register_blueprint(pages.bp)
+    app.register_blueprint(pages)
+
+    token = observability.metrics_token(app)
+
+    @app.get("/metrics")
+    def prometheus_metrics() -> Response:
+        if token and not observability.token_matches(request.headers.get("Authorization", ""), token):
+            raise ApiError(
+                "unauthorized",
+                "the metrics need the token of HERONLOG_METRICS_TOKEN (Authorization: Bearer <token>)",
+                headers={"WWW-Authenticate": 'Bearer realm="heronlog-metrics"'},
+            )
+        body, content_type = metrics.exposition()
+        return Response(body, status=200, content_type=content_type)
 
     @app.get("/healthz")
     def healthz() -> Any:
@@ -245,9 +251,9 @@ def _plan_read(box: Services) -> tuple[UUID, str, PlannedRead] | None:
 
 def _add_write_guards(app: Flask) -> None:
     """Before a write: the rate limit, then the idempotency cache (a retried key answers as the first time,
-    unless the view declared a check that refuses that answer now: ``api.context.checked_before_replay``).
+    unless the view declared a check that refuses that answer now: ``api.resources.context.checked_before_replay``).
     After a successful write sent with a key: remember its answer (unless the write kept it already, in the
-    same append as its events: ``api.context.AnswerAlong``)."""
+    same append as its events: ``api.resources.context.AnswerAlong``)."""
 
     @app.before_request
     def guard_writes() -> Response | None:
@@ -278,7 +284,7 @@ def _add_write_guards(app: Flask) -> None:
             ).hexdigest()
             cache_key = hashlib.sha256(f"{who}\n{key}".encode()).hexdigest()
         # The limit, the remembered answer and the game the write is about (with its access stream), read
-        # ahead: one round trip to Redis for the three (the view then finds the game read, api.context).
+        # ahead: one round trip to Redis for the three (the view then finds the game read, api.resources.context).
         plan = _plan_read(box)
         verdict, remembered, read = box.limiter.check_and_recall(
             who, int(app.config[limit_name]), box.answers, cache_key, plan[2].command if plan else None
@@ -307,7 +313,9 @@ def _add_write_guards(app: Flask) -> None:
                 "this Idempotency-Key was used for another request: use a new key for a new write",
             )
         _still_valid(box)  # a token withdrawn or replaced since gets no answer, not even its own first one
-        check = replay_check()  # the view's own word on whether its first answer still holds (api.context)
+        check = (
+            replay_check()
+        )  # the view's own word on whether its first answer still holds (api.resources.context)
         if check is not None:
             check(remembered, **(request.view_args or {}))
         response = Response(remembered.body, status=remembered.status, headers=remembered.headers)

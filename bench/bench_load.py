@@ -133,7 +133,7 @@ def heronlog_serve(
         "HERONLOG_RATE_LIMIT_PER_TOKEN": "1000000",
         "HERONLOG_RATE_LIMIT_PER_ADDRESS": "1000000",
     }
-    command = [sys.executable, "-m", "api.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "api.server.cli", "serve", "--port", str(port)]
     command += ["--workers", str(workers), "--threads", str(threads)]
     with (folder / f"serve-{port}.log").open("wb") as log:
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=source)

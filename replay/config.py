@@ -9,7 +9,7 @@ Three stores, chosen by configuration and never by code (STYLE habit 10):
 
 ``REDIS_URL`` alone switches the default from SQLite to Redis; ``HERONLOG_STORE`` (or ``--store``) names the
 store explicitly. :data:`STORE_VARIABLES` is the table of every environment variable the store settings are
-read from (``api.environment`` adds the server's); :meth:`StoreConfig.from_environ` reads through it.
+read from (``api.server.environment`` adds the server's); :meth:`StoreConfig.from_environ` reads through it.
 """
 
 from __future__ import annotations

@@ -55,7 +55,9 @@ def serve(
     port = free_port()
     log = tmp_path / f"serve-{port}.log"
     argv = (
-        [sys.executable, "-m", "api.cli", "serve", "--port", "{port}", *args] if command is None else command
+        [sys.executable, "-m", "api.server.cli", "serve", "--port", "{port}", *args]
+        if command is None
+        else command
     )
     environ = {**os.environ, **env} if inherit else dict(env)
     with log.open("w") as out:

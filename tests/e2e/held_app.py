@@ -17,7 +17,7 @@ from typing import Any
 from flask import Flask, request
 
 from api.app import create_app
-from api.context import EXTENSION
+from api.resources.context import EXTENSION
 
 HOLD_SECONDS = 60
 

@@ -1,5 +1,5 @@
 """The workers of a real ``heronlog serve --workers 2`` take turns at accepting keep-alive connections
-(api.balance), over real HTTP: each connection's request is matched, by its ``X-Request-ID``, with the worker
+(api.server.balance), over real HTTP: each connection's request is matched, by its ``X-Request-ID``, with the worker
 that logged it."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from api.balance import SLACK
+from api.server.balance import SLACK
 from tests.e2e.conftest import Served, serve
 
 

@@ -1,4 +1,4 @@
-"""A real ``heronlog serve --workers 2`` keeps each worker on a CPU of its own (api.pinning), as the kernel
+"""A real ``heronlog serve --workers 2`` keeps each worker on a CPU of its own (api.server.pinning), as the kernel
 reports it (``/proc/<pid>/status``), keeps the workers where the kernel put them when told not to, and puts a
 worker started again after a crash on the CPU its predecessor left."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.cli import main
+from api.server.cli import main
 
 
 def test_heronlog_demo_prints_the_game(capsys: pytest.CaptureFixture[str]) -> None:

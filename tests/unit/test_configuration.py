@@ -1,4 +1,4 @@
-"""The environment heronlog reads is one table (api.environment.variables), the README lists all of it, and
+"""The environment heronlog reads is one table (api.server.environment.variables), the README lists all of it, and
 the code cannot read a variable that is not in it."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api.app import DEFAULTS
-from api.environment import SETTING_MEANINGS, server_setting, variables
+from api.server.environment import DEFAULTS, SETTING_MEANINGS, server_setting, variables
 from replay.config import STORE_VARIABLES, StoreConfig, setting
 
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -51,16 +50,16 @@ def test_empty_variables_fall_back_to_their_defaults() -> None:
 @pytest.mark.parametrize(
     "case",
     [
-        # The workers share one socket and take turns (api.balance) unless told to use SO_REUSEPORT.
+        # The workers share one socket and take turns (api.server.balance) unless told to use SO_REUSEPORT.
         ("reuse_port", "HERONLOG_REUSE_PORT", "no", "yes", "HERONLOG_REUSE_PORT is yes or no"),
-        # Each worker on a CPU of its own when they fill the machine (api.pinning), unless told otherwise.
+        # Each worker on a CPU of its own when they fill the machine (api.server.pinning), unless told otherwise.
         ("pin_workers", "HERONLOG_PIN_WORKERS", "auto", "no", "HERONLOG_PIN_WORKERS is auto, yes or no"),
     ],
 )
 def test_serves_choices_come_from_the_flag_or_the_environment_and_others_are_refused(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], case: tuple[str, str, str, str, str]
 ) -> None:
-    from api.cli import build_parser, main
+    from api.server.cli import build_parser, main
 
     option, variable, default, other, refused = case
     flag = "--" + option.replace("_", "-")
@@ -77,7 +76,7 @@ def test_serves_choices_come_from_the_flag_or_the_environment_and_others_are_ref
 def test_a_served_worker_freezes_its_start_up_objects_and_collects_garbage_less_often() -> None:
     import gc
 
-    from api.collector import Freezer, tune_worker_gc
+    from api.server.collector import Freezer, tune_worker_gc
 
     threshold = gc.get_threshold()
     try:
@@ -96,7 +95,7 @@ def test_gunicorn_takes_the_worker_hook() -> None:
     """gunicorn refuses a server hook whose positional arguments are not exactly the worker."""
     from gunicorn.config import Config
 
-    from api.collector import tune_worker_gc
+    from api.server.collector import tune_worker_gc
 
     config = Config()
     config.set("post_worker_init", tune_worker_gc)

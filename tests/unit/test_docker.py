@@ -2,7 +2,7 @@
 
 The Dockerfile runs the `heronlog` console script as a non-root user with a health check on the app's real
 `/healthz`; both compose files parse, and every service's command, ports, environment and health check agree
-with what the code reads (api.environment), the port `heronlog serve` listens on, and docker/redis.conf.
+with what the code reads (api.server.environment), the port `heronlog serve` listens on, and docker/redis.conf.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from api.app import create_app
-from api.cli import build_parser
-from api.environment import variables
+from api.server.cli import build_parser
+from api.server.environment import variables
 from replay.config import StoreConfig
 from tests.docker_files import (
     DOCKER,
@@ -112,7 +112,7 @@ def test_the_entry_point_is_the_heronlog_console_script_and_its_command_a_real_s
     [command] = [instruction.words() for instruction in final if instruction.keyword == "CMD"]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert entrypoint == ["heronlog"]
-    assert project["scripts"]["heronlog"] == "api.cli:main"
+    assert project["scripts"]["heronlog"] == "api.server.cli:main"
     installed = " ".join(instruction.arguments for instruction in final if instruction.keyword == "RUN")
     assert re.search(rf"pip install\b.*\b{project['name']}\b", installed)
     env = env_of(final)

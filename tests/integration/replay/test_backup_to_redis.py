@@ -24,7 +24,7 @@ from tests.replay_helpers import club_archive, pick
 
 def heronlog(environ: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "api.cli", *args],
+        [sys.executable, "-m", "api.server.cli", *args],
         env={**os.environ, **environ},
         capture_output=True,
         text=True,

@@ -21,7 +21,7 @@ from tests.replay_helpers import club_archive, play_random
 def heronlog(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HERONLOG_DATA": str(data), "REDIS_URL": "", "HERONLOG_STORE": ""}
     return subprocess.run(
-        [sys.executable, "-m", "api.cli", *args], env=env, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "api.server.cli", *args], env=env, capture_output=True, text=True, check=False
     )
 
 

@@ -1,6 +1,6 @@
 """What a recording client gets back: every write's answer carries the next legal moves (one request per move),
 the hot answers are sent as built yet are exactly their schemas' dumps, and JSON goes in and out through
-msgspec with the standard library's behaviour kept where msgspec differs (api.fastjson)."""
+msgspec with the standard library's behaviour kept where msgspec differs (api.resources.fastjson)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from api import fastjson
-from api.schemas import CreatedGameSchema, GameSchema, LegalMovesSchema, PlayedSchema
+from api.resources import fastjson
+from api.resources.schemas import CreatedGameSchema, GameSchema, LegalMovesSchema, PlayedSchema
 from tests.api_helpers import ApiClient
 
 

@@ -1,4 +1,4 @@
-"""The workers' turns at accepting connections (api.balance): the rule, the shared table, the slots the master
+"""The workers' turns at accepting connections (api.server.balance): the rule, the shared table, the slots the master
 hands out, and how the threaded worker's loop reads them. The real thing (two gunicorn workers, real
 connections) is tests/e2e/test_balance_http.py."""
 
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from gunicorn.workers.gthread import ThreadWorker
 
-from api import balance
-from api.balance import FREE, SLACK, BalancedThreadWorker, Shares, assign_slot, free_slot, may_accept
+from api.server import balance
+from api.server.balance import FREE, SLACK, BalancedThreadWorker, Shares, assign_slot, free_slot, may_accept
 
 
 def test_a_worker_accepts_up_to_one_connection_above_the_least_loaded_and_alone_always() -> None:
@@ -116,7 +116,7 @@ def test_install_sets_the_worker_and_its_hooks_and_refuses_reuse_port() -> None:
     options: dict[str, Any] = {
         "reuse_port": False,
         "workers": 2,
-        # The metrics' own hook (api.observability.serving) must still run.
+        # The metrics' own hook (api.server.observability.serving) must still run.
         "child_exit": lambda _server, worker: metrics_told.append(worker),
     }
     try:

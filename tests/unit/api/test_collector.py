@@ -1,4 +1,4 @@
-"""api.collector: survivors of the middle generation are frozen (kept out of later walks), and a ring of
+"""api.server.collector: survivors of the middle generation are frozen (kept out of later walks), and a ring of
 objects that became garbage after it was frozen is still freed, by the first full collection once one is due."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from api.collector import Freezer
+from api.server.collector import Freezer
 
 
 class Node:

@@ -7,7 +7,7 @@ from eventsourcing.persistence import OperationalError
 from flask import Flask
 
 from api.app import create_app
-from api.errors import STATUS
+from api.resources.errors import STATUS
 from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
 

@@ -74,12 +74,12 @@ def test_the_scorer_takes_matcha_tallies(api: ApiClient) -> None:
 
 
 def test_the_board_of_a_matcha_game_equals_its_state_as_json_without_the_catalog() -> None:
-    """api.present's encoder (one per type) and the engine's serialiser agree on every Matcha state: the green
+    """api.resources.present's encoder (one per type) and the engine's serialiser agree on every Matcha state: the green
     die colour, the expansion board, the clan board's fields left out at their defaults."""
     import json
 
     import domain
-    from api import present
+    from api.resources import present
 
     rng = random.Random(12)
     state = domain.new_game(4, seed=12, expansions=["matcha"])

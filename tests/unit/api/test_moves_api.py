@@ -9,7 +9,7 @@ from uuid import UUID
 import pytest
 from flask import Flask
 
-from api.limits import MemoryAnswers
+from api.resources.limits import MemoryAnswers
 from tests.api_helpers import ApiClient, moves_after
 
 

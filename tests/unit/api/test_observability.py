@@ -1,4 +1,4 @@
-"""Request ids, the request log and the Prometheus metrics (api.observability), on the in-memory store."""
+"""Request ids, the request log and the Prometheus metrics (api.server.observability), on the in-memory store."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from eventsourcing.persistence import OperationalError
 from flask import Flask
 from prometheus_client.parser import text_string_to_metric_families
 
-from api import observability
 from api.app import create_app
+from api.server import observability
 from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
 
@@ -189,7 +189,7 @@ def test_gunicorns_logger_writes_through_heronlogs_configuration_and_keeps_no_ac
 
 
 def test_new_request_ids_are_distinct_and_a_forked_worker_draws_its_own_prefix() -> None:
-    from api import observability
+    from api.server import observability
 
     ids = {observability.request_id_from(None) for _ in range(1000)}
     assert len(ids) == 1000 and all(len(i) == 32 and int(i, 16) >= 0 for i in ids)
@@ -296,4 +296,4 @@ def test_lines_written_by_many_threads_at_once_arrive_whole(monkeypatch: pytest.
 def test_serve_logs_through_the_line_handler_in_either_format() -> None:
     for log_format in ("json", "text"):
         config = observability.logging_config(log_format, "info")
-        assert config["handlers"]["console"]["class"] == "api.observability.LineHandler"
+        assert config["handlers"]["console"]["class"] == "api.server.observability.LineHandler"

@@ -1,4 +1,4 @@
-"""Workers kept on CPUs of their own (api.pinning): when to pin, which CPU the master gives each worker, and the
+"""Workers kept on CPUs of their own (api.server.pinning): when to pin, which CPU the master gives each worker, and the
 hooks that do it, chained after the others'. The real thing (a ``heronlog serve`` whose workers the kernel
 keeps where they were put) is tests/e2e/test_pinning_http.py."""
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from api import pinning
-from api.pinning import choose_cpu, should_pin
+from api.server import pinning
+from api.server.pinning import choose_cpu, should_pin
 
 
 def test_auto_pins_only_when_the_workers_are_as_many_as_the_cpus() -> None:
@@ -59,7 +59,7 @@ def test_install_adds_its_hooks_after_the_others(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(os, "sched_setaffinity", lambda pid, cpus: pinned.append((pid, set(cpus))))
     options: dict[str, Any] = {
         "workers": 2,
-        # The balanced workers' slot (api.balance) and any post_fork already there must still run first.
+        # The balanced workers' slot (api.server.balance) and any post_fork already there must still run first.
         "pre_fork": lambda _server, _worker: told.append("balance"),
         "post_fork": lambda _server, _worker: told.append("earlier post_fork"),
     }

@@ -1,4 +1,4 @@
-"""The board the API answers with is exactly the engine's state as JSON, less the catalog (api.present)."""
+"""The board the API answers with is exactly the engine's state as JSON, less the catalog (api.resources.present)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 import pytest
 
 import domain
-from api import present
+from api.resources import present
 
 
 @pytest.mark.parametrize(

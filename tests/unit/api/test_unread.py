@@ -1,4 +1,4 @@
-"""A refused body left unread closes its connection, and the answer says so (api.unread)."""
+"""A refused body left unread closes its connection, and the answer says so (api.server.unread)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from api.unread import DRAIN_LIMIT, closing_when_unread, may_be_unread
+from api.server.unread import DRAIN_LIMIT, closing_when_unread, may_be_unread
 
 
 class GunicornLikeResponse:

@@ -12,8 +12,8 @@ from flask.testing import FlaskClient
 from api.app import create_app
 from replay.config import StoreConfig
 
-STATIC = Path(__file__).resolve().parents[3] / "api" / "static"
-TEMPLATES = Path(__file__).resolve().parents[3] / "api" / "templates"
+STATIC = Path(__file__).resolve().parents[3] / "api" / "pages" / "static"
+TEMPLATES = Path(__file__).resolve().parents[3] / "api" / "pages" / "templates"
 
 
 @pytest.fixture

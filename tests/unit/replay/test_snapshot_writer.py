@@ -82,7 +82,7 @@ def test_closing_stores_what_is_queued_and_stops_the_thread() -> None:
 
 def test_the_server_stores_snapshots_in_the_background() -> None:
     from api.app import create_app
-    from api.context import services
+    from api.resources.context import services
     from replay.config import StoreConfig
 
     app = create_app({"STORE": StoreConfig(kind="memory"), "SNAPSHOTS_IN_BACKGROUND": True, "TESTING": True})

@@ -1,6 +1,6 @@
 """One error envelope for every answer that is not a success, and the one table from error codes to statuses.
 
-Every non-2xx answer of the API is a JSON object of this shape (:class:`api.schemas.ErrorSchema`)::
+Every non-2xx answer of the API is a JSON object of this shape (:class:`api.resources.schemas.ErrorSchema`)::
 
     {"status": 422, "error_code": "illegal_move", "rule": "R-P04", "message": "...", "details": {...}}
 
@@ -23,7 +23,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
-from api.observability import note
+from api.server.observability import note
 from domain.errors import DomainError
 from replay.errors import ReplayError
 

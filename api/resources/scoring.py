@@ -8,10 +8,10 @@ from typing import Any
 from flask.views import MethodView
 
 import domain
-from api import present
-from api.games import judged
-from api.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, Blueprint, errors
-from api.schemas import ScoreSheetRequestSchema, ScoreSheetsSchema
+from api.resources import present
+from api.resources.games import judged
+from api.resources.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, Blueprint, errors
+from api.resources.schemas import ScoreSheetRequestSchema, ScoreSheetsSchema
 
 blp = Blueprint(
     "score-sheets",

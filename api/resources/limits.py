@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from api import fastjson
+from api.resources import fastjson
 
 Clock = Callable[[], float]
 
@@ -153,7 +153,7 @@ class Remembered:
     headers: dict[str, str]
 
     def to_json(self) -> str:
-        # msgspec (api.fastjson): the body is a whole answer, a board included, escaped into one string.
+        # msgspec (api.resources.fastjson): the body is a whole answer, a board included, escaped into one string.
         return fastjson.encode(
             {
                 "fingerprint": self.fingerprint,

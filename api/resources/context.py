@@ -17,9 +17,9 @@ from uuid import UUID
 from flask import Response, current_app, g, request
 
 import domain
-from api.errors import ApiError
-from api.limits import AnswerCache, RateLimiter, RedisAnswers, Remembered
-from api.observability import note
+from api.resources.errors import ApiError
+from api.resources.limits import AnswerCache, RateLimiter, RedisAnswers, Remembered
+from api.server.observability import note
 from replay.access import Gatekeeper, Grant
 from replay.application import GameLog, Played
 from replay.game import Game
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from replay.store.recorders import Along
 
 EXTENSION = "heronlog"
-STREAMS = "heronlog.streams"  # the process's event stream slots (api.limits.StreamSlots)
+STREAMS = "heronlog.streams"  # the process's event stream slots (api.resources.limits.StreamSlots)
 BEARER = re.compile(r"^\s*Bearer\s+(\S+)\s*$", re.IGNORECASE)
 ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
 
@@ -284,9 +284,9 @@ V = TypeVar("V", bound=Callable[..., Any])
 
 def checked_before_replay(check: ReplayCheck) -> Callable[[V], V]:
     """Declare how a write view's remembered answer is checked before a retry with its ``Idempotency-Key`` gets
-    it again (``api.app``): an answer that would no longer be true (a seat token replaced since, ``api.games``)
-    is then refused by ``check`` rather than handed back as if nothing had happened. Only retries that find a
-    remembered answer run it; a view without one (every move) costs nothing more."""
+    it again (``api.app``): an answer that would no longer be true (a seat token replaced since,
+    ``api.resources.games``) is then refused by ``check`` rather than handed back as if nothing had happened.
+    Only retries that find a remembered answer run it; a view without one (every move) costs nothing more."""
 
     def declare(view: V) -> V:
         view.replay_check = check  # type: ignore[attr-defined]

@@ -19,11 +19,16 @@ from uuid import UUID
 
 from flask.views import MethodView
 
-from api import present
-from api.context import etag, game_log, reader, writer
-from api.errors import ApiError
-from api.openapi import IDEMPOTENCY_KEY, READ, Blueprint, errors
-from api.schemas import AnnotationEditSchema, AnnotationListSchema, AnnotationSchema, NewAnnotationSchema
+from api.resources import present
+from api.resources.context import etag, game_log, reader, writer
+from api.resources.errors import ApiError
+from api.resources.openapi import IDEMPOTENCY_KEY, READ, Blueprint, errors
+from api.resources.schemas import (
+    AnnotationEditSchema,
+    AnnotationListSchema,
+    AnnotationSchema,
+    NewAnnotationSchema,
+)
 
 blp = Blueprint(
     "annotations",

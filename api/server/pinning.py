@@ -29,7 +29,7 @@ import os
 from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
-from api import hooks
+from api.server import hooks
 
 MODES = ("auto", "yes", "no")
 

@@ -20,8 +20,8 @@ from flask import Response, current_app, request, url_for
 from flask.views import MethodView
 
 import domain
-from api import present
-from api.context import (
+from api.resources import present
+from api.resources.context import (
     STREAMS,
     AnswerAlong,
     checked_before_replay,
@@ -36,12 +36,11 @@ from api.context import (
     services,
     writer,
 )
-from api.errors import ApiError
-from api.fastjson import json_response
-from api.limits import Remembered, StreamSlots
-from api.observability import note
-from api.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, READ, WRITE, Blueprint, errors
-from api.schemas import (
+from api.resources.errors import ApiError
+from api.resources.fastjson import json_response
+from api.resources.limits import Remembered, StreamSlots
+from api.resources.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, READ, WRITE, Blueprint, errors
+from api.resources.schemas import (
     AbandonSchema,
     AccessSchema,
     AmendedSchema,
@@ -73,6 +72,7 @@ from api.schemas import (
     TimelineSchema,
     UndoSchema,
 )
+from api.server.observability import note
 from replay.access import Issued
 from replay.application import Played
 from replay.errors import StaleVersion
@@ -102,8 +102,8 @@ WRITE_DOC: dict[str, Any] = {"security": BEARER, "parameters": [IF_MATCH, IDEMPO
 
 
 # The answers below are built in the exact shape of their response schemas and sent as they are
-# (api.fastjson.json_response): a marshmallow dump of them changed nothing and cost a good share of each answer's
-# CPU. tests/unit/api/test_present.py holds each of these bodies equal to its schema's dump.
+# (api.resources.fastjson.json_response): a marshmallow dump of them changed nothing and cost a good share of
+# each answer's CPU. tests/unit/api/test_present.py holds each of these bodies equal to its schema's dump.
 
 
 def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """Every environment variable heronlog reads, in one table: the store's (``replay.config.STORE_VARIABLES``), the
 server's (:data:`SERVER_VARIABLES`) and the API's settings (``HERONLOG_<NAME>`` for each of
-``api.app.DEFAULTS``).
+:data:`DEFAULTS`).
 
 The code reads its environment through these tables (:func:`server_setting`, ``replay.config.setting``), so
 the table is complete by construction; the README's configuration section and the docker files are checked
@@ -12,6 +12,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from replay.config import STORE_VARIABLES, Variable
+
+DEFAULTS: Mapping[str, int | float] = {
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # bytes: an exported game with its catalog fits many times over
+    "RATE_LIMIT_WINDOW": 60,  # seconds
+    "RATE_LIMIT_PER_TOKEN": 600,  # writes per window per token (0: no limit)
+    "RATE_LIMIT_PER_ADDRESS": 120,  # writes per window per client address, for writes without a token
+    "IDEMPOTENCY_TTL": 24 * 3600,  # seconds an answer is kept for a retried Idempotency-Key
+    "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
+    "STREAM_HEARTBEAT_SECONDS": 15.0,
+    "STREAM_POLL_SECONDS": 0.5,
+    "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: threads - 2)
+}
+"""The API's settings with their defaults; each may be given in ``create_app``'s config or as
+``HERONLOG_<NAME>``."""
+
 
 SERVER_VARIABLES: tuple[Variable, ...] = (
     Variable(
@@ -59,7 +74,7 @@ SETTING_MEANINGS: Mapping[str, str] = {
         "less two, at least 1); one more is `503 too_many_streams` with `Retry-After: 5`"
     ),
 }
-"""What each of ``api.app.DEFAULTS`` means (a test checks that none is missing)."""
+"""What each of ``DEFAULTS`` means (a test checks that none is missing)."""
 
 _SERVER = {variable.name: variable for variable in SERVER_VARIABLES}
 
@@ -75,8 +90,6 @@ def server_setting(environ: Mapping[str, str], name: str) -> str:
 
 def variables() -> dict[str, Variable]:
     """Every variable heronlog reads, by name, in the order the README lists them."""
-    from api.app import DEFAULTS
-
     settings = tuple(
         Variable(f"HERONLOG_{name}", str(default), SETTING_MEANINGS.get(name, ""))
         for name, default in DEFAULTS.items()

@@ -8,8 +8,8 @@ from typing import Any, TypeVar
 
 import flask_smorest
 
-from api.fastjson import FastFlaskParser
-from api.schemas import ErrorSchema
+from api.resources.fastjson import FastFlaskParser
+from api.resources.schemas import ErrorSchema
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,7 +31,7 @@ MEANINGS = {
 
 
 class Blueprint(flask_smorest.Blueprint):  # type: ignore[misc]  # flask-smorest ships no type hints
-    """flask-smorest's blueprint, reading JSON bodies with msgspec (:mod:`api.fastjson`)."""
+    """flask-smorest's blueprint, reading JSON bodies with msgspec (:mod:`api.resources.fastjson`)."""
 
     ARGUMENTS_PARSER = FastFlaskParser()
 

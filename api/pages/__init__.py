@@ -1,8 +1,8 @@
 """The web pages (DESIGN §5): the game list, the new-game form, the recording and replay screens, and the
 stand-alone score sheet.
 
-The views are thin: each renders a Jinja template from ``api/templates/``; the pages' JavaScript modules in
-``api/static/`` do the rest through the JSON API (``/api/...``), so the pages never know more than a client of
+The views are thin: each renders a Jinja template from ``api/pages/templates/``; the pages' JavaScript modules in
+``api/pages/static/`` do the rest through the JSON API (``/api/...``), so the pages never know more than a client of
 the API does. The one exception is the game list, rendered here from the game log's list of public games (the
 same call ``GET /api/games`` makes), so that it and its search box work without JavaScript.
 
@@ -20,8 +20,8 @@ from uuid import UUID
 from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-from api import errors
-from api.context import game_log
+from api.resources import errors
+from api.resources.context import game_log
 from replay.errors import GameNotFound
 
 bp = Blueprint("pages", __name__)

@@ -28,7 +28,7 @@ from typing import Any
 
 from gunicorn.workers.gthread import ThreadWorker
 
-from api import hooks
+from api.server import hooks
 
 SLOTS = 16
 """Fewest slots in the table (:func:`install` makes room for twice the configured workers, for workers added

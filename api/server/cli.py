@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from api import pinning
-from api.collector import tune_worker_gc
-from api.environment import server_setting
+from api.server import pinning
+from api.server.collector import tune_worker_gc
+from api.server.environment import server_setting
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 
 SERVE_CHOICES = (
@@ -47,8 +47,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     from gunicorn.app.base import BaseApplication
 
-    from api import observability, unread
     from api.app import create_app
+    from api.server import observability, unread
 
     class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
         """Gunicorn embedded: the app is built in each worker (after fork), never in the master."""
@@ -63,7 +63,7 @@ def _serve(args: argparse.Namespace) -> int:
                 self.cfg.set(key, value)
 
         def load(self) -> Any:
-            # gunicorn closes a connection whose refused body it would have to read on: say so (api.unread)
+            # gunicorn closes a connection whose refused body it would have to read on: say so (api.server.unread)
             return unread.closing_when_unread(self.factory())
 
     options = {
@@ -74,7 +74,7 @@ def _serve(args: argparse.Namespace) -> int:
         "timeout": 60,
         "accesslog": None,
         # A keep-alive connection stays with the worker that accepted it. By default the workers share one
-        # socket and take turns (api.balance): a worker holding more than one connection above the least
+        # socket and take turns (api.server.balance): a worker holding more than one connection above the least
         # loaded stops accepting.
         # With SO_REUSEPORT each worker has a socket of its own and the kernel's hash spreads the connections
         # (19/31 of 50 was common); with one shared socket and no turns, the first worker to wake took nearly
@@ -88,7 +88,7 @@ def _serve(args: argparse.Namespace) -> int:
         # gunicorn 25.1+ opens a control socket in $HOME by default: two servers on one machine would share
         # it, and a read-only container has no $HOME to write to.
         options["control_socket_disable"] = True
-    # JSON logs and the metrics folder shared by the workers (api.observability).
+    # JSON logs and the metrics folder shared by the workers (api.server.observability).
     with observability.serving(os.environ) as extra:
         # Snapshots are stored in the background: a write whose game is due one answers without waiting.
         app_config: dict[str, Any] = {"STORE": store, "SNAPSHOTS_IN_BACKGROUND": True}
@@ -97,7 +97,7 @@ def _serve(args: argparse.Namespace) -> int:
             app_config["STREAM_MAX_OPEN"] = max(1, args.threads - 2)
         served = {**options, **extra}
         if args.reuse_port == "no":
-            from api import balance
+            from api.server import balance
 
             balance.install(served)  # the balanced worker class, its hooks chained after the metrics' own
         try:

@@ -41,6 +41,8 @@ from typing import Any
 
 from flask import Flask, Response, g, has_request_context, request
 
+from api.server.environment import server_setting
+
 REQUEST_ID_HEADER = "X-Request-ID"
 VALID_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=@-]{1,128}$")
 EXTENSION = "heronlog.metrics"
@@ -289,11 +291,11 @@ def request_id_from(header: str | None) -> str:
 
 
 def install(app: Flask) -> Metrics:
-    """Request ids, the request log and ``GET /metrics`` on ``app``. Call it before any other
+    """Request ids and the request log on ``app``, and the metrics it counts (served at ``GET /metrics`` by
+    :func:`api.app.create_app`, with :func:`metrics_token`). Call it before any other
     ``before_request`` hook (the rate limit...), so that every answer, refusals included, is counted."""
     metrics = Metrics()
     app.extensions[EXTENSION] = metrics
-    token = app.config.get("METRICS_TOKEN") or os.environ.get("HERONLOG_METRICS_TOKEN") or ""
 
     @app.before_request
     def start_request() -> None:
@@ -328,22 +330,17 @@ def install(app: Flask) -> Metrics:
         request_log.log(level, "%s %s %s", request.method, route, response.status_code, extra=fields)
         return response
 
-    @app.get("/metrics")
-    def prometheus_metrics() -> Response:
-        if token:
-            sent = request.headers.get("Authorization", "")
-            if not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
-                from api.errors import ApiError
-
-                raise ApiError(
-                    "unauthorized",
-                    "the metrics need the token of HERONLOG_METRICS_TOKEN (Authorization: Bearer <token>)",
-                    headers={"WWW-Authenticate": 'Bearer realm="heronlog-metrics"'},
-                )
-        body, content_type = metrics.exposition()
-        return Response(body, status=200, content_type=content_type)
-
     return metrics
+
+
+def metrics_token(app: Flask) -> str:
+    """The token ``GET /metrics`` needs (``HERONLOG_METRICS_TOKEN``), or "" when it needs none."""
+    return str(app.config.get("METRICS_TOKEN") or os.environ.get("HERONLOG_METRICS_TOKEN") or "")
+
+
+def token_matches(sent: str, token: str) -> bool:
+    """Whether an ``Authorization`` header carries the metrics token (compared in constant time)."""
+    return hmac.compare_digest(sent.encode(), f"Bearer {token}".encode())
 
 
 # --- heronlog serve -------------------------------------------------------------------------------------------
@@ -355,8 +352,6 @@ def serving(environ: dict[str, str] | os._Environ[str]) -> Iterator[dict[str, An
     ``PROMETHEUS_MULTIPROC_DIR``, emptied of earlier figures, or a fresh temporary one, removed at the end)
     and the gunicorn options for logging and worker bookkeeping. Must run before anything imports
     ``prometheus_client``: the library picks its multi-process mode when it is first imported."""
-    from api.environment import server_setting
-
     config = logging_config(
         server_setting(environ, "HERONLOG_LOG_FORMAT"), server_setting(environ, "HERONLOG_LOG_LEVEL")
     )
