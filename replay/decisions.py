@@ -26,7 +26,6 @@ from replay.errors import (
 from replay.events import (
     GameAbandoned,
     GameCreated,
-    GameIndexed,
     Move,
     MoveAmended,
     MovePlayed,
@@ -170,21 +169,6 @@ def create(
     return event, state
 
 
-def index_entry(created: GameCreated, index_id: UUID, index_version: int) -> GameIndexed:
-    """The game index's record of a new game (saved in the same transaction as the game's first event)."""
-    return GameIndexed(
-        originator_id=index_id,
-        originator_version=index_version,
-        timestamp=created.timestamp,
-        game_id=str(created.originator_id),
-        players=[seat["name"] for seat in created.setup["players"]],
-        mode=created.setup["mode"],
-        title=created.setup["title"],
-        private=created.setup["private"],
-        parent=created.parent,
-    )
-
-
 def _open(game: Game) -> None:
     if game.abandoned is not None:
         raise GameClosed("this game was abandoned: fork it to play on", abandoned_at=game.abandoned.version)
@@ -233,7 +217,9 @@ def play(game: Game, moves: Sequence[Move], *, actor: str, idempotency_key: str 
     return Decided(events, states)
 
 
-def undo(game: Game, *, actor: str, to_version: int | None = None) -> MovesUndone:
+def undo(
+    game: Game, *, actor: str, to_version: int | None = None, idempotency_key: str | None = None
+) -> MovesUndone:
     """Decide an undo: of the last effective move, or of every effective move recorded after ``to_version``."""
     _open(game)
     if to_version is None:
@@ -256,10 +242,11 @@ def undo(game: Game, *, actor: str, to_version: int | None = None) -> MovesUndon
         timestamp=now(),
         versions=versions,
         actor=actor,
+        idempotency_key=idempotency_key,
     )
 
 
-def redo(game: Game, *, actor: str, count: int = 1) -> MovesRedone:
+def redo(game: Game, *, actor: str, count: int = 1, idempotency_key: str | None = None) -> MovesRedone:
     """Decide a redo of the next ``count`` undone moves, exactly as they were recorded."""
     _open(game)
     if not game.redo:
@@ -272,6 +259,7 @@ def redo(game: Game, *, actor: str, count: int = 1) -> MovesRedone:
         timestamp=now(),
         versions=list(game.redo[:count]),
         actor=actor,
+        idempotency_key=idempotency_key,
     )
 
 
@@ -318,7 +306,13 @@ def state_after_move(game: Game, version: int) -> Any:
 
 
 def amend(
-    game: Game, version: int, move: Move, *, actor: str, unchanged: bool = False
+    game: Game,
+    version: int,
+    move: Move,
+    *,
+    actor: str,
+    unchanged: bool = False,
+    idempotency_key: str | None = None,
 ) -> tuple[MoveAmended, AmendReport]:
     """Decide an amendment: replace the move recorded at ``version`` and re-check every later effective move.
 
@@ -370,11 +364,12 @@ def amend(
         description=description,
         dropped=list(dropped),
         redrawn=redrawn,
+        idempotency_key=idempotency_key,
     )
     return event, AmendReport(version, tuple(kept), dropped, misfit, redrawn)
 
 
-def abandon(game: Game, *, actor: str, reason: str) -> GameAbandoned:
+def abandon(game: Game, *, actor: str, reason: str, idempotency_key: str | None = None) -> GameAbandoned:
     """Close a game that is still in progress. A game the rules say is over has its result: abandoning it
     would show it "abandoned" beside its winner, so it is refused (``409 game_closed``, ``details.over``)."""
     _open(game)
@@ -388,6 +383,7 @@ def abandon(game: Game, *, actor: str, reason: str) -> GameAbandoned:
         timestamp=now(),
         actor=actor,
         reason=reason[:500],
+        idempotency_key=idempotency_key,
     )
 
 

@@ -111,3 +111,19 @@ class RulesVersionUnsupported(ReplayError):
     """A game was recorded under rules this build cannot replay."""
 
     code = "rules_version_unsupported"
+
+
+def store_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` says the event store did not answer (or cannot take writes now): unreachable, timed
+    out, full (Redis ``noeviction``), read-only, or without its cluster. Such a request may be tried again."""
+    from eventsourcing.persistence import OperationalError
+
+    if isinstance(error, OperationalError | ConnectionError | TimeoutError):
+        return True
+    import redis
+
+    from replay.store.errors import translate
+
+    # A redis-py error that reached here without the store's own translation (a read made outside a
+    # recorder) is judged by the same mapping the store uses.
+    return isinstance(error, redis.RedisError) and isinstance(translate(error), OperationalError)

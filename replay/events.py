@@ -88,6 +88,17 @@ class MovesUndone(DomainEvent):
     versions: list[int]
     actor: str
 
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
+
 
 @dataclass(frozen=True)
 class MovesRedone(DomainEvent):
@@ -95,6 +106,17 @@ class MovesRedone(DomainEvent):
 
     versions: list[int]
     actor: str
+
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +137,17 @@ class MoveAmended(DomainEvent):
     dropped: list[int]
     redrawn: dict[str, list[Move]]
 
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
+
 
 @dataclass(frozen=True)
 class GameAbandoned(DomainEvent):
@@ -122,6 +155,17 @@ class GameAbandoned(DomainEvent):
 
     actor: str
     reason: str
+
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
 
 
 # --- the annotation stream (one per game, separate from the game's stream) --------------------------------
@@ -139,6 +183,17 @@ class AnnotationAdded(DomainEvent):
     glyph: str | None
     target: dict[str, Any] | None
 
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
+
 
 @dataclass(frozen=True)
 class AnnotationEdited(DomainEvent):
@@ -150,6 +205,17 @@ class AnnotationEdited(DomainEvent):
     glyph: str | None
     target: dict[str, Any] | None
 
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
+
 
 @dataclass(frozen=True)
 class AnnotationDeleted(DomainEvent):
@@ -157,6 +223,17 @@ class AnnotationDeleted(DomainEvent):
 
     annotation_id: str
     actor: str
+
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
 
 
 # --- the game index (one stream per application) ---------------------------------------------------------

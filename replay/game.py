@@ -228,7 +228,13 @@ def _record_of(event: MovePlayed) -> MoveRecord:
 
 
 def _advance(game: Game, event: DomainEvent) -> dict[str, Any]:
-    return {"version": event.originator_version, "modified_on": event.timestamp}
+    """What every event changes: the version, the time of the last change, and the keys of the writes
+    (an event recorded with an ``Idempotency-Key`` is found by it: :mod:`replay.idempotency`)."""
+    changed: dict[str, Any] = {"version": event.originator_version, "modified_on": event.timestamp}
+    key = getattr(event, "idempotency_key", None)
+    if key:
+        changed["keys"] = {**game.keys, key: (*game.keys.get(key, ()), event.originator_version)}
+    return changed
 
 
 def _extend(game: Game, versions: Iterable[int], records: Mapping[int, MoveRecord]) -> tuple[Any, ...]:
@@ -258,16 +264,12 @@ def _played_to(event: MovePlayed, game: Game, state: Any) -> Game:
     play the recorded move (and its chance outcomes) on the current state."""
     record = _record_of(event)
     records = {**game.records, record.version: record}
-    keys = dict(game.keys)
-    if record.idempotency_key:
-        keys[record.idempotency_key] = (*keys.get(record.idempotency_key, ()), record.version)
     return replace(
         game,
         **_advance(game, event),
         records=records,
         line=(*game.line, record.version),
         redo=(),  # a new move ends what could be redone
-        keys=keys,
         states=_extend(game, [record.version], records) if state is None else (*game.states, state),
     )
 

@@ -25,7 +25,7 @@ from werkzeug.exceptions import HTTPException
 
 from api.server.observability import note
 from domain.errors import DomainError
-from replay.errors import ReplayError
+from replay.errors import ReplayError, store_unavailable
 
 logger = logging.getLogger("api")
 
@@ -189,7 +189,7 @@ def from_exception(error: Exception) -> Response:
     if isinstance(error, DomainError):
         status = status_of(error.code, 400 if isinstance(error, ReplayError) else 422)
         return error_response(status, error.code, error.message, rule=error.rule, details=error.details)
-    if is_store_outage(error):
+    if store_unavailable(error):
         logger.warning("store unavailable: %s", error)
         return error_response(
             503,
@@ -199,23 +199,6 @@ def from_exception(error: Exception) -> Response:
         )
     logger.exception("unexpected error")
     return error_response(500, "internal_error", "unexpected error: it was logged")
-
-
-def is_store_outage(error: Exception) -> bool:
-    from eventsourcing.persistence import OperationalError
-
-    if isinstance(error, OperationalError | ConnectionError | TimeoutError):
-        return True
-    try:
-        import redis
-
-        from replay.store.errors import translate
-    except ImportError:  # pragma: no cover (redis is a dependency)
-        return False
-    # The API's own Redis calls (rate limits, kept answers) raise redis-py's errors, not the store's: a server
-    # that is full (noeviction), read-only or without its cluster is as unavailable as one that cannot be
-    # reached, and the store's own mapping says which errors are such.
-    return isinstance(error, redis.RedisError) and isinstance(translate(error), OperationalError)
 
 
 def register(app: Flask) -> None:

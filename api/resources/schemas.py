@@ -7,7 +7,7 @@ exactly what ``GET /api/games/{id}/legal-moves`` listed, and only the rules engi
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
@@ -45,7 +45,7 @@ class StrictBoolean(fields.Boolean):
     """A JSON boolean: true or false only ("yes", 1 or "true" are refused, where marshmallow's Boolean takes
     them for true). For bodies; a query string's booleans (``?current_line=1``) keep the usual spellings."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "Not a boolean: send true or false."}
+    default_error_messages = {"invalid": "Not a boolean: send true or false."}  # noqa: RUF012  # marshmallow's own
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
         if not isinstance(value, bool):
@@ -323,19 +323,11 @@ class MoveSubmissionSchema(Schema):
 
 
 class PlayedSchema(Schema):
-    """What a write did: the versions it created, the game after it, and its legal moves (so that recording a
-    game takes one request per move)."""
+    """What a write did: the versions it created, the game right after it, and its legal moves (so that
+    recording a game takes one request per move). A retry with the same Idempotency-Key gets this answer again,
+    byte for byte, rebuilt from the log, with the header `Idempotent-Replayed: true`."""
 
     versions = fields.List(fields.Integer(), required=True)
-    repeated = fields.Boolean(
-        required=True,
-        metadata={
-            "description": "true when the game's log found this Idempotency-Key on moves it had recorded "
-            "already (their kept answer gone: a day later, or a restart of the embedded store's server), so "
-            "nothing was recorded now; a retry answered from the kept answer gets the first answer as it was "
-            "(false), with the header Idempotent-Replayed: true"
-        },
-    )
     game = fields.Nested(GameSchema, required=True)
     legal_moves = fields.Nested(LegalMovesSchema, required=True, metadata={"description": NEXT_MOVES})
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from replay.access import Gatekeeper
 from replay.config import StoreConfig, open_log
 from tests.replay_helpers import club_archive, play_random
 
@@ -28,7 +27,7 @@ def heronlog(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_export_check_import_round_trip_on_the_command_line(tmp_path: Path) -> None:
     source = tmp_path / "club-a"
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=source / "heronlog.sqlite"))
-    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 3})
+    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 3}).game_id
     list(play_random(log, game_id, 8, random.Random(3)))
     log.close()
 
@@ -43,7 +42,7 @@ def test_export_check_import_round_trip_on_the_command_line(tmp_path: Path) -> N
     assert run.stdout.strip() == str(game_id), "a free id is kept"
     [token] = re.findall(r"owner token (\S+)", run.stderr)  # the game comes with an owner
     imported = open_log(StoreConfig(kind="sqlite", sqlite_path=target / "heronlog.sqlite"))
-    grant = Gatekeeper(imported).authenticate(game_id, token)
+    grant = imported.authenticate(game_id, token)
     assert grant is not None and grant.role == "owner"
     imported.close()
     again = heronlog(target, "export", str(game_id))
@@ -64,7 +63,7 @@ def test_export_check_import_round_trip_on_the_command_line(tmp_path: Path) -> N
 
 def test_check_reports_every_problem_with_its_position(tmp_path: Path) -> None:
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
-    game_id = log.create_game({"players": 3, "seed": 4})
+    game_id = log.create_game({"players": 3, "seed": 4}).game_id
     list(play_random(log, game_id, 5, random.Random(4)))
     document = log.export(game_id)
     log.close()
@@ -138,7 +137,7 @@ def test_backup_refuses_a_folder_that_holds_something_else_on_the_command_line(t
 def test_import_writes_its_owner_token_to_a_private_file_when_asked(tmp_path: Path) -> None:
     source = tmp_path / "club-a"
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=source / "heronlog.sqlite"))
-    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 5, "title": "Tuesday"})
+    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 5, "title": "Tuesday"}).game_id
     log.close()
     exported = tmp_path / "game.json"
     assert heronlog(source, "export", str(game_id), "-o", str(exported)).returncode == 0

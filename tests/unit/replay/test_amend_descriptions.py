@@ -41,7 +41,7 @@ def amended_die(mode: str) -> tuple[GameLog, uuid.UUID, uuid.UUID, list[int]]:
     for seed in range(30):
         log = open_log(StoreConfig(kind="memory"))
         setup = {"players": ["Aiko", "Ben"], "seed": seed, "mode": mode}
-        game_id = log.create_game(setup)
+        game_id = log.create_game(setup).game_id
         rng = random.Random(seed)
         game = log.get(game_id)
         for _ in range(14):
@@ -63,7 +63,7 @@ def amended_die(mode: str) -> tuple[GameLog, uuid.UUID, uuid.UUID, list[int]]:
                 # the corrected line, recorded directly in a game of its own (its words are the reference)
                 corrected = [*game.line[:position], version, *report.kept]
                 moves = [move if v == version else game.records[v].move for v in corrected]
-                direct_id = log.create_game(setup)
+                direct_id = log.create_game(setup).game_id
                 direct = log.play(direct_id, moves, expected_version=1, actor="owner").game
                 words = dict(
                     zip(corrected, (direct.records[v].description for v in direct.line), strict=True)
@@ -92,7 +92,8 @@ def test_the_kept_moves_after_an_amended_die_read_as_on_a_game_recorded_with_the
     cold = fold(log.events_of(game_id))
     assert described(cold) == expected
     snapshot = GameSnapshot.take(amended)
-    restored = project_game(None, [log.mapper.to_domain_event(log.mapper.to_stored_event(snapshot))])
+    mapper = log.stores.all[0].mapper
+    restored = project_game(None, [mapper.to_domain_event(mapper.to_stored_event(snapshot))])
     assert restored is not None and described(restored) == expected
     assert restored.records == amended.records
     earlier = json.loads(snapshot.state) if isinstance(snapshot.state, str) else dict(snapshot.state)
@@ -111,14 +112,14 @@ def test_the_kept_moves_after_an_amended_die_read_as_on_a_game_recorded_with_the
     assert {v: r.description for v, r in again.records.items() if v in again.line} == {
         v: r.description for v, r in amended.records.items() if v in amended.line
     }
-    branch = log.fork(game_id, amended.version)
+    branch = log.fork(game_id, amended.version).game_id
     assert described(log.get(branch)) == expected
     assert moves_part(text_record(log.get(branch))) == moves_part(log.export_text(direct_id))
 
 
 def test_amending_a_move_to_the_move_already_recorded_is_refused_and_writes_nothing() -> None:
     log = open_log(StoreConfig(kind="memory"))
-    game_id = log.create_game({"players": 2, "seed": 4})
+    game_id = log.create_game({"players": 2, "seed": 4}).game_id
     game = log.get(game_id)
     for _ in range(3):
         game = log.play(

@@ -45,7 +45,7 @@ EXAMPLES: list[DomainEvent] = [
 
 @pytest.mark.parametrize("event", EXAMPLES, ids=lambda event: type(event).__name__)
 def test_every_event_type_round_trips_through_the_mapper(event: DomainEvent) -> None:
-    mapper = open_log(StoreConfig(kind="memory")).mapper
+    mapper = open_log(StoreConfig(kind="memory")).stores.all[0].mapper
     stored = mapper.to_stored_event(event)
     back = mapper.to_domain_event(stored)
     assert type(back) is type(event)
@@ -57,7 +57,7 @@ def test_every_event_type_round_trips_through_the_mapper(event: DomainEvent) -> 
 
 
 def test_a_version_1_move_played_is_upcast_with_no_idempotency_key() -> None:
-    mapper = open_log(StoreConfig(kind="memory")).mapper
+    mapper = open_log(StoreConfig(kind="memory")).stores.all[0].mapper
     stored = mapper.to_stored_event(EXAMPLES[1])
     old_state = json.loads(stored.state)
     del old_state["class_version"]

@@ -44,7 +44,7 @@ class GameLogMachine(RuleBasedStateMachine):
     @rule(seed=st.integers(0, 10_000), players=st.integers(2, 4))
     def create(self, seed: int, players: int) -> None:
         self.rng = random.Random(seed)
-        self.game_id = self.log.create_game({"players": players, "seed": seed})
+        self.game_id = self.log.create_game({"players": players, "seed": seed}).game_id
         self.remember()
 
     @precondition(lambda self: self.game_id is not None)
@@ -107,7 +107,7 @@ class GameLogMachine(RuleBasedStateMachine):
     def fork(self, where: int) -> None:
         game = self.game
         version = 1 + where % game.version
-        branch = self.log.fork(self.game_id, version)
+        branch = self.log.fork(self.game_id, version).game_id
         assert canonical(self.log.get(branch).state) == self.live[version]
 
     @invariant()
@@ -126,8 +126,8 @@ class GameLogMachine(RuleBasedStateMachine):
         game = self.game
         snapshot = GameSnapshot.take(game)
         # Through the library's mapper and transcoder, as the snapshot store keeps it (tuples become lists).
-        stored = self.log.mapper.to_stored_event(snapshot)
-        restored = project_game(None, [self.log.mapper.to_domain_event(stored)])
+        stored = self.log.stores.all[0].mapper.to_stored_event(snapshot)
+        restored = project_game(None, [self.log.stores.all[0].mapper.to_domain_event(stored)])
         assert restored is not None
         assert restored.line == game.line and restored.redo == game.redo
         assert canonical(restored.state) == canonical(game.state)
