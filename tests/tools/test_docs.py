@@ -109,11 +109,15 @@ def test_a_repeated_heading_is_reported(tmp_path: Path) -> None:
 
 def test_no_page_sends_readers_to_the_rules_sources_outside_the_repository() -> None:
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-    pointing = [str(page.relative_to(ROOT)) for page in pages if "../shared" in page.read_text(encoding="utf-8")]
+    pointing = [
+        str(page.relative_to(ROOT)) for page in pages if "../shared" in page.read_text(encoding="utf-8")
+    ]
     assert not pointing, f"these pages point at ../shared, which readers do not have: {pointing}"
 
 
 def test_the_readme_is_the_front_door() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert len(readme.splitlines()) <= 200, "the README is the front door: at most 200 lines, the rest in docs/"
+    assert len(readme.splitlines()) <= 200, (
+        "the README is the front door: at most 200 lines, the rest in docs/"
+    )
     assert "make run" in readme and "make test" in readme
