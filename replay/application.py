@@ -544,14 +544,16 @@ class GameLog(Application[UUID]):
         expected_version: int,
         actor: str,
         dry_run: bool = False,
+        resolutions: Sequence[Any] = (),
     ) -> tuple[Played, decisions.AmendReport]:
-        """Replace the move recorded at ``version``; the report says which later moves still fit."""
+        """Replace the move recorded at ``version``; the report says which later moves still fit.
+        ``resolutions`` give the moves really played where later moves no longer fit (``decisions.amend``)."""
         game = self.get_game(game_id)
         self._expect(game, expected_version)
-        event, report = decisions.amend(game, version, move, actor=actor)
+        events, report = decisions.amend(game, version, move, actor=actor, resolutions=resolutions)
         if dry_run:
             return Played(game, ()), report
-        return self._commit(game, [event]), report
+        return self._commit(game, events), report
 
     def abandon(self, game_id: UUID, *, expected_version: int, actor: str, reason: str = "") -> Played:
         game = self.get_game(game_id)
