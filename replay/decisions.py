@@ -357,6 +357,9 @@ class AmendReport:
     first_misfit: dict[str, Any] | None = None
     redrawn: dict[str, list[Move]] = field(default_factory=dict)
     resolved: tuple[dict[str, Any], ...] = ()
+    over: bool = False
+    """Whether the game is over at the end of the corrected line (a correction may leave a finished game waiting
+    for a move nobody recorded: an action its last player now could take)."""
     misfit_state: Any = field(default=None, compare=False, repr=False)
 
     @property
@@ -373,6 +376,7 @@ class AmendReport:
             "first_misfit": self.first_misfit,
             "redrawn": sorted(int(version) for version in self.redrawn),
             "resolved": [dict(entry) for entry in self.resolved],
+            "over": self.over,
         }
 
 
@@ -516,7 +520,8 @@ def amend(
         redrawn=redrawn,
         resolutions=stored,
     )
-    report = AmendReport(version, tuple(kept), dropped, misfit, redrawn, tuple(resolved), misfit_state)
+    over = domain.is_over(state)  # the state the corrected line ends on (before its first misfit, if any)
+    report = AmendReport(version, tuple(kept), dropped, misfit, redrawn, tuple(resolved), over, misfit_state)
     return [*played, event], report
 
 

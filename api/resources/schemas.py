@@ -494,6 +494,13 @@ class AmendReportSchema(Schema):
             "drawn again, because the amendment changed what chance had to decide there"
         },
     )
+    over = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "whether the game is over at the end of the corrected line: a finished game may wait "
+            "for a move nobody recorded after a correction (an action its last player now could take)"
+        },
+    )
 
 
 class AmendedSchema(PlayedSchema):
