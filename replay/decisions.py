@@ -332,13 +332,6 @@ class Resolution:
             raise InvalidResolution("keep_recorded is true or false", **where)
         return cls(index=index, moves=tuple(dict(move) for move in moves), keep_recorded=keep)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "moves": [dict(move) for move in self.moves],
-            "keep_recorded": self.keep_recorded,
-        }
-
 
 @dataclass(frozen=True)
 class AmendReport:
