@@ -498,17 +498,24 @@ class GameLog:
         expected_version: int | None,
         actor: str,
         dry_run: bool = False,
+        resolutions: Sequence[Any] = (),
         idempotency_key: str | None = None,
     ) -> tuple[Played, decisions.AmendReport]:
-        """Replace the move recorded at ``version``; the report says which later moves still fit."""
+        """Replace the move recorded at ``version``; the report says which later moves still fit.
+        ``resolutions`` give the moves really played where later moves no longer fit (``decisions.amend``)."""
         reports: list[decisions.AmendReport] = []
 
-        def decide(game: Game) -> DomainEvent:
-            event, report = decisions.amend(
-                game, version, move, actor=actor, idempotency_key=None if dry_run else idempotency_key
+        def decide(game: Game) -> Sequence[DomainEvent]:
+            events, report = decisions.amend(
+                game,
+                version,
+                move,
+                actor=actor,
+                resolutions=resolutions,
+                idempotency_key=None if dry_run else idempotency_key,
             )
             reports.append(report)
-            return event
+            return events
 
         if dry_run:
             game = self.get_game(game_id)
@@ -523,24 +530,28 @@ class GameLog:
         game_id: UUID,
         expected_version: int | None,
         key: str | None,
-        decide: Callable[[Game], DomainEvent],
+        decide: Callable[[Game], DomainEvent | Sequence[DomainEvent]],
     ) -> Played:
-        """A write of one event to a game: get the game, answer a retry from the log, decide, save. A retry is
-        the same request when deciding it on the game as it stood before the recorded write decides what was
-        recorded (:mod:`replay.idempotency`)."""
+        """One write to a game: get the game, answer a retry from the log, decide, save. A retry is the same
+        request when deciding it on the game as it stood before the recorded write decides what was recorded
+        (:mod:`replay.idempotency`)."""
         game = self.get_game(game_id)
 
+        def decided(on: Game) -> list[DomainEvent]:
+            events = decide(on)
+            return [events] if isinstance(events, DomainEvent) else list(events)
+
         def same(before: Game, versions: tuple[int, ...], now: Game) -> bool:
-            again = decide(before)
-            written = self.stores.of(game_id).events.get(game_id, gt=versions[0] - 1, lte=versions[0])
-            recorded = next(iter(written), None)
-            return recorded is not None and _payload(again) == _payload(recorded)
+            again = decided(before)
+            written = self.stores.of(game_id).events.get(game_id, gt=versions[0] - 1, lte=versions[-1])
+            recorded = list(written)
+            return [_payload(event) for event in again] == [_payload(event) for event in recorded]
 
         repeated = self._repeated(game, key, expected_version, same)
         if repeated is not None:
             return repeated
         _expected(game, expected_version)
-        return self._commit(game, [decide(game)])
+        return self._commit(game, decided(game))
 
     def _repeated(
         self,

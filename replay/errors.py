@@ -66,6 +66,39 @@ class AmendUnchanged(ReplayError):
     code = "amend_unchanged"
 
 
+class InvalidResolution(ReplayError):
+    """A resolution of an amendment (a move really played in place of a later move that no longer fits) that
+    cannot be read: not an object, no line ``index``, neither or both of ``move`` and ``moves``."""
+
+    code = "invalid_resolution"
+
+
+class ResolutionNotLater(InvalidResolution):
+    """A resolution names a line index that is not a move after the amended one on the line of play."""
+
+    code = "resolution_not_later"
+
+
+class ResolutionRepeated(InvalidResolution):
+    """Two resolutions name the same line index."""
+
+    code = "resolution_repeated"
+
+
+class ResolutionNotNeeded(InvalidResolution):
+    """A resolution names a recorded move that still fits where it stands after the correction: it is kept as
+    recorded, and a resolution there would rewrite a move that was right."""
+
+    code = "resolution_not_needed"
+
+
+class ResolutionUnused(InvalidResolution):
+    """A resolution is never reached: an earlier later move no longer fits and has none, so the moves from it on
+    leave the line of play, the resolved one among them."""
+
+    code = "resolution_unused"
+
+
 class GameClosed(ReplayError):
     """The game was abandoned: it can be read, forked and exported, not played on."""
 

@@ -61,6 +61,12 @@ STATUS: Mapping[str, int] = {
     "rules_version_unsupported": 422,
     "idempotency_key_reused": 422,
     "amend_unchanged": 422,  # an amendment to the very move already recorded: it would change nothing
+    # an amendment's resolutions (the moves really played where later moves no longer fit) that do not fit it
+    "invalid_resolution": 400,  # not readable as {index, move} (the schema says so first, over HTTP)
+    "resolution_not_later": 422,  # its index is not a move after the corrected one
+    "resolution_repeated": 422,  # two resolutions for one index
+    "resolution_not_needed": 422,  # the recorded move there still fits
+    "resolution_unused": 422,  # never reached: an earlier misfit has none, so the rest is dropped before it
     "precondition_required": 428,
     "rate_limited": 429,
     "internal_error": 500,

@@ -386,20 +386,33 @@ class Amend(MethodView):
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
         """Replace a move recorded earlier and re-apply every later move.
 
-        The report names the first later move that no longer fits: it and the moves after it leave the line
-        of play (they stay in the log). `dry_run` reports without writing. The move already recorded at
-        `version` is refused, dry run or not (`422 amend_unchanged`: it would correct nothing). The new move
-        takes the version of this write (the answer's `versions`): `version` no longer names a move of the
-        line of play; the kept later moves keep theirs, and are described anew as they play on the new line."""
+        Each later move is played again in order on the corrected line. The report names the first later
+        move that no longer fits (`first_misfit`: its line `index`, its words, why, and the moves legal
+        there): give it a resolution (`resolutions`: `{"index": I, "move": {...}}`, the move really played
+        there) and dry-run again, misfit by misfit, then write the whole correction in one request. The first
+        misfit without a resolution leaves the line of play with every move after it (they stay in the log).
+        A resolution that names no later move, or a move that still fits, or that is never reached, is `422`
+        (`resolution_not_later`, `resolution_not_needed`, `resolution_unused`); two for one index,
+        `422 resolution_repeated`; a resolution's move the rules refuse, `422` with `details.resolution_index`.
+
+        `dry_run` reports without writing. The move already recorded at `version` is refused, dry run or not
+        (`422 amend_unchanged`: it would correct nothing). The new move takes the last version of this write
+        (the answer's `versions`; the moves of the resolutions take the ones before it): `version` no longer
+        names a move of the line of play; the kept later moves keep theirs, and are described anew as they
+        play on the new line. In a table game the recorded dice, cards and tiles are moves like the others:
+        kept as they were wherever they still fit; in a seeded game the report's `redrawn` says which chance
+        outcomes are drawn again."""
         game, grant = writer(game_id)
         version = expected_version(body)
         key = idempotency_key()
         move = dict(body["move"])
         if not isinstance(move.get("kind"), str):
             raise ApiError("invalid_move", "the move needs a kind")
+        resolutions = [_resolution(entry, number) for number, entry in enumerate(body["resolutions"])]
         record = game.records.get(body["version"])
         if not retried(game, key):
-            may_act_for(game, grant, [move.get("seat"), record.seat if record else None], "amend")
+            seats = [move.get("seat"), record.seat if record else None, *_resolution_seats(game, resolutions)]
+            may_act_for(game, grant, seats, "amend")
         result, report = judged(
             lambda: game_log().amend(
                 game_id,
@@ -408,15 +421,51 @@ class Amend(MethodView):
                 expected_version=version,
                 actor=grant.actor,
                 dry_run=body["dry_run"],
+                resolutions=resolutions,
                 idempotency_key=key,
             )
         )
         answer, status, headers = played(result)
         return (
-            {**answer, "report": present.plain(report.to_dict()), "dry_run": body["dry_run"]},
+            {**answer, "report": amend_report(report), "dry_run": body["dry_run"]},
             status,
             headers,
         )
+
+
+def _resolution(entry: Mapping[str, Any], number: int) -> dict[str, Any]:
+    """A resolution as the game log takes it; every move of it needs a kind (as a move sent alone does)."""
+    moves = [dict(entry["move"])] if "move" in entry else [dict(move) for move in entry["moves"]]
+    for move in moves:
+        if not isinstance(move.get("kind"), str):
+            raise ApiError("invalid_move", "every move of a resolution needs a kind", resolution=number)
+    return {"index": entry["index"], "moves": moves, "keep_recorded": entry["keep_recorded"]}
+
+
+def _resolution_seats(game: Game, resolutions: list[dict[str, Any]]) -> list[Any]:
+    """The seats whose moves the resolutions touch: the moves played, and the recorded moves they stand in
+    for (a seat token amends its own seat's moves only, as for the corrected move)."""
+    seats: list[Any] = []
+    for resolution in resolutions:
+        seats.extend(move.get("seat") for move in resolution["moves"])
+        index = resolution["index"]
+        if isinstance(index, int) and 1 <= index <= len(game.line):
+            seats.append(game.records[game.line[index - 1]].seat)
+    return seats
+
+
+def amend_report(report: Any) -> dict[str, Any]:
+    """The amendment's report as AmendReportSchema has it: the first misfit with the question asked there
+    and the board then, for drawing the moves that may resolve it."""
+    body: dict[str, Any] = present.plain(report.to_dict())
+    if report.first_misfit is not None and report.misfit_state is not None:
+        state = report.misfit_state
+        body["first_misfit"] = {
+            **body["first_misfit"],
+            "prompt": present.prompt(state),
+            "state": present.board(state),
+        }
+    return body
 
 
 @blp.route("/<uuid:game_id>/abandon")

@@ -15,6 +15,7 @@ import pytest
 
 from replay.config import StoreConfig, open_log
 from tests.replay_helpers import club_archive, play_random
+from tests.unit.replay.amend_support import SEEDED_CORRECTION, SEEDED_RESOLUTIONS, seeded_scenario
 
 
 def heronlog(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -74,6 +75,38 @@ def test_check_reports_every_problem_with_its_position(tmp_path: Path) -> None:
     run = heronlog(tmp_path, "check", str(broken))
     assert run.returncode == 1
     assert "events[2]" in run.stderr
+
+
+def test_a_log_with_resolutions_is_checked_again_on_the_command_line(tmp_path: Path) -> None:
+    """`check`, `import` and `export` of a game corrected with a resolution (the issue's scenario): the
+    resolution is part of the log, re-decided by the rules; a forged one is refused at its position."""
+    log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
+    game_id = seeded_scenario(log)
+    game = log.get(game_id)
+    log.amend(
+        game_id,
+        game.line[9],
+        SEEDED_CORRECTION,
+        expected_version=game.version,
+        actor="owner",
+        resolutions=SEEDED_RESOLUTIONS,
+    )
+    document = json.loads(json.dumps(log.export(game_id), default=str))
+    log.close()
+    exported = tmp_path / "corrected.json"
+    exported.write_text(json.dumps(document))
+    assert heronlog(tmp_path, "check", str(exported)).stdout.startswith("ok: 66 effective moves")
+    run = heronlog(tmp_path / "club-b", "import", "--new-id", str(exported))
+    assert run.returncode == 0, run.stderr
+    text = heronlog(tmp_path / "club-b", "export", run.stdout.strip(), "--format", "text").stdout
+    assert "   14. Ben places the black 1 on the Well  [corrected; recorded first as: " in text
+
+    last = len(document["events"]) - 1
+    document["events"][last - 1]["data"]["move"]["space"] = "outside_1"  # Ben's black 1 went elsewhere
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(document))
+    run = heronlog(tmp_path, "check", str(forged))
+    assert run.returncode == 1 and f"events[{last}]" in run.stderr
 
 
 @pytest.mark.parametrize("command", ["export", "revalidate"])

@@ -21,11 +21,13 @@ from replay import (
     NothingToUndo,
     StaleVersion,
     UnknownVersion,
+    exports,
 )
 from replay.application import GameLog
 from replay.config import StoreConfig, open_log
 from replay.game import fold
 from tests.replay_helpers import canonical, open_store, pick, play_random
+from tests.unit.replay.amend_support import SEEDED_CORRECTION, SEEDED_RESOLUTIONS, seeded_scenario
 
 STORES = ["memory", "sqlite", "redis"]
 
@@ -178,6 +180,44 @@ def test_amend_replaces_a_past_move_and_reports_what_still_fits(log: GameLog) ->
     assert amended.line == (game.line[0], played.versions[0], *report.kept)
     # The amended line of play refolds to the same state from scratch.
     assert canonical(fold(log.events_of(game_id)).state) == canonical(amended.state)
+
+
+def test_an_amendment_with_resolutions_is_one_write_that_keeps_the_game(log: GameLog) -> None:
+    """The issue's scenario on each store: move 10 corrected, move 14 resolved, written in one atomic append
+    (the resolution's move and the amendment); a cold read, a snapshot's, an export and its import agree."""
+    game_id = seeded_scenario(log)
+    game = log.get(game_id)
+    written_before = [exports.event_to_dict(event) for event in log.events_of(game_id)]
+    played, report = log.amend(
+        game_id,
+        game.line[9],
+        SEEDED_CORRECTION,
+        expected_version=game.version,
+        actor="owner",
+        resolutions=SEEDED_RESOLUTIONS,
+    )
+    assert played.versions == (game.version + 1, game.version + 2)
+    assert report.all_fit and len(report.kept) == 55 and report.over
+    # the same write again is stale: nothing is written twice
+    with pytest.raises(StaleVersion):
+        log.amend(
+            game_id,
+            game.line[9],
+            SEEDED_CORRECTION,
+            expected_version=game.version,
+            actor="owner",
+            resolutions=SEEDED_RESOLUTIONS,
+        )
+    stored = log.events_of(game_id)
+    assert [exports.event_to_dict(event) for event in stored[: len(written_before)]] == written_before
+    assert [type(event).__name__ for event in stored[-2:]] == ["MoveResolved", "MoveAmended"]
+    amended = log.get(game_id)
+    assert amended.status == "finished" and len(amended.line) == 66
+    cold = fold(stored)
+    assert cold.line == amended.line and canonical(cold.state) == canonical(amended.state)
+    assert canonical(log.state_at(game_id, game.version + 1)) == canonical(game.state)
+    imported = log.import_log(log.export(game_id), keep_id=False).game_id
+    assert canonical(log.get(imported).state) == canonical(amended.state)
 
 
 def test_fork_starts_a_linked_game_at_the_chosen_version(log: GameLog) -> None:
