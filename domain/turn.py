@@ -2,7 +2,7 @@
 
 The spaces a die can go to: a castle room (R-C01, R-C02), Outside the Walls (R-O01), the Well (R-W01) or the
 row of the player's Personal Domain matching its colour (R-D01); with Matcha also the Tea Room and the Himeji
-Principality, for any colour, while green dice never go to a castle room (R-M03, `domain.matcha`). The
+Principality, for any colour, while green dice never go to a castle room (R-M03, `domain.matcha.expansion`). The
 reference value is the die on top of the space or the printed value, and always 1 at the Well (R-P02); a
 higher die gains the difference in coins, a lower one pays it, and the player must hold the coins (R-P03,
 R-P04). Stacking follows R-P05 and decision C.6.
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import matcha
-from domain.bridges import dice_on_bridges
-from domain.castle import room_menu
+from domain.areas.bridges import dice_on_bridges
+from domain.areas.castle import room_menu
+from domain.areas.lantern import lantern_menu
+from domain.areas.outside_walls import outside_menu
+from domain.areas.well import well_menu
 from domain.errors import IllegalMove, InvalidMove
-from domain.lantern import lantern_menu
-from domain.outside_walls import outside_menu
+from domain.matcha import expansion as matcha
 from domain.prompts import DomainRow, EndOfRound, EndTurn, Frame, PlaceDie, TakeDie
 from domain.state import (
     Die,
@@ -31,7 +32,6 @@ from domain.state import (
     with_board,
 )
 from domain.vocabulary import Colour, Phase, space_text
-from domain.well import well_menu
 
 WELL = "well"
 DOMAIN = "domain"

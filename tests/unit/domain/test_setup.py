@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import domain
-from domain import castle
+from domain.areas import castle
 from domain.vocabulary import Colour, Phase
 
 from .helpers import advance_to, answers_of, default_answer, play, table_game
