@@ -35,6 +35,7 @@ from domain.errors import (
 )
 from domain.game import (
     RULES_VERSION,
+    RULES_VERSIONS,
     Coordinates,
     catalog_of,
     coordinates,
@@ -53,6 +54,7 @@ __all__ = [
     "EXPANSIONS",
     "RIVAL_NAME",
     "RULES_VERSION",
+    "RULES_VERSIONS",
     "Catalog",
     "Coordinates",
     "DomainError",

@@ -378,6 +378,7 @@ HANDLERS: dict[type, Handler] = {
         frozenset({"die_tile"}),
         "R-S05",
         draw=castle.die_tile_draw,
+        explain=castle.explain_die_tile,
     ),
     DealWellTile: Handler(
         well.well_tile_waiting,
@@ -724,17 +725,22 @@ def waiting_for_chance(state: GameState) -> bool:
     return bool(state.stack) and isinstance(state.stack[-1], CHANCE_FRAMES)
 
 
+def draw_chance(state: GameState) -> dict[str, Any]:
+    """The seeded outcome of the pending chance prompt, drawn from the game's seed and its chance counter alone
+    (so a replay, or a redraw after an amendment, draws the same)."""
+    frame = state.stack[-1]
+    handler = HANDLERS[type(frame)]
+    assert handler.draw is not None
+    return handler.draw(state, frame, random.Random(f"{state.seed}:{state.chance}"))
+
+
 def resolve_chance(state: GameState) -> Step:
     """Draw every pending chance prompt (seeded mode; nothing happens in table mode)."""
     drawn: list[dict[str, Any]] = []
     if state.mode is not Mode.SEEDED:
         return Step(state, ())
     while waiting_for_chance(state):
-        frame = state.stack[-1]
-        handler = HANDLERS[type(frame)]
-        assert handler.draw is not None
-        rng = random.Random(f"{state.seed}:{state.chance}")
-        move = handler.draw(state, frame, rng)
+        move = draw_chance(state)
         drawn.append(move)
         state = play(state, move)
     return Step(state, tuple(drawn))

@@ -24,8 +24,18 @@ from domain.solo.game import parse_solo, solo_setup
 from domain.state import GameState
 from domain.vocabulary import Mode, Phase
 
-RULES_VERSION = "0.1.0"
-"""The version of the rules this engine enforces; stored in every game's first event (DESIGN §2)."""
+RULES_VERSION = "0.2.0"
+"""The version of the rules this engine enforces in a new game; stored in every game's first event (DESIGN §2)."""
+RULES_VERSIONS = ("0.1.0", RULES_VERSION)
+"""Every rules version this engine plays, oldest first; a game keeps the one it was recorded under
+(`new_game(rules_version=...)`, `GameState.rules_version`), so that whatever is checked or drawn again (an
+imported log, its seed) is as it was recorded.
+
+- 0.1.0: the first release.
+- 0.2.0: decision C.9 for R-S05: a die tile that would leave no way to finish the castle with two colours in
+  every room goes back into the bag and another is drawn (`domain.areas.castle.die_tile_outcomes`). A seeded
+  deal changes only where 0.1.0 dealt a one-colour room (33 seeds of 0-9,999, seed 94 the first); a table
+  game refuses such a tile (`IllegalMove`, R-S05)."""
 
 
 def new_game(
@@ -38,6 +48,7 @@ def new_game(
     draw: bool = True,
     expansions: Sequence[str] | None = None,
     solo: str | None = None,
+    rules_version: str | None = None,
 ) -> GameState:
     """A new game, set up as far as the first prompt a player (or, with draw=False, chance) must answer.
 
@@ -50,7 +61,16 @@ def new_game(
     name) against the automated rival, who sits in seat 1 and plays its turns inside `apply`. Its option
     ``rival_scoring`` is ``"sheet"`` (default) or ``"cp_only"``; the catalog then holds the solo deck. With
     ``expansions=["matcha"]`` the rival is the Tokugawa clan (R-TK01..R-TK07, `domain.solo.tokugawa`).
+
+    ``rules_version`` (one of `RULES_VERSIONS`, `RULES_VERSION` by default) is the version of the rules the game
+    is played under: a recorded game is rebuilt under the version its first event stores.
     """
+    version = RULES_VERSION if rules_version is None else rules_version
+    if version not in RULES_VERSIONS:
+        raise InvalidSetup(
+            f"this engine plays the rules versions {', '.join(RULES_VERSIONS)}, not {rules_version!r}",
+            details={"rules_version": repr(rules_version), "known": list(RULES_VERSIONS)},
+        )
     chosen = parse_expansions(expansions)
     difficulty = scoring = None
     if solo is None:
@@ -77,7 +97,7 @@ def new_game(
         seed=seed,
         options=parse_options(options),
         catalog=effective,
-        rules_version=RULES_VERSION,
+        rules_version=version,
         expansions=chosen,
     )
     if difficulty is not None and scoring is not None:

@@ -9,10 +9,12 @@ icon and the die-tile icons (R-C05).
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
 from domain.catalog import Block, Card
+from domain.errors import DomainError, IllegalMove, InvalidMove
 from domain.prompts import Arrive, CheckCastle, DealCard, DealDieTile, Menu, Option
 from domain.state import GameState, Room, pop, push, replace, replace_in, room_index, with_board, with_player
 from domain.vocabulary import Colour, Floor, Icon
@@ -147,62 +149,138 @@ def check_castle_auto(state: GameState, frame: CheckCastle) -> GameState:
     return push(state, CheckCastle(frame.redeals + 1), *reversed(deals))
 
 
-def tile_spaces(state: GameState) -> list[tuple[int, int, bool]]:
-    """Free die-tile spaces in filling order: (room index, tile position, is a diamond space) (R-S05)."""
+Layout = tuple[tuple[Colour | None, ...], ...]
+"""The castle's die tiles, room by room in board order, None where a space is still free."""
+Order = tuple[tuple[int, int, bool], ...]
+"""Every die-tile space in filling order: (room index, tile position, is a ♦ space) (R-S05)."""
+
+ONE_TILE_AHEAD = frozenset({"0.1.0"})
+"""Rules versions (`GameState.rules_version`) whose die-tile deal looked one tile ahead only: a tile went where
+it kept its room two colours, but nothing saw that the tiles left could no longer finish the castle so, and
+33 seeds of 10,000 ended with a one-colour room (seed 94 first: diplomat room 2 all white). A game recorded
+under one of them keeps its deal wherever it is checked or drawn again (an imported log's seed); every later
+version deals under decision C.9 (`die_tile_outcomes`)."""
+
+
+def _order(state: GameState) -> Order:
     catalog = state.catalog
-    rooms = state.board.rooms
-    index = {room.id: i for i, room in enumerate(rooms)}
+    index = {room.id: i for i, room in enumerate(state.board.rooms)}
     spaces = [(index[r], p, True) for r, p in catalog.diamond_spaces]
     spaces += [(index[r], p, False) for r, p in catalog.numbered_spaces]
-    return [(r, p, d) for r, p, d in spaces if rooms[r].tiles[p] is None]
+    return tuple(spaces)
 
 
-def _fits(room: Room, position: int, colour: Colour) -> bool:
+def _layout(state: GameState) -> Layout:
+    return tuple(room.tiles for room in state.board.rooms)
+
+
+def tile_spaces(state: GameState) -> list[tuple[int, int, bool]]:
+    """Free die-tile spaces in filling order: (room index, tile position, is a diamond space) (R-S05)."""
+    layout = _layout(state)
+    return [(r, p, d) for r, p, d in _order(state) if layout[r][p] is None]
+
+
+def _fits(tiles: tuple[Colour | None, ...], position: int, colour: Colour) -> bool:
     """False if the tile would be the last of its room and leave the room one colour only (R-S05)."""
-    tiles = replace_in(room.tiles, position, colour)
+    tiles = replace_in(tiles, position, colour)
     return None in tiles or len(set(tiles)) > 1
 
 
-def _space_for(state: GameState, colour: Colour) -> tuple[int, int] | None:
-    free = tile_spaces(state)
+def _target(layout: Layout, order: Order, colour: Colour) -> tuple[int, int] | None:
+    """Where R-S05 lays a tile of `colour`: the next ♦ space while one is free, else the first free numbered
+    space it fits (a last tile that would leave its room one colour goes on to the next space); None when no
+    space takes it (or the castle is full)."""
+    free = [(r, p, d) for r, p, d in order if layout[r][p] is None]
     if not free:
         return None
     if free[0][2]:  # the diamond spaces come first, one tile of each colour (R-S05)
         return free[0][0], free[0][1]
-    rooms = state.board.rooms
     for r, p, _ in free:
-        if _fits(rooms[r], p, colour):
+        if _fits(layout[r], p, colour):
             return r, p
     return None
 
 
-def die_tile_outcomes(state: GameState) -> list[str]:
-    """Colours the next castle tile can show: in the bag, one of each on the diamond spaces, and placeable
-    without leaving a room one colour only (a tile that fits nowhere is set aside for the Well, R-S05)."""
+def _space_for(state: GameState, colour: Colour) -> tuple[int, int] | None:
+    return _target(_layout(state), _order(state), colour)
+
+
+def _fitting(layout: Layout, order: Order, bag: tuple[str, ...]) -> list[str]:
+    """The colours of the bag the next tile may show and be laid by R-S05: while a ♦ space is free, one not on
+    the ♦ spaces yet; then one that some free space takes (`_target`). Sorted; empty when the castle is full."""
+    free = [(r, p, d) for r, p, d in order if layout[r][p] is None]
+    if not free:
+        return []
+    colours = sorted(set(bag))
+    if free[0][2]:
+        on_diamonds = {layout[r][p] for r, p, d in order if d}
+        return [colour for colour in colours if colour not in on_diamonds]
+    return [colour for colour in colours if _target(layout, order, Colour(colour)) is not None]
+
+
+@functools.lru_cache(maxsize=4096)
+def _can_finish(layout: Layout, order: Order, bag: tuple[str, ...]) -> bool:
+    """Whether some order of drawing the tiles of `bag` (sorted colours) fills every free space of the castle
+    by R-S05's procedure with every room two colours or more (decision C.9). A search over at most 3 colours a
+    step and 10 spaces, shared between states through the cache."""
+    if all(None not in tiles for tiles in layout):
+        return all(len(set(tiles)) > 1 for tiles in layout)
+    for colour in _fitting(layout, order, bag):
+        target = _target(layout, order, Colour(colour))
+        assert target is not None  # _fitting lists only colours a space takes
+        r, p = target
+        after = replace_in(layout, r, replace_in(layout[r], p, Colour(colour)))
+        rest = list(bag)
+        rest.remove(colour)
+        if _can_finish(after, order, tuple(rest)):
+            return True
+    return False
+
+
+def _one_tile_ahead(state: GameState) -> list[str]:
+    """The colours the next castle tile can show by R-S05 alone (the deal of `ONE_TILE_AHEAD`): in the bag, one
+    of each on the ♦ spaces, and placeable without leaving a room one colour only. If nothing fits (every tile
+    left would make the last room one colour), the rule cannot be kept there: any tile."""
     free = tile_spaces(state)
     if not free:
         return []
-    bag = sorted(set(state.board.decks.die_tiles))
-    if free[0][2]:
-        on_diamonds = {state.board.rooms[r].tiles[p] for r, p, d in _all_diamonds(state)}
-        return [colour for colour in bag if colour not in on_diamonds]
-    fitting = [colour for colour in bag if _space_for(state, Colour(colour)) is not None]
-    # If nothing fits (every tile left would make the last room one colour), the rule cannot be kept: any
-    # tile.
-    return fitting or bag
+    bag = state.board.decks.die_tiles
+    fitting = _fitting(_layout(state), _order(state), bag)
+    return fitting if free[0][2] else fitting or sorted(set(bag))
 
 
-def _all_diamonds(state: GameState) -> list[tuple[int, int, bool]]:
-    index = {room.id: i for i, room in enumerate(state.board.rooms)}
-    return [(index[r], p, True) for r, p in state.catalog.diamond_spaces]
+def die_tile_outcomes(state: GameState) -> list[str]:
+    """Colours the next castle tile can show (R-S05), and under decision C.9 only those that leave a way to
+    finish the castle with two colours in every room: a tile that would not goes back into the bag and another
+    is drawn (`die_tile_draw`; in table mode the recorder is told so, `explain_die_tile`). From the setup's
+    start the castle can always be finished so, and each tile keeps it so; a castle that cannot be (a game of an
+    earlier rules version, or a catalog whose bag cannot fill it) deals as R-S05 alone does."""
+    ahead = _one_tile_ahead(state)
+    if state.rules_version in ONE_TILE_AHEAD:
+        return ahead
+    layout, order, bag = _layout(state), _order(state), state.board.decks.die_tiles
+    finishing = []
+    for colour in ahead:
+        target = _target(layout, order, Colour(colour))
+        if target is None:
+            continue
+        r, p = target
+        rest = list(bag)
+        rest.remove(colour)
+        after = replace_in(layout, r, replace_in(layout[r], p, Colour(colour)))
+        if _can_finish(after, order, tuple(sorted(rest))):
+            finishing.append(colour)
+    return finishing or ahead
 
 
 def die_tile_waiting(state: GameState, frame: DealDieTile) -> bool:
-    return len(die_tile_outcomes(state)) > 1
+    """A tile is asked (and drawn) whenever R-S05 alone leaves a choice of colours, even when decision C.9
+    leaves one: the seeded draws, and so every deal that was never one colour, stay as they were dealt."""
+    return len(_one_tile_ahead(state)) > 1
 
 
 def die_tile_auto(state: GameState, frame: DealDieTile) -> GameState:
-    outcomes = die_tile_outcomes(state)
+    outcomes = _one_tile_ahead(state)
     if not outcomes:
         return pop(state)
     return place_die_tile(state, Colour(outcomes[0]))
@@ -213,10 +291,61 @@ def die_tile_moves(state: GameState, frame: DealDieTile) -> list[dict[str, Any]]
 
 
 def die_tile_draw(state: GameState, frame: DealDieTile, rng: random.Random) -> dict[str, Any]:
-    """Draw a tile from the bag (each tile equally likely) among the colours that can be placed."""
-    allowed = set(die_tile_outcomes(state))
+    """Draw a tile from the bag (each tile equally likely) among the colours R-S05 can place; a tile that would
+    leave no way to finish the castle with two colours in every room goes back and another is drawn (decision
+    C.9). The first draw is the one `ONE_TILE_AHEAD` made: a deal that never needed a redraw is unchanged."""
+    allowed = set(_one_tile_ahead(state))
     bag = [colour for colour in state.board.decks.die_tiles if colour in allowed]
-    return {"kind": "die_tile", "seat": None, "colour": rng.choice(bag)}
+    colour = rng.choice(bag)
+    finishing = set(die_tile_outcomes(state))
+    while colour not in finishing:
+        colour = rng.choice(bag)
+    return {"kind": "die_tile", "seat": None, "colour": colour}
+
+
+def _tiles_text(bag: tuple[str, ...]) -> str:
+    counts = [(bag.count(colour.value), colour.value) for colour in Colour if colour.value in bag]
+    return ", ".join(f"{count} {colour}" for count, colour in counts) or "no tile"
+
+
+def explain_die_tile(state: GameState, frame: DealDieTile, move: dict[str, Any]) -> DomainError:
+    """Why a die tile's colour is refused (R-S05; decision C.9 for a tile that would leave no way to finish)."""
+    colour = move["colour"]
+    colours = [c.value for c in Colour]
+    if colour not in colours:
+        return InvalidMove(
+            f"die tiles are {', '.join(colours)}, not {colour!r}", details={"colours": colours}
+        )
+    bag = state.board.decks.die_tiles
+    details = {"colour": colour, "allowed": die_tile_outcomes(state)}
+    if colour not in bag:
+        return IllegalMove(
+            f"no {colour} die tile is left in the bag (it holds {_tiles_text(bag)})",
+            rule="R-S05",
+            details=details,
+        )
+    free = tile_spaces(state)
+    if free and free[0][2]:
+        return IllegalMove(
+            f"the 3 ♦ spaces hold one die tile of each colour, and a {colour} one lies on one already",
+            rule="R-S05",
+            details=details,
+        )
+    if colour not in _one_tile_ahead(state):
+        return IllegalMove(
+            f"a {colour} die tile would leave its room one colour on every free space of the castle",
+            rule="R-S05",
+            details=details,
+        )
+    rest = list(bag)
+    rest.remove(colour)
+    return IllegalMove(
+        f"a {colour} die tile now would leave no way to finish the castle with two colours in every room (the "
+        f"bag would then hold {_tiles_text(tuple(rest))} for the {len(free) - 1} castle space"
+        f"{'s' * (len(free) != 2)} left): put it back into the bag and draw another (decision C.9)",
+        rule="R-S05",
+        details=details,
+    )
 
 
 def die_tile_play(state: GameState, frame: DealDieTile, move: dict[str, Any]) -> GameState:
