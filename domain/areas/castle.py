@@ -10,6 +10,7 @@ icon and the die-tile icons (R-C05).
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from typing import Any
 
@@ -164,10 +165,18 @@ version deals under decision C.9 (`die_tile_outcomes`)."""
 
 def _order(state: GameState) -> Order:
     catalog = state.catalog
-    index = {room.id: i for i, room in enumerate(state.board.rooms)}
-    spaces = [(index[r], p, True) for r, p in catalog.diamond_spaces]
-    spaces += [(index[r], p, False) for r, p in catalog.numbered_spaces]
-    return tuple(spaces)
+    return _order_of(
+        tuple(room.id for room in state.board.rooms), catalog.diamond_spaces, catalog.numbered_spaces
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _order_of(
+    rooms: tuple[str, ...], diamonds: tuple[tuple[str, int], ...], numbered: tuple[tuple[str, int], ...]
+) -> Order:
+    """`_order` of one castle geometry (a game's catalog), computed once: the deal asks for it at every tile."""
+    index = {room: i for i, room in enumerate(rooms)}
+    return (*((index[r], p, True) for r, p in diamonds), *((index[r], p, False) for r, p in numbered))
 
 
 def _layout(state: GameState) -> Layout:
@@ -218,21 +227,63 @@ def _fitting(layout: Layout, order: Order, bag: tuple[str, ...]) -> list[str]:
     return [colour for colour in colours if _target(layout, order, Colour(colour)) is not None]
 
 
-@functools.lru_cache(maxsize=4096)
 def _can_finish(layout: Layout, order: Order, bag: tuple[str, ...]) -> bool:
-    """Whether some order of drawing the tiles of `bag` (sorted colours) fills every free space of the castle
-    by R-S05's procedure with every room two colours or more (decision C.9). A search over at most 3 colours a
-    step and 10 spaces, shared between states through the cache."""
-    if all(None not in tiles for tiles in layout):
-        return all(len(set(tiles)) > 1 for tiles in layout)
-    for colour in _fitting(layout, order, bag):
-        target = _target(layout, order, Colour(colour))
-        assert target is not None  # _fitting lists only colours a space takes
-        r, p = target
-        after = replace_in(layout, r, replace_in(layout[r], p, Colour(colour)))
-        rest = list(bag)
-        rest.remove(colour)
-        if _can_finish(after, order, tuple(rest)):
+    """Whether some order of drawing the tiles of `bag` fills every free space of the castle by R-S05 with every
+    room two colours or more (decision C.9).
+
+    That is whether the bag holds such a completion (the ♦ spaces one colour each): drawn space by space, each
+    of its tiles fits the first free space, as R-S05 moves a tile on only when it would leave its room one
+    colour. So each room not yet two colours needs one tile of another colour than its own (two tiles of
+    different colours when it has none yet), the bag must cover those needs together, and fill the rest."""
+    spaces = [0] * len(layout)  # each room's free numbered spaces
+    diamonds: list[int] = []  # the rooms of the free ♦ spaces
+    on_diamonds = set()
+    for r, p, diamond in order:
+        tile = layout[r][p]
+        if tile is not None:
+            if diamond:
+                on_diamonds.add(tile.value)
+        elif diamond:
+            diamonds.append(r)
+        else:
+            spaces[r] += 1
+    if len(bag) < sum(spaces) + len(diamonds):
+        return False
+    counts = {colour: bag.count(colour) for colour in set(bag)}
+    open_colours = sorted(colour for colour in counts if colour not in on_diamonds)
+    for faces in itertools.permutations(open_colours, len(diamonds)):
+        placed = [{tile.value for tile in tiles if tile is not None} for tiles in layout]
+        left = dict(counts)
+        for r, colour in zip(diamonds, faces, strict=True):
+            placed[r].add(colour)
+            left[colour] -= 1
+        needs: list[str | None] = []  # a colour: one tile of another; None: two tiles of different colours
+        for r, colours in enumerate(placed):
+            if len(colours) > 1:
+                continue
+            if spaces[r] == 0 or (not colours and spaces[r] < 2):
+                break
+            needs.append(next(iter(colours)) if colours else None)
+        else:
+            if _covers(needs, left):
+                return True
+    return False
+
+
+def _covers(needs: list[str | None], left: dict[str, int]) -> bool:
+    """Whether the tiles `left` (colour: count) meet every room's need of `_can_finish`, a tile for one only."""
+    if not needs:
+        return True
+    need, rest = needs[0], needs[1:]
+    colours = sorted(colour for colour, count in left.items() if count > 0)
+    picks = itertools.combinations(colours, 2) if need is None else ((c,) for c in colours if c != need)
+    for pick in picks:
+        for colour in pick:
+            left[colour] -= 1
+        met = _covers(rest, left)
+        for colour in pick:
+            left[colour] += 1
+        if met:
             return True
     return False
 
@@ -249,6 +300,19 @@ def _one_tile_ahead(state: GameState) -> list[str]:
     return fitting if free[0][2] else fitting or sorted(set(bag))
 
 
+def _leaves_a_way(state: GameState, colour: str) -> bool:
+    """Whether the castle can still be finished with two colours in every room once a tile of `colour` is laid
+    (decision C.9)."""
+    layout, order = _layout(state), _order(state)
+    target = _target(layout, order, Colour(colour))
+    if target is None:
+        return False
+    r, p = target
+    rest = list(state.board.decks.die_tiles)
+    rest.remove(colour)
+    return _can_finish(replace_in(layout, r, replace_in(layout[r], p, Colour(colour))), order, tuple(rest))
+
+
 def die_tile_outcomes(state: GameState) -> list[str]:
     """Colours the next castle tile can show (R-S05), and under decision C.9 only those that leave a way to
     finish the castle with two colours in every room: a tile that would not goes back into the bag and another
@@ -258,19 +322,7 @@ def die_tile_outcomes(state: GameState) -> list[str]:
     ahead = _one_tile_ahead(state)
     if state.rules_version in ONE_TILE_AHEAD:
         return ahead
-    layout, order, bag = _layout(state), _order(state), state.board.decks.die_tiles
-    finishing = []
-    for colour in ahead:
-        target = _target(layout, order, Colour(colour))
-        if target is None:
-            continue
-        r, p = target
-        rest = list(bag)
-        rest.remove(colour)
-        after = replace_in(layout, r, replace_in(layout[r], p, Colour(colour)))
-        if _can_finish(after, order, tuple(sorted(rest))):
-            finishing.append(colour)
-    return finishing or ahead
+    return [colour for colour in ahead if _leaves_a_way(state, colour)] or ahead
 
 
 def die_tile_waiting(state: GameState, frame: DealDieTile) -> bool:
@@ -297,6 +349,8 @@ def die_tile_draw(state: GameState, frame: DealDieTile, rng: random.Random) -> d
     allowed = set(_one_tile_ahead(state))
     bag = [colour for colour in state.board.decks.die_tiles if colour in allowed]
     colour = rng.choice(bag)
+    if state.rules_version in ONE_TILE_AHEAD or _leaves_a_way(state, colour):
+        return {"kind": "die_tile", "seat": None, "colour": colour}
     finishing = set(die_tile_outcomes(state))
     while colour not in finishing:
         colour = rng.choice(bag)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import random
+
 import pytest
 
 import domain
@@ -289,6 +292,50 @@ def test_R_S05_an_empty_colour_is_refused_with_what_the_bag_holds() -> None:
         "R-S05",
         "no coral die tile is left in the bag (it holds 4 black, 4 white)",
     )
+
+
+@functools.cache
+def finishes_by_drawing(layout: tuple, order: tuple, bag: tuple[str, ...]) -> bool:
+    """The reference for decision C.9: some order of drawing the bag's tiles (sorted), each laid by R-S05's
+    procedure (`castle._target`: the next ♦ space, else the first free space it fits), fills the castle with
+    two colours in every room. A plain search over the draws, the ♦ spaces taking colours not on them yet."""
+    if all(None not in tiles for tiles in layout):
+        return all(len(set(tiles)) > 1 for tiles in layout)
+    on_diamonds = {layout[r][p] for r, p, diamond in order if diamond}
+    diamond_next = next(diamond for r, p, diamond in order if layout[r][p] is None)
+    for colour in sorted(set(bag)):
+        if diamond_next and colour in on_diamonds:
+            continue
+        target = castle._target(layout, order, Colour(colour))
+        if target is None:
+            continue
+        r, p = target
+        tiles = (*layout[r][:p], Colour(colour), *layout[r][p + 1 :])
+        rest = list(bag)
+        rest.remove(colour)
+        if finishes_by_drawing((*layout[:r], tiles, *layout[r + 1 :]), order, tuple(rest)):
+            return True
+    return False
+
+
+def test_R_S05_the_castle_can_be_finished_exactly_when_some_order_of_draws_finishes_it() -> None:
+    """Decision C.9's check counts what each room still needs (`castle._can_finish`) instead of trying every
+    order of draws: on random castles and bags, of every kind (one-colour rooms, short bags), both agree."""
+    state = advance_to(domain.new_game(3, mode="table"), "die_tile")
+    order = castle._order(state)
+    sizes = [len(room.tiles) for room in state.board.rooms]
+    rng = random.Random(5)
+    outcomes = set()
+    for _ in range(1500):
+        layout = [[None] * size for size in sizes]
+        for r, p, _ in order[: rng.randrange(len(order) + 1)]:
+            layout[r][p] = rng.choice(list(Colour))
+        castle_now = tuple(tuple(tiles) for tiles in layout)
+        bag = tuple(colour.value for colour in Colour for _ in range(rng.randrange(5)))
+        expected = finishes_by_drawing(castle_now, order, tuple(sorted(bag)))
+        assert castle._can_finish(castle_now, order, bag) is expected, (castle_now, bag)
+        outcomes.add(expected)
+    assert outcomes == {True, False}
 
 
 def test_a_rules_version_this_engine_does_not_play_is_refused() -> None:
