@@ -101,7 +101,15 @@ from domain.setup import (
 from domain.solo import game as solo
 from domain.solo import rival, tokugawa
 from domain.state import GameState, replace
-from domain.turn import check_space_name, end_turn_auto, place_moves, place_play, why_not_place
+from domain.turn import (
+    check_space_name,
+    end_turn_auto,
+    place_moves,
+    place_play,
+    refusal,
+    space_ids,
+    why_not_place,
+)
 from domain.vocabulary import Mode, Phase, a, space_text
 from domain.words import pool_text, prompt_text, seat_text, source_text, target_text
 
@@ -155,6 +163,14 @@ def _explain_take(state: GameState, frame: TakeDie, move: dict[str, Any]) -> Dom
         rule="R-T03",
         details={"bridge": move["bridge"], "end": move["end"]},
     )
+
+
+def _place_is_valid(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> bool:
+    """Whether the move is among `place_moves`, asking only about its own space (a move's seat is checked
+    before, and a normalized place_die has no other field)."""
+    assert state.held is not None
+    space = move["space"]
+    return space in space_ids(state) and refusal(state, frame.seat, state.held, space) is None
 
 
 def _explain_place(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> DomainError | None:
@@ -431,6 +447,7 @@ HANDLERS: dict[type, Handler] = {
         place_play,
         frozenset({"place_die"}),
         "R-P01",
+        valid=_place_is_valid,
         explain=_explain_place,
     ),
     EndTurn: _automatic(end_turn_auto),
