@@ -394,6 +394,7 @@ HANDLERS: dict[type, Handler] = {
         frozenset({"die_tile"}),
         "R-S05",
         draw=castle.die_tile_draw,
+        valid=castle.die_tile_valid,
         explain=castle.explain_die_tile,
     ),
     DealWellTile: Handler(

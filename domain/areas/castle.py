@@ -342,6 +342,18 @@ def die_tile_moves(state: GameState, frame: DealDieTile) -> list[dict[str, Any]]
     return [{"kind": "die_tile", "seat": None, "colour": colour} for colour in die_tile_outcomes(state)]
 
 
+def die_tile_valid(state: GameState, frame: DealDieTile, move: dict[str, Any]) -> bool:
+    """Whether the move is among `die_tile_moves`, asking about its own colour first (a recorded deal is checked
+    tile by tile)."""
+    colour = move["colour"]
+    ahead = _one_tile_ahead(state)
+    if colour not in ahead:
+        return False
+    if state.rules_version in ONE_TILE_AHEAD or _leaves_a_way(state, colour):
+        return True
+    return not any(_leaves_a_way(state, other) for other in ahead)  # no way out: R-S05 alone
+
+
 def die_tile_draw(state: GameState, frame: DealDieTile, rng: random.Random) -> dict[str, Any]:
     """Draw a tile from the bag (each tile equally likely) among the colours R-S05 can place; a tile that would
     leave no way to finish the castle with two colours in every room goes back and another is drawn (decision

@@ -266,6 +266,45 @@ def test_R_S05_a_table_game_of_rules_0_1_0_keeps_the_layout_it_recorded() -> Non
     assert castle_tiles(state)["diplomat_2"] == ("white", "white")
 
 
+def test_R_S05_a_die_tile_is_accepted_exactly_when_it_is_listed() -> None:
+    """Applying a die tile asks about its own colour (`castle.die_tile_valid`), listing asks about every colour:
+    over random table deals, the deal of seed 94 under rules 0.1.0 (and entered unchecked under the current
+    rules), and a deal entered unchecked into a castle that can no longer be finished with two colours in every
+    room (where R-S05 alone decides, two colours fitting), both agree on every colour."""
+    rng = random.Random(8)
+    old = [move["colour"] for move in die_tiles_drawn(2, 94, "0.1.0")]
+    stuck = [
+        "coral",
+        "white",
+        "black",
+        "coral",
+        "coral",
+        "black",
+        "black",
+        "white",
+        "coral",
+        "white",
+        "black",
+    ]
+    deals = [(version, None) for version in ("0.1.0", domain.RULES_VERSION) for _ in range(15)]
+    deals += [(domain.RULES_VERSION, old), ("0.1.0", old), (domain.RULES_VERSION, stuck)]
+    for version, script in deals:
+        state = advance_to(domain.new_game(2, mode="table", rules_version=version), "die_tile")
+        tiles = list(script or [])
+        while domain.prompt_of(state)["kind"] == "die_tile":
+            listed = domain.legal_moves(state)
+            for colour in ("coral", "black", "white", "green"):
+                move = {"kind": "die_tile", "seat": None, "colour": colour}
+                try:
+                    domain.apply(state, move)
+                except domain.DomainError:
+                    assert move not in listed, (version, colour)
+                else:
+                    assert move in listed, (version, colour)
+            move = {"kind": "die_tile", "seat": None, "colour": tiles.pop(0)} if tiles else rng.choice(listed)
+            state = domain.apply(state, move, check=False)
+
+
 @pytest.mark.parametrize(
     ("colour", "words"),
     [
