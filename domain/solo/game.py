@@ -17,6 +17,10 @@ green bridge is activated counts as an activated gardener (decision).
 The rival's turn itself is `domain.solo.rival`. Its final score (decision, README "Solo"): by default the whole
 score sheet, since its members stand on the board as a player's do (R-F01..R-F07; it holds no resources or
 seals); the setup option ``rival_scoring="cp_only"`` counts its Clan Points alone.
+
+The rival's bookkeeping lives here too (its seat, its notes for the log, its gains, an action it cannot perform,
+R-SO03): both its turn (`domain.solo.rival`) and the Tokugawa clan's symbols (`domain.solo.tokugawa`) build on
+it, and neither imports the other's module for it.
 """
 
 from __future__ import annotations
