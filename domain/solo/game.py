@@ -20,7 +20,7 @@ seals); the setup option ``rival_scoring="cp_only"`` counts its Clan Points alon
 
 The rival's bookkeeping lives here too (its seat, its notes for the log, its gains, an action it cannot perform,
 R-SO03): both its turn (`domain.solo.rival`) and the Tokugawa clan's symbols (`domain.solo.tokugawa`) build on
-it, and neither imports the other's module for it.
+it, so that the rival's turn may call the Tokugawa symbols and the symbols never import the rival's turn.
 """
 
 from __future__ import annotations
