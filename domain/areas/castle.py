@@ -231,7 +231,7 @@ def _can_finish(layout: Layout, order: Order, bag: tuple[str, ...]) -> bool:
     """Whether some order of drawing the tiles of `bag` fills every free space of the castle by R-S05 with every
     room two colours or more (decision C.9).
 
-    That is whether the bag holds such a completion (the ♦ spaces one colour each): drawn space by space, each
+    That is whether the bag holds such a completion (one colour on each ♦ space): drawn space by space, each
     of its tiles fits the first free space, as R-S05 moves a tile on only when it would leave its room one
     colour. So each room not yet two colours needs one tile of another colour than its own (two tiles of
     different colours when it has none yet), the bag must cover those needs together, and fill the rest."""
