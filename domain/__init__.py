@@ -4,6 +4,11 @@ This package is heronlog's innermost layer (DESIGN §2). It knows the rules of T
 (../shared/rules/RULES.md, numbered R-xx) and nothing about storage, HTTP or time: every function takes a
 state and returns a new one. The other layers (`replay`, `api`) import it; it imports none of them.
 
+The engine's core sits at the top of the package (the state, the prompts, the engine, the turn, the setup,
+scoring, the words); the board's areas are `domain.areas` (one module each, named as the rulebook names them),
+the Matcha expansion `domain.matcha`, the solo modes `domain.solo`. This module only re-exports the public face;
+no module of the package imports it (tests/unit/test_layers.py).
+
     >>> import domain
     >>> state = domain.new_game(["Ana", "Bo"], seed=7)
     >>> domain.prompt_of(state)["kind"]
@@ -16,14 +21,9 @@ state and returns a new one. The other layers (`replay`, `api`) import it; it im
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
-
-from domain.catalog import Catalog, load_catalog
-from domain.describe import board_parts, describe, part_text, prompt_help, prompt_text, seat_text
-from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, settle, step
+from domain.catalog import Catalog
+from domain.describe import describe
+from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, step
 from domain.errors import (
     DomainError,
     GameOver,
@@ -33,129 +33,28 @@ from domain.errors import (
     InvalidTallies,
     NotYourTurn,
 )
-from domain.matcha import EXPANSIONS, parse_expansions
+from domain.game import (
+    RULES_VERSION,
+    RULES_VERSIONS,
+    Coordinates,
+    catalog_of,
+    coordinates,
+    expansions_of,
+    new_game,
+    score_sheet,
+)
+from domain.matcha.expansion import EXPANSIONS
 from domain.scoring import ScoreSheet, score
-from domain.scoring import score_sheet as _score_sheet
 from domain.serial import prompt_of, state_from_dict, state_to_dict
-from domain.setup import initial_state, parse_options, parse_players
-from domain.solo import RIVAL_NAME, is_automatic, parse_solo, solo_setup
+from domain.solo.game import RIVAL_NAME, is_automatic
 from domain.state import GameState
-from domain.vocabulary import Mode, Phase
-
-RULES_VERSION = "0.1.0"
-"""The version of the rules this engine enforces; stored in every game's first event (DESIGN §2)."""
-
-
-def new_game(
-    players: int | Sequence[str],
-    *,
-    mode: str = "seeded",
-    seed: int | None = None,
-    options: Mapping[str, Any] | None = None,
-    catalog: Mapping[str, Any] | None = None,
-    draw: bool = True,
-    expansions: Sequence[str] | None = None,
-    solo: str | None = None,
-) -> GameState:
-    """A new game, set up as far as the first prompt a player (or, with draw=False, chance) must answer.
-
-    Deterministic: in seeded mode every draw comes from (seed, chance counter); seed=None picks a seed with
-    random.SystemRandom and keeps it in the state. `catalog` is merged over the packaged catalog (with the
-    files of the `expansions` in play, ``("matcha",)`` or none), and the state carries the full effective
-    catalog (`catalog_of`).
-
-    ``solo="easy" | "medium" | "hard"`` sets up the solo game (R-SO01): one player (``players=1`` or one
-    name) against the automated rival, who sits in seat 1 and plays its turns inside `apply`. Its option
-    ``rival_scoring`` is ``"sheet"`` (default) or ``"cp_only"``; the catalog then holds the solo deck. With
-    ``expansions=["matcha"]`` the rival is the Tokugawa clan (R-TK01..R-TK07, `domain.tokugawa`).
-    """
-    chosen = parse_expansions(expansions)
-    difficulty = scoring = None
-    if solo is None:
-        names = parse_players(players)
-    else:
-        names, difficulty, scoring, options = parse_solo(solo, players, options)
-    try:
-        game_mode = Mode(mode)
-    except ValueError:
-        raise InvalidSetup(f"mode is 'seeded' or 'table', not {mode!r}") from None
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise InvalidSetup("seed is a whole number", details={"seed": repr(seed)})
-    if game_mode is Mode.SEEDED and seed is None:
-        seed = random.SystemRandom().randrange(2**63)
-    effective = load_catalog(catalog, chosen, solo=solo is not None)
-    if (effective.matcha is not None) != ("matcha" in chosen):
-        raise InvalidSetup(
-            "a catalog with the Matcha sections goes with expansions=['matcha'], and only then",
-            details={"expansions": list(chosen)},
-        )
-    state = initial_state(
-        names,
-        mode=game_mode,
-        seed=seed,
-        options=parse_options(options),
-        catalog=effective,
-        rules_version=RULES_VERSION,
-        expansions=chosen,
-    )
-    if difficulty is not None and scoring is not None:
-        state = solo_setup(state, difficulty, scoring)
-    state = settle(state)
-    if draw:
-        state = resolve_chance(state).state
-    return state
-
-
-def catalog_of(state: GameState) -> dict[str, Any]:
-    """The full effective catalog a game is played with, as JSON."""
-    return state.catalog.to_dict()
-
-
-def score_sheet(tallies: Mapping[str, Any]) -> tuple[ScoreSheet, ...]:
-    """Score sheets from end-of-game tallies typed in by hand (see `domain.scoring.score_sheet`)."""
-    return _score_sheet(tallies)
-
-
-@dataclass(frozen=True, slots=True)
-class Coordinates:
-    """Where a state is in the game: round 1-3, the active player's turn number in the round (1-3, 1-4 with
-    Matcha; 0 during setup), the seat being waited on or playing (None for chance outside a turn), and the
-    phase."""
-
-    round: int
-    turn: int
-    seat: int | None
-    phase: Phase
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"round": self.round, "turn": self.turn, "seat": self.seat, "phase": self.phase.value}
-
-
-def coordinates(state: GameState) -> Coordinates:
-    """The round, turn, seat and phase of a state."""
-    count = len(state.players)
-    waited = prompt_of(state)["seat"]
-    if state.phase is Phase.SETUP:
-        return Coordinates(state.round, 0, waited, state.phase)
-    if state.phase is Phase.TURNS:
-        return Coordinates(
-            state.round,
-            state.turn_index // count + 1,
-            state.turn_order[state.turn_index % count],
-            state.phase,
-        )
-    return Coordinates(state.round, state.rules.turns_per_round, waited, state.phase)
-
-
-def expansions_of(state: GameState) -> tuple[str, ...]:
-    """The expansions a game is played with (``("matcha",)`` or none)."""
-    return state.rules.expansions
-
+from domain.words import board_parts, part_text, prompt_help, prompt_text, seat_text
 
 __all__ = [
     "EXPANSIONS",
     "RIVAL_NAME",
     "RULES_VERSION",
+    "RULES_VERSIONS",
     "Catalog",
     "Coordinates",
     "DomainError",

@@ -21,7 +21,7 @@ from importlib import resources
 from typing import Any
 
 from domain.errors import InvalidSetup
-from domain.solo_cards import SoloCard, parse_solo_cards
+from domain.solo.cards import SoloCard, parse_solo_cards
 from domain.vocabulary import (
     Colour,
     Cost,

@@ -11,6 +11,7 @@ from typing import Any
 
 from domain.describe import describe
 from domain.engine import apply, is_over, legal_moves, resolve_chance
+from domain.game import RULES_VERSION, new_game
 from domain.scoring import score
 from domain.setup import parse_players
 from domain.state import GameState
@@ -58,8 +59,6 @@ def demo(players: int = 4, seed: int = 1, solo: str | None = None, expansions: t
     """Play a seeded game with random legal moves; return its log and final score sheet as text. With `solo`
     (a difficulty), one player plays against the rival, whose turns show as the solo cards it reveals; with
     ``expansions=("matcha",)`` the game is a Matcha game (solo: against the Tokugawa clan, R-TK01..R-TK07)."""
-    from domain import RULES_VERSION, new_game
-
     names = list(NAMES[:1] if solo else NAMES[: len(parse_players(players))])
     rng = random.Random(f"demo:{seed}")
     title = "The White Castle: Matcha" if "matcha" in expansions else "The White Castle"

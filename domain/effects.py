@@ -10,18 +10,21 @@ a 5-iron yard's two tiles). A menu asks only when the choice is real:
   ``milestones="must_pay"`` is not free), and closes itself when nothing in it could be paid even after
   seal conversions.
 Otherwise the player picks entries one by one, ``rest`` takes what is left of a mandatory menu in a sensible
-order, and ``done`` declines what is left of an optional one. Matcha's symbols are resolved by `domain.matcha`.
+order, and ``done`` declines what is left of an optional one. Matcha's symbols are resolved by
+`domain.matcha.expansion`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from domain import matcha
-from domain.castle import light_menu, tile_menu
-from domain.ceremony import DISTINCT_LIGHT
-from domain.lantern import lantern_items, lantern_menu
-from domain.passage_of_time import milestone_reachable
+from domain.areas.castle import light_menu, tile_menu
+from domain.areas.lantern import lantern_items, lantern_menu
+from domain.areas.passage_of_time import milestone_reachable
+from domain.areas.well import well_menu
+from domain.matcha import expansion as matcha
+from domain.matcha.ceremony import DISTINCT_LIGHT
+from domain.matcha.tea_garden import lily_icons
 from domain.prompts import (
     AnyRes,
     CourtierAction,
@@ -37,9 +40,7 @@ from domain.prompts import (
 )
 from domain.resources import affordable, can_pay, caps, gain_icon, pay
 from domain.state import GameState, pop, replace, replace_in, swap_top, with_player
-from domain.tea_garden import lily_icons
 from domain.vocabulary import GAINS, Icon, IconKind
-from domain.well import well_menu
 
 PURE = GAINS | {IconKind.POT, IconKind.ANY}
 """Icons that only give: resolving them never needs the player to hold anything."""

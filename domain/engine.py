@@ -13,29 +13,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from domain import (
+from domain.areas import (
     bridges,
     castle,
-    ceremony,
     courtier,
-    domain_board,
-    effects,
-    end_of_round,
     gardens,
-    himeji,
     passage_of_time,
-    resources,
-    rival,
-    setup,
-    solo,
-    tea_garden,
-    tokugawa,
-    turn,
+    personal_domain,
     well,
     yards,
 )
-from domain.describe import pool_text, prompt_text, seat_text, source_text, target_text
+from domain.effects import menu_auto, menu_moves, menu_play, menu_waiting, run_seq
+from domain.end_of_round import begin_round_auto, clear_dice_auto, end_of_round_auto, next_round_auto
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
+from domain.matcha import ceremony, himeji, tea_garden
 from domain.moves import CHANCE_KINDS, normalize
 from domain.prompts import (
     CHANCE_FRAMES,
@@ -81,8 +72,46 @@ from domain.prompts import (
     WarriorAction,
     seat_of,
 )
+from domain.resources import (
+    any_res_auto,
+    any_res_moves,
+    any_res_play,
+    any_res_waiting,
+    conversion_moves,
+    conversions,
+    conversions_allowed,
+    convert,
+    cost_text,
+)
+from domain.setup import (
+    begin_start_choice_auto,
+    choose_start_moves,
+    choose_start_play,
+    deal_auto,
+    deal_draw,
+    deal_moves,
+    deal_outcomes,
+    deal_play,
+    deal_waiting,
+    stack_draw,
+    stack_moves,
+    stack_play,
+    stack_waiting,
+)
+from domain.solo import game as solo
+from domain.solo import rival, tokugawa
 from domain.state import GameState, replace
+from domain.turn import (
+    check_space_name,
+    end_turn_auto,
+    place_moves,
+    place_play,
+    refusal,
+    space_ids,
+    why_not_place,
+)
 from domain.vocabulary import Mode, Phase, a, space_text
+from domain.words import pool_text, prompt_text, seat_text, source_text, target_text
 
 Moves = list[dict[str, Any]]
 
@@ -136,10 +165,18 @@ def _explain_take(state: GameState, frame: TakeDie, move: dict[str, Any]) -> Dom
     )
 
 
-def _explain_place(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> DomainError | None:
-    turn.check_space_name(state, move["space"])
+def _place_is_valid(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> bool:
+    """Whether the move is among `place_moves`, asking only about its own space (a move's seat is checked
+    before, and a normalized place_die has no other field)."""
     assert state.held is not None
-    return turn.why_not_place(state, frame.seat, state.held, move["space"])
+    space = move["space"]
+    return space in space_ids(state) and refusal(state, frame.seat, state.held, space) is None
+
+
+def _explain_place(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> DomainError | None:
+    check_space_name(state, move["space"])
+    assert state.held is not None
+    return why_not_place(state, frame.seat, state.held, move["space"])
 
 
 _SHOWN_ONLY = {
@@ -183,7 +220,7 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
             details={"option": option.id},
         )
     return IllegalMove(
-        f"{source_text(frame.title, option.id)} costs {resources.cost_text(option.cost)}, more than you hold",
+        f"{source_text(frame.title, option.id)} costs {cost_text(option.cost)}, more than you hold",
         rule="R-C04" if frame.title.startswith("castle") else "R-R05",
         details={"option": option.id},
     )
@@ -324,7 +361,7 @@ def _explain_deal(state: GameState, frame: DealCard, move: dict[str, Any]) -> Do
     return IllegalMove(
         f"{move['card']} is not among the {pool_text(frame.pool)}s left to reveal",
         rule=rule.get(frame.pool, "R-S09" if frame.pool == "yard_tiles" else "R-S12"),
-        details={"left": setup.deal_outcomes(state, frame)},
+        details={"left": deal_outcomes(state, frame)},
     )
 
 
@@ -339,13 +376,13 @@ def _explain_roll(state: GameState, frame: RollBridge, move: dict[str, Any]) -> 
 
 HANDLERS: dict[type, Handler] = {
     DealCard: Handler(
-        setup.deal_waiting,
-        setup.deal_auto,
-        setup.deal_moves,
-        setup.deal_play,
+        deal_waiting,
+        deal_auto,
+        deal_moves,
+        deal_play,
         frozenset({"reveal"}),
         "R-S03",
-        draw=setup.deal_draw,
+        draw=deal_draw,
         explain=_explain_deal,
     ),
     CheckCastle: _automatic(castle.check_castle_auto),
@@ -357,6 +394,8 @@ HANDLERS: dict[type, Handler] = {
         frozenset({"die_tile"}),
         "R-S05",
         draw=castle.die_tile_draw,
+        valid=castle.die_tile_valid,
+        explain=castle.explain_die_tile,
     ),
     DealWellTile: Handler(
         well.well_tile_waiting,
@@ -368,20 +407,20 @@ HANDLERS: dict[type, Handler] = {
         draw=well.well_tile_draw,
     ),
     StackOrder: Handler(
-        setup.stack_waiting,
+        stack_waiting,
         None,
-        setup.stack_moves,
-        setup.stack_play,
+        stack_moves,
+        stack_play,
         frozenset({"stack_order"}),
         "R-S11",
-        draw=setup.stack_draw,
+        draw=stack_draw,
         valid=lambda s, f, m: sorted(m["order"]) == list(range(len(s.players))),
     ),
-    BeginStartChoice: _automatic(setup.begin_start_choice_auto),
+    BeginStartChoice: _automatic(begin_start_choice_auto),
     ChooseStart: Handler(
-        _always, None, setup.choose_start_moves, setup.choose_start_play, frozenset({"choose_start"}), "R-S12"
+        _always, None, choose_start_moves, choose_start_play, frozenset({"choose_start"}), "R-S12"
     ),
-    BeginRound: _automatic(end_of_round.begin_round_auto),
+    BeginRound: _automatic(begin_round_auto),
     RollBridge: Handler(
         _always,
         None,
@@ -405,28 +444,29 @@ HANDLERS: dict[type, Handler] = {
     PlaceDie: Handler(
         _always,
         None,
-        turn.place_moves,
-        turn.place_play,
+        place_moves,
+        place_play,
         frozenset({"place_die"}),
         "R-P01",
+        valid=_place_is_valid,
         explain=_explain_place,
     ),
-    EndTurn: _automatic(turn.end_turn_auto),
+    EndTurn: _automatic(end_turn_auto),
     Menu: Handler(
-        effects.menu_waiting,
-        effects.menu_auto,
-        effects.menu_moves,
-        effects.menu_play,
+        menu_waiting,
+        menu_auto,
+        menu_moves,
+        menu_play,
         frozenset({"choose", "rest", "done"}),
         "R-P07",
         explain=_explain_menu,
     ),
-    Seq: _automatic(effects.run_seq),
+    Seq: _automatic(run_seq),
     AnyRes: Handler(
-        resources.any_res_waiting,
-        resources.any_res_auto,
-        resources.any_res_moves,
-        resources.any_res_play,
+        any_res_waiting,
+        any_res_auto,
+        any_res_moves,
+        any_res_play,
         frozenset({"resources"}),
         "R-R07",
     ),
@@ -469,12 +509,12 @@ HANDLERS: dict[type, Handler] = {
     DomainAction: Handler(
         _always,
         None,
-        domain_board.domain_action_moves,
-        domain_board.domain_action_play,
+        personal_domain.domain_action_moves,
+        personal_domain.domain_action_play,
         frozenset({"domain_row", "done"}),
         "R-D03",
     ),
-    DomainRow: _automatic(domain_board.row_auto),
+    DomainRow: _automatic(personal_domain.row_auto),
     Arrive: _automatic(castle.arrive_auto),
     DaimyoSpot: Handler(
         courtier.spot_waiting,
@@ -484,9 +524,9 @@ HANDLERS: dict[type, Handler] = {
         frozenset({"daimyo_spot"}),
         "R-CA04",
     ),
-    EndOfRound: _automatic(end_of_round.end_of_round_auto),
-    ClearDice: _automatic(end_of_round.clear_dice_auto),
-    NextRound: _automatic(end_of_round.next_round_auto),
+    EndOfRound: _automatic(end_of_round_auto),
+    ClearDice: _automatic(clear_dice_auto),
+    NextRound: _automatic(next_round_auto),
     SoloStart: _automatic(solo.solo_start_auto),
     RevealSoloCard: Handler(
         _always,
@@ -594,8 +634,8 @@ def legal_moves(state: GameState) -> Moves:
     assert handler.moves is not None
     moves = handler.moves(state, frame)
     seat = seat_of(frame)
-    if seat is not None and resources.conversions_allowed(state, seat):
-        moves.extend(resources.conversion_moves(state, seat))
+    if seat is not None and conversions_allowed(state, seat):
+        moves.extend(conversion_moves(state, seat))
     return moves
 
 
@@ -671,12 +711,12 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
 
 def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, Any]:
     seat, to = move["seat"], move["to"]
-    rates = resources.conversions(state)
+    rates = conversions(state)
     if to not in rates:
         if to == "whisk":
             raise IllegalMove("seals convert to whisks only with Matcha", rule="R-M15", details={"to": to})
         raise InvalidMove(f"seals convert to {', '.join(rates)}", details={"to": to})
-    if not resources.conversions_allowed(state, seat):
+    if not conversions_allowed(state, seat):
         raise IllegalMove("seal conversions are made during your own turn", rule="R-T07")
     price = rates[to]
     if state.players[seat].seals < price:
@@ -690,7 +730,7 @@ def play(state: GameState, move: dict[str, Any]) -> GameState:
     """Apply a legal move (no validation) and run the automatic steps that follow."""
     frame = state.stack[-1]
     if move["kind"] == "convert":
-        return settle(resources.convert(state, move["seat"], move["to"]))
+        return settle(convert(state, move["seat"], move["to"]))
     handler = HANDLERS[type(frame)]
     assert handler.play is not None
     state = handler.play(state, frame, move)
@@ -703,17 +743,22 @@ def waiting_for_chance(state: GameState) -> bool:
     return bool(state.stack) and isinstance(state.stack[-1], CHANCE_FRAMES)
 
 
+def draw_chance(state: GameState) -> dict[str, Any]:
+    """The seeded outcome of the pending chance prompt, drawn from the game's seed and its chance counter alone
+    (so a replay, or a redraw after an amendment, draws the same)."""
+    frame = state.stack[-1]
+    handler = HANDLERS[type(frame)]
+    assert handler.draw is not None
+    return handler.draw(state, frame, random.Random(f"{state.seed}:{state.chance}"))
+
+
 def resolve_chance(state: GameState) -> Step:
     """Draw every pending chance prompt (seeded mode; nothing happens in table mode)."""
     drawn: list[dict[str, Any]] = []
     if state.mode is not Mode.SEEDED:
         return Step(state, ())
     while waiting_for_chance(state):
-        frame = state.stack[-1]
-        handler = HANDLERS[type(frame)]
-        assert handler.draw is not None
-        rng = random.Random(f"{state.seed}:{state.chance}")
-        move = handler.draw(state, frame, rng)
+        move = draw_chance(state)
         drawn.append(move)
         state = play(state, move)
     return Step(state, tuple(drawn))

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.state import OPTIONAL
-from domain.vocabulary import Cost, DieColour, Icon
+from domain.vocabulary import OPTIONAL, Cost, DieColour, Icon
 
 # --- setup (R-S01..R-S12) -
 
@@ -34,7 +33,7 @@ class CheckCastle:
 
     redeals: int = field(default=0, metadata=OPTIONAL)
     """How many times the castle was dealt again before the deal this frame checks (its words: the prompts of
-    that deal say it is dealt again, and why: `describe.prompt_help`)."""
+    that deal say it is dealt again, and why: `words.prompt_help`)."""
 
 
 @dataclass(frozen=True, slots=True)

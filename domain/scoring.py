@@ -18,9 +18,9 @@ from typing import Any
 
 from domain.catalog import Catalog, load_catalog
 from domain.errors import InvalidTallies
-from domain.solo import rival_lines
+from domain.matcha.tea_garden import ENTRANCE, geisha_points
+from domain.solo.game import rival_lines
 from domain.state import GameState
-from domain.tea_garden import ENTRANCE, geisha_points
 from domain.vocabulary import Floor
 
 COURTIER_POINTS = {Floor.GATE: 1, Floor.STEWARD: 3, Floor.DIPLOMAT: 6, Floor.DAIMYO: 10}

@@ -7,7 +7,7 @@ turn order (R-S11), the starting pairs dealt (R-S12) and chosen in reverse turn 
 a chance prompt (`DealCard`, `DealDieTile`, `DealWellTile`, `RollBridge`, `StackOrder`); the first-game option
 lays the castle cards and die tiles as the rulebook's picture does (catalog ``first_game``). With Matcha the
 expansion board's deals come after the dice, and a ceremony token lies under each starting pair
-(`domain.matcha`, R-M01).
+(`domain.matcha.expansion`, R-M01).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain import matcha
 from domain.catalog import Catalog, natural
 from domain.errors import InvalidSetup
+from domain.matcha import expansion as matcha
 from domain.prompts import (
     BeginRound,
     BeginStartChoice,
@@ -60,7 +60,7 @@ from domain.state import (
 from domain.vocabulary import Colour, Mode, Phase
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 4
-"""R-S01: 1 to 4 players (one player plays the solo game against the rival: `domain.solo`)."""
+"""R-S01: 1 to 4 players (one player plays the solo game against the rival: `domain.solo.game`)."""
 POOLS = (
     "steward",
     "diplomat",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from domain.catalog import Catalog, MatchaCatalog
-from domain.vocabulary import Colour, DieColour, MatchaColour, Mode, Phase
+from domain.vocabulary import OPTIONAL, Colour, DieColour, MatchaColour, Mode, Phase
 
 if TYPE_CHECKING:
     from domain.prompts import Frame
@@ -22,11 +22,6 @@ if TYPE_CHECKING:
 Record = TypeVar("Record")
 _KEEP: Any = object()
 _REPLACERS: dict[type, Any] = {}
-
-OPTIONAL = {"omit_default": True}
-"""Field metadata: the field is left out of `state_to_dict` while it holds its default, and a dictionary without
-it reads as the default. Fields added after the base game (the solo rival, the Matcha expansion) use it, so that
-a base multiplayer game's state JSON, and every state recorded before them, stay exactly as they were."""
 
 
 def _replacer(cls: type) -> Any:

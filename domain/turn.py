@@ -2,7 +2,7 @@
 
 The spaces a die can go to: a castle room (R-C01, R-C02), Outside the Walls (R-O01), the Well (R-W01) or the
 row of the player's Personal Domain matching its colour (R-D01); with Matcha also the Tea Room and the Himeji
-Principality, for any colour, while green dice never go to a castle room (R-M03, `domain.matcha`). The
+Principality, for any colour, while green dice never go to a castle room (R-M03, `domain.matcha.expansion`). The
 reference value is the die on top of the space or the printed value, and always 1 at the Well (R-P02); a
 higher die gains the difference in coins, a lower one pays it, and the player must hold the coins (R-P03,
 R-P04). Stacking follows R-P05 and decision C.6.
@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import matcha
-from domain.bridges import dice_on_bridges
-from domain.castle import room_menu
+from domain.areas.bridges import dice_on_bridges
+from domain.areas.castle import room_menu
+from domain.areas.lantern import lantern_menu
+from domain.areas.outside_walls import outside_menu
+from domain.areas.well import well_menu
 from domain.errors import IllegalMove, InvalidMove
-from domain.lantern import lantern_menu
-from domain.outside_walls import outside_menu
+from domain.matcha import expansion as matcha
 from domain.prompts import DomainRow, EndOfRound, EndTurn, Frame, PlaceDie, TakeDie
 from domain.state import (
     Die,
@@ -31,7 +32,6 @@ from domain.state import (
     with_board,
 )
 from domain.vocabulary import Colour, Phase, space_text
-from domain.well import well_menu
 
 WELL = "well"
 DOMAIN = "domain"
@@ -85,57 +85,76 @@ def reference(state: GameState, space_id: str) -> int:
     return dice[-1].value if dice else value
 
 
-def why_not_place(state: GameState, seat: int, held: Held, space_id: str) -> IllegalMove | None:
-    """Why the held die cannot go on `space_id` now, or None if it can."""
-    player = state.players[seat]
-    where = {"space": space_id, "colour": held.colour.value, "value": held.value}
-    if space_id == DOMAIN:
-        row = state.catalog.row_of_colour(held.colour)
-        if row is None:
-            return IllegalMove(
-                f"no Personal Domain row takes a {held.colour} die", rule="R-D01", details=where
-            )
-        index = state.catalog.rows.index(row)
-        if player.domain[index] is not None:
-            return IllegalMove(
-                f"the {row.id} row of your Domain already holds a die this round", rule="R-D01", details=where
-            )
-    elif space_id != WELL:
+def refusal(state: GameState, seat: int, held: Held, space_id: str) -> str | None:
+    """The rule that keeps the held die off `space_id` now, or None if it may go there: the decision alone,
+    as cheap as it can be, since listing the moves asks it of every space (`place_moves`); `why_not_place` puts
+    a refusal in words only when a move is refused."""
+    catalog = state.catalog
+    if space_id == WELL:
+        value = catalog.well_value  # any number of dice, side by side (R-P06)
+    elif space_id == DOMAIN:
+        row = catalog.row_of_colour(held.colour)
+        if row is None or state.players[seat].domain[catalog.rows.index(row)] is not None:
+            return "R-D01"
+        value = catalog.domain_value
+    else:
         found = _outside(state, space_id)
-        extra = matcha.find_space(state, space_id)
+        extra = None if found is not None else matcha.find_space(state, space_id)
         if found is not None:
             dice = found[1].dice
+            value = next(spec.value for spec in catalog.outside if spec.id == space_id)
         elif extra is not None:
-            dice = extra[0].dice
+            dice, value = extra[0].dice, extra[1]
         else:
-            room = state.board.rooms[room_index(state, space_id)]
             if not isinstance(held.colour, Colour):
-                return IllegalMove(
-                    f"green dice never go to a castle room: {space_text(space_id)} has no green die tile",
-                    rule="R-M03",
-                    details=where,
-                )
+                return "R-M03"
+            room = state.board.rooms[room_index(state, space_id)]
             if held.colour not in room.tiles:
-                return IllegalMove(
-                    f"{space_text(space_id)} has no {held.colour} die tile", rule="R-C02", details=where
-                )
-            dice = room.dice
+                return "R-C02"
+            dice, value = room.dice, catalog.room(space_id).value
         if len(dice) >= dice_per_space(state):
-            text = (
-                "dice are never stacked at 1-2 players"
-                if dice_per_space(state) == 1
-                else "at most two dice may be stacked on a space"
-            )
-            rule = "R-P05" if extra is None else "R-M04" if space_id.startswith("tea_room") else "R-M05"
-            return IllegalMove(f"{space_text(space_id)} is full: {text}", rule=rule, details=where)
-    cost = reference(state, space_id) - held.value
-    if cost > player.coins:
+            return "R-P05" if extra is None else "R-M04" if space_id.startswith("tea_room") else "R-M05"
+        if dice:
+            value = dice[-1].value
+    # the reference value, as `reference` gives it (R-P02): a lower die pays the difference (R-P04)
+    return "R-P04" if value - held.value > state.players[seat].coins else None
+
+
+def why_not_place(state: GameState, seat: int, held: Held, space_id: str) -> IllegalMove | None:
+    """Why the held die cannot go on `space_id` now (the rule and its words), or None if it can."""
+    rule = refusal(state, seat, held, space_id)
+    if rule is None:
+        return None
+    where = {"space": space_id, "colour": held.colour.value, "value": held.value}
+    player = state.players[seat]
+    if rule == "R-D01":
+        row = state.catalog.row_of_colour(held.colour)
+        if row is None:
+            return IllegalMove(f"no Personal Domain row takes a {held.colour} die", rule=rule, details=where)
+        return IllegalMove(
+            f"the {row.id} row of your Domain already holds a die this round", rule=rule, details=where
+        )
+    if rule == "R-M03":
+        return IllegalMove(
+            f"green dice never go to a castle room: {space_text(space_id)} has no green die tile",
+            rule=rule,
+            details=where,
+        )
+    if rule == "R-C02":
+        return IllegalMove(f"{space_text(space_id)} has no {held.colour} die tile", rule=rule, details=where)
+    if rule == "R-P04":
+        cost = reference(state, space_id) - held.value
         return IllegalMove(
             f"placing a {held.value} on {space_text(space_id)} costs {cost} coins and you hold {player.coins}",
-            rule="R-P04",
+            rule=rule,
             details={**where, "cost": cost, "coins": player.coins},
         )
-    return None
+    text = (
+        "dice are never stacked at 1-2 players"
+        if dice_per_space(state) == 1
+        else "at most two dice may be stacked on a space"
+    )
+    return IllegalMove(f"{space_text(space_id)} is full: {text}", rule=rule, details=where)
 
 
 def check_space_name(state: GameState, space_id: str) -> None:
@@ -155,7 +174,7 @@ def place_moves(state: GameState, frame: PlaceDie) -> list[dict[str, Any]]:
     return [
         {"kind": "place_die", "seat": frame.seat, "space": space}
         for space in space_ids(state)
-        if why_not_place(state, frame.seat, held, space) is None
+        if refusal(state, frame.seat, held, space) is None
     ]
 
 

@@ -13,6 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+OPTIONAL = {"omit_default": True}
+"""Field metadata of the state's and the prompts' records: the field is left out of `state_to_dict` while it
+holds its default, and a dictionary without it reads as the default. Fields added after the base game (the solo
+rival, the Matcha expansion) use it, so that a base multiplayer game's state JSON, and every state recorded
+before them, stay exactly as they were. (It lives here, below both `domain.state` and `domain.prompts`, so that
+the prompts never import the state.)"""
+
 
 class Colour(StrEnum):
     """A die colour; each has its bridge, die tiles and Personal Domain row (R-S07, R-D01)."""

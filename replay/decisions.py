@@ -135,15 +135,17 @@ def create(
     game_id: UUID | None = None,
     parent: Mapping[str, Any] | None = None,
     opening: Sequence[Move] | None = None,
+    rules_version: str = domain.RULES_VERSION,
 ) -> tuple[GameCreated, Any]:
     """Decide a new game: the setup is checked by building its opening state with the rules engine.
 
     ``catalog`` is a partial override of the packaged catalog; the event stores the full effective catalog.
-    ``opening`` (forks and imports) gives the setup's chance outcomes instead of drawing them.
+    ``opening`` (forks and imports) gives the setup's chance outcomes instead of drawing them; ``rules_version``
+    (an import's: one of ``rules.COMPATIBLE``) the rules they are checked and drawn under, stored in the event.
     """
     normal = normalise_setup(setup)
     try:
-        fresh = rules.fresh_state(normal, catalog)
+        fresh = rules.fresh_state(normal, catalog, rules_version)
     except domain.DomainError as error:
         raise InvalidSetup(error.message, **error.details) from error
     except (TypeError, ValueError) as error:
@@ -157,7 +159,9 @@ def create(
             raise InvalidSetup("every setup chance outcome (opening) must be an object")
         drawn = [dict(move) for move in opening]
         try:
-            state = rules.opening_state(normal, domain.catalog_of(fresh), drawn, check=True)
+            state = rules.opening_state(
+                normal, domain.catalog_of(fresh), drawn, check=True, rules_version=rules_version
+            )
         except domain.DomainError as error:
             raise InvalidSetup(
                 f"the setup's chance outcomes do not fit: {error.message}", **error.details
@@ -167,7 +171,7 @@ def create(
         originator_version=1,
         timestamp=now(),
         setup=normal,
-        rules_version=domain.RULES_VERSION,
+        rules_version=rules_version,
         catalog=domain.catalog_of(fresh),
         opening=drawn,
         parent=dict(parent) if parent else None,

@@ -324,6 +324,7 @@ def _created(
         # the pages link a branch to its parent by these two fields: anything else is not a game's parent
         problems.add("parent", "parent must be null or {game_id: a game's id, version: a version from 1}")
         return None
+    rules_version = str(document["rules_version"])  # one of rules.COMPATIBLE: the caller checked it
     try:
         event, _ = decisions.create(
             given["setup"],
@@ -331,6 +332,7 @@ def _created(
             game_id=game_id,
             parent=given["parent"],
             opening=given["opening"],
+            rules_version=rules_version,
         )
     except (ReplayError, domain.DomainError) as error:
         problems.add("setup", error.message, error=error.to_dict())
@@ -342,7 +344,7 @@ def _created(
         )
         return None
     if event.setup["mode"] == "seeded":
-        _, drawn = rules.draw_opening(rules.fresh_state(event.setup, event.catalog))
+        _, drawn = rules.draw_opening(rules.fresh_state(event.setup, event.catalog, event.rules_version))
         if not same_json(drawn, document.get("opening")):
             problems.add("opening", "the setup's chance outcomes are not what the seed draws")
             return None

@@ -161,7 +161,7 @@ class Game:
             raise IndexError(moves)
         if moves >= self.base:
             return self.states[moves - self.base]
-        state = rules.opening_state(self.setup, self.catalog, self.opening)
+        state = rules.opening_state(self.setup, self.catalog, self.opening, rules_version=self.rules_version)
         for version in self.line[:moves]:
             record = self.records[version]
             state = rules.reapply(state, record.move, record.chance)
@@ -171,7 +171,9 @@ class Game:
         """This game with every state along the line materialised (after a snapshot only the last is)."""
         if self.base == 0:
             return self
-        states = [rules.opening_state(self.setup, self.catalog, self.opening)]
+        states = [
+            rules.opening_state(self.setup, self.catalog, self.opening, rules_version=self.rules_version)
+        ]
         for version in self.line[: self.base]:
             record = self.records[version]
             states.append(rules.reapply(states[-1], record.move, record.chance))
@@ -196,7 +198,8 @@ def mutate(event: DomainEvent, game: Game | None) -> Game:
 def _created(event: GameCreated, _: Game | None) -> Game:
     rules.ensure_supported(event.rules_version)
     opening = tuple(dict(move) for move in event.opening)
-    return created_game(event, rules.opening_state(event.setup, event.catalog, opening))
+    state = rules.opening_state(event.setup, event.catalog, opening, rules_version=event.rules_version)
+    return created_game(event, state)
 
 
 def created_game(event: GameCreated, state: Any) -> Game:

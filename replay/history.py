@@ -154,7 +154,7 @@ def opening_lines(game: Game) -> list[str]:
     """What automatic seats did during the opening chance outcomes (a solo rival playing the first turn)."""
     if not game.setup.get("solo"):
         return []
-    state = rules.fresh_state(game.setup, game.catalog)
+    state = rules.fresh_state(game.setup, game.catalog, game.rules_version)
     lines = []
     for outcome in game.opening:
         if automatic(state):

@@ -1,10 +1,11 @@
 """The replay layer's one door into the rules engine: building opening states and re-applying recorded moves.
 
 Everything the log does with the rules goes through here, so that pinning a game to the rules version it was
-recorded under happens in one place. This build carries one rules engine (``domain.RULES_VERSION``); a game
-recorded under another version is replayed only if that version is listed in ``COMPATIBLE`` (same rules, other
-wording), otherwise reading it is refused with :class:`RulesVersionUnsupported` instead of silently
-replaying it under different rules. ``revalidate`` (dry-run) tells which stored games the current rules would reject.
+recorded under happens in one place. New games are recorded under ``domain.RULES_VERSION``; a game recorded
+under another version is replayed under its own (the engine plays every version of ``domain.RULES_VERSIONS``:
+``COMPATIBLE``), and reading a game of any other version is refused with :class:`RulesVersionUnsupported`
+instead of silently replaying it under different rules. ``revalidate`` (dry-run) tells which stored games the
+current rules would reject.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from replay.errors import RulesVersionUnsupported
 Move = dict[str, Any]
 GameState = Any  # domain.GameState: the engine's immutable state (kept opaque here on purpose)
 
-COMPATIBLE: frozenset[str] = frozenset({domain.RULES_VERSION})
-"""Rules versions this build replays exactly as they were recorded."""
+COMPATIBLE: frozenset[str] = frozenset(domain.RULES_VERSIONS)
+"""Rules versions this build replays exactly as they were recorded: each game's state is built under the
+version its ``GameCreated`` stores (``rules_version`` below), so that what is checked or drawn again for it (an
+import's opening, its seed) is what it was."""
 
 
 def ensure_supported(rules_version: str) -> None:
@@ -32,9 +35,12 @@ def ensure_supported(rules_version: str) -> None:
         )
 
 
-def fresh_state(setup: Mapping[str, Any], catalog: Mapping[str, Any] | None) -> GameState:
-    """The state before any chance outcome of the setup (what ``opening`` moves are applied to). A solo
-    game's seats list the rival too (``automatic``): the engine adds it itself from ``solo``."""
+def fresh_state(
+    setup: Mapping[str, Any], catalog: Mapping[str, Any] | None, rules_version: str = domain.RULES_VERSION
+) -> GameState:
+    """The state before any chance outcome of the setup (what ``opening`` moves are applied to), under the
+    game's rules version. A solo game's seats list the rival too (``automatic``): the engine adds it itself
+    from ``solo``."""
     return domain.new_game(
         [seat["name"] for seat in setup["players"] if not seat.get("automatic")],
         mode=setup["mode"],
@@ -44,15 +50,21 @@ def fresh_state(setup: Mapping[str, Any], catalog: Mapping[str, Any] | None) -> 
         draw=False,
         expansions=setup.get("expansions") or None,
         solo=setup.get("solo"),
+        rules_version=rules_version,
     )
 
 
 def opening_state(
-    setup: Mapping[str, Any], catalog: Mapping[str, Any], opening: Iterable[Move], *, check: bool = False
+    setup: Mapping[str, Any],
+    catalog: Mapping[str, Any],
+    opening: Iterable[Move],
+    *,
+    check: bool = False,
+    rules_version: str = domain.RULES_VERSION,
 ) -> GameState:
     """Rebuild the state a game starts from: the fresh state plus the recorded setup chance outcomes
     (``check``: each validated, for outcomes that were not decided here, as an imported log's)."""
-    state = fresh_state(setup, catalog)
+    state = fresh_state(setup, catalog, rules_version)
     for move in opening:
         state = domain.apply(state, move, check=check, draw=False)
     return state

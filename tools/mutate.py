@@ -11,8 +11,8 @@ integer constant moved by one, ``and`` swapped with ``or``, a ``not`` dropped, t
 The payload of a ``raise`` (an error's message and details) is not mutated: it is wording, not a rule; nor are
 functions whose name matches ``--skip-functions``.
 
-    python tools/mutate.py domain/bridges.py --tests tests/unit/domain --jobs 2
-    python tools/mutate.py domain/well.py --list          # the mutants only, nothing run
+    python tools/mutate.py domain/areas/bridges.py --tests tests/unit/domain --jobs 2
+    python tools/mutate.py domain/areas/well.py --list    # the mutants only, nothing run
 """
 
 from __future__ import annotations
@@ -237,14 +237,22 @@ def _check_scratch(scratch: Path, tests: list[str], timeout: float) -> None:
 
 
 def _tests_named_after(path: str, root: Path, tests: list[str]) -> list[str] | None:
-    """The test files of the selection whose name holds the module's (test_castle.py for castle.py)."""
-    stem = Path(path).stem
-    found: list[str] = []
-    for selected in tests:
-        folder = root / selected
-        if folder.is_dir():
-            found += sorted(str(f.relative_to(root)) for f in folder.rglob(f"test_*{stem}*.py"))
-    return found or None
+    """The test files of the selection whose name holds the module's (test_castle.py for castle.py); for a
+    module of a subpackage with none of its own, those named after the subpackage (every test_*matcha*.py for
+    domain/matcha/expansion.py, every test_*solo*.py for domain/solo/rival.py)."""
+    module = Path(path)
+    names = [module.stem]
+    if len(module.parts) > 2:  # domain/<subpackage>/<module>.py
+        names.append(module.parent.name)
+    for name in names:
+        found: list[str] = []
+        for selected in tests:
+            folder = root / selected
+            if folder.is_dir():
+                found += sorted(str(f.relative_to(root)) for f in folder.rglob(f"test_*{name}*.py"))
+        if found:
+            return found
+    return None
 
 
 def run(

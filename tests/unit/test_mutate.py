@@ -78,3 +78,17 @@ def test_a_tested_rule_s_mutants_are_killed_and_an_untested_one_s_survive(
     assert survivors.count("domain/toy.py:9:") == 4  # never_asked: no test calls it
     assert code == 1
     assert (toy_tree / "domain" / "toy.py").read_text() == TOY  # the tree itself is never written
+
+
+def test_a_module_of_a_subpackage_first_runs_the_tests_named_after_it_or_its_subpackage(
+    mutate: ModuleType, tmp_path: Path
+) -> None:
+    (tmp_path / "tests").mkdir()
+    for name in ("test_castle.py", "test_matcha_setup.py", "test_ceremony.py", "test_words.py"):
+        (tmp_path / "tests" / name).write_text("")
+    named = mutate._tests_named_after
+    assert named("domain/areas/castle.py", tmp_path, ["tests"]) == ["tests/test_castle.py"]
+    assert named("domain/matcha/ceremony.py", tmp_path, ["tests"]) == ["tests/test_ceremony.py"]
+    assert named("domain/matcha/expansion.py", tmp_path, ["tests"]) == ["tests/test_matcha_setup.py"]
+    assert named("domain/words.py", tmp_path, ["tests"]) == ["tests/test_words.py"]
+    assert named("domain/engine.py", tmp_path, ["tests"]) is None  # no narrower selection: the whole one

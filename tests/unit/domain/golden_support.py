@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import domain
+from domain.matcha.tea_garden import geishas_at, places
 from domain.scoring import ScoreSheet
 from domain.state import GameState
-from domain.tea_garden import geishas_at, places
 
 from .helpers import end_tallies
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import domain
-from domain.bridges import lay
+from domain.areas.bridges import lay
 from domain.prompts import EndTurn, TakeDie
 from domain.scoring import courtiers_by_floor
 from domain.state import Die, GameState, bridge_index, room_index

@@ -96,7 +96,7 @@ def test_R_C05_a_die_tile_icon_performs_a_block_beside_a_tile_of_its_colour() ->
 
 
 def test_R_C05_the_light_background_icon_offers_every_light_block_in_the_castle() -> None:
-    from domain.castle import light_menu
+    from domain.areas.castle import light_menu
 
     menu = light_menu(standard(), 0)
     assert [option.id for option in menu.options] == STANDARD_LIGHT_BLOCKS

@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 import domain
+from domain.areas.passage_of_time import turn_order
 from domain.engine import settle
-from domain.passage_of_time import turn_order
 from domain.prompts import Pot
 
 from .helpers import play, standard, with_player

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import domain
+from domain.turn import refusal, space_ids
 
-from .helpers import answers_of, die, kinds, play, standard, table_game, with_player, with_room
+from .helpers import answers_of, die, eager, kinds, play, standard, table_game, with_player, with_room
 
 TAKE_WHITE_RIGHT = {"kind": "take_die", "seat": 0, "bridge": "white", "end": "right"}
 
@@ -165,3 +168,42 @@ def test_R_P07_a_space_actions_are_optional_and_in_any_order() -> None:
     assert declined.players[0].seals == 1 and domain.prompt_of(declined)["seat"] == 1
     state = play(state, {"kind": "choose", "seat": 0, "option": "bottom"})
     assert state.players[0].seals == 0 and domain.prompt_of(state)["kind"] == "gardener"
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        {"players": 2},
+        {"players": 4},
+        {"players": 1, "solo": "medium"},
+        {"players": 3, "expansions": ("matcha",)},
+    ],
+    ids=["2 players", "4 players", "solo", "matcha"],
+)
+def test_R_P01_a_placement_is_accepted_exactly_when_it_is_listed_and_refused_with_its_rule(
+    setup: dict,
+) -> None:
+    """Listing the placements asks only whether each space may take the die (`turn.refusal`); applying one asks
+    about its own space, and a refusal puts the same rule in words (`turn.why_not_place`): over random games,
+    every space (and two that are none) is accepted exactly when it is listed."""
+    rng = random.Random(3)
+    state = domain.new_game(seed=3, **setup)
+    placements = 0
+    while not domain.is_over(state):
+        moves = domain.legal_moves(state)
+        if domain.prompt_of(state)["kind"] == "place_die":
+            placements += 1
+            seat = moves[0]["seat"]
+            for space in [*space_ids(state), "daimyo", "nowhere"]:
+                move = {"kind": "place_die", "seat": seat, "space": space}
+                try:
+                    domain.apply(state, move)
+                except domain.DomainError as error:
+                    assert move not in moves, (space, error)
+                    if space in space_ids(state):
+                        assert state.held is not None
+                        assert error.rule == refusal(state, seat, state.held, space)
+                else:
+                    assert move in moves, space
+        state = domain.apply(state, eager(rng, moves))
+    assert placements >= 9  # every turn of the player (the solo rival places its own dice)

@@ -39,7 +39,7 @@ AREAS = {
     "test_castle.py",
     "test_outside_walls.py",
     "test_well.py",
-    "test_domain_board.py",
+    "test_personal_domain.py",
     "test_yards.py",
     "test_gardens.py",
     "test_courtier.py",

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+import random
+
 import pytest
 
 import domain
-from domain import castle
+from domain.areas import castle
 from domain.vocabulary import Colour, Phase
 
 from .helpers import advance_to, answers_of, default_answer, play, table_game
@@ -187,6 +190,197 @@ def test_R_S05_a_last_tile_that_would_make_its_room_one_colour_moves_to_the_next
     assert rooms["steward_2"] == (Colour.BLACK, Colour.BLACK, Colour.CORAL)
     state = domain.apply(state, {"kind": "die_tile", "seat": None, "colour": "white"})
     assert {room.id: room.tiles for room in state.board.rooms}["steward_1"][2] is Colour.WHITE
+
+
+def castle_tiles(state: domain.GameState) -> dict[str, tuple[str, ...]]:
+    return {
+        room.id: tuple(tile.value for tile in room.tiles if tile is not None) for room in state.board.rooms
+    }
+
+
+def die_tiles_drawn(players: int, seed: int, rules_version: str) -> list[dict]:
+    """The castle tiles a seeded game draws, in order (the setup's die_tile chance moves)."""
+    fresh = domain.new_game(players, seed=seed, draw=False, rules_version=rules_version)
+    return [move for move in domain.resolve_chance(fresh).chance if move["kind"] == "die_tile"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_R_S05_every_room_of_the_seeded_deal_of_seed_94_holds_two_colours(players: int) -> None:
+    """Seed 94 is the first whose deal, looking one tile ahead only (rules 0.1.0), closed diplomat room 2 with
+    two white tiles; decision C.9 draws again the tile that left no way out, and a game recorded under 0.1.0
+    keeps the deal it had."""
+    rooms = castle_tiles(domain.new_game(players, seed=94))
+    assert all(len(set(tiles)) >= 2 for tiles in rooms.values()), rooms
+    assert castle_tiles(domain.new_game(players, seed=94, rules_version="0.1.0"))["diplomat_2"] == (
+        "white",
+        "white",
+    )
+
+
+def test_R_S05_decision_C9_changes_a_seeded_deal_only_where_it_left_a_room_one_colour() -> None:
+    """The first draw is the one rules 0.1.0 made, and it is drawn again only when it left no way to two
+    colours in every room: every other seed deals its castle, and the rest of its setup, as before."""
+    for seed in range(120):
+        before = domain.new_game(2, seed=seed, draw=False, rules_version="0.1.0")
+        now = domain.new_game(2, seed=seed, draw=False)
+        old, new = domain.resolve_chance(before), domain.resolve_chance(now)
+        if all(len(set(tiles)) >= 2 for tiles in castle_tiles(old.state).values()):
+            assert new.chance == old.chance, seed
+        else:
+            assert seed in (94,) and new.chance != old.chance
+
+
+def test_R_S05_table_mode_refuses_a_tile_that_leaves_no_way_to_two_colours_in_every_room() -> None:
+    """The tiles rules 0.1.0 drew for seed 94, entered at a table: the coral tile for space 9 would leave the bag 3
+    white tiles for diplomat room 2's last space, which holds a white one already: refused, and only white
+    answers (decision C.9)."""
+    tiles = [move["colour"] for move in die_tiles_drawn(2, 94, "0.1.0")]
+    state = advance_to(domain.new_game(2, mode="table"), "die_tile")
+    for colour in tiles:
+        if domain.prompt_of(state)["kind"] != "die_tile":
+            break
+        move = {"kind": "die_tile", "seat": None, "colour": colour}
+        if move not in domain.legal_moves(state):
+            break
+        state = domain.apply(state, move)
+    assert [move["colour"] for move in domain.legal_moves(state)] == ["white"]
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(state, {"kind": "die_tile", "seat": None, "colour": "coral"})
+    assert error.value.rule == "R-S05"
+    assert error.value.message == (
+        "a coral die tile now would leave no way to finish the castle with two colours in every room (the bag "
+        "would then hold 3 white for the 1 castle space left): put it back into the bag and draw another "
+        "(decision C.9)"
+    )
+    state = domain.apply(state, {"kind": "die_tile", "seat": None, "colour": "white"})
+    state = advance_to(state, "well_tile")
+    assert all(len(set(tiles)) >= 2 for tiles in castle_tiles(state).values())
+
+
+def test_R_S05_a_table_game_of_rules_0_1_0_keeps_the_layout_it_recorded() -> None:
+    """A game recorded under rules 0.1.0 is rebuilt under them (its first event stores them): the layout it
+    was allowed then is allowed still."""
+    state = advance_to(domain.new_game(2, mode="table", rules_version="0.1.0"), "die_tile")
+    for move in die_tiles_drawn(2, 94, "0.1.0"):
+        state = domain.apply(state, move)
+    assert castle_tiles(state)["diplomat_2"] == ("white", "white")
+
+
+def test_R_S05_a_die_tile_is_accepted_exactly_when_it_is_listed() -> None:
+    """Applying a die tile asks about its own colour (`castle.die_tile_valid`), listing asks about every colour:
+    over random table deals, the deal of seed 94 under rules 0.1.0 (and entered unchecked under the current
+    rules), and a deal entered unchecked into a castle that can no longer be finished with two colours in every
+    room (where R-S05 alone decides, two colours fitting), both agree on every colour."""
+    rng = random.Random(8)
+    old = [move["colour"] for move in die_tiles_drawn(2, 94, "0.1.0")]
+    stuck = [
+        "coral",
+        "white",
+        "black",
+        "coral",
+        "coral",
+        "black",
+        "black",
+        "white",
+        "coral",
+        "white",
+        "black",
+    ]
+    deals = [(version, None) for version in ("0.1.0", domain.RULES_VERSION) for _ in range(15)]
+    deals += [(domain.RULES_VERSION, old), ("0.1.0", old), (domain.RULES_VERSION, stuck)]
+    for version, script in deals:
+        state = advance_to(domain.new_game(2, mode="table", rules_version=version), "die_tile")
+        tiles = list(script or [])
+        while domain.prompt_of(state)["kind"] == "die_tile":
+            listed = domain.legal_moves(state)
+            for colour in ("coral", "black", "white", "green"):
+                move = {"kind": "die_tile", "seat": None, "colour": colour}
+                try:
+                    domain.apply(state, move)
+                except domain.DomainError:
+                    assert move not in listed, (version, colour)
+                else:
+                    assert move in listed, (version, colour)
+            move = {"kind": "die_tile", "seat": None, "colour": tiles.pop(0)} if tiles else rng.choice(listed)
+            state = domain.apply(state, move, check=False)
+
+
+@pytest.mark.parametrize(
+    ("colour", "words"),
+    [
+        ("green", "die tiles are coral, black, white, not 'green'"),
+        ("coral", "the 3 ♦ spaces hold one die tile of each colour, and a coral one lies on one already"),
+    ],
+)
+def test_R_S05_a_refused_die_tile_says_why(colour: str, words: str) -> None:
+    state = advance_to(domain.new_game(3, mode="table"), "die_tile")
+    state = domain.apply(state, {"kind": "die_tile", "seat": None, "colour": "coral"})
+    with pytest.raises(domain.DomainError) as error:
+        domain.apply(state, {"kind": "die_tile", "seat": None, "colour": colour})
+    assert error.value.message == words
+
+
+def test_R_S05_an_empty_colour_is_refused_with_what_the_bag_holds() -> None:
+    state = advance_to(domain.new_game(3, mode="table"), "die_tile")
+    # the diamond spaces take coral, black and (the only colour left for them) white; then the 4 other corals
+    for colour in ("coral", "black", "coral", "coral", "coral", "coral"):
+        state = domain.apply(state, {"kind": "die_tile", "seat": None, "colour": colour})
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(state, {"kind": "die_tile", "seat": None, "colour": "coral"})
+    assert (error.value.rule, error.value.message) == (
+        "R-S05",
+        "no coral die tile is left in the bag (it holds 4 black, 4 white)",
+    )
+
+
+@functools.cache
+def finishes_by_drawing(layout: tuple, order: tuple, bag: tuple[str, ...]) -> bool:
+    """The reference for decision C.9: some order of drawing the bag's tiles (sorted), each laid by R-S05's
+    procedure (`castle._target`: the next ♦ space, else the first free space it fits), fills the castle with
+    two colours in every room. A plain search over the draws, the ♦ spaces taking colours not on them yet."""
+    if all(None not in tiles for tiles in layout):
+        return all(len(set(tiles)) > 1 for tiles in layout)
+    on_diamonds = {layout[r][p] for r, p, diamond in order if diamond}
+    diamond_next = next(diamond for r, p, diamond in order if layout[r][p] is None)
+    for colour in sorted(set(bag)):
+        if diamond_next and colour in on_diamonds:
+            continue
+        target = castle._target(layout, order, Colour(colour))
+        if target is None:
+            continue
+        r, p = target
+        tiles = (*layout[r][:p], Colour(colour), *layout[r][p + 1 :])
+        rest = list(bag)
+        rest.remove(colour)
+        if finishes_by_drawing((*layout[:r], tiles, *layout[r + 1 :]), order, tuple(rest)):
+            return True
+    return False
+
+
+def test_R_S05_the_castle_can_be_finished_exactly_when_some_order_of_draws_finishes_it() -> None:
+    """Decision C.9's check counts what each room still needs (`castle._can_finish`) instead of trying every
+    order of draws: on random castles and bags, of every kind (one-colour rooms, short bags), both agree."""
+    state = advance_to(domain.new_game(3, mode="table"), "die_tile")
+    order = castle._order(state)
+    sizes = [len(room.tiles) for room in state.board.rooms]
+    rng = random.Random(5)
+    outcomes = set()
+    for _ in range(1500):
+        layout = [[None] * size for size in sizes]
+        for r, p, _ in order[: rng.randrange(len(order) + 1)]:
+            layout[r][p] = rng.choice(list(Colour))
+        castle_now = tuple(tuple(tiles) for tiles in layout)
+        bag = tuple(colour.value for colour in Colour for _ in range(rng.randrange(5)))
+        expected = finishes_by_drawing(castle_now, order, tuple(sorted(bag)))
+        assert castle._can_finish(castle_now, order, bag) is expected, (castle_now, bag)
+        outcomes.add(expected)
+    assert outcomes == {True, False}
+
+
+def test_a_rules_version_this_engine_does_not_play_is_refused() -> None:
+    assert domain.RULES_VERSIONS[-1] == domain.RULES_VERSION
+    with pytest.raises(domain.InvalidSetup, match=r"rules versions 0\.1\.0, 0\.2\.0"):
+        domain.new_game(2, seed=1, rules_version="9.9.9")
 
 
 def test_R_S05_the_well_tiles_lie_reward_side_up_from_what_the_bag_still_holds() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 import domain
-from domain import rival
+from domain.areas.passage_of_time import turn_order
 from domain.errors import NotYourTurn
-from domain.passage_of_time import turn_order
+from domain.solo import rival
 from domain.state import Die
 from domain.vocabulary import Colour
 

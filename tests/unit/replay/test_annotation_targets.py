@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import domain
-from domain import tea_garden
+from domain.matcha import tea_garden
 from replay.annotations import check_content
 from replay.errors import InvalidAnnotation
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 import domain
-from domain.bridges import lay
+from domain.areas.bridges import lay
 from domain.engine import settle
 from domain.prompts import bundle
 from domain.state import GameState, MatchaBoard, bridge_index, replace_in

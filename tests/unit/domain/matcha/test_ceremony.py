@@ -247,7 +247,7 @@ def test_R_D03_the_personal_domain_action_cannot_activate_the_green_row() -> Non
 
 def test_R_M01_a_rival_seat_may_place_geishas_directly() -> None:
     """Open for the Tokugawa solo mode (R-TK05, R-TK06): `place_geisha` puts a geisha anywhere unpaid."""
-    from domain.tea_garden import place_geisha
+    from domain.matcha.tea_garden import place_geisha
 
     state = place_geisha(matcha_standard(), 1, "path_1")
     assert board(state).path[0] == (1,) and state.players[1].geishas == 4

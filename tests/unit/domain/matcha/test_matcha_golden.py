@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import domain
+from domain.matcha.tea_garden import ENTRANCE
 from domain.scoring import score_sheet
-from domain.tea_garden import ENTRANCE
 
 from .. import golden_support as golden
 

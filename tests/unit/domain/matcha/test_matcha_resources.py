@@ -9,7 +9,7 @@ import json
 import pytest
 
 import domain
-from domain.catalog import _packaged_with, catalog_from_dict
+from domain.catalog import _packaged_with, catalog_from_dict, load_catalog
 from domain.state import GameState
 
 from ..helpers import answers_of, play, standard, with_player
@@ -82,9 +82,9 @@ def test_R_M15_the_whisk_track_top_is_an_unverified_catalog_value_a_game_may_low
     assert game.catalog.matcha is not None and game.catalog.matcha.whisk_max == 5
     for top in (0, 8):
         with pytest.raises(domain.InvalidSetup, match="whisk track"):
-            domain.load_catalog({"matcha": {"whisk_track": {"max": top}}}, ("matcha",))
+            load_catalog({"matcha": {"whisk_track": {"max": top}}}, ("matcha",))
     # a catalog stored with a game before the track's top was a catalog value has none: 7
-    stored = domain.load_catalog(None, ("matcha",)).to_dict()
+    stored = load_catalog(None, ("matcha",)).to_dict()
     del stored["matcha"]["whisk_track"]
     old = catalog_from_dict(stored).matcha
     assert old is not None and old.whisk_max == 7

@@ -7,7 +7,7 @@ import pytest
 
 import domain
 from domain.catalog import catalog_from_dict, load_catalog
-from domain.matcha import initial_board
+from domain.matcha.expansion import initial_board
 from domain.vocabulary import MatchaColour
 
 from ..helpers import table_game

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import domain
-from domain import solo
-from domain.bridges import lay
+from domain.areas.bridges import lay
+from domain.solo import game as solo
 from domain.state import GameState, bridge_index, replace_in
 from domain.vocabulary import MatchaColour
 

@@ -9,8 +9,8 @@ from dataclasses import replace
 import pytest
 
 import domain
+from domain.solo.tokugawa import best_rooms
 from domain.state import GameState, replace_in
-from domain.tokugawa import best_rooms
 
 from .helpers import (
     HUMAN,

@@ -110,7 +110,7 @@ def test_R_TK07_landing_on_the_players_space_the_rivals_marker_goes_on_top() -> 
     rival, player = state.players[RIVAL], state.players[HUMAN]
     assert rival.pot == player.pot == 2 and rival.pot_stamp > player.pot_stamp
     assert notes(state)[-1] == "influence -2 (Passage of Time 2, on top of Ana's marker)"
-    from domain.passage_of_time import turn_order
+    from domain.areas.passage_of_time import turn_order
 
     assert turn_order(state)[0] == RIVAL  # on top of the stack: first in the next turn order (R-E02)
 

@@ -6,13 +6,13 @@ Part B advances one geisha at the entrance or on the path 1 step for 2 whisks or
 the entrance a geisha goes left to the Viewing Platform, where its path ends, or toward the Tea House: path
 space 1, path space 2, then one of the 3 rooms (R-M09). Only the place where it stops acts: the Viewing Platform
 offers the Pond action (3 lily pads, or 3 coins for the platform's ceremony token, R-M10), path space 1 the
-yellow curtain of a Himeji card, which the player then takes (R-M11, `domain.himeji`), path space 2 a blue
+yellow curtain of a Himeji card, which the player then takes (R-M11, `domain.matcha.himeji`), path space 2 a blue
 curtain (R-M12), a Tea House room its ceremony token (R-M13). Capacities: the entrance and the path spaces hold
 any number, the Viewing Platform one geisha per clan, each Tea House room two per clan.
 
 A direction, once taken, is kept: the Viewing Platform is a dead end and the path leads only onward, so the
 positions themselves carry it. The numbers (costs, capacities, points, which member each room scores) are the
-catalog's ``matcha`` section. The Tokugawa rival (`domain.tokugawa`) uses `place_geisha` to put a geisha
+catalog's ``matcha`` section. The Tokugawa rival (`domain.solo.tokugawa`) uses `place_geisha` to put a geisha
 anywhere without paying, and `has_room` for the capacities.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.himeji import blue_curtains_menu
+from domain.matcha.himeji import blue_curtains_menu
 from domain.prompts import Frame, GeishaAction, HimejiCard, Menu, Option, bundle
 from domain.resources import affordable, can_pay, pay
 from domain.state import (

@@ -3,7 +3,7 @@
 Audience: the leftmost courtier of the Domain goes to the Gate for 2 coins. Ascent: one courtier at the Gate
 or in the castle climbs one floor for 2 pearl or two floors for 5 pearl, by a single move of one courtier.
 Each part at most once per action, in any order (R-CA01); moves go only upwards (R-CA02). A courtier stopping
-in a room of floor 1 or 2 takes its card (`domain.castle.arrive_auto`, R-CA03); one reaching the Daimyo gives
+in a room of floor 1 or 2 takes its card (`domain.areas.castle.arrive_auto`, R-CA03); one reaching the Daimyo gives
 the Lantern Reward and then takes a free favour spot, if any (R-CA04).
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.lantern import lantern_menu
+from domain.areas.lantern import lantern_menu
 from domain.prompts import Arrive, CourtierAction, DaimyoSpot, Frame, Menu, Option
 from domain.resources import affordable
 from domain.state import (

@@ -10,13 +10,17 @@ End of round (R-SO04), after the new turn order: the rival converts every 3 coin
 coins (2nd) into as many CP as the round's number and keeps the rest; after rounds 1 and 2 each of its
 gardeners on an activated garden gives it as many CP as the round's number; the solo deck is reshuffled.
 
-With Matcha the rival is the Tokugawa clan (`domain.tokugawa`, R-TK01..R-TK07): the player chooses 1 of 2
+With Matcha the rival is the Tokugawa clan (`domain.solo.tokugawa`, R-TK01..R-TK07): the player chooses 1 of 2
 starting cards of each kind and 1 of 2 ceremony tokens, and a rival geisha on the Viewing Platform when the
 green bridge is activated counts as an activated gardener (decision).
 
-The rival's turn itself is `domain.rival`. Its final score (decision, README "Solo"): by default the whole
+The rival's turn itself is `domain.solo.rival`. Its final score (decision, README "Solo"): by default the whole
 score sheet, since its members stand on the board as a player's do (R-F01..R-F07; it holds no resources or
 seals); the setup option ``rival_scoring="cp_only"`` counts its Clan Points alone.
+
+The rival's bookkeeping lives here too (its seat, its notes for the log, its gains, an action it cannot perform,
+R-SO03): both its turn (`domain.solo.rival`) and the Tokugawa clan's symbols (`domain.solo.tokugawa`) build on
+it, so that the rival's turn may call the Tokugawa symbols and the symbols never import the rival's turn.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any
 
 from domain.catalog import natural
 from domain.errors import InvalidSetup
+from domain.matcha.tea_garden import platform_options
 from domain.prompts import (
     BeginStartChoice,
     ChooseStart,
@@ -36,8 +41,7 @@ from domain.prompts import (
     StackOrder,
 )
 from domain.setup import choose_start_play
-from domain.state import GameState, Solo, StartPair, replace, replace_in, with_board
-from domain.tea_garden import platform_options
+from domain.state import GameState, Solo, StartPair, replace, replace_in, with_board, with_player
 
 RIVAL_NAME = "Rival"
 """The rival's name: FR calls it "le rival" and names it nothing more (RULES §B.1 E13)."""
@@ -207,3 +211,41 @@ def rival_lines(state: GameState, seat: int, lines: list[int]) -> list[int]:
     if solo is None or seat != solo.rival or solo.scoring != "cp_only":
         return lines
     return [lines[0]] + [0] * (len(lines) - 1)
+
+
+# --- the rival's bookkeeping (R-SO03), shared by its turn (`domain.solo.rival`) and the Tokugawa clan's
+# (`domain.solo.tokugawa`), which both build on it -
+
+
+def solo_of(state: GameState) -> Solo:
+    assert state.solo is not None, "a solo game only"
+    return state.solo
+
+
+def human_of(state: GameState) -> int:
+    """The player's seat: the one seat that is not the rival."""
+    rival = solo_of(state).rival
+    return next(seat for seat in range(len(state.players)) if seat != rival)
+
+
+def with_solo(state: GameState, **changes: Any) -> GameState:
+    return replace(state, solo=replace(solo_of(state), **changes))
+
+
+def note(state: GameState, *texts: str) -> GameState:
+    """Add lines to what the rival did this turn (``solo.notes``)."""
+    solo = solo_of(state)
+    return replace(state, solo=replace(solo, notes=(*solo.notes, *texts), noted=solo.noted + len(texts)))
+
+
+def gain(state: GameState, seat: int, **amounts: int) -> GameState:
+    player = state.players[seat]
+    return with_player(
+        state, seat, replace(player, **{name: getattr(player, name) + n for name, n in amounts.items()})
+    )
+
+
+def impossible(state: GameState, rival: int, what: str) -> GameState:
+    """R-SO03: an action the rival cannot perform gives it as many CP as the round's number."""
+    state = gain(state, rival, cp=state.round)
+    return note(state, f"cannot {what}: +{state.round} CP")

@@ -6,8 +6,8 @@ expansion board (`initial_board`), lists its setup deals (`setup_frames`: the po
 Calligraphy decks, the ceremony tokens of the Tea House and the Viewing Platform, one under each starting pair),
 answers the chance prompts that draw from its piles (`POOLS`), places dice on the Tea Room (then the Geisha
 action, R-M04) and the Himeji Principality (then its curtains, R-M05), and turns its symbols into frames
-(`icon_frame`, R-M17). The Tea Garden is `domain.tea_garden`, the curtains `domain.himeji`, the tokens
-`domain.ceremony`; the shared modules call in here through small hooks, each guarded by `is_matcha`.
+(`icon_frame`, R-M17). The Tea Garden is `domain.matcha.tea_garden`, the curtains `domain.matcha.himeji`, the tokens
+`domain.matcha.ceremony`; the shared modules call in here through small hooks, each guarded by `is_matcha`.
 """
 
 from __future__ import annotations
@@ -16,9 +16,17 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from domain import ceremony, himeji, tea_garden
 from domain.catalog import HIMEJI_DECKS, Catalog, natural
 from domain.errors import InvalidSetup
+from domain.matcha.ceremony import dark_menu, light_menu, own_token, stone_menu, yard_blue_menu, yard_yellow
+from domain.matcha.himeji import (
+    blue_curtains_menu,
+    both_yellow_curtains,
+    deck,
+    space_menu,
+    yellow_curtain_menu,
+)
+from domain.matcha.tea_garden import lily_icons, pond_menu
 from domain.prompts import Climb, DealCard, Frame, GeishaAction, HimejiCard, Menu, Option, bundle
 from domain.state import (
     Board,
@@ -157,7 +165,7 @@ def pool(state: GameState, name: str) -> tuple[str, ...]:
         return board.lily_pads
     if name == "ceremony":
         return board.tokens
-    return himeji.deck(state, name).rest
+    return deck(state, name).rest
 
 
 def deal_outcomes(state: GameState, frame: DealCard) -> list[str]:
@@ -262,7 +270,7 @@ def place(state: GameState, seat: int, space_id: str, die: Die) -> tuple[GameSta
     state = put_die(state, space_id, die)
     if space_id in {space.id for space in matcha_board(state).tea_room}:
         return state, bundle(seat, f"tea_room:{space_id}", matcha_spec(state).tea_room_icons)
-    return state, himeji.space_menu(state, seat, space_id)
+    return state, space_menu(state, seat, space_id)
 
 
 def clear_dice(board: Board) -> Board:
@@ -295,31 +303,27 @@ def icon_frame(state: GameState, seat: int, icon: Icon) -> Frame:
         options = (Option(icon.colour, (), (shown,)), Option("geisha", (), (Icon(IconKind.GEISHA),)))
         return Menu(seat, "slash", options, (), 1, False)
     if kind is IconKind.LILY:
-        return bundle(seat, "lily_pads", tea_garden.lily_icons(state))
+        return bundle(seat, "lily_pads", lily_icons(state))
     if kind is IconKind.POND:
-        return tea_garden.pond_menu(state, seat)
+        return pond_menu(state, seat)
     if kind is IconKind.DARK:
-        return ceremony.dark_menu(state, seat)
+        return dark_menu(state, seat)
     if kind is IconKind.LIGHT:
-        return ceremony.light_menu(state, seat, icon.amount)
+        return light_menu(state, seat, icon.amount)
     if kind is IconKind.CURTAIN:
         if icon.colour == "yellow":
-            return himeji.yellow_curtain_menu(state, seat)
+            return yellow_curtain_menu(state, seat)
         if icon.colour == "blue":
-            return himeji.blue_curtains_menu(state, seat, "blue_curtain", free=True)
+            return blue_curtains_menu(state, seat, "blue_curtain", free=True)
         if icon.colour == "both":
             return HimejiCard(seat, "both")
-        return himeji.both_yellow_curtains(state, seat)
+        return both_yellow_curtains(state, seat)
     if kind is IconKind.YARD:
-        return (
-            ceremony.yard_blue_menu(state, seat)
-            if icon.colour == "blue"
-            else ceremony.yard_yellow(state, seat)
-        )
+        return yard_blue_menu(state, seat) if icon.colour == "blue" else yard_yellow(state, seat)
     if kind is IconKind.STONE:
-        return ceremony.stone_menu(state, seat, icon.amount)
+        return stone_menu(state, seat, icon.amount)
     if kind is IconKind.CLIMB:
         return Climb(seat)
     if kind is IconKind.TOKEN:
-        return ceremony.own_token(state, seat)
+        return own_token(state, seat)
     raise AssertionError(f"no Matcha frame for {icon}")  # pragma: no cover - effects routes only ICONS here

@@ -1,6 +1,6 @@
 """The Tokugawa clan: the solo rival of a game with Matcha (R-TK01..R-TK07, MA "SOLO GAME: TOKUGAWA CLAN").
 
-MA keeps the base solo rules (`domain.solo`, `domain.rival`, R-SO01..R-SO06) and changes this:
+MA keeps the base solo rules (`domain.solo.game`, `domain.solo.rival`, R-SO01..R-SO06) and changes this:
 
 - **Setup (R-TK01).** Instead of one random starting pair, 2 Starting Resource cards, 2 Starting Action cards
   and 2 ceremony tokens (blue side up) are dealt, and the player chooses 1 of each (`ChooseStartCards`; in
@@ -9,7 +9,7 @@ MA keeps the base solo rules (`domain.solo`, `domain.rival`, R-SO01..R-SO06) and
 - **The rival uses the green bridge and geishas**, and plays 4 turns a round like the player (R-M02).
 - **Losses (R-TK02).** The new cards make it lose CP, coins or influence: as much as it can, never below 0.
 - **Symbol 1 (R-TK04)** is a card's space: the left Tea Room space, the right one only if the left is taken,
-  both taken → the Well (`domain.rival`).
+  both taken → the Well (`domain.solo.rival`).
 - **Symbols 2-4 (R-TK05..R-TK07)** send a geisha of the rival's supply to the entrance, path space 1 or path
   space 2, then follow their numbered steps: symbol 2 loses 3 CP and has the player advance another rival
   geisha 1 step; symbol 3 discards a Himeji card, loses all the rival's coins and advances another geisha;
@@ -35,7 +35,7 @@ Decisions where MA is silent (README "Solo", Tokugawa):
 - the rival's geishas score like a player's (R-F08) under the default ``rival_scoring="sheet"``, and not at all
   under ``"cp_only"`` (`domain.scoring`); the Tea House room "that scores it the most" is read with R-F08;
 - at the end of rounds 1 and 2 a rival geisha on the Viewing Platform, one more garden of the green bridge
-  (R-M16), gives CP equal to the round like an activated rival gardener (R-SO04; `domain.solo`).
+  (R-M16), gives CP equal to the round like an activated rival gardener (R-SO04; `domain.solo.game`).
 """
 
 from __future__ import annotations
@@ -45,10 +45,19 @@ from typing import Any
 
 from domain.catalog import HIMEJI_DECKS, natural
 from domain.errors import IllegalMove
-from domain.himeji import deck
+from domain.matcha.himeji import deck
+from domain.matcha.tea_garden import (
+    ENTRANCE,
+    geishas_at,
+    has_room,
+    members_placed,
+    place_geisha,
+    places,
+    steps_from,
+)
 from domain.prompts import ChooseStartCards, DealCard, RivalDiscard, RivalGeisha, RivalIcons, Seq
-from domain.rival import human_of, impossible, note
-from domain.solo_cards import ALL, RivalIcon, RivalIconKind
+from domain.solo.cards import ALL, RivalIcon, RivalIconKind
+from domain.solo.game import human_of, impossible, note
 from domain.state import (
     GameState,
     StartPair,
@@ -59,15 +68,6 @@ from domain.state import (
     replace_in,
     with_board,
     with_player,
-)
-from domain.tea_garden import (
-    ENTRANCE,
-    geishas_at,
-    has_room,
-    members_placed,
-    place_geisha,
-    places,
-    steps_from,
 )
 from domain.vocabulary import space_text
 

@@ -5,6 +5,8 @@ spaces its members have left, leftmost first), then, optionally, the block of th
 (R-D02). The Personal Domain action icon does the same for a chosen row without a die (R-D03). Matcha's clan
 board adds the green (geisha) row: its rewards, then 1 seal for the player's own ceremony token instead of an
 Action card block (R-M14); the Personal Domain action cannot activate it (R-D03).
+
+The module is named after the player's board, as the rulebook names it; `domain` alone is the whole layer.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.catalog import ROW_POSITIONS
-from domain.ceremony import green_row_menu
+from domain.matcha.ceremony import green_row_menu
 from domain.prompts import DomainAction, DomainRow, Menu, Option
 from domain.state import GameState, Player, pop, push
 from domain.vocabulary import Icon

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.matcha.tea_garden import platform_options
 from domain.prompts import GardenerAction, Menu, Option
 from domain.resources import affordable
 from domain.state import GameState, GardenSlot, pop, push, replace, replace_in, with_board, with_player
-from domain.tea_garden import platform_options
 from domain.vocabulary import Resource
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.castle import block_option, card_of
-from domain.courtier import destinations, locations, move_courtier
+from domain.areas.castle import block_option, card_of
+from domain.areas.courtier import destinations, locations, move_courtier
 from domain.prompts import Climb, Frame, Menu, Option, bundle
 from domain.state import GameState, pop, swap_top
 from domain.vocabulary import Icon, IconKind

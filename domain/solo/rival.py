@@ -26,16 +26,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from domain import matcha
-from domain.bridges import ends, take
+from domain.areas.bridges import ends, take
+from domain.areas.courtier import LEVEL
 from domain.catalog import natural
-from domain.courtier import LEVEL
+from domain.matcha import expansion as matcha
 from domain.prompts import DealCard, RevealSoloCard, RivalGarden, RivalIcons, RivalRoom, TakeDie
-from domain.solo_cards import TEA_ROOM, TOKUGAWA_KINDS, RivalIcon, RivalIconKind, SoloCard, parse_rival_icon
+from domain.solo.cards import TEA_ROOM, TOKUGAWA_KINDS, RivalIcon, RivalIconKind, SoloCard, parse_rival_icon
+from domain.solo.game import gain, human_of, impossible, note, solo_of, with_solo
+from domain.solo.tokugawa import resolve as resolve_tokugawa
 from domain.state import (
     Die,
     GameState,
-    Solo,
     matcha_board,
     pop,
     push,
@@ -49,39 +50,9 @@ from domain.state import (
 from domain.turn import WELL, reference
 from domain.vocabulary import Floor, space_text
 
-# --- small helpers -
-
-
-def solo_of(state: GameState) -> Solo:
-    assert state.solo is not None, "a solo game only"
-    return state.solo
-
-
-def human_of(state: GameState) -> int:
-    """The player's seat: the one seat that is not the rival."""
-    rival = solo_of(state).rival
-    return next(seat for seat in range(len(state.players)) if seat != rival)
-
-
-def with_solo(state: GameState, **changes: Any) -> GameState:
-    return replace(state, solo=replace(solo_of(state), **changes))
-
-
-def note(state: GameState, *texts: str) -> GameState:
-    """Add lines to what the rival did this turn (``solo.notes``)."""
-    solo = solo_of(state)
-    return replace(state, solo=replace(solo, notes=(*solo.notes, *texts), noted=solo.noted + len(texts)))
-
 
 def card_text(card: SoloCard) -> str:
     return f"{card.id} ({card.bridge} die, {card.end} end → {space_text(card.space)})"
-
-
-def gain(state: GameState, seat: int, **amounts: int) -> GameState:
-    player = state.players[seat]
-    return with_player(
-        state, seat, replace(player, **{name: getattr(player, name) + n for name, n in amounts.items()})
-    )
 
 
 # --- the search for a die (R-SO03) -
@@ -203,21 +174,12 @@ def icons_auto(state: GameState, frame: RivalIcons) -> GameState:
     return resolve(state, frame.rival, parse_rival_icon(first))
 
 
-def impossible(state: GameState, rival: int, what: str) -> GameState:
-    """R-SO03: an action the rival cannot perform gives it as many CP as the round's number."""
-    state = gain(state, rival, cp=state.round)
-    return note(state, f"cannot {what}: +{state.round} CP")
-
-
 def resolve(state: GameState, rival: int, icon: RivalIcon) -> GameState:
-    """One rival icon (R-SO05; the Tokugawa icons, R-TK02..R-TK07, are `domain.tokugawa`'s)."""
+    """One rival icon (R-SO05; the Tokugawa icons, R-TK02..R-TK07, are `domain.solo.tokugawa`'s)."""
     player = state.players[rival]
     kind = icon.kind
     if kind in TOKUGAWA_KINDS:
-        # Imported here: domain.tokugawa builds on this module's helpers (note, impossible, human_of).
-        from domain import tokugawa
-
-        return tokugawa.resolve(state, rival, icon)
+        return resolve_tokugawa(state, rival, icon)
     if kind is RivalIconKind.CP:
         return note(gain(state, rival, cp=icon.amount), f"+{icon.amount} CP")
     if kind is RivalIconKind.COIN:
