@@ -65,8 +65,8 @@ def test_the_checker_sees_a_forbidden_import(tmp_path: Path) -> None:
 
 # --- no import cycle inside a layer -
 
-CYCLE_FREE = ("domain",)
-"""The layers held to `test_no_import_cycle` (replay and api join once their own cycles are broken)."""
+CYCLE_FREE = LAYERS
+"""The layers held to `test_no_import_cycle`: all three."""
 
 
 def module_names(root: Path, layer: str) -> dict[str, Path]:
@@ -203,3 +203,17 @@ def test_every_package_of_a_layer_is_in_the_wheel(layer: str) -> None:
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     packages = {name for name, path in module_names(ROOT, layer).items() if path.name == "__init__.py"}
     assert packages - listed == set()
+
+
+def test_api_never_imports_the_redis_store() -> None:
+    """The HTTP layer knows the game log, never the store under it (replay.store is the Redis persistence module,
+    chosen by configuration): no module of api imports replay.store or anything in it, even lazily."""
+    offenders = {}
+    for path in layer_files("api"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        names += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+        found = sorted(name for name in names if name == "replay.store" or name.startswith("replay.store."))
+        if found:
+            offenders[str(path.relative_to(ROOT))] = found
+    assert offenders == {}
