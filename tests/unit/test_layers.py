@@ -211,7 +211,9 @@ def test_api_never_imports_the_redis_store() -> None:
     offenders = {}
     for path in layer_files("api"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        names = [
+            alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+        ]
         names += [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
         found = sorted(name for name in names if name == "replay.store" or name.startswith("replay.store."))
         if found:

@@ -30,7 +30,7 @@ def castle(state: Any) -> dict[str, tuple[str, ...]]:
 
 def old_log(log: GameLog) -> dict[str, Any]:
     """What a build of rules 0.1.0 exported for a new 2-player game of seed 94: its opening as 0.1.0 drew it."""
-    game_id = log.create_game({"players": ["Aiko", "Ben"], "seed": 94})
+    game_id = log.create_game({"players": ["Aiko", "Ben"], "seed": 94}).game_id
     document = json.loads(json.dumps(log.export(game_id), default=str))
     fresh = rules.fresh_state(document["setup"], document["catalog"], "0.1.0")
     _, drawn = rules.draw_opening(fresh)
@@ -38,18 +38,18 @@ def old_log(log: GameLog) -> dict[str, Any]:
 
 
 def test_a_new_game_records_the_current_rules_and_deals_two_colours_in_every_room(log: GameLog) -> None:
-    game = log.get(log.create_game({"players": ["Aiko", "Ben"], "seed": 94}))
+    game = log.get(log.create_game({"players": ["Aiko", "Ben"], "seed": 94}).game_id)
     assert game.rules_version == game.state.rules_version == domain.RULES_VERSION
     assert all(len(set(tiles)) >= 2 for tiles in castle(game.state).values())
 
 
 def test_a_log_of_rules_0_1_0_imports_folds_and_exports_as_it_was_dealt(log: GameLog) -> None:
     document = old_log(log)
-    copy = log.import_log(document, keep_id=False)
+    copy = log.import_log(document, keep_id=False).game_id
     game = log.get(copy)
     assert game.rules_version == game.state.rules_version == "0.1.0"
     assert castle(game.state)["diplomat_2"] == ("white", "white")
-    assert fold(list(log.repository.event_store.get(copy))).state == game.state
+    assert fold(list(log.events_of(copy))).state == game.state
     again = json.loads(json.dumps(log.export(copy), default=str))
     assert (again["rules_version"], again["opening"]) == ("0.1.0", document["opening"])
 
@@ -64,5 +64,5 @@ def test_the_same_log_claiming_the_current_rules_is_refused(log: GameLog) -> Non
 
 
 def test_revalidating_a_game_of_rules_0_1_0_names_the_tile_the_current_rules_refuse(log: GameLog) -> None:
-    report = log.revalidate(log.import_log(old_log(log), keep_id=False))
+    report = log.revalidate(log.import_log(old_log(log), keep_id=False).game_id)
     assert (report["ok"], report["version"], report["error"]["rule"]) == (False, 1, "R-S05")
