@@ -84,7 +84,8 @@ class GameLog:
 
     ``env`` is the eventsourcing library's environment (``PERSISTENCE_MODULE`` and the store's settings);
     ``shards`` the number of stores to spread games over (Redis only: each has its own hash tag). With
-    ``SNAPSHOTS_IN_BACKGROUND`` set in ``env``, snapshots are written from a thread of each process."""
+    ``SNAPSHOTS_IN_BACKGROUND`` set in ``env``, snapshots are written from a thread of each process;
+    ``RECEIPT_SECONDS`` says how long a receipt is kept (:data:`replay.ephemeral.RECEIPT_SECONDS` by default)."""
 
     def __init__(self, env: Mapping[str, str] | None = None, *, shards: int = 1) -> None:
         env = dict(env or {})
@@ -93,6 +94,7 @@ class GameLog:
         background = env.get("SNAPSHOTS_IN_BACKGROUND", "n").lower() in ("y", "yes", "true", "1")
         self.snapshots = Snapshots(self._write_snapshot, background=background)
         self._creating = threading.Lock()
+        self._receipt_seconds = int(env.get("RECEIPT_SECONDS") or RECEIPT_SECONDS)
 
     def close(self) -> None:
         self.snapshots.close()
@@ -326,7 +328,7 @@ class GameLog:
         new_id = game_id or self.stores.new_id_in(self.stores.of_key(name))
         decided = decide(new_id)  # a refused request leaves no receipt
         fresh = Receipt(asked, new_id, grants.new_token(), str(uuid4()), len(decided[0]))
-        if kept.add(name, fresh.to_bytes(), RECEIPT_SECONDS):
+        if kept.add(name, fresh.to_bytes(), self._receipt_seconds):
             return self._save_new_owned(lambda _: decided, new_id, fresh.token, fresh.grant_id)
         receipt = self._receipt(kept, name, asked)
         if not self.stores.of(receipt.game_id).exists(receipt.game_id):
@@ -620,7 +622,7 @@ class GameLog:
             name = receipt_key(f"seat:{game_id}", idempotency_key)
             kept = self.ephemeral(game_id)
             asked = fingerprint("seat", seat=seat, by=by)
-            if not kept.add(name, Receipt(asked, game_id, token, grant_id).to_bytes(), RECEIPT_SECONDS):
+            if not kept.add(name, Receipt(asked, game_id, token, grant_id).to_bytes(), self._receipt_seconds):
                 receipt = self._receipt(kept, name, asked)
                 token, grant_id = receipt.token, receipt.grant_id
                 live = access.grants.get(grant_id)
