@@ -24,6 +24,7 @@ from uuid import UUID, uuid4
 from eventsourcing.persistence import IntegrityError
 
 import domain
+from domain import GameState
 from replay import access as grants
 from replay import annotations as notes
 from replay import decisions, exports, history, rules
@@ -169,7 +170,7 @@ class GameLog:
         """The live grant of this token for this game, or None."""
         return self.access(game_id).match(token)
 
-    def state_at(self, game_id: UUID, version: int) -> Any:
+    def state_at(self, game_id: UUID, version: int) -> GameState:
         """The rules-engine state right after event ``version`` (what a player saw then)."""
         if version < 1:
             raise UnknownVersion("versions start at 1", version=version)
@@ -185,13 +186,13 @@ class GameLog:
             return current.state_after(len(line))
         return self.get_game(game_id, version).state
 
-    def state_on_line(self, game_id: UUID, version: int) -> Any:
+    def state_on_line(self, game_id: UUID, version: int) -> GameState:
         """The rules-engine state right after the move at ``version`` of today's line of play (the replay of
         the game as it stands now, amendments included); :class:`UnknownVersion` when ``version`` is not a move
         of the line."""
         return decisions.state_after_move(self.get_game(game_id), version)
 
-    def before_move(self, game_id: UUID, version: int) -> tuple[Game, Any]:
+    def before_move(self, game_id: UUID, version: int) -> tuple[Game, GameState]:
         """The game now, and the rules-engine state just before the move at ``version`` of its line of play
         (what amending that move is judged against)."""
         game = self.get_game(game_id)

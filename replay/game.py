@@ -23,6 +23,7 @@ from uuid import UUID
 import msgspec
 
 import domain
+from domain import GameState
 from replay import rules
 from replay.events import (
     DomainEvent,
@@ -136,12 +137,12 @@ class Game:
     abandoned: AuditEntry | None
     base: int
     """Index along the line of ``states[0]``: states before it are rebuilt on demand (after a snapshot)."""
-    states: tuple[Any, ...]
+    states: tuple[GameState, ...]
     """``states[i]`` is the rules-engine state after ``base + i`` effective moves."""
 
     @property
-    def state(self) -> Any:
-        """The current rules-engine state (``domain.GameState``)."""
+    def state(self) -> GameState:
+        """The current rules-engine state."""
         return self.states[-1]
 
     @property
@@ -155,7 +156,7 @@ class Game:
             return "abandoned"
         return "finished" if domain.is_over(self.state) else "in progress"
 
-    def state_after(self, moves: int) -> Any:
+    def state_after(self, moves: int) -> GameState:
         """The state after the first ``moves`` effective moves of the line of play."""
         if not 0 <= moves <= len(self.line):
             raise IndexError(moves)
