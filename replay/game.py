@@ -228,7 +228,8 @@ def created_game(event: GameCreated, state: Any) -> Game:
     )
 
 
-def _record_of(event: MovePlayed) -> MoveRecord:
+def _record_of(event: MovePlayed | MoveResolved, **more: Any) -> MoveRecord:
+    """The record of a move played (or played by a resolution: ``more`` says what it resolves)."""
     return MoveRecord(
         version=event.originator_version,
         move=dict(event.move),
@@ -238,6 +239,7 @@ def _record_of(event: MovePlayed) -> MoveRecord:
         at=event.timestamp,
         description=event.description,
         idempotency_key=event.idempotency_key,
+        **more,
     )
 
 
@@ -320,16 +322,7 @@ def _redone(event: MovesRedone, game: Game | None) -> Game:
 def _resolved(event: MoveResolved, game: Game | None) -> Game:
     # Only recorded: the amendment written right after it puts it on the line of play (``_amended``).
     assert game is not None
-    record = MoveRecord(
-        version=event.originator_version,
-        move=dict(event.move),
-        chance=tuple(dict(outcome) for outcome in event.chance),
-        seat=event.seat,
-        actor=event.actor,
-        at=event.timestamp,
-        description=event.description,
-        resolves=event.replaces,
-    )
+    record = _record_of(event, resolves=event.replaces)
     return replace(game, **_advance(game, event), records={**game.records, record.version: record})
 
 
