@@ -114,13 +114,15 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
         pending = None
     elif pending is None:
         pending = present.prompt(game.state)
+    moves = [] if closed else present.plain(domain.legal_moves(game.state))
     return {
         "game_id": str(game.id),
         "version": game.version,
         "over": bool(domain.is_over(game.state)),
         "closed": closed,
         "prompt": pending,
-        "moves": [] if closed else present.plain(domain.legal_moves(game.state)),
+        "moves": moves,
+        "choices": present.choices(game, game.state, pending, moves),
     }
 
 
@@ -279,13 +281,16 @@ class LegalMoves(MethodView):
             return json_response(legal_listing(game), 200, etag(game.version))
         version = query["before"]
         game, state = game_log().before_move(game.id, version)
+        pending = present.prompt(state)
+        moves = [] if game.abandoned else present.plain(domain.legal_moves(state))
         body = {
             "game_id": str(game.id),
             "version": game.version,
             "over": bool(domain.is_over(state)),
             "closed": game.abandoned is not None,
-            "prompt": present.prompt(state),
-            "moves": [] if game.abandoned else present.plain(domain.legal_moves(state)),
+            "prompt": pending,
+            "moves": moves,
+            "choices": present.choices(game, state, pending, moves),
             "before": version,
             "recorded": present.plain(game.records[version].move),
             "state": present.board(state),
@@ -588,6 +593,7 @@ class GameCatalog(MethodView):
             "game_id": str(game.id),
             "rules_version": game.rules_version,
             "catalog": present.plain(game.catalog),
+            "words": present.catalog_words(game),
         }
         return body, 200, etag(game.version)
 

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import domain
+from api.resources import words
 from domain.catalog import Catalog
 from domain.prompts import KIND
 from domain.vocabulary import Icon
@@ -169,8 +170,24 @@ def prompt(state: Any) -> dict[str, Any]:
         "seat": pending.get("seat"),
         "text": domain.prompt_text(state),
         "help": domain.prompt_help(state),
+        "hint": words.hint({"kind": pending.get("kind"), "context": context}),
         "context": context,
     }
+
+
+def choices(game: Game, state: Any, pending: dict[str, Any] | None, moves: list[Any]) -> list[dict[str, Any]]:
+    """Each legal move as the pages offer it, in the order of ``moves`` (api.resources.words.choices): its
+    words, its group, the board part it acts on and its icons."""
+    if not moves or pending is None:
+        return []
+    return words.choices(
+        state, pending, moves, board_json=board(state), catalog=game.catalog, names=names(game)
+    )
+
+
+def catalog_words(game: Game) -> dict[str, Any]:
+    """A game's words, served once with its catalog (api.resources.words.catalog_words)."""
+    return words.catalog_words(plain(game.catalog), board(game.state), names(game))
 
 
 def sheets(state: Any, players: Sequence[str]) -> list[dict[str, Any]]:
