@@ -187,7 +187,13 @@ def choices(game: Game, state: Any, pending: dict[str, Any] | None, moves: list[
 
 def catalog_words(game: Game) -> dict[str, Any]:
     """A game's words, served once with its catalog (api.resources.words.catalog_words)."""
-    return words.catalog_words(plain(game.catalog), board(game.state), names(game))
+    said = words.catalog_words(plain(game.catalog), board(game.state), names(game))
+    # the parts an annotation may point at, named as the timeline names them (domain.part_text)
+    annotated = [(kind, part) for kind, ids in domain.board_parts(game.state).items() for part in ids]
+    for kind, part in annotated:
+        said["parts"][f"{kind}:{part}"] = domain.part_text(game.state, kind, part)
+    said["annotations"] = [f"{kind}:{part}" for kind, part in annotated]
+    return said
 
 
 def sheets(state: Any, players: Sequence[str]) -> list[dict[str, Any]]:

@@ -520,7 +520,8 @@ class CatalogSchema(Schema):
         required=True,
         metadata={
             "description": "the game's words for the pages: cards (id → what it does), icons (the catalog's icon "
-            "notation → words) and parts (board part id → its name; the ids a choice's target uses)"
+            "notation → words), parts (board part id → its name; the ids a choice's target uses) and annotations (the "
+            "parts an annotation may point at, as kind:id)"
         },
     )
 

@@ -46,7 +46,7 @@ export function renderHeader(game) {
         p.automatic ? h("span", { class: "tag automatic" }, "automatic") : null,
       ]),
     ),
-    ` · ${game.solo ? `solo game (${game.solo}) · ` : ""}${game.mode} mode${game.private ? " · private" : ""} · ${where} · version ${game.version}`,
+    ` · ${game.solo ? `solo game (${game.solo}) · ` : ""}${game.mode} mode${game.private ? " · private" : ""} · ${where} · move ${game.moves}`,
     game.parent ? [" · what-if branch of ", h("a", { href: `/games/${game.parent.game_id}/replay?version=${game.parent.version}` }, "its parent game")] : null,
   );
 }

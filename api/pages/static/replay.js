@@ -7,19 +7,33 @@
  * sheet follows the position; "What if?" forks the game at the position shown and opens the new game.
  *
  * "Correct this move…" (with a token that may amend the move shown): the moves legal just before it
- * (GET legal-moves?before=V), drawn as the recording screen draws them (moves.js, labels.js); choosing one asks
+ * (GET legal-moves?before=V), drawn as the recording screen draws them (moves.js, in the API's words); choosing one asks
  * the API for a dry run of the amendment and says in words which later moves still apply and which would leave
  * the line of play; "Apply correction" amends with If-Match and the replay reloads. The moves of the line are
  * shown as the line stands now (states/V?current_line=1), so an amended move sits in its place.
  */
 
 import { call, callRetried, randomKey, read, retrying, saveToken, tokenFor } from "./api.js";
-import { draw } from "./board.js";
+import { draw, words as boardWords } from "./board.js";
 import { h, replace, say, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable, whereWords } from "./game.js";
 import { lineChart } from "./chart.js";
-import { boardParts, capitalise, moveLabel, parseTarget, promptTitle, targetKey } from "./labels.js";
-import { render as renderMoves } from "./moves.js";
+import { choiceWords, render as renderMoves } from "./moves.js";
+
+/** An annotation's target ({kind, id}) as the id of the board part it names ("room:steward_1", "well:"). */
+function targetKey(target) {
+  return target ? `${target.kind}:${target.id ?? ""}` : "";
+}
+
+function parseTarget(key) {
+  if (!key) return null;
+  const at = key.indexOf(":");
+  return { kind: key.slice(0, at), id: key.slice(at + 1) };
+}
+
+function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
 
 const id = gameId();
 const view = {
@@ -30,8 +44,8 @@ const view = {
   at: 0,
   states: new Map(),
   notes: [],
-  parts: [], // the parts of the board an annotation may point at (labels.js boardParts)
-  shown: "", // the data-target of the part outlined on the board, if any
+  parts: [], // the parts of the board an annotation may point at (the API's words: annotations, parts)
+  shown: "", // the data-part of the part outlined on the board, if any
   request: 0,
 };
 /** The correction under way: the move's version, the API's alternatives, the move chosen and its dry run. */
@@ -142,7 +156,9 @@ async function go(index, { fromSlider = false } = {}) {
   try {
     const payload = await stateAt(position);
     if (ticket !== view.request) return; // a later step won
-    draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), payload.state, view.game.players, payload.prompt.seat);
+    const model = { state: payload.state, players: view.game.players, words: view.words, waitingSeat: payload.prompt.seat };
+    draw(document.getElementById("board"), model, { promptKey: String(version) });
+    boardWords(document.querySelector("#board-text .board-words"), model);
     replace(document.getElementById("position-board"), describeBoard(payload));
     const final = payload.over && index === view.positions.length - 1 && !(position.entry && position.entry.undone);
     replace(document.getElementById("sheet-title"), final ? "Final score sheet" : "Score sheet at this point");
@@ -197,7 +213,7 @@ function showPart(key) {
 
 function paintShown() {
   document.querySelectorAll("#board .target-shown").forEach((node) => node.classList.remove("target-shown"));
-  if (view.shown) document.querySelectorAll(`#board [data-target="${CSS.escape(view.shown)}"]`).forEach((node) => node.classList.add("target-shown"));
+  if (view.shown) document.querySelectorAll(`#board [data-part="${CSS.escape(view.shown)}"]`).forEach((node) => node.classList.add("target-shown"));
 }
 
 /** A target's words and its "show" button; the annotation outlines its part while pointed at or focused. */
@@ -210,7 +226,7 @@ function noteTarget(item, target) {
   item.addEventListener("focusout", (event) => item.contains(event.relatedTarget) || showPart(""));
   const show = () => {
     showPart(key);
-    const node = document.querySelector(`#board [data-target="${CSS.escape(key)}"]`);
+    const node = document.querySelector(`#board [data-part="${CSS.escape(key)}"]`);
     if (node) node.scrollIntoView({ block: "nearest" });
   };
   return [
@@ -491,13 +507,13 @@ function paintCorrection() {
 
 function paintAlternatives() {
   const { listing } = correction;
-  const { state, prompt, moves, recorded } = listing;
+  const { prompt, moves, recorded } = listing;
   const entry = entryOf(correction.version);
-  replace(document.getElementById("correct-prompt"), `Instead of ${entry ? `move ${entry.index}` : "that move"}: ${promptTitle(state, prompt)}`);
+  replace(document.getElementById("correct-prompt"), `Instead of ${entry ? `move ${entry.index}` : "that move"}: ${prompt.text}`);
   renderMoves(document.getElementById("correct-moves"), {
-    state,
     prompt,
     moves,
+    choices: listing.choices,
     canAct: (move) => Boolean(move) && mayActFor(move.seat),
     onMove: dryRun,
     submit: "Check this correction",
@@ -533,7 +549,7 @@ function versionList(versions) {
 function paintReport() {
   const { report, listing, move } = correction;
   const later = report.kept.length + report.dropped.length;
-  const parts = [h("p", {}, `${capitalFirst(moveWords(report.version))} would become: ${moveLabel(listing.state, listing.prompt, move)}.`)];
+  const parts = [h("p", {}, `${capitalFirst(moveWords(report.version))} would become: ${choiceWords(listing, move)}.`)];
   if (!later) {
     parts.push(h("p", {}, "No move was recorded after it: nothing else changes."));
   } else if (report.all_fit) {
@@ -689,6 +705,7 @@ async function start() {
     const [game, catalog] = await Promise.all([read(id, `/api/games/${id}`), read(id, `/api/games/${id}/catalog`)]);
     view.game = game.body;
     view.catalog = catalog.body.catalog;
+    view.words = catalog.body.words;
   } catch (error) {
     const locked = [401, 403, 404].includes(error.status);
     replace(document.getElementById("position"), error.status === 401 ? "This game is private: paste a token to see it." : error.message);
@@ -697,7 +714,7 @@ async function start() {
   }
   renderHeader(view.game);
   renderAccess(id, view.game, view.me, start);
-  view.parts = boardParts(view.game.state);
+  view.parts = view.words.annotations.map((key) => ({ target: parseTarget(key), words: view.words.parts[key] || key }));
   replace(
     noteForm.elements.part,
     h("option", { value: "" }, "nothing in particular"),
