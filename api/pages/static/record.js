@@ -234,7 +234,9 @@ function paintBar() {
   const picking = view.pick && view.targets.byTarget.has(view.pick) ? view.pick : null;
   const name = picking ? (view.words && view.words.parts[picking]) || picking : "";
   replace(text, picking ? `${name.charAt(0).toUpperCase()}${name.slice(1)}: which one?` : prompt ? prompt.text : "");
-  const only = picking ? (choice) => choice.target === picking : (choice, move) => !choice.target || !canAct(move);
+  // the moves the board cannot take: no target, or a part this drawing does not have
+  const drawn = (target) => Boolean(target) && view.targets.byTarget.has(target) && Boolean(document.querySelector(`#board [data-part="${CSS.escape(target)}"]`));
+  const only = picking ? (choice) => choice.target === picking : (choice, move) => !canAct(move) || !drawn(choice.target);
   const buttons = renderMoves(movesBox, { prompt, moves: legal.moves, choices: legal.choices, canAct, onMove: (move) => write("moves", move), onHover: hover, only, compact: true });
   if (picking) {
     movesBox.append(h("button", { type: "button", class: "link", on: { click: () => { view.pick = null; paintBar(); } } }, "Back to the board"));
@@ -292,6 +294,7 @@ function paint(game, legal, entries, score) {
   replace(document.getElementById("score-now"), scoreTable(score.sheets, score.over ? "Final score" : "If the game ended now"));
   paintControls();
   paintJump();
+  document.getElementById("board").dataset.version = String(game.version);
 }
 
 function listen() {
