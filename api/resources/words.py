@@ -175,9 +175,13 @@ def _icons_in(value: Any, found: set[str]) -> None:
 ROWS = {"courtiers": "courtier", "gardeners": "gardener", "warriors": "warrior"}
 
 
-def parts(catalog: Mapping[str, Any], board: Mapping[str, Any], players: Sequence[str]) -> dict[str, str]:
+def parts(catalog: Mapping[str, Any], state: Mapping[str, Any], players: Sequence[str]) -> dict[str, str]:
     """Every part of a game's board the page draws, by id, in words (its accessible name when no move acts on
-    it, and an annotation's part)."""
+    it, and an annotation's part); `state` is the board JSON (present.board)."""
+    board = state.get("board") or {}
+    colours = (state.get("rules") or {}).get("colours") or [
+        bridge["colour"] for bridge in board.get("bridges", ())
+    ]
     named: dict[str, str] = {
         "passage_of_time:": "the Passage of Time",
         "daimyo:": "the Daimyo",
@@ -192,10 +196,9 @@ def parts(catalog: Mapping[str, Any], board: Mapping[str, Any], players: Sequenc
         named[f"track:{space}"] = f"Passage of Time space {space}{toll}"
     for spot in range(3):
         named[f"daimyo:spot:{spot}"] = f"favour spot {spot + 1} of the Daimyo"
-    for room in board.get("rooms") or ():
+    for room in (catalog.get("castle") or {}).get("rooms") or board.get("rooms") or ():
         named[f"room:{room['id']}"] = space_text(room["id"])
-    for bridge in board.get("bridges") or ():
-        colour = bridge["colour"]
+    for colour in colours:
         named[f"bridge:{colour}"] = f"the {colour} bridge"
         named[f"bridge:{colour}:left"] = f"the left (lantern) end of the {colour} bridge"
         named[f"bridge:{colour}:right"] = f"the right end of the {colour} bridge"
@@ -236,7 +239,7 @@ def parts(catalog: Mapping[str, Any], board: Mapping[str, Any], players: Sequenc
 
 
 def catalog_words(
-    catalog: Mapping[str, Any], board: Mapping[str, Any], players: Sequence[str]
+    catalog: Mapping[str, Any], state: Mapping[str, Any], players: Sequence[str]
 ) -> dict[str, Any]:
     """A game's words, served once with its catalog: ``cards`` (id → what it does), ``icons`` (the catalog's
     icon notation → words) and ``parts`` (board part id → its name)."""
@@ -250,7 +253,7 @@ def catalog_words(
     for rows in (catalog.get("domain") or {}).get("rows") or ():
         _icons_in(rows.get("rewards"), found)
     icons = {icon: icon_words(icon) for icon in sorted(found)}
-    return {"cards": cards, "icons": icons, "parts": parts(catalog, board, players)}
+    return {"cards": cards, "icons": icons, "parts": parts(catalog, state, players)}
 
 
 # --- the legal moves as choices -------------------------------------------------------------------------

@@ -63,7 +63,8 @@ def test_a_whole_seeded_two_player_game_is_recorded_by_clicking_on_the_board(
     for _ in range(400):
         if page.locator("#end-banner:not([hidden])").count():
             break
-        if not shot_taken and page.locator("#board .part.target[data-part^='bridge:']").count() and board_version(page) > 20:
+        on_a_bridge = page.locator("#board .part.target[data-part^='bridge:']").count()
+        if not shot_taken and on_a_bridge and board_version(page) > 20:
             page.screenshot(path=str(shots / "board-wide.png"), full_page=True)
             shot_taken = True
         clicks[play_on_the_board(page)] += 1
@@ -73,7 +74,10 @@ def test_a_whole_seeded_two_player_game_is_recorded_by_clicking_on_the_board(
     winners = [sheet["player"] for sheet in score["sheets"] if sheet["rank"] == 1]
     assert score["over"] and all(name in banner.inner_text() for name in winners)
     assert banner.locator("table.sheet").count() == 1
-    assert banner.get_by_role("link", name="Replay the whole game").get_attribute("href") == f"/games/{game_id}/replay"
+    assert (
+        banner.get_by_role("link", name="Replay the whole game").get_attribute("href")
+        == f"/games/{game_id}/replay"
+    )
     # most moves were made on the board itself; the rest were answers with no place on it (Done, a resource)
     assert clicks["board"] > clicks["bar"] > 0
     assert shot_taken
@@ -94,7 +98,9 @@ def test_a_die_is_taken_and_placed_with_two_clicks_on_the_board(page: Any, site:
     wait_past(page, api.call("GET", f"/api/games/{game_id}")["version"] - 1)
     page.wait_for_selector("#board .part.target[data-part^='room:'], #board .part.target[data-part='well:']")
     version = board_version(page)
-    page.locator("#board .part.target[data-part^='room:'], #board .part.target[data-part='well:']").first.click()
+    page.locator(
+        "#board .part.target[data-part^='room:'], #board .part.target[data-part='well:']"
+    ).first.click()
     wait_past(page, version)
     entries = api.call("GET", f"/api/games/{game_id}/timeline")["entries"][len(before) :]
     assert [entry["kind"] for entry in entries[:2]] == ["take_die", "place_die"]
@@ -126,7 +132,9 @@ def test_a_move_of_the_list_lights_its_part_and_a_part_answers_the_keyboard(
     assert last["kind"] == "take_die" and target.split(":")[1] in last["description"]
     # the undo says what it undid
     page.click("#undo")
-    page.wait_for_function("() => document.querySelector('.history-buttons ~ .said, .history-buttons + *') !== null")
+    page.wait_for_function(
+        "() => document.querySelector('.history-buttons ~ .said, .history-buttons + *') !== null"
+    )
     page.wait_for_function("() => document.body.innerText.includes('Undone: move')")
 
 
@@ -146,14 +154,21 @@ def test_a_matcha_game_is_recorded_through_the_board(page: Any, site: Served, ap
     open_recording(page, site, game_id, token)
     assert play_until_round(page, 2) > 20
     # Matcha's parts are drawn, never shown as codes: the Tea Room, Himeji's decks, the Tea Garden and Tea House
-    for part in ("tea_room:tea_room_left", "himeji:deck:ikebana", "tea_garden:entrance", "tea_house:tea_house_upper"):
+    for part in (
+        "tea_room:tea_room_left",
+        "himeji:deck:ikebana",
+        "tea_garden:entrance",
+        "tea_house:tea_house_upper",
+    ):
         assert page.locator(f'#board [data-part="{part}"]').count() == 1
     assert "round 2," in page.inner_text("#game-meta")
     page.screenshot(path=str(shots / "board-matcha-wide.png"), full_page=True)
 
 
 def test_a_solo_game_is_recorded_through_the_board(page: Any, site: Served, api: Api, shots: Path) -> None:
-    created = api.call("POST", "/api/games", {"players": ["Aiko"], "solo": "medium", "mode": "seeded", "seed": 8})
+    created = api.call(
+        "POST", "/api/games", {"players": ["Aiko"], "solo": "medium", "mode": "seeded", "seed": 8}
+    )
     game_id, token = created["game"]["game_id"], created["owner_token"]
     open_recording(page, site, game_id, token)
     assert play_until_round(page, 3) > 10
@@ -178,7 +193,8 @@ def test_on_a_phone_the_board_shows_the_region_the_prompt_is_about_at_a_readable
             const region = t.closest('[data-region]');
             return !region || region.getAttribute('data-region') === board.dataset.region;
           });
-          return Math.min(...shown.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.closest('svg').getScreenCTM().a));
+          const px = (t) => parseFloat(getComputedStyle(t).fontSize) * t.closest('svg').getScreenCTM().a;
+          return Math.min(...shown.map(px));
         }"""
     )
     assert smallest >= 10
