@@ -238,9 +238,9 @@ function blockRows(ctx, room, card, x, y, width, rowH) {
     const id = `room:${room.id}:${block.rows.join("+")}`;
     const [costNodes, costW] = costRow(block.cost, x + 40, by + (rowH - 24) / 2, 24);
     const [icons] = iconRow(block.effects, x + 40 + costW, by + (rowH - 28) / 2, 28);
-    nodes.push(
-      part(ctx, id, `${block.background} background, ${block.rows.join(" and ")}`, frame(x + 32, by + 2, width - 32, rowH - 4, `block ${block.background}`, 5), ...costNodes, ...icons),
-    );
+    const node = part(ctx, id, `${block.background} background, ${block.rows.join(" and ")}`, frame(x + 32, by + 2, width - 32, rowH - 4, `block ${block.background}`, 5), ...costNodes, ...icons);
+    if (block.background === "dark") node.classList.add("on-dark");
+    nodes.push(node);
   });
   return nodes;
 }
@@ -553,7 +553,7 @@ function domainBoard(ctx, seat) {
     const block = action && action.blocks ? action.blocks.find((b) => b.rows.includes(row.position)) : null;
     if (block) {
       const [icons] = iconRow(block.effects, 400, y + 16, 28);
-      children.push(frame(392, y + 6, width - 408, 48, `block ${block.background}`, 5), ...icons);
+      children.push(s("g", { class: block.background === "dark" ? "on-dark" : "" }, frame(392, y + 6, width - 408, 48, `block ${block.background}`, 5), ...icons));
     } else if (row.position === "green") {
       const face = player.ceremony ? ctx.cards[player.ceremony] : null;
       const [icons] = iconRow(face ? face.effects : [], 432, y + 16, 26);
