@@ -122,7 +122,7 @@ def replay_with_a_note(page: Any, url: str, made: Games) -> None:
 def record_board_fitted(page: Any, url: str, made: Games) -> None:
     """The recording screen with its board fitted to the screen (the zoom switch pressed). The choice is then
     forgotten, so that the other states show the board at its default size."""
-    recording("three", ".panel-player svg")(page, url, made)
+    recording("three", "#board .domains svg")(page, url, made)
     page.click("#board-zoom")
     page.wait_for_selector("#board-zoom[aria-pressed=true]")
     page.evaluate("() => localStorage.removeItem('heronlog:board-zoom')")
@@ -154,10 +154,10 @@ STATES: dict[str, Callable[[Any, str, Games], None]] = {
     "record-3-players": recording("three", "#moves button.move:not([disabled])"),
     "record-table-card": recording("table", ".chance-form select"),
     "record-table-roll": recording("roll", ".chance-form .die-input"),
-    "record-matcha": recording("matcha", ".panel-matcha svg"),
-    "record-solo": recording("solo", ".panel-rival svg"),
+    "record-matcha": recording("matcha", "#board [data-region=matcha]"),
+    "record-solo": recording("solo", "#board .domains svg"),
     "record-private-no-token": private_without_token,
-    "record-spectator": recording("spectated", ".panel-player svg", token=False),
+    "record-spectator": recording("spectated", "#board .domains svg", token=False),
     "record-board-fitted": record_board_fitted,
     "replay-annotated": replay_with_a_note,
     "replay-link-copied": replay_link_copied,

@@ -45,7 +45,7 @@ def test_a_matcha_game_is_created_drawn_and_played_by_clicking(
     assert game["expansions"] == ["matcha"]
 
     # The expansion board is drawn.
-    assert page.locator(".panel-matcha svg").count() == 1
+    assert page.locator("#board [data-region=matcha]").count() == 1
     assert page.locator(".panel-tea-garden svg").count() == 1
     bridges = page.locator(".panel-bridges").inner_text()
     assert "Green bridge" in bridges and "Viewing Platform" in bridges
@@ -119,7 +119,7 @@ def test_an_annotation_points_at_a_part_of_the_matcha_board_and_outlines_it(
     # The form offers exactly the parts the board marks as targets, Matcha's included.
     part = page.get_by_label("Points at")
     offered = part.locator("option").evaluate_all("nodes => nodes.map((n) => n.value).filter(Boolean)")
-    drawn = page.locator("#board [data-target]").evaluate_all("nodes => nodes.map((n) => n.dataset.target)")
+    drawn = page.locator("#board [data-part]").evaluate_all("nodes => nodes.map((n) => n.dataset.part)")
     assert sorted(offered) == sorted(set(drawn))
     kinds = ("tea_room", "himeji", "tea_garden", "tea_house")
     assert {key for key in offered if key.split(":")[0] in kinds} == {
@@ -148,7 +148,7 @@ def test_an_annotation_points_at_a_part_of_the_matcha_board_and_outlines_it(
     note.get_by_role("button", name="Show the Viewing Platform on the board").focus()
     shown = page.locator("#board .target-shown")
     assert shown.count() == 1
-    assert shown.get_attribute("data-target") == "tea_garden:viewing_platform"
+    assert shown.get_attribute("data-part") == "tea_garden:viewing_platform"
     assert "tea-place" in (shown.locator("rect").first.get_attribute("class") or "")
 
     # Pointed at a Tea House room instead, it outlines that room.
@@ -160,7 +160,7 @@ def test_an_annotation_points_at_a_part_of_the_matcha_board_and_outlines_it(
         "() => document.querySelector('.note-target')?.textContent.includes('middle Tea House room')"
     )
     note.hover()
-    assert page.locator("#board .target-shown").get_attribute("data-target") == "tea_house:tea_house_middle"
+    assert page.locator("#board .target-shown").get_attribute("data-part") == "tea_house:tea_house_middle"
     assert page.locator(".panel-tea-garden .target-shown").count() == 1
 
 

@@ -29,15 +29,15 @@ PHONE = {"width": 390, "height": 844}
 
 
 def version_of(page: Any) -> int:
-    match = re.search(r"version (\d+)", page.locator("#game-meta").inner_text())
-    assert match, page.locator("#game-meta").inner_text()
-    return int(match.group(1))
+    """The game's version as the page last drew it (kept on the board; the page's words speak of moves)."""
+    page.wait_for_selector("#board[data-version]")
+    return int(page.get_attribute("#board", "data-version"))
 
 
 def wait_version(page: Any, version: int) -> None:
     page.wait_for_function(
-        "v => { const m = /version (\\d+)/.exec(document.getElementById('game-meta').textContent);"
-        " return m && Number(m[1]) === v && !document.querySelector('#app[aria-busy=true]'); }",
+        "v => Number(document.getElementById('board').dataset.version) === v"
+        " && !document.querySelector('#app[aria-busy=true]')",
         arg=version,
     )
 
@@ -639,7 +639,7 @@ def test_an_annotation_points_at_a_part_of_the_board_and_outlines_it(
     show.focus()
     shown = page.locator("#board .target-shown")
     assert shown.count() == 1
-    assert shown.get_attribute("data-target") == "bridge:coral"
+    assert shown.get_attribute("data-part") == "bridge:coral"
     assert "bridge-coral" in (shown.locator("rect").first.get_attribute("class") or "")
     page.locator("#note-text").focus()
     assert page.locator("#board .target-shown").count() == 0
@@ -657,7 +657,7 @@ def test_an_annotation_points_at_a_part_of_the_board_and_outlines_it(
         "id": "steward_1",
     }
     note.hover()
-    assert page.locator("#board .target-shown").get_attribute("data-target") == "room:steward_1"
+    assert page.locator("#board .target-shown").get_attribute("data-part") == "room:steward_1"
     note.get_by_role("button", name="Edit").click()
     part.select_option("")
     page.click("#note-save")

@@ -163,7 +163,7 @@ def test_no_page_is_wider_than_a_phone(page: Any, site: Served, api: Api) -> Non
     for path, drawn in (
         ("/", "table.games"),
         ("/score-sheet", "#score-form"),
-        (f"/games/{game_id}", ".panel-player svg"),
+        (f"/games/{game_id}", "#board .domains svg"),
         (f"/games/{game_id}/replay", ".line-chart"),
     ):
         page.goto(site.url + path)
@@ -246,7 +246,7 @@ def test_the_board_is_readable_on_a_phone(page: Any, site: Served, api: Api) -> 
     game_id, _ = api.seeded_game(["Aiko", "Ben"], 7, 6)
     page.set_viewport_size(PHONE)
     page.goto(f"{site.url}/games/{game_id}")
-    page.wait_for_selector(".panel-player svg")
+    page.wait_for_selector("#board .domains svg")
     smallest = page.evaluate(
         """() => Math.min(...[...document.querySelectorAll('#board svg')].flatMap((svg) => {
              const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
@@ -266,7 +266,7 @@ def test_the_zoom_switch_shows_the_whole_board_at_once_or_readable_and_is_rememb
     page.set_viewport_size(viewport)
     try:
         page.goto(f"{site.url}/games/{game_id}#token={token}")
-        page.wait_for_selector(".panel-player svg")
+        page.wait_for_selector("#board .domains svg")
         switch = page.get_by_role("button", name="Fit the board to the screen")
         assert switch.get_attribute("aria-pressed") == "false"  # the readable size first
         box = switch.bounding_box()
@@ -372,7 +372,7 @@ def test_the_fitted_board_is_a_map_on_a_phone_and_a_tapped_panel_is_shown_readab
     page.set_viewport_size(viewport)
     try:
         page.goto(f"{site.url}/games/{game_id}#token={token}")
-        page.wait_for_selector(".panel-player svg")
+        page.wait_for_selector("#board .domains svg")
         page.get_by_role("button", name="Fit the board to the screen").click()
         page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'true'")
         fitted = page.evaluate(FITTED_MAP)
@@ -420,7 +420,7 @@ def test_a_fitted_panel_is_shown_readable_from_the_keyboard(
     page.emulate_media(reduced_motion="reduce")
     try:
         page.goto(f"{site.url}/games/{game_id}#token={token}")
-        page.wait_for_selector(".panel-player svg")
+        page.wait_for_selector("#board .domains svg")
         switch = page.get_by_role("button", name="Fit the board to the screen")
         switch.focus()
         page.keyboard.press("Enter")
@@ -453,7 +453,7 @@ def test_a_fitted_panel_is_shown_readable_from_the_keyboard(
         page.keyboard.press("Tab")
         assert page.evaluate("Boolean(document.activeElement.closest('#board .panel'))") is False
         page.reload()
-        page.wait_for_selector(".panel-player svg")
+        page.wait_for_selector("#board .domains svg")
         assert switch.get_attribute("aria-pressed") == "false"
         assert page.evaluate("localStorage.getItem('heronlog:board-zoom')") is None
     finally:
@@ -583,7 +583,7 @@ def test_no_text_of_a_matcha_board_is_drawn_over_another(
     game_id, _ = matcha_game_with_dice_in_himeji(api)
     page.set_viewport_size(viewport)
     page.goto(f"{site.url}/games/{game_id}")
-    page.wait_for_selector(".panel-matcha svg .die")
+    page.wait_for_selector("#board [data-region=matcha] .die")
     assert collisions(page, ".panel-matcha svg, .panel-tea-garden svg, .panel-castle svg") == []
 
 
