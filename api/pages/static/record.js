@@ -236,7 +236,8 @@ function paintBar() {
   replace(text, picking ? `${name.charAt(0).toUpperCase()}${name.slice(1)}: which one?` : prompt ? prompt.text : "");
   // the moves the board cannot take: no target, or a part this drawing does not have
   const drawn = (target) => Boolean(target) && view.targets.byTarget.has(target) && Boolean(document.querySelector(`#board [data-part="${CSS.escape(target)}"]`));
-  const only = picking ? (choice) => choice.target === picking : (choice, move) => !canAct(move) || !drawn(choice.target);
+  // (a chance entry's form, the dice rolled or the card revealed, stays in the list: one form, one set of ids)
+  const only = picking ? (choice) => choice.target === picking : (choice, move) => move.seat !== null && (!canAct(move) || !drawn(choice.target));
   const buttons = renderMoves(movesBox, { prompt, moves: legal.moves, choices: legal.choices, canAct, onMove: (move) => write("moves", move), onHover: hover, only, compact: true });
   if (picking) {
     movesBox.append(h("button", { type: "button", class: "link", on: { click: () => { view.pick = null; paintBar(); } } }, "Back to the board"));
