@@ -4,8 +4,8 @@
 # The interpreter the virtualenv is made from: the distribution's Python 3.11 where there is one that can make a
 # virtualenv (Debian's python3.11-venv), else python3. A distribution's CPython (Debian's, and the Docker image's
 # python:3.11-slim) is built with profile-guided and link-time optimisation; a plain source build (pyenv's
-# default) is not, and did heronlog's work in about 9 % more CPU (README, "Load";
-# docs/LOAD-HISTORY.md).
+# default) is not, and did heronlog's work in about 9 % more CPU (docs/performance/load.md and
+# docs/performance/load-history.md).
 # `make PYTHON=/path/to/python3 ...` chooses another; `make clean` first, as an existing .venv is kept.
 DISTRO_PYTHON := /usr/bin/python3.11
 PYTHON ?= $(if $(shell $(DISTRO_PYTHON) -c "import ensurepip, venv" >/dev/null 2>&1 && echo yes),$(DISTRO_PYTHON),python3)

@@ -83,7 +83,7 @@ def pick(state: Any, rng: random.Random) -> dict[str, Any]:
 def record_game(log: GameLog) -> uuid.UUID:
     """A complete seeded 4-player game recorded move by move through the log."""
     rng = random.Random(SEED)
-    game_id = log.create_game({"players": PLAYERS, "seed": SEED})
+    game_id = log.create_game({"players": PLAYERS, "seed": SEED}).game_id
     game = log.get(game_id)
     while not domain.is_over(game.state):
         game = log.play(game_id, pick(game.state, rng), expected_version=game.version, actor="bench").game
@@ -113,7 +113,7 @@ def measure(log: GameLog, env: dict[str, str]) -> dict[str, Any]:
 
     figures["undo"] = median_ms(undo_redo, 30) / 2
     # play: a fresh game, moves of its first round.
-    fresh = log.create_game({"players": PLAYERS, "seed": SEED + 1})
+    fresh = log.create_game({"players": PLAYERS, "seed": SEED + 1}).game_id
     play_rng = random.Random(3)
 
     def play_one() -> None:
@@ -129,11 +129,11 @@ def measure(log: GameLog, env: dict[str, str]) -> dict[str, Any]:
 def commit_anchor(log: GameLog) -> float:
     """The store's own cost of durably appending one small event (the library's recorder, no game logic)."""
     counter = Counter()
-    log.save(counter)
+    log.stores.all[0].save(counter)
 
     def one() -> None:
         counter.increment()
-        log.save(counter)
+        log.stores.all[0].save(counter)
 
     return median_ms(one, 40)
 

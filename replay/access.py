@@ -23,19 +23,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import singledispatch
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
-from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
-
 import domain
-from replay import decisions, exports
-from replay.errors import ReplayError, StaleVersion
+from replay.errors import ReplayError
 from replay.events import DomainEvent, now
 
 if TYPE_CHECKING:
-    from replay.application import GameLog, PlannedRead
     from replay.game import Game
 
 OWNER = "owner"
@@ -47,6 +42,12 @@ class InvalidSeat(ReplayError):
     """A seat number that the game does not have."""
 
     code = "invalid_seat"
+
+
+class TokenSuperseded(ReplayError):
+    """A retried seat-token issuance whose token was replaced or withdrawn since."""
+
+    code = "token_superseded"
 
 
 def check_seat(game: Game, seat: int) -> None:
@@ -212,16 +213,24 @@ def project_access(access: Access | None, events: Iterable[Any]) -> Access | Non
 
 
 def grant(
-    access: Access, *, role: str, seat: int | None, token_hash: str, by: str, offset: int = 0
+    access: Access,
+    *,
+    role: str,
+    seat: int | None,
+    token_hash: str,
+    by: str,
+    offset: int = 0,
+    grant_id: str | None = None,
 ) -> AccessGranted:
-    """Decide a new grant (``offset`` places it after other events decided in the same batch)."""
+    """Decide a new grant (``offset`` places it after other events decided in the same batch; ``grant_id``
+    is the id a receipt decided for it, when a retry finishes an interrupted creation)."""
     if role not in ROLES:
         raise ValueError(f"role must be one of {', '.join(ROLES)}")
     return AccessGranted(
         originator_id=access.id,
         originator_version=access.version + 1 + offset,
         timestamp=now(),
-        grant_id=str(uuid4()),
+        grant_id=grant_id or str(uuid4()),
         game_id=access.game_id,
         role=role,
         seat=seat if role == SEAT else None,
@@ -240,12 +249,18 @@ def revoke(access: Access, grant_id: str, *, by: str, offset: int = 0) -> Access
     )
 
 
-def _access_of(game_id: UUID, stream: Any) -> Access:
-    """The access stream as read with its game: an Access, or none yet (no grant)."""
-    return stream if isinstance(stream, Access) else empty(game_id)
+def superseded(state: Any, seat: int, access: Access) -> TokenSuperseded:
+    """The refusal of a retried seat-token issuance whose token has been replaced or withdrawn since: a client
+    that lost the first answer must not keep a dead token. No token is in the refusal."""
+    since = "replaced by a newer one" if access.seat_grants(seat) else "withdrawn"
+    return TokenSuperseded(
+        f"the token this Idempotency-Key issued for {domain.seat_text(state, seat)} has since been {since} "
+        "and no longer works: ask for a new token with a new Idempotency-Key",
+        seat=seat,
+    )
 
 
-# --- the service ------------------------------------------------------------------------------------------
+# --- what a creation hands out ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -255,153 +270,7 @@ class Issued:
     game_id: UUID
     token: str
     grant: Grant
-
-
-class Gatekeeper:
-    """Access to the games of one :class:`GameLog` (or a sharded log of several): creating owned games,
-    issuing and checking tokens. A game's access stream lives in the game's own application (its shard)."""
-
-    def __init__(self, log: GameLog) -> None:
-        self.log = log
-
-    def home(self, game_id: UUID) -> GameLog:
-        """The application that holds this game's streams (the log itself, or the game's shard)."""
-        shard_for = getattr(self.log, "shard_for", None)
-        return self.log if shard_for is None else cast("GameLog", shard_for(game_id))
-
-    def access(self, game_id: UUID) -> Access:
-        try:
-            stream = self.home(game_id).repository.get(stream_id(game_id), projector_func=project_access)
-        except AggregateNotFoundError:
-            return empty(game_id)
-        assert isinstance(stream, Access)
-        return stream
-
-    def authenticate(self, game_id: UUID, token: str) -> Grant | None:
-        """The live grant of this token for this game, or None."""
-        return self.access(game_id).match(token)
-
-    def game_and_grant(self, game_id: UUID, token: str) -> tuple[Game, Grant | None]:
-        """The game as it stands (``GameNotFound`` as ``get_game``) and the live grant of this token for it, or
-        None: what every request with a token asks, read together (``GameLog.get_game_with``)."""
-        game, access = self.game_and_access(game_id)
-        return game, access.match(token)
-
-    def game_and_access(self, game_id: UUID) -> tuple[Game, Access]:
-        """The game as it stands (``GameNotFound`` as ``get_game``) and its live grants, read together."""
-        game, stream = self.home(game_id).get_game_with(game_id, stream_id(game_id), project_access)
-        return game, _access_of(game_id, stream)
-
-    def plan_game_and_grant(self, game_id: UUID, token: str) -> PlannedRead | None:
-        """:meth:`game_and_grant` prepared as one Redis command (``GameLog.plan_game_with``): its ``finish``
-        gives the game and the grant; None when it cannot be planned (the caller then asks the usual way)."""
-        plan = self.home(game_id).plan_game_with(game_id, stream_id(game_id), project_access)
-        if plan is None:
-            return None
-        finish = plan.finish
-
-        def matched(reply: Any) -> tuple[Game, Grant | None]:
-            game, stream = finish(reply)
-            return game, _access_of(game_id, stream).match(token)
-
-        return replace(plan, finish=matched)
-
-    # The three ways a game comes to exist all save the game, its index entry and its owner grant together
-    # (GameLog's own transaction helper), so a game is never left without an owner.
-
-    def create_game(self, setup: Mapping[str, Any], *, catalog: Mapping[str, Any] | None = None) -> Issued:
-        created, state = decisions.create(setup, catalog=catalog, game_id=uuid4())
-        return self._save_owned([created], opening=state)
-
-    def fork(self, game_id: UUID, version: int, title: str | None = None) -> Issued:
-        game = self.log.as_it_stood(game_id, version)  # the records as they were then (GameLog.as_it_stood)
-        return self._save_owned(decisions.fork_events(game, version, uuid4(), title))
-
-    def import_log(self, data: Any, *, keep_id: bool = True, game_id: UUID | None = None) -> Issued:
-        """Like :meth:`GameLog.import_log` (the game keeps its id when that id is free here), plus an owner.
-        ``game_id`` imposes the id (a restore keeps every game's): if a game has it already, nothing is
-        written and the store's ``IntegrityError`` is raised."""
-        if game_id is not None:
-            return self._save_owned_import(data, game_id)
-        game_id = uuid4()
-        if keep_id and isinstance(data, Mapping):
-            try:
-                wanted = UUID(str(data.get("game_id")))
-            except ValueError:
-                wanted = None
-            if wanted is not None:
-                game_id = self.home(wanted).import_id(data, keep_id=True)
-                try:
-                    return self._save_owned_import(data, game_id)
-                except IntegrityError:  # the same id imported a moment earlier: this copy takes a new one
-                    game_id = uuid4()
-        return self._save_owned_import(data, game_id)
-
-    def _save_owned_import(self, data: Any, game_id: UUID) -> Issued:
-        imported = exports.refold(data, game_id=game_id)
-        return self._save_owned(imported.game_events, extra=imported.note_events)
-
-    def _save_owned(
-        self, events: list[Any], extra: Iterable[DomainEvent] = (), opening: Any = None
-    ) -> Issued:
-        game_id: UUID = events[0].originator_id
-        token = new_token()
-        event = grant(empty(game_id), role=OWNER, seat=None, token_hash=hash_token(token), by="system")
-        # GameLog's own helper (same package): the game, its index entry and the grant in one transaction.
-        home = self.home(game_id)
-        home._save_with_index(events, extra=[*extra, event], opening=opening)
-        access = mutate(event, None)
-        # Cached with the game (which the helper caches): the game's first write then reads both in one round
-        # trip, as every later write does, instead of reading the access stream whole.
-        home.keep(access.id, access)
-        return Issued(game_id, token, access.grants[event.grant_id])
-
-    def issue_seat_token(self, game_id: UUID, seat: int, *, by: str) -> Issued:
-        """A new token for ``seat`` (an index from 0); any earlier token of that seat stops working (a lost
-        phone). :class:`InvalidSeat` for a seat the game does not have, and for the seat the engine plays."""
-        game = self.log.get_game(game_id)
-        check_seat(game, seat)
-        if game.setup["players"][seat].get("automatic"):
-            raise InvalidSeat(
-                f"{domain.seat_text(game.state, seat)} is the solo rival, played by the rules engine: it "
-                "takes no token",
-                seat=seat,
-                seats=len(game.setup["players"]),
-            )
-        token = new_token()
-        for _ in range(5):  # another grant written at the same moment moves ours one place on
-            access = self.access(game_id)
-            events: list[DomainEvent] = [
-                revoke(access, old.id, by=by, offset=offset)
-                for offset, old in enumerate(access.seat_grants(seat))
-            ]
-            issued = grant(
-                access, role=SEAT, seat=seat, token_hash=hash_token(token), by=by, offset=len(events)
-            )
-            try:
-                self.home(game_id).save(*events, issued)
-            except IntegrityError:
-                continue
-            # The grant as written, not as read back: a token issued for the same seat a moment later
-            # may already have revoked it, and the caller must still get the token it was issued.
-            return Issued(game_id, token, mutate(issued, access).grants[issued.grant_id])
-        raise StaleVersion(access.version, self.access(game_id).version)
-
-    def revoke_seat(self, game_id: UUID, seat: int, *, by: str) -> int:
-        """Withdraw every token of ``seat`` (an index from 0); returns how many stopped working (none for a
-        seat without one). :class:`InvalidSeat` for a seat the game does not have."""
-        check_seat(self.log.get_game(game_id), seat)
-        for _ in range(5):
-            access = self.access(game_id)
-            events = [
-                revoke(access, old.id, by=by, offset=offset)
-                for offset, old in enumerate(access.seat_grants(seat))
-            ]
-            if not events:
-                return 0
-            try:
-                self.home(game_id).save(*events)
-            except IntegrityError:
-                continue
-            return len(events)
-        raise StaleVersion(access.version, self.access(game_id).version)
+    repeated: bool = False
+    """True when this is the answer to a retry (the token was issued by the first attempt)."""
+    version: int | None = None
+    """For a new game: the version it had when it was created (its first events)."""

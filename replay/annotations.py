@@ -8,7 +8,7 @@ to an undone move stays, marked as such by the readers). Edits and deletions are
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import singledispatch
 from typing import Any
@@ -83,6 +83,9 @@ class Annotations:
     version: int
     game_id: str
     items: Mapping[str, Annotation]
+    keys: Mapping[str, tuple[int, str]] = field(default_factory=dict)
+    """The writes made with an ``Idempotency-Key``: key -> (the stream's version after it, the annotation it
+    wrote), so a retry is answered as the write was (:mod:`replay.idempotency`)."""
 
     def visible(self) -> list[Annotation]:
         """Live annotations, in the order of the game (version), then of writing."""
@@ -161,6 +164,7 @@ def add(
     glyph: Any = None,
     target: Any = None,
     parts: Parts | None = None,
+    idempotency_key: str | None = None,
 ) -> AnnotationAdded:
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= game_version:
         raise InvalidAnnotation(f"version must be between 1 and {game_version}", version=version)
@@ -176,6 +180,7 @@ def add(
         text=text,
         glyph=glyph,
         target=target,
+        idempotency_key=idempotency_key,
     )
 
 
@@ -188,6 +193,7 @@ def edit(
     glyph: Any = None,
     target: Any = None,
     parts: Parts | None = None,
+    idempotency_key: str | None = None,
 ) -> AnnotationEdited:
     stream.get(annotation_id)
     text, glyph, target = check_content(text, glyph, target, parts)
@@ -200,10 +206,13 @@ def edit(
         text=text,
         glyph=glyph,
         target=target,
+        idempotency_key=idempotency_key,
     )
 
 
-def delete(stream: Annotations, annotation_id: str, *, actor: str) -> AnnotationDeleted:
+def delete(
+    stream: Annotations, annotation_id: str, *, actor: str, idempotency_key: str | None = None
+) -> AnnotationDeleted:
     stream.get(annotation_id)
     return AnnotationDeleted(
         originator_id=stream.id,
@@ -211,7 +220,19 @@ def delete(stream: Annotations, annotation_id: str, *, actor: str) -> Annotation
         timestamp=now(),
         annotation_id=annotation_id,
         actor=actor,
+        idempotency_key=idempotency_key,
     )
+
+
+def _advance(
+    stream: Annotations, event: AnnotationAdded | AnnotationEdited | AnnotationDeleted
+) -> dict[str, Any]:
+    """What every annotation event changes: the stream's version, and the keys of its writes."""
+    changed: dict[str, Any] = {"version": event.originator_version}
+    if event.idempotency_key:
+        entry = (event.originator_version, event.annotation_id)
+        changed["keys"] = {**stream.keys, event.idempotency_key: entry}
+    return changed
 
 
 @singledispatch
@@ -231,7 +252,7 @@ def _added(event: AnnotationAdded, stream: Annotations | None) -> Annotations:
         target=event.target,
         created_on=event.timestamp,
     )
-    return replace(base, version=event.originator_version, items={**base.items, item.id: item})
+    return replace(base, **_advance(base, event), items={**base.items, item.id: item})
 
 
 @mutate.register
@@ -245,14 +266,14 @@ def _edited(event: AnnotationEdited, stream: Annotations | None) -> Annotations:
         edited_on=event.timestamp,
         edited_by=event.editor,
     )
-    return replace(stream, version=event.originator_version, items={**stream.items, item.id: item})
+    return replace(stream, **_advance(stream, event), items={**stream.items, item.id: item})
 
 
 @mutate.register
 def _deleted(event: AnnotationDeleted, stream: Annotations | None) -> Annotations:
     assert stream is not None
     item = replace(stream.items[event.annotation_id], deleted=True)
-    return replace(stream, version=event.originator_version, items={**stream.items, item.id: item})
+    return replace(stream, **_advance(stream, event), items={**stream.items, item.id: item})
 
 
 def project_annotations(stream: Annotations | None, events: Iterable[Any]) -> Annotations | None:

@@ -15,8 +15,8 @@ the rules is reported with its position, and the other games restore all the sam
 
 Access does not travel. Tokens are never stored (only their hashes, in each game's access stream), and an
 export does not hold the access stream, so a backup holds no token and no hash of one: a stolen backup opens
-no game of the club's. Each game restored gets a fresh owner token instead (:class:`replay.access.Gatekeeper`
-saves it with the game, as for any import through the API), which the caller must hand to the club; the old
+no game of the club's. Each game restored gets a fresh owner token instead (``GameLog.import_log`` saves it
+with the game, as for any import through the API), which the caller must hand to the club; the old
 owner and seat tokens do not work on the restored copy. A game found already there keeps the access it has.
 """
 
@@ -37,7 +37,6 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 from replay import exports
-from replay.access import Gatekeeper
 from replay.application import GameLog
 from replay.errors import GameNotFound, InvalidLog, ReplayError
 from replay.events import now
@@ -308,10 +307,9 @@ def restore(
     cut short would otherwise lose the tokens of the games it had written)."""
     started = time.perf_counter()
     index = _read_index(directory)
-    gate = Gatekeeper(log)
     outcomes: list[Restored] = []
     entries, malformed = _entries(index["games"])
-    for outcome in [*malformed, *(_restore_one(log, gate, directory, entry) for entry in _ordered(entries))]:
+    for outcome in [*malformed, *(_restore_one(log, directory, entry) for entry in _ordered(entries))]:
         outcomes.append(outcome)
         if progress is not None:
             progress(outcome)
@@ -406,7 +404,7 @@ def _ordered(entries: Iterable[_Entry]) -> list[_Entry]:
     return ordered
 
 
-def _restore_one(log: GameLog, gate: Gatekeeper, directory: Path, entry: _Entry) -> Restored:
+def _restore_one(log: GameLog, directory: Path, entry: _Entry) -> Restored:
     def outcome(kind: Outcome, message: str = "", **more: Any) -> Restored:
         return Restored(entry.position, entry.file, entry.game_id, entry.title, kind, message, **more)
 
@@ -430,7 +428,7 @@ def _restore_one(log: GameLog, gate: Gatekeeper, directory: Path, entry: _Entry)
     if present is not None:
         return _compared(present, document, outcome)
     try:
-        issued = gate.import_log(document, game_id=game_id)
+        issued = log.import_log(document, game_id=game_id)
     except InvalidLog as error:
         return outcome(Outcome.FAILED, error.message, problems=tuple(error.problems))
     except ReplayError as error:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
     from replay.application import GameLog
@@ -131,16 +131,10 @@ class StoreConfig:
 
 
 def open_log(config: StoreConfig, **extra_env: str) -> GameLog:
-    """The game log on the configured store (creating the SQLite data folder if needed). With several shards
-    it is a :class:`replay.shards.ShardedLog`, which answers the same methods."""
+    """The game log on the configured store (creating the SQLite data folder if needed), with as many stores
+    as the configuration names shards."""
     from replay.application import GameLog
 
     if config.sqlite_path is not None:
         config.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-    env = {**config.eventsourcing_env(), **extra_env}
-    if config.shards > 1:
-        from replay.shards import ShardedLog
-
-        sharded: Any = ShardedLog.build(config.shards, lambda shard_class: shard_class(env=env))
-        return cast("GameLog", sharded)  # duck-typed: the same methods, routed by game id
-    return GameLog(env=env)
+    return GameLog({**config.eventsourcing_env(), **extra_env}, shards=config.shards)

@@ -18,23 +18,28 @@ from replay import rules
 from replay.errors import (
     AmendUnchanged,
     GameClosed,
+    InvalidResolution,
     InvalidSetup,
     NothingToRedo,
     NothingToUndo,
+    ResolutionNotLater,
+    ResolutionNotNeeded,
+    ResolutionRepeated,
+    ResolutionUnused,
     UnknownVersion,
 )
 from replay.events import (
     GameAbandoned,
     GameCreated,
-    GameIndexed,
     Move,
     MoveAmended,
     MovePlayed,
+    MoveResolved,
     MovesRedone,
     MovesUndone,
     now,
 )
-from replay.game import Game
+from replay.game import Game, MoveRecord
 
 COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange")
 MODES = ("table", "seeded")
@@ -170,21 +175,6 @@ def create(
     return event, state
 
 
-def index_entry(created: GameCreated, index_id: UUID, index_version: int) -> GameIndexed:
-    """The game index's record of a new game (saved in the same transaction as the game's first event)."""
-    return GameIndexed(
-        originator_id=index_id,
-        originator_version=index_version,
-        timestamp=created.timestamp,
-        game_id=str(created.originator_id),
-        players=[seat["name"] for seat in created.setup["players"]],
-        mode=created.setup["mode"],
-        title=created.setup["title"],
-        private=created.setup["private"],
-        parent=created.parent,
-    )
-
-
 def _open(game: Game) -> None:
     if game.abandoned is not None:
         raise GameClosed("this game was abandoned: fork it to play on", abandoned_at=game.abandoned.version)
@@ -233,7 +223,9 @@ def play(game: Game, moves: Sequence[Move], *, actor: str, idempotency_key: str 
     return Decided(events, states)
 
 
-def undo(game: Game, *, actor: str, to_version: int | None = None) -> MovesUndone:
+def undo(
+    game: Game, *, actor: str, to_version: int | None = None, idempotency_key: str | None = None
+) -> MovesUndone:
     """Decide an undo: of the last effective move, or of every effective move recorded after ``to_version``."""
     _open(game)
     if to_version is None:
@@ -256,10 +248,11 @@ def undo(game: Game, *, actor: str, to_version: int | None = None) -> MovesUndon
         timestamp=now(),
         versions=versions,
         actor=actor,
+        idempotency_key=idempotency_key,
     )
 
 
-def redo(game: Game, *, actor: str, count: int = 1) -> MovesRedone:
+def redo(game: Game, *, actor: str, count: int = 1, idempotency_key: str | None = None) -> MovesRedone:
     """Decide a redo of the next ``count`` undone moves, exactly as they were recorded."""
     _open(game)
     if not game.redo:
@@ -272,21 +265,87 @@ def redo(game: Game, *, actor: str, count: int = 1) -> MovesRedone:
         timestamp=now(),
         versions=list(game.redo[:count]),
         actor=actor,
+        idempotency_key=idempotency_key,
     )
 
 
 @dataclass(frozen=True)
+class Resolution:
+    """What was really played where a later recorded move no longer fits after an amendment.
+
+    ``index`` is that recorded move's position in the line of play as it stands when the amendment is asked
+    for, counting from 1 (the timeline's ``index``, "move 14" on the replay page); the amendment never
+    renumbers it, so every dry run of one correction names its misfits alike. ``moves`` are played in its
+    place, in order: one for the move really played instead, none when the recorded move never happened,
+    several when more was played there. ``keep_recorded``: the recorded move happened too, right after
+    ``moves`` (they were left out of the record); it stays on the line if it fits after them.
+    """
+
+    index: int
+    moves: tuple[Move, ...]
+    keep_recorded: bool = False
+
+    @classmethod
+    def read(cls, raw: Any, position: int) -> Resolution:
+        """A resolution from its JSON form (``{"index": I, "move": {...}}``, or ``"moves": [...]`` with an
+        optional ``"keep_recorded": true``); ``position`` is its place in the list, for the error."""
+        if isinstance(raw, Resolution):
+            return raw
+        where = {"resolution": position}
+        if not isinstance(raw, Mapping):
+            raise InvalidResolution("a resolution is an object: {index, move}", **where)
+        index = raw.get("index")
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise InvalidResolution(
+                "a resolution's index is a whole number (a move's place in the line)", **where
+            )
+        unknown = set(raw) - {"index", "move", "moves", "keep_recorded"}
+        if unknown:
+            raise InvalidResolution(
+                f"unknown field(s) of a resolution: {', '.join(sorted(unknown))}", **where
+            )
+        if ("move" in raw) == ("moves" in raw):
+            raise InvalidResolution(
+                "a resolution gives its move (move) or its moves (moves), one of them", **where
+            )
+        moves = [raw["move"]] if "move" in raw else raw["moves"]
+        if not isinstance(moves, list | tuple) or not all(
+            isinstance(move, Mapping) and isinstance(move.get("kind"), str) for move in moves
+        ):
+            raise InvalidResolution(
+                "a resolution's moves are objects with a kind, as legal-moves lists them", **where
+            )
+        keep = raw.get("keep_recorded", False)
+        if not isinstance(keep, bool):
+            raise InvalidResolution("keep_recorded is true or false", **where)
+        return cls(index=index, moves=tuple(dict(move) for move in moves), keep_recorded=keep)
+
+
+@dataclass(frozen=True)
 class AmendReport:
-    """What an amendment did to the moves after the amended one."""
+    """What an amendment did to the moves after the amended one.
+
+    ``kept``: the later recorded moves that stay on the line (with their versions). ``dropped``: the first
+    later move that no longer fits and has no resolution, and every move after it. ``resolved``: each misfit
+    that a resolution answered, with the words of the moves played in its place. ``first_misfit``: that
+    unresolved misfit, with what a client needs to resolve it (its index, the words of the recorded move and of
+    why it no longer fits, the moves legal there); ``misfit_state`` is the engine's state there (for the board).
+    """
 
     version: int
     kept: tuple[int, ...]
     dropped: tuple[int, ...]
     first_misfit: dict[str, Any] | None = None
     redrawn: dict[str, list[Move]] = field(default_factory=dict)
+    resolved: tuple[dict[str, Any], ...] = ()
+    over: bool = False
+    """Whether the game is over at the end of the corrected line (a correction may leave a finished game waiting
+    for a move nobody recorded: an action its last player now could take)."""
+    misfit_state: Any = field(default=None, compare=False, repr=False)
 
     @property
     def all_fit(self) -> bool:
+        """No later move is left without a place: each still fits, or was resolved."""
         return self.first_misfit is None
 
     def to_dict(self) -> dict[str, Any]:
@@ -297,6 +356,8 @@ class AmendReport:
             "dropped": list(self.dropped),
             "first_misfit": self.first_misfit,
             "redrawn": sorted(int(version) for version in self.redrawn),
+            "resolved": [dict(entry) for entry in self.resolved],
+            "over": self.over,
         }
 
 
@@ -318,14 +379,29 @@ def state_after_move(game: Game, version: int) -> Any:
 
 
 def amend(
-    game: Game, version: int, move: Move, *, actor: str, unchanged: bool = False
-) -> tuple[MoveAmended, AmendReport]:
+    game: Game,
+    version: int,
+    move: Move,
+    *,
+    actor: str,
+    unchanged: bool = False,
+    resolutions: Sequence[Any] = (),
+    idempotency_key: str | None = None,
+) -> tuple[list[MoveResolved | MoveAmended], AmendReport]:
     """Decide an amendment: replace the move recorded at ``version`` and re-check every later effective move.
 
-    The first later move that no longer fits, and everything after it, leave the line of play (reported in
-    :class:`AmendReport`); in seeded mode a later move whose chance outcomes must change gets them redrawn.
-    The move already recorded there is refused (:class:`AmendUnchanged`: it would correct nothing), unless
-    ``unchanged`` (an import re-deciding a log written before such amendments were refused).
+    Each later recorded move is played again on the corrected line, in order. One that still fits is kept (its
+    version, words re-said on the new line; in seeded mode the chance outcomes after it are drawn again when
+    they must change). One that no longer fits is replaced by its :class:`Resolution`, if one names its line
+    index; the first without one, and everything after it, leave the line of play (reported in
+    :class:`AmendReport`). The move already recorded is refused (:class:`AmendUnchanged`: it would correct
+    nothing), unless ``unchanged`` (an import re-deciding a log written before such amendments were refused).
+
+    The events: one ``MoveResolved`` per move played by a resolution, then the ``MoveAmended`` that says where
+    each goes; all of them are written in one atomic write. Every resolution must be used where it stands
+    (:class:`ResolutionNotLater`, :class:`ResolutionRepeated`, :class:`ResolutionNotNeeded`,
+    :class:`ResolutionUnused`); a resolution's move that the rules refuse raises the engine's error, with
+    ``details.resolution_index``. Nothing is decided in part: an error leaves no event.
     """
     _open(game)
     before = state_before_move(game, version)
@@ -336,32 +412,87 @@ def amend(
         )
     game = game.with_states_from_start()
     position = game.line.index(version)
+    planned = _planned(resolutions, position, len(game.line))
     state, chance = rules.decide(before, move)
     description = domain.describe(before, move)
     kept: list[int] = []
     redrawn: dict[str, list[Move]] = {}
     misfit: dict[str, Any] | None = None
+    misfit_state: Any = None
+    dropped: tuple[int, ...] = ()
+    played: list[MoveResolved] = []
+    resolved: list[dict[str, Any]] = []
+    stored: list[dict[str, Any]] = []
     later = game.line[position + 1 :]
-    for index, later_version in enumerate(later):
+    for offset, later_version in enumerate(later):
+        index = position + 2 + offset  # the line index (from 1) of this recorded move
         record = game.records[later_version]
-        try:
-            if game.mode == "seeded":
-                next_state, outcomes = rules.decide(state, record.move)
-                if outcomes != list(record.chance):
-                    redrawn[str(later_version)] = outcomes
-            else:
-                next_state = rules.recheck(state, record.move, record.chance)
-        except domain.DomainError as error:
-            misfit = {"version": later_version, "move": record.move, "error": error.to_dict()}
-            dropped = tuple(later[index:])
+        resolution = planned.pop(index, None)
+        refit: Refit | None = _refit(game.mode, state, record)
+        if resolution is not None:
+            if not isinstance(refit, domain.DomainError):
+                raise ResolutionNotNeeded(
+                    f"move {index} still fits after this correction: it is kept as recorded, and needs no "
+                    "resolution",
+                    index=index,
+                    version=later_version,
+                )
+            first = game.version + 1 + len(played)
+            for number, resolving in enumerate(resolution.moves):
+                done, state = _resolving(
+                    game,
+                    state,
+                    resolving,
+                    at=first + number,
+                    replaces=later_version,
+                    actor=actor,
+                    index=index,
+                    idempotency_key=idempotency_key,
+                )
+                played.append(done)
+            refit = _refit(game.mode, state, record) if resolution.keep_recorded else None
+            stays = refit is not None and not isinstance(refit, domain.DomainError)
+            resolved.append(
+                {
+                    "index": index,
+                    "version": later_version,
+                    "recorded_words": record.description,
+                    "words": [done.description for done in played[first - game.version - 1 :]],
+                    "kept": stays,
+                }
+            )
+            stored.append(
+                {
+                    "index": index,
+                    "version": later_version,
+                    "moves": list(range(first, first + len(resolution.moves))),
+                    "kept": stays,
+                }
+            )
+        if refit is None:  # replaced by its resolution's moves
+            continue
+        if isinstance(refit, domain.DomainError):
+            misfit, misfit_state = _misfit(state, index, record, refit, resolution is not None), state
+            dropped = tuple(later[offset:])
             break
-        state = next_state
+        state, outcomes = refit
+        if outcomes is not None:
+            redrawn[str(later_version)] = outcomes
         kept.append(later_version)
-    else:
-        dropped = ()
+    if planned:
+        unused = sorted(planned)
+        reached = (
+            f"move {misfit['index']} no longer fits and has no resolution" if misfit else "the line ends"
+        )
+        raise ResolutionUnused(
+            f"the resolution for move {unused[0]} is never reached: {reached}, so the moves from it on leave "
+            "the line of play",
+            indexes=unused,
+            first_misfit=misfit["index"] if misfit else None,
+        )
     event = MoveAmended(
         originator_id=game.id,
-        originator_version=game.version + 1,
+        originator_version=game.version + 1 + len(played),
         timestamp=now(),
         version=version,
         move=dict(move),
@@ -370,11 +501,115 @@ def amend(
         description=description,
         dropped=list(dropped),
         redrawn=redrawn,
+        resolutions=stored,
+        idempotency_key=idempotency_key,
     )
-    return event, AmendReport(version, tuple(kept), dropped, misfit, redrawn)
+    over = domain.is_over(state)  # the state the corrected line ends on (before its first misfit, if any)
+    report = AmendReport(version, tuple(kept), dropped, misfit, redrawn, tuple(resolved), over, misfit_state)
+    return [*played, event], report
 
 
-def abandon(game: Game, *, actor: str, reason: str) -> GameAbandoned:
+def _planned(resolutions: Sequence[Any], position: int, length: int) -> dict[int, Resolution]:
+    """The resolutions asked for, by line index, each checked to name a later move, once."""
+    planned: dict[int, Resolution] = {}
+    for number, raw in enumerate(resolutions):
+        resolution = Resolution.read(raw, number)
+        if not position + 2 <= resolution.index <= length:
+            raise ResolutionNotLater(
+                f"a resolution names move {resolution.index}: the moves after the corrected one (move "
+                f"{position + 1}) are moves {position + 2} to {length}"
+                if position + 2 <= length
+                else f"a resolution names move {resolution.index}: no move comes after the corrected one",
+                index=resolution.index,
+                first=position + 2,
+                last=length,
+            )
+        if resolution.index in planned:
+            raise ResolutionRepeated(
+                f"two resolutions name move {resolution.index}: give it one, with all the moves played there",
+                index=resolution.index,
+            )
+        planned[resolution.index] = resolution
+    return planned
+
+
+Refit = tuple[Any, list[Move] | None] | domain.DomainError
+"""A recorded move played again: the state it leads to and its redrawn chance outcomes, or why it no longer
+fits."""
+
+
+def _refit(mode: str, state: Any, record: MoveRecord) -> Refit:
+    """A recorded move played again on ``state``: the state it leads to and, in seeded mode, its chance
+    outcomes when they must be drawn anew (None when they are the recorded ones); or why it no longer fits.
+    In table mode chance is recorded data (what happened at the table): re-checked, never drawn."""
+    try:
+        if mode == "seeded":
+            next_state, outcomes = rules.decide(state, record.move)
+            return next_state, (outcomes if outcomes != list(record.chance) else None)
+        return rules.recheck(state, record.move, record.chance), None
+    except domain.DomainError as error:
+        return error
+
+
+def _resolving(
+    game: Game,
+    state: Any,
+    move: Move,
+    *,
+    at: int,
+    replaces: int,
+    actor: str,
+    index: int,
+    idempotency_key: str | None = None,
+) -> tuple[MoveResolved, Any]:
+    """Decide one move of a resolution, as a move recorded on that line would be (``play``): its event, and
+    the state it leads to."""
+    try:
+        after, chance = rules.decide(state, move)
+    except domain.DomainError as error:
+        error.details.setdefault("resolution_index", index)
+        raise
+    event = MoveResolved(
+        originator_id=game.id,
+        originator_version=at,
+        timestamp=now(),
+        replaces=replaces,
+        move=dict(move),
+        chance=chance,
+        seat=move.get("seat"),
+        actor=actor,
+        description=domain.describe(state, move),
+        idempotency_key=idempotency_key,
+    )
+    return event, after
+
+
+def _misfit(
+    state: Any, index: int, record: MoveRecord, error: domain.DomainError, after_resolution: bool
+) -> dict[str, Any]:
+    """A later move that no longer fits, as a client needs it to resolve it: where it is, what it was in words
+    (as recorded: its words on the line it was played on, safe whatever the new state), why it no longer fits
+    (the rules' words and number), who is asked to play there and every move legal there.
+    ``after_resolution``: it was kept after the moves of its own resolution (``keep_recorded``) and still
+    does not fit after them; that resolution is the one to extend."""
+    seat = domain.prompt_of(state).get("seat")
+    players = state.players
+    return {
+        "index": index,
+        "version": record.version,
+        "move": record.move,
+        "error": error.to_dict(),
+        "recorded_words": record.description,
+        "reason": error.message,
+        "rule": error.rule,
+        "seat": seat,
+        "player": players[seat].name if isinstance(seat, int) and 0 <= seat < len(players) else None,
+        "legal_moves": domain.legal_moves(state),
+        "after_resolution": after_resolution,
+    }
+
+
+def abandon(game: Game, *, actor: str, reason: str, idempotency_key: str | None = None) -> GameAbandoned:
     """Close a game that is still in progress. A game the rules say is over has its result: abandoning it
     would show it "abandoned" beside its winner, so it is refused (``409 game_closed``, ``details.over``)."""
     _open(game)
@@ -388,6 +623,7 @@ def abandon(game: Game, *, actor: str, reason: str) -> GameAbandoned:
         timestamp=now(),
         actor=actor,
         reason=reason[:500],
+        idempotency_key=idempotency_key,
     )
 
 
@@ -438,9 +674,16 @@ def line_at(game: Game, version: int) -> tuple[int, ...]:
         raise UnknownVersion(f"this game has versions 1 to {game.version}", version=version)
     line: list[int] = []
     redo: list[int] = []
+    # The moves of an amendment's resolutions, by the version of the recorded move each stands in for: they
+    # are recorded just before their amendment, which puts them on the line.
+    resolving: dict[int, list[int]] = {}
     audit = {entry.version: entry for entry in game.audit}
     for current in range(2, version + 1):
-        if current in game.records and game.records[current].amends is None:
+        record = game.records.get(current)
+        if record is not None and record.resolves is not None:
+            resolving.setdefault(record.resolves, []).append(current)
+            continue
+        if record is not None and record.amends is None:
             line.append(current)
             redo = []
             continue
@@ -454,9 +697,17 @@ def line_at(game: Game, version: int) -> tuple[int, ...]:
             line.extend(entry.versions)
             redo = redo[len(entry.versions) :]
         elif entry.kind == "amend":
-            amended, *dropped = entry.versions
+            # ``versions``: the amended move, then every later move that left the line (dropped, or replaced by
+            # the moves of its resolution); a resolved move that was played too stays after them.
+            amended, *left = entry.versions
             position = line.index(amended)
-            later = [v for v in line[position + 1 :] if v not in set(dropped)]
+            gone = set(left)
+            later: list[int] = []
+            for move_version in line[position + 1 :]:
+                later.extend(resolving.get(move_version, ()))
+                if move_version not in gone:
+                    later.append(move_version)
             line = [*line[:position], current, *later]
             redo = []
+            resolving = {}
     return tuple(line)

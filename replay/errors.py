@@ -66,6 +66,39 @@ class AmendUnchanged(ReplayError):
     code = "amend_unchanged"
 
 
+class InvalidResolution(ReplayError):
+    """A resolution of an amendment (a move really played in place of a later move that no longer fits) that
+    cannot be read: not an object, no line ``index``, neither or both of ``move`` and ``moves``."""
+
+    code = "invalid_resolution"
+
+
+class ResolutionNotLater(InvalidResolution):
+    """A resolution names a line index that is not a move after the amended one on the line of play."""
+
+    code = "resolution_not_later"
+
+
+class ResolutionRepeated(InvalidResolution):
+    """Two resolutions name the same line index."""
+
+    code = "resolution_repeated"
+
+
+class ResolutionNotNeeded(InvalidResolution):
+    """A resolution names a recorded move that still fits where it stands after the correction: it is kept as
+    recorded, and a resolution there would rewrite a move that was right."""
+
+    code = "resolution_not_needed"
+
+
+class ResolutionUnused(InvalidResolution):
+    """A resolution is never reached: an earlier later move no longer fits and has none, so the moves from it on
+    leave the line of play, the resolved one among them."""
+
+    code = "resolution_unused"
+
+
 class GameClosed(ReplayError):
     """The game was abandoned: it can be read, forked and exported, not played on."""
 
@@ -111,3 +144,19 @@ class RulesVersionUnsupported(ReplayError):
     """A game was recorded under rules this build cannot replay."""
 
     code = "rules_version_unsupported"
+
+
+def store_unavailable(error: BaseException) -> bool:
+    """Whether ``error`` says the event store did not answer (or cannot take writes now): unreachable, timed
+    out, full (Redis ``noeviction``), read-only, or without its cluster. Such a request may be tried again."""
+    from eventsourcing.persistence import OperationalError
+
+    if isinstance(error, OperationalError | ConnectionError | TimeoutError):
+        return True
+    import redis
+
+    from replay.store.errors import translate
+
+    # A redis-py error that reached here without the store's own translation (a read made outside a
+    # recorder) is judged by the same mapping the store uses.
+    return isinstance(error, redis.RedisError) and isinstance(translate(error), OperationalError)

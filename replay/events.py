@@ -88,6 +88,17 @@ class MovesUndone(DomainEvent):
     versions: list[int]
     actor: str
 
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
+
 
 @dataclass(frozen=True)
 class MovesRedone(DomainEvent):
@@ -96,15 +107,53 @@ class MovesRedone(DomainEvent):
     versions: list[int]
     actor: str
 
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
+
+
+@dataclass(frozen=True)
+class MoveResolved(DomainEvent):
+    """A move really played in place of a later recorded move that no longer fitted after an amendment (a
+    *resolution*, DESIGN §3): written in the same atomic write as its ``MoveAmended``, just before it.
+
+    ``replaces`` is the version of the recorded move it stands in for (which stays in the log). Folding this
+    event only records the move (with its own version, words, seat and chance outcomes); the ``MoveAmended``
+    that follows puts it on the line of play, where the amendment decided it goes.
+    """
+
+    replaces: int
+    move: Move
+    chance: list[Move]
+    seat: int | None
+    actor: str
+    description: str
+    idempotency_key: str | None = None
+    """The amendment's ``Idempotency-Key`` (every event of one write carries it): :mod:`replay.idempotency`."""
+
 
 @dataclass(frozen=True)
 class MoveAmended(DomainEvent):
     """The move recorded at ``version`` was replaced by ``move`` and every later effective move re-applied.
 
-    ``dropped`` lists the later moves that no longer fitted (the first misfit and everything after it): they
-    leave the effective line of play, and stay in the log. ``chance`` holds the outcomes drawn after the
-    amended move in seeded mode; ``redrawn`` maps the version of a later move (as a string, for JSON) to the
-    outcomes drawn after it again when the amendment changed what chance had to decide there (seeded mode).
+    ``dropped`` lists the later moves that no longer fitted and had no resolution (the first such misfit and
+    everything after it): they leave the effective line of play, and stay in the log. ``chance`` holds the
+    outcomes drawn after the amended move in seeded mode; ``redrawn`` maps the version of a later move (as a
+    string, for JSON) to the outcomes drawn after it again when the amendment changed what chance had to
+    decide there (seeded mode).
+
+    ``resolutions`` (version 2) lists, in the order of the line of play, each later move that no longer fitted
+    and the moves really played in its place: ``{"index": I, "version": V, "moves": [W, ...], "kept": bool}``
+    where ``I`` is the recorded move's position in the line of play as it stood (from 1), ``V`` its version,
+    ``W`` the versions of the ``MoveResolved`` events written just before this one, and ``kept`` whether the
+    recorded move stays on the line right after them (it was played too, after moves left out of the record).
     """
 
     version: int
@@ -114,6 +163,19 @@ class MoveAmended(DomainEvent):
     description: str
     dropped: list[int]
     redrawn: dict[str, list[Move]]
+    resolutions: list[dict[str, Any]]
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no resolutions (every misfit dropped the rest of the line) and no
+        idempotency key."""
+        state["resolutions"] = []
+        state["idempotency_key"] = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +184,17 @@ class GameAbandoned(DomainEvent):
 
     actor: str
     reason: str
+
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
 
 
 # --- the annotation stream (one per game, separate from the game's stream) --------------------------------
@@ -139,6 +212,17 @@ class AnnotationAdded(DomainEvent):
     glyph: str | None
     target: dict[str, Any] | None
 
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
+
 
 @dataclass(frozen=True)
 class AnnotationEdited(DomainEvent):
@@ -150,6 +234,17 @@ class AnnotationEdited(DomainEvent):
     glyph: str | None
     target: dict[str, Any] | None
 
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
+
 
 @dataclass(frozen=True)
 class AnnotationDeleted(DomainEvent):
@@ -157,6 +252,17 @@ class AnnotationDeleted(DomainEvent):
 
     annotation_id: str
     actor: str
+
+    idempotency_key: str | None = None
+    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
+    (:mod:`replay.idempotency`)."""
+
+    class_version = 2
+
+    @staticmethod
+    def upcast_v1_v2(state: dict[str, Any]) -> None:
+        """Version 1 of this event had no idempotency key: read it as "no key"."""
+        state["idempotency_key"] = None
 
 
 # --- the game index (one stream per application) ---------------------------------------------------------
@@ -180,6 +286,7 @@ GAME_EVENTS: tuple[type[DomainEvent], ...] = (
     MovePlayed,
     MovesUndone,
     MovesRedone,
+    MoveResolved,
     MoveAmended,
     GameAbandoned,
 )

@@ -13,7 +13,7 @@ import json
 import types
 import typing
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -30,6 +30,7 @@ from replay.events import (
     GameCreated,
     MoveAmended,
     MovePlayed,
+    MoveResolved,
     MovesRedone,
     MovesUndone,
 )
@@ -143,6 +144,10 @@ def _time(value: Any) -> datetime:
 
 _HINTS: dict[type[DomainEvent], dict[str, Any]] = {}
 
+_ADDED: dict[type[DomainEvent], dict[str, Any]] = {MoveAmended: {"resolutions": []}}
+"""Fields an event type gained after format 1 was fixed, and what an export written before reads as (the
+events' own upcasters say the same for stored events): an amendment had no resolutions."""
+
 
 def _hints(cls: type[DomainEvent]) -> dict[str, Any]:
     """The declared type of each of an event's fields (the events module's annotations, resolved once)."""
@@ -200,6 +205,8 @@ def _build(cls: type[DomainEvent], entry: Mapping[str, Any], originator: UUID) -
     data = entry.get("data")
     if not isinstance(data, Mapping):
         raise ValueError("data must be an object")
+    added = {name: value for name, value in _ADDED.get(cls, {}).items() if name not in data}
+    data = {**data, **added}
     given = set(data)
     if names - given:
         raise ValueError(f"missing field(s): {', '.join(sorted(names - given))}")
@@ -260,6 +267,7 @@ def refold(document: Any, *, game_id: UUID) -> ImportedLog:
         problems.add("events", "events must be a list")
         entries = []
     stream = _Stream("events", current.version + 1, problems)
+    held = _Held()
     for index, entry in enumerate(entries):
         position = f"events[{index}]"
         event = _parse(entry, _GAME_TYPES, game_id, position, problems)
@@ -269,12 +277,17 @@ def refold(document: Any, *, game_id: UUID) -> ImportedLog:
         if not stream.checks(index, position, event.originator_version):
             continue
         try:
-            _recheck(current, event)
+            _recheck(current, event, held)
         except (ReplayError, domain.DomainError) as error:
             stream.refused(position, error.message, error=error.to_dict(), version=event.originator_version)
             continue
         current = mutate(event, current)
         written.append(event)
+    if held.events and stream.stopped_at is None:
+        stream.refused(
+            f"events[{len(entries) - 1}]",
+            "the log ends with moves of a resolution that no amendment follows (they are written together)",
+        )
     stream.close()
     note_events = _annotations(document, game_id, current, problems)
     if problems.items:
@@ -366,8 +379,22 @@ def _parse(
         return None
 
 
-def _recheck(game: Game, event: DomainEvent) -> None:
+@dataclass
+class _Held:
+    """The moves of an amendment's resolutions read so far (``MoveResolved``), awaiting the ``MoveAmended``
+    that is written right after them: they are re-decided with it, as one decision, and ``before`` is the game
+    as it stood before the first of them."""
+
+    events: list[MoveResolved] = field(default_factory=list)
+    before: Game | None = None
+
+
+def _recheck(game: Game, event: DomainEvent, held: _Held) -> None:
     """Re-decide ``event`` against ``game``; raise if the decision differs from what the log says."""
+    if held.events and not isinstance(event, MoveResolved | MoveAmended):
+        raise ReplayError(
+            "moves of a resolution must be followed by their amendment (they are written together)"
+        )
     if isinstance(event, MovePlayed):
         [decided] = decisions.play(game, [event.move], actor=event.actor).events
         if not same_json(decided.chance, event.chance):
@@ -381,14 +408,72 @@ def _recheck(game: Game, event: DomainEvent) -> None:
     elif isinstance(event, MovesRedone):
         if not event.versions or list(game.redo[: len(event.versions)]) != list(event.versions):
             raise ReplayError("a redo must replay the next undone moves, in order")
+    elif isinstance(event, MoveResolved):
+        # Checked with the amendment that follows it; here only what can be said of it alone.
+        if event.replaces not in game.line:
+            raise ReplayError("a resolution's move must stand in for a move of the line of play")
+        held.before = held.before or game
+        held.events.append(event)
     elif isinstance(event, MoveAmended):
-        amended, _ = decisions.amend(game, event.version, event.move, actor=event.actor, unchanged=True)
-        if not same_json(amended.dropped, event.dropped) or not same_json(amended.chance, event.chance):
-            raise ReplayError("the amendment's consequences differ from what the rules decide now")
-        if not same_json(amended.redrawn, event.redrawn):
-            raise ReplayError("the amendment's redrawn chance outcomes are not what the seed draws")
+        _recheck_amendment(held.before or game, event, held.events)
+        held.events, held.before = [], None
     elif game.abandoned is not None:
         raise ReplayError("the game was already abandoned")
+
+
+def _recheck_amendment(game: Game, event: MoveAmended, resolving: Sequence[MoveResolved]) -> None:
+    """Re-decide an amendment with its resolutions (the moves recorded just before it) against the game as it
+    stood before them; raise unless the rules decide every one of those events as the log has them."""
+    asked = _resolutions_asked(event, resolving)
+    decided, _ = decisions.amend(
+        game, event.version, event.move, actor=event.actor, unchanged=True, resolutions=asked
+    )
+    *moves, amended = decided
+    assert isinstance(amended, MoveAmended)
+    if not same_json(amended.dropped, event.dropped) or not same_json(amended.chance, event.chance):
+        raise ReplayError("the amendment's consequences differ from what the rules decide now")
+    if not same_json(amended.redrawn, event.redrawn):
+        raise ReplayError("the amendment's redrawn chance outcomes are not what the seed draws")
+    if not same_json(amended.resolutions, event.resolutions) or len(moves) != len(resolving):
+        raise ReplayError("the amendment's resolutions are not where the rules put them now")
+    for mine, theirs in zip(moves, resolving, strict=True):
+        assert isinstance(mine, MoveResolved)
+        same = (mine.originator_version, mine.replaces, mine.seat) == (
+            theirs.originator_version,
+            theirs.replaces,
+            theirs.seat,
+        )
+        if not same or not same_json(mine.chance, theirs.chance):
+            raise ReplayError(
+                f"the resolution's move of version {theirs.originator_version} is not what the rules decide "
+                "now (its seat, the move it stands in for, or the chance outcomes after it)",
+                resolution_version=theirs.originator_version,
+            )
+
+
+def _resolutions_asked(event: MoveAmended, resolving: Sequence[MoveResolved]) -> list[decisions.Resolution]:
+    """The resolutions an amendment was asked for, as its event and the moves recorded before it tell them.
+    ``keep_recorded`` was asked where the recorded move stayed after them, or where it was still the first
+    misfit after them (then it is the first move dropped)."""
+    moves = {resolved.originator_version: resolved.move for resolved in resolving}
+    asked: list[decisions.Resolution] = []
+    for entry in event.resolutions:
+        if (
+            set(entry) != {"index", "version", "moves", "kept"}
+            or not all(_fits(entry[name], int) for name in ("index", "version"))
+            or not _fits(entry["moves"], list[int])
+            or not isinstance(entry["kept"], bool)
+        ):
+            raise ReplayError("a resolution of the amendment is not {index, version, moves, kept}")
+        if any(version not in moves for version in entry["moves"]):
+            raise ReplayError(
+                "a resolution of the amendment names a move that is not recorded just before it"
+            )
+        kept = entry["kept"] or entry["version"] in event.dropped[:1]
+        asked.append(
+            decisions.Resolution(entry["index"], tuple(moves[v] for v in entry["moves"]), keep_recorded=kept)
+        )
+    return asked
 
 
 def _annotations(

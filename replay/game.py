@@ -31,6 +31,7 @@ from replay.events import (
     Move,
     MoveAmended,
     MovePlayed,
+    MoveResolved,
     MovesRedone,
     MovesUndone,
 )
@@ -55,6 +56,14 @@ class MoveRecord:
     idempotency_key: str | None = None
     amends: int | None = None
     """For an amended move: the version of the move it replaced."""
+    resolves: int | None = None
+    """For a move of an amendment's resolution: the version of the later recorded move it was played in place
+    of (that move no longer fitted after the correction)."""
+
+    @property
+    def replaced(self) -> int | None:
+        """The version of the recorded move this one corrects (amended, or resolved in an amendment), if any."""
+        return self.amends if self.amends is not None else self.resolves
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MoveRecord:
@@ -69,6 +78,7 @@ class MoveRecord:
             description=data["description"],
             idempotency_key=data["idempotency_key"],
             amends=data["amends"],
+            resolves=data.get("resolves"),  # snapshots written before resolutions existed have none
         )
 
 
@@ -228,7 +238,13 @@ def _record_of(event: MovePlayed) -> MoveRecord:
 
 
 def _advance(game: Game, event: DomainEvent) -> dict[str, Any]:
-    return {"version": event.originator_version, "modified_on": event.timestamp}
+    """What every event changes: the version, the time of the last change, and the keys of the writes
+    (an event recorded with an ``Idempotency-Key`` is found by it: :mod:`replay.idempotency`)."""
+    changed: dict[str, Any] = {"version": event.originator_version, "modified_on": event.timestamp}
+    key = getattr(event, "idempotency_key", None)
+    if key:
+        changed["keys"] = {**game.keys, key: (*game.keys.get(key, ()), event.originator_version)}
+    return changed
 
 
 def _extend(game: Game, versions: Iterable[int], records: Mapping[int, MoveRecord]) -> tuple[Any, ...]:
@@ -258,16 +274,12 @@ def _played_to(event: MovePlayed, game: Game, state: Any) -> Game:
     play the recorded move (and its chance outcomes) on the current state."""
     record = _record_of(event)
     records = {**game.records, record.version: record}
-    keys = dict(game.keys)
-    if record.idempotency_key:
-        keys[record.idempotency_key] = (*keys.get(record.idempotency_key, ()), record.version)
     return replace(
         game,
         **_advance(game, event),
         records=records,
         line=(*game.line, record.version),
         redo=(),  # a new move ends what could be redone
-        keys=keys,
         states=_extend(game, [record.version], records) if state is None else (*game.states, state),
     )
 
@@ -301,10 +313,42 @@ def _redone(event: MovesRedone, game: Game | None) -> Game:
 
 
 @mutate.register
+def _resolved(event: MoveResolved, game: Game | None) -> Game:
+    # Only recorded: the amendment written right after it puts it on the line of play (``_amended``).
+    assert game is not None
+    record = MoveRecord(
+        version=event.originator_version,
+        move=dict(event.move),
+        chance=tuple(dict(outcome) for outcome in event.chance),
+        seat=event.seat,
+        actor=event.actor,
+        at=event.timestamp,
+        description=event.description,
+        resolves=event.replaces,
+    )
+    return replace(game, **_advance(game, event), records={**game.records, record.version: record})
+
+
+@mutate.register
 def _amended(event: MoveAmended, game: Game | None) -> Game:
     assert game is not None
     position = game.line.index(event.version)
-    later = [version for version in game.line[position + 1 :] if version not in set(event.dropped)]
+    dropped = set(event.dropped)
+    resolutions = {int(entry["version"]): entry for entry in event.resolutions}
+    later: list[int] = []
+    left: list[int] = []  # the later moves that leave the line: dropped, or replaced by their resolution
+    for version in game.line[position + 1 :]:
+        resolution = resolutions.get(version)
+        if resolution is not None:
+            later.extend(int(move) for move in resolution["moves"])
+            if resolution["kept"]:
+                later.append(version)
+            else:
+                left.append(version)
+        elif version in dropped:
+            left.append(version)
+        else:
+            later.append(version)
     records = dict(game.records)
     for key, outcomes in event.redrawn.items():
         records[int(key)] = replace(records[int(key)], chance=tuple(dict(o) for o in outcomes))
@@ -326,13 +370,15 @@ def _amended(event: MoveAmended, game: Game | None) -> Game:
     # recorded is described once, when it is decided (``decisions.play``), on the line it is played on.
     first = position + 1 - cut.base  # index in ``states`` of the state before the first kept move
     _redescribe(records, later, states[first:])
+    corrected = f"; played {len(resolutions)} later move(s) anew" if resolutions else ""
     entry = AuditEntry(
         event.originator_version,
         "amend",
         event.actor,
         event.timestamp,
-        (event.version, *event.dropped),
-        note=f"replaced the move of version {event.version}; dropped {len(event.dropped)} later move(s)",
+        (event.version, *left),
+        note=f"replaced the move of version {event.version}{corrected}; dropped {len(event.dropped)} later "
+        "move(s)",
     )
     return replace(
         cut,

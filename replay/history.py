@@ -86,12 +86,22 @@ class TimelineEntry:
     at: datetime
     totals: tuple[int, ...] | None
     amends: int | None = None
+    """The version of the recorded move this one stands in for: the move a person corrected (amended), or a
+    later move that no longer fitted after a correction and that this one resolved."""
     undone: bool = False
     automatic: bool = False
     """The move was made in an automatic seat's turn (the solo rival): a solo card revealed, a choice the
     player made for it, a card it made refill."""
     automatic_chance: tuple[int, ...] = ()
     """Which of the ``chance`` lines belong to an automatic seat's turn (the rival's, drawn in seeded mode)."""
+    correction: str | None = None
+    """``amended``: the move a correction put here; ``resolved``: a move played anew in that correction, where a
+    later recorded move no longer fitted; None for a move as it was recorded."""
+    replaced: str | None = None
+    """The words of the recorded move it stands in for (``amends``), as they were recorded."""
+    stands_for: tuple[int, ...] = ()
+    """Every version whose place in the game this move took, the latest first (a move corrected twice stands
+    for both): annotations anchored to them read beside it."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -111,6 +121,9 @@ class TimelineEntry:
             "undone": self.undone,
             "automatic": self.automatic,
             "automatic_chance": list(self.automatic_chance),
+            "correction": self.correction,
+            "replaced": self.replaced,
+            "stands_for": list(self.stands_for),
         }
 
 
@@ -150,15 +163,53 @@ def opening_lines(game: Game) -> list[str]:
     return lines
 
 
+def correction_of(record: MoveRecord) -> str | None:
+    """How a move came to be on the line: ``amended``, ``resolved`` (see :class:`TimelineEntry`) or None."""
+    if record.amends is not None:
+        return "amended"
+    return "resolved" if record.resolves is not None else None
+
+
+def replaced_words(game: Game, record: MoveRecord) -> str | None:
+    """The words of the recorded move that ``record`` was played in place of, if any."""
+    replaced = game.records.get(record.replaced) if record.replaced is not None else None
+    return replaced.description if replaced is not None else None
+
+
+def stands_for(game: Game) -> dict[int, tuple[int, ...]]:
+    """For each move of the line that took the place of recorded moves now off the line, their versions, the
+    latest first: the move an amendment replaced (and the one that one replaced, ...), or the later move a
+    resolution was played in place of (its first move takes that place; a recorded move that stays after the
+    moves of its resolution keeps its own). What annotations follow: one anchored to a move that a correction
+    replaced reads beside the move that stands there now ("by index": the same place in the game)."""
+    on_line = set(game.line)
+    taken: set[int] = set()
+    places: dict[int, tuple[int, ...]] = {}
+    for version in game.line:
+        chain: list[int] = []
+        replaced = game.records[version].replaced
+        while replaced is not None and replaced not in on_line and replaced not in taken:
+            chain.append(replaced)
+            taken.add(replaced)
+            replaced = game.records[replaced].replaced if replaced in game.records else None
+        if chain:
+            places[version] = tuple(chain)
+    return places
+
+
 @dataclass
 class Timeline(Visitor):
     """Builds the list of effective moves with coordinates, description and score totals after each."""
 
     entries: list[TimelineEntry] = field(default_factory=list)
     names: Sequence[str] = ()
+    places: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    records: Mapping[int, MoveRecord] = field(default_factory=dict)
 
     def begin(self, game: Game, state: Any) -> None:
         self.names = [seat["name"] for seat in game.setup["players"]]
+        self.places = stands_for(game)
+        self.records = game.records
 
     def move(self, index: int, record: MoveRecord, before: Any, after: Any, at: Where) -> None:
         seat = record.seat
@@ -166,6 +217,7 @@ class Timeline(Visitor):
         own = automatic(before)
         # a chance move of the rival's turn is the rival's: name it, as a player's move names its player
         shown = at.seat if own and seat is None else seat
+        places = self.places.get(record.version, ())
         self.entries.append(
             TimelineEntry(
                 index=index,
@@ -180,9 +232,12 @@ class Timeline(Visitor):
                 actor=record.actor,
                 at=record.at,
                 totals=tuple(totals(after)),
-                amends=record.amends,
+                amends=places[0] if places else None,
                 automatic=own,
                 automatic_chance=tuple(i for i, (_, rival) in enumerate(chance) if rival),
+                correction=correction_of(record),
+                replaced=self.records[places[0]].description if places else None,
+                stands_for=places,
             )
         )
 
@@ -211,8 +266,10 @@ def timeline(game: Game, *, include_undone: bool = False) -> list[TimelineEntry]
                     actor=record.actor,
                     at=record.at,
                     totals=None,
-                    amends=record.amends,
+                    amends=record.replaced,
                     undone=True,
+                    correction=correction_of(record),
+                    replaced=replaced_words(game, record),
                 )
             )
         entries.sort(key=lambda entry: entry.version)
@@ -232,10 +289,14 @@ class TextRecord(Visitor):
     _heading: tuple[int, int, int | None] | None = None
     _notes: dict[int, list[Annotation]] = field(default_factory=dict)
     _opening: Any = None
+    _places: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
+    _records: Mapping[int, MoveRecord] = field(default_factory=dict)
 
     def begin(self, game: Game, state: Any) -> None:
         setup = game.setup
         self._opening = state
+        self._places = stands_for(game)
+        self._records = game.records
         self.names = [seat["name"] for seat in setup["players"]]
         self.lines += [
             f"# {setup['title']}",
@@ -273,9 +334,20 @@ class TextRecord(Visitor):
             self.lines.append(f"### {turn}: {self.names[at.seat]}")
         self._heading = (at.round, at.turn, at.seat)
         # Numbered as a reader counts moves, from 1 (a move's version, 1 higher or more, is in the JSON export).
-        self.lines.append(f"{index:>5}. {record.description}")
+        self.lines.append(f"{index:>5}. {record.description}{self._corrected(record)}")
         self.lines.extend(f"       ({line})" for line in chance_lines(before, record))
         self._flush_notes(record.version)
+        for replaced in self._places.get(record.version, ()):  # the notes of the moves it stands in for
+            self._flush_notes(replaced)
+
+    def _corrected(self, record: MoveRecord) -> str:
+        """How a corrected move reads: marked, with the recorded move it stands in for, if any."""
+        places = self._places.get(record.version)
+        if places:
+            return f"  [corrected; recorded first as: {self._records[places[0]].description}]"
+        if correction_of(record) is not None:  # played in a correction, before a recorded move that stays
+            return "  [added in a correction]"
+        return ""
 
     def end(self, game: Game, state: Any) -> None:
         leftover = sorted(self._notes.items())

@@ -22,6 +22,8 @@ class Answer:
     status: int
     headers: dict[str, str]
     body: Any
+    raw: bytes = b""
+    """The body as it was sent, byte for byte."""
 
     @property
     def etag(self) -> int:
@@ -70,7 +72,7 @@ def _answer(status: int, headers: Mapping[str, str], raw: bytes) -> Answer:
     body: Any = raw.decode("utf-8") if raw else None
     if raw and lowered.get("content-type", "").startswith("application/json"):
         body = json.loads(raw)
-    return Answer(status, lowered, body)
+    return Answer(status, lowered, body, raw)
 
 
 class ApiClient:

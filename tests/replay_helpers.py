@@ -59,15 +59,12 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
     """A small club archive with every kind of game a backup must carry: public and private games, a fork
     (played on), an abandoned game, a finished one, one with moves undone and redone, one amended, and
     annotations added, edited and deleted. Returns each game's owner token (as the API would have issued)."""
-    from replay.access import Gatekeeper
-
-    gate = Gatekeeper(log)
     rng = random.Random(seed)
     tokens: dict[uuid.UUID, str] = {}
 
     def new(players: list[str], title: str, private: bool = False) -> uuid.UUID:
         setup = {"players": players, "seed": rng.randrange(1000), "title": title, "private": private}
-        issued = gate.create_game(setup)
+        issued = log.create_game(setup)
         tokens[issued.game_id] = issued.token
         return issued.game_id
 
@@ -89,7 +86,7 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
     gone = log.annotate(private, version=2, author="coach", text="draft")
     log.delete_annotation(private, gone.id, actor="coach")
 
-    branch = gate.fork(public, 10, "What if the well")
+    branch = log.fork(public, 10, "What if the well")
     tokens[branch.game_id] = branch.token
     list(play_random(log, branch.game_id, 6, rng))
 

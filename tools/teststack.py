@@ -8,8 +8,9 @@ installed. In order, it:
    how to install them;
 2. starts throwaway servers on free loopback ports inside a temporary folder: one standalone `redis-server`
    and a 3-master Redis Cluster;
-3. runs every check (ruff lint, ruff format, mypy strict, the unit, integration and e2e tiers of pytest), each
-   one even when an earlier one failed, so one run shows every problem;
+3. runs every check (ruff lint, ruff format, mypy strict, the unit, integration and e2e tiers of pytest, the
+   tests of the project's own tools and docs, and the docs site's `mkdocs build --strict` into a temporary
+   folder), each one even when an earlier one failed, so one run shows every problem;
 4. stops every server it started, even when a check fails or the run is interrupted, and exits non-zero if any
    check failed.
 
@@ -43,6 +44,9 @@ PROGRAMS: dict[str, str] = {
     "redis-server": "redis-server",
     "redis-cli": "redis-tools",
     "chromium": "chromium",
+    # the README's API example, which tests/tools runs against a live server as a reader would
+    "curl": "curl",
+    "jq": "jq",
 }
 
 ENVIRONMENT = {
@@ -231,7 +235,8 @@ def running_stack(paths: dict[str, str]) -> Iterator[dict[str, str]]:
         say("servers stopped")
 
 
-def checks() -> list[tuple[str, Sequence[str]]]:
+def checks(site: Path) -> list[tuple[str, Sequence[str]]]:
+    """The checks of `make test`, in order; the docs site is built into ``site``, a temporary folder."""
     pytest = [str(BIN / "python"), "-m", "pytest", "-p", "no:cacheprovider"]
     return [
         ("ruff lint", [str(BIN / "ruff"), "check", "."]),
@@ -240,7 +245,16 @@ def checks() -> list[tuple[str, Sequence[str]]]:
         ("unit tests", [*pytest, "tests/unit"]),
         ("integration tests", [*pytest, "tests/integration"]),
         ("e2e tests", [*pytest, "tests/e2e"]),
+        ("tools and docs tests", [*pytest, "tests/tools"]),
+        ("docs site", [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site)]),
     ]
+
+
+HINTS = {
+    "docs site": "mkdocs build --strict refused the docs site: the WARNING lines above name each broken link or "
+    "anchor, or each page of docs/ missing from the nav in mkdocs.yml",
+}
+"""What to look at when a check fails, printed under its line of the summary."""
 
 
 def benches() -> list[tuple[str, Sequence[str]]]:
@@ -255,12 +269,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     paths = provision(PROGRAMS)
-    steps = benches() if args.bench else checks()
-    if args.only:
-        steps = [step for step in steps if args.only in step[0]]
     results: list[tuple[str, int, float]] = []
-    with running_stack(paths) as env:
-        run_env = dict(os.environ, **env, PYTHONPATH=str(ROOT))
+    with running_stack(paths) as env, tempfile.TemporaryDirectory(prefix="heronlog-site-") as site:
+        steps = benches() if args.bench else checks(Path(site))
+        if args.only:
+            steps = [step for step in steps if args.only in step[0]]
+        # NO_MKDOCS_2_WARNING: Material prints a banner about its successor on every build; it is no failure.
+        run_env = dict(os.environ, **env, PYTHONPATH=str(ROOT), NO_MKDOCS_2_WARNING="1")
         for name, command in steps:
             extra = list(args.pytest_args) if "pytest" in command else []
             say(f"--- {name}: {' '.join(command[-2:])}")
@@ -270,6 +285,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     say("summary")
     for name, code, seconds in results:
         say(f"  {'ok  ' if code == 0 else 'FAIL'} {name} ({seconds:.0f} s)")
+        if code != 0 and name in HINTS:
+            say(f"       {HINTS[name]}")
     failed = [name for name, code, _ in results if code != 0]
     return 1 if failed else 0
 

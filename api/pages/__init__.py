@@ -22,6 +22,8 @@ from werkzeug.exceptions import HTTPException
 
 from api.resources import errors
 from api.resources.context import game_log
+from replay.annotations import GLYPHS
+from replay.decisions import COLOURS
 from replay.errors import GameNotFound
 
 bp = Blueprint("pages", __name__)
@@ -42,12 +44,6 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
-
-SEAT_COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange")
-"""The colours offered for seats (the API accepts any short text; these are the ones the board draws)."""
-
-GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
-"""Annotation glyphs, as the game log accepts them."""
 
 
 @bp.after_request
@@ -87,7 +83,7 @@ def home() -> str:
 @bp.get("/games/new")
 def new_game() -> str:
     """The new-game form: seats, mode, options; then the owner token and the seats' links to share."""
-    return render_template("new_game.html", colours=SEAT_COLOURS)
+    return render_template("new_game.html", colours=COLOURS)
 
 
 def _game_page(template: str, game_id: UUID, **extra: Any) -> str:

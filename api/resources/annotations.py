@@ -20,7 +20,7 @@ from uuid import UUID
 from flask.views import MethodView
 
 from api.resources import present
-from api.resources.context import etag, game_log, reader, writer
+from api.resources.context import etag, game_log, idempotency_key, reader, writer
 from api.resources.errors import ApiError
 from api.resources.openapi import IDEMPOTENCY_KEY, READ, Blueprint, errors
 from api.resources.schemas import (
@@ -36,7 +36,16 @@ blp = Blueprint(
     url_prefix="/api/games",
     description="Annotations: comments, glyphs and board targets anchored to versions of a game.",
 )
-BEARER = [{"bearerAuth": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+REPLAYED = {"Idempotent-Replayed": "true"}
+
+
+def _retried(game_id: UUID, key: str | None) -> bool:
+    """Whether this write's ``Idempotency-Key`` is already recorded in the game's annotation stream: the log
+    then answers it as it answered the first attempt (and the answer says so)."""
+    return key is not None and key in game_log().annotation_stream(game_id).keys
+
+
 ETAG_HEADER = {
     "ETag": {
         "description": "the game's version (annotation writes never change it, and take no If-Match)",
@@ -68,6 +77,8 @@ class Annotations(MethodView):
         Passage of Time and the Daimyo take the empty id; a domain, the seat's index from 0): any other is
         `400 invalid_annotation`, its message and `details.ids` listing the ids that kind takes."""
         game, grant = writer(game_id)
+        key = idempotency_key()
+        repeated = _retried(game_id, key)
         note = game_log().annotate(
             game_id,
             version=body["version"],
@@ -75,12 +86,10 @@ class Annotations(MethodView):
             text=body["text"],
             glyph=body["glyph"],
             target=body["target"],
+            idempotency_key=key,
         )
-        return (
-            present.annotation_view(game, note),
-            201,
-            {"Location": f"/api/games/{game_id}/annotations/{note.id}", **etag(game.version)},
-        )
+        headers = {"Location": f"/api/games/{game_id}/annotations/{note.id}", **etag(game.version)}
+        return present.annotation_view(game, note), 201, {**headers, **(REPLAYED if repeated else {})}
 
 
 @blp.route("/<uuid:game_id>/annotations/<string:annotation_id>")
@@ -101,7 +110,12 @@ class OneAnnotation(MethodView):
     def patch(self, body: Mapping[str, Any], game_id: UUID, annotation_id: str) -> Any:
         """Change an annotation's text, glyph or target (fields left out keep their value)."""
         game, grant = writer(game_id)
-        note = game_log().annotation_stream(game_id).get(annotation_id)
+        key = idempotency_key()
+        repeated = _retried(game_id, key)
+        note = game_log().annotation_stream(game_id).items.get(annotation_id)
+        if note is None or (note.deleted and not repeated):
+            game_log().annotation_stream(game_id).get(annotation_id)  # 404 annotation_not_found
+        assert note is not None
         _may_change(grant.role, grant.actor, note.author)
         edited = game_log().edit_annotation(
             game_id,
@@ -110,8 +124,13 @@ class OneAnnotation(MethodView):
             text=body.get("text", note.text),
             glyph=body.get("glyph", note.glyph),
             target=body.get("target", note.target),
+            idempotency_key=key,
         )
-        return present.annotation_view(game, edited), 200, etag(game.version)
+        return (
+            present.annotation_view(game, edited),
+            200,
+            {**etag(game.version), **(REPLAYED if repeated else {})},
+        )
 
     @errors(blp, 401, 403, 404, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
@@ -119,10 +138,16 @@ class OneAnnotation(MethodView):
     def delete(self, game_id: UUID, annotation_id: str) -> Any:
         """Withdraw an annotation (the stream keeps it for the audit)."""
         game, grant = writer(game_id)
-        note = game_log().annotation_stream(game_id).get(annotation_id)
+        key = idempotency_key()
+        repeated = _retried(game_id, key)
+        stream = game_log().annotation_stream(game_id)
+        note = stream.items.get(annotation_id) if repeated else stream.get(annotation_id)
+        if note is None:
+            stream.get(annotation_id)  # 404 annotation_not_found
+        assert note is not None
         _may_change(grant.role, grant.actor, note.author)
-        game_log().delete_annotation(game_id, annotation_id, actor=grant.actor)
-        return "", 204, etag(game.version)
+        game_log().delete_annotation(game_id, annotation_id, actor=grant.actor, idempotency_key=key)
+        return "", 204, {**etag(game.version), **(REPLAYED if repeated else {})}
 
 
 def _may_change(role: str, actor: str, author: str) -> None:

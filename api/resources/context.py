@@ -1,8 +1,9 @@
-"""What every view needs from a request: the services, who is calling, and which version a write expects.
+"""What every view needs from a request: the game log, who is calling, and which version a write expects.
 
 Views stay thin (STYLE habit 9): they ask here for the game log, check access with :func:`reader` /
-:func:`writer` / :func:`owner`, read the expected version with :func:`expected_version`, and hand the rest
-to :class:`replay.application.GameLog`.
+:func:`writer` / :func:`owner`, read the expected version with :func:`expected_version` and the write's
+``Idempotency-Key`` with :func:`idempotency_key` (checked by the write guard, :mod:`api.resources.write_guard`),
+and hand the rest to :class:`replay.application.GameLog`.
 """
 
 from __future__ import annotations
@@ -11,36 +12,28 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 from uuid import UUID
 
-from flask import Response, current_app, g, request
+from flask import current_app, g, request
 
 import domain
 from api.resources.errors import ApiError
-from api.resources.limits import AnswerCache, RateLimiter, RedisAnswers, Remembered
 from api.server.observability import note
-from replay.access import Gatekeeper, Grant
-from replay.application import GameLog, Played
+from replay.access import Grant
+from replay.application import GameLog
 from replay.game import Game
 
-if TYPE_CHECKING:
-    from replay.store.recorders import Along
-
 EXTENSION = "heronlog"
-STREAMS = "heronlog.streams"  # the process's event stream slots (api.resources.limits.StreamSlots)
 BEARER = re.compile(r"^\s*Bearer\s+(\S+)\s*$", re.IGNORECASE)
 ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
 
 
 @dataclass
 class Services:
-    """Everything :func:`api.app.create_app` builds once per process."""
+    """Everything :func:`api.app.create_app` builds once per process: the game log on its store."""
 
     log: GameLog
-    gate: Gatekeeper
-    limiter: RateLimiter
-    answers: AnswerCache
     store_kind: str
 
 
@@ -97,7 +90,7 @@ def caller(game_id: UUID) -> Grant | None:
     token = presented_token()
     if token is None:
         return None
-    return _granted(services().gate.authenticate(game_id, token))
+    return _granted(game_log().authenticate(game_id, token))
 
 
 def _granted(grant: Grant | None) -> Grant:
@@ -118,11 +111,7 @@ def game_and_caller(game_id: UUID) -> tuple[Game, Grant | None]:
     match = BEARER.match(header) if header is not None else None
     if match is None:  # no token, or a malformed header: refused by caller() once the game is found
         return game_log().get_game(game_id), caller(game_id)
-    ahead = g.pop("read_ahead", None)  # read with the rate limit (api.app), for this game and token
-    if ahead is not None and ahead[0] == game_id and ahead[1] == match.group(1):
-        game, grant = ahead[2](ahead[3])
-    else:
-        game, grant = services().gate.game_and_grant(game_id, match.group(1))
+    game, grant = game_log().game_and_grant(game_id, match.group(1))
     return game, _granted(grant)
 
 
@@ -198,24 +187,27 @@ def etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
 
 
-def expected_version(body: Mapping[str, Any], game: Game) -> int:
-    """The version a write expects: ``If-Match`` (an ETag) or ``expected_version`` in the body. ``*`` means
-    "whatever it is now" (the store still refuses a write that loses a race). Neither is 428."""
+def expected_version(body: Mapping[str, Any]) -> int | None:
+    """The version a write expects: ``If-Match`` (an ETag) or ``expected_version`` in the body; None for ``*``
+    ("whatever it is now": the store still refuses a write that loses a race). Neither is 428."""
     header = request.headers.get("If-Match")
     from_body = body.get("expected_version")
+    if header is not None and header.strip() == "*":
+        if from_body is not None:
+            raise ApiError(
+                "invalid_request", "If-Match: * and expected_version disagree", expected_version=from_body
+            )
+        return None
     from_header: int | None = None
     if header is not None:
-        if header.strip() == "*":
-            from_header = game.version
-        else:
-            match = ETAG.match(header)
-            if match is None:
-                raise ApiError(
-                    "invalid_request",
-                    'If-Match must be a game version, such as "12", or * unquoted ("whatever it is now")',
-                    header=header,
-                )
-            from_header = int(match.group(1))
+        match = ETAG.match(header)
+        if match is None:
+            raise ApiError(
+                "invalid_request",
+                'If-Match must be a game version, such as "12", or * unquoted ("whatever it is now")',
+                header=header,
+            )
+        from_header = int(match.group(1))
     if from_header is not None and from_body is not None and from_header != from_body:
         raise ApiError(
             "invalid_request",
@@ -228,76 +220,26 @@ def expected_version(body: Mapping[str, Any], game: Game) -> int:
         raise ApiError(
             "precondition_required",
             "a write must name the version it expects: send If-Match (the ETag) or expected_version",
-            current_version=game.version,
         )
     return int(chosen)
 
 
 def idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    key = key.strip()
-    if not 1 <= len(key) <= 200 or not key.isprintable():
-        raise ApiError("invalid_request", "Idempotency-Key must be 1 to 200 printable characters")
+    """The write's ``Idempotency-Key`` as the write guard read it (trimmed), or None: a write to a game
+    records it with the write's events (:mod:`replay.idempotency`)."""
+    key: str | None = g.get("idempotency_key")
     return key
 
 
-class AnswerAlong:
-    """The answer to a move sent with an ``Idempotency-Key``, kept in the idempotency cache by the move's own
-    append (``GameLog.play(along=...)``: set in the same Redis script, only if the move is recorded) rather
-    than by a write of its own after it (``api.app``): one round trip fewer per move, and no moment when the
-    move is recorded but its answer not yet kept. Only when the game and the cache share one Redis server
-    (``api.app`` says so in ``g.answer_along``); ``along`` is None otherwise.
-
-    ``build`` makes the answer from the write's result; it runs once, before the append."""
-
-    def __init__(self, build: Callable[[Played], Response]) -> None:
-        self._build = build
-        self._built: Response | None = None
-        self.along = self._along if g.get("answer_along") and g.get("idempotency") else None
-
-    def _along(self, result: Played) -> Along:
-        from replay.store.recorders import Along  # Redis only: nothing to import for the other stores
-
-        cache_key, fingerprint = g.idempotency
-        self._built = self._build(result)
-        answers = services().answers
-        assert isinstance(answers, RedisAnswers)
-        kept = Remembered.of(fingerprint, self._built).to_json()
-        return Along(answers.name(cache_key), kept, int(current_app.config["IDEMPOTENCY_TTL"]))
-
-    def answer(self, result: Played) -> Response:
-        """The answer to send: the one kept along with the write, or (a repeated key) a new one."""
-        if self._built is not None and not result.repeated:
-            g.pop("idempotency", None)  # kept already: nothing left for api.app to remember
-            return self._built
-        return self._build(result)
+def creation_key() -> str | None:
+    """The ``Idempotency-Key`` of a write that creates something (a game, a branch, an import, a seat token),
+    scoped by who sent it: such a write has no game of its own yet to scope its key, and its answer holds a
+    token, so two callers' keys must never meet."""
+    key: str | None = g.get("creation_key")
+    return key
 
 
-ReplayCheck = Callable[..., None]
-"""``check(remembered, **view_args)``: raises an :class:`ApiError` when a remembered answer may not be given
-again (see :func:`checked_before_replay`), returns otherwise."""
-
-V = TypeVar("V", bound=Callable[..., Any])
-
-
-def checked_before_replay(check: ReplayCheck) -> Callable[[V], V]:
-    """Declare how a write view's remembered answer is checked before a retry with its ``Idempotency-Key`` gets
-    it again (``api.app``): an answer that would no longer be true (a seat token replaced since,
-    ``api.resources.games``) is then refused by ``check`` rather than handed back as if nothing had happened.
-    Only retries that find a remembered answer run it; a view without one (every move) costs nothing more."""
-
-    def declare(view: V) -> V:
-        view.replay_check = check  # type: ignore[attr-defined]
-        return view
-
-    return declare
-
-
-def replay_check() -> ReplayCheck | None:
-    """The check the view of this request declared for its remembered answers, or None."""
-    view = current_app.view_functions.get(request.endpoint or "")
-    handler = getattr(getattr(view, "view_class", None), request.method.lower(), view)
-    check: ReplayCheck | None = getattr(handler, "replay_check", None)
-    return check
+def retried(game: Game, key: str | None) -> bool:
+    """Whether the log already holds a write made with this key (the view then leaves its checks of the
+    write's content to the log, which answers the retry as the first attempt was answered)."""
+    return key is not None and key in game.keys

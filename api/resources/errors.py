@@ -25,7 +25,7 @@ from werkzeug.exceptions import HTTPException
 
 from api.server.observability import note
 from domain.errors import DomainError
-from replay.errors import ReplayError
+from replay.errors import ReplayError, store_unavailable
 
 logger = logging.getLogger("api")
 
@@ -61,6 +61,12 @@ STATUS: Mapping[str, int] = {
     "rules_version_unsupported": 422,
     "idempotency_key_reused": 422,
     "amend_unchanged": 422,  # an amendment to the very move already recorded: it would change nothing
+    # an amendment's resolutions (the moves really played where later moves no longer fit) that do not fit it
+    "invalid_resolution": 400,  # not readable as {index, move} (the schema says so first, over HTTP)
+    "resolution_not_later": 422,  # its index is not a move after the corrected one
+    "resolution_repeated": 422,  # two resolutions for one index
+    "resolution_not_needed": 422,  # the recorded move there still fits
+    "resolution_unused": 422,  # never reached: an earlier misfit has none, so the rest is dropped before it
     "precondition_required": 428,
     "rate_limited": 429,
     "internal_error": 500,
@@ -189,7 +195,7 @@ def from_exception(error: Exception) -> Response:
     if isinstance(error, DomainError):
         status = status_of(error.code, 400 if isinstance(error, ReplayError) else 422)
         return error_response(status, error.code, error.message, rule=error.rule, details=error.details)
-    if is_store_outage(error):
+    if store_unavailable(error):
         logger.warning("store unavailable: %s", error)
         return error_response(
             503,
@@ -199,23 +205,6 @@ def from_exception(error: Exception) -> Response:
         )
     logger.exception("unexpected error")
     return error_response(500, "internal_error", "unexpected error: it was logged")
-
-
-def is_store_outage(error: Exception) -> bool:
-    from eventsourcing.persistence import OperationalError
-
-    if isinstance(error, OperationalError | ConnectionError | TimeoutError):
-        return True
-    try:
-        import redis
-
-        from replay.store.errors import translate
-    except ImportError:  # pragma: no cover (redis is a dependency)
-        return False
-    # The API's own Redis calls (rate limits, kept answers) raise redis-py's errors, not the store's: a server
-    # that is full (noeviction), read-only or without its cluster is as unavailable as one that cannot be
-    # reached, and the store's own mapping says which errors are such.
-    return isinstance(error, redis.RedisError) and isinstance(translate(error), OperationalError)
 
 
 def register(app: Flask) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 import marshmallow as ma
 import msgspec
@@ -98,11 +98,13 @@ class FastJSONProvider(DefaultJSONProvider):
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
         if self.sort_keys or self.compact is False or (self.compact is None and self._app.debug):
-            return super().response(obj)
-        return self._app.response_class(encode(obj), mimetype=self.mimetype)
+            return cast(Response, super().response(obj))
+        # Flask's response class takes bytes as a body; its stub names str only.
+        response_class: Any = self._app.response_class
+        return cast(Response, response_class(encode(obj), mimetype=self.mimetype))
 
 
-class FastFlaskParser(FlaskParser):  # type: ignore[misc]  # webargs' parser, typed loosely for mypy
+class FastFlaskParser(FlaskParser):
     """webargs' Flask parser, reading JSON bodies with msgspec instead of the standard library, and keeping one
     instance of each schema class it is given (webargs makes a new one for every request otherwise: a
     marshmallow schema's construction cost as much as its load). A schema instance holds no per-load state,

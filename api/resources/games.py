@@ -10,35 +10,29 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
-import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 from uuid import UUID
 
-from flask import Response, current_app, request, url_for
+from flask import Response, url_for
 from flask.views import MethodView
 
 import domain
 from api.resources import present
 from api.resources.context import (
-    STREAMS,
-    AnswerAlong,
-    checked_before_replay,
+    creation_key,
     etag,
     expected_version,
     game_log,
     idempotency_key,
     may_act_for,
     owner,
-    presented_token,
     reader,
-    services,
+    retried,
     writer,
 )
 from api.resources.errors import ApiError
 from api.resources.fastjson import json_response
-from api.resources.limits import Remembered, StreamSlots
 from api.resources.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, READ, WRITE, Blueprint, errors
 from api.resources.schemas import (
     AbandonSchema,
@@ -67,7 +61,6 @@ from api.resources.schemas import (
     SeatTokenSchema,
     StateQuerySchema,
     StateSchema,
-    StreamQuerySchema,
     TimelineQuerySchema,
     TimelineSchema,
     UndoSchema,
@@ -75,9 +68,7 @@ from api.resources.schemas import (
 from api.server.observability import note
 from replay.access import Issued
 from replay.application import Played
-from replay.errors import StaleVersion
-from replay.game import MAX_VERSION, Game
-from replay.watch import ChangeWatch
+from replay.game import Game
 
 logger = logging.getLogger("api")
 T = TypeVar("T")
@@ -89,7 +80,7 @@ blp = Blueprint(
     description="Games: record moves, undo, redo, amend, branch, replay and export.",
 )
 
-BEARER = [{"bearerAuth": []}]
+BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 IF_MATCH = {
     "in": "header",
     "name": "If-Match",
@@ -126,32 +117,39 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
     }
 
 
+REPLAYED = {"Idempotent-Replayed": "true"}
+"""The header of an answer to a retry (the same ``Idempotency-Key``): the answer is the first attempt's."""
+
+
 def created(issued: Issued) -> Response:
-    game = game_log().get_game(issued.game_id)
+    """The answer to a creation: the new game as it was created (a retry's too, whatever was played since)
+    and its owner token."""
+    log = game_log()
+    game = log.get_game(issued.game_id)
+    if issued.version is not None and issued.version != game.version:
+        game = log.get_game(issued.game_id, issued.version)
     pending = present.prompt(game.state)
     body = {
         "game": present.game_view(game, pending),
         "owner_token": issued.token,
         "legal_moves": legal_listing(game, pending),
     }
-    return json_response(body, 201, {**etag(game.version), "Location": f"/api/games/{game.id}"})
+    headers = {
+        **etag(game.version),
+        "Location": f"/api/games/{game.id}",
+        **(REPLAYED if issued.repeated else {}),
+    }
+    return json_response(body, 201, headers)
 
 
 def played(result: Played, status: int = 200) -> tuple[dict[str, Any], int, dict[str, str]]:
     pending = present.prompt(result.game.state)
     body = {
         "versions": list(result.versions),
-        "repeated": result.repeated,
         "game": present.game_view(result.game, pending),
         "legal_moves": legal_listing(result.game, pending),
     }
-    return body, status, etag(result.game.version)
-
-
-def current(game: Game, version: int) -> None:
-    """Refuse a stale write before judging it (the log checks again when it writes)."""
-    if version != game.version:
-        raise StaleVersion(version, game.version)
+    return body, status, {**etag(result.game.version), **(REPLAYED if result.repeated else {})}
 
 
 def judged(
@@ -204,8 +202,7 @@ class Games(MethodView):
         `400 invalid_setup` (messages name players, and "Ann's turn, not Ann's" says nothing); so are their
         colours (the board tells players apart by colour), and a player given none takes one nobody chose."""
         _distinct_seats(setup["players"])
-        issued = services().gate.create_game(dict(setup))
-        return created(issued)
+        return created(game_log().create_game(dict(setup), idempotency_key=creation_key()))
 
 
 @blp.route("/import")
@@ -221,7 +218,9 @@ class Import(MethodView):
         Every event is checked against the rules; `422 invalid_log` lists every problem with its position
         and nothing is written. The game keeps its id unless it is taken here (or `new_id` is set); the
         answer holds the new owner token."""
-        issued = services().gate.import_log(dict(document), keep_id=not query["new_id"])
+        issued = game_log().import_log(
+            dict(document), keep_id=not query["new_id"], idempotency_key=creation_key()
+        )
         return created(issued)
 
 
@@ -239,11 +238,12 @@ def _distinct_seats(players: Any) -> None:
                 continue
             key = value.strip().casefold()
             if key in seen:
+                named: dict[str, Any] = {field: value.strip()}
                 raise ApiError(
                     "invalid_setup",
                     f"two players are {what} {value.strip()!r}: each player needs a {field} of their own "
                     f"({field}s are compared ignoring case and the blanks around them)",
-                    **{field: value.strip()},
+                    **named,
                 )
             seen.add(key)
 
@@ -317,22 +317,19 @@ class Moves(MethodView):
             if not isinstance(move.get("kind"), str):
                 raise ApiError("invalid_move", "every move needs a kind", batch_index=index)
         may_act_for(game, grant, [move.get("seat") for move in moves], "record")
-        version = expected_version(body, game)
-        key = idempotency_key()
-        kept = AnswerAlong(lambda result: json_response(*played(result, 201)))
+        version = expected_version(body)
         result = judged(
             lambda: game_log().play(
                 game_id,
                 moves if batch else moves[0],
                 expected_version=version,
                 actor=grant.actor,
-                idempotency_key=key,
+                idempotency_key=idempotency_key(),
                 known=game,
-                along=kept.along,
             )
         )
         note(moves=0 if result.repeated else len(result.versions))
-        return kept.answer(result)
+        return json_response(*played(result, 201))
 
 
 @blp.route("/<uuid:game_id>/undo")
@@ -347,23 +344,23 @@ class Undo(MethodView):
         Nothing is deleted: the undone moves stay in the log and can be redone until a new move is played.
         A seat token undoes its own moves only."""
         game, grant = writer(game_id)
-        version = expected_version(body, game)
-        current(game, version)
+        version = expected_version(body)
+        key = idempotency_key()
         to_version = body["to_version"]
-        if to_version is None:
-            undone = list(game.line[-1:])
-        elif to_version == 1:
-            undone = list(game.line)
-        elif to_version in game.line:
-            undone = list(game.line[game.line.index(to_version) + 1 :])
-        else:
-            undone = []
-        may_act_for(game, grant, [game.records[v].seat for v in undone], "undo")
-        return json_response(
-            *played(
-                game_log().undo(game_id, to_version=to_version, expected_version=version, actor=grant.actor)
-            )
+        if not retried(game, key):  # a retry is answered as it was: its seats were checked then
+            if to_version is None:
+                undone = list(game.line[-1:])
+            elif to_version == 1:
+                undone = list(game.line)
+            elif to_version in game.line:
+                undone = list(game.line[game.line.index(to_version) + 1 :])
+            else:
+                undone = []
+            may_act_for(game, grant, [game.records[v].seat for v in undone], "undo")
+        result = game_log().undo(
+            game_id, to_version=to_version, expected_version=version, actor=grant.actor, idempotency_key=key
         )
+        return json_response(*played(result))
 
 
 @blp.route("/<uuid:game_id>/redo")
@@ -375,14 +372,14 @@ class Redo(MethodView):
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
         """Redo the next `count` undone moves, exactly as they were recorded."""
         game, grant = writer(game_id)
-        version = expected_version(body, game)
-        current(game, version)
-        may_act_for(game, grant, [game.records[v].seat for v in game.redo[: body["count"]]], "redo")
-        return json_response(
-            *played(
-                game_log().redo(game_id, count=body["count"], expected_version=version, actor=grant.actor)
-            )
+        version = expected_version(body)
+        key = idempotency_key()
+        if not retried(game, key):
+            may_act_for(game, grant, [game.records[v].seat for v in game.redo[: body["count"]]], "redo")
+        result = game_log().redo(
+            game_id, count=body["count"], expected_version=version, actor=grant.actor, idempotency_key=key
         )
+        return json_response(*played(result))
 
 
 @blp.route("/<uuid:game_id>/amend")
@@ -394,19 +391,33 @@ class Amend(MethodView):
     def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
         """Replace a move recorded earlier and re-apply every later move.
 
-        The report names the first later move that no longer fits: it and the moves after it leave the line
-        of play (they stay in the log). `dry_run` reports without writing. The move already recorded at
-        `version` is refused, dry run or not (`422 amend_unchanged`: it would correct nothing). The new move
-        takes the version of this write (the answer's `versions`): `version` no longer names a move of the
-        line of play; the kept later moves keep theirs, and are described anew as they play on the new line."""
+        Each later move is played again in order on the corrected line. The report names the first later
+        move that no longer fits (`first_misfit`: its line `index`, its words, why, and the moves legal
+        there): give it a resolution (`resolutions`: `{"index": I, "move": {...}}`, the move really played
+        there) and dry-run again, misfit by misfit, then write the whole correction in one request. The first
+        misfit without a resolution leaves the line of play with every move after it (they stay in the log).
+        A resolution that names no later move, or a move that still fits, or that is never reached, is `422`
+        (`resolution_not_later`, `resolution_not_needed`, `resolution_unused`); two for one index,
+        `422 resolution_repeated`; a resolution's move the rules refuse, `422` with `details.resolution_index`.
+
+        `dry_run` reports without writing. The move already recorded at `version` is refused, dry run or not
+        (`422 amend_unchanged`: it would correct nothing). The new move takes the last version of this write
+        (the answer's `versions`; the moves of the resolutions take the ones before it): `version` no longer
+        names a move of the line of play; the kept later moves keep theirs, and are described anew as they
+        play on the new line. In a table game the recorded dice, cards and tiles are moves like the others:
+        kept as they were wherever they still fit; in a seeded game the report's `redrawn` says which chance
+        outcomes are drawn again."""
         game, grant = writer(game_id)
-        version = expected_version(body, game)
-        current(game, version)
+        version = expected_version(body)
+        key = idempotency_key()
         move = dict(body["move"])
         if not isinstance(move.get("kind"), str):
             raise ApiError("invalid_move", "the move needs a kind")
+        resolutions = [_resolution(entry, number) for number, entry in enumerate(body["resolutions"])]
         record = game.records.get(body["version"])
-        may_act_for(game, grant, [move.get("seat"), record.seat if record else None], "amend")
+        if not retried(game, key):
+            seats = [move.get("seat"), record.seat if record else None, *_resolution_seats(game, resolutions)]
+            may_act_for(game, grant, seats, "amend")
         result, report = judged(
             lambda: game_log().amend(
                 game_id,
@@ -415,14 +426,51 @@ class Amend(MethodView):
                 expected_version=version,
                 actor=grant.actor,
                 dry_run=body["dry_run"],
+                resolutions=resolutions,
+                idempotency_key=key,
             )
         )
         answer, status, headers = played(result)
         return (
-            {**answer, "report": present.plain(report.to_dict()), "dry_run": body["dry_run"]},
+            {**answer, "report": amend_report(report), "dry_run": body["dry_run"]},
             status,
             headers,
         )
+
+
+def _resolution(entry: Mapping[str, Any], number: int) -> dict[str, Any]:
+    """A resolution as the game log takes it; every move of it needs a kind (as a move sent alone does)."""
+    moves = [dict(entry["move"])] if "move" in entry else [dict(move) for move in entry["moves"]]
+    for move in moves:
+        if not isinstance(move.get("kind"), str):
+            raise ApiError("invalid_move", "every move of a resolution needs a kind", resolution=number)
+    return {"index": entry["index"], "moves": moves, "keep_recorded": entry["keep_recorded"]}
+
+
+def _resolution_seats(game: Game, resolutions: list[dict[str, Any]]) -> list[Any]:
+    """The seats whose moves the resolutions touch: the moves played, and the recorded moves they stand in
+    for (a seat token amends its own seat's moves only, as for the corrected move)."""
+    seats: list[Any] = []
+    for resolution in resolutions:
+        seats.extend(move.get("seat") for move in resolution["moves"])
+        index = resolution["index"]
+        if isinstance(index, int) and 1 <= index <= len(game.line):
+            seats.append(game.records[game.line[index - 1]].seat)
+    return seats
+
+
+def amend_report(report: Any) -> dict[str, Any]:
+    """The amendment's report as AmendReportSchema has it: the first misfit with the question asked there
+    and the board then, for drawing the moves that may resolve it."""
+    body: dict[str, Any] = present.plain(report.to_dict())
+    if report.first_misfit is not None and report.misfit_state is not None:
+        state = report.misfit_state
+        body["first_misfit"] = {
+            **body["first_misfit"],
+            "prompt": present.prompt(state),
+            "state": present.board(state),
+        }
+    return body
 
 
 @blp.route("/<uuid:game_id>/abandon")
@@ -437,10 +485,13 @@ class Abandon(MethodView):
         An abandoned game can still be read, replayed, forked and exported, not played on: its legal moves
         say `closed: true`, with no prompt and no moves. A game that is over has its result and is not
         abandoned: `409 game_closed` with `details.over`."""
-        game, grant = owner(game_id)
-        version = expected_version(body, game)
+        _, grant = owner(game_id)
         result = game_log().abandon(
-            game_id, expected_version=version, actor=grant.actor, reason=body["reason"]
+            game_id,
+            expected_version=expected_version(body),
+            actor=grant.actor,
+            reason=body["reason"],
+            idempotency_key=idempotency_key(),
         )
         return json_response(*played(result))
 
@@ -459,7 +510,9 @@ class Forks(MethodView):
         at version 1)."""
         game, _ = reader(game_id)
         version = body["version"] if body["version"] is not None else game.version
-        return created(services().gate.fork(game_id, version, body.get("title")))
+        return created(
+            game_log().fork(game_id, version, title=body.get("title"), idempotency_key=creation_key())
+        )
 
 
 # --- history ----------------------------------------------------------------------------------------------
@@ -650,30 +703,10 @@ SEAT_PARAMETERS = [
 ]
 
 
-def _token_still_works(remembered: Remembered, game_id: UUID, seat: int) -> None:
-    """A retried issuance (same Idempotency-Key) answers its first answer again only while the token in it
-    still works: one replaced or withdrawn since is refused, never handed back as if it were fine (a client
-    that lost the first answer would keep a dead token). Nothing is written; no token is in the refusal."""
-    token = json.loads(remembered.body).get("token")
-    if not isinstance(token, str):
-        return
-    game, access = services().gate.game_and_access(game_id)
-    if access.match(token) is not None:
-        return
-    since = "replaced by a newer one" if access.seat_grants(seat) else "withdrawn (DELETE)"
-    raise ApiError(
-        "token_superseded",
-        f"the token this Idempotency-Key issued for {domain.seat_text(game.state, seat)} has since been "
-        f"{since} and no longer works: ask for a new token with a new Idempotency-Key",
-        seat=seat,
-    )
-
-
 # Signed: a negative seat reaches the view and is told which seats there are (400 invalid_seat), rather than
 # matching no route at all (404).
 @blp.route("/<uuid:game_id>/seats/<int(signed=True):seat>/token", parameters=SEAT_PARAMETERS)
 class SeatToken(MethodView):
-    @checked_before_replay(_token_still_works)
     @errors(blp, 400, 401, 403, 404, 409, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(201, SeatTokenSchema)
@@ -686,9 +719,9 @@ class SeatToken(MethodView):
         while it still works; once it has been replaced (a later request) or withdrawn (`DELETE`), the retry
         is `409 token_superseded` and changes nothing: ask again with a new key."""
         _, grant = owner(game_id)
-        issued = services().gate.issue_seat_token(game_id, seat, by=grant.actor)
+        issued = game_log().issue_seat_token(game_id, seat, by=grant.actor, idempotency_key=creation_key())
         body = {"game_id": str(game_id), "seat": seat, "actor": issued.grant.actor, "token": issued.token}
-        return body, 201
+        return body, 201, REPLAYED if issued.repeated else {}
 
     @errors(blp, 400, 401, 403, 404, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
@@ -698,7 +731,7 @@ class SeatToken(MethodView):
 
         Nothing to withdraw is still `204`; a seat the game does not have is `400 invalid_seat`."""
         _, grant = owner(game_id)
-        services().gate.revoke_seat(game_id, seat, by=grant.actor)
+        game_log().revoke_seat(game_id, seat, by=grant.actor)
 
 
 @blp.route("/<uuid:game_id>/access")
@@ -709,215 +742,6 @@ class AccessList(MethodView):
     def get(self, game_id: UUID) -> Any:
         """Who holds a token (never the tokens): every grant for the owner, one's own for a seat."""
         _, grant = writer(game_id, "reading who holds this game's tokens needs")
-        grants = services().gate.access(game_id).grants.values()
+        grants = game_log().access(game_id).grants.values()
         visible = [g for g in grants if grant.role == "owner" or g.id == grant.id]
         return {"game_id": str(game_id), "you": grant.actor, "grants": [g.to_dict() for g in visible]}
-
-
-# --- the spectators' stream -------------------------------------------------------------------------------
-
-# Each server-sent event as a client's parser reads it (the schema of text/event-stream describes one event,
-# as schemathesis checks it): the fields a block of the stream may set.
-SSE_EVENT = {
-    "type": "object",
-    "properties": {
-        "id": {"type": "string", "description": "the game version after this event"},
-        "event": {"type": "string", "description": "the event type: MovePlayed, MovesUndone..."},
-        "data": {"type": "string", "description": "the event as JSON"},
-        "retry": {"type": "integer", "description": "milliseconds to wait before reconnecting"},
-    },
-}
-
-STREAM_RESPONSES = {
-    200: {
-        "description": "server-sent events: `id` is the game version, `event` the event type, `data` the event",
-        "content": {"text/event-stream": {"schema": SSE_EVENT}},
-    }
-}
-
-
-def _resume_point(query: Mapping[str, Any], game: Game) -> int:
-    header = request.headers.get("Last-Event-ID")
-    if header is not None:
-        try:
-            resume = max(0, int(header.strip()))
-        except ValueError:
-            resume = MAX_VERSION + 1
-        if resume > MAX_VERSION:
-            raise ApiError(
-                "invalid_request",
-                f"Last-Event-ID must be a game version, a whole number from 0 to {MAX_VERSION}",
-                header=header[:40],
-            )
-        return resume
-    after = query["after"]
-    return game.version if after is None else int(after)
-
-
-@blp.route("/<uuid:game_id>/stream")
-class Stream(MethodView):
-    @errors(blp, 400, *READ)
-    @blp.doc(
-        security=[*BEARER, {}],
-        responses=STREAM_RESPONSES,
-        parameters=[
-            {
-                "in": "header",
-                "name": "Last-Event-ID",
-                "required": False,
-                "schema": {"type": "string"},
-                "description": "resume after this version (browsers send it when they reconnect)",
-            }
-        ],
-    )
-    @blp.arguments(StreamQuerySchema, location="query", error_status_code=400)
-    def get(self, query: Mapping[str, Any], game_id: UUID) -> Response:
-        """Server-sent events of each new event of the game, for spectators.
-
-        `id` is the game version, `event` the event type, `data` the event as JSON. Resumable with
-        `Last-Event-ID` (or `after`); a heartbeat comment keeps proxies from closing it; the server ends it
-        after `timeout` seconds (capped) and the browser reconnects."""
-        game, grant = reader(game_id)
-        after = _resume_point(query, game)
-        config = current_app.config
-        still_reads = _still_reads(game, grant is not None)
-        cap = float(config["STREAM_MAX_SECONDS"])
-        lifetime = min(cap, query["timeout"] if query["timeout"] is not None else cap)
-        events = _event_stream(
-            game_log().changes_since,
-            game_id,
-            after,
-            lifetime=lifetime,
-            heartbeat=float(config["STREAM_HEARTBEAT_SECONDS"]),
-            poll=float(config["STREAM_POLL_SECONDS"]),
-            watch=game_log().watch_for(game_id),
-            departed=_departure_check(request.environ),
-            allowed=still_reads,
-        )
-        slots: StreamSlots = current_app.extensions[STREAMS]
-        if not slots.take():
-            raise ApiError(
-                "too_many_streams",
-                "this server holds as many event streams open as it may: try again shortly",
-                headers={"Retry-After": "5"},
-                open=slots.limit,
-            )
-        response = Response(
-            events,
-            mimetype="text/event-stream",
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", **etag(game.version)},
-        )
-        response.call_on_close(slots.give_back)  # the server closes every answer, started or not
-        return response
-
-
-def _still_reads(game: Game, with_token: bool) -> Callable[[], bool]:
-    """Whether the stream's client may still read the game. A public game: always. A private game's stream
-    was opened with a token that may be withdrawn or replaced while it is open: it then ends, at its next
-    event or heartbeat, rather than serve the game's events until its timeout (its reconnection is 401)."""
-    token = presented_token() if with_token else None
-    if not game.setup.get("private") or token is None:
-        return lambda: True
-    gate, game_id = services().gate, game.id
-    return lambda: gate.authenticate(game_id, token) is not None
-
-
-def _event_stream(
-    changes_since: Callable[[UUID, int], list[dict[str, Any]]],
-    game_id: UUID,
-    after: int,
-    *,
-    lifetime: float,
-    heartbeat: float,
-    poll: float,
-    watch: ChangeWatch | None = None,
-    departed: Callable[[], bool] = lambda: False,
-    allowed: Callable[[], bool] = lambda: True,
-) -> Iterator[str]:
-    """The stream's lines. With a ``watch`` (Redis) the stream sleeps until its game changes (or the next
-    heartbeat); without one, or while the watch cannot start, it looks every ``poll`` seconds. While it
-    waits it asks ``departed`` whether the client has gone, and ends if so. Before it sends events or a
-    heartbeat it asks ``allowed`` whether its client may still read the game (a private game's token may
-    have been withdrawn since), and ends if not."""
-    started = time.monotonic()
-    deadline = started + lifetime
-    next_beat = started + heartbeat
-    yield f"retry: 2000\n: game {game_id} after version {after}\n\n"
-    while True:
-        mark = _mark(watch)  # before the read: a change committed after the read is above it
-        try:
-            changes = changes_since(game_id, after)
-            if (changes or time.monotonic() >= next_beat) and not allowed():
-                return  # its token no longer works: nothing more is sent, and a reconnection is refused
-        except Exception:  # the store went away mid-stream: end it, the client reconnects and resumes
-            logger.warning("stream of game %s ended: the store did not answer", game_id, exc_info=True)
-            return
-        for event in changes:
-            after = int(event["version"])
-            data = json.dumps(present.plain(event), ensure_ascii=False)
-            yield f"id: {after}\nevent: {event['type']}\ndata: {data}\n\n"
-        now = time.monotonic()
-        if now >= deadline:
-            return
-        if now >= next_beat:
-            yield ": heartbeat\n\n"
-            next_beat = now + heartbeat
-        if watch is None or mark is None:
-            time.sleep(max(0.0, min(poll, deadline - now)))
-            if departed():
-                return
-        elif not _wait_for_change(watch, game_id, mark, min(deadline, next_beat), departed):
-            return
-
-
-DEPARTURE_CHECK_SECONDS = 1.0
-"""How often a stream waiting on the watch looks whether its client has gone. Each open stream holds one of
-the server's threads: a closed tab must give its thread back within about this long, not at the next
-heartbeat (the first write that fails), or a few closed tabs would hold every thread for 15 s."""
-
-
-def _wait_for_change(
-    watch: ChangeWatch, game_id: UUID, mark: int, until: float, departed: Callable[[], bool]
-) -> bool:
-    """Sleep until the game changes after ``mark``, ``until`` comes or the watch stops (the caller then reads
-    the game again); False when the client left meanwhile."""
-    while True:
-        now = time.monotonic()
-        if now >= until:
-            return True
-        if watch.wait(game_id, mark, min(until - now, DEPARTURE_CHECK_SECONDS)) or not watch.following:
-            return True
-        if departed():
-            return False
-
-
-def _departure_check(environ: Mapping[str, Any]) -> Callable[[], bool]:
-    """Whether this request's client has closed its connection: a look at the socket, where the server
-    hands it to the application (gunicorn's ``gunicorn.socket``, werkzeug's ``werkzeug.socket``), that reads
-    nothing. A spectator sends nothing after its request, so an end of file means it has gone."""
-    sock = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
-    if not isinstance(sock, socket.socket):
-        return lambda: False
-
-    def departed() -> bool:
-        try:
-            return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-        except (BlockingIOError, InterruptedError):  # still connected, nothing sent
-            return False
-        except ValueError:  # a TLS socket takes no flags: it cannot tell; the heartbeat's write will
-            return False
-        except OSError:  # reset, or already closed
-            return True
-
-    return departed
-
-
-def _mark(watch: ChangeWatch | None) -> int | None:
-    """The watch's mark, or None (poll this time) when there is no watch or it could not start."""
-    if watch is None:
-        return None
-    try:
-        return watch.mark()
-    except Exception:  # the store did not answer; the read that follows says whether the stream goes on
-        logger.debug("the change watch could not start", exc_info=True)
-        return None

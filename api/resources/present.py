@@ -269,4 +269,5 @@ def author_name(game: Game, author: str) -> str:
 def annotation_view(game: Game, note: Annotation) -> dict[str, Any]:
     data = note.to_dict()
     data["author_name"] = author_name(game, note.author)
-    return plain(data)
+    view: dict[str, Any] = plain(data)
+    return view

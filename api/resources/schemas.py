@@ -7,7 +7,7 @@ exactly what ``GET /api/games/{id}/legal-moves`` listed, and only the rules engi
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
@@ -45,7 +45,7 @@ class StrictBoolean(fields.Boolean):
     """A JSON boolean: true or false only ("yes", 1 or "true" are refused, where marshmallow's Boolean takes
     them for true). For bodies; a query string's booleans (``?current_line=1``) keep the usual spellings."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {"invalid": "Not a boolean: send true or false."}
+    default_error_messages = {"invalid": "Not a boolean: send true or false."}  # noqa: RUF012  # marshmallow's own
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
         if not isinstance(value, bool):
@@ -353,19 +353,11 @@ class MoveSubmissionSchema(Schema):
 
 
 class PlayedSchema(Schema):
-    """What a write did: the versions it created, the game after it, and its legal moves (so that recording a
-    game takes one request per move)."""
+    """What a write did: the versions it created, the game right after it, and its legal moves (so that
+    recording a game takes one request per move). A retry with the same Idempotency-Key gets this answer again,
+    byte for byte, rebuilt from the log, with the header `Idempotent-Replayed: true`."""
 
     versions = fields.List(fields.Integer(), required=True)
-    repeated = fields.Boolean(
-        required=True,
-        metadata={
-            "description": "true when the game's log found this Idempotency-Key on moves it had recorded "
-            "already (their kept answer gone: a day later, or a restart of the embedded store's server), so "
-            "nothing was recorded now; a retry answered from the kept answer gets the first answer as it was "
-            "(false), with the header Idempotent-Replayed: true"
-        },
-    )
     game = fields.Nested(GameSchema, required=True)
     legal_moves = fields.Nested(LegalMovesSchema, required=True, metadata={"description": NEXT_MOVES})
 
@@ -386,27 +378,149 @@ class RedoSchema(Schema):
     expected_version = expected_version_field()
 
 
+LINE_INDEX = (
+    "a move's place in the line of play as it stands before this amendment, counting from 1: the timeline's "
+    "`index`, move N on the replay page (the moves after the corrected one are its index + 1 and on)"
+)
+
+
+class ResolutionSchema(Schema):
+    """What was really played where a later recorded move no longer fits after the correction."""
+
+    index = fields.Integer(
+        required=True,
+        strict=True,
+        validate=validate.Range(min=1, max=MAX_VERSION),
+        metadata={"description": f"the misfit it resolves: {LINE_INDEX}"},
+    )
+    move = MoveField(
+        metadata={"description": "the move really played in its place, as the report's legal_moves list it"}
+    )
+    moves = fields.List(
+        MoveField(),
+        validate=validate.Length(max=MAX_BATCH),
+        metadata={
+            "description": "instead of move: every move really played in its place, in order ([]: the "
+            "recorded move never happened, it leaves the line)"
+        },
+    )
+    keep_recorded = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "the recorded move was played too, right after these moves (they were left out of "
+            "the record): it stays on the line if it fits after them"
+        },
+    )
+
+    @validates_schema
+    def move_or_moves(self, data: dict[str, Any], **_: Any) -> None:
+        if ("move" in data) == ("moves" in data):
+            raise ValidationError("a resolution gives move (one move) or moves (a list), one of them")
+
+
 class AmendSchema(Schema):
     version = fields.Integer(
         required=True, strict=True, validate=VERSION, metadata={"description": "the move to replace"}
     )
     move = MoveField(required=True)
+    resolutions = fields.List(
+        fields.Nested(ResolutionSchema),
+        load_default=list,
+        validate=validate.Length(max=MAX_BATCH),
+        metadata={
+            "description": "for each later move that no longer fits after the correction, what was really "
+            "played there (one per misfit, found with dry runs: the report's first_misfit); the later moves "
+            "are played again in order, each misfit replaced by its resolution, and the first misfit without "
+            "one leaves the line with every move after it"
+        },
+    )
     dry_run = StrictBoolean(load_default=False, metadata={"description": "report only, write nothing"})
     expected_version = expected_version_field()
 
 
+class MisfitSchema(Schema):
+    """The first later move that no longer fits and has no resolution: what a client needs to resolve it."""
+
+    index = fields.Integer(required=True, metadata={"description": f"where it stands: {LINE_INDEX}"})
+    version = fields.Integer(required=True, metadata={"description": "the recorded move's version"})
+    move = MoveField(required=True, metadata={"description": "the recorded move"})
+    error = fields.Dict(required=True, metadata={"description": "the rules' refusal: code, rule, message"})
+    recorded_words = fields.String(
+        required=True, metadata={"description": "the recorded move in words, as it was recorded"}
+    )
+    reason = fields.String(required=True, metadata={"description": "why it no longer fits, in words"})
+    rule = fields.String(
+        required=True, allow_none=True, metadata={"description": "the rule it breaks, or null"}
+    )
+    seat = fields.Integer(
+        required=True, allow_none=True, metadata={"description": f"who plays there: {SEAT}; null for chance"}
+    )
+    player = fields.String(required=True, allow_none=True, metadata={"description": "that seat's player"})
+    after_resolution = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "true when it was kept after the moves of its own resolution (keep_recorded) and "
+            "still does not fit: extend that resolution"
+        },
+    )
+    legal_moves = fields.List(
+        MoveField(), required=True, metadata={"description": "every move legal there (resolutions take one)"}
+    )
+    prompt = fields.Nested(PromptSchema, required=True, metadata={"description": "the question asked there"})
+    state = fields.Dict(
+        required=True,
+        metadata={
+            "description": "the board there, for drawing the legal moves (the catalog is served apart)"
+        },
+    )
+
+
+class ResolvedSchema(Schema):
+    """A misfit answered by its resolution."""
+
+    index = fields.Integer(required=True, metadata={"description": LINE_INDEX})
+    version = fields.Integer(required=True, metadata={"description": "the recorded move's version"})
+    recorded_words = fields.String(required=True, metadata={"description": "the recorded move in words"})
+    words = fields.List(
+        fields.String(), required=True, metadata={"description": "the moves played in its place, in words"}
+    )
+    kept = fields.Boolean(
+        required=True, metadata={"description": "the recorded move stays on the line, after those moves"}
+    )
+
+
 class AmendReportSchema(Schema):
     version = fields.Integer(required=True)
-    all_fit = fields.Boolean(required=True)
-    kept = fields.List(fields.Integer(), required=True)
-    dropped = fields.List(fields.Integer(), required=True)
-    first_misfit = fields.Dict(required=True, allow_none=True)
+    all_fit = fields.Boolean(
+        required=True, metadata={"description": "every later move still fits, or was resolved"}
+    )
+    kept = fields.List(
+        fields.Integer(), required=True, metadata={"description": "the versions of the later moves kept"}
+    )
+    dropped = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "the first misfit without a resolution and every move after it (versions)"},
+    )
+    first_misfit = fields.Nested(MisfitSchema, required=True, allow_none=True)
+    resolved = fields.List(
+        fields.Nested(ResolvedSchema),
+        required=True,
+        metadata={"description": "the misfits the resolutions answered, in the order of the line"},
+    )
     redrawn = fields.List(
         fields.Integer(),
         required=True,
         metadata={
             "description": "seeded games: the kept moves whose following chance outcomes (dice, cards) are "
             "drawn again, because the amendment changed what chance had to decide there"
+        },
+    )
+    over = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "whether the game is over at the end of the corrected line: a finished game may wait "
+            "for a move nobody recorded after a correction (an action its last player now could take)"
         },
     )
 
@@ -478,7 +592,14 @@ class TimelineEntrySchema(Schema):
     actor = fields.String(required=True, metadata={"description": f"who acted: {ACTOR}"})
     at = fields.String(required=True)
     totals = fields.List(fields.Integer(), required=True, allow_none=True)
-    amends = fields.Integer(required=True, allow_none=True)
+    amends = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the version of the recorded move this one stands in for: the move a correction "
+            "replaced, or a later move that no longer fitted after it and that this one resolved"
+        },
+    )
     undone = fields.Boolean(required=True)
     automatic = fields.Boolean(
         required=True,
@@ -488,6 +609,29 @@ class TimelineEntrySchema(Schema):
         fields.Integer(),
         required=True,
         metadata={"description": "indexes of the chance lines that belong to the solo rival's turn"},
+    )
+    correction = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "amended: the move a correction put here; resolved: a move played anew in a "
+            "correction, where a later recorded move no longer fitted; null for a move as recorded"
+        },
+    )
+    replaced = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the recorded move it stands in for (amends), in the words it was recorded with"
+        },
+    )
+    stands_for = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={
+            "description": "every version whose place this move took (a move corrected twice stands for both): "
+            "annotations anchored to them belong beside it"
+        },
     )
 
 

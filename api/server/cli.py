@@ -153,7 +153,6 @@ def _report_problems(error: Any) -> None:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from replay.access import Gatekeeper
     from replay.errors import ReplayError
 
     try:
@@ -167,7 +166,7 @@ def _import(args: argparse.Namespace) -> int:
     log = open_log(_store(args))
     try:
         # As `POST /api/games/import` does: the game comes with an owner, or nobody could administer it.
-        issued = Gatekeeper(log).import_log(data, keep_id=not args.new_id)
+        issued = log.import_log(data, keep_id=not args.new_id)
         title = str(data.get("setup", {}).get("title", "")) if isinstance(data, dict) else ""
         print(issued.game_id)  # standard output holds the id alone, for scripts: ID=$(heronlog import ...)
         own = data.get("game_id") if isinstance(data, dict) else None
@@ -259,9 +258,10 @@ def _revalidate(args: argparse.Namespace) -> int:
             print(f"{report['game_id']}: all moves pass the current rules")
         else:
             failed += 1
-            error = report["error"]
+            refusal = report["error"]
             print(
-                f"{report['game_id']}: version {report['version']} rejected ({error['rule']}): {error['message']}"
+                f"{report['game_id']}: version {report['version']} rejected ({refusal['rule']}): "
+                f"{refusal['message']}"
             )
     return 1 if failed else 0
 

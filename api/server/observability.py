@@ -255,7 +255,7 @@ class Metrics:
             from prometheus_client import multiprocess
 
             registry = CollectorRegistry()
-            multiprocess.MultiProcessCollector(registry)
+            multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # untyped in the library
             return generate_latest(registry), CONTENT_TYPE_LATEST
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
 
@@ -365,7 +365,7 @@ def serving(environ: dict[str, str] | os._Environ[str]) -> Iterator[dict[str, An
     def child_exit(_server: Any, worker: Any) -> None:
         from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(worker.pid)
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]  # untyped in the library
 
     try:
         yield {"logger_class": gunicorn_logger_class(config), "child_exit": child_exit}

@@ -74,14 +74,6 @@ class Script:
             return self.client.evalsha(self.sha, len(keys), *keys, *args)
 
 
-def server_of(client: Any) -> tuple[Any, ...] | None:
-    """The address and database a standalone redis-py client talks to; None for anything else (a cluster)."""
-    if not isinstance(client, redis.Redis):
-        return None
-    kwargs = client.connection_pool.connection_kwargs
-    return (kwargs.get("host"), kwargs.get("port"), kwargs.get("path"), kwargs.get("db", 0))
-
-
 class RedisDatastore:
     """A Redis client with the key-naming, retry and durability policy of the recorders."""
 
@@ -149,11 +141,6 @@ class RedisDatastore:
         """Run a call that writes, once; a lost reply raises ``OutcomeUnknownError``."""
         with translated(write=True):
             return call()
-
-    def server(self) -> tuple[Any, ...] | None:
-        """Which server a standalone client talks to (address and database), to tell whether two clients
-        share one; None for a cluster."""
-        return server_of(self.client)
 
     def servers(self) -> list[redis.Redis]:
         """A client for each server: the one server, or every node of a cluster."""

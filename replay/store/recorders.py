@@ -113,17 +113,6 @@ class Batch:
     args: list[str | bytes | int]
 
 
-@dataclass(frozen=True)
-class Along:
-    """A key to write along with an application's events, in the same script: set only if the events are
-    (``insert_events(..., along=Along(...))``). On Redis Cluster the key must carry the application's hash
-    tag. The API keeps a write's answer this way, for a retry with its ``Idempotency-Key``."""
-
-    key: str
-    value: str | bytes
-    seconds: int
-
-
 class RedisRecorder:
     """What every Redis recorder shares: the datastore and the key names of one application."""
 
@@ -223,18 +212,14 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
     """Stored events in the application's notification log (a stream), indexed per originator."""
 
     topic_scan_budget = TOPIC_SCAN_BUDGET
-    writes_along = True
-    """``insert_events(..., along=Along(...))`` writes that key in the same script as the events."""
 
     def stream_key(self, originator_id: UUID | str) -> str:
         return f"{self.tag}:events:seq:{originator_id}"
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        return self._append(stored_events, None, kwargs.get("along"))
+        return self._append(stored_events, None)
 
-    def _batch(
-        self, stored_events: Sequence[StoredEvent], tracking: Tracking | None, along: Along | None = None
-    ) -> Batch:
+    def _batch(self, stored_events: Sequence[StoredEvent], tracking: Tracking | None) -> Batch:
         keys: dict[str, int] = {
             self.log_key: 1,
             self.counter_key: 2,
@@ -249,16 +234,12 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
             key = self.stream_key(event.originator_id)
             index = keys.setdefault(key, len(keys) + 1)
             args += [index, event.originator_version, key, pack_record(event)]
-        if along is not None and stored_events:
-            args += [keys.setdefault(along.key, len(keys) + 1), along.value, along.seconds]
         return Batch(list(keys), args)
 
-    def _append(
-        self, stored_events: Sequence[StoredEvent], tracking: Tracking | None, along: Along | None = None
-    ) -> list[int]:
+    def _append(self, stored_events: Sequence[StoredEvent], tracking: Tracking | None) -> list[int]:
         if not stored_events and tracking is None:
             return []
-        batch = self._batch(stored_events, tracking, along)
+        batch = self._batch(stored_events, tracking)
         append = self.datastore.script(scripts.APPEND_EVENTS)
         try:
             first = int(self.datastore.write(lambda: append(batch.keys, batch.args)))
@@ -337,27 +318,18 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
 
     def select_new_events(self, after: Sequence[tuple[UUID | str, int]]) -> list[list[StoredEvent]]:
         """The events of each ``(originator, version)`` pair recorded after that version, in one round trip:
-        what bringing several cached aggregates up to date needs (``GameLog.get_game_with``)."""
+        what bringing several cached aggregates up to date needs (``GameStore.read_together``)."""
         select = self.datastore.script(scripts.SELECT_NEW_EVENTS)
         keys, args = self._new_events_keys(after)
         reply = self.datastore.read(lambda: select(keys, args))
-        return self.parse_new_events(after, reply)
-
-    def new_events_command(self, after: Sequence[tuple[UUID | str, int]]) -> tuple[Any, ...] | None:
-        """:meth:`select_new_events` as one command for another client's pipeline to the same server (its
-        reply goes to :meth:`parse_new_events`); None on a cluster, or before the script was first loaded."""
-        script = self.datastore.script(scripts.SELECT_NEW_EVENTS)
-        if self.datastore.is_cluster or script.sha is None:
-            return None
-        keys, args = self._new_events_keys(after)
-        return ("EVALSHA", script.sha, len(keys), *keys, *args)
+        return self._parse_new_events(after, reply)
 
     def _new_events_keys(self, after: Sequence[tuple[UUID | str, int]]) -> tuple[list[str], list[str]]:
         keys = [self.log_key, *(self.stream_key(originator_id) for originator_id, _ in after)]
         return keys, [f"({version}" for _, version in after]
 
     @staticmethod
-    def parse_new_events(after: Sequence[tuple[UUID | str, int]], reply: Any) -> list[list[StoredEvent]]:
+    def _parse_new_events(after: Sequence[tuple[UUID | str, int]], reply: Any) -> list[list[StoredEvent]]:
         found: list[list[StoredEvent]] = []
         position = 0
         for originator_id, _ in after:
@@ -490,4 +462,4 @@ class RedisProcessRecorder(RedisTrackingRecorder, RedisApplicationRecorder, Proc
     """An application recorder whose appends also record a tracking position, in the same script."""
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
-        return self._append(stored_events, kwargs.get("tracking"), kwargs.get("along"))
+        return self._append(stored_events, kwargs.get("tracking"))

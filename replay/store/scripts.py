@@ -20,8 +20,7 @@ from __future__ import annotations
 #       per originator in the batch.
 # ARGV: 1 upstream application name ('' when there is no tracking), 2 its notification id, 3 the number of
 #       events, then four values per event: index of its sorted set in KEYS, version, description (for error
-#       messages), record (topic, version, originator id, state: see recorders.pack_record); then, optionally,
-#       a key written along with the events (recorders.Along): index of the key in KEYS, value, seconds to live.
+#       messages), record (topic, version, originator id, state: see recorders.pack_record).
 # Returns the notification id of the first event (the others follow it without gaps), 0 for no events.
 APPEND_EVENTS = """#!lua
 local log, counter, notices, tracking = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -65,11 +64,6 @@ end
 redis.call('SET', counter, n)
 redis.call('XADD', notices, 'MAXLEN', '~', 1000, '*', 'n', n)
 if upstream ~= '' then redis.call('HSET', tracking, upstream, position) end
--- SET replaces a key of any type, so this last write cannot fail half way.
-local along = 4 + count * 4
-if ARGV[along] then
-  redis.call('SET', KEYS[tonumber(ARGV[along])], ARGV[along + 1], 'EX', ARGV[along + 2])
-end
 return first
 """
 

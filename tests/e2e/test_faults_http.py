@@ -276,7 +276,7 @@ def test_a_worker_killed_mid_request_then_the_clients_retry_yields_exactly_one_e
     answer, events = worker_killed_mid_request(tmp_path, redis_url, point)
     assert answer.status == 201 and answer.body["versions"] == [2]
     # after the commit, the event was there: the retry found it (by its key) and wrote nothing
-    assert answer.body["repeated"] is (point == "after-commit")
+    assert (answer.headers.get("idempotent-replayed") == "true") is (point == "after-commit")
     played = [event for event in events if event["type"] == "MovePlayed"]
     assert len(played) == 1 and played[0]["data"]["idempotency_key"] == "tap-once"
     assert [event["version"] for event in events] == [2]  # after the game's creation, version 1

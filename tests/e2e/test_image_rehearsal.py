@@ -329,7 +329,7 @@ def test_the_image_serves_a_compose_files_api_on_redis_writing_nowhere_but_tmp(
         redis.RedisCluster.from_url(url) if env.get("REDIS_CLUSTER") == "yes" else redis.Redis.from_url(url)
     )
     try:
-        assert list(client.scan_iter(match=f"{prefix}*")), "the game was not written to Redis"
+        assert list(client.scan_iter(match="{" + prefix + ":*")), "the game was not written to Redis"
     finally:
         client.close()
     assert not any(read_only.iterdir()), "the image wrote outside /tmp"

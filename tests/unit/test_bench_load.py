@@ -72,7 +72,7 @@ def test_a_paced_run_meets_the_throughput_by_keeping_up_with_the_rate_it_offered
 
 
 def test_the_breakdown_tells_a_move_that_snapshots_from_an_ordinary_one(bench: ModuleType) -> None:
-    from replay.application import snapshot_crossed
+    from replay.snapshots import snapshot_crossed
 
     game_id = "00000000-0000-0000-0000-00000000002f"  # its snapshots fall at versions 47, 97... (47 = 0x2f)
 

@@ -1,5 +1,5 @@
-"""The environment heronlog reads is one table (api.server.environment.variables), the README lists all of it, and
-the code cannot read a variable that is not in it."""
+"""The environment heronlog reads is one table (api.server.environment.variables), the docs' configuration
+page lists all of it, and the code cannot read a variable that is not in it."""
 
 from __future__ import annotations
 
@@ -13,12 +13,13 @@ import pytest
 from api.server.environment import DEFAULTS, SETTING_MEANINGS, server_setting, variables
 from replay.config import STORE_VARIABLES, StoreConfig, setting
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGURATION = ROOT / "docs" / "operations" / "configuration.md"
 
 
-def test_the_readme_configuration_table_lists_every_variable_with_its_default() -> None:
-    section = README.read_text().split("### Configuration", 1)[1].split("\n### ", 1)[0]
-    rows = dict(re.findall(r"^\| `([A-Z_]+)` \| (.+?) \|", section, flags=re.MULTILINE))
+def test_the_docs_configuration_table_lists_every_variable_with_its_default() -> None:
+    page = CONFIGURATION.read_text()
+    rows = dict(re.findall(r"^\| `([A-Z_]+)` \| (.+?) \|", page, flags=re.MULTILINE))
     expected = {
         name: "—" if variable.default is None else f"`{variable.default}`"
         for name, variable in variables().items()
@@ -114,7 +115,7 @@ def test_make_run_leaves_the_address_to_heronlog_serve_unless_given(
     arguments: list[str], expected: list[str]
 ) -> None:
     # make run once always passed --port 8000, so the HERONLOG_PORT that serve reads itself was ignored.
-    root = README.parent
+    root = ROOT
     shown = subprocess.run(
         ["make", "-n", "-C", str(root), "run", *arguments],
         capture_output=True,

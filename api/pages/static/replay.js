@@ -8,9 +8,13 @@
  *
  * "Correct this move…" (with a token that may amend the move shown): the moves legal just before it
  * (GET legal-moves?before=V), drawn as the recording screen draws them (moves.js, in the API's words); choosing one asks
- * the API for a dry run of the amendment and says in words which later moves still apply and which would leave
- * the line of play; "Apply correction" amends with If-Match and the replay reloads. The moves of the line are
- * shown as the line stands now (states/V?current_line=1), so an amended move sits in its place.
+ * the API for a dry run of the amendment. Each later move that no longer fits is then shown in its turn, in the
+ * API's words ("Move 14 no longer fits: …. What did Ben really do?"), with the board where it stood and the
+ * moves legal there: the person resolves it (the move really played, "it never happened", or a move left out
+ * before it) and the next dry run finds the next one, until every later move fits or the person drops the
+ * rest. One confirmation ("N of M later moves kept, K corrected") then writes the whole correction with
+ * If-Match, and the replay reloads. The moves of the line are shown as the line stands now
+ * (states/V?current_line=1), so a corrected move sits in its place.
  */
 
 import { call, callRetried, randomKey, read, retrying, saveToken, tokenFor } from "./api.js";
@@ -48,8 +52,9 @@ const view = {
   shown: "", // the data-part of the part outlined on the board, if any
   request: 0,
 };
-/** The correction under way: the move's version, the API's alternatives, the move chosen and its dry run. */
-const correction = { version: null, listing: null, move: null, report: null, busy: false };
+/** The correction under way: the move's version, the API's alternatives, the move chosen, the resolutions of
+ * the later misfits so far, the last dry run's report, and whether the person chose to drop the rest. */
+const correction = { version: null, listing: null, move: null, resolutions: [], report: null, dropping: false, busy: false };
 
 const slider = document.getElementById("slider");
 const noteForm = document.getElementById("note-form");
@@ -263,11 +268,15 @@ function paintMoveList() {
     if (!byVersion.has(note.version)) byVersion.set(note.version, []);
     byVersion.get(note.version).push(note);
   }
+  // A note on a move a correction replaced reads beside the move standing in its place now (the API's
+  // stands_for), unless the replaced move is shown itself (with the undone moves).
+  const shownVersions = new Set(view.positions.map((position) => position.version));
   let currentNode = null;
   const items = view.positions.map((position, index) => {
     const entry = position.entry;
     const current = index === view.at;
-    const notes = byVersion.get(position.version) || [];
+    const places = entry && !entry.undone ? (entry.stands_for || []).filter((version) => !shownVersions.has(version)) : [];
+    const notes = [position.version, ...places].flatMap((version) => byVersion.get(version) || []);
     const text = entry ? entryText(entry) : "Start of the game";
     const item = h(
       "li",
@@ -277,7 +286,10 @@ function paintMoveList() {
         { type: "button", class: "step-to", "aria-current": current ? "step" : null, on: { click: () => go(index) } },
         entry && entry.undone ? h("span", { class: "tag" }, "undone") : null,
         text,
+        // a corrected move says so, and what was recorded first (in the words it was recorded with)
+        entry && !entry.undone && entry.correction ? h("span", { class: "tag corrected" }, "corrected") : null,
       ),
+      entry && !entry.undone && entry.replaced ? h("p", { class: "hint replaced" }, `recorded first as: ${entry.replaced}`) : null,
       entry ? rivalLines(entry) : null,
       notes.length ? h("ul", { class: "notes" }, notes.map(noteItem)) : null,
     );
@@ -399,6 +411,12 @@ async function startingIndex() {
 }
 
 // --- correcting a move ----------------------------------------------------------------------------------
+//
+// The steps: choose the move really played (the moves legal then); each dry run's report names the first later
+// move that no longer fits, which the person resolves in its turn (the move really played there, "it never
+// happened", or a move left out before it) until every later move fits, or drops the rest; one confirmation
+// then writes the whole correction (one amendment with its resolutions). Every word about the game comes from
+// the API (the moves' words, the rules' reasons); this page only puts them in sentences.
 
 const correctArea = document.getElementById("correct-area");
 const correctOpen = document.getElementById("correct-open");
@@ -406,6 +424,8 @@ const correctPanel = document.getElementById("correct-panel");
 const correctApply = document.getElementById("correct-apply");
 const correctError = document.getElementById("correct-error");
 const correctReport = document.getElementById("correct-report");
+const correctMisfit = document.getElementById("correct-misfit");
+const correctKeep = document.getElementById("correct-keep");
 
 function mySeat() {
   return view.me && view.me.startsWith("seat:") ? Number(view.me.slice(5)) : null;
@@ -452,7 +472,8 @@ function explainAmend(error) {
   if (error.status === 403) return `This token may not correct that move: ${error.message}.`;
   if (error.status === 404) return `That move is no longer on the line of play (undone or replaced meanwhile): ${error.message}.`;
   if (error.code === "amend_unchanged") return `Nothing to correct: that is the move recorded there. Choose another one.`;
-  if (error.status === 422) return `The rules refuse this correction${error.rule ? ` (${error.rule})` : ""}: ${error.message}.`;
+  if (error.code && error.code.startsWith("resolution_")) return `That answer does not fit this correction: ${error.message}.`;
+  if (error.status === 422) return `The rules refuse this${error.rule ? ` (${error.rule})` : ""}: ${error.message}.`;
   if (error.status === 400) return `The server could not read this correction: ${error.message}.`;
   return `Nothing was corrected: ${error.message}.`;
 }
@@ -463,6 +484,9 @@ function setCorrectionBusy(busy) {
   correction.busy = busy;
   correctPanel.setAttribute("aria-busy", busy ? "true" : "false");
   correctApply.disabled = busy;
+  correctPanel.querySelectorAll(".correct-steps button").forEach((button) => {
+    button.disabled = busy;
+  });
 }
 
 /** Mark the move chosen among the buttons (a chance form is left as typed). */
@@ -470,12 +494,38 @@ function repaintChoice() {
   if (correction.listing && !document.querySelector("#correct-moves .chance-form")) paintAlternatives();
 }
 
+/** Back to choosing the correction itself: no report, no misfit, no resolutions; the board of the replay. */
 function clearReport() {
+  const misfitShown = !correctMisfit.hidden;
   correction.move = null;
   correction.report = null;
+  correction.resolutions = [];
+  correction.dropping = false;
   correctReport.hidden = true;
+  correctMisfit.hidden = true;
   correctApply.hidden = true;
   replace(document.getElementById("correct-report-body"));
+  replace(document.getElementById("correct-misfit-moves"));
+  showChoices(true);
+  if (misfitShown) redrawPosition();
+}
+
+/** The choices of the correction itself, or (while later misfits are being resolved, which another choice
+ * would undo) the one chosen, in words. */
+function showChoices(shown) {
+  document.getElementById("correct-hint").hidden = !shown;
+  document.getElementById("correct-moves").hidden = !shown;
+  const chosen = document.getElementById("correct-chosen");
+  chosen.hidden = shown;
+  if (!shown && correction.move && correction.listing) {
+    const { state, prompt } = correction.listing;
+    replace(chosen, `${capitalFirst(moveWords(correction.version))} becomes: ${moveLabel(state, prompt, correction.move)}.`);
+  }
+}
+
+/** The board of the position shown in the replay again (a misfit's step draws the board where it stands). */
+function redrawPosition() {
+  if (view.positions.length) go(view.at);
 }
 
 function closeCorrection({ focus = false } = {}) {
@@ -501,7 +551,7 @@ function paintCorrection() {
   correctArea.hidden = false;
   replace(
     document.getElementById("correct-about"),
-    `Was move ${entry.index} entered wrong (“${entry.description}”)? Replace it with the move really played: the later moves are checked again, and nothing is deleted.`,
+    `Was move ${entry.index} entered wrong (“${entry.description}”)? Replace it with the move really played: the later moves are checked again one by one, each that no longer fits is yours to resolve, and nothing is deleted.`,
   );
 }
 
@@ -546,17 +596,47 @@ function versionList(versions) {
   return h("ol", { class: "correct-list" }, versions.map((version) => h("li", {}, moveWords(version))));
 }
 
+function capitalFirst(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function plural(count, one, many = `${one}s`) {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** How the later moves fare in a report: kept (their versions), corrected by a resolution, dropped. */
+function tally(report) {
+  const replaced = report.resolved.filter((entry) => !entry.kept).length;
+  return { kept: report.kept.length, corrected: report.resolved.length, dropped: report.dropped.length, later: report.kept.length + replaced + report.dropped.length };
+}
+
+/** A resolution in words: what was really played where a recorded move no longer fitted. */
+function resolvedWords(entry) {
+  const played = entry.words.length ? entry.words.map((words) => `“${words}”`).join(", then ") : null;
+  const recorded = `“${entry.recorded_words}”`;
+  if (!played) return `Move ${entry.index}, ${recorded}, never happened.`;
+  if (entry.kept) return `Before move ${entry.index}, ${recorded}: ${played}.`;
+  return `Move ${entry.index}, ${recorded}, was ${played}.`;
+}
+
+/** The confirmation: what the whole correction does, in words, and the one button that writes it. */
 function paintReport() {
   const { report, listing, move } = correction;
-  const later = report.kept.length + report.dropped.length;
+  const { kept, corrected, dropped, later } = tally(report);
+  correctMisfit.hidden = true;
   const parts = [h("p", {}, `${capitalFirst(moveWords(report.version))} would become: ${choiceWords(listing, move)}.`)];
   if (!later) {
     parts.push(h("p", {}, "No move was recorded after it: nothing else changes."));
-  } else if (report.all_fit) {
+  } else if (report.all_fit && !corrected) {
     parts.push(h("p", {}, later === 1 ? "The one later move still applies." : `All ${later} later moves still apply.`));
   } else {
-    const dropped = report.dropped.length === 1 ? "1 no longer does" : `${report.dropped.length} no longer do`;
-    parts.push(h("p", {}, report.kept.length ? `${report.kept.length} of the ${later} later moves still apply; ${dropped}.` : `None of the ${later} later moves still applies.`));
+    const words = [`${kept} of the ${later} later moves kept`];
+    if (corrected) words.push(`${corrected} corrected`);
+    if (dropped) words.push(`${dropped} no longer ${dropped === 1 ? "fits" : "fit"}`);
+    parts.push(h("p", { class: "correct-tally" }, `${capitalFirst(words.join(", "))}.`));
+  }
+  if (report.resolved.length) {
+    parts.push(h("h4", {}, `Corrected (${report.resolved.length})`), h("ol", { class: "correct-list" }, report.resolved.map((entry) => h("li", {}, resolvedWords(entry)))));
   }
   if (report.redrawn && report.redrawn.length) {
     parts.push(
@@ -567,19 +647,18 @@ function paintReport() {
       ),
     );
   }
-  if (report.kept.length && !report.all_fit) {
-    parts.push(h("h4", {}, `Still apply (${report.kept.length})`), versionList(report.kept));
-  } else if (report.kept.length) {
-    parts.push(h("details", {}, h("summary", {}, `The moves that still apply (${report.kept.length})`), versionList(report.kept)));
+  if (kept && !report.all_fit) {
+    parts.push(h("h4", {}, `Still apply (${kept})`), versionList(report.kept));
+  } else if (kept) {
+    parts.push(h("details", {}, h("summary", {}, `The moves that still apply (${kept})`), versionList(report.kept)));
   }
   if (report.first_misfit) {
     const misfit = report.first_misfit;
-    const why = misfit.error || {};
     parts.push(
       h(
         "p",
         { class: "warning" },
-        `${capitalFirst(moveWords(misfit.version))} no longer fits after this correction: ${why.message || "the rules refuse it"}${why.rule ? ` (${why.rule})` : ""}.`,
+        `${capitalFirst(moveWords(misfit.version))} no longer fits after this correction: ${misfit.reason}${misfit.rule ? ` (${misfit.rule})` : ""}.`,
       ),
       h("h4", {}, `Would leave the line of play (${report.dropped.length})`),
       versionList(report.dropped),
@@ -589,14 +668,84 @@ function paintReport() {
         "Applying the correction drops them from the line of play: nothing is deleted (they stay in the game's log, under “Show undone moves”), and the moves really played from there on are recorded again on the recording screen.",
       ),
     );
+  } else if (view.game.over && !report.over) {
+    parts.push(h("p", { class: "warning" }, "After this correction the game is not over yet: it waits for a move nobody recorded (the corrected line gives someone one more choice). Record it on the recording screen once the correction is applied."));
   }
   replace(document.getElementById("correct-report-body"), parts);
+  showChoices(!(correction.resolutions.length || correction.dropping));
+  document.getElementById("correct-chosen").hidden = true; // the report's first line says it
   correctReport.hidden = false;
   correctApply.hidden = false;
+  document.getElementById("correct-report-back").hidden = !(correction.resolutions.length || correction.dropping);
 }
 
-function capitalFirst(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+/** Outline on the board the parts the legal moves name (the bridges to take from, the spaces to place on). */
+function moveTargets(moves) {
+  const keys = new Set();
+  for (const move of moves) {
+    if (move.kind === "take_die" && move.bridge) keys.add(`bridge:${move.bridge}`);
+    if (move.kind !== "place_die" || !move.space) continue;
+    if (move.space === "well") keys.add("well:");
+    else if (move.space === "domain") keys.add(`domain:${move.seat}`);
+    else {
+      const part = view.parts.find((item) => item.target.id === move.space);
+      if (part) keys.add(targetKey(part.target));
+    }
+  }
+  return keys;
+}
+
+/** A later move no longer fits: say it, draw the board where it stands, and offer what was legal there. */
+function paintMisfit() {
+  const misfit = correction.report.first_misfit;
+  const { kept, corrected, later } = tally(correction.report);
+  correctReport.hidden = true;
+  correctApply.hidden = true;
+  const who = misfit.player ? `What did ${misfit.player} really do?` : "What really happened there (the dice, card or tile)?";
+  replace(
+    document.getElementById("correct-misfit-title"),
+    misfit.after_resolution ? `Move ${misfit.index} still does not fit` : `Move ${misfit.index} no longer fits`,
+  );
+  replace(
+    document.getElementById("correct-misfit-about"),
+    `Recorded: “${misfit.recorded_words}”. After the correction${misfit.after_resolution ? " and the moves before it" : ""}: ${misfit.reason}${misfit.rule ? ` (${misfit.rule})` : ""}.`,
+  );
+  replace(document.getElementById("correct-misfit-question"), who);
+  replace(
+    document.getElementById("correct-progress"),
+    `So far ${kept} of the ${later} later moves are kept${corrected ? `, ${corrected} corrected` : ""}. Choose below: the move chosen replaces move ${misfit.index}, unless it happened too (tick the box).`,
+  );
+  replace(document.getElementById("correct-keep-label"), `Move ${misfit.index} happened too, right after the move I choose (it was left out of the record)`);
+  correctKeep.checked = false;
+  document.getElementById("correct-skip").textContent = `Move ${misfit.index} never happened`;
+  const state = { ...misfit.state, catalog: view.catalog };
+  renderMoves(document.getElementById("correct-misfit-moves"), {
+    state,
+    prompt: misfit.prompt,
+    moves: misfit.legal_moves,
+    canAct: (move) => Boolean(move) && mayActFor(move.seat),
+    onMove: (move) => resolveWith([move]),
+    submit: "This is what happened",
+  });
+  if (!misfit.legal_moves.length) replace(document.getElementById("correct-misfit-moves"), h("p", {}, "Nothing can be played there: the game is over at that point. Drop the rest from here."));
+  showChoices(false);
+  correctMisfit.hidden = false;
+  // the board where the misfit stands (the replay's own board comes back when the correction closes)
+  draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), state, view.game.players, misfit.prompt.seat);
+  replace(document.getElementById("position-board"), `The board where move ${misfit.index} stood, after the correction so far.`);
+  const targets = moveTargets(misfit.legal_moves);
+  document.querySelectorAll("#board [data-target]").forEach((node) => node.classList.toggle("target-legal", targets.has(node.dataset.target)));
+  document.getElementById("correct-misfit-title").focus();
+}
+
+function showStep() {
+  if (correction.report.first_misfit && !correction.dropping) paintMisfit();
+  else {
+    const hadMisfit = !correctMisfit.hidden;
+    paintReport();
+    if (hadMisfit) redrawPosition();
+    correctReport.focus();
+  }
 }
 
 /** Read the game, the replay and the alternatives again after a stale answer. The panel says it is busy
@@ -630,6 +779,32 @@ async function readAgain() {
   if (!correctError.textContent) correctError.textContent = problem;
 }
 
+/** Ask the API what the correction does with the resolutions so far (a dry run writes nothing). */
+async function check(move, resolutions) {
+  correctError.textContent = "";
+  setCorrectionBusy(true);
+  let stale = false;
+  let done = false;
+  try {
+    const answer = await call("POST", `/api/games/${id}/amend`, {
+      body: { version: correction.version, move, resolutions, dry_run: true },
+      token: tokenFor(id),
+      version: correction.listing.version,
+    });
+    correction.move = move;
+    correction.resolutions = resolutions;
+    correction.report = answer.body.report;
+    done = true;
+  } catch (error) {
+    correctError.textContent = explainAmend(error);
+    stale = error.status === 409 && error.code === "stale_version";
+  } finally {
+    setCorrectionBusy(false);
+  }
+  if (stale) await reread();
+  return done;
+}
+
 async function dryRun(move) {
   if (correction.busy || !correction.listing) return;
   correctError.textContent = "";
@@ -639,27 +814,50 @@ async function dryRun(move) {
     correctError.textContent = "That is the move recorded there already: choose another one.";
     return;
   }
-  setCorrectionBusy(true);
-  let stale = false;
-  try {
-    const answer = await call("POST", `/api/games/${id}/amend`, {
-      body: { version: correction.version, move, dry_run: true },
-      token: tokenFor(id),
-      version: correction.listing.version,
-    });
-    correction.move = move;
-    correction.report = answer.body.report;
-    paintReport();
-  } catch (error) {
-    correctError.textContent = explainAmend(error);
-    stale = error.status === 409 && error.code === "stale_version";
-  } finally {
-    setCorrectionBusy(false);
-  }
+  const done = await check(move, []);
   repaintChoice();
-  if (stale) await reread();
-  else if (correction.report) correctReport.focus();
+  if (done) showStep();
   else document.getElementById("correct-prompt").focus();
+}
+
+/** Resolve the misfit shown with `moves` (none: it never happened); with the box ticked, the recorded move
+ * happened too, after them. A misfit still there after its own resolution's moves extends that resolution. */
+async function resolveWith(moves) {
+  const misfit = correction.report && correction.report.first_misfit;
+  if (correction.busy || !misfit) return;
+  const keep = moves.length > 0 && correctKeep.checked;
+  let resolutions = [...correction.resolutions];
+  let earlier = [];
+  if (misfit.after_resolution) {
+    const last = resolutions.pop();
+    earlier = last.moves;
+  }
+  resolutions = [...resolutions, { index: misfit.index, moves: [...earlier, ...moves], keep_recorded: keep }];
+  if (await check(correction.move, resolutions)) showStep();
+  else document.getElementById("correct-misfit-title").focus();
+}
+
+/** One step back: from the confirmation to the misfit left, or the last resolution undone. */
+async function stepBack() {
+  if (correction.busy || !correction.report) return;
+  if (correction.dropping) {
+    correction.dropping = false;
+    showStep();
+    return;
+  }
+  if (!correction.resolutions.length) {
+    clearReport();
+    repaintChoice();
+    document.getElementById("correct-prompt").focus();
+    return;
+  }
+  if (await check(correction.move, correction.resolutions.slice(0, -1))) showStep();
+}
+
+function dropTheRest() {
+  if (correction.busy || !correction.report) return;
+  correction.dropping = true;
+  showStep();
 }
 
 async function applyCorrection() {
@@ -669,7 +867,7 @@ async function applyCorrection() {
   let stale = false;
   try {
     const sent = {
-      body: { version: correction.version, move: correction.move },
+      body: { version: correction.version, move: correction.move, resolutions: correction.resolutions },
       token: tokenFor(id),
       version: correction.listing.version,
       idempotencyKey: randomKey(),
@@ -678,17 +876,15 @@ async function applyCorrection() {
       correctError.textContent = retrying(attempt, total);
     });
     const amended = answer.body.versions[answer.body.versions.length - 1];
-    const dropped = answer.body.report.dropped.length;
+    const { kept, corrected, dropped, later } = tally(answer.body.report);
     closeCorrection();
     view.game = answer.body.game;
     renderHeader(view.game);
     view.states.clear();
     await Promise.all([loadTimeline(), loadNotes()]);
     await go(indexOfVersion(amended));
-    say(
-      correctArea.hidden ? stepButtons : correctOpen,
-      `Move corrected${dropped ? `; ${dropped} later move${dropped > 1 ? "s" : ""} left the line of play` : ""}.`,
-    );
+    const fate = later ? `: ${kept} of ${plural(later, "later move")} kept${corrected ? `, ${corrected} corrected` : ""}${dropped ? `, ${dropped} left the line of play` : ""}` : "";
+    say(correctArea.hidden ? stepButtons : correctOpen, `Move corrected${fate}.`);
     (correctArea.hidden ? document.getElementById("position") : correctOpen).focus();
   } catch (error) {
     correctError.textContent = explainAmend(error);
@@ -770,6 +966,10 @@ document.getElementById("note-cancel").addEventListener("click", resetNoteForm);
 correctOpen.addEventListener("click", () => (correctPanel.hidden ? openCorrection() : closeCorrection({ focus: true })));
 document.getElementById("correct-cancel").addEventListener("click", () => closeCorrection({ focus: true }));
 correctApply.addEventListener("click", applyCorrection);
+document.getElementById("correct-skip").addEventListener("click", () => resolveWith([]));
+document.getElementById("correct-drop").addEventListener("click", dropTheRest);
+document.getElementById("correct-back").addEventListener("click", stepBack);
+document.getElementById("correct-report-back").addEventListener("click", stepBack);
 noteForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = noteForm.elements.text.value.trim();

@@ -62,11 +62,24 @@ def wait_shown(page: Any, version: int) -> None:
 
 def choose_another_move(page: Any, site: Served, game_id: str, token: str, version: int) -> None:
     """Open the replay at the move of ``version`` with ``token``, open "Correct this move…" and choose the first
-    move other than the one recorded (its dry run follows)."""
+    move other than the one recorded; its dry run follows, and the confirmation (the rest dropped from the first
+    later move that no longer fits, if one does)."""
     page.goto(f"{site.url}/games/{game_id}/replay?version={version}#token={token}")
     wait_shown(page, version)
     page.get_by_role("button", name="Correct this move…").click()
     page.locator("#correct-moves button.move:not(:has(.tag))").first.click()
+    to_the_confirmation(page)
+
+
+def to_the_confirmation(page: Any) -> bool:
+    """After a dry run of a correction: drop the rest if a later move no longer fits (the flow then asks about
+    it), and wait for the confirmation. Whether a misfit was dropped."""
+    page.wait_for_selector("#correct-report:not([hidden]), #correct-misfit:not([hidden])")
+    misfit = page.locator("#correct-misfit").is_visible()
+    if misfit:
+        page.get_by_role("button", name="Drop the rest from here").click()
+    page.locator("#correct-report").wait_for()
+    return bool(misfit)
 
 
 def test_record_a_seeded_game_by_clicking_then_replay_annotate_and_fork(
@@ -481,8 +494,8 @@ def test_correct_a_move_from_the_replay_with_a_dry_run_first(
     choice = page.locator("#correct-moves button.move:not(:has(.tag))").first
     choice_label = choice.inner_text()
     choice.click()
+    dropped = to_the_confirmation(page)
     report_box = page.locator("#correct-report")
-    report_box.wait_for()
     words = report_box.inner_text()
     assert "would become" in words and choice_label in words
     assert api.call("GET", f"/api/games/{game_id}")["version"] == 11  # the dry run wrote nothing
@@ -508,6 +521,7 @@ def test_correct_a_move_from_the_replay_with_a_dry_run_first(
     report = reports[json.dumps(chosen, sort_keys=True)]
     later = len(report["kept"]) + len(report["dropped"])
     assert ("draws again the dice or cards" in words) == bool(report["redrawn"])
+    assert dropped != report["all_fit"]
     if report["all_fit"]:
         assert f"All {later} later moves still apply" in words
         assert [e["version"] for e in after[target["index"] :]] == report["kept"]
@@ -583,7 +597,7 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
     for index, value in enumerate(reversed(other)):  # typed in any order
         inputs.nth(index).fill(str(value))
     page.get_by_role("button", name="Check this correction").click()
-    page.locator("#correct-report").wait_for()
+    to_the_confirmation(page)
     page.screenshot(path=str(shots / "replay-correct-roll.png"), full_page=True)
 
     # Someone records a move meanwhile: applying is refused, in words, and nothing is corrected.
@@ -606,6 +620,7 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
     for index, value in enumerate(other):
         inputs.nth(index).fill(str(value))
     page.get_by_role("button", name="Check this correction").click()
+    to_the_confirmation(page)
     page.get_by_role("button", name="Apply correction").click()
     wait_version(page, version + 2)
     timeline = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]

@@ -1,4 +1,4 @@
-"""With Redis as the store, rate-limit counters and remembered answers live in Redis: every worker and every
+"""With Redis as the store, rate-limit counters and receipts live in Redis: every worker and every
 server of one installation shares them."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import redis
 import redis.connection
 from flask import Flask
 
-import replay.application
+import replay.snapshots
 from api.app import create_app
-from replay.application import SNAPSHOT_EVERY
 from replay.config import StoreConfig
+from replay.snapshots import SNAPSHOT_EVERY
 from tests.api_helpers import ApiClient, flask_transport
 from tests.redis_process import RedisProcess
 
@@ -51,7 +51,7 @@ def no_snapshot_due(monkeypatch: pytest.MonkeyPatch) -> None:
     """Games snapshotted at versions 49, 99... only (and round ends), whatever their ids: the few moves a test
     counts the commands of then never write a snapshot too (from a phase drawn from a random id, one in fifty
     runs of a test did)."""
-    monkeypatch.setattr(replay.application, "snapshot_phase", lambda game_id: SNAPSHOT_EVERY - 1)
+    monkeypatch.setattr(replay.snapshots, "snapshot_phase", lambda game_id: SNAPSHOT_EVERY - 1)
 
 
 def test_the_write_budget_is_shared_by_every_server(redis_url: str) -> None:
@@ -83,12 +83,12 @@ def test_a_retry_sent_to_another_server_gets_the_first_answer(redis_url: str) ->
 def test_a_retried_seat_token_request_is_refused_by_every_server_once_its_token_stopped_working(
     redis_url: str,
 ) -> None:
-    """The answer cache in Redis: a retry of a seat-token issuance gets the first token back while it works,
-    on any server; once another server has replaced it, or withdrawn it, the retry is 409 token_superseded on
+    """A seat token's receipt in Redis: a retry of a seat-token issuance gets the first token back while it
+    works, on any server; once another server has replaced it, or withdrawn it, the retry is 409 token_superseded on
     both (the first with the game and its grants cached from before), writing nothing and handing out no token."""
     apps = two_apps(redis_url)
     first, second = (ApiClient(flask_transport(app.test_client())) for app in apps)
-    gate = apps[0].extensions["heronlog"].get().gate
+    log = apps[0].extensions["heronlog"].get().log
     game_id, owner, _ = first.create(2, seed=6)
     path = f"/api/games/{game_id}/seats/1/token"
     issued = first.post(path, token=owner, key="seat-key-1")
@@ -98,30 +98,31 @@ def test_a_retried_seat_token_request_is_refused_by_every_server_once_its_token_
     assert replayed.headers["idempotent-replayed"] == "true"
 
     newer = second.post(path, token=owner, key="seat-key-2").body["token"]
-    version = gate.access(uuid.UUID(game_id)).version
+    version = log.access(uuid.UUID(game_id)).version
     for api in (first, second):
         refused = api.post(path, token=owner, key="seat-key-1")
         assert refused.error() == (409, "token_superseded")
         assert refused.body["details"] == {"seat": 1}
         assert issued.body["token"] not in str(refused.body) and newer not in str(refused.body)
-    assert gate.access(uuid.UUID(game_id)).version == version
+    assert log.access(uuid.UUID(game_id)).version == version
     assert first.get(f"/api/games/{game_id}/access", newer).status == 200
     assert second.get(f"/api/games/{game_id}/access", issued.body["token"]).error() == (401, "unauthorized")
 
     assert first.delete(path, token=owner).status == 204  # withdrawn: the same answer
-    version = gate.access(uuid.UUID(game_id)).version
+    version = log.access(uuid.UUID(game_id)).version
     for api in (second, first):
         refused = api.post(path, token=owner, key="seat-key-2")
         assert refused.error() == (409, "token_superseded")
         assert "withdrawn" in refused.body["message"]
-    assert gate.access(uuid.UUID(game_id)).version == version
+    assert log.access(uuid.UUID(game_id)).version == version
 
 
-def test_a_write_reads_its_game_with_the_rate_limit_and_sees_what_other_servers_wrote(
+def test_a_write_reads_its_game_and_grants_in_one_round_trip_and_sees_what_other_servers_wrote(
     redis_url: str, monkeypatch: pytest.MonkeyPatch, no_snapshot_due: None
 ) -> None:
-    """A write's rate limit, remembered answer and game (with its grants) come in one round trip to Redis: the
-    game read ahead is caught up with what another server recorded, and a token withdrawn there is refused."""
+    """A move costs three round trips to Redis: the rate limit's counter, the game and its grants caught up
+    together (one script), and the append. The game is caught up with what another server recorded, and a
+    token withdrawn there is refused."""
     first, second = two_servers(redis_url)
     game_id, owner, _ = first.create(2, seed=4)
     seat = first.post(f"/api/games/{game_id}/seats/1/token", token=owner).body["token"]
@@ -136,7 +137,7 @@ def test_a_write_reads_its_game_with_the_rate_limit_and_sees_what_other_servers_
         answer = api.play(game_id, move, owner, version, key=uuid.uuid4().hex)
         assert answer.status == 201, answer.body
         version = answer.etag
-    assert len(sent) == 2, "rate limit + remembered answer + game read, then the write with its answer kept"
+    assert command_names(sent) == [b"INCRBY", b"EVALSHA", b"EVALSHA"], "the limit, the read, the append"
     assert first.game(game_id, owner)["version"] == second.game(game_id, owner)["version"] == version
 
     assert second.delete(f"/api/games/{game_id}/seats/1/token", token=owner).status == 204
@@ -146,49 +147,47 @@ def test_a_write_reads_its_game_with_the_rate_limit_and_sees_what_other_servers_
     assert refused.error() == (401, "unauthorized")
 
 
-def test_a_move_keeps_its_answer_in_its_own_append_and_a_refused_move_keeps_none(
+def test_a_move_keeps_no_copy_of_its_answer_and_a_retry_on_another_server_is_rebuilt_from_the_log(
     redis_url: str, monkeypatch: pytest.MonkeyPatch, no_snapshot_due: None
 ) -> None:
-    """On one Redis server a move's answer for its Idempotency-Key is written by the move's own append script
-    (no SET of its own: a move can never be recorded without its answer kept), and a retry sent to another
-    server gets that answer; a move refused by the version check keeps nothing under its key."""
+    """The log is the only record of a move: its Idempotency-Key is in the move's event, and a retry sent to
+    another server gets the first answer byte for byte, rebuilt from the log (no SET of an answer anywhere);
+    a move refused by the version check records nothing under its key."""
     first, second = two_servers(redis_url)
     game_id, owner, _ = first.create(2, seed=5)
     client = redis.Redis.from_url(redis_url)
+    keys_before = set(client.scan_iter())
 
     sent = commands_sent(monkeypatch)
-    # a first move loads the scripts into Redis (the game is read ahead with a loaded script only)
     warm_up = first.play(game_id, first.legal(game_id, owner).body["moves"][0], owner, 1, key="move-key-0")
     assert warm_up.status == 201, warm_up.body
     move = first.legal(game_id, owner).body["moves"][0]
     sent.clear()
     played = first.play(game_id, move, owner, 2, key="move-key-1")
     assert played.status == 201, played.body
-    names = [command.split(b"\r\n")[2].upper() for command in sent]
-    assert names == [b"INCRBY", b"EVALSHA"], (
-        "the rate limit's pipeline, then the append: no SET of the answer"
-    )
+    assert command_names(sent) == [b"INCRBY", b"EVALSHA", b"EVALSHA"], "no SET of an answer"
     monkeypatch.undo()
+    new_keys = {key.decode() for key in set(client.scan_iter()) - keys_before}
+    assert not [key for key in new_keys if "receipt" in key or "idempotency" in key or "answer" in key]
 
     retried = second.play(game_id, move, owner, 2, key="move-key-1")
     assert retried.status == 201
-    assert retried.body == played.body
+    assert retried.raw == played.raw
     assert retried.headers["idempotent-replayed"] == "true"
     assert retried.etag == played.etag
 
     stale = second.play(game_id, move, owner, 2, key="move-key-2")
     assert stale.error() == (409, "stale_version")
-    answers = [key for key in client.scan_iter(match="*:idempotency:*")]
     again = first.play(game_id, move, owner, 2, key="move-key-2")
     assert again.error() == (409, "stale_version"), "a refused move's key must not replay an answer"
-    assert answers == [key for key in client.scan_iter(match="*:idempotency:*")]
+    client.close()
 
 
-def test_a_new_games_first_move_reads_it_in_the_rate_limits_round_trip(
+def test_a_new_games_first_move_costs_what_every_later_move_costs(
     redis_url: str, monkeypatch: pytest.MonkeyPatch, no_snapshot_due: None
 ) -> None:
     """The server that created a game holds it and its owner's grant from the start: the game's first move
-    reads both with the rate limit, and keeps its answer in its own append, as every later move does."""
+    catches both up in one read, as every later move does."""
     first, _ = two_servers(redis_url)
     warm_id, warm_owner, _ = first.create(2, seed=6)  # loads the scripts into this Redis
     first.play(warm_id, first.legal(warm_id, warm_owner).body["moves"][0], warm_owner, 1, key="warm-0")
@@ -198,8 +197,12 @@ def test_a_new_games_first_move_reads_it_in_the_rate_limits_round_trip(
     sent = commands_sent(monkeypatch)
     played = first.play(game_id, created["legal_moves"]["moves"][0], owner, 1, key="first-move")
     assert played.status == 201, played.body
-    names = [command.split(b"\r\n")[2].upper() for command in sent]
-    assert names == [b"INCRBY", b"EVALSHA"], "no read of the game or of its grants of their own"
+    assert command_names(sent) == [b"INCRBY", b"EVALSHA", b"EVALSHA"], "the limit, the read, the append"
+
+
+def command_names(sent: list[bytes]) -> list[bytes]:
+    """The first command of each round trip :func:`commands_sent` saw."""
+    return [command.split(b"\r\n")[2].upper() for command in sent]
 
 
 def test_a_full_redis_is_503_store_unavailable_on_every_write_and_serves_again_once_it_has_room(

@@ -48,12 +48,16 @@ def logs(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[GameL
 
 
 def snapshots_of(log: GameLog, game_id: uuid.UUID) -> list[tuple[int, dict[str, Any]]]:
-    assert log.snapshots is not None
-    return [(snapshot.originator_version, snapshot.fold()) for snapshot in log.snapshots.get(game_id)]
+    assert log.stores.all[0].snapshots is not None
+    snapshots = log.stores.of(game_id).snapshots
+    assert snapshots is not None
+    return [(snapshot.originator_version, snapshot.fold()) for snapshot in snapshots.get(game_id)]
 
 
 def record(log: GameLog, seed: int = 11, game_id: uuid.UUID | None = None) -> uuid.UUID:
-    game_id = log.create_game({"players": ["A", "B", "C"], "mode": "seeded", "seed": seed}, game_id=game_id)
+    game_id = log.create_game(
+        {"players": ["A", "B", "C"], "mode": "seeded", "seed": seed}, game_id=game_id
+    ).game_id
     for _ in play_random(log, game_id, 120, random.Random(seed)):
         pass
     return game_id

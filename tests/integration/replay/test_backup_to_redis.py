@@ -16,9 +16,8 @@ from uuid import UUID
 
 import domain
 from replay import exports
-from replay.access import OWNER, Gatekeeper
+from replay.access import OWNER
 from replay.config import StoreConfig, open_log
-from replay.shards import ShardedLog
 from tests.replay_helpers import club_archive, pick
 
 
@@ -72,11 +71,10 @@ def test_an_archive_moves_from_sqlite_to_redis_and_plays_on_there(tmp_path: Path
     try:
         after = every_export(target)
         assert after == before
-        gate = Gatekeeper(target)
         played = 0
         for summary in target.list_games(include_private=True):
             game_id = UUID(summary.game_id)
-            grant = gate.authenticate(game_id, owners[summary.game_id])
+            grant = target.authenticate(game_id, owners[summary.game_id])
             assert grant is not None and grant.role == OWNER
             if summary.status != "in progress":
                 continue
@@ -118,12 +116,14 @@ def test_a_backup_restores_into_three_shards_of_the_redis_cluster(tmp_path: Path
     try:
         after = every_export(target)
         assert after == before
-        assert isinstance(target, ShardedLog)
-        homes = {target.shards.index(target.shard_for(UUID(game_id))) for game_id in after}
+        assert len(target.stores) > 1
+        homes = {target.stores.all.index(target.stores.of(UUID(game_id))) for game_id in after}
         assert len(homes) > 1, "the games are spread over the shards"
-        for index, shard in enumerate(target.shards):  # each game is stored in its own shard, and only there
-            assert {str(game_id) for game_id in shard.iter_game_ids()} == {
-                game_id for game_id in after if target.shard_for(UUID(game_id)) is shard
+        for index, shard in enumerate(
+            target.stores.all
+        ):  # each game is stored in its own shard, and only there
+            assert {str(game_id) for game_id in target.index.game_ids(shard)} == {
+                game_id for game_id in after if target.stores.of(UUID(game_id)) is shard
             }, index
     finally:
         target.close()

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from replay.access import Gatekeeper
 from replay.config import StoreConfig, open_log
 from tests.replay_helpers import club_archive, play_random
+from tests.unit.replay.amend_support import SEEDED_CORRECTION, SEEDED_RESOLUTIONS, seeded_scenario
 
 
 def heronlog(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -28,7 +28,7 @@ def heronlog(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_export_check_import_round_trip_on_the_command_line(tmp_path: Path) -> None:
     source = tmp_path / "club-a"
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=source / "heronlog.sqlite"))
-    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 3})
+    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 3}).game_id
     list(play_random(log, game_id, 8, random.Random(3)))
     log.close()
 
@@ -43,7 +43,7 @@ def test_export_check_import_round_trip_on_the_command_line(tmp_path: Path) -> N
     assert run.stdout.strip() == str(game_id), "a free id is kept"
     [token] = re.findall(r"owner token (\S+)", run.stderr)  # the game comes with an owner
     imported = open_log(StoreConfig(kind="sqlite", sqlite_path=target / "heronlog.sqlite"))
-    grant = Gatekeeper(imported).authenticate(game_id, token)
+    grant = imported.authenticate(game_id, token)
     assert grant is not None and grant.role == "owner"
     imported.close()
     again = heronlog(target, "export", str(game_id))
@@ -64,7 +64,7 @@ def test_export_check_import_round_trip_on_the_command_line(tmp_path: Path) -> N
 
 def test_check_reports_every_problem_with_its_position(tmp_path: Path) -> None:
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
-    game_id = log.create_game({"players": 3, "seed": 4})
+    game_id = log.create_game({"players": 3, "seed": 4}).game_id
     list(play_random(log, game_id, 5, random.Random(4)))
     document = log.export(game_id)
     log.close()
@@ -75,6 +75,38 @@ def test_check_reports_every_problem_with_its_position(tmp_path: Path) -> None:
     run = heronlog(tmp_path, "check", str(broken))
     assert run.returncode == 1
     assert "events[2]" in run.stderr
+
+
+def test_a_log_with_resolutions_is_checked_again_on_the_command_line(tmp_path: Path) -> None:
+    """`check`, `import` and `export` of a game corrected with a resolution (the issue's scenario): the
+    resolution is part of the log, re-decided by the rules; a forged one is refused at its position."""
+    log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
+    game_id = seeded_scenario(log)
+    game = log.get(game_id)
+    log.amend(
+        game_id,
+        game.line[9],
+        SEEDED_CORRECTION,
+        expected_version=game.version,
+        actor="owner",
+        resolutions=SEEDED_RESOLUTIONS,
+    )
+    document = json.loads(json.dumps(log.export(game_id), default=str))
+    log.close()
+    exported = tmp_path / "corrected.json"
+    exported.write_text(json.dumps(document))
+    assert heronlog(tmp_path, "check", str(exported)).stdout.startswith("ok: 66 effective moves")
+    run = heronlog(tmp_path / "club-b", "import", "--new-id", str(exported))
+    assert run.returncode == 0, run.stderr
+    text = heronlog(tmp_path / "club-b", "export", run.stdout.strip(), "--format", "text").stdout
+    assert "   14. Ben places the black 1 on the Well  [corrected; recorded first as: " in text
+
+    last = len(document["events"]) - 1
+    document["events"][last - 1]["data"]["move"]["space"] = "outside_1"  # Ben's black 1 went elsewhere
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(document))
+    run = heronlog(tmp_path, "check", str(forged))
+    assert run.returncode == 1 and f"events[{last}]" in run.stderr
 
 
 @pytest.mark.parametrize("command", ["export", "revalidate"])
@@ -138,7 +170,7 @@ def test_backup_refuses_a_folder_that_holds_something_else_on_the_command_line(t
 def test_import_writes_its_owner_token_to_a_private_file_when_asked(tmp_path: Path) -> None:
     source = tmp_path / "club-a"
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=source / "heronlog.sqlite"))
-    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 5, "title": "Tuesday"})
+    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 5, "title": "Tuesday"}).game_id
     log.close()
     exported = tmp_path / "game.json"
     assert heronlog(source, "export", str(game_id), "-o", str(exported)).returncode == 0

@@ -21,12 +21,13 @@ from replay import (
     NothingToUndo,
     StaleVersion,
     UnknownVersion,
+    exports,
 )
-from replay.access import Gatekeeper
 from replay.application import GameLog
 from replay.config import StoreConfig, open_log
 from replay.game import fold
 from tests.replay_helpers import canonical, open_store, pick, play_random
+from tests.unit.replay.amend_support import SEEDED_CORRECTION, SEEDED_RESOLUTIONS, seeded_scenario
 
 STORES = ["memory", "sqlite", "redis"]
 
@@ -41,7 +42,7 @@ def log(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[GameLog]:
 
 
 def new_game(log: GameLog, players: int = 3, seed: int = 7, mode: str = "seeded") -> uuid.UUID:
-    return log.create_game({"players": [f"P{i}" for i in range(players)], "mode": mode, "seed": seed})
+    return log.create_game({"players": [f"P{i}" for i in range(players)], "mode": mode, "seed": seed}).game_id
 
 
 def test_a_new_game_stores_its_setup_catalog_and_rules_version(log: GameLog) -> None:
@@ -181,10 +182,48 @@ def test_amend_replaces_a_past_move_and_reports_what_still_fits(log: GameLog) ->
     assert canonical(fold(log.events_of(game_id)).state) == canonical(amended.state)
 
 
+def test_an_amendment_with_resolutions_is_one_write_that_keeps_the_game(log: GameLog) -> None:
+    """The issue's scenario on each store: move 10 corrected, move 14 resolved, written in one atomic append
+    (the resolution's move and the amendment); a cold read, a snapshot's, an export and its import agree."""
+    game_id = seeded_scenario(log)
+    game = log.get(game_id)
+    written_before = [exports.event_to_dict(event) for event in log.events_of(game_id)]
+    played, report = log.amend(
+        game_id,
+        game.line[9],
+        SEEDED_CORRECTION,
+        expected_version=game.version,
+        actor="owner",
+        resolutions=SEEDED_RESOLUTIONS,
+    )
+    assert played.versions == (game.version + 1, game.version + 2)
+    assert report.all_fit and len(report.kept) == 55 and report.over
+    # the same write again is stale: nothing is written twice
+    with pytest.raises(StaleVersion):
+        log.amend(
+            game_id,
+            game.line[9],
+            SEEDED_CORRECTION,
+            expected_version=game.version,
+            actor="owner",
+            resolutions=SEEDED_RESOLUTIONS,
+        )
+    stored = log.events_of(game_id)
+    assert [exports.event_to_dict(event) for event in stored[: len(written_before)]] == written_before
+    assert [type(event).__name__ for event in stored[-2:]] == ["MoveResolved", "MoveAmended"]
+    amended = log.get(game_id)
+    assert amended.status == "finished" and len(amended.line) == 66
+    cold = fold(stored)
+    assert cold.line == amended.line and canonical(cold.state) == canonical(amended.state)
+    assert canonical(log.state_at(game_id, game.version + 1)) == canonical(game.state)
+    imported = log.import_log(log.export(game_id), keep_id=False).game_id
+    assert canonical(log.get(imported).state) == canonical(amended.state)
+
+
 def test_fork_starts_a_linked_game_at_the_chosen_version(log: GameLog) -> None:
     game_id = new_game(log)
     list(play_random(log, game_id, 4, random.Random(13)))
-    branch = log.fork(game_id, 3)
+    branch = log.fork(game_id, 3).game_id
     forked = log.get(branch)
     assert forked.parent == {"game_id": str(game_id), "version": 3}
     assert canonical(forked.state) == canonical(log.state_at(game_id, 3))
@@ -228,7 +267,7 @@ def test_an_exported_game_imports_back_equal(log: GameLog) -> None:
     log.redo(game_id, expected_version=8, actor="p")
     log.annotate(game_id, version=4, author="t", text="note", target={"kind": "bridge", "id": "coral"})
     exported = json.loads(json.dumps(log.export(game_id), default=str))
-    copy = log.import_log(exported, keep_id=False)
+    copy = log.import_log(exported, keep_id=False).game_id
     again = json.loads(json.dumps(log.export(copy), default=str))
     assert again.pop("game_id") == str(copy)
     exported.pop("game_id")
@@ -264,9 +303,9 @@ def test_an_abandoned_game_can_be_read_but_not_played(log: GameLog) -> None:
 
 
 def test_the_list_of_games_is_searchable_and_hides_private_games(log: GameLog) -> None:
-    a = log.create_game({"players": ["Ann", "Bo"], "seed": 1})
+    a = log.create_game({"players": ["Ann", "Bo"], "seed": 1}).game_id
     log.create_game({"players": ["Cy", "Di"], "seed": 2, "private": True})
-    c = log.create_game({"players": ["Ann", "Ed"], "seed": 3, "title": "Club night"})
+    c = log.create_game({"players": ["Ann", "Ed"], "seed": 3, "title": "Club night"}).game_id
     assert [summary.game_id for summary in log.list_games()] == [str(c), str(a)]
     assert [summary.game_id for summary in log.list_games(search="club")] == [str(c)]
     assert len(log.list_games(include_private=True)) == 3
@@ -294,7 +333,7 @@ def test_a_game_and_its_grants_read_together_show_what_another_process_recorded_
     kind: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """Every request with a token reads the game and its access stream together (one round trip on Redis,
-    GameLog.get_game_with): both as they stand, moves and tokens written by another process included."""
+    GameStore.read_together): both as they stand, moves and tokens written by another process included."""
     if kind == "redis":
         config = StoreConfig(
             kind="redis", redis_url=request.getfixturevalue("redis_url"), redis_prefix=f"t-{uuid.uuid4().hex}"
@@ -303,33 +342,32 @@ def test_a_game_and_its_grants_read_together_show_what_another_process_recorded_
         config = StoreConfig(kind="sqlite", sqlite_path=tmp_path / "games.sqlite")
     here, there = open_log(config), open_log(config)
     try:
-        gate, other_gate = Gatekeeper(here), Gatekeeper(there)
-        issued = gate.create_game({"players": ["Ann", "Bo"], "seed": 5})
+        issued = here.create_game({"players": ["Ann", "Bo"], "seed": 5})
         game_id = issued.game_id
         for _ in range(2):  # the first read caches the access stream; the second finds both cached
-            game, grant = gate.game_and_grant(game_id, issued.token)
+            game, grant = here.game_and_grant(game_id, issued.token)
             assert game.version == 1 and grant is not None and grant.role == "owner"
         reads: list[object] = []
-        recorder = here.recorder
+        recorder = here.stores.all[0].recorder
         if kind == "redis":
             select = recorder.select_new_events  # type: ignore[attr-defined]
             recorder.select_new_events = lambda after: reads.append(after) or select(after)  # type: ignore[attr-defined]
 
         versions = list(play_random(there, game_id, 3, random.Random(5)))
-        seat = other_gate.issue_seat_token(game_id, 1, by="owner")
-        game, grant = gate.game_and_grant(game_id, seat.token)
+        seat = there.issue_seat_token(game_id, 1, by="owner")
+        game, grant = here.game_and_grant(game_id, seat.token)
         assert game.version == versions[-1] == there.get(game_id).version
         assert game.state == there.get(game_id).state
         assert grant is not None and grant.seat == 1
-        assert gate.game_and_grant(game_id, "not-a-token")[1] is None
+        assert here.game_and_grant(game_id, "not-a-token")[1] is None
 
-        other_gate.revoke_seat(game_id, 1, by="owner")
-        assert gate.game_and_grant(game_id, seat.token)[1] is None
-        assert gate.game_and_grant(game_id, issued.token)[1] is not None
+        there.revoke_seat(game_id, 1, by="owner")
+        assert here.game_and_grant(game_id, seat.token)[1] is None
+        assert here.game_and_grant(game_id, issued.token)[1] is not None
         if kind == "redis":
             assert len(reads) == 4, "each read of both streams is one round trip once both are cached"
         with pytest.raises(GameNotFound):
-            gate.game_and_grant(uuid.uuid4(), issued.token)
+            here.game_and_grant(uuid.uuid4(), issued.token)
     finally:
         here.close()
         there.close()

@@ -19,7 +19,7 @@ def test_racing_writers_on_redis_have_exactly_one_winner_per_version(redis_url: 
     config = StoreConfig(kind="redis", redis_url=redis_url, redis_prefix=f"race-{uuid.uuid4().hex[:10]}")
     # One application per writer: separate connections, as separate API processes would have.
     logs = [open_log(config) for _ in range(WRITERS)]
-    game_id = logs[0].create_game({"players": 4, "seed": 99})
+    game_id = logs[0].create_game({"players": 4, "seed": 99}).game_id
     winners: dict[int, list[int]] = {}
     lock = threading.Lock()
     rng = random.Random(5)

@@ -26,7 +26,7 @@ def test_every_acknowledged_move_survives_a_kill_9_of_redis(tmp_path: Path) -> N
     acknowledged: dict[int, dict] = {}
     try:
         log = open_log(config)
-        game_id = log.create_game({"players": 4, "seed": 31})
+        game_id = log.create_game({"players": 4, "seed": 31}).game_id
         rng = random.Random(31)
         killed = threading.Event()
 

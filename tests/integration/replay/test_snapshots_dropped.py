@@ -36,18 +36,20 @@ def test_games_read_the_same_from_their_events_once_their_snapshots_are_deleted(
         redis_url = request.getfixturevalue("redis_url")
         store = StoreConfig(kind="redis", redis_url=redis_url, redis_prefix=f"drop-{uuid.uuid4().hex[:10]}")
     log = open_log(store)
-    game_id = log.create_game({"players": 3, "seed": 21})
+    game_id = log.create_game({"players": 3, "seed": 21}).game_id
     for _ in play_random(log, game_id, 120, random.Random(21)):
         pass
     last = log.get(game_id).version
     expected = [canonical(log.state_at(game_id, version)) for version in range(1, last + 1)]
-    assert log.snapshots is not None and list(log.snapshots.get(game_id)), "the game was snapshotted"
+    snapshots = log.stores.of(game_id).snapshots
+    assert snapshots is not None and list(snapshots.get(game_id)), "the game was snapshotted"
     log.close()
 
     assert drop_snapshots(store) >= 1
     cold = open_log(store, AGGREGATE_CACHE_MAXSIZE="")
     try:
-        assert cold.snapshots is not None and not list(cold.snapshots.get(game_id))
+        kept = cold.stores.of(game_id).snapshots
+        assert kept is not None and not list(kept.get(game_id))
         assert [canonical(cold.state_at(game_id, version)) for version in range(1, last + 1)] == expected
         assert cold.get(game_id).version == last
     finally:

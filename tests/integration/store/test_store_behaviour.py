@@ -19,7 +19,7 @@ from replay.store import (
     RedisProcessRecorder,
     RedisTrackingRecorder,
 )
-from replay.store.recorders import Along
+from replay.store.ephemeral import RedisEphemeral
 
 MakeDatastore = Callable[[str], RedisDatastore]
 
@@ -68,22 +68,24 @@ def test_a_rejected_tracking_position_writes_none_of_the_events(
     assert recorder.max_notification_id() == 1
 
 
-def test_a_key_written_along_is_set_only_with_the_events(any_url: str, make_datastore: MakeDatastore) -> None:
-    """``along``: a key set (with its expiry) by the append's own script, after every check: a clash writes
-    neither the events nor the key. On a cluster the key carries the application's hash tag."""
+def test_receipts_and_counters_live_under_the_stores_hash_tag(
+    any_url: str, make_datastore: MakeDatastore
+) -> None:
+    """The short-lived records of a store (replay.store.ephemeral): a receipt is kept once (the second attempt
+    of one request finds the first's), expires, and a counter counts the hits of its window; every key carries
+    the store's hash tag, so on a cluster they live on the node of the store's games."""
     recorder = RedisApplicationRecorder(make_datastore(any_url), name="games")
+    kept = RedisEphemeral(recorder.datastore, recorder.tag)
+    assert kept.add("create:k1", b"the first receipt", 60) is True
+    assert kept.add("create:k1", b"a second attempt", 60) is False
+    assert kept.get("create:k1") == b"the first receipt"
+    assert kept.get("create:other") is None
+    assert [kept.hit("token:abc", 60)[0] for _ in range(3)] == [1, 2, 3]
     client = recorder.datastore.client
-    game = uuid4()
-    kept = Along(f"{recorder.tag}:answer:first", b"the first answer", 60)
-    assert recorder.insert_events([event(game, 1)], along=kept) == [1]
-    assert client.get(kept.key) == b"the first answer"
-    assert 0 < client.ttl(kept.key) <= 60
-
-    refused = Along(f"{recorder.tag}:answer:second", b"never kept", 60)
-    with pytest.raises(IntegrityError):
-        recorder.insert_events([event(game, 2), event(game, 1)], along=refused)
-    assert client.exists(refused.key) == 0
-    assert recorder.max_notification_id() == 1
+    names = [key for key in keys_of(recorder.datastore) if "receipt" in key or "ratelimit" in key]
+    assert len(names) == 2 and all(name.startswith(recorder.tag + ":") for name in names)
+    receipt = next(name for name in names if "receipt" in name)
+    assert 0 < client.ttl(receipt) <= 60
 
 
 def test_each_event_state_is_stored_once(any_url: str, make_datastore: MakeDatastore) -> None:

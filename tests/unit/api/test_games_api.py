@@ -24,7 +24,10 @@ def test_the_owner_token_is_shown_once_and_never_stored_in_clear(api: ApiClient,
     assert token not in str(api.get(f"/api/games/{game_id}/export").body)
     log = app.extensions["heronlog"].get().log
     stored = [
-        repr(event) for event in log.events.get(uuid.uuid5(uuid.NAMESPACE_URL, f"heronlog:access:{game_id}"))
+        repr(event)
+        for event in log.stores.all[0].events.get(
+            uuid.uuid5(uuid.NAMESPACE_URL, f"heronlog:access:{game_id}")
+        )
     ]
     assert stored and all(token not in text for text in stored)
 

@@ -17,7 +17,7 @@ def test_every_kind_of_write_works_across_shards() -> None:
     log = app.extensions["heronlog"].get().log
 
     def shards_used() -> set[str]:
-        return {log.shard_for(uuid.UUID(game_id)).name for game_id, _, _ in games}
+        return {log.stores.of(uuid.UUID(game_id)).name for game_id, _, _ in games}
 
     # Game ids are random: create games until every shard holds one (a fixed six fell on one shard in 0.4 %
     # of runs; sixty miss a shard with a chance of about 1e-10, and their 180 games fit one page of the list).

@@ -9,7 +9,7 @@ from typing import Any
 from flask.testing import FlaskClient
 
 from api.app import create_app
-from api.resources.games import _departure_check
+from api.resources.stream import _departure_check
 from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
 

@@ -1,6 +1,6 @@
 """Helpers for the domain tests: build exact situations through the public API (table mode) or by editing a
 state (frozen dataclasses, `dataclasses.replace`), play moves, and the checks that every variant's tests (base
-game, solo, Matcha, Tokugawa) share: a state's JSON round trip and the README's examples."""
+game, solo, Matcha, Tokugawa) share: a state's JSON round trip and the docs' examples."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from domain.vocabulary import Colour, Phase
 
 Move = dict[str, Any]
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+DOCS = Path(__file__).resolve().parents[3] / "docs"
 
 
 def table_game(
@@ -323,11 +323,10 @@ def assert_round_trips_through_json(state: GameState) -> dict[str, Any]:
     return data
 
 
-def readme_examples(section: str, fence: str) -> list[str]:
-    """The README's code blocks fenced ```<fence> (python, py) between the heading `section` and "## Layout"."""
-    text = README.read_text(encoding="utf-8")
-    part = text[text.index(section) : text.index("## Layout")]
-    blocks: list[str] = re.findall(rf"```{fence}\n(.*?)```", part, re.S)
+def docs_examples(page: str, fence: str) -> list[str]:
+    """The code blocks fenced ```<fence> (python, py) of one page of the docs site (``engine/index.md``)."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    blocks: list[str] = re.findall(rf"```{fence}\n(.*?)```", text, re.S)
     return blocks
 
 

@@ -1,12 +1,13 @@
-"""The README's rules-engine examples run (python-chess's executable README)."""
+"""The docs' rules-engine examples run (python-chess's executable README): the Rules engine page's, then the
+catalog page's, in one namespace as a reader pasting them would."""
 
 from __future__ import annotations
 
-from .helpers import readme_examples, run_examples
+from .helpers import docs_examples, run_examples
 
 
-def test_the_readme_rules_engine_examples_run() -> None:
-    blocks = readme_examples("## Rules engine", "python")
+def test_the_docs_rules_engine_examples_run() -> None:
+    blocks = docs_examples("engine/index.md", "python") + docs_examples("engine/catalog.md", "python")
     assert len(blocks) == 2
     printed, _ = run_examples(blocks)
     assert printed[0] == "{'kind': 'choose_start', 'seat': 0}"

@@ -11,7 +11,7 @@ import pytest
 import domain
 from domain.vocabulary import Phase
 
-from .helpers import assert_round_trips_through_json, eager, readme_examples, run_examples, with_bridge
+from .helpers import assert_round_trips_through_json, docs_examples, eager, run_examples, with_bridge
 from .solo_helpers import HUMAN, RIVAL, cards, reveal, solo_game
 
 
@@ -99,8 +99,8 @@ def test_a_state_recorded_before_the_solo_fields_still_loads() -> None:
     assert domain.state_from_dict(json.loads(json.dumps(data))) == state
 
 
-def test_the_readme_solo_examples_run() -> None:
-    blocks = readme_examples("## Solo", "py")
+def test_the_docs_solo_examples_run() -> None:
+    blocks = docs_examples("engine/solo.md", "py")
     assert len(blocks) == 2
     printed, namespace = run_examples(blocks)
     assert printed == [

@@ -9,79 +9,81 @@ from typing import Any
 
 import pytest
 
-from replay.access import AccessGranted, AccessRevoked, Gatekeeper, InvalidSeat, hash_token, stream_id
+from replay.access import AccessGranted, AccessRevoked, InvalidSeat, hash_token, stream_id
 from replay.application import GameLog
 from replay.config import StoreConfig, open_log
 from replay.exports import event_to_dict
 
 
 @pytest.fixture
-def gate() -> Gatekeeper:
-    return Gatekeeper(open_log(StoreConfig(kind="memory")))
+def log() -> GameLog:
+    return open_log(StoreConfig(kind="memory"))
 
 
 def stored(log: GameLog, game_id: object) -> str:
-    return json.dumps([event_to_dict(e) for e in log.events.get(stream_id(game_id))], default=str)  # type: ignore[arg-type]
+    return json.dumps(
+        [event_to_dict(e) for e in log.stores.all[0].events.get(stream_id(game_id))], default=str
+    )  # type: ignore[arg-type]
 
 
 def test_a_created_game_has_its_owner_from_its_first_moment_and_only_the_hash_is_stored(
-    gate: Gatekeeper,
+    log: GameLog,
 ) -> None:
-    issued = gate.create_game({"players": ["Ann", "Bo"], "seed": 1})
+    issued = log.create_game({"players": ["Ann", "Bo"], "seed": 1})
     assert issued.grant.role == "owner" and issued.grant.actor == "owner"
-    assert gate.log.get_game(issued.game_id).version == 1
-    text = stored(gate.log, issued.game_id)
+    assert log.get_game(issued.game_id).version == 1
+    text = stored(log, issued.game_id)
     assert issued.token not in text
     assert hashlib.sha256(issued.token.encode()).hexdigest() in text
-    assert gate.authenticate(issued.game_id, issued.token) == issued.grant
+    assert log.authenticate(issued.game_id, issued.token) == issued.grant
 
 
-def test_a_token_works_for_its_own_game_only(gate: Gatekeeper) -> None:
-    first = gate.create_game({"players": 2})
-    second = gate.create_game({"players": 2})
-    assert gate.authenticate(first.game_id, second.token) is None
-    assert gate.authenticate(first.game_id, first.token + "x") is None
-    assert gate.authenticate(first.game_id, "") is None
+def test_a_token_works_for_its_own_game_only(log: GameLog) -> None:
+    first = log.create_game({"players": 2})
+    second = log.create_game({"players": 2})
+    assert log.authenticate(first.game_id, second.token) is None
+    assert log.authenticate(first.game_id, first.token + "x") is None
+    assert log.authenticate(first.game_id, "") is None
 
 
-def test_a_new_seat_token_retires_the_old_one_and_revoking_retires_it_too(gate: Gatekeeper) -> None:
-    game = gate.create_game({"players": 3})
-    old = gate.issue_seat_token(game.game_id, 1, by="owner")
-    new = gate.issue_seat_token(game.game_id, 1, by="owner")
+def test_a_new_seat_token_retires_the_old_one_and_revoking_retires_it_too(log: GameLog) -> None:
+    game = log.create_game({"players": 3})
+    old = log.issue_seat_token(game.game_id, 1, by="owner")
+    new = log.issue_seat_token(game.game_id, 1, by="owner")
     assert new.grant.actor == "seat:1"
-    assert gate.authenticate(game.game_id, old.token) is None
-    assert gate.authenticate(game.game_id, new.token) == new.grant
-    assert gate.revoke_seat(game.game_id, 1, by="owner") == 1
-    assert gate.authenticate(game.game_id, new.token) is None
-    assert gate.authenticate(game.game_id, game.token) is not None
-    kinds = [type(e) for e in gate.log.events.get(stream_id(game.game_id))]
+    assert log.authenticate(game.game_id, old.token) is None
+    assert log.authenticate(game.game_id, new.token) == new.grant
+    assert log.revoke_seat(game.game_id, 1, by="owner") == 1
+    assert log.authenticate(game.game_id, new.token) is None
+    assert log.authenticate(game.game_id, game.token) is not None
+    kinds = [type(e) for e in log.stores.all[0].events.get(stream_id(game.game_id))]
     assert kinds == [AccessGranted, AccessGranted, AccessRevoked, AccessGranted, AccessRevoked]
 
 
-def test_a_seat_the_game_does_not_have_is_refused(gate: Gatekeeper) -> None:
-    game = gate.create_game({"players": 2})
+def test_a_seat_the_game_does_not_have_is_refused(log: GameLog) -> None:
+    game = log.create_game({"players": 2})
     with pytest.raises(InvalidSeat):
-        gate.issue_seat_token(game.game_id, 2, by="owner")
+        log.issue_seat_token(game.game_id, 2, by="owner")
 
 
-def test_forks_and_imports_get_an_owner_of_their_own(gate: Gatekeeper) -> None:
-    game = gate.create_game({"players": 2, "seed": 4})
-    fork = gate.fork(game.game_id, 1)
-    copy = gate.import_log(gate.log.export(game.game_id), keep_id=False)
+def test_forks_and_imports_get_an_owner_of_their_own(log: GameLog) -> None:
+    game = log.create_game({"players": 2, "seed": 4})
+    fork = log.fork(game.game_id, 1)
+    copy = log.import_log(log.export(game.game_id), keep_id=False)
     for issued in (fork, copy):
         assert issued.game_id != game.game_id
-        assert gate.authenticate(issued.game_id, issued.token) is not None
-        assert gate.authenticate(issued.game_id, game.token) is None
+        assert log.authenticate(issued.game_id, issued.token) is not None
+        assert log.authenticate(issued.game_id, game.token) is None
     assert hash_token(fork.token) != hash_token(copy.token)
 
 
 def test_a_seat_token_issued_while_another_is_issued_for_that_seat_is_still_answered(
-    gate: Gatekeeper, monkeypatch: pytest.MonkeyPatch
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Two owners' phones ask for seat 1 at once: the second request's grant revokes the first one's right
     # after it is written. The first request once re-read the grants to answer, and failed (KeyError: a 500).
-    game = gate.create_game({"players": 3})
-    home = gate.home(game.game_id)
+    game = log.create_game({"players": 3})
+    home = log.stores.of(game.game_id)
     save = home.save
     racing: list[Any] = []
 
@@ -89,28 +91,28 @@ def test_a_seat_token_issued_while_another_is_issued_for_that_seat_is_still_answ
         saved = save(*events)
         if not racing:
             racing.append(None)
-            racing.append(gate.issue_seat_token(game.game_id, 1, by="owner"))
+            racing.append(log.issue_seat_token(game.game_id, 1, by="owner"))
         return saved
 
     monkeypatch.setattr(home, "save", save_then_race)
-    first = gate.issue_seat_token(game.game_id, 1, by="owner")
+    first = log.issue_seat_token(game.game_id, 1, by="owner")
     second = racing[1]
     assert first.grant.actor == second.grant.actor == "seat:1"
     assert first.grant.id != second.grant.id
-    assert gate.authenticate(game.game_id, first.token) is None  # revoked by the later one, as it should be
-    assert gate.authenticate(game.game_id, second.token) == second.grant
+    assert log.authenticate(game.game_id, first.token) is None  # revoked by the later one, as it should be
+    assert log.authenticate(game.game_id, second.token) == second.grant
 
 
 def test_an_import_racing_another_for_the_same_id_takes_a_new_one(
-    gate: Gatekeeper, monkeypatch: pytest.MonkeyPatch
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Two imports of one export at once both find its id free; the second to write then finds it taken (the
     store's IntegrityError), and its copy takes a new id instead of failing (it was a 500)."""
-    game = gate.create_game({"players": 2, "seed": 4})
-    document = gate.log.export(game.game_id)
+    game = log.create_game({"players": 2, "seed": 4})
+    document = log.export(game.game_id)
     # as a racing import sees it: the id still free when it looked, taken by the time it writes
-    monkeypatch.setattr(GameLog, "import_id", lambda self, data, *, keep_id: game.game_id)
-    copy = gate.import_log(document)
+    monkeypatch.setattr(GameLog, "_free_import_id", lambda self, data: game.game_id)
+    copy = log.import_log(document)
     assert copy.game_id != game.game_id
-    assert gate.authenticate(copy.game_id, copy.token) is not None
-    assert gate.authenticate(game.game_id, game.token) is not None
+    assert log.authenticate(copy.game_id, copy.token) is not None
+    assert log.authenticate(game.game_id, game.token) is not None

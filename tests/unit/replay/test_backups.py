@@ -13,7 +13,7 @@ import pytest
 
 import domain
 from replay import backups, exports
-from replay.access import OWNER, Gatekeeper, hash_token
+from replay.access import OWNER, hash_token
 from replay.application import GameLog
 from replay.backups import BackupRefused, NotABackup, Outcome
 from replay.config import StoreConfig, open_log
@@ -118,12 +118,11 @@ def test_a_restored_game_has_a_fresh_owner_token_and_the_backup_holds_none(
 
     target = memory_log()
     report = backups.restore(target, tmp_path / "backup")
-    gate = Gatekeeper(target)
     for game in report.games:
         assert game.token is not None
-        grant = gate.authenticate(UUID(game.game_id), game.token)
+        grant = target.authenticate(UUID(game.game_id), game.token)
         assert grant is not None and grant.role == OWNER
-        assert gate.authenticate(UUID(game.game_id), tokens[UUID(game.game_id)]) is None, (
+        assert target.authenticate(UUID(game.game_id), tokens[UUID(game.game_id)]) is None, (
             "old tokens stay behind"
         )
 
@@ -132,13 +131,13 @@ def test_restoring_twice_finds_every_game_already_there_and_writes_nothing(
     archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
 ) -> None:
     target, _ = restored_copy(archive[0], tmp_path / "backup")
-    written = target.recorder.max_notification_id()
+    written = target.stores.all[0].recorder.max_notification_id()
 
     again = backups.restore(target, tmp_path / "backup")
     assert again.ok
     assert [game.outcome for game in again.games] == [Outcome.ALREADY_THERE] * 6
     assert all(game.token is None for game in again.games), "no second owner for a game already there"
-    assert target.recorder.max_notification_id() == written
+    assert target.stores.all[0].recorder.max_notification_id() == written
 
 
 def test_a_tampered_file_is_reported_and_every_other_game_restores(
@@ -235,7 +234,8 @@ def test_a_restore_into_several_shards_puts_each_game_on_its_own_shard(
     assert report.ok
     assert every_export(target) == every_export(source)
     game_id = next(iter(source.iter_game_ids()))
-    assert target.shard_for(game_id).get(game_id).version == source.get(game_id).version
+    assert target.stores.of(game_id).exists(game_id)
+    assert target.get(game_id).version == source.get(game_id).version
 
 
 def test_a_backup_refuses_a_folder_that_holds_something_else(
@@ -271,7 +271,7 @@ def test_a_backup_over_an_earlier_one_replaces_it(tmp_path: Path) -> None:
 
 def test_a_backup_creates_its_folder_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     log = memory_log()
-    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 3})
+    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 3}).game_id
     folder = tmp_path / "a" / "b"
     backups.backup(log, folder)
     assert sorted(path.name for path in folder.iterdir()) == sorted([backups.INDEX_FILE, f"{game_id}.json"])
@@ -318,7 +318,7 @@ def test_a_game_annotated_while_it_is_backed_up_still_restores(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = memory_log()
-    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 3})
+    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 3}).game_id
     read = log.events_of
 
     def read_then_someone_plays_and_annotates(game: UUID, after: int = 0) -> list[Any]:

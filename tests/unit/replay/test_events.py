@@ -1,4 +1,5 @@
-"""Every event type round-trips through the library's mapper; an old version of MovePlayed is upcast."""
+"""Every event type round-trips through the library's mapper; old versions of MovePlayed and MoveAmended are
+upcast."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from replay.events import (
     GameIndexed,
     MoveAmended,
     MovePlayed,
+    MoveResolved,
     MovesRedone,
     MovesUndone,
 )
@@ -34,8 +36,21 @@ EXAMPLES: list[DomainEvent] = [
     MovePlayed(ID, 2, AT, MOVE, [{"kind": "roll", "seat": None, "values": [1, 2]}], 0, "ann", "takes", "key"),
     MovesUndone(ID, 3, AT, [2], "bob"),
     MovesRedone(ID, 4, AT, [2], "bob"),
-    MoveAmended(ID, 5, AT, 2, MOVE, [], "ref", "takes", [3, 4], {"6": [MOVE]}),
-    GameAbandoned(ID, 6, AT, "owner", "rain"),
+    MoveResolved(ID, 5, AT, 3, MOVE, [{"kind": "roll", "seat": None, "values": [3]}], 0, "ref", "takes"),
+    MoveAmended(
+        ID,
+        6,
+        AT,
+        2,
+        MOVE,
+        [],
+        "ref",
+        "takes",
+        [4],
+        {"6": [MOVE]},
+        [{"index": 2, "version": 3, "moves": [5], "kept": False}],
+    ),
+    GameAbandoned(ID, 7, AT, "owner", "rain"),
     AnnotationAdded(ID, 1, AT, "n1", str(ID), 3, "t", "nice", "!?", {"kind": "room", "id": "steward-1"}),
     AnnotationEdited(ID, 2, AT, "n1", "t", "nicer", None, None),
     AnnotationDeleted(ID, 3, AT, "n1", "t"),
@@ -45,7 +60,7 @@ EXAMPLES: list[DomainEvent] = [
 
 @pytest.mark.parametrize("event", EXAMPLES, ids=lambda event: type(event).__name__)
 def test_every_event_type_round_trips_through_the_mapper(event: DomainEvent) -> None:
-    mapper = open_log(StoreConfig(kind="memory")).mapper
+    mapper = open_log(StoreConfig(kind="memory")).stores.all[0].mapper
     stored = mapper.to_stored_event(event)
     back = mapper.to_domain_event(stored)
     assert type(back) is type(event)
@@ -56,19 +71,34 @@ def test_every_event_type_round_trips_through_the_mapper(event: DomainEvent) -> 
     }
 
 
-def test_a_version_1_move_played_is_upcast_with_no_idempotency_key() -> None:
-    mapper = open_log(StoreConfig(kind="memory")).mapper
-    stored = mapper.to_stored_event(EXAMPLES[1])
+def as_version_1(event: DomainEvent, *gone: str) -> DomainEvent:
+    """``event`` stored as version 1 of its class was (without ``gone`` fields nor a class version), read back
+    through the library's mapper (which upcasts it)."""
+    mapper = open_log(StoreConfig(kind="memory")).stores.all[0].mapper
+    stored = mapper.to_stored_event(event)
     old_state = json.loads(stored.state)
     del old_state["class_version"]
-    del old_state["idempotency_key"]
+    for name in gone:
+        del old_state[name]
     old = type(stored)(
         originator_id=stored.originator_id,
         originator_version=stored.originator_version,
         topic=stored.topic,
         state=json.dumps(old_state).encode(),
     )
-    event = mapper.to_domain_event(old)
+    return mapper.to_domain_event(old)
+
+
+def test_a_version_1_move_played_is_upcast_with_no_idempotency_key() -> None:
+    event = as_version_1(EXAMPLES[1], "idempotency_key")
     assert isinstance(event, MovePlayed)
     assert event.idempotency_key is None
     assert event.move == MOVE
+
+
+def test_a_version_1_amendment_is_upcast_with_no_resolutions() -> None:
+    amended = next(event for event in EXAMPLES if isinstance(event, MoveAmended))
+    event = as_version_1(amended, "resolutions", "idempotency_key")
+    assert isinstance(event, MoveAmended)
+    assert event.resolutions == [] and event.idempotency_key is None
+    assert (event.version, event.dropped, event.redrawn) == (2, [4], {"6": [MOVE]})

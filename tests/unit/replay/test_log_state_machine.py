@@ -1,5 +1,5 @@
 """A Hypothesis state machine over the game log (in-memory store): random seeded games mixing moves, undo
-(one and several), redo, amend and fork. After every step:
+(one and several), redo, amend (with resolutions of later misfits, or not) and fork. After every step:
 
 * the stored events folded from scratch equal the live game (same line of play, same state);
 * a rebuild from the latest snapshot equals the full replay;
@@ -21,6 +21,7 @@ from replay import NothingToRedo
 from replay.config import StoreConfig, open_log
 from replay.game import GameSnapshot, fold, project_game
 from tests.replay_helpers import canonical, pick
+from tests.unit.replay.amend_support import resolve_next
 
 
 class GameLogMachine(RuleBasedStateMachine):
@@ -44,7 +45,7 @@ class GameLogMachine(RuleBasedStateMachine):
     @rule(seed=st.integers(0, 10_000), players=st.integers(2, 4))
     def create(self, seed: int, players: int) -> None:
         self.rng = random.Random(seed)
-        self.game_id = self.log.create_game({"players": players, "seed": seed})
+        self.game_id = self.log.create_game({"players": players, "seed": seed}).game_id
         self.remember()
 
     @precondition(lambda self: self.game_id is not None)
@@ -86,8 +87,10 @@ class GameLogMachine(RuleBasedStateMachine):
         self.remember()
 
     @precondition(lambda self: self.game_id is not None and len(self.game.line) > 1)
-    @rule(where=st.integers(0, 10_000))
-    def amend(self, where: int) -> None:
+    @rule(where=st.integers(0, 10_000), resolving=st.integers(0, 4))
+    def amend(self, where: int, resolving: int) -> None:
+        """Correct a move, resolving up to ``resolving`` of the later moves that no longer fit (the rest of the
+        line is dropped from the first misfit left without one)."""
         game = self.game.with_states_from_start()
         position = where % len(game.line)
         before = game.state_after(position)
@@ -96,10 +99,25 @@ class GameLogMachine(RuleBasedStateMachine):
         if not options:
             return
         move = self.rng.choice(options)
-        _, report = self.log.amend(
-            self.game_id, game.line[position], move, expected_version=game.version, actor="m"
-        )
-        assert set(report.kept) | set(report.dropped) == set(game.line[position + 1 :])
+        resolutions: list[dict[str, Any]] = []
+        for _ in range(resolving):
+            _, report = self.log.amend(
+                self.game_id, game.line[position], move, expected_version=game.version, actor="m",
+                dry_run=True, resolutions=resolutions,
+            )  # fmt: skip
+            more = resolve_next(resolutions, report.first_misfit, self.rng) if report.first_misfit else None
+            if more is None:
+                break
+            resolutions = more
+        played, report = self.log.amend(
+            self.game_id, game.line[position], move, expected_version=game.version, actor="m",
+            resolutions=resolutions,
+        )  # fmt: skip
+        replaced = {entry["version"] for entry in report.resolved if not entry["kept"]}
+        assert set(report.kept) | set(report.dropped) | replaced == set(game.line[position + 1 :])
+        # the moves of the resolutions are written first: until the amendment, the game is as it was
+        for version in played.versions[:-1]:
+            self.live[version] = self.live[game.version]
         self.remember()
 
     @precondition(lambda self: self.game_id is not None)
@@ -107,7 +125,7 @@ class GameLogMachine(RuleBasedStateMachine):
     def fork(self, where: int) -> None:
         game = self.game
         version = 1 + where % game.version
-        branch = self.log.fork(self.game_id, version)
+        branch = self.log.fork(self.game_id, version).game_id
         assert canonical(self.log.get(branch).state) == self.live[version]
 
     @invariant()
@@ -126,8 +144,8 @@ class GameLogMachine(RuleBasedStateMachine):
         game = self.game
         snapshot = GameSnapshot.take(game)
         # Through the library's mapper and transcoder, as the snapshot store keeps it (tuples become lists).
-        stored = self.log.mapper.to_stored_event(snapshot)
-        restored = project_game(None, [self.log.mapper.to_domain_event(stored)])
+        stored = self.log.stores.all[0].mapper.to_stored_event(snapshot)
+        restored = project_game(None, [self.log.stores.all[0].mapper.to_domain_event(stored)])
         assert restored is not None
         assert restored.line == game.line and restored.redo == game.redo
         assert canonical(restored.state) == canonical(game.state)

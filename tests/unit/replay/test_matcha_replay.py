@@ -30,12 +30,14 @@ def play_to_end(log: GameLog, game_id: object, rng: random.Random) -> None:
 
 
 def test_a_matcha_game_stores_its_expansion_and_catalog(log: GameLog) -> None:
-    game_id = log.create_game({"players": ["Aiko", "Ben", "Chie"], "seed": 21, "expansions": ["matcha"]})
+    game_id = log.create_game(
+        {"players": ["Aiko", "Ben", "Chie"], "seed": 21, "expansions": ["matcha"]}
+    ).game_id
     game = log.get(game_id)
     assert game.setup["expansions"] == ["matcha"]
     assert "matcha" in game.catalog and len(game.catalog["yard_tiles"]) == 12
     assert domain.expansions_of(game.state) == ("matcha",)
-    base = log.get(log.create_game({"players": ["Aiko", "Ben"], "seed": 21}))
+    base = log.get(log.create_game({"players": ["Aiko", "Ben"], "seed": 21}).game_id)
     assert "expansions" not in base.setup and "matcha" not in base.catalog
     with pytest.raises(InvalidSetup):
         log.create_game({"players": 2, "expansions": ["tokugawa"]})
@@ -44,13 +46,13 @@ def test_a_matcha_game_stores_its_expansion_and_catalog(log: GameLog) -> None:
 def test_a_whole_matcha_game_exports_and_imports_back_equal(log: GameLog) -> None:
     game_id = log.create_game(
         {"players": ["Aiko", "Ben", "Chie", "Dai"], "seed": 22, "expansions": ["matcha"]}
-    )
+    ).game_id
     play_to_end(log, game_id, random.Random(22))
     live = log.get(game_id)
-    events = list(log.repository.event_store.get(game_id))
+    events = list(log.stores.all[0].repository.event_store.get(game_id))
     assert fold(events).state == live.state
     exported = json.loads(json.dumps(log.export(game_id), default=str))
-    copy = log.import_log(exported, keep_id=False)
+    copy = log.import_log(exported, keep_id=False).game_id
     again = json.loads(json.dumps(log.export(copy), default=str))
     assert again.pop("game_id") == str(copy)
     exported.pop("game_id")
@@ -64,19 +66,19 @@ def test_a_whole_matcha_game_exports_and_imports_back_equal(log: GameLog) -> Non
 
 
 def test_a_fork_of_a_matcha_game_is_a_matcha_game(log: GameLog) -> None:
-    game_id = log.create_game({"players": 2, "seed": 23, "expansions": ["matcha"]})
+    game_id = log.create_game({"players": 2, "seed": 23, "expansions": ["matcha"]}).game_id
     state = log.get(game_id).state
     rng = random.Random(23)
     for version in range(1, 9):
         log.play(game_id, pick(state, rng), expected_version=version, actor="owner")
         state = log.get(game_id).state
-    branch = log.fork(game_id, 6)
+    branch = log.fork(game_id, 6).game_id
     assert log.get(branch).setup["expansions"] == ["matcha"]
     assert log.get(branch).state == log.state_at(game_id, 6)
 
 
 def test_a_table_mode_matcha_game_records_the_expansions_chance_as_moves(log: GameLog) -> None:
-    game_id = log.create_game({"players": 3, "mode": "table", "expansions": ["matcha"]})
+    game_id = log.create_game({"players": 3, "mode": "table", "expansions": ["matcha"]}).game_id
     seen: set[str] = set()
     game = log.get(game_id)
     while domain.prompt_of(game.state)["kind"] != "take_die":

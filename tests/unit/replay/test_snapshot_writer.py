@@ -10,8 +10,8 @@ from typing import Any, cast
 
 import pytest
 
-from replay.application import SnapshotWriter
 from replay.game import Game
+from replay.snapshots import SnapshotWriter
 
 
 def fake_game(version: int) -> Game:
@@ -87,10 +87,10 @@ def test_the_server_stores_snapshots_in_the_background() -> None:
 
     app = create_app({"STORE": StoreConfig(kind="memory"), "SNAPSHOTS_IN_BACKGROUND": True, "TESTING": True})
     with app.app_context():
-        assert services().log._snapshot_writer is not None
+        assert services().log.snapshots.background
     plain = create_app({"STORE": StoreConfig(kind="memory"), "TESTING": True})
     with plain.app_context():
-        assert services().log._snapshot_writer is None
+        assert not services().log.snapshots.background
 
 
 def test_a_snapshot_waits_a_moment_before_it_is_taken_but_not_on_closing() -> None:

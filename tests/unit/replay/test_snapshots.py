@@ -30,7 +30,7 @@ from tests.replay_helpers import canonical
 )
 def test_a_snapshot_holds_the_catalog_once_and_restores_the_same_game(setup: dict[str, Any]) -> None:
     log = open_log(StoreConfig(kind="memory"))
-    game_id = log.create_game(setup)
+    game_id = log.create_game(setup).game_id
     game = log.get(game_id)
     rng = random.Random(1)
     for _ in range(40):
@@ -40,8 +40,8 @@ def test_a_snapshot_holds_the_catalog_once_and_restores_the_same_game(setup: dic
         game = log.play(game_id, move, expected_version=game.version, actor="owner").game
     snapshot = GameSnapshot.take(game)
     assert "catalog" not in snapshot.fold()["engine"]
-    stored = log.mapper.to_stored_event(snapshot)  # as the snapshot store keeps it
-    restored = project_game(None, [log.mapper.to_domain_event(stored)])
+    stored = log.stores.all[0].mapper.to_stored_event(snapshot)  # as the snapshot store keeps it
+    restored = project_game(None, [log.stores.all[0].mapper.to_domain_event(stored)])
     assert restored is not None
     assert canonical(restored.state) == canonical(game.state)
     assert (restored.line, restored.version, restored.catalog) == (game.line, game.version, game.catalog)
@@ -51,8 +51,8 @@ def test_a_snapshot_holds_the_catalog_once_and_restores_the_same_game(setup: dic
     with_copy = {**snapshot.fold(), "engine": json.loads(json.dumps(domain.state_to_dict(game.state)))}
     sizes = []
     for data in (snapshot.fold(), with_copy):
-        stored_earlier = log.mapper.to_stored_event(earlier_format(snapshot, data))
-        again = project_game(None, [log.mapper.to_domain_event(stored_earlier)])
+        stored_earlier = log.stores.all[0].mapper.to_stored_event(earlier_format(snapshot, data))
+        again = project_game(None, [log.stores.all[0].mapper.to_domain_event(stored_earlier)])
         assert again is not None and canonical(again.state) == canonical(game.state)
         sizes.append(len(stored_earlier.state))
     catalog_size = len(json.dumps(game.catalog, separators=(",", ":"), ensure_ascii=False).encode())
@@ -76,7 +76,7 @@ def test_a_snapshot_restores_every_part_of_a_game_and_reads_as_the_earlier_forma
     text is the JSON data the earlier format held (each record's fields by name, times as times)."""
     log = open_log(StoreConfig(kind="memory"))
     rng = random.Random(5)
-    game_id = log.create_game({"players": 3, "seed": 5})
+    game_id = log.create_game({"players": 3, "seed": 5}).game_id
     for index in range(14):
         game = log.get(game_id)
         move = rng.choice(domain.legal_moves(game.state))
@@ -90,7 +90,7 @@ def test_a_snapshot_restores_every_part_of_a_game_and_reads_as_the_earlier_forma
     original = game.records[game.line[4]].move
     amended = next(m for m in domain.legal_moves(game.state_after(4)) if m != original)
     log.amend(game_id, game.line[4], amended, expected_version=game.version, actor="owner")
-    branch = log.fork(game_id, log.get(game_id).version - 1)
+    branch = log.fork(game_id, log.get(game_id).version - 1).game_id
     game = log.get(game_id)
     log.abandon(game_id, expected_version=game.version, actor="owner", reason="bedtime — ça suffit")
 
@@ -126,10 +126,13 @@ def test_a_snapshot_restores_every_part_of_a_game_and_reads_as_the_earlier_forma
             "engine": json.loads(json.dumps(domain.state_to_dict(game.state, catalog=False))),
         }
         # this format marks its records' words as the line of play's (an amendment's kept moves described
-        # again); a snapshot without the mark, as ``earlier`` is, is restored as one written before
-        assert as_data(snapshot.fold()) == as_data({**earlier, "described_on_line": True})
+        # again), and each record says which move of an amendment's resolution it is (``resolves``, none here);
+        # a snapshot without them, as ``earlier`` is, is restored as one written before
+        records = [{**record, "resolves": None} for record in earlier["records"]]
+        assert as_data(snapshot.fold()) == as_data({**earlier, "records": records, "described_on_line": True})
         for taken in (snapshot, earlier_format(snapshot, earlier)):
-            restored = project_game(None, [log.mapper.to_domain_event(log.mapper.to_stored_event(taken))])
+            mapper = log.stores.all[0].mapper
+            restored = project_game(None, [mapper.to_domain_event(mapper.to_stored_event(taken))])
             assert restored is not None
             for field in dataclasses.fields(restored):
                 if field.name not in ("states", "base"):
@@ -163,12 +166,11 @@ def as_data(value: Any) -> Any:
 )
 def test_a_new_game_is_cached_as_its_events_fold(setup: dict[str, Any]) -> None:
     """Creating a game keeps the state the rules engine built to decide it (not set up once more): it is
-    the state the game's events fold to, through the log and through the gatekeeper alike."""
-    from replay.access import Gatekeeper
+    the state the game's events fold to."""
     from replay.game import fold
 
     log = open_log(StoreConfig(kind="memory"))
-    for game_id in (log.create_game(setup), Gatekeeper(log).create_game(setup).game_id):
+    for game_id in (log.create_game(setup).game_id, log.create_game(setup, idempotency_key="k").game_id):
         cached = log.get(game_id)
         folded = fold(log.events_of(game_id))
         assert canonical(cached.state) == canonical(folded.state)
@@ -186,7 +188,7 @@ def test_a_branch_at_a_version_before_an_amend_copies_the_moves_as_they_were_the
 
     log = open_log(StoreConfig(kind="memory"))
     rng = random.Random(2606)
-    game_id = log.create_game({"players": 2, "seed": 2606})
+    game_id = log.create_game({"players": 2, "seed": 2606}).game_id
     live = {1: canonical(log.get(game_id).state)}
     for _ in range(17):
         game = log.get(game_id)
@@ -199,18 +201,18 @@ def test_a_branch_at_a_version_before_an_amend_copies_the_moves_as_they_were_the
         move = rng.choice([m for m in domain.legal_moves(game.state_after(position)) if m != original])
         log.amend(game_id, game.line[position], move, expected_version=game.version, actor="m")
     for version in sorted(live):
-        branch = log.fork(game_id, version)
+        branch = log.fork(game_id, version).game_id
         assert canonical(log.get(branch).state) == live[version]
 
 
 def test_a_game_is_snapshotted_at_every_round_end_and_every_50_events_from_its_own_phase() -> None:
     from uuid import UUID, uuid4
 
-    from replay.application import SNAPSHOT_EVERY, snapshot_phase
+    from replay.snapshots import SNAPSHOT_EVERY, snapshot_phase
 
     log = open_log(StoreConfig(kind="memory"))
     # An id whose phase is 17: its snapshots between round ends fall at 67, 117... and never at 50 or 100.
-    game_id = log.create_game({"players": 4, "seed": 9}, game_id=UUID(int=17 + 50 * 12345))
+    game_id = log.create_game({"players": 4, "seed": 9}, game_id=UUID(int=17 + 50 * 12345)).game_id
     game = log.get(game_id)
     phase = snapshot_phase(game_id)
     assert phase == 17
@@ -224,7 +226,9 @@ def test_a_game_is_snapshotted_at_every_round_end_and_every_50_events_from_its_o
         if passed or before.state.round != game.state.round:
             expected.append(game.version)
     assert game.version > 2 * SNAPSHOT_EVERY
-    assert log.snapshots is not None
-    assert [snapshot.originator_version for snapshot in log.snapshots.get(game_id)] == expected
+    assert log.stores.all[0].snapshots is not None
+    assert [
+        snapshot.originator_version for snapshot in log.stores.of(game_id).snapshots.get(game_id)
+    ] == expected
     # Games started together take their snapshots at different versions (a phase drawn from their ids).
     assert len({snapshot_phase(uuid4()) for _ in range(200)}) > SNAPSHOT_EVERY // 2

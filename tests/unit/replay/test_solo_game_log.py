@@ -25,7 +25,7 @@ def log() -> GameLog:
 
 
 def solo(log: GameLog, difficulty: str = "medium", seed: int = 7, mode: str = "seeded") -> uuid.UUID:
-    return log.create_game({"players": ["Aiko"], "solo": difficulty, "mode": mode, "seed": seed})
+    return log.create_game({"players": ["Aiko"], "solo": difficulty, "mode": mode, "seed": seed}).game_id
 
 
 def test_the_stored_setup_lists_the_rival_as_an_automatic_seat() -> None:
@@ -88,11 +88,13 @@ def test_amend_fork_and_snapshots_refold_a_solo_game(log: GameLog) -> None:
         log.amend(game_id, target, alternatives[0], expected_version=game.version, actor="owner")
     amended = log.get(game_id)
     assert canonical(fold(log.events_of(game_id)).state) == canonical(amended.state)
-    branch = log.fork(game_id, amended.line[5])
+    branch = log.fork(game_id, amended.line[5]).game_id
     assert canonical(log.get(branch).state) == canonical(log.state_at(game_id, amended.line[5]))
     snapshot = GameSnapshot.take(amended)
-    stored = log.mapper.to_stored_event(snapshot)  # as the snapshot store keeps it (tuples become lists)
-    restored = project_game(None, [log.mapper.to_domain_event(stored)])
+    stored = log.stores.all[0].mapper.to_stored_event(
+        snapshot
+    )  # as the snapshot store keeps it (tuples become lists)
+    restored = project_game(None, [log.stores.all[0].mapper.to_domain_event(stored)])
     assert restored is not None and restored.line == amended.line
     assert canonical(restored.state) == canonical(amended.state)
     assert restored.state.solo == amended.state.solo
@@ -130,6 +132,6 @@ def test_an_exported_solo_game_imports_back_equal(log: GameLog, mode: str) -> No
             break
         log.play(game_id, _pick(game.state, rng), expected_version=game.version, actor="owner")
     exported = json.loads(json.dumps(log.export(game_id), default=str))
-    copy = log.import_log(exported, keep_id=False)
+    copy = log.import_log(exported, keep_id=False).game_id
     assert canonical(log.get(copy).state) == canonical(log.get(game_id).state)
     assert log.get(copy).setup == log.get(game_id).setup

@@ -177,7 +177,7 @@ def test_only_a_store_that_can_block_gets_a_watch() -> None:
     assert can_watch(Log())
     log = open_log(StoreConfig(kind="memory"))
     try:
-        assert not can_watch(log.recorder)
+        assert not can_watch(log.stores.all[0].recorder)
         assert log.watch_for(uuid4()) is None
     finally:
         log.close()

@@ -1,0 +1,192 @@
+"""When a game's snapshot is taken, and who writes it (DESIGN §3, "Snapshots").
+
+A snapshot is the game's fold at one version (:class:`replay.game.GameSnapshot`), kept by the library's snapshot
+store so that reading a long game, or any past version of it, folds only the events after the nearest one. They
+are an optimisation only: the events are the truth, and a game whose snapshot is missing or refused folds from
+an earlier one (or from its first event).
+
+The policy: a snapshot at every round's end and at least every :data:`SNAPSHOT_EVERY` events, at versions
+spread by the game's id (:func:`snapshot_phase`). The writer: in the request that crosses the mark, or, with
+``SNAPSHOTS_IN_BACKGROUND`` (``heronlog serve`` turns it on), from a thread of each process
+(:class:`SnapshotWriter`), so the write that crossed it answers without waiting.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from uuid import UUID
+
+from replay.game import Game
+
+SNAPSHOT_EVERY = 50
+"""Take a snapshot at least every this many events (and at every round's end): reading any version then
+folds at most this many events after the nearest snapshot."""
+
+logger = logging.getLogger(__name__)
+
+
+def snapshot_phase(game_id: UUID) -> int:
+    """Where a game's snapshots fall in each ``SNAPSHOT_EVERY`` events: at versions ``phase``, ``phase + 50``...
+    (as well as at round ends). Drawn from the game's id, so that games started together (a club's tables at
+    the start of an evening, a load test's clients) do not all take their snapshots at the same moment: a
+    snapshot is a few milliseconds of a worker's time, and fifty at once stalled every answer of that worker
+    for a tenth of a second."""
+    return game_id.int % SNAPSHOT_EVERY
+
+
+def snapshot_crossed(game_id: UUID, before: int, after: int) -> bool:
+    """Whether going from version ``before`` to ``after`` passes one of the game's snapshot versions."""
+    phase = snapshot_phase(game_id)
+    return (before - phase) // SNAPSHOT_EVERY != (after - phase) // SNAPSHOT_EVERY
+
+
+def snapshot_due(before: Game | None, after: Game) -> bool:
+    """Whether the write that took a game from ``before`` (None: a new game) to ``after`` should be followed by
+    a snapshot of ``after``: at each round's end and at least every ``SNAPSHOT_EVERY`` events."""
+    if after.version <= 1:
+        return False
+    if before is None or snapshot_crossed(after.id, before.version, after.version):
+        return True
+    # A state's round is its coordinates' round; read directly, as domain.coordinates would work out the
+    # whole prompt to tell it (that was a tenth of recording a move).
+    return bool(before.state.round != after.state.round)
+
+
+class SnapshotWriter:
+    """Takes and stores games' snapshots from a thread of its own, so that the write whose game is due one
+    answers without waiting for it (``SNAPSHOTS_IN_BACKGROUND``; ``heronlog serve`` turns it on).
+
+    A snapshot is taken and stored under load at every round's end: about 2.5 ms of the interpreter (the game's
+    fold as JSON) and one more write to the store, fsynced, inside the request. The snapshots written are the
+    same, a few milliseconds later; until one is stored a cold read folds from the one before it, as it does
+    when a snapshot fails. When the queue is full the caller writes the snapshot itself (the writer never falls
+    behind by more than ``capacity`` games), and games still queued when the process exits are written then
+    (``atexit``, up to ``EXIT_SECONDS``). The thread is started on first use in each process, so a gunicorn
+    worker gets its own after the fork."""
+
+    EXIT_SECONDS = 10.0
+    DELAY_SECONDS = 0.05
+    """How long a snapshot waits in the queue: the write that queued it answers first (taking the snapshot at
+    once took the interpreter from that very request, whose answer was still to be built)."""
+
+    def __init__(
+        self, write: Callable[[Game], None], capacity: int = 64, delay: float = DELAY_SECONDS
+    ) -> None:
+        self._write = write
+        self._capacity = capacity
+        self._delay = delay
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[tuple[float, Game] | None] = queue.Queue(capacity)
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+        self._exit_hook = False
+        self._closing = threading.Event()
+
+    def submit(self, game: Game) -> bool:
+        """Queue ``game``'s snapshot; False when the queue is full (the caller then writes it itself)."""
+        self._running()
+        try:
+            self._queue.put_nowait((time.monotonic() + self._delay, game))
+        except queue.Full:
+            return False
+        return True
+
+    def _running(self) -> None:
+        if self._thread is not None and self._pid == os.getpid():
+            return
+        with self._lock:
+            if self._thread is not None and self._pid == os.getpid():
+                return
+            if self._pid != os.getpid():
+                # A forked child inherits the parent's queue but not its thread: start afresh.
+                self._queue = queue.Queue(self._capacity)
+            self._pid = os.getpid()
+            self._thread = threading.Thread(target=self._run, name="heronlog-snapshots", daemon=True)
+            self._thread.start()
+            if not self._exit_hook:
+                atexit.register(self._at_exit)
+                self._exit_hook = True
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            try:
+                if item is None:
+                    return
+                due, game = item
+                if (wait := due - time.monotonic()) > 0:
+                    self._closing.wait(wait)  # cut short by close()
+                self._write(game)
+            except Exception:  # a snapshot is an optimisation: the events are stored, a cold read folds more
+                assert item is not None
+                game = item[1]
+                logger.warning(
+                    "could not store the snapshot of game %s at version %s",
+                    game.id,
+                    game.version,
+                    exc_info=True,
+                )
+            finally:
+                self._queue.task_done()
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every queued snapshot is stored (at most ``timeout`` seconds); whether they all were."""
+        if self._thread is None or self._pid != os.getpid():
+            return True
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._queue.all_tasks_done:
+            while self._queue.unfinished_tasks:
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return False
+                self._queue.all_tasks_done.wait(remaining)
+        return True
+
+    def _at_exit(self) -> None:
+        self._closing.set()
+        self.flush(self.EXIT_SECONDS)
+
+    def close(self) -> None:
+        """Store every queued snapshot and stop the thread."""
+        if self._thread is None or self._pid != os.getpid():
+            return
+        self._closing.set()  # no more waiting before each snapshot
+        self.flush()
+        self._queue.put(None)
+        self._thread.join()
+        self._thread = None
+        self._closing.clear()
+
+
+class Snapshots:
+    """The snapshot policy and its writer for one game log: :meth:`after_write` is called with every write's
+    game before and after, and stores a snapshot when one is due, here or in the background."""
+
+    def __init__(self, write: Callable[[Game], None], *, background: bool) -> None:
+        self.write = write
+        self._writer = SnapshotWriter(write) if background else None
+
+    @property
+    def background(self) -> bool:
+        """Whether snapshots are written from a thread of their own."""
+        return self._writer is not None
+
+    def after_write(self, before: Game | None, after: Game) -> None:
+        if not snapshot_due(before, after):
+            return
+        if self._writer is None or not self._writer.submit(after):
+            self.write(after)
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the snapshots taken in the background are stored; whether they all were."""
+        return self._writer is None or self._writer.flush(timeout)
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()

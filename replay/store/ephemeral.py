@@ -1,0 +1,46 @@
+"""Short-lived records of a Redis store (:mod:`replay.ephemeral`): rate-limit counters and receipts, as keys
+under the store's hash tag, so they live on the same server (cluster node) as the store's games and a node that
+is down stops only its own games' writes.
+
+Counters are ``INCR`` on a key named after the window, which expires with it; receipts are ``SET ... EX``.
+Neither needs a script: each is one key, and losing one (a counter's expiry, a receipt) loses nothing recorded.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import cast
+
+from replay.ephemeral import window_of
+from replay.store.datastore import RedisDatastore
+
+
+class RedisEphemeral:
+    """Counters and receipts of one store, under its hash tag ``tag``."""
+
+    def __init__(self, datastore: RedisDatastore, tag: str, clock: Callable[[], float] = time.time) -> None:
+        self._datastore = datastore
+        self._tag = tag
+        self._clock = clock
+
+    def hit(self, key: str, window: int) -> tuple[int, int]:
+        start, left = window_of(self._clock(), window)
+        name = f"{self._tag}:ratelimit:{key}:{start}"
+        pipe = self._datastore.client.pipeline(transaction=False)
+        pipe.incr(name)
+        pipe.expire(name, window + 1)
+        count, _ = self._datastore.write(pipe.execute)
+        return int(count), left
+
+    def add(self, key: str, value: bytes, seconds: int) -> bool:
+        name = f"{self._tag}:receipt:{key}"
+        return bool(
+            self._datastore.write(
+                lambda: self._datastore.client.set(name, value, ex=max(1, seconds), nx=True)
+            )
+        )
+
+    def get(self, key: str) -> bytes | None:
+        name = f"{self._tag}:receipt:{key}"
+        return cast(bytes | None, self._datastore.read(lambda: self._datastore.client.get(name)))

@@ -1,0 +1,137 @@
+"""The replay page's "Correct this move…" walks through the later moves that no longer fit (issue 25), in a real
+headless Chromium against a real `heronlog serve`: the issue's scenario, a finished game whose move 10 really
+went to steward room 1, resolved from the keyboard at move 14 and written in one confirmation; the game is still
+finished, with 55 of its 56 later moves kept.
+
+Screenshots go to HERONLOG_TEST_OUTPUT/pages.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replay.config import StoreConfig, open_log
+from tests.e2e.conftest import Served
+from tests.e2e.pages.conftest import Api, no_horizontal_scroll
+from tests.e2e.pages.test_pages_browser import PHONE, wait_shown, wait_version
+from tests.unit.replay.amend_support import seeded_scenario
+
+pytestmark = pytest.mark.browser
+
+
+def recorded_scenario(api: Api) -> tuple[str, str, int]:
+    """The issue's scenario recorded through the API (the moves of the finished seeded game, in one batch): the
+    game's id, its owner token and its version."""
+    local = open_log(StoreConfig(kind="memory"))
+    played = local.get(seeded_scenario(local))
+    created = api.call("POST", "/api/games", {"players": ["Ann", "Ben"], "mode": "seeded", "seed": 277})
+    game_id, token = created["game"]["game_id"], created["owner_token"]
+    moves = [played.records[version].move for version in played.line]
+    answer = api.call("POST", f"/api/games/{game_id}/moves", {"moves": moves}, token, 1)
+    assert answer["game"]["status"] == "finished"
+    return game_id, token, answer["game"]["version"]
+
+
+def test_a_correction_resolves_the_misfit_it_makes_and_the_finished_game_stays_finished(
+    page: Any, site: Served, api: Api, shots: Path
+) -> None:
+    game_id, token, version = recorded_scenario(api)
+    page.goto(f"{site.url}/games/{game_id}/replay?version=11#token={token}")
+    wait_shown(page, 11)
+    page.get_by_role("button", name="Correct this move…").click()
+    page.locator("#correct-moves button.move").first.wait_for()
+
+    # Move 10 really went to steward room 1: the dry run finds move 14 no longer fits, and asks about it.
+    page.locator("#correct-moves button.move", has_text=re.compile("steward room 1", re.IGNORECASE)).click()
+    misfit = page.locator("#correct-misfit")
+    misfit.wait_for()
+    title = page.locator("#correct-misfit-title")
+    assert title.inner_text() == "Move 14 no longer fits"
+    assert page.evaluate("document.activeElement.id") == "correct-misfit-title"  # the step has the focus
+    about = page.locator("#correct-misfit-about").inner_text()
+    assert "Ben places the black 1 on steward room 1, paying 2 coins" in about
+    assert "steward room 1 is full" in about and "(R-P05)" in about
+    assert page.locator("#correct-misfit-question").inner_text() == "What did Ben really do?"
+    assert "3 of the 56 later moves are kept" in page.locator("#correct-progress").inner_text()
+    assert page.get_by_role("button", name="Move 14 never happened").is_visible()
+    assert page.get_by_role("button", name="Drop the rest from here").is_visible()
+    assert page.get_by_role("button", name="Apply correction").is_hidden()  # nothing to confirm yet
+    # the board shows where move 14 stood, the places the moves legal there name outlined
+    assert "where move 14 stood" in page.locator("#position-board").inner_text()
+    outlined = page.eval_on_selector_all("#board .target-legal", "nodes => nodes.map(n => n.dataset.target)")
+    assert "well:" in outlined and "room:steward_1" not in outlined
+    assert api.call("GET", f"/api/games/{game_id}")["version"] == version  # dry runs wrote nothing
+    page.set_viewport_size(PHONE)
+    assert no_horizontal_scroll(page)
+    page.locator("#correct-area").screenshot(path=str(shots / "replay-correct-misfit-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.screenshot(path=str(shots / "replay-correct-misfit-wide.png"), full_page=True)
+
+    # Ben really placed the black 1 on the Well: chosen from the keyboard.
+    well = page.locator("#correct-misfit-moves button.move", has_text=re.compile("the Well", re.IGNORECASE))
+    assert well.count() == 1
+    well.focus()
+    page.keyboard.press("Enter")
+    report = page.locator("#correct-report")
+    report.wait_for()
+    words = report.inner_text()
+    assert "55 of the 56 later moves kept, 1 corrected." in words
+    assert (
+        "Move 14, “Ben places the black 1 on steward room 1, paying 2 coins”, was "
+        "“Ben places the black 1 on the Well”." in words
+    )
+    assert (
+        misfit.is_hidden() and page.locator("#board .target-legal").count() == 0
+    )  # the replay's board again
+    page.screenshot(path=str(shots / "replay-correct-confirm.png"), full_page=True)
+
+    page.get_by_role("button", name="Apply correction").click()
+    wait_version(page, version + 2)  # one write: the resolution's move and the amendment
+    said = page.locator("#correct-open + .said[role=status]")
+    said.wait_for()
+    assert said.inner_text() == "Move corrected: 55 of 56 later moves kept, 1 corrected."
+    game = api.call("GET", f"/api/games/{game_id}")
+    assert game["status"] == "finished" and game["moves"] == 66
+    assert "finished" in page.locator("#game-meta").inner_text()
+    entries = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
+    assert (
+        entries[13]["correction"] == "resolved"
+        and entries[13]["description"] == "Ben places the black 1 on the Well"
+    )
+    # the move list says which moves were corrected, and what was recorded first
+    fourteen = page.locator("#move-list li").nth(14)
+    assert "corrected" in fourteen.inner_text()
+    assert (
+        "recorded first as: Ben places the black 1 on steward room 1, paying 2 coins" in fourteen.inner_text()
+    )
+    page.screenshot(path=str(shots / "replay-corrected-resolved.png"), full_page=True)
+
+
+def test_a_resolution_can_be_taken_back_and_the_rest_dropped_instead(
+    page: Any, site: Served, api: Api
+) -> None:
+    game_id, token, version = recorded_scenario(api)
+    page.goto(f"{site.url}/games/{game_id}/replay?version=11#token={token}")
+    wait_shown(page, 11)
+    page.get_by_role("button", name="Correct this move…").click()
+    page.locator("#correct-moves button.move", has_text=re.compile("steward room 1", re.IGNORECASE)).click()
+    page.locator("#correct-misfit").wait_for()
+    page.locator("#correct-misfit-moves button.move", has_text=re.compile("the Well", re.IGNORECASE)).click()
+    page.locator("#correct-report").wait_for()
+    page.locator("#correct-report-back").click()  # back to move 14's question
+    page.locator("#correct-misfit").wait_for()
+    assert page.locator("#correct-misfit-title").inner_text() == "Move 14 no longer fits"
+    page.get_by_role("button", name="Drop the rest from here").click()
+    words = page.locator("#correct-report").inner_text()
+    assert (
+        "3 of the 56 later moves kept, 53 no longer fit." in words
+        and "Would leave the line of play (53)" in words
+    )
+    page.get_by_role("button", name="Apply correction").click()
+    wait_version(page, version + 1)
+    game = api.call("GET", f"/api/games/{game_id}")
+    assert game["moves"] == 13 and game["status"] == "in progress"

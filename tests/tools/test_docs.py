@@ -1,0 +1,123 @@
+"""The docs site explains every rule the code cites: each rule number, decision, verdict and component section
+cited in domain/, replay/ or api/ is a heading of the docs' rules pages, and no heading is there twice.
+
+The code cites the rules in four forms, all taken from the project's rules reference:
+
+- a rule, ``R-P04`` (``R-`` then capitals then digits); a range ``R-M06..R-M09`` cites its two ends;
+- a project decision, ``C.3`` (a capital C, a dot, a number);
+- a verdict on a disagreement between the rule texts, ``RULES §B.1 E13`` or ``RULES B.2 C5/C6``;
+- a section of the printed components, ``COMPONENTS §1.11, §1.12``.
+
+On the rules pages each of them is a heading whose first word is the number (``### R-P04 Paying in full``,
+``## C.3 Milestones may be declined``, ``### E13 The solo opponent``, ``## 1.11 Counts``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CODE_FOLDERS = ("domain", "replay", "api")
+CODE_SUFFIXES = (".py", ".js", ".html")
+RULES_PAGES = tuple(
+    ROOT / "docs" / "rules" / name
+    for name in ("base.md", "matcha.md", "solo.md", "decisions.md", "disagreements.md", "components.md")
+)
+
+RULE = re.compile(r"\bR-[A-Z]+\d+\b")
+DECISION = re.compile(r"\bC\.\d+\b")
+VERDICTS = re.compile(r"\bB\.[12]\s+((?:[EC]\d+)(?:\s*/\s*[EC]\d+)*)")
+COMPONENT_SECTIONS = re.compile(r"\bCOMPONENTS((?:,?\s*(?:and\s+)?§\s*\d+\.\d+)+)")
+HEADING = re.compile(r"^#{2,4}\s+(\S+)", re.MULTILINE)
+NUMBERED = re.compile(r"^(?:R-[A-Z]+\d+|C\.\d+|[EC]\d+|\d+\.\d+)$")
+
+
+def citations(text: str) -> set[str]:
+    """Every rule number, decision, verdict and component section one text cites."""
+    found = set(RULE.findall(text)) | set(DECISION.findall(text))
+    for group in VERDICTS.findall(text):
+        found.update(re.findall(r"[EC]\d+", group))
+    for group in COMPONENT_SECTIONS.findall(text):
+        found.update(re.findall(r"\d+\.\d+", group))
+    return found
+
+
+def cited_in(folders: list[Path]) -> dict[str, list[str]]:
+    """Each number cited in the code of these folders, with the files (relative to ROOT) that cite it."""
+    cited: dict[str, list[str]] = {}
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in CODE_SUFFIXES and path.is_file():
+                for number in citations(path.read_text(encoding="utf-8")):
+                    cited.setdefault(number, []).append(str(path.relative_to(folder.parent)))
+    return cited
+
+
+def headings(pages: tuple[Path, ...]) -> list[str]:
+    """The numbers the rules pages give headings to, in page order, repeats included."""
+    numbers: list[str] = []
+    for page in pages:
+        numbers.extend(
+            word for word in HEADING.findall(page.read_text(encoding="utf-8")) if NUMBERED.match(word)
+        )
+    return numbers
+
+
+def missing(cited: dict[str, list[str]], explained: set[str]) -> list[str]:
+    """One line per cited number that no rules page explains, with where it is cited."""
+    return [
+        f"{number} (cited in {', '.join(sorted(set(files))[:3])})"
+        for number, files in sorted(cited.items())
+        if number not in explained
+    ]
+
+
+def test_every_rule_the_code_cites_has_a_heading_in_the_rules_pages() -> None:
+    cited = cited_in([ROOT / folder for folder in CODE_FOLDERS])
+    assert len(cited) > 100, "the code cites rules: the scan found too few, so it is broken"
+    unexplained = missing(cited, set(headings(RULES_PAGES)))
+    assert not unexplained, "cited in the code, but no heading in docs/rules/: " + "; ".join(unexplained)
+
+
+def test_each_rule_heading_appears_once() -> None:
+    repeated = [number for number, count in Counter(headings(RULES_PAGES)).items() if count > 1]
+    assert not repeated, f"headings given more than once in docs/rules/: {repeated}"
+
+
+def test_a_planted_citation_without_a_heading_is_reported(tmp_path: Path) -> None:
+    code = tmp_path / "domain"
+    code.mkdir()
+    (code / "planted.py").write_text(
+        '"""Cites R-P04, decision C.3, RULES §B.1 E13, RULES B.2 C5/C6, COMPONENTS §1.11, §1.12 and R-ZZ99."""\n'
+    )
+    (code / "page.html").write_text("<p>a rule the docs never explain (R-QQ07)</p>\n")
+    cited = cited_in([code])
+    assert set(cited) == {"R-P04", "C.3", "E13", "C5", "C6", "1.11", "1.12", "R-ZZ99", "R-QQ07"}
+    unexplained = missing(cited, set(headings(RULES_PAGES)))
+    assert unexplained == ["R-QQ07 (cited in domain/page.html)", "R-ZZ99 (cited in domain/planted.py)"]
+
+
+def test_a_repeated_heading_is_reported(tmp_path: Path) -> None:
+    page = tmp_path / "rules.md"
+    page.write_text("# Rules\n\n### R-P04 Paying\n\ntext\n\n## C.3 Milestones\n\n### R-P04 Paying again\n")
+    numbers = headings((page,))
+    assert numbers == ["R-P04", "C.3", "R-P04"]
+    assert [number for number, count in Counter(numbers).items() if count > 1] == ["R-P04"]
+
+
+def test_no_page_sends_readers_to_the_rules_sources_outside_the_repository() -> None:
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    pointing = [
+        str(page.relative_to(ROOT)) for page in pages if "../shared" in page.read_text(encoding="utf-8")
+    ]
+    assert not pointing, f"these pages point at ../shared, which readers do not have: {pointing}"
+
+
+def test_the_readme_is_the_front_door() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200, (
+        "the README is the front door: at most 200 lines, the rest in docs/"
+    )
+    assert "make run" in readme and "make test" in readme
