@@ -432,7 +432,7 @@ class Amend(MethodView):
         )
         answer, status, headers = played(result)
         return (
-            {**answer, "report": amend_report(report), "dry_run": body["dry_run"]},
+            {**answer, "report": amend_report(game, report), "dry_run": body["dry_run"]},
             status,
             headers,
         )
@@ -459,15 +459,19 @@ def _resolution_seats(game: Game, resolutions: list[dict[str, Any]]) -> list[Any
     return seats
 
 
-def amend_report(report: Any) -> dict[str, Any]:
-    """The amendment's report as AmendReportSchema has it: the first misfit with the question asked there
-    and the board then, for drawing the moves that may resolve it."""
+def amend_report(game: Game, report: Any) -> dict[str, Any]:
+    """The amendment's report as AmendReportSchema has it: the first misfit with the question asked there,
+    the legal moves there in words with their board targets (``choices``), and the board then, for drawing
+    the moves that may resolve it."""
     body: dict[str, Any] = present.plain(report.to_dict())
     if report.first_misfit is not None and report.misfit_state is not None:
         state = report.misfit_state
+        pending = present.prompt(state)
+        misfit = body["first_misfit"]
         body["first_misfit"] = {
-            **body["first_misfit"],
-            "prompt": present.prompt(state),
+            **misfit,
+            "prompt": pending,
+            "choices": present.choices(game, state, pending, misfit["legal_moves"]),
             "state": present.board(state),
         }
     return body

@@ -193,6 +193,7 @@ def catalog_words(game: Game) -> dict[str, Any]:
     for kind, part in annotated:
         said["parts"][f"{kind}:{part}"] = domain.part_text(game.state, kind, part)
     said["annotations"] = [f"{kind}:{part}" for kind, part in annotated]
+    said["part_icons"] = {key: words.part_icon(key) for key in said["annotations"]}
     return said
 
 
@@ -205,11 +206,17 @@ def sheets_from(scored: Sequence[Any], players: Sequence[str]) -> list[dict[str,
     for seat, sheet in enumerate(scored):
         data = plain(sheet.to_dict())
         name = players[seat] if seat < len(players) else data.get("name", f"Player {seat + 1}")
+        # each line in the score pad's words (history.score_lines), with the icons of what it counts
+        fields = [key for key in data if key not in history.SHEET_FIELDS]
+        matcha = "geishas" in data
         out.append(
             {
                 "seat": seat,
                 "player": str(name),
-                "lines": [{"label": label, "points": points} for label, points in history.score_lines(data)],
+                "lines": [
+                    {"label": label, "points": points, "icons": words.sheet_icons(key, matcha)}
+                    for key, (label, points) in zip(fields, history.score_lines(data), strict=True)
+                ],
                 "total": data["total"],
                 "rank": data["rank"],
             }

@@ -130,12 +130,28 @@ class ChoiceSchema(Schema):
     icons = fields.List(fields.String(), required=True, metadata={"description": "icons the move shows"})
 
 
+class ScoreLineSchema(Schema):
+    """One line of a score sheet (the rulebook's score pad)."""
+
+    label = fields.String(
+        required=True, metadata={"description": 'the line in words ("CP during the game", "courtiers")'}
+    )
+    points = fields.Integer(required=True)
+    icons = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "the icons of what the line counts (the catalog's icon names: cp, coin, pot...)"
+        },
+    )
+
+
 class ScoreSheetOutSchema(Schema):
     """One player's score sheet, line by line."""
 
     seat = fields.Integer(required=True, metadata={"description": SEAT})
     player = fields.String(required=True)
-    lines = fields.List(fields.Dict(), required=True)
+    lines = fields.List(fields.Nested(ScoreLineSchema), required=True)
     total = fields.Integer(required=True)
     rank = fields.Integer(required=True)
 
@@ -466,6 +482,14 @@ class MisfitSchema(Schema):
     legal_moves = fields.List(
         MoveField(), required=True, metadata={"description": "every move legal there (resolutions take one)"}
     )
+    choices = fields.List(
+        fields.Nested(ChoiceSchema),
+        required=True,
+        metadata={
+            "description": "each legal move as a page offers it, in the order of legal_moves (words, group, "
+            "board target, icons), as GET legal-moves gives them"
+        },
+    )
     prompt = fields.Nested(PromptSchema, required=True, metadata={"description": "the question asked there"})
     state = fields.Dict(
         required=True,
@@ -664,8 +688,8 @@ class CatalogSchema(Schema):
         required=True,
         metadata={
             "description": "the game's words for the pages: cards (id → what it does), icons (the catalog's icon "
-            "notation → words), parts (board part id → its name; the ids a choice's target uses) and annotations (the "
-            "parts an annotation may point at, as kind:id)"
+            "notation → words), parts (board part id → its name; the ids a choice's target uses), annotations (the "
+            "parts an annotation may point at, as kind:id) and part_icons (each of those parts' icon)"
         },
     )
 

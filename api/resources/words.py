@@ -238,6 +238,58 @@ def parts(catalog: Mapping[str, Any], state: Mapping[str, Any], players: Sequenc
     return named
 
 
+# The icon of the pages' one icon set (templates/_icons.html) each kind of part shows beside its name, where a
+# page names a part (an annotation's target); a bridge's and a garden's take their colour or type.
+_PART_ICONS = {
+    "passage_of_time": "pot",
+    "daimyo": "daimyo",
+    "well": "well",
+    "gate": "gate",
+    "room": "courtier",
+    "yard": "warrior",
+    "outside": "gate",
+    "domain": "domain",
+    "lantern": "lantern",
+    "tea_room": "geisha",
+    "himeji": "curtain",
+    "tea_garden": "pond",
+    "tea_house": "token",
+    "track": "pot",
+}
+
+
+def part_icon(key: str) -> str:
+    """The icon a part's name is shown with (``bridge:coral`` → ``tile:coral``, ``garden:white_stone`` →
+    ``stone``, ``well:`` → ``well``); ``any`` for a kind without one."""
+    kind, _, ident = key.partition(":")
+    if kind == "bridge":
+        return f"tile:{ident.split(':')[0]}"
+    if kind == "garden":
+        return "stone" if ident.endswith("stone") else "plant"
+    return _PART_ICONS.get(kind, "any")
+
+
+# The score pad's lines (domain.ScoreSheet's fields, R-F01..R-F08) as icons: what each line counts.
+_SHEET_ICONS = {
+    "in_game_cp": ["cp"],
+    "coins_seals": ["coin", "seal"],
+    "resources": ["food", "iron", "pearl"],
+    "passage_of_time": ["pot"],
+    "courtiers": ["courtier"],
+    "warriors": ["warrior"],
+    "gardeners": ["gardener"],
+    "geishas": ["geisha"],
+}
+
+
+def sheet_icons(line: str, matcha: bool = False) -> list[str]:
+    """The icons a score sheet line shows beside its words (the resources line counts whisks with Matcha)."""
+    icons = list(_SHEET_ICONS.get(line, ()))
+    if line == "resources" and matcha:
+        icons.append("whisk")
+    return icons
+
+
 def catalog_words(
     catalog: Mapping[str, Any], state: Mapping[str, Any], players: Sequence[str]
 ) -> dict[str, Any]:

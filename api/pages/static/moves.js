@@ -12,10 +12,12 @@ import { h, replace, s } from "./dom.js";
 
 const LAST_GROUPS = ["Finish"];
 
-/** An icon of the page's one icon set (the sprite in base.html), decorative: the words say the same. */
+/** An icon of the page's one icon set (the sprite in base.html), decorative: the words say the same. A count
+ * ("coin:2") is shown beside it; a colour ("tile:coral") tints the icons drawn in the current colour. */
 export function iconSvg(notation) {
   const [name, arg] = String(notation).split(":");
-  const svg = s("svg", { class: "icon", "aria-hidden": "true", focusable: "false", viewBox: "0 0 24 24" }, s("use", { href: `#i-${name}` }));
+  const tint = arg && !/^\d+$/.test(arg) ? ` tint-${arg}` : "";
+  const svg = s("svg", { class: `icon${tint}`, "aria-hidden": "true", focusable: "false", viewBox: "0 0 24 24" }, s("use", { href: `#i-${name}` }));
   return arg && /^\d+$/.test(arg) ? h("span", { class: "icon-count" }, svg, h("span", { "aria-hidden": "true" }, arg)) : svg;
 }
 

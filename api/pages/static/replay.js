@@ -18,11 +18,11 @@
  */
 
 import { call, callRetried, randomKey, read, retrying, saveToken, tokenFor } from "./api.js";
-import { draw, words as boardWords } from "./board.js";
+import { draw, highlight, words as boardWords } from "./board.js";
 import { h, replace, say, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable, whereWords } from "./game.js";
 import { lineChart } from "./chart.js";
-import { choiceWords, render as renderMoves } from "./moves.js";
+import { choiceWords, iconSvg, render as renderMoves } from "./moves.js";
 
 /** An annotation's target ({kind, id}) as the id of the board part it names ("room:steward_1", "well:"). */
 function targetKey(target) {
@@ -234,8 +234,9 @@ function noteTarget(item, target) {
     const node = document.querySelector(`#board [data-part="${CSS.escape(key)}"]`);
     if (node) node.scrollIntoView({ block: "nearest" });
   };
+  const icon = view.words && view.words.part_icons ? view.words.part_icons[key] : null;
   return [
-    h("span", { class: "note-target" }, ` → ${words}`),
+    h("span", { class: "note-target" }, " → ", icon ? iconSvg(icon) : null, words),
     h("button", { type: "button", class: "link", "aria-label": `Show ${words} on the board`, on: { click: show } }, "show"),
   ];
 }
@@ -518,8 +519,7 @@ function showChoices(shown) {
   const chosen = document.getElementById("correct-chosen");
   chosen.hidden = shown;
   if (!shown && correction.move && correction.listing) {
-    const { state, prompt } = correction.listing;
-    replace(chosen, `${capitalFirst(moveWords(correction.version))} becomes: ${moveLabel(state, prompt, correction.move)}.`);
+    replace(chosen, `${capitalFirst(moveWords(correction.version))} becomes: ${choiceWords(correction.listing, correction.move)}.`);
   }
 }
 
@@ -679,20 +679,34 @@ function paintReport() {
   document.getElementById("correct-report-back").hidden = !(correction.resolutions.length || correction.dropping);
 }
 
-/** Outline on the board the parts the legal moves name (the bridges to take from, the spaces to place on). */
-function moveTargets(moves) {
-  const keys = new Set();
-  for (const move of moves) {
-    if (move.kind === "take_die" && move.bridge) keys.add(`bridge:${move.bridge}`);
-    if (move.kind !== "place_die" || !move.space) continue;
-    if (move.space === "well") keys.add("well:");
-    else if (move.space === "domain") keys.add(`domain:${move.seat}`);
-    else {
-      const part = view.parts.find((item) => item.target.id === move.space);
-      if (part) keys.add(targetKey(part.target));
-    }
+/** The board's targets where a misfit stands: each part the legal moves there act on (the API's targets, for
+ * the moves this token may play), with the words its button says and the moves there. */
+function misfitTargets(misfit) {
+  const byTarget = new Map();
+  (misfit.choices || []).forEach((choice, i) => {
+    const move = misfit.legal_moves[i];
+    if (!choice.target || !move || !mayActFor(move.seat)) return;
+    if (!byTarget.has(choice.target)) byTarget.set(choice.target, []);
+    byTarget.get(choice.target).push(i);
+  });
+  const words = new Map();
+  for (const [target, list] of byTarget) {
+    const name = (view.words && view.words.parts[target]) || target;
+    words.set(target, list.length === 1 ? misfit.choices[list[0]].words : `${name}: ${list.length} choices`);
   }
-  return keys;
+  return { byTarget, words };
+}
+
+/** A part of the misfit's board chosen: its one move resolves the misfit; of several, the list asks which (the
+ * first of them is focused, the others follow it). */
+function misfitOnBoard(targets, misfit, target) {
+  const list = targets.byTarget.get(target) || [];
+  if (list.length === 1) {
+    resolveWith([misfit.legal_moves[list[0]]]);
+    return;
+  }
+  const first = [...document.querySelectorAll("#correct-misfit-moves button.move")].find((button) => button.dataset.target === target);
+  if (first) first.focus();
 }
 
 /** A later move no longer fits: say it, draw the board where it stands, and offer what was legal there. */
@@ -719,22 +733,26 @@ function paintMisfit() {
   correctKeep.checked = false;
   document.getElementById("correct-skip").textContent = `Move ${misfit.index} never happened`;
   const state = { ...misfit.state, catalog: view.catalog };
+  const board = document.getElementById("board");
   renderMoves(document.getElementById("correct-misfit-moves"), {
-    state,
     prompt: misfit.prompt,
     moves: misfit.legal_moves,
+    choices: misfit.choices,
     canAct: (move) => Boolean(move) && mayActFor(move.seat),
     onMove: (move) => resolveWith([move]),
+    onHover: (target) => highlight(board, target),
     submit: "This is what happened",
   });
   if (!misfit.legal_moves.length) replace(document.getElementById("correct-misfit-moves"), h("p", {}, "Nothing can be played there: the game is over at that point. Drop the rest from here."));
   showChoices(false);
   correctMisfit.hidden = false;
-  // the board where the misfit stands (the replay's own board comes back when the correction closes)
-  draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), state, view.game.players, misfit.prompt.seat);
+  // the board where the misfit stands (the replay's own board comes back when the correction closes), the parts
+  // the moves legal there act on lit and pressable, as on the recording screen
+  const model = { state, players: view.game.players, words: view.words, waitingSeat: misfit.prompt.seat };
+  const targets = misfitTargets(misfit);
+  draw(board, model, { targets: targets.words, onTarget: (target) => misfitOnBoard(targets, misfit, target), promptKey: `misfit:${misfit.index}:${correction.resolutions.length}` });
+  boardWords(document.querySelector("#board-text .board-words"), model);
   replace(document.getElementById("position-board"), `The board where move ${misfit.index} stood, after the correction so far.`);
-  const targets = moveTargets(misfit.legal_moves);
-  document.querySelectorAll("#board [data-target]").forEach((node) => node.classList.toggle("target-legal", targets.has(node.dataset.target)));
   document.getElementById("correct-misfit-title").focus();
 }
 
