@@ -590,7 +590,8 @@ function rivalBoard(ctx, seat) {
   const name = (ctx.players[seat] && ctx.players[seat].name) || player.name;
   const line = solo.line || [];
   const nodes = [frame(2, 2, width - 4, 250, ctx.waitingSeat === seat ? "area domain rival waiting" : "area domain rival", 12)];
-  nodes.push(use("courtier", 12, 10, 30, { color: seatFill(ctx.players, seat), class: "member" }), text(48, 34, `${name} · automatic · ${solo.difficulty || ""}`, "t t-h"));
+  const clan = ctx.state.board.matcha ? " · Tokugawa clan" : "";
+  nodes.push(use("courtier", 12, 10, 30, { color: seatFill(ctx.players, seat), class: "member" }), text(48, 34, `${name} · automatic · ${solo.difficulty || ""}${clan}`, "t t-h"));
   const counters = [["coin", player.coins], ["cp", player.cp], ["pot", player.pot], ["courtier", player.courtiers], ["gardener", player.gardeners], ["warrior", player.warriors]];
   if (ctx.state.board.matcha) counters.push(["geisha", player.geishas || 0]);
   counters.forEach(([what, value], i) => {
@@ -603,10 +604,17 @@ function rivalBoard(ctx, seat) {
     const x = 190 + i * 100;
     nodes.push(s("g", {}, s("title", {}, cardTip(ctx, id)), frame(x, 96, 92, 70, "solo-card", 5), text(x + 8, 120, id, "t t-b"), card ? die(x + 8, 128, 30, card.bridge, card.end === "left" ? 1 : 6) : null));
   });
-  const notes = (solo.notes || []).slice(-2);
-  notes.forEach((note, i) => nodes.push(text(12, 200 + i * 22, note.length > 64 ? `${note.slice(0, 63)}…` : note, "t")));
-  const svg = boardSvg(`domain-${seat}`, width, 256, `${name}, played by the rules engine`, nodes);
-  return svg;
+  nodes[0].setAttribute("height", 176);
+  const svg = boardSvg(`domain-${seat} rival-sheet`, width, 182, `${name}, played by the rules engine`, nodes);
+  // what it did in its latest turn, in the API's words: a list under its sheet, read whole (not cut to fit)
+  const notes = solo.notes || [];
+  return h(
+    "div",
+    { class: "rival-box" },
+    svg,
+    h("h4", { class: "rival-notes-title" }, notes.length ? `${name}'s latest turn` : `${name} has not played yet`),
+    notes.length ? h("ul", { class: "rival-notes" }, notes.map((note) => h("li", {}, note))) : null,
+  );
 }
 
 function boardSvg(cls, width, height, label, nodes) {
@@ -796,10 +804,28 @@ export function words(node, model) {
     `The Well: ${(b.well.tiles || []).map((t) => cards[t] || t).join(" and ")}; dice: ${dice(b.well.dice)}`,
     ...(b.outside || []).map((o) => `${short(parts[`outside:${o.id}`] || o.id)}: dice: ${dice(o.dice)}`),
   ]);
+  const m = b.matcha;
+  if (m) {
+    const seats = (list) => (list && list.length ? list.map(seat).join(", ") : "none");
+    const green = b.bridges.find((br) => br.colour === "green");
+    add("Matcha: the green bridge, the Tea Room and Himeji", [
+      ...(green ? [`${short(parts["bridge:green"] || "green bridge")}: left (lantern) end ${green.left ?? "empty"}, middle ${(green.middle || []).join(", ") || "none"}, right end ${green.right ?? "empty"}`] : []),
+      ...(m.tea_room || []).map((space) => `${short(parts[`tea_room:${space.id}`] || space.id)}: dice: ${dice(space.dice)}`),
+      ...(m.himeji || []).map((space) => `${short(parts[`himeji:${space.id}`] || space.id)}: dice: ${dice(space.dice)}`),
+      ...(m.decks || []).map((deck) => `${short(parts[`himeji:deck:${deck.id}`] || deck.id)}: ${deck.top ? cards[deck.top] || deck.top : "empty"}; ${(deck.rest || []).length + (deck.top ? 1 : 0)} cards`),
+    ]);
+    add("Matcha: the Tea Garden", [
+      `${short(parts["tea_garden:viewing_platform"] || "Viewing Platform")}: ceremony token ${m.platform_token ? cards[m.platform_token] || m.platform_token : "none"}; geishas: ${seats(m.platform)}`,
+      `${short(parts["pond:"] || "the Pond")}: ${(m.pond || []).map((pad) => (pad ? cards[pad] || pad : "empty")).join(" | ") || "empty"}`,
+      `${short(parts["tea_garden:entrance"] || "entrance")}: geishas: ${seats(m.entrance)}`,
+      ...(m.path || []).map((list, i) => `${short(parts[`tea_garden:path_${i + 1}`] || `path ${i + 1}`)}: geishas: ${seats(list)}`),
+      ...(m.tea_house || []).map((room) => `${short(parts[`tea_house:${room.id}`] || room.id)}: ceremony token ${room.token ? cards[room.token] || room.token : "none"}; geishas: ${seats(room.geishas)}`),
+    ]);
+  }
   state.players.forEach((p, n) => {
     add(`${seat(n)}${p.automatic ? " (automatic)" : "'s domain"}`, [
       `${p.cp} CP, ${p.coins} coins${p.automatic ? "" : `, ${p.seals} seals, ${p.food} food, ${p.iron} iron, ${p.pearl} pearl`}; Passage of Time ${p.pot}`,
-      `Members left: ${p.courtiers} courtiers, ${p.gardeners} gardeners, ${p.warriors} warriors`,
+      `Members left: ${p.courtiers} courtiers, ${p.gardeners} gardeners, ${p.warriors} warriors${b.matcha ? `, ${p.geishas || 0} geishas` : ""}`,
       ...(p.automatic ? [] : [`Lantern Area: ${(p.lantern || []).map((id) => cards[id] || id).join(" | ") || "empty"}`]),
     ]);
   });
