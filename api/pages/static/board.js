@@ -132,7 +132,7 @@ function diceStack(dice, x, y, size, players) {
     const dx = x + i * (size * 0.45);
     const dy = y - (dice.length - 1 - i) * 0;
     nodes.push(die(dx, dy, size, item.colour, item.value, item.seat !== undefined && item.seat !== null ? seatFill(players, item.seat) : null));
-    if (under) nodes.push(text(dx + 2, dy - 7, String(item.value), "t t-s"));
+    if (under) nodes.push(text(dx + 2, dy - 10, String(item.value), "t t-s"));
   });
   return nodes;
 }

@@ -333,12 +333,17 @@ const quickBar = document.getElementById("quick-bar");
 const jump = document.getElementById("jump");
 
 function paintJump() {
-  const toMoves = document.querySelector(".board-area").getBoundingClientRect().top < window.innerHeight / 2;
-  if (jump.dataset.to === (toMoves ? "moves" : "board")) return;
+  // the board on the screen's upper half: the jump goes to the moves, else to the board; its arrow points the
+  // way the page scrolls to get there (on a phone the board comes first, the moves under the players' boards)
+  const board = document.querySelector(".board-area").getBoundingClientRect();
+  const toMoves = board.top < window.innerHeight / 2 && board.bottom > 0;
+  const goal = document.getElementById(toMoves ? "prompt-title" : "board-title").getBoundingClientRect();
+  const arrow = goal.top < 0 ? " ↑" : " ↓";
+  if (jump.dataset.to === (toMoves ? "moves" : "board") && jump.querySelector(".jump-arrow").textContent === arrow) return;
   jump.dataset.to = toMoves ? "moves" : "board";
   jump.setAttribute("href", toMoves ? "#prompt-title" : "#board-title");
   jump.querySelector(".jump-word").textContent = toMoves ? "Moves" : "Board";
-  jump.querySelector(".jump-arrow").textContent = toMoves ? " ↑" : " ↓";
+  jump.querySelector(".jump-arrow").textContent = arrow;
 }
 
 function measureBar() {
