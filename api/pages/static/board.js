@@ -368,7 +368,8 @@ function bridgeUnit(ctx, bridge, width, withGardens) {
   });
   for (const [end, value, x] of ends) {
     const children = [frame(x - 6, 48, size + 12, size + 12, "end-slot", 8)];
-    if (end === "left") children.push(use("lantern", x - 2, 104, 26));
+    // the lantern end is marked beside its slot, above the deck (the deck rises from the ends)
+    if (end === "left") children.push(use("lantern", x + size + 8, 46, 24));
     if (value !== null && value !== undefined) children.push(die(x, 54, size, c, value));
     nodes.push(part(ctx, `bridge:${c}:${end}`, value !== null && value !== undefined ? `${c} ${value}` : "empty", ...children));
   }
@@ -709,6 +710,8 @@ export function draw(host, model, options = {}) {
     node.setAttribute("tabindex", "0");
     node.setAttribute("aria-label", targets.get(id));
     for (let up = node.parentElement; up && up !== host; up = up.parentElement) if (up.hasAttribute && up.hasAttribute("data-part")) up.classList.add("holds-target");
+    // the parts drawn within it (a room's blocks: room:steward_1:top) stay lit with it
+    for (const inner of host.querySelectorAll(`[data-part^="${CSS.escape(`${id}:`)}"]`)) if (!targets.has(inner.getAttribute("data-part"))) inner.classList.add("in-target");
   }
   if (!view.wired) {
     view.wired = true;

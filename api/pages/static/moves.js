@@ -125,8 +125,8 @@ export function render(container, options) {
     return [];
   }
   if (chance.length > 6 && ["reveal", "well_tile", "stack_order", "solo_card"].includes(prompt.kind)) {
-    const legend = { stack_order: "The stack, top first", solo_card: "The solo card revealed" }[prompt.kind] || "The card or tile revealed";
-    replace(container, pickerForm(chance, options, legend));
+    // the picker is labelled with the API's question ("Chance: which steward card was revealed for steward room 2?")
+    replace(container, pickerForm(chance, options, prompt.text || "The card or tile revealed"));
     return [];
   }
   const groups = new Map();
