@@ -73,7 +73,7 @@ def test_a_correction_resolves_the_misfit_it_makes_and_the_finished_game_stays_f
     page.set_viewport_size(PHONE)
     assert no_horizontal_scroll(page)
     page.locator("#correct-area").screenshot(path=str(shots / "replay-correct-misfit-phone.png"))
-    page.set_viewport_size({"width": 1280, "height": 900})
+    page.set_viewport_size({"width": 1366, "height": 900})
     page.screenshot(path=str(shots / "replay-correct-misfit-wide.png"), full_page=True)
 
     # Ben really placed the black 1 on the Well: chosen from the keyboard.
