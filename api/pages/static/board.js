@@ -224,13 +224,16 @@ function yards(ctx, width) {
   return section("yards", width, height, ...nodes);
 }
 
+/** A room's die tiles (drawn within the room's part) and its card's blocks (parts of their own); returns
+ * {tiles, blocks}. */
 function blockRows(ctx, room, card, x, y, width, rowH) {
   const nodes = [];
+  const tiles = [];
   const blocks = card && card.blocks ? card.blocks : [];
   // the die tiles sit beside the rows: one per row, top first (a diplomat room has 2 rows)
   room.tiles.forEach((tile, i) => {
     const ty = y + i * rowH + (rowH - 26) / 2;
-    nodes.push(tile ? s("g", {}, s("title", {}, `${tile} die tile`), use("tile", x, ty, 26, { color: DIE_FILL[tile] })) : frame(x, ty, 26, 26, "empty-slot", 4));
+    tiles.push(tile ? s("g", {}, s("title", {}, `${tile} die tile`), use("tile", x, ty, 26, { color: DIE_FILL[tile] })) : frame(x, ty, 26, 26, "empty-slot", 4));
   });
   blocks.forEach((block, i) => {
     // block i beside die tile i, as the card is printed (a diplomat card's second block spans two rows)
@@ -242,7 +245,7 @@ function blockRows(ctx, room, card, x, y, width, rowH) {
     if (block.background === "dark") node.classList.add("on-dark");
     nodes.push(node);
   });
-  return nodes;
+  return { tiles, blocks: nodes };
 }
 
 function room(ctx, data, x, y, width, height) {
@@ -258,10 +261,8 @@ function room(ctx, data, x, y, width, height) {
   (data.courtiers || []).forEach((seat, i) => frameNodes.push(member("courtier", x + width - 34 - i * 26, base + 4, 30, ctx.players, seat)));
   const rows = Math.max(data.tiles.length, 1);
   const rowH = Math.min(44, (height - 90) / rows);
-  return [
-    part(ctx, `room:${data.id}`, cardTip(ctx, data.card), ...frameNodes),
-    ...blockRows(ctx, data, card, x + 8, y + 34, width - 16, rowH),
-  ];
+  const drawn = blockRows(ctx, data, card, x + 8, y + 34, width - 16, rowH);
+  return [part(ctx, `room:${data.id}`, cardTip(ctx, data.card), ...frameNodes, ...drawn.tiles), ...drawn.blocks];
 }
 
 function short(name) {
