@@ -43,11 +43,12 @@ pytestmark = pytest.mark.browser
 
 LAPTOP = {"width": 1366, "height": 768}
 
-# The rectangles of every text of the board's SVG panels, and of every die, in page pixels, per panel.
+# The rectangles of every text of the board's drawings (the main board, each Personal Domain), and of every die,
+# in page pixels, per drawing.
 BOXES = """(selector) => [...document.querySelectorAll(selector)].map((svg) => ({
   texts: [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim())
     .map((t) => { const r = t.getBoundingClientRect();
-                  return {text: t.textContent, die: Boolean(t.closest('.die')), pawn: Boolean(t.closest('.pawn')),
+                  return {text: t.textContent, die: Boolean(t.closest('.die')),
                           x: r.left, y: r.top, w: r.width, h: r.height}; }),
   dice: [...svg.querySelectorAll('.die')]
     .map((d) => { const r = d.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; }),
@@ -65,7 +66,7 @@ def collisions(page: Any, selector: str) -> list[tuple[str, str]]:
     """Pairs of board texts drawn over each other, and texts under a die (a die's own value excepted)."""
     found = []
     for panel in page.evaluate(BOXES, selector):
-        texts = [t for t in panel["texts"] if not t["pawn"]]
+        texts = panel["texts"]
         for i, a in enumerate(texts):
             for b in texts[i + 1 :]:
                 if not (a["die"] and b["die"]) and overlap(a, b):
@@ -229,7 +230,7 @@ def test_the_board_is_readable_on_a_phone(page: Any, site: Served, api: Api) -> 
            }))"""
     )
     assert smallest >= 10, smallest
-    assert no_horizontal_scroll(page)  # each panel scrolls in its own box
+    assert no_horizontal_scroll(page)
 
 
 SMALL_PHONE = {"width": 360, "height": 740}
