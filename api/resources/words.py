@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.describe import icon_text, icons_text, seat_text, source_text
 from domain.vocabulary import parse_icon, space_text
+from domain.words import icon_text, icons_text, seat_text, source_text
 
 # --- icons and cards ------------------------------------------------------------------------------------
 
@@ -582,7 +582,7 @@ def move_words(
 
 
 def _whisks(state: Any, move: Mapping[str, Any], free_step: bool) -> str:
-    from domain import tea_garden  # the whisks a geisha's steps cost (R-M08)
+    from domain.matcha import tea_garden  # the whisks a geisha's steps cost (R-M08)
 
     for origin, to, whisks in tea_garden.advances(state, int(move["seat"]), free_step=free_step):
         if origin == move["from"] and to == move["to"]:
