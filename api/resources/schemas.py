@@ -11,6 +11,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from api.resources.errors import STATUS
 from replay.game import MAX_VERSION
 
 MAX_BATCH = 500
@@ -54,15 +55,42 @@ class StrictBoolean(fields.Boolean):
 
 
 class ErrorSchema(Schema):
-    """The one shape of every answer that is not a success."""
+    """The one shape of every answer that is not a success: a problem document (RFC 9457, served as
+    `application/problem+json`) whose extension members `error_code`, `rule` and `details` are heronlog's."""
 
-    status = fields.Integer(required=True, metadata={"description": "the HTTP status, repeated"})
-    error_code = fields.String(required=True, metadata={"description": "stable machine code"})
-    rule = fields.String(
-        required=True, allow_none=True, metadata={"description": "the rule broken (R-xx), or null"}
+    type = fields.String(
+        required=True,
+        metadata={
+            "description": "the problem type, a URI reference (/api/problems/<error_code>): GET it for its meaning",
+            "example": "/api/problems/stale_version",
+        },
     )
-    message = fields.String(required=True, metadata={"description": "for people"})
-    details = fields.Dict(required=True, metadata={"description": "what a client needs to recover"})
+    title = fields.String(
+        required=True,
+        metadata={"description": "the problem type in a few words", "example": "The game has moved on"},
+    )
+    status = fields.Integer(required=True, metadata={"description": "the HTTP status, repeated", "example": 412})
+    detail = fields.String(
+        required=True,
+        metadata={
+            "description": "what went wrong this time, for people",
+            "example": "the game is at version 12, not 11: reload it and decide again",
+        },
+    )
+    error_code = fields.String(
+        required=True,
+        validate=validate.OneOf(sorted(STATUS)),
+        metadata={"description": "stable machine code (clients branch on it)", "example": "stale_version"},
+    )
+    rule = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the rule broken (R-xx), or null", "example": None},
+    )
+    details = fields.Dict(
+        required=True,
+        metadata={"description": "what a client needs to recover", "example": {"current_version": 12}},
+    )
 
 
 # --- shared pieces ----------------------------------------------------------------------------------------

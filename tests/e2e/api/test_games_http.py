@@ -253,7 +253,7 @@ def test_refusals_write_nothing(web: RecordingClient) -> None:
     assert web.game(game_id)["version"] == game["version"] == 1
     assert web.play(game_id, move, owner, 1).status == 201
     stale = web.play(game_id, web.legal(game_id).body["moves"][0], owner, 1)
-    assert stale.error() == (409, "stale_version") and stale.body["details"]["current_version"] == 2
+    assert stale.error() == (412, "stale_version") and stale.body["details"]["current_version"] == 2
     assert web.game(game_id)["version"] == 2
     assert web.send("POST", "/api/games", b"{", {"Content-Type": "application/json"}).error() == (
         400,

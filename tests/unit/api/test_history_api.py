@@ -45,7 +45,7 @@ def test_undo_back_to_a_version_and_the_timeline_keeps_undone_moves_on_request(a
     assert [(e["version"], e["undone"]) for e in full] == [(2, False), (3, True), (4, True)]
 
 
-def test_nothing_to_undo_is_409_and_a_stale_undo_is_409(api: ApiClient) -> None:
+def test_nothing_to_undo_is_409_and_a_stale_undo_is_412(api: ApiClient) -> None:
     game_id, token, _ = api.create(2, seed=5)
     assert api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=1).error() == (
         409,
@@ -53,7 +53,7 @@ def test_nothing_to_undo_is_409_and_a_stale_undo_is_409(api: ApiClient) -> None:
     )
     game_id, token = started(api, 1)
     stale = api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=1)
-    assert stale.error() == (409, "stale_version") and stale.body["details"]["current_version"] == 2
+    assert stale.error() == (412, "stale_version") and stale.body["details"]["current_version"] == 2
 
 
 def test_a_seat_token_undoes_only_its_own_moves(api: ApiClient) -> None:
@@ -412,7 +412,7 @@ def test_a_move_of_the_wrong_seat_is_refused_naming_the_players_from_seat_1(api:
     answer = api.play(game_id, move, token, game["version"])
     names = ["Aiko", "Ben"]
     assert answer.body["error_code"] == "not_your_turn"
-    assert answer.body["message"] == (
+    assert answer.body["detail"] == (
         f"it is {names[waited]}'s turn (seat {waited + 1}), not {names[1 - waited]}'s (seat {2 - waited})"
     )
 
@@ -428,7 +428,7 @@ def test_a_game_that_is_over_cannot_be_abandoned(api: ApiClient) -> None:
         ]
     refused = api.post(f"/api/games/{game_id}/abandon", {}, token=owner, if_match=listing["version"])
     assert refused.error() == (409, "game_closed")
-    assert refused.body["details"] == {"over": True} and "over" in refused.body["message"]
+    assert refused.body["details"] == {"over": True} and "over" in refused.body["detail"]
     game = api.game(game_id)
     assert (
         game["status"] == "finished" and game["abandoned"] is None and game["version"] == listing["version"]

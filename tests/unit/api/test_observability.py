@@ -77,7 +77,7 @@ def test_one_log_line_per_request_with_its_route_template_status_and_actor(
         "actor": "owner",
     }
     assert first.__dict__["duration_ms"] >= 0
-    assert (second.__dict__["status"], second.__dict__["error_code"]) == (409, stale.body["error_code"])
+    assert (second.__dict__["status"], second.__dict__["error_code"]) == (412, stale.body["error_code"])
 
 
 def test_the_json_formatter_writes_one_object_per_line_with_fields_and_traceback() -> None:
@@ -129,13 +129,13 @@ def test_metrics_count_requests_moves_conflicts_and_rate_limited_writes() -> Non
     listing = api.legal(game_id)
     assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
     assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
-    assert api.play(game_id, listing.body["moves"][0], owner, listing.etag).status == 409
+    assert api.play(game_id, listing.body["moves"][0], owner, listing.etag).status == 412
     api.create(2, seed=1)
     assert api.post("/api/games", {"players": 2}).status == 429
     samples = scrape(api)
     moves_route = (("method", "POST"), ("route", "/api/games/<uuid:game_id>/moves"))
     assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "201")))] == 2
-    assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "409")))] == 1
+    assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "412")))] == 1
     # the retried key recorded nothing new: one move
     assert samples[("heronlog_moves_recorded_total", ())] == 1
     assert samples[("heronlog_conflicts_total", (("error_code", "stale_version"),))] == 1

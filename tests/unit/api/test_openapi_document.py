@@ -43,7 +43,7 @@ def test_the_document_lists_every_resource_of_the_design(client: FlaskClient) ->
 def test_every_operation_documents_the_error_envelope_as_its_default_answer(client: FlaskClient) -> None:
     document = client.get("/api/openapi.json").get_json()
     error = document["components"]["schemas"]["Error"]
-    assert set(error["required"]) == {"status", "error_code", "rule", "message", "details"}
+    assert set(error["required"]) == {"type", "title", "status", "detail", "error_code", "rule", "details"}
     for path, item in document["paths"].items():
         for method, operation in item.items():
             if method not in METHODS:
