@@ -124,7 +124,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 "the metrics need the token of HERONLOG_METRICS_TOKEN (Authorization: Bearer <token>)",
                 headers={"WWW-Authenticate": 'Bearer realm="heronlog-metrics"'},
             )
-        body, content_type = metrics.exposition()
+        body, content_type = metrics.exposition(request.headers.get("Accept", ""))
         return Response(body, status=200, content_type=content_type)
 
     @app.get("/healthz")

@@ -703,8 +703,18 @@ class ForkSchema(Schema):
     )
 
 
+EXPORT_FORMATS = ["json", "text", "bgstats", "bgstats-link", "bgg"]
+
+
 class ExportQuerySchema(Schema):
-    format = fields.String(load_default="json", validate=validate.OneOf(["json", "text", "bgstats"]))
+    format = fields.String(
+        load_default="json",
+        validate=validate.OneOf(EXPORT_FORMATS),
+        metadata={
+            "description": "json: the full log (importable); text: a readable record; bgstats: a BG Stats play "
+            "file; bgstats-link: BG Stats' create-play link (finished games); bgg: a BoardGameGeek play record"
+        },
+    )
 
 
 class ImportQuerySchema(Schema):

@@ -294,7 +294,7 @@ def test_a_fork_is_a_new_game_with_its_own_owner_linked_to_its_parent(api: ApiCl
     assert api.game(game_id)["version"] == 4
 
 
-def test_export_in_three_formats_and_import_round_trip(api: ApiClient) -> None:
+def test_export_in_every_format_and_import_round_trip(api: ApiClient) -> None:
     game_id, token = started(api, 4)
     api.post(f"/api/games/{game_id}/annotations", {"version": 2, "text": "bold"}, token=token)
     exported = api.get(f"/api/games/{game_id}/export")
@@ -303,8 +303,14 @@ def test_export_in_three_formats_and_import_round_trip(api: ApiClient) -> None:
     assert text.headers["content-type"].startswith("text/plain") and "bold" in text.body
     # names and notes as written, markup included: never sniffed as HTML
     assert text.headers["x-content-type-options"] == "nosniff"
-    bgstats = api.get(f"/api/games/{game_id}/export?format=bgstats").body
-    assert bgstats["plays"][0]["sourcePlayId"] == game_id
+    bgstats = api.get(f"/api/games/{game_id}/export?format=bgstats")
+    assert bgstats.headers["content-disposition"] == f'attachment; filename="heronlog-{game_id}.bgsplay"'
+    assert [player["id"] for player in bgstats.body["players"]] == [1, 2]
+    assert bgstats.body["plays"][0]["ignored"] is True  # four moves: not a finished play
+    # the create-play link makes a play with a winner: never of a game in progress
+    assert api.get(f"/api/games/{game_id}/export?format=bgstats-link").error() == (409, "game_unfinished")
+    bgg = api.get(f"/api/games/{game_id}/export?format=bgg")
+    assert bgg.headers["content-type"].startswith("application/xml") and "<plays" in bgg.body
     assert api.get(f"/api/games/{game_id}/export?format=pdf").error() == (400, "invalid_request")
 
     copy = api.post("/api/games/import?new_id=1", exported.body)
