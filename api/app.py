@@ -18,7 +18,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from api.resources import errors, write_guard
-from api.resources.context import EXTENSION, LazyServices, Services
+from api.resources.context import EXTENSION, LazyServices, Services, install_conditional_reads
 from api.resources.errors import ApiError
 from api.resources.fastjson import FastJSONProvider
 from api.resources.schemas import ErrorSchema
@@ -93,14 +93,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app
     )  # first of the request hooks: every answer gets its request id, log and count
 
-    from api.resources import annotations, games, scoring, stream
+    from api.resources import annotations, games, problems, scoring, stream
 
     api.register_blueprint(games.blp)
     api.register_blueprint(stream.blp)
     api.register_blueprint(annotations.blp)
     api.register_blueprint(scoring.blp)
+    api.register_blueprint(problems.blp)
     _add_docs_assets(app)
     write_guard.install(app)
+    install_conditional_reads(app)  # If-None-Match on reads: 304 (RFC 9110)
 
     @app.after_request
     def no_sniffing(response: Response) -> Response:

@@ -18,9 +18,12 @@ MEANINGS = {
     401: "no token, or not one of this game's (unauthorized); private games need one even to read",
     403: "the token may not do this (forbidden): a seat acting for another seat, or an owner-only action",
     404: "no such game, version or annotation",
-    409: "the game moved on (stale_version, with details.current_version), or nothing to undo or redo, or "
-    "the game is closed; or a retried seat-token request whose token was replaced or withdrawn since "
-    "(token_superseded)",
+    304: "not modified: If-None-Match named the current ETag (the game's version); no body",
+    409: "the game is not in a state for this: nothing to undo or redo (nothing_to_undo, nothing_to_redo), "
+    "the game is closed (game_closed), an export that needs a finished game (game_unfinished); or a retried "
+    "seat-token request whose token was replaced or withdrawn since (token_superseded)",
+    412: "the game moved on: If-Match or expected_version named a version that is no longer the game's "
+    "(stale_version, with details.current_version); reload and decide again",
     413: "the body is larger than the limit (payload_too_large)",
     422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over), an invalid log, an "
     "amendment to the move already recorded (amend_unchanged), or an amendment's resolution that does not fit it "
@@ -48,7 +51,7 @@ IDEMPOTENCY_KEY = {
 }
 
 READ = (401, 404, 503)
-WRITE = (400, 401, 403, 404, 409, 413, 422, 428, 429, 503)
+WRITE = (400, 401, 403, 404, 409, 412, 413, 422, 428, 429, 503)
 OPEN_WRITE = (400, 413, 429, 503)
 
 

@@ -93,6 +93,16 @@ class ErrorSchema(Schema):
     )
 
 
+class ProblemTypeSchema(Schema):
+    """What a problem type means (``GET /api/problems/{error_code}``)."""
+
+    type = fields.String(required=True, metadata={"example": "/api/problems/stale_version"})
+    title = fields.String(required=True, metadata={"example": "The game has moved on"})
+    status = fields.Integer(required=True, metadata={"example": 412})
+    error_code = fields.String(required=True, metadata={"example": "stale_version"})
+    meaning = fields.String(required=True, metadata={"description": "what the status means, and what to do"})
+
+
 # --- shared pieces ----------------------------------------------------------------------------------------
 
 
