@@ -9,6 +9,7 @@ Nothing runs at import time.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -36,6 +37,17 @@ class HeronApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hints
 
     def handle_http_exception(self, error: HTTPException) -> Response:
         return errors.from_http_exception(error)
+
+    def _openapi_json(self) -> Response:
+        """The document, finished for client generators and linters (:func:`api.resources.openapi.finish`);
+        built once."""
+        if self._finished is None:
+            from api.resources.openapi import finish
+
+            self._finished = json.dumps(finish(self.spec.to_dict()), indent=2)
+        return Response(self._finished, mimetype="application/json")
+
+    _finished: str | None = None
 
 
 def _settings(config: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:

@@ -652,9 +652,30 @@ EXPORT_FORMATS: dict[str, tuple[str, str, str]] = {
     "text": ("text/plain", ".txt", "inline"),
     "bgstats": ("application/json", ".bgsplay", "attachment"),
     "bgstats-link": ("application/json", "-bgstats-link.json", "inline"),
-    "bgg": ("application/xml", "-bgg.xml", "attachment"),
+    "bgg": ("text/xml", "-bgg.xml", "attachment"),
 }
 """Each export format's media type, file name and whether a browser offers it as a download."""
+
+
+def exported(game_id: UUID, chosen: str) -> Response:
+    """The game exported in one format (:data:`EXPORT_FORMATS`), in that format's media type."""
+    game, _ = reader(game_id)
+    log = game_log()
+    media, suffix, disposition = EXPORT_FORMATS[chosen]
+    if chosen == "text":
+        body = log.export_text(game_id)
+    elif chosen == "bgg":
+        body = log.export_bgg(game_id)
+    else:
+        data = {
+            "json": log.export,
+            "bgstats": log.export_bgstats,
+            "bgstats-link": log.export_bgstats_link,
+        }[chosen](game_id)
+        body = json.dumps(data, ensure_ascii=False, default=str)
+    name = f"heronlog-{game_id}{suffix}"
+    headers = {**etag(game.version), "Content-Disposition": f'{disposition}; filename="{name}"'}
+    return Response(body, mimetype=media, headers=headers)
 
 
 @blp.route("/<uuid:game_id>/export")
@@ -665,30 +686,35 @@ class Export(MethodView):
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Response:
         """Export the game.
 
-        `json`: every event and annotation (`POST /api/games/import` takes it back); `text`: a readable
-        record with the score sheet (`text/plain`); `bgstats`: the result as a BG Stats play file (a `.bgsplay`
-        download: BG Stats imports it; an unfinished game is marked as left out of the statistics, with no
-        winner); `bgstats-link`: BG Stats' create-play link of a finished game and the play it carries (`409
-        game_unfinished` for a game in progress or abandoned); `bgg`: the result as a BoardGameGeek play
-        record (`application/xml`; an unfinished game is an incomplete play)."""
-        game, _ = reader(game_id)
-        log = game_log()
-        chosen = query["format"]
-        media, suffix, disposition = EXPORT_FORMATS[chosen]
-        if chosen == "text":
-            body = log.export_text(game_id)
-        elif chosen == "bgg":
-            body = log.export_bgg(game_id)
-        else:
-            data = {
-                "json": log.export,
-                "bgstats": log.export_bgstats,
-                "bgstats-link": log.export_bgstats_link,
-            }[chosen](game_id)
-            body = json.dumps(data, ensure_ascii=False, default=str)
-        name = f"heronlog-{game_id}{suffix}"
-        headers = {**etag(game.version), "Content-Disposition": f'{disposition}; filename="{name}"'}
-        return Response(body, mimetype=media, headers=headers)
+        `json`: every event and annotation (`POST /api/games/import` takes it back); `bgstats`: the result as a
+        BG Stats play file (a `.bgsplay` download: BG Stats imports it; an unfinished game is marked as left
+        out of the statistics, with no winner); `bgstats-link`: BG Stats' create-play link of a finished game
+        and the play it carries (`409 game_unfinished` for a game in progress or abandoned). `text` (a
+        readable record, `text/plain`) and `bgg` (a BoardGameGeek play record, `text/xml`; an
+        unfinished game is an incomplete play) are answered here too, and have operations of their own
+        (`export/text`, `export/bgg`), so that a generated client reads each in its own media type."""
+        return exported(game_id, query["format"])
+
+
+@blp.route("/<uuid:game_id>/export/text")
+class ExportText(MethodView):
+    @errors(blp, *READ)
+    @blp.doc(security=[*BEARER, {}])
+    def get(self, game_id: UUID) -> Response:
+        """The game as a readable record (text/plain): round and turn headings, one line per move, the
+        annotations and the score sheet (the same as `export?format=text`)."""
+        return exported(game_id, "text")
+
+
+@blp.route("/<uuid:game_id>/export/bgg")
+class ExportBgg(MethodView):
+    @errors(blp, *READ)
+    @blp.doc(security=[*BEARER, {}])
+    def get(self, game_id: UUID) -> Response:
+        """The game's result as a BoardGameGeek play record (text/xml, the shape of BGG's XML API
+        plays: date, length, incomplete, the game, and each player's start position, score, win and new). An
+        unfinished game is an incomplete play without a winner (the same as `export?format=bgg`)."""
+        return exported(game_id, "bgg")
 
 
 # --- access -----------------------------------------------------------------------------------------------

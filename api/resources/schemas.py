@@ -155,18 +155,18 @@ class ScoreSheetOutSchema(Schema):
     rank = fields.Integer(required=True)
 
 
+MOVE_MARK = "x-heronlog-move"
+"""Marks a move's place in the OpenAPI document, where :mod:`api.resources.openapi` puts the typed move union."""
+
+
 class MoveField(fields.Dict):
-    """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it."""
+    """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it. Documented as
+    the union of every move kind, told apart by ``kind`` (the schema ``Move`` of the OpenAPI document)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault(
-            "metadata",
-            {
-                "description": "a move exactly as GET legal-moves lists it",
-                "example": {"kind": "...", "seat": 0},
-            },
-        )
-        super().__init__(keys=fields.String(), **kwargs)
+        metadata = {"description": "a move exactly as GET legal-moves lists it", **kwargs.pop("metadata", {})}
+        metadata[MOVE_MARK] = True
+        super().__init__(keys=fields.String(), metadata=metadata, **kwargs)
 
 
 # --- games ------------------------------------------------------------------------------------------------

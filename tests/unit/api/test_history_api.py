@@ -310,7 +310,9 @@ def test_export_in_every_format_and_import_round_trip(api: ApiClient) -> None:
     # the create-play link makes a play with a winner: never of a game in progress
     assert api.get(f"/api/games/{game_id}/export?format=bgstats-link").error() == (409, "game_unfinished")
     bgg = api.get(f"/api/games/{game_id}/export?format=bgg")
-    assert bgg.headers["content-type"].startswith("application/xml") and "<plays" in bgg.body
+    assert bgg.headers["content-type"].startswith("text/xml") and "<plays" in bgg.body
+    assert api.get(f"/api/games/{game_id}/export/bgg").body == bgg.body
+    assert api.get(f"/api/games/{game_id}/export/text").body == text.body
     assert api.get(f"/api/games/{game_id}/export?format=pdf").error() == (400, "invalid_request")
 
     copy = api.post("/api/games/import?new_id=1", exported.body)
