@@ -241,7 +241,9 @@ def bgstats_file(game: Game) -> dict[str, Any]:
         "about": f"A play of {GAME_NAME} recorded with heronlog, in the shape of a BG Stats play export.",
         "games": games,
         "players": players,
-        "locations": [{"id": 1, "uuid": _uuid("location", SOURCE_NAME), "name": "heronlog", "modificationDate": date}],
+        "locations": [
+            {"id": 1, "uuid": _uuid("location", SOURCE_NAME), "name": "heronlog", "modificationDate": date}
+        ],
         "plays": [play],
         "userInfo": {"meRefId": outcome.people()[0] + 1 if outcome.people() else 1},
     }

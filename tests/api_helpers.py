@@ -33,7 +33,9 @@ class Answer:
         """(status, error_code) of an error answer, after checking that it is a problem document (RFC 9457)
         with heronlog's extension members."""
         assert self.headers.get("content-type", "").startswith("application/problem+json"), self.headers
-        assert set(self.body) == {"type", "title", "status", "detail", "error_code", "rule", "details"}, self.body
+        assert set(self.body) == {"type", "title", "status", "detail", "error_code", "rule", "details"}, (
+            self.body
+        )
         assert self.body["status"] == self.status
         assert self.body["type"] == "/api/problems/" + self.body["error_code"]
         return self.status, self.body["error_code"]

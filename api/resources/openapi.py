@@ -143,7 +143,9 @@ REQUEST_ID = _header(
 )
 RETRY_AFTER = _header("seconds to wait before trying again", required=True)
 RATE_LIMIT_HEADERS = {
-    "RateLimit-Policy": _header('the write limit, as the IETF draft says it: "writes";q=<writes>;w=<seconds>'),
+    "RateLimit-Policy": _header(
+        'the write limit, as the IETF draft says it: "writes";q=<writes>;w=<seconds>'
+    ),
     "RateLimit": _header('where the window stands: "writes";r=<writes left>;t=<seconds to its end>'),
     "RateLimit-Limit": _header("writes allowed per window (the earlier drafts' field)"),
     "RateLimit-Remaining": _header("writes left in this window (the earlier drafts' field)"),
@@ -183,7 +185,7 @@ def move_schemas() -> dict[str, Any]:
     from domain.moves import CHANCE_KINDS, SHAPES
 
     examples = _move_examples()
-    types = {
+    types: dict[str, dict[str, Any]] = {
         "int": {"type": "integer"},
         "str": {"type": "string"},
         "bool": {"type": "boolean"},

@@ -69,7 +69,9 @@ class ErrorSchema(Schema):
         required=True,
         metadata={"description": "the problem type in a few words", "example": "The game has moved on"},
     )
-    status = fields.Integer(required=True, metadata={"description": "the HTTP status, repeated", "example": 412})
+    status = fields.Integer(
+        required=True, metadata={"description": "the HTTP status, repeated", "example": 412}
+    )
     detail = fields.String(
         required=True,
         metadata={

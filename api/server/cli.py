@@ -32,6 +32,7 @@ from api.server.collector import tune_worker_gc
 from api.server.environment import server_setting
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 
+
 class Voice:
     """How heronlog's own words go to standard error: JSON lines or plain text (see the module docstring)."""
 
@@ -210,7 +211,9 @@ def _export(args: argparse.Namespace) -> int:
         elif args.format == "bgg":
             text = log.export_bgg(game_id)
         else:
-            data = log.export_bgstats(game_id) if args.format == "bgstats" else log.export_bgstats_link(game_id)
+            data = (
+                log.export_bgstats(game_id) if args.format == "bgstats" else log.export_bgstats_link(game_id)
+            )
             text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     except ReplayError as error:
         fail(error.message, error_code=error.code)
@@ -552,7 +555,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Replay stored games with the current rules and report the first move each would "
         "refuse; nothing is written. Exit status 1 when a game fails.",
     )
-    revalidate.add_argument("game_ids", nargs="*", metavar="GAME_ID", help="games to check (default: every game)")
+    revalidate.add_argument(
+        "game_ids", nargs="*", metavar="GAME_ID", help="games to check (default: every game)"
+    )
     _store_options(revalidate)
     revalidate.set_defaults(handler=_revalidate)
 

@@ -28,7 +28,9 @@ def test_a_read_naming_the_current_etag_in_if_none_match_is_304_without_a_body(a
     for path in ("", "/legal-moves", "/timeline", "/score", "/export?format=text"):
         fresh = api.get(f"/api/games/{game_id}{path}", **{"If-None-Match": etag})
         assert (fresh.status, fresh.raw, fresh.headers["etag"]) == (304, b"", etag), path
-    assert api.get(f"/api/games/{game_id}", **{"If-None-Match": f'W/"{game["version"]}", "999"'}).status == 304
+    assert (
+        api.get(f"/api/games/{game_id}", **{"If-None-Match": f'W/"{game["version"]}", "999"'}).status == 304
+    )
     assert api.get(f"/api/games/{game_id}", **{"If-None-Match": "*"}).status == 304
     # once the game moves on, the old ETag no longer matches: the whole answer
     move = api.legal(game_id).body["moves"][0]

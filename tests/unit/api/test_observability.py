@@ -338,9 +338,14 @@ def test_the_request_log_names_the_client_and_the_w3c_trace_it_belongs_to(
         api.get("/healthz", traceparent=trace, **{"X-Forwarded-For": "203.0.113.7"})
         api.get("/healthz", traceparent="00-00000000000000000000000000000000-00f067aa0ba902b7-01")
         api.get("/healthz", traceparent="not a trace")
-    traced, zero, malformed = [record.__dict__ for record in caplog.records if record.name == "heronlog.request"]
+    traced, zero, malformed = [
+        record.__dict__ for record in caplog.records if record.name == "heronlog.request"
+    ]
     assert traced["client"] == "127.0.0.1" and traced["forwarded_for"] == "203.0.113.7"
-    assert (traced["trace_id"], traced["parent_id"]) == ("4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7")
+    assert (traced["trace_id"], traced["parent_id"]) == (
+        "4bf92f3577b34da6a3ce929d0e0e4736",
+        "00f067aa0ba902b7",
+    )
     assert "trace_id" not in zero and "trace_id" not in malformed  # an invalid traceparent is ignored
     line = json.loads(observability.JsonFormatter().format(caplog.records[0]))
     assert line["trace_id"] == "4bf92f3577b34da6a3ce929d0e0e4736" and line["client"] == "127.0.0.1"
