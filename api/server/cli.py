@@ -81,7 +81,7 @@ def _serve(args: argparse.Namespace) -> int:
             fail(f"{variable} is {allowed}, not {value!r}")
             return 2
     try:
-        store = StoreConfig.from_environ(os.environ, kind=args.store)
+        store = StoreConfig.from_environ(_environ(args), kind=args.store)
     except ConfigError as error:
         fail(str(error))
         return 2
@@ -473,6 +473,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--store", choices=STORE_KINDS, help="event store (default: sqlite, or redis if REDIS_URL)"
+    )
+    serve.add_argument(
+        "--data",
+        metavar="DIR",
+        help="folder of the SQLite store, heronlog.sqlite (default: HERONLOG_DATA, else ./data)",
     )
     serve.add_argument(
         "--workers",

@@ -43,7 +43,7 @@ def test_every_command_and_every_argument_has_help() -> None:
 
 def test_data_stands_in_for_heronlog_data_in_every_command_that_opens_a_store() -> None:
     parser = build_parser()
-    for name in ("export", "import", "revalidate", "backup", "restore"):
+    for name in ("serve", "export", "import", "revalidate", "backup", "restore"):
         assert "--data" in subcommands(parser)[name]._option_string_actions, name
 
 

@@ -613,8 +613,8 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
     )
     assert f"version {version + 1}" in error.inner_text()
     assert api.call("GET", f"/api/games/{game_id}")["version"] == version + 1
-    # The browser logs the API's refusal (409) as a failed resource: expected here.
-    assert problems and all("409" in problem for problem in problems)
+    # The browser logs the API's refusal (412) as a failed resource: expected here.
+    assert problems and all("412" in problem for problem in problems)
     problems.clear()
     # the moves were read again: enter the roll once more, and apply
     for index, value in enumerate(other):
