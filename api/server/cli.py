@@ -231,7 +231,12 @@ def _export(args: argparse.Namespace) -> int:
 def _report_problems(error: Any) -> None:
     fail(error.message, error_code=error.code)
     for problem in error.details.get("problems", []):
-        say(f"  {problem['position']}: {problem['message']}", level="error", prefix=False, **problem)
+        say(
+            f"  {problem['position']}: {problem['message']}",
+            level="error",
+            prefix=False,
+            position=problem["position"],
+        )
 
 
 def _import(args: argparse.Namespace) -> int:
