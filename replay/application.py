@@ -27,7 +27,7 @@ import domain
 from domain import GameState
 from replay import access as grants
 from replay import annotations as notes
-from replay import decisions, exports, history, rules
+from replay import decisions, exports, history, plays, rules
 from replay.access import Access, Grant, Issued, project_access
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.ephemeral import RECEIPT_SECONDS, Ephemeral
@@ -811,7 +811,17 @@ class GameLog:
         return history.text_record(self.get_game(game_id), self.annotations(game_id))
 
     def export_bgstats(self, game_id: UUID) -> dict[str, Any]:
-        return history.bgstats_play(self.get_game(game_id))
+        """The game as a BG Stats play file (:func:`replay.plays.bgstats_file`)."""
+        return plays.bgstats_file(self.get_game(game_id))
+
+    def export_bgstats_link(self, game_id: UUID) -> dict[str, Any]:
+        """BG Stats' create-play link of a finished game and the play it carries; ``GameUnfinished`` for a
+        game that is not finished (:func:`replay.plays.bgstats_link`)."""
+        return plays.bgstats_link(self.get_game(game_id))
+
+    def export_bgg(self, game_id: UUID) -> str:
+        """The game as a BoardGameGeek play record, XML (:func:`replay.plays.bgg_play_xml`)."""
+        return plays.bgg_play_xml(self.get_game(game_id))
 
     # --- rules versions ------------------------------------------------------------------------------------
 

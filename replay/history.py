@@ -1,8 +1,9 @@
 """Walking a game's history: one traversal feeds every reader (STYLE habit 11, python-chess's visitor).
 
 :func:`walk` goes along the line of play once, handing each visitor the move, the state before and after it,
-and where it happened (round, turn, seat). The timeline, the text record, the score timeline and the BG Stats
-export are visitors; none of them re-implements the traversal.
+and where it happened (round, turn, seat). The timeline, the text record and the score timeline are visitors;
+none of them re-implements the traversal. (A game's result for the outcome loggers, BG Stats and BGG, is read
+from its final state: :mod:`replay.plays`.)
 """
 
 from __future__ import annotations
@@ -423,49 +424,7 @@ def text_record(game: Game, annotations: Sequence[Annotation] = ()) -> str:
     return visitor.text()
 
 
-# --- BG Stats ---------------------------------------------------------------------------------------------
-
-BGG_ID = 371942
-"""BoardGameGeek's id of The White Castle, by which BG Stats recognises the game."""
-
-
-def bgstats_play(game: Game) -> dict[str, Any]:
-    """A finished game's result in the BG Stats play-import shape (games, players, plays with scores)."""
-    state = game.state
-    sheets = [sheet.to_dict() for sheet in domain.score(state)]
-    first_seat = first_player(game)
-    seats: Sequence[Mapping[str, Any]] = game.setup["players"]
-    last_at = game.records[game.line[-1]].at if game.line else game.created_on
-    minutes = max(1, round((last_at - game.created_on).total_seconds() / 60))
-    return {
-        "sourceName": "heronlog",
-        "sourceUrl": "",
-        "games": [{"sourceGameId": "the-white-castle", "name": "The White Castle", "bggId": BGG_ID}],
-        "players": [
-            {"sourcePlayerId": f"seat-{seat}", "name": entry["name"]} for seat, entry in enumerate(seats)
-        ],
-        "plays": [
-            {
-                "sourcePlayId": str(game.id),
-                "gameRefId": "the-white-castle",
-                "playDate": game.created_on.strftime("%Y-%m-%d %H:%M:%S"),
-                "durationMin": minutes,
-                "ignored": False,
-                "manualWinner": False,
-                "playerScores": [
-                    {
-                        "playerRefId": f"seat-{seat}",
-                        "score": str(sheet["total"]),
-                        "winner": sheet["rank"] == 1,
-                        "rank": sheet["rank"],
-                        "seatOrder": seat + 1,
-                        "startPlayer": seat == first_seat,
-                    }
-                    for seat, sheet in enumerate(sheets)
-                ],
-            }
-        ],
-    }
+# --- who played first -----------------------------------------------------------------------------------
 
 
 def first_player(game: Game) -> int | None:

@@ -2,8 +2,9 @@
 import, history (states, timeline, changes, score), seat tokens and the spectators' event stream.
 
 Every view is schema in, schema out; the work is :class:`replay.application.GameLog`'s. Every answer about a
-game carries its version as the ``ETag``; every write names the version it expects (``If-Match`` or
-``expected_version``) and is refused with ``409 stale_version`` when the game has moved on.
+game carries its version as the ``ETag`` (a read sent with ``If-None-Match`` naming it is ``304 Not Modified``);
+every write names the version it expects (``If-Match`` or ``expected_version``) and is refused with ``412
+stale_version`` (RFC 9110's Precondition Failed) when the game has moved on.
 """
 
 from __future__ import annotations
@@ -655,41 +656,75 @@ class GameCatalog(MethodView):
         return body, 200, etag(game.version)
 
 
-EXPORT_RESPONSES = {
-    200: {
-        "description": "json: the full log (importable); text: a readable record; bgstats: a BG Stats play",
-        "headers": ETAG_HEADER,
-        "content": {
-            "application/json": {"schema": {"type": "object"}},
-            "text/plain": {"schema": {"type": "string"}},
-        },
-    }
+EXPORT_FORMATS: dict[str, tuple[str, str, str]] = {
+    # format: (media type, file name suffix, disposition)
+    "json": ("application/json", ".json", "inline"),
+    "text": ("text/plain", ".txt", "inline"),
+    "bgstats": ("application/json", ".bgsplay", "attachment"),
+    "bgstats-link": ("application/json", "-bgstats-link.json", "inline"),
+    "bgg": ("text/xml", "-bgg.xml", "attachment"),
 }
+"""Each export format's media type, file name and whether a browser offers it as a download."""
+
+
+def exported(game_id: UUID, chosen: str) -> Response:
+    """The game exported in one format (:data:`EXPORT_FORMATS`), in that format's media type."""
+    game, _ = reader(game_id)
+    log = game_log()
+    media, suffix, disposition = EXPORT_FORMATS[chosen]
+    if chosen == "text":
+        body = log.export_text(game_id)
+    elif chosen == "bgg":
+        body = log.export_bgg(game_id)
+    else:
+        data = {
+            "json": log.export,
+            "bgstats": log.export_bgstats,
+            "bgstats-link": log.export_bgstats_link,
+        }[chosen](game_id)
+        body = json.dumps(data, ensure_ascii=False, default=str)
+    name = f"heronlog-{game_id}{suffix}"
+    headers = {**etag(game.version), "Content-Disposition": f'{disposition}; filename="{name}"'}
+    return Response(body, mimetype=media, headers=headers)
 
 
 @blp.route("/<uuid:game_id>/export")
 class Export(MethodView):
-    @errors(blp, 400, *READ)
-    @blp.doc(security=[*BEARER, {}], responses=EXPORT_RESPONSES)
+    @errors(blp, 400, 409, *READ)
+    @blp.doc(security=[*BEARER, {}])
     @blp.arguments(ExportQuerySchema, location="query", error_status_code=400)
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Response:
         """Export the game.
 
-        `json`: every event and annotation (`POST /api/games/import` takes it back); `text`: a readable
-        record with the score sheet; `bgstats`: the result as a BG Stats play."""
-        game, _ = reader(game_id)
-        log = game_log()
-        headers = etag(game.version)
-        if query["format"] == "text":
-            return Response(log.export_text(game_id), mimetype="text/plain", headers=headers)
-        data = log.export(game_id) if query["format"] == "json" else log.export_bgstats(game_id)
-        text = json.dumps(data, ensure_ascii=False, default=str)
-        name = f"heronlog-{game_id}{'-bgstats' if query['format'] == 'bgstats' else ''}.json"
-        return Response(
-            text,
-            mimetype="application/json",
-            headers={**headers, "Content-Disposition": f'inline; filename="{name}"'},
-        )
+        `json`: every event and annotation (`POST /api/games/import` takes it back); `bgstats`: the result as a
+        BG Stats play file (a `.bgsplay` download: BG Stats imports it; an unfinished game is marked as left
+        out of the statistics, with no winner); `bgstats-link`: BG Stats' create-play link of a finished game
+        and the play it carries (`409 game_unfinished` for a game in progress or abandoned). `text` (a
+        readable record, `text/plain`) and `bgg` (a BoardGameGeek play record, `text/xml`; an
+        unfinished game is an incomplete play) are answered here too, and have operations of their own
+        (`export/text`, `export/bgg`), so that a generated client reads each in its own media type."""
+        return exported(game_id, query["format"])
+
+
+@blp.route("/<uuid:game_id>/export/text")
+class ExportText(MethodView):
+    @errors(blp, *READ)
+    @blp.doc(security=[*BEARER, {}])
+    def get(self, game_id: UUID) -> Response:
+        """The game as a readable record (text/plain): round and turn headings, one line per move, the
+        annotations and the score sheet (the same as `export?format=text`)."""
+        return exported(game_id, "text")
+
+
+@blp.route("/<uuid:game_id>/export/bgg")
+class ExportBgg(MethodView):
+    @errors(blp, *READ)
+    @blp.doc(security=[*BEARER, {}])
+    def get(self, game_id: UUID) -> Response:
+        """The game's result as a BoardGameGeek play record (text/xml, the shape of BGG's XML API
+        plays: date, length, incomplete, the game, and each player's start position, score, win and new). An
+        unfinished game is an incomplete play without a winner (the same as `export?format=bgg`)."""
+        return exported(game_id, "bgg")
 
 
 # --- access -----------------------------------------------------------------------------------------------

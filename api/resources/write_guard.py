@@ -5,7 +5,10 @@
    per window per token for a write to a game, ``RATE_LIMIT_PER_ADDRESS`` per client address for the writes
    that take no token (creating, forking or importing a game, a score sheet). A refused write is
    ``429 rate_limited`` with ``Retry-After``. The counters are kept beside the game's events (in Redis: under
-   its store's hash tag, shared by every process; on SQLite and in memory: per process).
+   its store's hash tag, shared by every process; on SQLite and in memory: per process). Every answer to a
+   write carries the state of its window as the IETF draft "RateLimit header fields for HTTP" names it: the
+   current draft's ``RateLimit-Policy: "writes";q=600;w=60`` and ``RateLimit: "writes";r=599;t=42``, and the
+   earlier drafts' ``RateLimit-Limit``, ``RateLimit-Remaining`` and ``RateLimit-Reset`` that many clients read.
 3. **The Idempotency-Key**: checked (1 to 200 printable characters) and trimmed, then handed to the view
    (:func:`api.resources.context.idempotency_key`), which hands it to the game log: the log records it with
    the write and answers a retry from what it recorded (:mod:`replay.idempotency`). A creation's key is scoped
@@ -41,6 +44,21 @@ class Verdict:
 def verdict(limit: int, count: int, reset: int) -> Verdict:
     """The decision for the ``count``-th write of a window that ends in ``reset`` seconds."""
     return Verdict(count <= limit, limit, max(0, limit - count), reset)
+
+
+POLICY = "writes"
+"""The name of the one rate-limit policy, in ``RateLimit-Policy`` and ``RateLimit``."""
+
+
+def rate_limit_headers(decided: Verdict, window: int) -> dict[str, str]:
+    """A write window's state as the RateLimit header fields (the current IETF draft's and the earlier ones')."""
+    return {
+        "RateLimit-Policy": f'"{POLICY}";q={decided.limit};w={window}',
+        "RateLimit": f'"{POLICY}";r={decided.remaining};t={decided.retry_after}',
+        "RateLimit-Limit": str(decided.limit),
+        "RateLimit-Remaining": str(decided.remaining),
+        "RateLimit-Reset": str(decided.retry_after),
+    }
 
 
 def identity() -> str:
@@ -93,6 +111,7 @@ def install(app: Flask) -> None:
             window = max(1, int(current_app.config["RATE_LIMIT_WINDOW"]))
             count, reset = game_log().tally(who, window, near=game_id if isinstance(game_id, UUID) else None)
             decided = verdict(limit, count, reset)
+            g.rate_limit = rate_limit_headers(decided, window)
             if not decided.allowed:
                 raise ApiError(
                     "rate_limited",
@@ -105,3 +124,10 @@ def install(app: Flask) -> None:
             g.idempotency_key = key
             g.creation_key = hashlib.sha256(f"{who}\n{key}".encode("utf-8", "surrogatepass")).hexdigest()
         return None
+
+    @app.after_request
+    def tell_the_rate_limit(response: Response) -> Response:
+        # every answer to a counted write, refusals included: a client paces itself before it is refused
+        for name, value in g.get("rate_limit", {}).items():
+            response.headers[name] = value
+        return response

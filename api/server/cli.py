@@ -2,14 +2,23 @@
 
 ``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
 game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
-settings as ``serve``); ``backup`` and ``restore`` do it for every game at once (replay.backups);
-``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a seeded game with random legal
-moves and prints it with its score sheet.
+settings as ``serve``, or ``--store`` and ``--data``); ``backup`` and ``restore`` do it for every game at once
+(replay.backups); ``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a seeded game
+with random legal moves and prints it with its score sheet. ``heronlog --version`` prints the version.
+
+``export`` only reads: it opens the store read-only and creates nothing (no data folder, no SQLite file, no
+table), so it can run beside a server, on a copy, or on a read-only volume.
+
+What a command produces (an export, an imported game's id, a report) goes to standard output; heronlog's own
+words (errors, tokens handed over, progress) go to standard error, every line in one format: JSON objects, one
+per line, when ``HERONLOG_LOG_FORMAT`` is ``json`` (as ``serve``'s logs are; the Docker image sets it), plain
+text ``heronlog: ...`` when it is ``text``. Unset, ``serve`` logs JSON and the other commands speak text.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import sys
@@ -23,6 +32,40 @@ from api.server.collector import tune_worker_gc
 from api.server.environment import server_setting
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 
+
+class Voice:
+    """How heronlog's own words go to standard error: JSON lines or plain text (see the module docstring)."""
+
+    format = "text"
+
+    def say(self, message: str, *, level: str = "info", prefix: bool = True, **fields: Any) -> None:
+        if self.format == "json":
+            entry = {
+                "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
+                "level": level,
+                "logger": "heronlog.cli",
+                "message": message,
+                "pid": os.getpid(),
+                **fields,
+            }
+            line = json.dumps(entry, ensure_ascii=False, default=str)
+        else:
+            line = ("heronlog: " if prefix else "") + message
+        print(line, file=sys.stderr, flush=True)
+
+
+voice = Voice()
+
+
+def say(message: str, *, level: str = "info", prefix: bool = True, **fields: Any) -> None:
+    """heronlog's own words, on standard error, in the chosen format (:class:`Voice`)."""
+    voice.say(message, level=level, prefix=prefix, **fields)
+
+
+def fail(message: str, **fields: Any) -> None:
+    say(message, level="error", **fields)
+
+
 SERVE_CHOICES = (
     ("reuse_port", "HERONLOG_REUSE_PORT", ("yes", "no")),
     ("pin_workers", "HERONLOG_PIN_WORKERS", pinning.MODES),
@@ -35,15 +78,15 @@ def _serve(args: argparse.Namespace) -> int:
         value = getattr(args, option)
         if value not in choices:
             allowed = ", ".join(choices[:-1]) + " or " + choices[-1]
-            print(f"heronlog: {variable} is {allowed}, not {value!r}", file=sys.stderr)
+            fail(f"{variable} is {allowed}, not {value!r}")
             return 2
     try:
-        store = StoreConfig.from_environ(os.environ, kind=args.store)
+        store = StoreConfig.from_environ(_environ(args), kind=args.store)
     except ConfigError as error:
-        print(f"heronlog: {error}", file=sys.stderr)
+        fail(str(error))
         return 2
-    print(f"heronlog: events kept in {store.describe()}", flush=True)
-    print(f"heronlog: serving on http://{args.host}:{args.port}", flush=True)
+    say(f"events kept in {store.describe()}")
+    say(f"serving on http://{args.host}:{args.port}")
 
     from gunicorn.app.base import BaseApplication
 
@@ -103,14 +146,41 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             pinning.install(served, args.pin_workers)  # each worker on a CPU of its own, when they fill them
         except ValueError as error:
-            print(f"heronlog: {error}", file=sys.stderr)
+            fail(str(error))
             return 2
         Server(lambda: create_app(app_config), served).run()
     return 0
 
 
+def _environ(args: argparse.Namespace) -> dict[str, str]:
+    """The environment the store is read from, with ``--data`` standing in for ``HERONLOG_DATA``."""
+    environ = dict(os.environ)
+    if getattr(args, "data", None):
+        environ["HERONLOG_DATA"] = args.data
+    return environ
+
+
 def _store(args: argparse.Namespace) -> StoreConfig:
-    return StoreConfig.from_environ(os.environ, kind=getattr(args, "store", None))
+    return StoreConfig.from_environ(_environ(args), kind=getattr(args, "store", None))
+
+
+class NoStore(Exception):
+    """There is no store to read where the configuration points."""
+
+
+def _read_only_log(store: StoreConfig) -> Any:
+    """The game log on ``store``, opened to read only: nothing is created (the SQLite file is opened read-only
+    and must exist; no table is made) and nothing can be written."""
+    from replay.application import GameLog
+
+    env = store.eventsourcing_env()
+    if store.kind == "sqlite":
+        assert store.sqlite_path is not None
+        if not store.sqlite_path.is_file():
+            raise NoStore(f"no store at {store.sqlite_path}: nothing to export (set --data or HERONLOG_DATA)")
+        env["SQLITE_DBNAME"] = f"file:{store.sqlite_path}?mode=ro"
+    env["CREATE_TABLE"] = "false"
+    return GameLog(env, shards=store.shards)
 
 
 def _read_json(path: str) -> Any:
@@ -124,20 +194,32 @@ def _export(args: argparse.Namespace) -> int:
     from replay import exports
     from replay.errors import ReplayError
 
-    log = open_log(_store(args))
     try:
         game_id = uuid.UUID(args.game_id)
+    except ValueError:
+        return _not_a_game_id(args.game_id)
+    try:
+        log = _read_only_log(_store(args))
+    except (NoStore, ConfigError) as error:
+        fail(str(error))
+        return 1
+    try:
         if args.format == "json":
             text = exports.json_text(log.export(game_id))
         elif args.format == "text":
             text = log.export_text(game_id)
+        elif args.format == "bgg":
+            text = log.export_bgg(game_id)
         else:
-            text = json.dumps(log.export_bgstats(game_id), indent=2, ensure_ascii=False) + "\n"
-    except ValueError:
-        return _not_a_game_id(args.game_id)
+            data = (
+                log.export_bgstats(game_id) if args.format == "bgstats" else log.export_bgstats_link(game_id)
+            )
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     except ReplayError as error:
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 1
+    finally:
+        log.close()
     if args.output and args.output != "-":
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -147,9 +229,14 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _report_problems(error: Any) -> None:
-    print(f"heronlog: {error.message}", file=sys.stderr)
+    fail(error.message, error_code=error.code)
     for problem in error.details.get("problems", []):
-        print(f"  {problem['position']}: {problem['message']}", file=sys.stderr)
+        say(
+            f"  {problem['position']}: {problem['message']}",
+            level="error",
+            prefix=False,
+            position=problem["position"],
+        )
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -158,7 +245,7 @@ def _import(args: argparse.Namespace) -> int:
     try:
         data = _read_json(args.file)
     except (OSError, ValueError) as error:
-        print(f"heronlog: cannot read {args.file}: {error}", file=sys.stderr)
+        fail(f"cannot read {args.file}: {error}")
         return 2
     tokens = _token_file(args.tokens) if args.tokens else None
     if args.tokens and tokens is None:
@@ -173,12 +260,12 @@ def _import(args: argparse.Namespace) -> int:
         if not args.new_id and own is not None and str(own) != str(issued.game_id):
             # Not silent: importing the same file twice makes two games, and restore is the command that
             # finds a game already there.
-            print(
-                f"heronlog: the id {own} is taken here: imported as a new game, {issued.game_id} "
+            say(
+                f"the id {own} is taken here: imported as a new game, {issued.game_id} "
                 "(heronlog restore skips a game already there)",
-                file=sys.stderr,
+                level="warning",
             )
-        print(_hand_over_token(tokens, args.tokens, issued.game_id, issued.token, title), file=sys.stderr)
+        say(_hand_over_token(tokens, args.tokens, issued.game_id, issued.token, title), prefix=False)
     except ReplayError as error:
         _report_problems(error)
         return 1
@@ -199,7 +286,7 @@ def _token_file(path: str) -> TextIO | None:
         os.fchmod(descriptor, 0o600)
         return os.fdopen(descriptor, "a", encoding="utf-8")
     except OSError as error:
-        print(f"heronlog: cannot write the tokens to {path}: {error}", file=sys.stderr)
+        fail(f"cannot write the tokens to {path}: {error}")
         return None
 
 
@@ -220,7 +307,7 @@ def _check(args: argparse.Namespace) -> int:
     try:
         data = _read_json(args.file)
     except (OSError, ValueError) as error:
-        print(f"heronlog: cannot read {args.file}: {error}", file=sys.stderr)
+        fail(f"cannot read {args.file}: {error}")
         return 2
     log = open_log(StoreConfig(kind="memory"))
     try:
@@ -233,7 +320,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _not_a_game_id(text: str) -> int:
-    print(f"heronlog: {text!r} is not a game id", file=sys.stderr)
+    fail(f"{text!r} is not a game id")
     return 2
 
 
@@ -250,7 +337,7 @@ def _revalidate(args: argparse.Namespace) -> int:
     try:
         reports = [log.revalidate(game_id) for game_id in game_ids] or log.revalidate_all()
     except ReplayError as error:  # a game that is not there: said in a line, as export says it
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 1
     failed = 0
     for report in reports:
@@ -279,10 +366,10 @@ def _backup(args: argparse.Namespace) -> int:
     try:
         report = backups.backup(log, Path(args.directory), force=args.force, store=store.kind)
     except ReplayError as error:
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 2
     except OSError as error:
-        print(f"heronlog: cannot write the backup: {error}", file=sys.stderr)
+        fail(f"cannot write the backup: {error}")
         return 2
     finally:
         log.close()
@@ -313,15 +400,19 @@ def _restore(args: argparse.Namespace) -> int:
         elif game.outcome is backups.Outcome.ALREADY_THERE:
             print(f"already there {label}", flush=True)
         else:
-            print(f"{game.outcome} {label} ({game.position}, {game.file}): {game.message}", file=sys.stderr)
+            say(
+                f"{game.outcome} {label} ({game.position}, {game.file}): {game.message}",
+                level="error",
+                prefix=False,
+            )
             for problem in game.problems:
-                print(f"  {game.file} {problem['position']}: {problem['message']}", file=sys.stderr)
+                say(f"  {game.file} {problem['position']}: {problem['message']}", level="error", prefix=False)
 
     log = open_log(store)
     try:
         report = backups.restore(log, directory, progress=progress)
     except ReplayError as error:
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 2
     finally:
         log.close()
@@ -343,16 +434,36 @@ def _demo(args: argparse.Namespace) -> int:
         expansions = ("matcha",) if args.matcha else ()
         print(demo(args.players, args.seed, args.solo, expansions), end="")
     except DomainError as error:
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 2
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="heronlog", description="Record, replay and study The White Castle."
+def _store_options(command: argparse.ArgumentParser) -> None:
+    """The options that choose the store, as `serve` reads it from the environment."""
+    command.add_argument(
+        "--store",
+        choices=STORE_KINDS,
+        help="event store (default: HERONLOG_STORE, else redis if REDIS_URL is set, else sqlite)",
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    command.add_argument(
+        "--data",
+        metavar="DIR",
+        help="folder of the SQLite store, heronlog.sqlite (default: HERONLOG_DATA, else ./data)",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from replay.health import package_version
+
+    parser = argparse.ArgumentParser(
+        prog="heronlog",
+        description="Record, replay and study The White Castle.",
+        epilog="heronlog's own messages go to standard error as JSON lines or as text (HERONLOG_LOG_FORMAT); "
+        "'heronlog COMMAND --help' tells more of each command.",
+    )
+    parser.add_argument("--version", action="version", version=f"heronlog {package_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", help="serve the JSON API and the web pages")
     serve.add_argument(
         "--host",
@@ -367,6 +478,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--store", choices=STORE_KINDS, help="event store (default: sqlite, or redis if REDIS_URL)"
+    )
+    serve.add_argument(
+        "--data",
+        metavar="DIR",
+        help="folder of the SQLite store, heronlog.sqlite (default: HERONLOG_DATA, else ./data)",
     )
     serve.add_argument(
         "--workers",
@@ -397,14 +513,31 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(handler=_serve)
 
-    export = commands.add_parser("export", help="print a game's log (json), text record or BG Stats play")
-    export.add_argument("game_id")
-    export.add_argument("--format", choices=("json", "text", "bgstats"), default="json")
-    export.add_argument("--output", "-o", help="write to this file instead of standard output")
-    export.add_argument("--store", choices=STORE_KINDS)
+    export = commands.add_parser(
+        "export",
+        help="print one game in a format (its log, a text record, a BG Stats play, a BGG play), reading only",
+        description="Print one game of the store. The store is opened read-only: nothing is created or "
+        "written, so this runs beside a server or on a read-only copy.",
+    )
+    export.add_argument("game_id", help="the game's id (a UUID, as the API and the pages show it)")
+    export.add_argument(
+        "--format",
+        choices=("json", "text", "bgstats", "bgstats-link", "bgg"),
+        default="json",
+        help="json (default): the full log, which import takes back; text: a readable record; bgstats: a BG "
+        "Stats play file (.bgsplay); bgstats-link: BG Stats' create-play link of a finished game; bgg: a "
+        "BoardGameGeek play record (XML)",
+    )
+    export.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+    _store_options(export)
     export.set_defaults(handler=_export)
 
-    import_ = commands.add_parser("import", help="refold an exported log with the rules and store it")
+    import_ = commands.add_parser(
+        "import",
+        help="refold an exported log with the rules and store it",
+        description="Check an export event by event with the rules and store it as a game; its id goes to "
+        "standard output, its new owner token to standard error (or to --tokens FILE).",
+    )
     import_.add_argument("file", help="an export (json), or - for standard input")
     import_.add_argument(
         "--new-id", action="store_true", help="give the game a new id even if its own is free"
@@ -414,39 +547,65 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="append the game's new owner token to FILE (mode 0600) instead of printing it on standard error",
     )
-    import_.add_argument("--store", choices=STORE_KINDS)
+    _store_options(import_)
     import_.set_defaults(handler=_import)
 
-    check = commands.add_parser("check", help="validate an exported log without storing it")
+    check = commands.add_parser(
+        "check",
+        help="validate an exported log without storing it",
+        description="Refold an export with the rules in memory and report every problem with its position; "
+        "no store is opened.",
+    )
     check.add_argument("file", help="an export (json), or - for standard input")
     check.set_defaults(handler=_check)
 
-    revalidate = commands.add_parser("revalidate", help="dry-run stored games under the current rules")
-    revalidate.add_argument("game_ids", nargs="*", help="games to check (default: every game)")
-    revalidate.add_argument("--store", choices=STORE_KINDS)
+    revalidate = commands.add_parser(
+        "revalidate",
+        help="dry-run stored games under the current rules",
+        description="Replay stored games with the current rules and report the first move each would "
+        "refuse; nothing is written. Exit status 1 when a game fails.",
+    )
+    revalidate.add_argument(
+        "game_ids", nargs="*", metavar="GAME_ID", help="games to check (default: every game)"
+    )
+    _store_options(revalidate)
     revalidate.set_defaults(handler=_revalidate)
 
-    backup = commands.add_parser("backup", help="write every game of the store to a folder (one export each)")
+    backup = commands.add_parser(
+        "backup",
+        help="write every game of the store to a folder (one export each)",
+        description="Write every game of the store, with a manifest and checksums, to a folder.",
+    )
     backup.add_argument("directory", help="the backup's folder (created if missing)")
     backup.add_argument(
         "--force",
         action="store_true",
         help="write into a folder that is not empty and holds no earlier backup",
     )
-    backup.add_argument("--store", choices=STORE_KINDS)
+    _store_options(backup)
     backup.set_defaults(handler=_backup)
 
-    restore = commands.add_parser("restore", help="import every game of a backup folder, keeping their ids")
+    restore = commands.add_parser(
+        "restore",
+        help="import every game of a backup folder, keeping their ids",
+        description="Import every game of a folder written by backup, keeping their ids; a game already "
+        "there is skipped. Each restored game gets a new owner token.",
+    )
     restore.add_argument("directory", help="a folder written by heronlog backup")
     restore.add_argument(
         "--tokens",
         metavar="FILE",
         help="append each restored game's new owner token to FILE (mode 0600) instead of printing it",
     )
-    restore.add_argument("--store", choices=STORE_KINDS)
+    _store_options(restore)
     restore.set_defaults(handler=_restore)
 
-    demo = commands.add_parser("demo", help="play a seeded game with random legal moves and print it")
+    demo = commands.add_parser(
+        "demo",
+        help="play a seeded game with random legal moves and print it",
+        description="Play a seeded game with random legal moves and print its log and score sheet; no store "
+        "is opened.",
+    )
     demo.add_argument("--players", type=int, default=4, help="2 to 4 players (default 4)")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     demo.add_argument(
@@ -461,6 +620,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # serve logs JSON unless told otherwise; the other commands speak text to people unless told otherwise
+    default = "json" if args.command == "serve" else "text"
+    voice.format = "json" if os.environ.get("HERONLOG_LOG_FORMAT", default) == "json" else "text"
     handler: Callable[[argparse.Namespace], int] = args.handler
     return handler(args)
 

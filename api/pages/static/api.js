@@ -7,10 +7,14 @@
 
 const PREFIX = "heronlog:token:";
 
+/**
+ * A refusal of the API: a problem document (RFC 9457, application/problem+json) whose "detail" is for people,
+ * with heronlog's members error_code, rule and details. A stale write (the game moved on) is 412 stale_version.
+ */
 export class ApiError extends Error {
   constructor(status, body) {
     const envelope = body && typeof body === "object" ? body : {};
-    super(envelope.message || `the server answered ${status}`);
+    super(envelope.detail || `the server answered ${status}`);
     this.status = status;
     this.code = envelope.error_code || "error";
     this.rule = envelope.rule || null;
@@ -70,7 +74,7 @@ export function randomKey() {
  * idempotencyKey. Resolves to {status, etag, body}; rejects with ApiError for any answer that is not 2xx.
  */
 export async function call(method, path, options = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json, application/problem+json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.version !== undefined && options.version !== null) headers["If-Match"] = `"${options.version}"`;
@@ -85,7 +89,7 @@ export async function call(method, path, options = {}) {
       credentials: "omit",
     });
   } catch (error) {
-    throw new ApiError(0, { error_code: "offline", message: "the server cannot be reached: check the connection" });
+    throw new ApiError(0, { error_code: "offline", detail: "the server cannot be reached: check the connection" });
   }
   const text = await response.text();
   let body = null;

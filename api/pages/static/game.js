@@ -2,7 +2,7 @@
  * the access line (which token this browser holds), and the score sheet table.
  */
 
-import { adoptFragmentToken, forgetToken, saveToken, tokenFor, whoAmI } from "./api.js";
+import { adoptFragmentToken, call, forgetToken, saveToken, tokenFor, whoAmI } from "./api.js";
 import { h, replace } from "./dom.js";
 import { iconSvg } from "./moves.js";
 
@@ -31,7 +31,34 @@ export function whereWords(coordinates, over = false) {
   return coordinates.phase === "setup" ? "setting up" : `round ${coordinates.round}, turn ${coordinates.turn}`;
 }
 
+/**
+ * A finished game is offered to BG Stats: "Send to BG Stats" is BG Stats' create-play link, which opens the app
+ * with the play filled in (the server builds it: export?format=bgstats-link), and "BG Stats file" downloads the
+ * play as a file BG Stats imports. A game in progress or abandoned is offered neither: it is not a won play.
+ */
+async function offerBgStats(game) {
+  const spot = document.getElementById("bgstats");
+  if (!spot) return;
+  const finished = game.over && game.status !== "abandoned";
+  const shown = finished ? String(game.version) : "";
+  if (spot.dataset.version === shown) return;
+  spot.dataset.version = shown;
+  if (!finished) {
+    replace(spot);
+    return;
+  }
+  const base = `/api/games/${game.game_id}/export`;
+  const file = h("a", { href: `${base}?format=bgstats`, download: true, id: "bgstats-file" }, "BG Stats file");
+  try {
+    const answer = await call("GET", `${base}?format=bgstats-link`, { token: tokenFor(game.game_id) });
+    replace(spot, h("a", { href: answer.body.url, id: "bgstats-send", rel: "noopener" }, "Send to BG Stats"), file);
+  } catch (error) {
+    replace(spot, file); // the file still works; the link is only for a game the server calls finished
+  }
+}
+
 export function renderHeader(game) {
+  offerBgStats(game);
   document.title = `${game.title} · heronlog`;
   replace(document.getElementById("game-title"), game.title);
   const where = game.status === "abandoned" && !game.over ? "abandoned" : whereWords(game.coordinates, game.over);

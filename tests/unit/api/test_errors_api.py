@@ -99,7 +99,7 @@ def test_an_unexpected_error_is_logged_and_answered_500_internal_error(app: Flas
 
     answer = ApiClient(flask_transport(app.test_client())).get("/api/broken-on-purpose")
     assert answer.error() == (500, "internal_error")
-    assert "a bug" not in answer.body["message"]
+    assert "a bug" not in answer.body["detail"]
 
 
 def test_an_unreachable_store_is_503_store_unavailable(

@@ -77,7 +77,7 @@ def test_one_log_line_per_request_with_its_route_template_status_and_actor(
         "actor": "owner",
     }
     assert first.__dict__["duration_ms"] >= 0
-    assert (second.__dict__["status"], second.__dict__["error_code"]) == (409, stale.body["error_code"])
+    assert (second.__dict__["status"], second.__dict__["error_code"]) == (412, stale.body["error_code"])
 
 
 def test_the_json_formatter_writes_one_object_per_line_with_fields_and_traceback() -> None:
@@ -129,13 +129,13 @@ def test_metrics_count_requests_moves_conflicts_and_rate_limited_writes() -> Non
     listing = api.legal(game_id)
     assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
     assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
-    assert api.play(game_id, listing.body["moves"][0], owner, listing.etag).status == 409
+    assert api.play(game_id, listing.body["moves"][0], owner, listing.etag).status == 412
     api.create(2, seed=1)
     assert api.post("/api/games", {"players": 2}).status == 429
     samples = scrape(api)
     moves_route = (("method", "POST"), ("route", "/api/games/<uuid:game_id>/moves"))
     assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "201")))] == 2
-    assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "409")))] == 1
+    assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "412")))] == 1
     # the retried key recorded nothing new: one move
     assert samples[("heronlog_moves_recorded_total", ())] == 1
     assert samples[("heronlog_conflicts_total", (("error_code", "stale_version"),))] == 1
@@ -297,3 +297,55 @@ def test_serve_logs_through_the_line_handler_in_either_format() -> None:
     for log_format in ("json", "text"):
         config = observability.logging_config(log_format, "info")
         assert config["handlers"]["console"]["class"] == "api.server.observability.LineHandler"
+
+
+def test_the_metrics_carry_the_build_info_and_the_process_series(api: ApiClient) -> None:
+    from replay.health import package_version
+
+    samples = scrape(api)
+    [build] = [labels for (name, labels) in samples if name == "heronlog_build_info"]
+    assert dict(build)["version"] == package_version() and samples[("heronlog_build_info", build)] == 1
+    names = {name for name, _ in samples}
+    assert {"process_resident_memory_bytes", "process_cpu_seconds_total", "python_info"} <= names
+
+
+def test_counters_are_there_from_zero_before_anything_happened(api: ApiClient) -> None:
+    samples = scrape(api)
+    for code in ("stale_version", "nothing_to_undo", "game_closed"):
+        assert samples[("heronlog_conflicts_total", (("error_code", code),))] == 0
+    assert samples[("heronlog_rate_limited_total", ())] == 0
+    assert samples[("heronlog_moves_recorded_total", ())] == 0
+    moves = "/api/games/<uuid:game_id>/moves"
+    assert samples[("heronlog_store_errors_total", (("route", moves),))] == 0
+
+
+def test_the_metrics_answer_openmetrics_to_a_scraper_that_asks_for_it(api: ApiClient) -> None:
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families as openmetrics
+
+    answer = api.get("/metrics", Accept="application/openmetrics-text; version=1.0.0; charset=utf-8")
+    assert answer.headers["content-type"].startswith("application/openmetrics-text")
+    assert answer.body.rstrip().endswith("# EOF")
+    families = {family.name for family in openmetrics(answer.body)}
+    assert {"heronlog_http_requests", "heronlog_build_info"} <= families
+    assert api.get("/metrics").headers["content-type"].startswith("text/plain")
+
+
+def test_the_request_log_names_the_client_and_the_w3c_trace_it_belongs_to(
+    api: ApiClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    with caplog.at_level(logging.INFO, logger="heronlog.request"):
+        api.get("/healthz", traceparent=trace, **{"X-Forwarded-For": "203.0.113.7"})
+        api.get("/healthz", traceparent="00-00000000000000000000000000000000-00f067aa0ba902b7-01")
+        api.get("/healthz", traceparent="not a trace")
+    traced, zero, malformed = [
+        record.__dict__ for record in caplog.records if record.name == "heronlog.request"
+    ]
+    assert traced["client"] == "127.0.0.1" and traced["forwarded_for"] == "203.0.113.7"
+    assert (traced["trace_id"], traced["parent_id"]) == (
+        "4bf92f3577b34da6a3ce929d0e0e4736",
+        "00f067aa0ba902b7",
+    )
+    assert "trace_id" not in zero and "trace_id" not in malformed  # an invalid traceparent is ignored
+    line = json.loads(observability.JsonFormatter().format(caplog.records[0]))
+    assert line["trace_id"] == "4bf92f3577b34da6a3ce929d0e0e4736" and line["client"] == "127.0.0.1"
