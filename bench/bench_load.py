@@ -133,7 +133,9 @@ def heronlog_serve(
         "HERONLOG_RATE_LIMIT_PER_TOKEN": "1000000",
         "HERONLOG_RATE_LIMIT_PER_ADDRESS": "1000000",
     }
-    command = [sys.executable, "-m", "api.server.cli", "serve", "--port", str(port)]
+    # The command line's module: api.server.cli since the api package was regrouped, api.cli before.
+    module = "api.server.cli" if (source / "api" / "server" / "cli.py").exists() else "api.cli"
+    command = [sys.executable, "-m", module, "serve", "--port", str(port)]
     command += ["--workers", str(workers), "--threads", str(threads)]
     with (folder / f"serve-{port}.log").open("wb") as log:
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=source)

@@ -47,6 +47,9 @@ REQUEST_ID_HEADER = "X-Request-ID"
 VALID_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=@-]{1,128}$")
 EXTENSION = "heronlog.metrics"
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""The methods the metrics name; any other (a client may send any token as a method) counts as ``other``, so that
+no client can grow the metrics: 300 made-up methods once took a scrape from 39 KB to 548 KB."""
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 """Seconds; fine below 50 ms, where a recorded move should answer."""
 
@@ -200,7 +203,7 @@ class Metrics:
         registry = self.registry
         self.requests = Counter(
             "heronlog_http_requests",
-            "HTTP requests answered, by method, route template and status.",
+            "HTTP requests answered, by method (other: one HTTP does not define), route template and status.",
             ["method", "route", "status"],
             registry=registry,
         )
@@ -235,6 +238,7 @@ class Metrics:
         )
 
     def observe(self, method: str, route: str, status: int, seconds: float, facts: Mapping[str, Any]) -> None:
+        method = method if method in METHODS else "other"
         self.requests.labels(method, route, str(status)).inc()
         self.latency.labels(method, route).observe(seconds)
         moves = facts.get("moves")
