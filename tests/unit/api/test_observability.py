@@ -155,7 +155,9 @@ def test_a_method_http_does_not_define_is_counted_as_other_so_made_up_methods_ca
     assert methods == {"GET", "other"}
     other = (("method", "other"), ("route", "unmatched"), ("status", "405"))
     assert samples[("heronlog_http_requests_total", other)] == 30
-    latency = {dict(labels)["method"] for name, labels in samples if name.startswith("heronlog_http_request_dur")}
+    latency = {
+        dict(labels)["method"] for name, labels in samples if name.startswith("heronlog_http_request_dur")
+    }
     assert latency == {"GET", "other"}
 
 
