@@ -1196,7 +1196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{result.cpu.heronlog / max(result.rate, 0.01) * 1000 / max(healthz_ms, 1e-6):.1f}× a `/healthz`"
                 for name, result in (
                     ("one-request closed-loop", single),
-                    *(("paced", run) for run in paced_runs),
+                    *((f"paced (run {index})", run) for index, run in enumerate(paced_runs, 1)),
                 )
                 if result is not None and result.cpu is not None
             )
