@@ -12,8 +12,9 @@ blocking, into a buffer (:class:`GatheringThreadWorker`), and hands it to a thre
 a chunked one). The thread's parser then reads from that buffer and never waits for the client. A request that
 cannot be whole in time is answered by the loop itself, in the API's error shape, and its connection closed:
 
-* not complete within :data:`REQUEST_SECONDS` of its first byte (of the connection, for a new one): ``408
-  request_timeout``;
+* not whole in time: its head within :data:`REQUEST_SECONDS` of its first byte (of the connection, for a new
+  one), and its body at :data:`BODY_BYTES_PER_SECOND` on average after that (a slow phone's upload is slow, not
+  an attack; it costs no thread while it lasts): ``408 request_timeout``;
 * a body larger than the app takes (``MAX_CONTENT_LENGTH``), announced or chunked: ``413 payload_too_large``,
   before it is read (a client that sends ``Expect: 100-continue`` never sends it);
 * a head larger than :data:`HEAD_LIMIT` with no end: ``400 invalid_request``.
@@ -27,6 +28,8 @@ from __future__ import annotations
 import contextlib
 import enum
 import errno
+import heapq
+import itertools
 import json
 import selectors
 import socket
@@ -39,7 +42,11 @@ from typing import Any
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
 REQUEST_SECONDS = 10.0
-"""How long a request may take to arrive whole, from its first byte (from the connection, for its first)."""
+"""How long a request's head may take to arrive, from its first byte (from the connection, for its first)."""
+
+BODY_BYTES_PER_SECOND = 16 * 1024
+"""The slowest average rate a body may arrive at (128 kbit/s, a poor mobile connection): a body of ``n`` bytes has
+``n / BODY_BYTES_PER_SECOND`` seconds more than the head (a 2 MiB import: 128 s)."""
 
 HEAD_LIMIT = 64 * 1024
 """The largest request head (request line and header fields) read; gunicorn's own limits are lower."""
@@ -140,7 +147,8 @@ REFUSALS: dict[Gathered | None, tuple[int, str, str, str]] = {
         408,
         "Request Timeout",
         "request_timeout",
-        f"the request did not arrive whole within {REQUEST_SECONDS:g} s: send it again",
+        "the request did not arrive whole in time (its head within {head:g} s, its body at {rate} KiB/s or more): "
+        "send it again",
     ),
     Gathered.HEAD_TOO_LARGE: (
         400,
@@ -174,7 +182,9 @@ def refusal(kind: Gathered | None, body_limit: int) -> bytes:
             "status": status,
             "error_code": code,
             "rule": None,
-            "message": message.format(limit=body_limit),
+            "message": message.format(
+                limit=body_limit, head=REQUEST_SECONDS, rate=BODY_BYTES_PER_SECOND // 1024
+            ),
             "details": details,
         }
     ).encode()
@@ -192,6 +202,8 @@ class Pending:
 
     buffer: bytearray
     deadline: float
+    sized: bool = False
+    """Whether its head has arrived and the deadline has been moved for its body."""
     registered: bool = False
     """Whether the socket is in the worker's poller (a kept-alive connection is, for its last callback)."""
     watched: bool = False
@@ -219,8 +231,10 @@ class GatheringThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn shi
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.gathering: dict[TConn, Pending] = {}
-        # In the order they began, which is the order of their deadlines (each is its start plus the same delay).
-        self.gathering_order: deque[tuple[TConn, Pending]] = deque()
+        # (deadline, a number that breaks ties, connection, its request): a heap, earliest deadline first. An entry
+        # whose request has been served, or whose deadline has moved (for its body), is skipped when it comes up.
+        self.gathering_deadlines: list[tuple[float, int, TConn, Pending]] = []
+        self.gathering_count = itertools.count()
         # Refused connections, closing: (when they are closed at the latest, connection), in that order.
         self.closing: deque[tuple[float, TConn]] = deque()
 
@@ -265,7 +279,7 @@ class GatheringThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn shi
         socket is in the poller already (a kept-alive connection)."""
         pending = Pending(buffer, time.monotonic() + REQUEST_SECONDS, registered=registered)
         self.gathering[conn] = pending
-        self.gathering_order.append((conn, pending))
+        self.keep_deadline(conn, pending)
         # Most requests are already there in full (a kept-alive connection is readable; a new one's request
         # follows its handshake at once): read now, and wait on the socket only when more is to come.
         self.on_gathering_readable(conn, conn.sock)
@@ -288,6 +302,12 @@ class GatheringThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn shi
                 return
             buffer += data
         state = examine(buffer, self.body_limit) if buffer else Gathered.PARTIAL
+        if state is Gathered.PARTIAL and not pending.sized and (head_end := buffer.find(b"\r\n\r\n")) >= 0:
+            pending.sized = True  # the head is in: the body has time of its own, by its size
+            length, chunked = _framing(bytes(buffer[:head_end]))
+            size = self.body_limit if chunked or length is None else length
+            pending.deadline = time.monotonic() + REQUEST_SECONDS + size / BODY_BYTES_PER_SECOND
+            self.keep_deadline(conn, pending)
         if state is Gathered.PARTIAL:
             if not pending.continued and expects_continue(buffer):
                 pending.continued = True
@@ -304,6 +324,11 @@ class GatheringThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn shi
         conn.init()
         conn.parser.unreader.unread(bytes(buffer))
         self.enqueue_req(conn)
+
+    def keep_deadline(self, conn: TConn, pending: Pending) -> None:
+        heapq.heappush(
+            self.gathering_deadlines, (pending.deadline, next(self.gathering_count), conn, pending)
+        )
 
     def watch(self, conn: TConn, pending: Pending) -> None:
         """Wait on ``conn``'s socket for the rest of its request."""
@@ -375,21 +400,18 @@ class GatheringThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn shi
         """Also refuse the requests that did not arrive whole in time (gunicorn's loop calls this at each turn)."""
         super().murder_pending()
         now = time.monotonic()
-        order = self.gathering_order
-        while order:
-            conn, pending = order[0]
-            if self.gathering.get(conn) is not pending:
-                order.popleft()  # served, or closed, since
-            elif pending.deadline <= now:
-                order.popleft()
+        deadlines = self.gathering_deadlines
+        while deadlines and deadlines[0][0] <= now:
+            deadline, _, conn, pending = heapq.heappop(deadlines)
+            if self.gathering.get(conn) is pending and pending.deadline == deadline:
                 self.refuse(conn, None)
-            else:
-                break
         while self.closing and self.closing[0][0] <= now:
             self.close_refused(self.closing.popleft()[1])
 
     def _cap_keepalive(self, deadline: float) -> None:
         """A stopping worker gives the requests still arriving as long as its kept-alive connections."""
         super()._cap_keepalive(deadline)
-        for pending in self.gathering.values():
-            pending.deadline = min(pending.deadline, deadline)
+        for conn, pending in self.gathering.items():
+            if pending.deadline > deadline:
+                pending.deadline = deadline
+                self.keep_deadline(conn, pending)

@@ -131,3 +131,21 @@ def test_a_body_over_the_limit_is_refused_before_it_is_sent(sqlite_server: Serve
     assert head.startswith(b"HTTP/1.1 413 ") and b"Connection: close" in head
     refused = json.loads(body)
     assert refused["error_code"] == "payload_too_large" and refused["details"]["limit"] == 2 * 1024 * 1024
+
+
+@pytest.mark.timeout(120)
+def test_a_large_body_sent_slowly_but_steadily_is_served(sqlite_server: Served) -> None:
+    """A phone uploading over a poor connection: 320 KiB at about 24 KiB/s takes over 13 s, longer than a head may
+    take, and is served (a body has time by its size: 16 KiB/s or faster)."""
+    host, _ = address(sqlite_server)
+    body = b'{"players": [' + b" " * (320 * 1024) + b'{"name": "Aiko"}, {"name": "Ben"}]}'
+    with socket.create_connection(address(sqlite_server), timeout=30) as client:
+        client.sendall(
+            f"POST /api/games HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+        )
+        for start in range(0, len(body), 6 * 1024):
+            client.sendall(body[start : start + 6 * 1024])
+            time.sleep(0.25)
+        answer = answer_of(client)
+    assert answer.startswith(b"HTTP/1.1 201 "), answer[:300]
