@@ -195,6 +195,30 @@ def refusal(kind: Gathered | None, body_limit: int) -> bytes:
     return head.encode("latin-1") + body
 
 
+_refused: Any = None
+
+
+def count_refusal(code: str) -> None:
+    """Count a request the loop refused, by its error code, in ``/metrics``
+    (``heronlog_requests_refused_total``): such a request never reaches the app, whose metrics count the rest.
+    The counter is made on first use, in the worker: ``prometheus_client`` must first be imported after
+    ``heronlog serve`` has set its multi-process folder (api.server.observability.serving)."""
+    global _refused  # noqa: PLW0603  # made once per worker process, on first use
+    try:
+        if _refused is None:
+            from prometheus_client import Counter
+
+            _refused = Counter(
+                "heronlog_requests_refused",
+                "Requests the server refused before they reached the app (408 not whole in time, 413 body too "
+                "large, 400 head too large or chunks unreadable), by error code.",
+                ["error_code"],
+            )
+        _refused.labels(code).inc()
+    except Exception:  # a metrics failure must never stop the worker's loop
+        return
+
+
 @dataclass(eq=False)
 class Pending:
     """A request being read by the loop: what has arrived, when it must be whole, and whether the client was
@@ -360,6 +384,7 @@ class GatheringThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn shi
         self.send_quietly(conn, refusal(kind, self.body_limit))
         what = "did not arrive whole in time" if kind is None else kind.value.replace("_", " ")
         self.log.info("refused a request from %s: %s", conn.client, what)
+        count_refusal(REFUSALS[kind][2])
         self.stop_gathering(conn)
         try:
             conn.sock.shutdown(socket.SHUT_WR)

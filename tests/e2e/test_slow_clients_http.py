@@ -98,6 +98,10 @@ def test_twenty_slow_connections_leave_healthz_and_a_move_answering(sqlite_serve
             assert answer.startswith(b"HTTP/1.1 408 "), answer[:200]
             assert json.loads(answer.partition(b"\r\n\r\n")[2])["error_code"] == "request_timeout"
         assert healthz(sqlite_server) == 200
+    # The refusals never reached the app; the server counts them in the metrics all the same.
+    metrics = api.get("/metrics").body
+    refused = [line for line in metrics.splitlines() if line.startswith("heronlog_requests_refused_total{")]
+    assert refused and 'error_code="request_timeout"' in refused[0] and float(refused[0].split()[-1]) >= 2
 
 
 @pytest.mark.timeout(120)
