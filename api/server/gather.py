@@ -303,7 +303,6 @@ class GatheringThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn shi
         socket is in the poller already (a kept-alive connection)."""
         pending = Pending(buffer, time.monotonic() + REQUEST_SECONDS, registered=registered)
         self.gathering[conn] = pending
-        self.keep_deadline(conn, pending)
         # Most requests are already there in full (a kept-alive connection is readable; a new one's request
         # follows its handshake at once): read now, and wait on the socket only when more is to come.
         self.on_gathering_readable(conn, conn.sock)
@@ -331,12 +330,15 @@ class GatheringThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn shi
             length, chunked = _framing(bytes(buffer[:head_end]))
             size = self.body_limit if chunked or length is None else length
             pending.deadline = time.monotonic() + REQUEST_SECONDS + size / BODY_BYTES_PER_SECOND
-            self.keep_deadline(conn, pending)
+            if pending.watched:
+                self.keep_deadline(conn, pending)  # else kept below, once
         if state is Gathered.PARTIAL:
             if not pending.continued and expects_continue(buffer):
                 pending.continued = True
                 self.send_quietly(conn, CONTINUE)  # the client waits for it before it sends its body
             if not pending.watched:
+                # Only a request that is not whole at once needs its deadline looked at (most are whole).
+                self.keep_deadline(conn, pending)
                 self.watch(conn, pending)
             return
         if state is not Gathered.COMPLETE:
