@@ -84,6 +84,7 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
     if not host.strip():
         raise SettingError("--host must name an address to listen on, such as 127.0.0.1 or 0.0.0.0")
     limit = environ.get("HERONLOG_MAX_CONTENT_LENGTH")
+    body_limit = api_setting("MAX_CONTENT_LENGTH", limit) if limit else DEFAULTS["MAX_CONTENT_LENGTH"]
     return ServeSettings(
         host=host.strip(),
         port=numbers["port"],
@@ -91,9 +92,7 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
         threads=numbers["threads"],
         reuse_port=words["reuse-port"] == "yes",
         pin_workers=words["pin-workers"],
-        body_limit=int(api_setting("MAX_CONTENT_LENGTH", limit))
-        if limit
-        else int(DEFAULTS["MAX_CONTENT_LENGTH"]),
+        body_limit=int(body_limit),
     )
 
 
@@ -121,9 +120,8 @@ def _serve(args: argparse.Namespace) -> int:
         settings = serve_settings(args, os.environ)
         store = StoreConfig.from_environ(os.environ, kind=args.store)
         check_listening(settings.host, settings.port)
-        pinning.should_pin(
-            settings.pin_workers, settings.workers, pinning.allowed_cpus()
-        )  # yes where it cannot
+        # --pin-workers yes where the system cannot pin is said here, before any worker starts
+        pinning.should_pin(settings.pin_workers, settings.workers, pinning.allowed_cpus())
     except (SettingError, ConfigError, ValueError) as error:
         print(f"heronlog: {error}", file=sys.stderr)
         return 2

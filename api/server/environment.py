@@ -158,12 +158,11 @@ def check_api_settings(environ: Mapping[str, str]) -> list[str]:
 
 
 def choice(label: str, text: str, choices: tuple[str, ...]) -> str:
-    """``text`` when it is one of ``choices`` (compared ignoring case and surrounding blanks)."""
-    value = text.strip().lower()
-    if value not in choices:
+    """``text`` when it is one of ``choices``, exactly as written (what reads it later compares it so)."""
+    if text not in choices:
         allowed = ", ".join(choices[:-1]) + " or " + choices[-1]
         raise SettingError(f"{label} is {allowed}, not {text!r}")
-    return value
+    return text
 
 
 def server_setting(environ: Mapping[str, str], name: str) -> str:

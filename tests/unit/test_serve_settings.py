@@ -122,3 +122,11 @@ def test_a_real_serve_with_a_bad_port_exits_at_once_with_one_line_and_no_traceba
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr == "heronlog: HERONLOG_PORT must be a whole number from 1 to 65535, not 'abc'\n"
+
+
+def test_a_word_setting_is_taken_as_written_so_what_reads_it_later_agrees(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("HERONLOG_LOG_FORMAT", "JSON")  # the logging configuration compares it exactly
+    assert main(["serve"]) == 2
+    assert capsys.readouterr().err == "heronlog: HERONLOG_LOG_FORMAT is json or text, not 'JSON'\n"
