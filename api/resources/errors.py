@@ -59,6 +59,7 @@ STATUS: Mapping[str, int] = {
     "game_closed": 409,
     "token_superseded": 409,  # a retried seat-token issuance whose token was replaced or withdrawn since
     "game_unfinished": 409,  # an export that needs a finished game (the BG Stats link): finish the game first
+    "request_timeout": 408,  # said by the server itself (api.server.gather): a request not whole in time
     "payload_too_large": 413,
     # 422: well-formed, but the rules (or the log's own consistency) refuse it
     "illegal_move": 422,

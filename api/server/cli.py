@@ -21,15 +21,27 @@ import argparse
 import datetime
 import json
 import os
+import socket
 import sys
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from api.server import pinning
 from api.server.collector import tune_worker_gc
-from api.server.environment import server_setting
+from api.server.environment import (
+    CHOICES,
+    DEFAULTS,
+    RANGES,
+    SettingError,
+    api_setting,
+    check_api_settings,
+    choice,
+    server_setting,
+    whole_number,
+)
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 
 
@@ -66,32 +78,103 @@ def fail(message: str, **fields: Any) -> None:
     say(message, level="error", **fields)
 
 
-SERVE_CHOICES = (
-    ("reuse_port", "HERONLOG_REUSE_PORT", ("yes", "no")),
-    ("pin_workers", "HERONLOG_PIN_WORKERS", pinning.MODES),
-)
-"""serve's options with a fixed set of values, and the variable each takes its default from."""
+@dataclass(frozen=True)
+class ServeSettings:
+    """What ``heronlog serve`` runs with, each value checked (:func:`serve_settings`)."""
+
+    host: str
+    port: int
+    workers: int
+    threads: int
+    reuse_port: bool
+    pin_workers: str
+    body_limit: int
+
+
+def _given(
+    args: argparse.Namespace, option: str, variable: str, environ: Mapping[str, str]
+) -> tuple[str, str]:
+    """The text of a serve option and the name to blame if it is wrong: ``--option`` when given on the command
+    line, else its environment variable (or its default, which is right)."""
+    value = getattr(args, option.replace("-", "_"))
+    if value is not None:
+        return str(value), f"--{option}"
+    return server_setting(environ, variable), variable
+
+
+def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> ServeSettings:
+    """The settings of ``heronlog serve`` from its options and ``environ``; :class:`SettingError` names the
+    first one that is wrong (a port that is no port, no workers, an unknown log format...)."""
+    numbers = {}
+    for option, variable in (
+        ("port", "HERONLOG_PORT"),
+        ("workers", "HERONLOG_WORKERS"),
+        ("threads", "HERONLOG_THREADS"),
+    ):
+        text, label = _given(args, option, variable, environ)
+        numbers[option] = whole_number(label, text, *RANGES[variable])
+    words = {}
+    for option, variable in (("reuse-port", "HERONLOG_REUSE_PORT"), ("pin-workers", "HERONLOG_PIN_WORKERS")):
+        text, label = _given(args, option, variable, environ)
+        words[option] = choice(label, text, CHOICES[variable])
+    for variable in ("HERONLOG_LOG_FORMAT", "HERONLOG_LOG_LEVEL"):
+        choice(variable, server_setting(environ, variable), CHOICES[variable])
+    problems = check_api_settings(environ)
+    if problems:
+        raise SettingError(problems[0])
+    host, _ = _given(args, "host", "HERONLOG_HOST", environ)
+    if not host.strip():
+        raise SettingError("--host must name an address to listen on, such as 127.0.0.1 or 0.0.0.0")
+    limit = environ.get("HERONLOG_MAX_CONTENT_LENGTH")
+    body_limit = api_setting("MAX_CONTENT_LENGTH", limit) if limit else DEFAULTS["MAX_CONTENT_LENGTH"]
+    return ServeSettings(
+        host=host.strip(),
+        port=numbers["port"],
+        workers=numbers["workers"],
+        threads=numbers["threads"],
+        reuse_port=words["reuse-port"] == "yes",
+        pin_workers=words["pin-workers"],
+        body_limit=int(body_limit),
+    )
+
+
+def check_listening(host: str, port: int) -> None:
+    """Whether ``host:port`` can be listened on, said as one line (:class:`SettingError`) before anything starts:
+    a port another server holds, or an address that is not this machine's."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as error:
+        raise SettingError(
+            f"cannot listen on {host}:{port}: {host!r} is not an address of this machine ({error})"
+        ) from None
+    family, kind, protocol, _, address = infos[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise SettingError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
 
 
 def _serve(args: argparse.Namespace) -> int:
-    for option, variable, choices in SERVE_CHOICES:  # argparse does not check a default from the environment
-        value = getattr(args, option)
-        if value not in choices:
-            allowed = ", ".join(choices[:-1]) + " or " + choices[-1]
-            fail(f"{variable} is {allowed}, not {value!r}")
-            return 2
     try:
+        settings = serve_settings(args, os.environ)
         store = StoreConfig.from_environ(_environ(args), kind=args.store)
-    except ConfigError as error:
+        check_listening(settings.host, settings.port)
+        # --pin-workers yes where the system cannot pin is said here, before any worker starts
+        pinning.should_pin(settings.pin_workers, settings.workers, pinning.allowed_cpus())
+    except (SettingError, ConfigError, ValueError) as error:
         fail(str(error))
         return 2
     say(f"events kept in {store.describe()}")
-    say(f"serving on http://{args.host}:{args.port}")
+    say(f"serving on http://{settings.host}:{settings.port}")
 
     from gunicorn.app.base import BaseApplication
 
     from api.app import create_app
-    from api.server import observability, unread
+    from api.server import observability, orphans, unread
+    from api.server.gather import GatheringThreadWorker
 
     class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
         """Gunicorn embedded: the app is built in each worker (after fork), never in the master."""
@@ -109,11 +192,13 @@ def _serve(args: argparse.Namespace) -> int:
             # gunicorn closes a connection whose refused body it would have to read on: say so (api.server.unread)
             return unread.closing_when_unread(self.factory())
 
+    # Each worker's loop reads a request whole before a thread serves it (api.server.gather).
+    GatheringThreadWorker.body_limit = settings.body_limit
     options = {
-        "bind": f"{args.host}:{args.port}",
-        "workers": args.workers,
-        "threads": args.threads,
-        "worker_class": "gthread",
+        "bind": f"{settings.host}:{settings.port}",
+        "workers": settings.workers,
+        "threads": settings.threads,
+        "worker_class": GatheringThreadWorker,
         "timeout": 60,
         "accesslog": None,
         # A keep-alive connection stays with the worker that accepted it. By default the workers share one
@@ -122,7 +207,7 @@ def _serve(args: argparse.Namespace) -> int:
         # With SO_REUSEPORT each worker has a socket of its own and the kernel's hash spreads the connections
         # (19/31 of 50 was common); with one shared socket and no turns, the first worker to wake took nearly
         # every client of a burst.
-        "reuse_port": args.reuse_port == "yes",
+        "reuse_port": settings.reuse_port,
         "post_worker_init": tune_worker_gc,
     }
     from gunicorn.config import Config
@@ -137,17 +222,14 @@ def _serve(args: argparse.Namespace) -> int:
         app_config: dict[str, Any] = {"STORE": store, "SNAPSHOTS_IN_BACKGROUND": True}
         if "HERONLOG_STREAM_MAX_OPEN" not in os.environ:
             # Event streams may hold all but two of a worker's threads: moves and reads always find one.
-            app_config["STREAM_MAX_OPEN"] = max(1, args.threads - 2)
+            app_config["STREAM_MAX_OPEN"] = max(1, settings.threads - 2)
         served = {**options, **extra}
-        if args.reuse_port == "no":
+        orphans.install(served)  # a worker ends with its master, however the master ended
+        if not settings.reuse_port:
             from api.server import balance
 
             balance.install(served)  # the balanced worker class, its hooks chained after the metrics' own
-        try:
-            pinning.install(served, args.pin_workers)  # each worker on a CPU of its own, when they fill them
-        except ValueError as error:
-            fail(str(error))
-            return 2
+        pinning.install(served, settings.pin_workers)  # each worker on a CPU of its own, when they fill them
         Server(lambda: create_app(app_config), served).run()
     return 0
 
@@ -465,17 +547,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"heronlog {package_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", help="serve the JSON API and the web pages")
-    serve.add_argument(
-        "--host",
-        default=server_setting(os.environ, "HERONLOG_HOST"),
-        help="address to listen on (default: HERONLOG_HOST, else 127.0.0.1)",
-    )
-    serve.add_argument(
-        "--port",
-        type=int,
-        default=int(server_setting(os.environ, "HERONLOG_PORT")),
-        help="port to listen on (default: HERONLOG_PORT, else 8000)",
-    )
+    # Every option's default comes from its environment variable, read and checked when serve starts (a
+    # HERONLOG_PORT that is no port is then one line, not a traceback from building this parser).
+    serve.add_argument("--host", help="address to listen on (default: HERONLOG_HOST, else 127.0.0.1)")
+    serve.add_argument("--port", help="port to listen on, 1 to 65535 (default: HERONLOG_PORT, else 8000)")
     serve.add_argument(
         "--store", choices=STORE_KINDS, help="event store (default: sqlite, or redis if REDIS_URL)"
     )
@@ -486,14 +561,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--workers",
-        type=int,
-        default=int(server_setting(os.environ, "HERONLOG_WORKERS")),
-        help="worker processes (default 1; keep 1 on SQLite, whose rate limits and idempotency cache are per process)",
+        help="worker processes, 1 or more (default: HERONLOG_WORKERS, else 1; keep 1 on SQLite, whose rate "
+        "limits are per process)",
+    )
+    serve.add_argument(
+        "--threads",
+        help="threads per worker, 1 or more (default: HERONLOG_THREADS, else 8); each open event stream holds one",
     )
     serve.add_argument(
         "--reuse-port",
-        choices=("yes", "no"),
-        default=server_setting(os.environ, "HERONLOG_REUSE_PORT"),
+        choices=CHOICES["HERONLOG_REUSE_PORT"],
         help="no (default): the workers share one socket and take turns accepting connections, so that each "
         "holds about as many; yes: each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads "
         "the connections by a hash",
@@ -501,15 +578,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--pin-workers",
         choices=pinning.MODES,
-        default=server_setting(os.environ, "HERONLOG_PIN_WORKERS"),
         help="auto (default): keep each worker on a CPU of its own when there are as many workers as CPUs this "
         "process may run on; yes: always; no: never (the kernel moves them)",
-    )
-    serve.add_argument(
-        "--threads",
-        type=int,
-        default=int(server_setting(os.environ, "HERONLOG_THREADS")),
-        help="threads per worker (default 8); each open event stream holds one",
     )
     serve.set_defaults(handler=_serve)
 

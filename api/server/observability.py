@@ -44,6 +44,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from flask import Flask, Response, g, has_request_context, request
 
 from api.server.environment import server_setting
@@ -56,6 +57,9 @@ CONFLICT_CODES = ("stale_version", "nothing_to_undo", "nothing_to_redo", "game_c
 """The error codes of refused writes that the conflicts counter shows from zero (api.resources.errors.STATUS)."""
 EXTENSION = "heronlog.metrics"
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+"""The methods the metrics name; any other (a client may send any token as a method) counts as ``other``, so that
+no client can grow the metrics: 300 made-up methods once took a scrape from 39 KB to 548 KB."""
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 """Seconds; fine below 50 ms, where a recorded move should answer."""
 
@@ -97,6 +101,14 @@ def trace_of(header: str | None) -> tuple[str, str] | None:
 _RECORD_FIELDS = frozenset(logging.LogRecord("", 0, "", 0, "", (), None).__dict__) | {"message", "asctime"}
 
 
+def _as_text(value: Any) -> str:
+    return str(value)
+
+
+_LINE_ENCODER = msgspec.json.Encoder(enc_hook=_as_text)
+"""Log lines' JSON: what JSON cannot hold is written as its text (``str``), as ``json.dumps(default=str)`` does."""
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per record: time (UTC), level, logger, message, the request id when there is one, the
     fields given with ``extra=``, and the traceback of an exception."""
@@ -125,7 +137,12 @@ class JsonFormatter(logging.Formatter):
             entry["traceback"] = "".join(traceback.format_exception(*record.exc_info))
         elif record.stack_info:
             entry["stack"] = record.stack_info
-        return json.dumps(entry, default=str, ensure_ascii=False)
+        try:
+            # msgspec writes a line in an eighth of json.dumps's time (0.9 against 7.5 µs for a request's line),
+            # and every request writes one.
+            return _LINE_ENCODER.encode(entry).decode("utf-8")
+        except (TypeError, ValueError, OverflowError):  # a key that is not a string, a number too large...
+            return json.dumps(entry, default=str, ensure_ascii=False)
 
 
 class LineHandler(logging.Handler):
@@ -228,7 +245,7 @@ class Metrics:
         registry = self.registry
         self.requests = Counter(
             "heronlog_http_requests",
-            "HTTP requests answered, by method, route template and status.",
+            "HTTP requests answered, by method (other: one HTTP does not define), route template and status.",
             ["method", "route", "status"],
             registry=registry,
         )
@@ -276,6 +293,7 @@ class Metrics:
             self.store_errors.labels(route)
 
     def observe(self, method: str, route: str, status: int, seconds: float, facts: Mapping[str, Any]) -> None:
+        method = method if method in METHODS else "other"
         self.requests.labels(method, route, str(status)).inc()
         self.latency.labels(method, route).observe(seconds)
         moves = facts.get("moves")

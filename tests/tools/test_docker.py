@@ -13,14 +13,14 @@ import re
 import threading
 import tomllib
 from collections.abc import Iterator, Mapping
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
 from api.app import create_app
-from api.server.cli import build_parser
+from api.server.cli import build_parser, serve_settings
 from api.server.environment import variables
 from replay.config import StoreConfig
 from tests.docker_files import (
@@ -76,13 +76,10 @@ def healthcheck_destination() -> str:
 
 
 def serve_args(environ: Mapping[str, str], argv: list[str]) -> Any:
-    """What `heronlog <argv>` would run with, in this environment."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name in ("HERONLOG_HOST", "HERONLOG_PORT", "HERONLOG_WORKERS", "HERONLOG_THREADS"):
-            patch.delenv(name, raising=False)
-        for name, value in environ.items():
-            patch.setenv(name, value)
-        return build_parser().parse_args(argv)
+    """What `heronlog <argv>` would run with, in this environment: its command, and the settings `serve` would
+    start with (host, port, workers, threads...)."""
+    args = build_parser().parse_args(argv)
+    return SimpleNamespace(command=args.command, **vars(serve_settings(args, environ)))
 
 
 def app_routes() -> set[str]:

@@ -144,6 +144,23 @@ def test_metrics_count_requests_moves_conflicts_and_rate_limited_writes() -> Non
     assert samples[latency_count] == 3
 
 
+def test_a_method_http_does_not_define_is_counted_as_other_so_made_up_methods_cannot_grow_the_metrics(
+    api: ApiClient,
+) -> None:
+    assert api.send("GET", "/healthz", None, {}).status == 200
+    for index in range(30):
+        assert api.send(f"BREW{index}", "/healthz", None, {}).error() == (405, "method_not_allowed")
+    samples = scrape(api)
+    methods = {dict(labels)["method"] for name, labels in samples if name == "heronlog_http_requests_total"}
+    assert methods == {"GET", "other"}
+    other = (("method", "other"), ("route", "unmatched"), ("status", "405"))
+    assert samples[("heronlog_http_requests_total", other)] == 30
+    latency = {
+        dict(labels)["method"] for name, labels in samples if name.startswith("heronlog_http_request_dur")
+    }
+    assert latency == {"GET", "other"}
+
+
 def test_a_store_outage_is_counted_as_a_store_error(app: Flask, api: ApiClient) -> None:
     game_id, _, _ = api.create(2, seed=2)
 
