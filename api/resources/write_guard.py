@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -213,14 +214,31 @@ def chunked() -> bool:
 
 
 def _read_chunked() -> bytes:
-    """A chunked body, read now and kept for the view (Flask's cache), up to ``MAX_CONTENT_LENGTH``: a longer
-    one is ``413 payload_too_large``, as a body whose ``Content-Length`` says it is too long."""
+    """A chunked body, read here whole, up to ``MAX_CONTENT_LENGTH``: a longer one is
+    ``413 payload_too_large``, as a body whose ``Content-Length`` says it is too long (werkzeug would stop
+    reading at the limit and hand on what it had: "Invalid JSON body"). What was read is put back as a body of
+    known length, for the view to read as any other."""
+    limit = int(current_app.config["MAX_CONTENT_LENGTH"])
+    source = request.environ["wsgi.input"]
+    parts: list[bytes] = []
+    size = 0
     try:
-        return request.get_data(cache=True)
-    except RequestEntityTooLarge:
-        raise
-    except ValueError as error:  # a stream cut short or malformed: what it holds is not a body
+        while size <= limit:
+            part = source.read(min(64 * 1024, limit + 1 - size))
+            if not part:
+                break
+            parts.append(part)
+            size += len(part)
+    except (OSError, ValueError) as error:  # a stream cut short or malformed: what it holds is not a body
         raise ApiError("invalid_request", "the chunked body could not be read whole") from error
+    if size > limit:
+        raise RequestEntityTooLarge()
+    data = b"".join(parts)
+    request.environ["wsgi.input"] = io.BytesIO(data)
+    request.environ["CONTENT_LENGTH"] = str(len(data))
+    request.environ.pop("HTTP_TRANSFER_ENCODING", None)  # read whole: it is now a body of known length
+    request.environ.pop("wsgi.input_terminated", None)
+    return data
 
 
 def install(app: Flask) -> None:
