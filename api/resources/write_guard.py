@@ -81,6 +81,16 @@ def identity() -> str:
     return address()
 
 
+def key_scope() -> str:
+    """Whose ``Idempotency-Key`` a write's is: the token it sent for one game (a fork's retry from a phone that
+    changed networks is still the same caller), else its address. Not whom it is counted against: a fork is
+    counted by address (:func:`identity`)."""
+    token = presented_token() if isinstance((request.view_args or {}).get("game_id"), UUID) else None
+    if token:
+        return "token:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
+    return address()
+
+
 def address() -> str:
     """The rate limit's name for the client address of the request."""
     return "address:" + (request.remote_addr or "unknown")
@@ -265,5 +275,6 @@ def install(app: Flask) -> None:
         _count(who, limit, near=game_id if isinstance(game_id, UUID) else None)
         if key is not None:
             g.idempotency_key = key
-            g.creation_key = hashlib.sha256(f"{who}\n{key}".encode("utf-8", "surrogatepass")).hexdigest()
+            scope = key_scope()
+            g.creation_key = hashlib.sha256(f"{scope}\n{key}".encode("utf-8", "surrogatepass")).hexdigest()
         return None
