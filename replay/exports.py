@@ -508,17 +508,7 @@ class _Checks:
         elif isinstance(event, GameAbandoned):
             if seat is not None:
                 raise ReplayError("only the owner abandons a game")
-            if (
-                text.checked(
-                    event.reason,
-                    "the reason",
-                    max_length=decisions.MAX_REASON,
-                    multiline=True,
-                    allow_empty=True,
-                )
-                != event.reason
-            ):
-                raise ReplayError("the reason is not in its stored form (trimmed, composed, LF line breaks)")
+            reason(event.reason)
 
     def of_note(self, stream: notes.Annotations, event: DomainEvent) -> None:
         """Refuse what no token could have written through the API in an event of the annotation stream."""
@@ -539,6 +529,11 @@ class _Checks:
             author = stream.get(event.annotation_id).author
             if seat is not None and actor != author:
                 raise ReplayError(f"{actor} may change its own comments only, not those of {author}")
+
+
+def reason(said: str) -> str:
+    """An abandonment's reason as a game keeps it (the text rules, at most 500 characters, several lines)."""
+    return text.checked(said, "the reason", max_length=decisions.MAX_REASON, multiline=True, allow_empty=True)
 
 
 def _seat_of(game: Game, version: int) -> Any:
@@ -606,7 +601,9 @@ def _created(
             "marked as played with it",
         )
         return None
-    if not same_json(event.setup, document.get("setup")):
+    if not same_json(event.setup, document.get("setup")) and not same_json(
+        event.setup, _tidied(document.get("setup"))
+    ):
         problems.add(
             "setup",
             "the setup is not in its stored form (players, mode, seed, options, title, private, expansions)",
@@ -636,6 +633,28 @@ def _created(
         parent=event.parent,
     )
     return mutate(created, None), created
+
+
+def _tidied(setup: Any) -> Any:
+    """A setup with its names, colours and title in the form a game keeps text (:func:`replay.text.tidy`): a
+    game recorded before the text rules may hold a name with a blank or an invisible character at its end, or
+    a decomposed accent; its import keeps the name as the rules keep it now (anything else still differs)."""
+    if not isinstance(setup, Mapping):
+        return setup
+    tidied = dict(setup)
+    if isinstance(setup.get("title"), str):
+        tidied["title"] = text.tidy(setup["title"])
+    if isinstance(setup.get("players"), list):
+        tidied["players"] = [
+            {
+                key: text.tidy(value) if key in ("name", "colour") and isinstance(value, str) else value
+                for key, value in player.items()
+            }
+            if isinstance(player, Mapping)
+            else player
+            for player in setup["players"]
+        ]
+    return tidied
 
 
 def _parent_here(
@@ -753,6 +772,8 @@ def _recheck(game: Game, event: DomainEvent, held: _Held) -> list[DomainEvent]:
         return written
     if game.abandoned is not None:
         raise ReplayError("the game was already abandoned")
+    if isinstance(event, GameAbandoned):  # kept as the rules keep texts now (a reason stored before them)
+        return [replace(event, reason=reason(event.reason))]
     return [event]
 
 

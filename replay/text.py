@@ -100,6 +100,12 @@ def _strip(text: str) -> str:
     return text[start:end]
 
 
+def tidy(text: str) -> str:
+    """``text`` in the form a game keeps it: composed (NFC), without blanks or invisible characters at either
+    end (what :func:`checked` returns for a text it accepts)."""
+    return _strip(unicodedata.normalize("NFC", text))
+
+
 def checked(
     value: object,
     what: str,
@@ -136,7 +142,7 @@ def checked(
                 character=f"U+{ord(char):04X}",
                 **details,
             )
-    text = _strip(unicodedata.normalize("NFC", text))
+    text = tidy(text)
     if not text and not allow_empty:
         raise error(f"{what} must not be empty", **details)
     if len(text) > max_length:
