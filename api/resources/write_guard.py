@@ -70,15 +70,7 @@ def identity() -> str:
     else a made-up token per request would escape the address's limit. A fork takes a token (to read a private
     game) but creates a game, with a token of its own: it is counted by address too, or each fork's token
     would make as many forks again."""
-    creation = request.endpoint in CREATIONS
-    token = (
-        presented_token()
-        if not creation and isinstance((request.view_args or {}).get("game_id"), UUID)
-        else None
-    )
-    if token:
-        return "token:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
-    return address()
+    return address() if request.endpoint in CREATIONS else key_scope()
 
 
 def key_scope() -> str:
@@ -118,7 +110,7 @@ def _count(
     decided = verdict(limit, count, reset)
     if decided.allowed:
         return
-    if costly:
+    if costly and reset > 1:  # a give-back that could land in the next window would lend it writes instead
         game_log().tally(who, window, near=near, weight=-weight)
     error = ApiError(
         "rate_limited",
