@@ -17,6 +17,7 @@ import domain
 from replay import rules
 from replay.annotations import Annotation
 from replay.game import Game, MoveRecord
+from replay.text import printable
 
 
 @dataclass(frozen=True)
@@ -308,6 +309,8 @@ class TextRecord(Visitor):
         ]
         if game.parent:
             self.lines.append(f"branch of game {game.parent['game_id']} at version {game.parent['version']}")
+        if setup.get("catalog_override"):
+            self.lines.append("played with a catalog of its own, not the components heronlog packages")
         if game.setup.get("solo"):
             self.lines.append(f"solo game against the rival, difficulty {game.setup['solo']}")
             self.lines.extend(f"       ({line})" for line in opening_lines(game))
@@ -320,7 +323,11 @@ class TextRecord(Visitor):
             glyph = f"{note.glyph} " if note.glyph else ""
             target = f" [{self._target(note.target)}]" if note.target else ""
             author = actor_text(self._opening, note.author)
-            self.lines.append(f"      {{{glyph}{author}{target}: {note.text}}}")
+            # A comment of several lines goes on, indented, under its first (text() escapes the rest).
+            first, *more = note.text.split("\n")
+            said = [f"      {{{glyph}{author}{target}: {first}", *(f"       {line}" for line in more)]
+            said[-1] += "}"
+            self.lines.extend(said)
 
     def _target(self, target: Mapping[str, Any]) -> str:
         """A comment's board target in the replay page's words ("steward room 1", "Ben's domain (seat 2)")."""
@@ -360,13 +367,16 @@ class TextRecord(Visitor):
         self.lines += ["", "## Score sheet" + ("" if domain.is_over(state) else " (game in progress)")]
         self.lines.extend(score_table(state, self.names))
         if game.abandoned:
-            note = game.abandoned.note.strip()
+            first, *more = game.abandoned.note.strip().split("\n")
             self.lines.append(
-                f"abandoned by {actor_text(state, game.abandoned.actor)}" + (f": {note}" if note else "")
+                f"abandoned by {actor_text(state, game.abandoned.actor)}" + (f": {first}" if first else "")
             )
+            self.lines.extend(f"  {line}" for line in more)
 
     def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
+        """The record, each line as :func:`replay.text.printable` writes it: a name, title or comment stored
+        with a control character (before they were refused) never writes it raw to a reader's terminal."""
+        return "\n".join(printable(line) for line in self.lines) + "\n"
 
 
 def actor_text(state: Any, actor: str) -> str:

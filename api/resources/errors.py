@@ -61,6 +61,7 @@ STATUS: Mapping[str, int] = {
     "game_unfinished": 409,  # an export that needs a finished game (the BG Stats link): finish the game first
     "request_timeout": 408,  # said by the server itself (api.server.gather): a request not whole in time
     "payload_too_large": 413,
+    "import_too_large": 413,  # an import holding more events than IMPORT_MAX_EVENTS
     # 422: well-formed, but the rules (or the log's own consistency) refuse it
     "illegal_move": 422,
     "not_your_turn": 422,
@@ -80,6 +81,7 @@ STATUS: Mapping[str, int] = {
     "internal_error": 500,
     "store_unavailable": 503,
     "too_many_streams": 503,  # every event stream this process may hold is open: a spectator tries again later
+    "too_many_imports": 503,  # this process refolds as many heavy imports as it may at once: try again shortly
 }
 """Every error code the API answers with, and its HTTP status."""
 
@@ -228,7 +230,14 @@ def from_http_exception(error: HTTPException) -> Response:
     if status == 422 or "messages" in data:
         status = 400
         details["fields"] = data.get("messages") or data.get("errors") or {}
-        message = "the request does not match its schema: see details.fields"
+        said = details["fields"].get("json") if isinstance(details["fields"], Mapping) else None
+        if isinstance(said, list) and said and str(said[0]).startswith("Invalid JSON body"):
+            message = "the body is not JSON text: " + str(said[0]).removeprefix("Invalid JSON body").strip(
+                ":. "
+            )
+            message = message.rstrip(": ")
+        else:
+            message = "the request does not match its schema: see details.fields"
     else:
         message = data.get("message") or error.description or error.name
     code = HTTP_CODES.get(status, (error.name or "error").lower().replace(" ", "_"))

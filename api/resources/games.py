@@ -15,11 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 from uuid import UUID
 
-from flask import Response, url_for
+from flask import Response, current_app, url_for
 from flask.views import MethodView
 
 import domain
-from api.resources import present
+from api.resources import present, write_guard
 from api.resources.context import (
     creation_key,
     etag,
@@ -67,6 +67,7 @@ from api.resources.schemas import (
     UndoSchema,
 )
 from api.server.observability import note
+from replay import exports
 from replay.access import Issued
 from replay.application import Played
 from replay.game import Game
@@ -199,10 +200,12 @@ class Games(MethodView):
     def post(self, setup: Mapping[str, Any]) -> Any:
         """Start a game. The answer holds the owner token, shown this once: keep it to record moves.
 
-        Players' names are their own: two that are the same, ignoring case and the blanks around them, are
-        `400 invalid_setup` (messages name players, and "Ann's turn, not Ann's" says nothing); so are their
-        colours (the board tells players apart by colour), and a player given none takes one nobody chose."""
-        _distinct_seats(setup["players"])
+        Players' names are their own: two that look the same (ignoring case, the blanks around them,
+        invisible characters, and letters of other alphabets drawn like Latin ones) are `400 invalid_setup`
+        (messages name players, and "Ann's turn, not Ann's" says nothing); so are their colours (the board
+        tells players apart by colour), and a player given none takes one nobody chose. Names, colours and the
+        title are one line of plain text: a control character, a bidirectional override or a lone surrogate
+        is `400`."""
         return created(game_log().create_game(dict(setup), idempotency_key=creation_key()))
 
 
@@ -216,37 +219,26 @@ class Import(MethodView):
     def post(self, query: Mapping[str, Any], document: Mapping[str, Any]) -> Any:
         """Import an exported game.
 
-        Every event is checked against the rules; `422 invalid_log` lists every problem with its position
-        and nothing is written. The game keeps its id unless it is taken here (or `new_id` is set); the
-        answer holds the new owner token."""
-        issued = game_log().import_log(
-            dict(document), keep_id=not query["new_id"], idempotency_key=creation_key()
-        )
+        Every event is checked against the rules, and against what the API would have taken from a client
+        (who acted, texts, keys, dates, the catalog, the parent); `422 invalid_log` lists every problem with
+        its position and nothing is written. An export of more than `IMPORT_MAX_EVENTS` events is
+        `413 import_too_large`; an import counts as one write per `IMPORT_EVENTS_PER_WRITE` of its events in
+        the rate limit of its address, and against the game it was exported from (`RATE_LIMIT_PER_SOURCE`);
+        a large one while the server refolds another is `503 too_many_imports`. The game keeps its id unless
+        it is taken here (or `new_id` is set); the answer holds the new owner token."""
+        events = exports.check_size(document, int(current_app.config["IMPORT_MAX_EVENTS"]))
+        write_guard.weigh(write_guard.import_weight(events))
+        source = exports.source_game(document)
+        if source is not None:
+            write_guard.count_source(source)
+        with write_guard.heavy_import(events):
+            issued = game_log().import_log(
+                dict(document),
+                keep_id=not query["new_id"],
+                idempotency_key=creation_key(),
+                max_events=int(current_app.config["IMPORT_MAX_EVENTS"]),
+            )
         return created(issued)
-
-
-def _distinct_seats(players: Any) -> None:
-    """Refuse two players of one name, or of one colour (each compared ignoring case and surrounding blanks),
-    as a list of names or of {name, colour} gives them; anything else is left to the rules engine's setup
-    checks."""
-    if not isinstance(players, list):
-        return
-    for field, what in (("name", "named"), ("colour", "playing")):
-        seen: set[str] = set()
-        for player in players:
-            value = player.get(field) if isinstance(player, dict) else player if field == "name" else None
-            if not isinstance(value, str) or not value.strip():
-                continue
-            key = value.strip().casefold()
-            if key in seen:
-                named: dict[str, Any] = {field: value.strip()}
-                raise ApiError(
-                    "invalid_setup",
-                    f"two players are {what} {value.strip()!r}: each player needs a {field} of their own "
-                    f"({field}s are compared ignoring case and the blanks around them)",
-                    **named,
-                )
-            seen.add(key)
 
 
 # --- one game ---------------------------------------------------------------------------------------------
@@ -512,8 +504,10 @@ class Forks(MethodView):
 
         Whoever may read a game may fork it, and owns the branch: the answer holds its owner token. The branch
         is titled ``title``, or by default "<the game's title> — what if (from move N)" ("from the start"
-        at version 1)."""
+        at version 1). A fork counts as a creation of the address that asks for it, whatever token it sends,
+        and against the game forked (`RATE_LIMIT_PER_SOURCE` a window)."""
         game, _ = reader(game_id)
+        write_guard.count_source(game_id)
         version = body["version"] if body["version"] is not None else game.version
         return created(
             game_log().fork(game_id, version, title=body.get("title"), idempotency_key=creation_key())

@@ -265,7 +265,17 @@ class GameSchema(Schema):
     private = fields.Boolean(required=True)
     parent = fields.Dict(required=True, allow_none=True)
     rules_version = fields.String(required=True)
-    created_on = fields.String(required=True)
+    catalog_override = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "the game is played with a catalog of its own (an import that declared one), not the "
+            "components heronlog packages: its points and effects may differ from the printed game's"
+        },
+    )
+    created_on = fields.String(
+        required=True,
+        metadata={"description": "when the game was played (an imported game keeps its own date)"},
+    )
     modified_on = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "also sent as the ETag"})
     status = fields.String(required=True, metadata={"description": "in progress, finished or abandoned"})

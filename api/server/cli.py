@@ -157,6 +157,11 @@ def check_listening(host: str, port: int) -> None:
             raise SettingError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
 
 
+MAX_EVENTS_HELP = (
+    "the most events the log may hold (default: HERONLOG_IMPORT_MAX_EVENTS, as the API; 0: no cap)"
+)
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         settings = serve_settings(args, os.environ)
@@ -266,10 +271,26 @@ def _read_only_log(store: StoreConfig) -> Any:
 
 
 def _read_json(path: str) -> Any:
+    """A file's JSON, read as the API reads a request's body (``api.resources.fastjson.decode``): JSON nested
+    past the recursion limit, a lone surrogate, NaN or an integer of 4,300 digits is refused as not JSON text
+    (a ``ValueError``), never a traceback, and ``check`` and ``import`` accept the same files."""
+    from api.resources.fastjson import decode
+
     if path == "-":
-        return json.load(sys.stdin)
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+        return decode(sys.stdin.buffer.read())
+    with open(path, "rb") as handle:
+        return decode(handle.read())
+
+
+def _max_events(args: argparse.Namespace) -> int:
+    """The most events an import may hold: ``--max-events``, else the server's ``HERONLOG_IMPORT_MAX_EVENTS``
+    (so that ``check`` says what the API would, and ``import`` takes what it takes); 0: no cap."""
+    if args.max_events is not None:
+        return int(args.max_events)
+    from api.server.environment import DEFAULTS
+
+    raw = os.environ.get("HERONLOG_IMPORT_MAX_EVENTS") or str(DEFAULTS["IMPORT_MAX_EVENTS"])
+    return int(raw)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -326,6 +347,7 @@ def _import(args: argparse.Namespace) -> int:
 
     try:
         data = _read_json(args.file)
+        max_events = _max_events(args)
     except (OSError, ValueError) as error:
         fail(f"cannot read {args.file}: {error}")
         return 2
@@ -335,7 +357,7 @@ def _import(args: argparse.Namespace) -> int:
     log = open_log(_store(args))
     try:
         # As `POST /api/games/import` does: the game comes with an owner, or nobody could administer it.
-        issued = log.import_log(data, keep_id=not args.new_id)
+        issued = log.import_log(data, keep_id=not args.new_id, max_events=max_events)
         title = str(data.get("setup", {}).get("title", "")) if isinstance(data, dict) else ""
         print(issued.game_id)  # standard output holds the id alone, for scripts: ID=$(heronlog import ...)
         own = data.get("game_id") if isinstance(data, dict) else None
@@ -388,16 +410,22 @@ def _check(args: argparse.Namespace) -> int:
 
     try:
         data = _read_json(args.file)
+        max_events = _max_events(args)
     except (OSError, ValueError) as error:
         fail(f"cannot read {args.file}: {error}")
         return 2
     log = open_log(StoreConfig(kind="memory"))
     try:
-        game = log.check_log(data)
+        game = log.check_log(data, max_events=max_events)
     except ReplayError as error:
         _report_problems(error)
         return 1
+    finally:
+        log.close()
     print(f"ok: {len(game.line)} effective moves, {game.version} events, rules {game.rules_version}")
+    if game.parent:
+        # The one thing a file alone cannot say: import takes a branch only where its parent game is.
+        print(f"a branch of game {game.parent['game_id']}: import it where that game is", file=sys.stderr)
     return 0
 
 
@@ -618,6 +646,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="append the game's new owner token to FILE (mode 0600) instead of printing it on standard error",
     )
     _store_options(import_)
+    import_.add_argument("--max-events", type=int, metavar="N", help=MAX_EVENTS_HELP)
     import_.set_defaults(handler=_import)
 
     check = commands.add_parser(
@@ -627,6 +656,7 @@ def build_parser() -> argparse.ArgumentParser:
         "no store is opened.",
     )
     check.add_argument("file", help="an export (json), or - for standard input")
+    check.add_argument("--max-events", type=int, metavar="N", help=MAX_EVENTS_HELP)
     check.set_defaults(handler=_check)
 
     revalidate = commands.add_parser(

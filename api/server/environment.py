@@ -19,6 +19,10 @@ DEFAULTS: Mapping[str, int | float] = {
     "RATE_LIMIT_WINDOW": 60,  # seconds
     "RATE_LIMIT_PER_TOKEN": 600,  # writes per window per token (0: no limit)
     "RATE_LIMIT_PER_ADDRESS": 120,  # writes per window per client address, for writes without a token
+    "RATE_LIMIT_PER_SOURCE": 60,  # forks and imports per window of one game they come from (0: no limit)
+    "IMPORT_MAX_EVENTS": 5000,  # events (game and annotations) one import may hold (0: no cap)
+    "IMPORT_EVENTS_PER_WRITE": 50,  # an import counts as one write per this many events, in the rate limit
+    "IMPORTS_AT_ONCE": 1,  # heavy imports (over 500 events) one process refolds at once (0: no cap)
     "IDEMPOTENCY_TTL": 3600,  # seconds a receipt (the answer of a creation that handed out a token) is kept
     "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
     "STREAM_HEARTBEAT_SECONDS": 15.0,
@@ -63,7 +67,26 @@ SETTING_MEANINGS: Mapping[str, str] = {
     "MAX_CONTENT_LENGTH": "largest request body, in bytes",
     "RATE_LIMIT_WINDOW": "seconds of a rate-limit window",
     "RATE_LIMIT_PER_TOKEN": "writes per window per token (0: no limit)",
-    "RATE_LIMIT_PER_ADDRESS": "writes per window per client address, for writes that take no token (0: no limit)",
+    "RATE_LIMIT_PER_ADDRESS": (
+        "writes per window per client address, for the writes that take no token and for every creation (a "
+        "game, a fork, an import, a score sheet; 0: no limit)"
+    ),
+    "RATE_LIMIT_PER_SOURCE": (
+        "forks and imports per window of one game they come from (the game forked; the game an export was "
+        "taken from; 0: no limit)"
+    ),
+    "IMPORT_MAX_EVENTS": (
+        "the most events (of the game and of its annotations) an import may hold; more is "
+        "`413 import_too_large` (0: no cap)"
+    ),
+    "IMPORT_EVENTS_PER_WRITE": (
+        "an import counts in the rate limit of its address as one write per this many of its events (at least "
+        "one, at most the whole limit)"
+    ),
+    "IMPORTS_AT_ONCE": (
+        "imports of more than 500 events one process refolds at once; one more is `503 too_many_imports` with "
+        "`Retry-After` (0: no cap)"
+    ),
     "IDEMPOTENCY_TTL": (
         "seconds a receipt is kept: the answer of a retried creation that handed out a token (a new game's owner "
         "token, a seat token); every other write's retry is answered from the log, however late"

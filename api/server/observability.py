@@ -133,8 +133,8 @@ class JsonFormatter(logging.Formatter):
             if key not in _RECORD_FIELDS and key not in entry:
                 entry[key] = value
         if record.exc_info:
-            entry["error"] = repr(record.exc_info[1])
-            entry["traceback"] = "".join(traceback.format_exception(*record.exc_info))
+            entry["error"] = error_text(record.exc_info[1])
+            entry["traceback"] = traceback_text(record.exc_info)
         elif record.stack_info:
             entry["stack"] = record.stack_info
         try:
@@ -143,6 +143,47 @@ class JsonFormatter(logging.Formatter):
             return _LINE_ENCODER.encode(entry).decode("utf-8")
         except (TypeError, ValueError, OverflowError):  # a key that is not a string, a number too large...
             return json.dumps(entry, default=str, ensure_ascii=False)
+
+
+ERROR_TEXT = 200
+"""The most characters of an exception's own words a log line keeps."""
+
+
+def error_text(error: BaseException | None) -> str:
+    """An exception as a log line names it: its type and the start of its words. Never its ``repr``: a
+    ``UnicodeEncodeError``'s holds the whole text it could not encode (a whole event, a private game's names
+    and annotations), and an exception's words may quote what a client sent."""
+    if error is None:
+        return ""
+    words = str(error)
+    if len(words) > ERROR_TEXT:
+        words = words[:ERROR_TEXT] + f"... ({len(words)} characters)"
+    return f"{type(error).__name__}: {words}" if words else type(error).__name__
+
+
+def traceback_text(exc_info: Any) -> str:
+    """The frames of a traceback (file, line, code), each exception of the chain said by :func:`error_text`."""
+    kind, error, frames = exc_info
+    if error is None:
+        return "".join(traceback.format_exception(kind, error, frames))
+    lines: list[str] = []
+    for part in traceback.TracebackException(kind, error, frames).format(chain=True):
+        lines.append(part)
+    # The last line of each exception's block repeats its words: keep them short (error_text).
+    said = {
+        f"{type(each).__name__}: {each}\n": error_text(each) + "\n" for each in _chain(error) if str(each)
+    }
+    return "".join(said.get(line, line) for line in lines)
+
+
+def _chain(error: BaseException) -> list[BaseException]:
+    """``error`` and the exceptions it was raised from or during."""
+    seen: list[BaseException] = []
+    current: BaseException | None = error
+    while current is not None and current not in seen:
+        seen.append(current)
+        current = current.__cause__ or current.__context__
+    return seen
 
 
 class LineHandler(logging.Handler):

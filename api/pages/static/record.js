@@ -320,7 +320,7 @@ function listen() {
 }
 
 async function restart() {
-  view.me = await identify(id);
+  view.me = await identify(id, restart);
   await load();
   if (view.game) listen(); // a game this browser may not read has no events to follow either
   else if (view.stop) view.stop();
