@@ -29,14 +29,77 @@ from replay.application import GameLog
 from replay.events import GameCreated
 from replay.index import Entry, Summary, entry_for, index_id, summary_of
 
-FIRST_NAMES = (
-    "Aiko Ben Chie Dai Eri Fumi Goro Hana Ichiro Jun Kaori Ken Mai Nao Oki Rin Sora Taro Umi Yui Ann Bo Cy "
-    "Dee Eli Flo Gus Hal Ivy Jo Kai Lea Max Nell Otto Pia Quin Ray Sam Tess Uli Vic Wes Xia Yan Zoe"
-).split()
-TITLE_WORDS = (
-    "Club night Tuesday Friday table league cup final round practice rematch weekend evening lunch "
-    "tournament casual opening heron castle bridge garden"
-).split()
+FIRST_NAMES = [
+    "Aiko",
+    "Ben",
+    "Chie",
+    "Dai",
+    "Eri",
+    "Fumi",
+    "Goro",
+    "Hana",
+    "Ichiro",
+    "Jun",
+    "Kaori",
+    "Ken",
+    "Mai",
+    "Nao",
+    "Oki",
+    "Rin",
+    "Sora",
+    "Taro",
+    "Umi",
+    "Yui",
+    "Ann",
+    "Bo",
+    "Cy",
+    "Dee",
+    "Eli",
+    "Flo",
+    "Gus",
+    "Hal",
+    "Ivy",
+    "Jo",
+    "Kai",
+    "Lea",
+    "Max",
+    "Nell",
+    "Otto",
+    "Pia",
+    "Quin",
+    "Ray",
+    "Sam",
+    "Tess",
+    "Uli",
+    "Vic",
+    "Wes",
+    "Xia",
+    "Yan",
+    "Zoe",
+]
+TITLE_WORDS = [
+    "Club",
+    "night",
+    "Tuesday",
+    "Friday",
+    "table",
+    "league",
+    "cup",
+    "final",
+    "round",
+    "practice",
+    "rematch",
+    "weekend",
+    "evening",
+    "lunch",
+    "tournament",
+    "casual",
+    "opening",
+    "heron",
+    "castle",
+    "bridge",
+    "garden",
+]
 
 
 def template(log: GameLog, players: int = 4, seed: int = 1) -> GameCreated:
@@ -79,7 +142,9 @@ def write_games(
         setup = {
             **like.setup,
             "title": title,
-            "players": [{**seat, "name": name} for seat, name in zip(like.setup["players"], seats, strict=True)],
+            "players": [
+                {**seat, "name": name} for seat, name in zip(like.setup["players"], seats, strict=True)
+            ],
             "private": bool(private_every) and number % private_every == private_every - 1,
         }
         created = replace(
@@ -112,11 +177,15 @@ def _stored(store: Any, created: GameCreated, catalog_json: dict[int, bytes]) ->
     if text is None:
         text = catalog_json[id(created.catalog)] = store.mapper.transcoder.encode(created.catalog)
         whole = store.mapper.to_stored_event(created)  # once: the splice gives the same bytes
-        assert whole.state == marked.state.replace(b'"' + MARK.encode() + b'"', text), "not what the mapper writes"
+        assert whole.state == marked.state.replace(b'"' + MARK.encode() + b'"', text), (
+            "not what the mapper writes"
+        )
     return replace(marked, state=marked.state.replace(b'"' + MARK.encode() + b'"', text))
 
 
-def _save(log: GameLog, games: Sequence[GameCreated], summary: Summary, catalog_json: dict[int, bytes]) -> None:
+def _save(
+    log: GameLog, games: Sequence[GameCreated], summary: Summary, catalog_json: dict[int, bytes]
+) -> None:
     store = log.stores.of(games[0].originator_id)
     stream = index_id(store)
     position = store.last_version(stream)
@@ -131,7 +200,10 @@ def _save(log: GameLog, games: Sequence[GameCreated], summary: Summary, catalog_
             by="system",
         )
         indexed = entry_for(created, stream, position + offset)
-        stored += [_stored(store, created, catalog_json), *map(store.mapper.to_stored_event, (indexed, owner))]
+        stored += [
+            _stored(store, created, catalog_json),
+            *map(store.mapper.to_stored_event, (indexed, owner)),
+        ]
         entries.append((Entry.of(indexed), summary))
     store.recorder.insert_events(stored)  # what store.save(*events) hands its recorder: one transaction
     store.listing.add(entries, 0)
