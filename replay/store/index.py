@@ -22,7 +22,7 @@ plan of :func:`replay.index.plan`, and their entries and summaries), a second re
 its own stream. A search first asks, in one more, which indexed words each of its words starts. Each script
 names every key it touches, and the keys of a page that depend on the data (a word's set, a game's stream)
 are found by the round trip before, so everything runs unchanged on Redis Cluster. A search scans at most
-:data:`replay.index.SEARCH_CAP` games; a page of the plain list touches O(log n + page) entries.
+SEARCH_CAP games (:mod:`replay.index`); a page of the plain list touches O(log n + page) entries.
 """
 
 from __future__ import annotations
@@ -32,9 +32,8 @@ from collections.abc import Sequence
 from typing import Any, cast
 from uuid import UUID
 
+from replay import index as model
 from replay.index import (
-    EXPANSION_MAX,
-    SEARCH_CAP,
     Entry,
     Found,
     Plan,
@@ -303,7 +302,7 @@ class RedisListing:
     def expand(self, terms: tuple[str, ...]) -> list[list[tuple[str, int]]]:
         script = self._datastore.script(EXPAND)
         keys = [self.keys["words"], self.keys["counts"]]
-        reply = cast(list[Any], self._datastore.read(lambda: script(keys, [EXPANSION_MAX + 1, *terms])))
+        reply = cast(list[Any], self._datastore.read(lambda: script(keys, [model.EXPANSION_MAX + 1, *terms])))
         plans: list[list[tuple[str, int]]] = []
         position = 0
         for _ in terms:
@@ -339,7 +338,7 @@ class RedisListing:
             cursor.game if cursor else "",
             query.offset,
             query.limit,
-            SEARCH_CAP,
+            model.SEARCH_CAP,  # read when called: a test may lower it
             *chosen.filters,
         ]
         script = self._datastore.script(PAGE)
