@@ -30,13 +30,17 @@ never found. Each store keeps, per word, its public games sorted by time, and th
 alphabetically with how many games each has. A search expands each of its words to the indexed words it
 starts (:data:`EXPANSION_MAX` at most), takes the word with the fewest games as the driver, and:
 
+* when the search is one word that starts one indexed word, pages through that word's games directly: exact
+  and O(page), however many games have it;
+* when each of its words starts one indexed word, takes the intersection of their games (the store's own
+  set intersection): exact, however many games have them;
 * when the driver's games number :data:`SEARCH_CAP` or fewer, gathers them all and checks the other words
   against each game's words: exact, whatever the archive's size;
-* when the driver is one indexed word and the search has no other word, pages through that word's games
-  directly: exact;
-* otherwise (a word so short or common that it starts too many games) walks the games newest first, at most
-  :data:`SEARCH_CAP` of them, checking every word: the page holds the newest games found among those, and the
-  answer says the search was cut short (``complete`` false: "refine your search").
+* otherwise (a word so short or common that it starts too many games) looks through the newest
+  :data:`SEARCH_CAP` games (of the driver's word, when it is one word; else of all), checking every word, from
+  the page's cursor on and only until the page is full (such words match often): the page holds the newest
+  games found among those, and the answer says the count is a lower bound and the search may be cut short
+  (``complete`` false: "refine your search").
 """
 
 from __future__ import annotations
@@ -346,27 +350,41 @@ class Primitives(Protocol):
         """Up to ``n`` keys of a source past ``start`` (from the newest when None) going ``after`` (older,
         newest first) or ``before`` (newer, nearest first), skipping the first ``skip``."""
 
-    def members(self, words: Sequence[str]) -> dict[str, int]:
-        """Every game of these indexed words: id (hex) -> creation time."""
+    def intersection(self, words: Sequence[str], query: Query) -> tuple[list[Key], int]:
+        """The page (by the query's cursor or offset) of the games that have every one of these indexed words,
+        and how many there are."""
 
-    def texts(self, games: Sequence[str]) -> dict[str, str]:
-        """The words of these games (:attr:`Entry.text`)."""
+    def gathered(self, words: Sequence[str]) -> list[tuple[Key, str]]:
+        """Every game of these indexed words (once each, in no particular order), with its words."""
+
+    def walk(
+        self, source: str | None, start: Key | None, direction: Direction, n: int
+    ) -> list[tuple[Key, str]]:
+        """Up to ``n`` public games of a source past ``start`` (as :meth:`keys`), with their words."""
 
     def rows(self, keys: Sequence[Key]) -> list[Row]:
         """The rows of these games, in the same order."""
 
 
+MEMBERSHIP_MAX = 16
+"""A word of a search that starts at most this many indexed words is checked by looking each game up in their
+sets (Redis: ``ZMSCORE``), not by reading each game's words: the same answer, found faster."""
+
+
 @dataclass(frozen=True)
 class Plan:
     """How a store answers a query (see the module docstring): ``empty`` (a word of the search starts no indexed
-    word), ``direct`` (a page of a sorted source: every game, or one word's), ``gather`` (every game of the
-    driver's words, checked against the ``filters``) or ``scan`` (the newest :data:`SEARCH_CAP` games of a
-    source, checked against the ``filters``). ``source`` None is every (public) game."""
+    word), ``direct`` (a page of a sorted source: every game, or one word's), ``intersect`` (the games that have
+    every one of ``words``), ``gather`` (every game of the driver's ``words``, checked against the ``filters``)
+    or ``scan`` (the newest :data:`SEARCH_CAP` games of a source, checked against the ``filters``). ``source``
+    None is every (public) game. Each filter is a term and, when it starts at most :data:`MEMBERSHIP_MAX`
+    indexed words, those words (else None): a game passes when it has one of them, which is when the term
+    starts one of its words."""
 
-    mode: Literal["empty", "direct", "gather", "scan"]
+    mode: Literal["empty", "direct", "intersect", "gather", "scan"]
     source: str | None = None
     words: tuple[str, ...] = ()
-    filters: tuple[str, ...] = ()
+    filters: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
 
 
 def plan(query: Query, expand: Callable[[tuple[str, ...]], list[list[tuple[str, int]]]]) -> Plan:
@@ -378,17 +396,25 @@ def plan(query: Query, expand: Callable[[tuple[str, ...]], list[list[tuple[str, 
     if any(not words for words in plans):
         return Plan("empty")
     sizes = [sum(count for _, count in words) if len(words) <= EXPANSION_MAX else None for words in plans]
+    checks = [
+        (term, tuple(word for word, _ in words) if len(words) <= MEMBERSHIP_MAX else None)
+        for term, words in zip(query.terms, plans, strict=True)
+    ]
     known = [index for index, size in enumerate(sizes) if size is not None]
     if not known:
-        return Plan("scan", filters=query.terms)
+        return Plan("scan", filters=tuple(checks))
     driver = min(known, key=lambda index: (sizes[index] or 0, index))
-    others = tuple(term for index, term in enumerate(query.terms) if index != driver)
+    others = tuple(check for index, check in enumerate(checks) if index != driver)
+    if len(plans[driver]) == 1 and all(words is not None and len(words) == 1 for _, words in others):
+        word = plans[driver][0][0]
+        if not others:
+            return Plan("direct", source=word)
+        return Plan("intersect", words=(word, *(words[0] for _, words in others if words)))
     if (sizes[driver] or 0) <= SEARCH_CAP:
         return Plan("gather", words=tuple(word for word, _ in plans[driver]), filters=others)
     if len(plans[driver]) == 1:
-        word = plans[driver][0][0]
-        return Plan("direct", source=word) if not others else Plan("scan", source=word, filters=others)
-    return Plan("scan", filters=query.terms)
+        return Plan("scan", source=plans[driver][0][0], filters=others)
+    return Plan("scan", filters=tuple(checks))
 
 
 def answer(store: Primitives, query: Query) -> tuple[list[Key], int, bool]:
@@ -399,17 +425,50 @@ def answer(store: Primitives, query: Query) -> tuple[list[Key], int, bool]:
         return [], 0, True
     if chosen.mode == "direct":
         return _direct(store, chosen.source, query)
+    if chosen.mode == "intersect":
+        keys, total = store.intersection(chosen.words, query)
+        return keys, total, True
+    terms = [term for term, _ in chosen.filters]
     if chosen.mode == "gather":
-        found = store.members(chosen.words)
-        if chosen.filters:
-            texts = store.texts(list(found))
-            found = {game: made for game, made in found.items() if matches(texts[game], chosen.filters)}
-        ordered = sorted((Key(created, game) for game, created in found.items()), reverse=True)
+        found = store.gathered(chosen.words)
+        ordered = sorted((key for key, text in found if matches(text, terms)), reverse=True)
         return slice_of(ordered, query), len(ordered), True
-    newest = store.keys(chosen.source, private=False, start=None, direction="after", skip=0, n=SEARCH_CAP)
-    texts = store.texts([key.game for key in newest])
-    kept = [key for key in newest if matches(texts[key.game], chosen.filters)]
-    return slice_of(kept, query), len(kept), store.count(chosen.source, False) <= SEARCH_CAP
+    return _scan(store, chosen.source, terms, query)
+
+
+SCAN_STEP = 500
+"""Games read per step of a scan."""
+
+
+def _scan(
+    store: Primitives, source: str | None, terms: Sequence[str], query: Query
+) -> tuple[list[Key], int, bool]:
+    """A page of the source's newest :data:`SEARCH_CAP` games that match every term, read from the page's
+    cursor (or the top) on in steps, and only until the page is full: a scan happens for words that start many
+    others, which match many games, so it usually stops early. The total is then the page's end (at least that
+    many); a scan that reads to the end counts every match from where it began, exactly so when that was the
+    top and the source is within the cap."""
+    last = store.keys(source, private=False, start=None, direction="after", skip=SEARCH_CAP - 1, n=1)
+    floor = last[0] if last else None  # the oldest game a scan may reach
+    capped = floor is not None and store.count(source, False) > SEARCH_CAP
+    direction: Direction = "before" if query.before is not None else "after"
+    start = query.before if query.before is not None else query.after
+    need = query.offset + query.limit
+    found: list[Key] = []
+    exhausted = False
+    while len(found) < need:
+        if direction == "after" and start is not None and floor is not None and start <= floor:
+            exhausted = True  # past the cap
+            break
+        step = store.walk(source, start, direction, SCAN_STEP)
+        found += [key for key, text in step if (floor is None or key >= floor) and matches(text, terms)]
+        if len(step) < SCAN_STEP:
+            exhausted = True
+            break
+        start = step[-1][0]
+    page = found[query.offset : need]
+    whole = exhausted and query.after is None and query.before is None and not capped
+    return (page[::-1] if direction == "before" else page), len(found) if exhausted else need, whole
 
 
 def slice_of(ordered: Sequence[Key], query: Query) -> list[Key]:
@@ -524,11 +583,22 @@ class MemoryListing:
         begin += skip
         return ordered[begin : begin + n]
 
-    def members(self, words: Sequence[str]) -> dict[str, int]:
-        return {key.game: key.created for word in words for key in self._words.get(word, [])}
+    def intersection(self, words: Sequence[str], query: Query) -> tuple[list[Key], int]:
+        common = set(self._words.get(words[0], []))
+        for word in words[1:]:
+            common &= set(self._words.get(word, []))
+        ordered = sorted(common, reverse=True)
+        return slice_of(ordered, query), len(ordered)
 
-    def texts(self, games: Sequence[str]) -> dict[str, str]:
-        return {game: self._texts.get(game, "") for game in games}
+    def gathered(self, words: Sequence[str]) -> list[tuple[Key, str]]:
+        found = {key for word in words for key in self._words.get(word, [])}
+        return [(key, self._texts[key.game]) for key in found]
+
+    def walk(
+        self, source: str | None, start: Key | None, direction: Direction, n: int
+    ) -> list[tuple[Key, str]]:
+        keys = self.keys(source, private=False, start=start, direction=direction, skip=0, n=n)
+        return [(key, self._texts[key.game]) for key in keys]
 
     def rows(self, keys: Sequence[Key]) -> list[Row]:
         return [
@@ -581,12 +651,7 @@ class GameIndex:
     def entries(self, store: Any | None = None) -> list[GameIndexed]:
         """Every game of every store (or of ``store`` only), in the order they were indexed (the whole
         index stream: for backups and revalidation, not for pages)."""
-        return [
-            event
-            for each in (self._stores if store is None else [store])
-            for event in each.events.get(index_id(each))
-            if isinstance(event, GameIndexed)
-        ]
+        return [entry for each in (self._stores if store is None else [store]) for entry in _stream(each)]
 
     def game_ids(self, store: Any | None = None) -> Iterator[UUID]:
         """The ids of every game (of ``store`` only, when it is given)."""
@@ -598,16 +663,11 @@ class GameIndex:
     def catch_up(self, store: Any) -> int:
         """Project the store's index entries that its list has not taken yet; how many there were."""
         listing: Listing = store.listing
-        position = listing.position()
         taken = 0
-        while True:
-            events = list(store.events.get(index_id(store), gt=position or None, limit=CATCH_UP_BATCH))
-            if not events:
-                return taken
-            entries = [(Entry.of(event), None) for event in events if isinstance(event, GameIndexed)]
-            position = events[-1].originator_version
-            listing.add(entries, position)
-            taken += len(entries)
+        for position, batch in _batches(store, listing.position()):
+            listing.add([(Entry.of(event), None) for event in batch], position)
+            taken += len(batch)
+        return taken
 
     def noted(self, before: Game | None, after: Game) -> None:
         """After a write: keep the game's summary when the write changed it (a new game, a round's end, the
@@ -704,6 +764,22 @@ class GameIndex:
             winner=summary.winner,
             key=entry.key,
         )
+
+
+def _batches(store: Any, after: int = 0) -> Iterator[tuple[int, list[GameIndexed]]]:
+    """A store's index stream after position ``after``, :data:`CATCH_UP_BATCH` entries at a time (a store
+    reads a stream of any length that way, in bounded steps): each batch with the position it ends at."""
+    while True:
+        events = list(store.events.get(index_id(store), gt=after or None, limit=CATCH_UP_BATCH))
+        if not events:
+            return
+        after = events[-1].originator_version
+        yield after, [event for event in events if isinstance(event, GameIndexed)]
+
+
+def _stream(store: Any) -> Iterator[GameIndexed]:
+    for _, batch in _batches(store):
+        yield from batch
 
 
 def _changes_summary(before: Game, after: Game) -> bool:

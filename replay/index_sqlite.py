@@ -184,23 +184,63 @@ class _Tables:
         )
         return [Key(int(row[0]), row[1]) for row in rows]
 
-    def members(self, words: Sequence[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
+    def intersection(self, words: Sequence[str], query: Query) -> tuple[list[Key], int]:
+        # The first word's games in order of time, each looked up in the other words' (their primary key).
+        joins = "".join(
+            f" JOIN heronlog_game_words w{n} ON w{n}.word = ? AND w{n}.created = w0.created AND w{n}.game = w0.game"
+            for n in range(1, len(words))
+        )
+        base = f"FROM heronlog_game_words w0{joins} WHERE w0.word = ?"
+        parameters: list[Any] = [*words[1:], words[0]]
+        total = int(self._all(f"SELECT COUNT(*) {base}", parameters)[0][0])
+        cursor = query.before if query.before is not None else query.after
+        where = ""
+        if cursor is not None:
+            where = " AND (w0.created, w0.game) " + ("> (?, ?)" if query.before is not None else "< (?, ?)")
+            parameters += [cursor.created, cursor.game]
+        order = "ASC" if query.before is not None else "DESC"
+        rows = self._all(
+            f"SELECT w0.created, w0.game {base}{where} ORDER BY w0.created {order}, w0.game {order} LIMIT ? OFFSET ?",
+            [*parameters, query.limit, query.offset],
+        )
+        keys = [Key(int(row[0]), row[1]) for row in rows]
+        return (keys[::-1] if query.before is not None else keys), total
+
+    def gathered(self, words: Sequence[str]) -> list[tuple[Key, str]]:
+        found: dict[str, tuple[Key, str]] = {}
         for part in _chunks(list(words)):
             marks = ",".join("?" * len(part))
             for row in self._all(
-                f"SELECT game, created FROM heronlog_game_words WHERE word IN ({marks})", part
+                "SELECT g.created, g.game, g.words FROM heronlog_game_words w "
+                f"JOIN heronlog_games g ON g.game = w.game WHERE w.word IN ({marks})",
+                part,
             ):
-                found[row[0]] = int(row[1])
-        return found
+                found[row[1]] = (Key(int(row[0]), row[1]), row[2])
+        return list(found.values())
 
-    def texts(self, games: Sequence[str]) -> dict[str, str]:
-        found: dict[str, str] = {}
-        for part in _chunks(list(games)):
-            marks = ",".join("?" * len(part))
-            for row in self._all(f"SELECT game, words FROM heronlog_games WHERE game IN ({marks})", part):
-                found[row[0]] = row[1]
-        return found
+    def walk(
+        self, source: str | None, start: Key | None, direction: Direction, n: int
+    ) -> list[tuple[Key, str]]:
+        where: list[str] = []
+        parameters: list[Any] = []
+        if source is None:
+            table, columns, join = "heronlog_games w", "w.created, w.game, w.words", ""
+            where.append("w.public = 1")
+        else:
+            table, columns = "heronlog_game_words w", "w.created, w.game, g.words"
+            join = " JOIN heronlog_games g ON g.game = w.game"
+            where.append("w.word = ?")
+            parameters.append(source)
+        if start is not None:
+            where.append("(w.created, w.game) " + ("< (?, ?)" if direction == "after" else "> (?, ?)"))
+            parameters += [start.created, start.game]
+        order = "DESC" if direction == "after" else "ASC"
+        rows = self._all(
+            f"SELECT {columns} FROM {table}{join} WHERE {' AND '.join(where)} "
+            f"ORDER BY w.created {order}, w.game {order} LIMIT ?",
+            [*parameters, n],
+        )
+        return [(Key(int(row[0]), row[1]), row[2]) for row in rows]
 
     def rows(self, keys: Sequence[Key]) -> list[Row]:
         if not keys:

@@ -10,11 +10,13 @@ current rules would reject.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import domain
+from domain.catalog import load_catalog
 from replay.errors import RulesVersionUnsupported
 
 Move = dict[str, Any]
@@ -47,7 +49,7 @@ def fresh_state(
         mode=setup["mode"],
         seed=setup.get("seed"),
         options=setup.get("options") or None,
-        catalog=catalog,
+        catalog=_override(setup, catalog),
         draw=False,
         expansions=setup.get("expansions") or None,
         solo=setup.get("solo"),
@@ -99,6 +101,26 @@ def draw_opening(state: GameState) -> tuple[GameState, list[Move]]:
     """In seeded mode, draw every chance outcome of the setup (nothing in table mode)."""
     step = domain.resolve_chance(state)
     return step.state, [dict(outcome) for outcome in step.chance]
+
+
+@functools.lru_cache(maxsize=16)
+def _packaged(expansions: tuple[str, ...], solo: bool) -> dict[str, Any]:
+    return load_catalog(None, expansions, solo=solo).to_dict()
+
+
+def _override(setup: Mapping[str, Any], catalog: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The catalog to hand the engine for a setup: None when it is the packaged one for that setup (every game
+    stores its full catalog, and nearly every one is the packaged catalog). The engine merges a catalog it is
+    given over the packaged one and parses the result: for a stored game's 23 KB catalog that was four fifths
+    of reading the game from its first event, to arrive at the catalog it holds parsed already. The same
+    catalog either way: the packaged one merged over itself is itself."""
+    if not catalog:
+        return catalog
+    try:
+        packaged = _packaged(tuple(setup.get("expansions") or ()), setup.get("solo") is not None)
+    except domain.DomainError:  # an expansion the engine does not know: it says so itself
+        return catalog
+    return None if catalog is packaged or catalog == packaged else catalog
 
 
 _SHARED_CATALOGS: dict[int, tuple[Any, dict[str, Any]]] = {}

@@ -11,6 +11,7 @@ runs.
 
 ``catalog="empty"`` writes the ``GameCreated`` events without their catalog (23 KB each): the list of games
 never reads it, and a hundred thousand games then fit in a benchmark's Redis. Such games cannot be folded.
+``follow`` gives moves to copy after each game's first event (the template game's own, so they fold).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from eventsourcing.persistence import StoredEvent
 
 from replay import access as grants
 from replay.application import GameLog
-from replay.events import GameCreated
+from replay.events import DomainEvent, GameCreated
 from replay.index import Entry, Summary, entry_for, index_id, summary_of
 
 FIRST_NAMES = [
@@ -127,12 +128,16 @@ def write_games(
     seed: int = 5,
     batch: int = 200,
     catalog: Literal["kept", "empty"] = "kept",
+    follow: Sequence[DomainEvent] = (),
 ) -> list[UUID]:
     """Write ``count`` games shaped like ``like``, one second apart from ``start`` (every ``private_every``-th
     private); the ids, oldest first."""
     rng = random.Random(seed)
     start = start or datetime(2024, 1, 1, tzinfo=UTC)
-    summary = summary_of(log.get(like.originator_id))
+    game = log.get(like.originator_id)
+    if follow:
+        game = log.get_game(like.originator_id, follow[-1].originator_version)
+    summary = summary_of(game)
     players = len(like.setup["players"])
     made: list[UUID] = []
     pending: dict[int, list[GameCreated]] = {}
@@ -158,9 +163,9 @@ def write_games(
         home = log.stores.all.index(log.stores.of(created.originator_id))
         pending.setdefault(home, []).append(created)
         if len(pending[home]) >= batch:
-            _save(log, pending.pop(home), summary, catalog_json)
+            _save(log, pending.pop(home), summary, catalog_json, follow)
     for home in list(pending):
-        _save(log, pending.pop(home), summary, catalog_json)
+        _save(log, pending.pop(home), summary, catalog_json, follow)
     return made
 
 
@@ -184,7 +189,11 @@ def _stored(store: Any, created: GameCreated, catalog_json: dict[int, bytes]) ->
 
 
 def _save(
-    log: GameLog, games: Sequence[GameCreated], summary: Summary, catalog_json: dict[int, bytes]
+    log: GameLog,
+    games: Sequence[GameCreated],
+    summary: Summary,
+    catalog_json: dict[int, bytes],
+    follow: Sequence[DomainEvent] = (),
 ) -> None:
     store = log.stores.of(games[0].originator_id)
     stream = index_id(store)
@@ -203,6 +212,10 @@ def _save(
         stored += [
             _stored(store, created, catalog_json),
             *map(store.mapper.to_stored_event, (indexed, owner)),
+            *(
+                store.mapper.to_stored_event(replace(event, originator_id=created.originator_id))
+                for event in follow
+            ),
         ]
         entries.append((Entry.of(indexed), summary))
     store.recorder.insert_events(stored)  # what store.save(*events) hands its recorder: one transaction

@@ -110,60 +110,68 @@ return out
 """
 
 # One store's part of a page. KEYS: 1 position, 2 the index stream's sequence, 3 entries, 4 summaries, 5 texts,
-# 6 the source set (direct, scan), 7.. the driver's word sets (gather).
-# ARGV: 1 mode (direct, gather, scan), 2 direction (top, after, before), 3 cursor score, 4 cursor game,
-#       5 offset, 6 limit, 7 scan cap, 8.. filters (terms each game's text must hold, each after a space).
+# 6 the source set (direct, scan), then the sets of the driver's words (intersect: every word's; gather), then
+# each filter's sets.
+# ARGV: 1 mode (direct, intersect, gather, scan), 2 direction (top, after, before), 3 cursor score, 4 cursor game,
+#       5 offset, 6 limit, 7 scan cap, 8 number of driver's sets, 9 number of filters, then per filter: the
+#       number of its sets (0: checked against each game's text) and its term.
 # Returns: position, the index stream's last version, total, 1 if the total is exact, then per row: game,
 # score, entry, summary (false when none).
 PAGE = """#!lua flags=no-writes
 local mode, direction = ARGV[1], ARGV[2]
 local cs, cg = tonumber(ARGV[3]), ARGV[4]
 local offset, limit, cap = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
-local filters = {}
-for i = 8, #ARGV do filters[#filters + 1] = ' ' .. ARGV[i] end
+local ndriver, nfilters = tonumber(ARGV[8]), tonumber(ARGV[9])
+local filters, k, a = {}, 7 + ndriver, 10
+for i = 1, nfilters do
+  local sets = {}
+  for j = 1, tonumber(ARGV[a]) do sets[j] = KEYS[k]; k = k + 1 end
+  filters[i] = {sets, ' ' .. ARGV[a + 1]}
+  a = a + 2
+end
 
-local function hmget(key, fields)
+local function chunked(command, key, list)  -- HMGET or ZMSCORE of a long list, a thousand at a time
   local out = {}
-  for first = 1, #fields, 1000 do
-    local part = redis.call('HMGET', key, unpack(fields, first, math.min(#fields, first + 999)))
-    for k = 1, #part do out[#out + 1] = part[k] end
+  for first = 1, #list, 1000 do
+    local part = redis.call(command, key, unpack(list, first, math.min(#list, first + 999)))
+    for i = 1, #part do out[#out + 1] = part[i] end
   end
   return out
 end
 
-local function keep_matching(items)
-  if #filters == 0 or #items == 0 then return items end
-  local games = {}
-  for k = 1, #items do games[k] = items[k][2] end
-  local texts = hmget(KEYS[5], games)
-  local kept = {}
-  for k = 1, #items do
-    local text, ok = texts[k] or '', true
-    for _, f in ipairs(filters) do
-      if not string.find(text, f, 1, true) then ok = false; break end
+local function kept(M, S)  -- the games (M, their scores S) that pass every filter, as {score, game} items
+  local keep = {}
+  for i = 1, #M do keep[i] = true end
+  local texts
+  for _, f in ipairs(filters) do
+    if #f[1] > 0 then
+      local hit = {}
+      for _, set in ipairs(f[1]) do
+        local scores = chunked('ZMSCORE', set, M)
+        for i = 1, #M do if scores[i] then hit[i] = true end end
+      end
+      for i = 1, #M do if not hit[i] then keep[i] = false end end
+    else
+      texts = texts or chunked('HMGET', KEYS[5], M)
+      for i = 1, #M do
+        if keep[i] and not string.find(texts[i] or '', f[2], 1, true) then keep[i] = false end
+      end
     end
-    if ok then kept[#kept + 1] = items[k] end
   end
-  return kept
-end
-
-local function pairs_of(flat)
   local items = {}
-  for k = 1, #flat, 2 do items[#items + 1] = {tonumber(flat[k + 1]), flat[k]} end
+  for i = 1, #M do if keep[i] then items[#items + 1] = {tonumber(S[i]), M[i]} end end
   return items
 end
 
--- a newer than b, in the list's order (time, then id)
 local function newer(a, b) return a[1] > b[1] or (a[1] == b[1] and a[2] > b[2]) end
 
-local function slice(items)  -- items newest first
-  local cursor = {cs, cg}
-  local out = {}
+local function slice(items)  -- items newest first; the page by the cursor or the offset
+  local cursor, out = {cs, cg}, {}
   if direction == 'before' then
     local n = 0
     while n < #items and newer(items[n + 1], cursor) do n = n + 1 end
     local last = n - offset
-    for k = math.max(1, last - limit + 1), last do out[#out + 1] = items[k] end
+    for i = math.max(1, last - limit + 1), last do out[#out + 1] = items[i] end
     return out
   end
   local first = 1
@@ -171,7 +179,7 @@ local function slice(items)  -- items newest first
     while first <= #items and not newer(cursor, items[first]) do first = first + 1 end
   end
   first = first + offset
-  for k = first, math.min(#items, first + limit - 1) do out[#out + 1] = items[k] end
+  for i = first, math.min(#items, first + limit - 1) do out[#out + 1] = items[i] end
   return out
 end
 
@@ -181,6 +189,15 @@ local function rank(source, strict)  -- how many members come before the cursor 
     if g > cg or (not strict and g == cg) then r = r + 1 end
   end
   return r
+end
+
+local function split(flat, M, S, seen)
+  for i = 1, #flat, 2 do
+    if not (seen and seen[flat[i]]) then
+      if seen then seen[flat[i]] = true end
+      M[#M + 1] = flat[i]; S[#S + 1] = flat[i + 1]
+    end
+  end
 end
 
 local page, total, exact = {}, 0, 1
@@ -195,26 +212,65 @@ if mode == 'direct' then
     first = (direction == 'after' and rank(source, false) or 0) + offset
     last = first + limit - 1
   end
-  if last >= first then page = pairs_of(redis.call('ZRANGE', source, first, last, 'REV', 'WITHSCORES')) end
-elseif mode == 'gather' then
-  local seen, items = {}, {}
-  for i = 7, #KEYS do
-    local flat = redis.call('ZRANGE', KEYS[i], 0, -1, 'WITHSCORES')
-    for k = 1, #flat, 2 do
-      if not seen[flat[k]] then
-        seen[flat[k]] = true
-        items[#items + 1] = {tonumber(flat[k + 1]), flat[k]}
-      end
+  if last >= first then
+    local M, S = {}, {}
+    split(redis.call('ZRANGE', source, first, last, 'REV', 'WITHSCORES'), M, S)
+    for i = 1, #M do page[i] = {tonumber(S[i]), M[i]} end
+  end
+elseif mode == 'scan' then
+  -- the source's newest `cap` games (ranks 0 .. cap - 1), from the cursor on, until the page is full
+  local source, need, found, exhausted, step = KEYS[6], offset + limit, {}, false, 500
+  local capped = redis.call('ZCARD', source) > cap
+  if direction == 'before' then
+    local r = math.min(rank(source, true), cap) - 1  -- the nearest newer game, going up
+    while #found < need do
+      if r < 0 then exhausted = true; break end
+      local lo = math.max(0, r - step + 1)
+      local flat = redis.call('ZRANGE', source, lo, r, 'REV', 'WITHSCORES')
+      local M, S = {}, {}
+      for i = #flat - 1, 1, -2 do M[#M + 1] = flat[i]; S[#S + 1] = flat[i + 1] end
+      for _, item in ipairs(kept(M, S)) do found[#found + 1] = item end
+      if lo == 0 then exhausted = true; break end
+      r = lo - 1
+    end
+  else
+    local r = direction == 'after' and rank(source, false) or 0
+    while #found < need do
+      local hi = math.min(cap - 1, r + step - 1)
+      if r > hi then exhausted = true; break end
+      local M, S = {}, {}
+      split(redis.call('ZRANGE', source, r, hi, 'REV', 'WITHSCORES'), M, S)
+      for _, item in ipairs(kept(M, S)) do found[#found + 1] = item end
+      if #M < step then exhausted = true; break end
+      r = hi + 1
     end
   end
-  items = keep_matching(items)
-  table.sort(items, newer)
+  for i = offset + 1, math.min(#found, need) do page[#page + 1] = found[i] end
+  if direction == 'before' then
+    local reversed = {}
+    for i = #page, 1, -1 do reversed[#reversed + 1] = page[i] end
+    page = reversed
+  end
+  total = exhausted and #found or need
+  exact = (exhausted and direction == 'top' and not capped) and 1 or 0
+else
+  local items
+  if mode == 'intersect' then
+    -- the sets' intersection, worked out by the server (in ascending order of time, then id)
+    local call = {'ZINTER', ndriver}
+    for i = 7, 6 + ndriver do call[#call + 1] = KEYS[i] end
+    call[#call + 1] = 'AGGREGATE'; call[#call + 1] = 'MAX'; call[#call + 1] = 'WITHSCORES'
+    local flat = redis.call(unpack(call))
+    items = {}
+    for i = #flat - 1, 1, -2 do items[#items + 1] = {tonumber(flat[i + 1]), flat[i]} end
+  else
+    local M, S = {}, {}
+    local seen = {}
+    for i = 7, 6 + ndriver do split(redis.call('ZRANGE', KEYS[i], 0, -1, 'WITHSCORES'), M, S, seen) end
+    items = kept(M, S)
+    table.sort(items, newer)
+  end
   total = #items
-  page = slice(items)
-elseif mode == 'scan' then
-  local items = keep_matching(pairs_of(redis.call('ZRANGE', KEYS[6], 0, cap - 1, 'REV', 'WITHSCORES')))
-  total = #items
-  if redis.call('ZCARD', KEYS[6]) > cap then exact = 0 end
   page = slice(items)
 end
 
@@ -222,13 +278,13 @@ local last = redis.call('ZRANGE', KEYS[2], '+inf', '-inf', 'BYSCORE', 'REV', 'LI
 local out = {redis.call('GET', KEYS[1]) or '0', last[2] or '0', total, exact}
 if #page > 0 then
   local games = {}
-  for k = 1, #page do games[k] = page[k][2] end
-  local entries, summaries = hmget(KEYS[3], games), hmget(KEYS[4], games)
-  for k = 1, #page do
-    out[#out + 1] = page[k][2]
-    out[#out + 1] = string.format('%d', page[k][1])
-    out[#out + 1] = entries[k]
-    out[#out + 1] = summaries[k]
+  for i = 1, #page do games[i] = page[i][2] end
+  local entries, summaries = chunked('HMGET', KEYS[3], games), chunked('HMGET', KEYS[4], games)
+  for i = 1, #page do
+    out[#out + 1] = page[i][2]
+    out[#out + 1] = string.format('%d', page[i][1])
+    out[#out + 1] = entries[i]
+    out[#out + 1] = summaries[i]
   end
 end
 return out
@@ -329,6 +385,10 @@ class RedisListing:
             source,
             *(self.word_key(word) for word in chosen.words),
         ]
+        checks: list[str | int] = []
+        for term, words in chosen.filters:
+            keys += [self.word_key(word) for word in words or ()]
+            checks += [len(words or ()), term]
         cursor = query.before if query.before is not None else query.after
         direction = "before" if query.before is not None else "after" if query.after is not None else "top"
         args: list[str | int] = [
@@ -339,7 +399,9 @@ class RedisListing:
             query.offset,
             query.limit,
             model.SEARCH_CAP,  # read when called: a test may lower it
-            *chosen.filters,
+            len(chosen.words),
+            len(chosen.filters),
+            *checks,
         ]
         script = self._datastore.script(PAGE)
         reply = cast(list[Any], self._datastore.read(lambda: script(keys, args)))

@@ -68,15 +68,20 @@ def archive(log: GameLog, count: int = 30) -> None:
 
 
 def every_page(log: GameLog, search: str | None, limit: int) -> list[tuple[list[str], int, bool]]:
-    """Every page of a search, by cursor: (titles, total, complete) each."""
+    """Every page of a search, by cursor, then back to the first by the pages' "newer" cursors: (titles,
+    total, complete) each."""
     pages = []
     after: Key | None = None
     while True:
         page = log.page_of_games(search=search, limit=limit, after=after)
         pages.append(([summary.title for summary in page.summaries], page.total, page.complete))
         if page.older is None:
-            return pages
+            break
         after = page.older
+    while page.newer is not None:
+        page = log.page_of_games(search=search, limit=limit, before=page.newer)
+        pages.append(([summary.title for summary in page.summaries], page.total, page.complete))
+    return pages
 
 
 @pytest.mark.parametrize("kind", KINDS)
