@@ -180,6 +180,10 @@ class GameLog:
         once from the store and kept too."""
         if version < 1:
             raise UnknownVersion("versions start at 1", version=version)
+        if (
+            self.stores.of(game_id).repository.cache is None
+        ):  # nothing is kept: fold from the nearest snapshot
+            return self.get_game(game_id, version).state
         game = self.get_game(game_id)
         if version > game.version:
             raise UnknownVersion(f"this game has versions 1 to {game.version}", version=version)
