@@ -48,8 +48,10 @@ def _settings(config: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str
 
 def build_services(store: StoreConfig, settings: Mapping[str, Any]) -> Services:
     # heronlog serve stores snapshots from a thread of each worker (replay.snapshots.SnapshotWriter).
-    background = {"SNAPSHOTS_IN_BACKGROUND": "y"} if settings.get("SNAPSHOTS_IN_BACKGROUND") else {}
-    return Services(log=open_log(store, **background), store_kind=store.kind)
+    extra = {"RECEIPT_SECONDS": str(int(settings["IDEMPOTENCY_TTL"]))}
+    if settings.get("SNAPSHOTS_IN_BACKGROUND"):
+        extra["SNAPSHOTS_IN_BACKGROUND"] = "y"
+    return Services(log=open_log(store, **extra), store_kind=store.kind)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

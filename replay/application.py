@@ -24,6 +24,7 @@ from uuid import UUID, uuid4
 from eventsourcing.persistence import IntegrityError
 
 import domain
+from domain import GameState
 from replay import access as grants
 from replay import annotations as notes
 from replay import decisions, exports, history, rules
@@ -86,6 +87,7 @@ class GameLog:
     ``env`` is the eventsourcing library's environment (``PERSISTENCE_MODULE`` and the store's settings);
     ``shards`` the number of stores to spread games over (Redis only: each has its own hash tag). With
     ``SNAPSHOTS_IN_BACKGROUND`` set in ``env``, snapshots are written from a thread of each process;
+    ``RECEIPT_SECONDS`` says how long a receipt is kept (:data:`replay.ephemeral.RECEIPT_SECONDS` by default);
     ``CACHE_MB`` is the budget of the warm cache (:mod:`replay.cache`; 0 turns it off)."""
 
     def __init__(self, env: Mapping[str, str] | None = None, *, shards: int = 1) -> None:
@@ -97,6 +99,7 @@ class GameLog:
         background = env.get("SNAPSHOTS_IN_BACKGROUND", "n").lower() in ("y", "yes", "true", "1")
         self.snapshots = Snapshots(self._write_snapshot, background=background)
         self._creating = threading.Lock()
+        self._receipt_seconds = int(env.get("RECEIPT_SECONDS") or RECEIPT_SECONDS)
 
     def close(self) -> None:
         self.snapshots.close()
@@ -171,7 +174,7 @@ class GameLog:
         """The live grant of this token for this game, or None."""
         return self.access(game_id).match(token)
 
-    def state_at(self, game_id: UUID, version: int) -> Any:
+    def state_at(self, game_id: UUID, version: int) -> GameState:
         """The rules-engine state right after event ``version`` (what a player saw then).
 
         Warm for every game, recorded here or read from the store: the first read of an earlier version
@@ -180,9 +183,8 @@ class GameLog:
         once from the store and kept too."""
         if version < 1:
             raise UnknownVersion("versions start at 1", version=version)
-        if (
-            self.stores.of(game_id).repository.cache is None
-        ):  # nothing is kept: fold from the nearest snapshot
+        store = self.stores.of(game_id)
+        if store.repository.cache is None:  # nothing is kept: fold from the nearest snapshot only
             return self.get_game(game_id, version).state
         game = self.get_game(game_id)
         if version > game.version:
@@ -190,11 +192,11 @@ class GameLog:
         moves = self.line_lengths(game)[version]
         if moves >= 0:  # the line then is the start of today's line: its state is one of the game's
             return self.reaching(game, moves).state_after(moves)
-        store = self.stores.of(game_id)
         key = ("state", game_id, version)
         kept = store.peek(key)
         if isinstance(kept, Sized):
-            return kept.value
+            held: GameState = kept.value
+            return held
         state = self.get_game(game_id, version).state
         store.remember(key, Sized(state, RESTORED_STATE_BYTES))
         return state
@@ -237,7 +239,7 @@ class GameLog:
         self.stores.of(game.id).remember(game.id, longer, still)
         return longer
 
-    def _anchor(self, game: Game, moves: int) -> tuple[int, Any]:
+    def _anchor(self, game: Game, moves: int) -> tuple[int, GameState]:
         """Where to rebuild a game's states from to reach its first ``moves`` moves: the state after some
         ``start`` <= ``moves`` moves of today's line (a snapshot's, or the opening's)."""
         if moves > SNAPSHOT_EVERY and game.base > 0:
@@ -256,7 +258,7 @@ class GameLog:
         )
         return 0, opening
 
-    def state_on_line(self, game_id: UUID, version: int) -> Any:
+    def state_on_line(self, game_id: UUID, version: int) -> GameState:
         """The rules-engine state right after the move at ``version`` of today's line of play (the replay of
         the game as it stands now, amendments included); :class:`UnknownVersion` when ``version`` is not a move
         of the line."""
@@ -265,7 +267,7 @@ class GameLog:
             game = self.reaching(game, game.line.index(version) + 1)
         return decisions.state_after_move(game, version)
 
-    def before_move(self, game_id: UUID, version: int) -> tuple[Game, Any]:
+    def before_move(self, game_id: UUID, version: int) -> tuple[Game, GameState]:
         """The game now, and the rules-engine state just before the move at ``version`` of its line of play
         (what amending that move is judged against)."""
         game = self.get_game(game_id)
@@ -404,7 +406,7 @@ class GameLog:
         new_id = game_id or self.stores.new_id_in(self.stores.of_key(name))
         decided = decide(new_id)  # a refused request leaves no receipt
         fresh = Receipt(asked, new_id, grants.new_token(), str(uuid4()), len(decided[0]))
-        if kept.add(name, fresh.to_bytes(), RECEIPT_SECONDS):
+        if kept.add(name, fresh.to_bytes(), self._receipt_seconds):
             return self._save_new_owned(lambda _: decided, new_id, fresh.token, fresh.grant_id)
         receipt = self._receipt(kept, name, asked)
         if not self.stores.of(receipt.game_id).exists(receipt.game_id):
@@ -717,7 +719,7 @@ class GameLog:
             name = receipt_key(f"seat:{game_id}", idempotency_key)
             kept = self.ephemeral(game_id)
             asked = fingerprint("seat", seat=seat, by=by)
-            if not kept.add(name, Receipt(asked, game_id, token, grant_id).to_bytes(), RECEIPT_SECONDS):
+            if not kept.add(name, Receipt(asked, game_id, token, grant_id).to_bytes(), self._receipt_seconds):
                 receipt = self._receipt(kept, name, asked)
                 token, grant_id = receipt.token, receipt.grant_id
                 live = access.grants.get(grant_id)

@@ -14,6 +14,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import domain
+from domain import GameState
 from replay import rules
 from replay.errors import (
     AmendUnchanged,
@@ -365,7 +366,7 @@ class AmendReport:
         }
 
 
-def state_before_move(game: Game, version: int) -> Any:
+def state_before_move(game: Game, version: int) -> GameState:
     """The rules-engine state just before the move recorded at ``version``, as the line of play stands now:
     what an amendment of that move is judged against (its legal moves are the alternatives)."""
     if version not in game.line:
@@ -373,7 +374,7 @@ def state_before_move(game: Game, version: int) -> Any:
     return game.state_after(game.line.index(version))
 
 
-def state_after_move(game: Game, version: int) -> Any:
+def state_after_move(game: Game, version: int) -> GameState:
     """The rules-engine state right after the move recorded at ``version``, as the line of play stands now
     (after an amendment, the kept later moves follow the new move: the game as it stood after event
     ``version`` is another state)."""

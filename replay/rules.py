@@ -16,11 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import domain
+from domain import GameState
 from domain.catalog import load_catalog
 from replay.errors import RulesVersionUnsupported
-
-Move = dict[str, Any]
-GameState = Any  # domain.GameState: the engine's immutable state (kept opaque here on purpose)
+from replay.events import Move
 
 COMPATIBLE: frozenset[str] = frozenset(domain.RULES_VERSIONS)
 """Rules versions this build replays exactly as they were recorded: each game's state is built under the

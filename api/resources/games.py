@@ -106,13 +106,15 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
         pending = None
     elif pending is None:
         pending = present.prompt(game.state)
+    moves = [] if closed else present.plain(domain.legal_moves(game.state))
     return {
         "game_id": str(game.id),
         "version": game.version,
         "over": bool(domain.is_over(game.state)),
         "closed": closed,
         "prompt": pending,
-        "moves": [] if closed else present.plain(domain.legal_moves(game.state)),
+        "moves": moves,
+        "choices": present.choices(game, game.state, pending, moves),
     }
 
 
@@ -292,13 +294,16 @@ class LegalMoves(MethodView):
             return json_response(legal_listing(game), 200, etag(game.version))
         version = query["before"]
         game, state = game_log().before_move(game.id, version)
+        pending = present.prompt(state)
+        moves = [] if game.abandoned else present.plain(domain.legal_moves(state))
         body = {
             "game_id": str(game.id),
             "version": game.version,
             "over": bool(domain.is_over(state)),
             "closed": game.abandoned is not None,
-            "prompt": present.prompt(state),
-            "moves": [] if game.abandoned else present.plain(domain.legal_moves(state)),
+            "prompt": pending,
+            "moves": moves,
+            "choices": present.choices(game, state, pending, moves),
             "before": version,
             "recorded": present.plain(game.records[version].move),
             "state": present.board(state),
@@ -440,7 +445,7 @@ class Amend(MethodView):
         )
         answer, status, headers = played(result)
         return (
-            {**answer, "report": amend_report(report), "dry_run": body["dry_run"]},
+            {**answer, "report": amend_report(game, report), "dry_run": body["dry_run"]},
             status,
             headers,
         )
@@ -467,15 +472,19 @@ def _resolution_seats(game: Game, resolutions: list[dict[str, Any]]) -> list[Any
     return seats
 
 
-def amend_report(report: Any) -> dict[str, Any]:
-    """The amendment's report as AmendReportSchema has it: the first misfit with the question asked there
-    and the board then, for drawing the moves that may resolve it."""
+def amend_report(game: Game, report: Any) -> dict[str, Any]:
+    """The amendment's report as AmendReportSchema has it: the first misfit with the question asked there,
+    the legal moves there in words with their board targets (``choices``), and the board then, for drawing
+    the moves that may resolve it."""
     body: dict[str, Any] = present.plain(report.to_dict())
     if report.first_misfit is not None and report.misfit_state is not None:
         state = report.misfit_state
+        pending = present.prompt(state)
+        misfit = body["first_misfit"]
         body["first_misfit"] = {
-            **body["first_misfit"],
-            "prompt": present.prompt(state),
+            **misfit,
+            "prompt": pending,
+            "choices": present.choices(game, state, pending, misfit["legal_moves"]),
             "state": present.board(state),
         }
     return body
@@ -654,6 +663,7 @@ class GameCatalog(MethodView):
             "game_id": str(game.id),
             "rules_version": game.rules_version,
             "catalog": present.plain(game.catalog),
+            "words": present.catalog_words(game),
         }
         return body, 200, etag(game.version)
 

@@ -104,7 +104,46 @@ class PromptSchema(Schema):
             "description": 'what the question alone does not say, "" when nothing: the castle dealt again (R-S03)'
         },
     )
+    hint = fields.String(
+        required=True,
+        metadata={"description": 'how to answer the question, for a page to show under it ("" when nothing)'},
+    )
     context = fields.Dict(required=True)
+
+
+class ChoiceSchema(Schema):
+    """A legal move as a page offers it (the move at the same place in ``moves``)."""
+
+    words = fields.String(
+        required=True, metadata={"description": "the move in words: what it takes, where, at what cost"}
+    )
+    group = fields.String(required=True, metadata={"description": "the heading the move goes under"})
+    target = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the board part the move acts on, as the catalog's words.parts names it "
+            "(bridge:coral:left, room:steward_2, room:steward_2:top, yard:yard_1, garden:coral_plant, track:11, "
+            "domain:0:row:courtiers, tea_garden:path_1...); null for an answer with no place on the board"
+        },
+    )
+    icons = fields.List(fields.String(), required=True, metadata={"description": "icons the move shows"})
+
+
+class ScoreLineSchema(Schema):
+    """One line of a score sheet (the rulebook's score pad)."""
+
+    label = fields.String(
+        required=True, metadata={"description": 'the line in words ("CP during the game", "courtiers")'}
+    )
+    points = fields.Integer(required=True)
+    icons = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "the icons of what the line counts (the catalog's icon names: cp, coin, pot...)"
+        },
+    )
 
 
 class ScoreSheetOutSchema(Schema):
@@ -112,7 +151,7 @@ class ScoreSheetOutSchema(Schema):
 
     seat = fields.Integer(required=True, metadata={"description": SEAT})
     player = fields.String(required=True)
-    lines = fields.List(fields.Dict(), required=True)
+    lines = fields.List(fields.Nested(ScoreLineSchema), required=True)
     total = fields.Integer(required=True)
     rank = fields.Integer(required=True)
 
@@ -222,6 +261,13 @@ class LegalMovesSchema(Schema):
         PromptSchema, required=True, allow_none=True, metadata={"description": "null once the game is closed"}
     )
     moves = fields.List(MoveField(), required=True)
+    choices = fields.List(
+        fields.Nested(ChoiceSchema),
+        required=True,
+        metadata={
+            "description": "each move of `moves`, in the same order, as a page offers it (words, target)"
+        },
+    )
     before = fields.Integer(
         metadata={"description": "with ?before=V only: the move these are the alternatives to (its version)"}
     )
@@ -476,6 +522,14 @@ class MisfitSchema(Schema):
     legal_moves = fields.List(
         MoveField(), required=True, metadata={"description": "every move legal there (resolutions take one)"}
     )
+    choices = fields.List(
+        fields.Nested(ChoiceSchema),
+        required=True,
+        metadata={
+            "description": "each legal move as a page offers it, in the order of legal_moves (words, group, "
+            "board target, icons), as GET legal-moves gives them"
+        },
+    )
     prompt = fields.Nested(PromptSchema, required=True, metadata={"description": "the question asked there"})
     state = fields.Dict(
         required=True,
@@ -670,6 +724,14 @@ class CatalogSchema(Schema):
     game_id = fields.String(required=True)
     rules_version = fields.String(required=True)
     catalog = fields.Dict(required=True)
+    words = fields.Dict(
+        required=True,
+        metadata={
+            "description": "the game's words for the pages: cards (id → what it does), icons (the catalog's icon "
+            "notation → words), parts (board part id → its name; the ids a choice's target uses), annotations (the "
+            "parts an annotation may point at, as kind:id) and part_icons (each of those parts' icon)"
+        },
+    )
 
 
 class ScoreSchema(Schema):

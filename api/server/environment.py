@@ -18,7 +18,7 @@ DEFAULTS: Mapping[str, int | float] = {
     "RATE_LIMIT_WINDOW": 60,  # seconds
     "RATE_LIMIT_PER_TOKEN": 600,  # writes per window per token (0: no limit)
     "RATE_LIMIT_PER_ADDRESS": 120,  # writes per window per client address, for writes without a token
-    "IDEMPOTENCY_TTL": 24 * 3600,  # seconds an answer is kept for a retried Idempotency-Key
+    "IDEMPOTENCY_TTL": 3600,  # seconds a receipt (the answer of a creation that handed out a token) is kept
     "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
     "STREAM_HEARTBEAT_SECONDS": 15.0,
     "STREAM_POLL_SECONDS": 0.5,
@@ -63,7 +63,10 @@ SETTING_MEANINGS: Mapping[str, str] = {
     "RATE_LIMIT_WINDOW": "seconds of a rate-limit window",
     "RATE_LIMIT_PER_TOKEN": "writes per window per token (0: no limit)",
     "RATE_LIMIT_PER_ADDRESS": "writes per window per client address, for writes that take no token (0: no limit)",
-    "IDEMPOTENCY_TTL": "seconds an answer is kept for a retried `Idempotency-Key`",
+    "IDEMPOTENCY_TTL": (
+        "seconds a receipt is kept: the answer of a retried creation that handed out a token (a new game's owner "
+        "token, a seat token); every other write's retry is answered from the log, however late"
+    ),
     "STREAM_MAX_SECONDS": "the longest an event stream stays open",
     "STREAM_HEARTBEAT_SECONDS": "seconds between an event stream's heartbeat comments",
     "STREAM_POLL_SECONDS": (

@@ -4,6 +4,7 @@
 
 import { adoptFragmentToken, forgetToken, saveToken, tokenFor, whoAmI } from "./api.js";
 import { h, replace } from "./dom.js";
+import { iconSvg } from "./moves.js";
 
 export function gameId() {
   return document.getElementById("app").dataset.gameId;
@@ -46,7 +47,7 @@ export function renderHeader(game) {
         p.automatic ? h("span", { class: "tag automatic" }, "automatic") : null,
       ]),
     ),
-    ` · ${game.solo ? `solo game (${game.solo}) · ` : ""}${game.mode} mode${game.private ? " · private" : ""} · ${where} · version ${game.version}`,
+    ` · ${game.solo ? `solo game (${game.solo}) · ` : ""}${game.mode} mode${game.private ? " · private" : ""} · ${where} · move ${game.moves}`,
     game.parent ? [" · what-if branch of ", h("a", { href: `/games/${game.parent.game_id}/replay?version=${game.parent.version}` }, "its parent game")] : null,
   );
 }
@@ -96,10 +97,11 @@ export function renderAccess(id, game, me, onChange, { locked = false } = {}) {
   );
 }
 
+/** The score sheet as a table: one column per player, each line in the API's words with the icons of what it
+ * counts (the pages' one icon set), then the total and the rank. */
 export function scoreTable(sheets, caption) {
   if (!sheets || !sheets.length) return h("p", {}, "No score yet.");
-  const labels = sheets[0].lines.map((line) => line.label);
-  const pretty = (label) => label.replaceAll("_", " ").replace(/^in game cp$/, "CP during the game").replace(/^coins seals$/, "coins and seals");
+  const lines = sheets[0].lines;
   return h(
     "table",
     { class: "sheet" },
@@ -108,8 +110,13 @@ export function scoreTable(sheets, caption) {
     h(
       "tbody",
       {},
-      labels.map((label, row) =>
-        h("tr", {}, h("th", { scope: "row" }, pretty(label)), sheets.map((sheet) => h("td", {}, String(sheet.lines[row] ? sheet.lines[row].points : "")))),
+      lines.map((line, row) =>
+        h(
+          "tr",
+          {},
+          h("th", { scope: "row" }, (line.icons || []).length ? h("span", { class: "line-icons" }, line.icons.map(iconSvg)) : null, line.label),
+          sheets.map((sheet) => h("td", {}, String(sheet.lines[row] ? sheet.lines[row].points : ""))),
+        ),
       ),
       h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), sheets.map((sheet) => h("td", {}, String(sheet.total)))),
       h("tr", {}, h("th", { scope: "row" }, "Rank"), sheets.map((sheet) => h("td", {}, String(sheet.rank)))),

@@ -55,6 +55,12 @@ def test_a_dry_run_reports_the_first_misfit_with_what_it_takes_to_resolve_it(
     assert all(move["kind"] in ("place_die", "convert") for move in misfit["legal_moves"])
     assert misfit["prompt"]["kind"] == "place_die" and misfit["prompt"]["text"]
     assert misfit["state"]["players"][1]["name"] == "Ben" and "catalog" not in misfit["state"]
+    # each legal move there as a page offers it, in the same order: the Well is where Ben's die really went
+    choices = misfit["choices"]
+    assert len(choices) == len(misfit["legal_moves"]) and all(choice["words"] for choice in choices)
+    well = choices[misfit["legal_moves"].index(BEN_TOOK_THE_WELL)]
+    assert well["target"] == "well:" and well["words"].startswith("The Well")
+    assert "room:steward_1" not in [choice["target"] for choice in choices]  # full: not a place to go
 
 
 def test_resolutions_found_by_dry_runs_are_written_in_one_request(

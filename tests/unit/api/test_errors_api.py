@@ -135,6 +135,17 @@ def test_the_score_sheet_scores_tallies_and_stores_nothing(api: ApiClient) -> No
     assert [(s["player"], s["total"], s["rank"]) for s in sheets] == [("Aiko", 32, 1), ("Ben", 31, 2)]
     lines = {line["label"]: line["points"] for line in sheets[0]["lines"]}
     assert lines["coins and seals"] == 2 and sum(lines.values()) == 32
+    # the words of each line and the icons of what it counts, served with it (the pages relabel nothing)
+    icons = {line["label"]: line["icons"] for line in sheets[0]["lines"]}
+    assert icons == {
+        "CP during the game": ["cp"],
+        "coins and seals": ["coin", "seal"],
+        "resources": ["food", "iron", "pearl"],
+        "Passage of Time": ["pot"],
+        "courtiers": ["courtier"],
+        "warriors": ["warrior"],
+        "gardeners": ["gardener"],
+    }
     assert api.get("/api/games").body["games"] == []
     bad = api.post("/api/score-sheets", {"players": [{"name": "Aiko", "cp": "lots"}]})
     assert bad.error() == (400, "invalid_tallies")

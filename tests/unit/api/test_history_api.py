@@ -114,7 +114,15 @@ def test_legal_moves_before_a_past_move_are_the_alternatives_amend_accepts(api: 
         assert body["recorded"] == then["moves"][0]
         assert body["state"] == api.get(f"/api/games/{game_id}/states/{version - 1}").body["state"]
     # without the parameter, the answer is the pending prompt's, exactly as before
-    assert set(api.legal(game_id).body) == {"game_id", "version", "over", "closed", "prompt", "moves"}
+    assert set(api.legal(game_id).body) == {
+        "game_id",
+        "version",
+        "over",
+        "closed",
+        "prompt",
+        "moves",
+        "choices",
+    }
 
     alternatives = api.get(f"/api/games/{game_id}/legal-moves?before=3").body
     other = next(move for move in alternatives["moves"] if move != alternatives["recorded"])
