@@ -46,6 +46,7 @@ starts (:data:`EXPANSION_MAX` at most), takes the word with the fewest games as 
 from __future__ import annotations
 
 import bisect
+import logging
 import re
 import threading
 import unicodedata
@@ -71,6 +72,7 @@ WORD_MAX = 40
 CATCH_UP_BATCH = 1_000
 """Index entries projected per step when the list catches up with its index stream."""
 
+logger = logging.getLogger(__name__)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _SPLIT = re.compile(r"[\W_]+")
 _KEY = re.compile(r"^(-?\d{1,20})_([0-9a-f]{32})$")
@@ -671,10 +673,15 @@ class GameIndex:
 
     def noted(self, before: Game | None, after: Game) -> None:
         """After a write: keep the game's summary when the write changed it (a new game, a round's end, the
-        end of the game, an abandon, an undo or amendment across one of those)."""
+        end of the game, an abandon, an undo or amendment across one of those). The write is stored already:
+        a summary that cannot be written now is only late (the list puts it right, see the module docstring),
+        so a failure here is logged, never the write's answer."""
         if before is not None and not _changes_summary(before, after):
             return
-        self._of(after.id).listing.note(after.id, summary_of(after))
+        try:
+            self._of(after.id).listing.note(after.id, summary_of(after))
+        except Exception:
+            logger.warning("could not keep the list's summary of game %s", after.id, exc_info=True)
 
     # --- reading it -------------------------------------------------------------------------------------
 
@@ -743,7 +750,11 @@ class GameIndex:
             warm = self._of(game_id).peek(game_id)
             game = warm if isinstance(warm, Game) and warm.version == version else None
             if game is None and summary is None:
-                game = self._load(game_id)
+                try:
+                    game = self._load(game_id)
+                except domain.DomainError as error:  # a game this build cannot read (its rules version)
+                    logger.warning("the list cannot read game %s: %s", game_id, error)
+                    summary = Summary(version, "unreadable", 0, None)
             if game is not None:
                 fresh = summary_of(game)
                 if fresh != summary:
