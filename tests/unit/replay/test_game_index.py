@@ -176,3 +176,34 @@ def test_the_version_shown_is_the_games_own_between_summaries(log: GameLog) -> N
     list(play_random(log, game_id, 3, random.Random(1)))
     [listed] = log.list_games()
     assert listed.version == log.get(game_id).version == 4 and listed.round == 1
+
+
+def test_a_summary_that_cannot_be_written_never_fails_the_write(
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = log.create_game({"players": 2, "seed": 6}).game_id
+    listing = log.stores.of(game_id).listing
+
+    def broken(*_: object) -> None:
+        raise ConnectionError("the store is gone for a moment")
+
+    monkeypatch.setattr(listing, "note", broken)
+    game = log.get(game_id)
+    log.abandon(game_id, expected_version=game.version, actor="owner")
+    assert log.get(game_id).status == "abandoned"
+
+
+def test_a_game_this_build_cannot_read_is_listed_as_unreadable(
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replay import rules
+
+    game_id = log.create_game({"players": 2, "seed": 6, "title": "From the future"}).game_id
+    listing = log.stores.of(game_id).listing
+    assert isinstance(listing, index.MemoryListing)
+    listing._summaries.clear()  # as an archive projected from its index stream: no summary yet
+    assert log.cache is not None
+    log.cache.clear()
+    monkeypatch.setattr(rules, "COMPATIBLE", frozenset())
+    [listed] = log.list_games()
+    assert (listed.title, listed.status, listed.version) == ("From the future", "unreadable", 1)
