@@ -91,10 +91,13 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1
 """
 
-# The indexed words each term starts, with their counts. KEYS: 1 words, 2 counts. ARGV: 1 most, 2.. terms.
-# Returns, per term: how many words follow, then word and count of each.
+# The indexed words each term starts, with their counts. KEYS: 1 words, 2 counts, 3 position, 4 the index
+# stream's sequence. ARGV: 1 most, 2.. terms. Returns the position and the index stream's last version (a
+# projection behind its stream must catch up before its words say anything), then, per term: how many words
+# follow, then word and count of each.
 EXPAND = """#!lua flags=no-writes
-local out = {}
+local last = redis.call('ZRANGE', KEYS[4], '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
+local out = {redis.call('GET', KEYS[3]) or '0', last[2] or '0'}
 for i = 2, #ARGV do
   local words = redis.call('ZRANGE', KEYS[1], '[' .. ARGV[i], '(' .. ARGV[i] .. '\\255', 'BYLEX', 'LIMIT', 0, ARGV[1])
   out[#out + 1] = #words
@@ -355,23 +358,31 @@ class RedisListing:
         args = [game_id.hex, summary.version, _summary_text(summary)]
         self._datastore.write(lambda: script([self.keys["summaries"]], args))
 
-    def expand(self, terms: tuple[str, ...]) -> list[list[tuple[str, int]]]:
+    def expand(self, terms: tuple[str, ...]) -> tuple[tuple[int, int], list[list[tuple[str, int]]]]:
+        """Where the projection stands (its position, the index stream's last version), and each term's indexed
+        words with their counts."""
         script = self._datastore.script(EXPAND)
-        keys = [self.keys["words"], self.keys["counts"]]
+        keys = [self.keys["words"], self.keys["counts"], self.keys["position"], self._index_sequence]
         reply = cast(list[Any], self._datastore.read(lambda: script(keys, [model.EXPANSION_MAX + 1, *terms])))
         plans: list[list[tuple[str, int]]] = []
-        position = 0
+        position = 2
         for _ in terms:
             count = int(reply[position])
             items = reply[position + 1 : position + 1 + 2 * count]
             plans.append([(items[k].decode(), int(items[k + 1])) for k in range(0, len(items), 2)])
             position += 1 + 2 * count
-        return plans
+        return (int(reply[0]), int(reply[1])), plans
 
     def page(self, query: Query) -> Found:
-        chosen: Plan = plan(query, self.expand)
+        expanded: list[list[tuple[str, int]]] = []
+        position = stream = 0
+        if query.terms:
+            (position, stream), expanded = self.expand(query.terms)
+            if stream > position:  # the words may lack the newest games: catch up first
+                return Found([], 0, True, position, stream)
+        chosen: Plan = plan(query, lambda _: expanded)
         if chosen.mode == "empty":
-            return Found([], 0, True, self.position(), self.position())
+            return Found([], 0, True, position, stream)
         names = self.keys
         source = names["every" if query.include_private and chosen.source is None else "public"]
         if chosen.source is not None:

@@ -118,6 +118,19 @@ def test_every_store_answers_every_page_alike(
     expected.close()
 
 
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_search_right_after_a_creation_finds_the_new_game(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    log = open_kind(kind, tmp_path, request)
+    log.create_game({"players": ["Aiko", "Ben"], "seed": 1, "title": "Club night"})
+    assert [summary.title for summary in log.page_of_games(search="club").summaries] == ["Club night"]
+    log.create_game({"players": ["Chie", "Dai"], "seed": 2, "title": "Club lunch"})
+    assert [summary.title for summary in log.page_of_games(search="lunch").summaries] == ["Club lunch"]
+    assert log.page_of_games(search="club chie").total == 1 and log.page_of_games(search="zzz").total == 0
+    log.close()
+
+
 def drop_projection(log: GameLog, kind: str) -> None:
     """Forget the list's projection, as an archive written before it existed has none."""
     for store in log.stores:
