@@ -30,9 +30,10 @@ from eventsourcing.application import Cache
 
 from replay.game import Game
 
-DEFAULT_BUDGET_MB = 64
-"""The default budget: with the interpreter, the rules engine and a web server a worker stays well under
-150 MB however many games it touches (``make bench`` measures it)."""
+DEFAULT_BUDGET_MB = 48
+"""The default budget: with the interpreter, the rules engine and a web server (about 60 MB), the answers' own
+bounded memos and what the allocator keeps of freed memory, a worker stays under 150 MB however many games it
+touches (``make bench`` measures it: 150 MB with a 64 MB budget was too close)."""
 
 STATE_BYTES = 1_600
 """A state along a game's line, past the first: what a move changes, the rest shared with the state before."""

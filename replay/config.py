@@ -51,7 +51,7 @@ STORE_VARIABLES: tuple[Variable, ...] = (
     ),
     Variable("REDIS_KEY_PREFIX", "heronlog", "first part of every key's hash tag"),
     Variable("HERONLOG_SHARDS", "1", "applications (shards) the games are spread over, 1 to 64"),
-    Variable("HERONLOG_CACHE_MB", "64", "megabytes of games each process keeps warm (0: none)"),
+    Variable("HERONLOG_CACHE_MB", "48", "megabytes of games each process keeps warm (0: none)"),
     # Read by the Redis persistence module (replay.store.factory) through the eventsourcing library's
     # environment, which also takes them per application (GAMELOG0_REDIS_URL...).
     Variable("REDIS_CLUSTER", "auto", "`auto` (ask the server), `yes` (Redis Cluster) or `no`"),
@@ -82,7 +82,7 @@ class StoreConfig:
     redis_prefix: str = "heronlog"
     shards: int = 1
     """How many applications games are spread over (``HERONLOG_SHARDS``; see replay.shards)."""
-    cache_mb: float = 64
+    cache_mb: float = 48
     """The budget of each process's warm cache of games (``HERONLOG_CACHE_MB``; see replay.cache)."""
 
     @classmethod
@@ -90,7 +90,7 @@ class StoreConfig:
         """Resolve the store from environment variables; ``kind`` (from the command line) wins."""
         url = setting(environ, "REDIS_URL")
         chosen = kind or setting(environ, "HERONLOG_STORE") or ("redis" if url else "sqlite")
-        text = setting(environ, "HERONLOG_CACHE_MB") or "64"
+        text = setting(environ, "HERONLOG_CACHE_MB") or "48"
         try:
             cache_mb = float(text)
         except ValueError:

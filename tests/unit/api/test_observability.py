@@ -167,7 +167,7 @@ def test_metrics_report_each_workers_cache_against_its_budget_and_its_resident_m
     api.get(f"/api/games/{game_id}")
     samples = scrape(api)
     assert 0 < samples[("heronlog_cache_bytes", ())] <= samples[("heronlog_cache_budget_bytes", ())]
-    assert samples[("heronlog_cache_budget_bytes", ())] == 64 * 1024 * 1024
+    assert samples[("heronlog_cache_budget_bytes", ())] == 48 * 1024 * 1024
     assert samples[("heronlog_cache_entries", ())] >= 2  # the game and its access stream
     assert samples[("heronlog_cache_lookups_total", (("outcome", "hit"),))] >= 1
     assert ("heronlog_cache_evictions_total", ()) in samples

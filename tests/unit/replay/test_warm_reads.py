@@ -72,7 +72,7 @@ def test_put_if_keeps_a_value_only_while_its_condition_holds() -> None:
 
 
 def test_the_budget_comes_from_cache_mb_and_zero_turns_caching_off() -> None:
-    assert budget_from({}) == 64 * 1024 * 1024
+    assert budget_from({}) == 48 * 1024 * 1024
     assert budget_from({"CACHE_MB": "1.5"}) == 1_572_864
     assert budget_from({"CACHE_MB": "0"}) is None
     for wrong in ["-1", "lots"]:
