@@ -203,8 +203,18 @@ class AnnotationAdded(DomainEvent):
 
     idempotency_key: str | None = None  # see no_key_before_v2
 
-    class_version = 2
+    author_grant: str | None = None
+    """The id of the grant whose token wrote it (version 3): its author is that token's holder, not whoever
+    holds the seat later (a seat's new token is a new grant). None for a comment written before, or imported:
+    only the owner may change those."""
+
+    class_version = 3
     upcast_v1_v2 = staticmethod(no_key_before_v2)
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """Version 2 of this event did not say which grant wrote it."""
+        state["author_grant"] = None
 
 
 @dataclass(frozen=True)

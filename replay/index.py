@@ -3,23 +3,24 @@
 **Where it comes from.** Each store keeps one index stream (:class:`replay.events.GameIndexed` events), written
 in the same atomic write as each new game's first event: the list never shows a game that does not exist nor
 misses one that does. The list itself is a projection of that stream, kept beside the store's events and
-sorted by each game's creation time: a sorted set and a few hashes under the store's hash tag in Redis
-(:mod:`replay.store.index`), two indexed tables in the SQLite file (:mod:`replay.index_sqlite`), dictionaries
-in memory (:class:`MemoryListing`). The projection records how far along the index stream it is; every page
+sorted by when each game was listed (created here, or imported here: the entry's time): a sorted set and a few
+hashes under the store's hash tag in Redis (:mod:`replay.store.index`), indexed tables in the SQLite file
+(:mod:`replay.index_sqlite`), dictionaries in memory (:class:`MemoryListing`). The projection records how far along the index stream it is; every page
 first brings it up to date (the check rides on the page's own query), so a game created by any process is
 listed by the next page any process answers. An archive written before the projection existed is projected on
 its first page, once (a migration that may run twice at once: adding an entry is idempotent).
 
 **What a row holds.** What the list shows and searches without loading a game (title, players, mode,
-privacy, parent, creation time, the words of its title and players), its version read from the game's own
-stream in the same round trip as the page, and its summary (status, round, winner), written by each write
+privacy, parent, when it was listed, the words of its title and players), its version read from the game's own
+stream in the same round trip as the page, and its summary (status, round, winner, and the game's own date:
+an import's is when it was played, not when it came), written by each write
 that changes it (:meth:`GameIndex.noted`: a round's end, the end of a game, an abandon, an undo across
 either; a few writes per game). A summary never written (an archive projected from its index stream) is
 worked out from the game the first time a page shows it; one left behind by a process that stopped between a
 write and its summary is put right by any process that holds the game warm when a page shows it, or by the
 game's next change.
 
-**Paging.** Newest first, by (creation time, game id). A page names the next one by the last game it shows
+**Paging.** Newest first, by (time listed, game id). A page names the next one by the last game it shows
 (a cursor, :class:`Key`), so paging through the list while games are created shows every game once; a page
 by ``offset`` works too (O(log n + page) on Redis). Several stores (shards): each answers its own page from
 the cursor and the pages are merged (O(page x stores)).
@@ -83,7 +84,7 @@ _KEY = re.compile(r"^(-?\d{1,20})_([0-9a-f]{32})$")
 
 @dataclass(frozen=True, order=True)
 class Key:
-    """A game's place in the list: its creation time (microseconds since 1970) and its id (32 hex digits).
+    """A game's place in the list: when it was listed (microseconds since 1970) and its id (32 hex digits).
     The list is in descending order of keys; a page's cursor is the key of the last game it shows."""
 
     created: int
@@ -201,19 +202,29 @@ class Entry:
 
 @dataclass(frozen=True)
 class Summary:
-    """What changes as a game is played, as of one version of it."""
+    """What changes as a game is played, as of one version of it; and the game's own date (when it was played:
+    an imported game is listed by when it came here, and shows the date it was recorded)."""
 
     version: int
     status: str
     round: int
     winner: str | None
+    created_on: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": self.version, "status": self.status, "round": self.round, "winner": self.winner}
+        return {
+            "version": self.version,
+            "status": self.status,
+            "round": self.round,
+            "winner": self.winner,
+            "created_on": self.created_on,
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Summary:
-        return cls(int(data["version"]), data["status"], int(data["round"]), data["winner"])
+        return cls(
+            int(data["version"]), data["status"], int(data["round"]), data["winner"], data.get("created_on")
+        )
 
 
 def summary_of(game: Game) -> Summary:
@@ -223,7 +234,7 @@ def summary_of(game: Game) -> Summary:
         sheets = [sheet.to_dict() for sheet in domain.score(game.state)]
         best = min(range(len(sheets)), key=lambda seat: sheets[seat]["rank"])
         winner = str(game.setup["players"][best]["name"])
-    return Summary(game.version, game.status, int(game.state.round), winner)
+    return Summary(game.version, game.status, int(game.state.round), winner, game.created_on.isoformat())
 
 
 @dataclass(frozen=True)
@@ -619,12 +630,17 @@ def index_id(store: Any) -> UUID:
     return uuid5(NAMESPACE_URL, f"heronlog:index:{store.name}")
 
 
-def entry_for(created: GameCreated, stream_id: UUID, position: int) -> GameIndexed:
-    """The index's record of a new game, at ``position`` of the index stream."""
+def entry_for(
+    created: GameCreated, stream_id: UUID, position: int, listed_at: datetime | None = None
+) -> GameIndexed:
+    """The index's record of a new game, at ``position`` of the index stream. Its time is when the game was
+    listed, ``listed_at`` (an import: when it came here), else when it was created; the list is newest first
+    by it. An imported game keeps its own date, when it was played, in its first event (``created_on``):
+    a made-up date in an export never pins it anywhere in the list."""
     return GameIndexed(
         originator_id=stream_id,
         originator_version=position,
-        timestamp=created.timestamp,
+        timestamp=listed_at or created.timestamp,
         game_id=str(created.originator_id),
         players=[seat["name"] for seat in created.setup["players"]],
         mode=created.setup["mode"],
@@ -644,11 +660,11 @@ class GameIndex:
         self._load = load
         self._of = of
 
-    def next_entry(self, store: Any, created: GameCreated) -> GameIndexed:
+    def next_entry(self, store: Any, created: GameCreated, listed_at: datetime | None = None) -> GameIndexed:
         """The entry a new game of ``store`` takes: the next position of its index stream. A game indexed at
         the same moment by another process takes that position first; the writer then asks again."""
         stream_id = index_id(store)
-        return entry_for(created, stream_id, store.last_version(stream_id) + 1)
+        return entry_for(created, stream_id, store.last_version(stream_id) + 1, listed_at)
 
     def entries(self, store: Any | None = None) -> list[GameIndexed]:
         """Every game of every store (or of ``store`` only), in the order they were indexed (the whole
@@ -695,9 +711,9 @@ class GameIndex:
         after: Key | None = None,
         before: Key | None = None,
     ) -> Page:
-        """Games newest first (by their own creation time: an imported game keeps the time it was recorded),
-        those whose title or players have words that the words of ``search`` start, when it is given; after
-        or before a cursor, or from the top skipping ``offset``."""
+        """Games newest first (by when they were listed: created here, or imported here), those whose title or
+        players have words that the words of ``search`` start, when it is given; after or before a cursor, or
+        from the top skipping ``offset``."""
         if after is not None and before is not None:
             raise ValueError("a page is either after a cursor or before one")
         terms = terms_of(search)
@@ -768,7 +784,8 @@ class GameIndex:
             mode=entry.mode,
             private=entry.private,
             parent=entry.parent,
-            created_on=entry.created_on,
+            # When it was played, from the game (an import is listed when it came, later): the summary has it.
+            created_on=summary.created_on or entry.created_on,
             version=version,
             status=summary.status,
             round=summary.round,

@@ -239,6 +239,7 @@ def game_view(game: Game, pending: dict[str, Any] | None = None) -> dict[str, An
         "private": bool(setup.get("private")),
         "parent": plain(game.parent) if game.parent else None,
         "rules_version": game.rules_version,
+        "catalog_override": bool(setup.get("catalog_override")),
         "created_on": game.created_on.isoformat(),
         "modified_on": game.modified_on.isoformat(),
         "version": game.version,

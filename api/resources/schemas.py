@@ -11,6 +11,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from api.resources.errors import STATUS
 from replay.game import MAX_VERSION
 
 MAX_BATCH = 500
@@ -54,15 +55,54 @@ class StrictBoolean(fields.Boolean):
 
 
 class ErrorSchema(Schema):
-    """The one shape of every answer that is not a success."""
+    """The one shape of every answer that is not a success: a problem document (RFC 9457, served as
+    `application/problem+json`) whose extension members `error_code`, `rule` and `details` are heronlog's."""
 
-    status = fields.Integer(required=True, metadata={"description": "the HTTP status, repeated"})
-    error_code = fields.String(required=True, metadata={"description": "stable machine code"})
-    rule = fields.String(
-        required=True, allow_none=True, metadata={"description": "the rule broken (R-xx), or null"}
+    type = fields.String(
+        required=True,
+        metadata={
+            "description": "the problem type, a URI reference (/api/problems/<error_code>): GET it for its meaning",
+            "example": "/api/problems/stale_version",
+        },
     )
-    message = fields.String(required=True, metadata={"description": "for people"})
-    details = fields.Dict(required=True, metadata={"description": "what a client needs to recover"})
+    title = fields.String(
+        required=True,
+        metadata={"description": "the problem type in a few words", "example": "The game has moved on"},
+    )
+    status = fields.Integer(
+        required=True, metadata={"description": "the HTTP status, repeated", "example": 412}
+    )
+    detail = fields.String(
+        required=True,
+        metadata={
+            "description": "what went wrong this time, for people",
+            "example": "the game is at version 12, not 11: reload it and decide again",
+        },
+    )
+    error_code = fields.String(
+        required=True,
+        validate=validate.OneOf(sorted(STATUS)),
+        metadata={"description": "stable machine code (clients branch on it)", "example": "stale_version"},
+    )
+    rule = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the rule broken (R-xx), or null", "example": None},
+    )
+    details = fields.Dict(
+        required=True,
+        metadata={"description": "what a client needs to recover", "example": {"current_version": 12}},
+    )
+
+
+class ProblemTypeSchema(Schema):
+    """What a problem type means (``GET /api/problems/{error_code}``)."""
+
+    type = fields.String(required=True, metadata={"example": "/api/problems/stale_version"})
+    title = fields.String(required=True, metadata={"example": "The game has moved on"})
+    status = fields.Integer(required=True, metadata={"example": 412})
+    error_code = fields.String(required=True, metadata={"example": "stale_version"})
+    meaning = fields.String(required=True, metadata={"description": "what the status means, and what to do"})
 
 
 # --- shared pieces ----------------------------------------------------------------------------------------
@@ -156,18 +196,18 @@ class ScoreSheetOutSchema(Schema):
     rank = fields.Integer(required=True)
 
 
+MOVE_MARK = "x-heronlog-move"
+"""Marks a move's place in the OpenAPI document, where :mod:`api.resources.openapi` puts the typed move union."""
+
+
 class MoveField(fields.Dict):
-    """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it."""
+    """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it. Documented as
+    the union of every move kind, told apart by ``kind`` (the schema ``Move`` of the OpenAPI document)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault(
-            "metadata",
-            {
-                "description": "a move exactly as GET legal-moves lists it",
-                "example": {"kind": "...", "seat": 0},
-            },
-        )
-        super().__init__(keys=fields.String(), **kwargs)
+        metadata = {"description": "a move exactly as GET legal-moves lists it", **kwargs.pop("metadata", {})}
+        metadata[MOVE_MARK] = True
+        super().__init__(keys=fields.String(), metadata=metadata, **kwargs)
 
 
 # --- games ------------------------------------------------------------------------------------------------
@@ -225,7 +265,17 @@ class GameSchema(Schema):
     private = fields.Boolean(required=True)
     parent = fields.Dict(required=True, allow_none=True)
     rules_version = fields.String(required=True)
-    created_on = fields.String(required=True)
+    catalog_override = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "the game is played with a catalog of its own (an import that declared one), not the "
+            "components heronlog packages: its points and effects may differ from the printed game's"
+        },
+    )
+    created_on = fields.String(
+        required=True,
+        metadata={"description": "when the game was played (an imported game keeps its own date)"},
+    )
     modified_on = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "also sent as the ETag"})
     status = fields.String(required=True, metadata={"description": "in progress, finished or abandoned"})
@@ -777,8 +827,18 @@ class ForkSchema(Schema):
     )
 
 
+EXPORT_FORMATS = ["json", "text", "bgstats", "bgstats-link", "bgg"]
+
+
 class ExportQuerySchema(Schema):
-    format = fields.String(load_default="json", validate=validate.OneOf(["json", "text", "bgstats"]))
+    format = fields.String(
+        load_default="json",
+        validate=validate.OneOf(EXPORT_FORMATS),
+        metadata={
+            "description": "json: the full log (importable); text: a readable record; bgstats: a BG Stats play "
+            "file; bgstats-link: BG Stats' create-play link (finished games); bgg: a BoardGameGeek play record"
+        },
+    )
 
 
 class ImportQuerySchema(Schema):

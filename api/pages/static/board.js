@@ -412,7 +412,9 @@ function bridges(ctx, width) {
 
 function offer(ctx, width) {
   const pairs = ctx.state.board.offer || [];
-  if (!pairs.length) return null;
+  // At a table the pairs are dealt one card at a time: draw the panel once a card is on it, and a card not
+  // dealt yet as such (never as "null").
+  if (!pairs.some((pair) => pair.resource || pair.action)) return null;
   const nodes = [heading(12, 26, "Starting pairs")];
   const w = Math.min(290, (width - 16) / pairs.length - 8);
   const across = w >= 200;
@@ -426,7 +428,7 @@ function offer(ctx, width) {
     const [does] = iconRow(action && action.blocks ? action.blocks[0].effects : [], x + 10, y + 100, 30);
     nodes.push(
       part(ctx, `offer:${i}`, `${cardTip(ctx, pair.resource)} | ${cardTip(ctx, pair.action)}`,
-        frame(x, y, cw, 142, "area offer"), text(x + 10, y + 26, `${pair.resource} + ${pair.action}`, "t t-b"), ...gain, frame(x + 6, y + 94, cw - 12, 42, "block light", 5), ...does),
+        frame(x, y, cw, 142, "area offer"), text(x + 10, y + 26, `${pair.resource || "to be dealt"} + ${pair.action || "to be dealt"}`, "t t-b"), ...gain, frame(x + 6, y + 94, cw - 12, 42, "block light", 5), ...does),
     );
   });
   return section("offer", width, across ? 190 : 46 + pairs.length * 150, ...nodes);

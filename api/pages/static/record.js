@@ -46,7 +46,7 @@ function setBusy(busy) {
 }
 
 function explain(error) {
-  if (error.status === 409) return "Someone recorded a move meanwhile; the board is up to date now.";
+  if (error.code === "stale_version") return "Someone recorded a move meanwhile; the board is up to date now.";
   if (error.status === 401) return "This browser has no valid token for this game: paste one above to record.";
   if (error.status === 403) return error.message;
   if (error.status === 422) return `Not allowed${error.rule ? ` (${error.rule})` : ""}: ${error.message}`;
@@ -320,7 +320,7 @@ function listen() {
 }
 
 async function restart() {
-  view.me = await identify(id);
+  view.me = await identify(id, restart);
   await load();
   if (view.game) listen(); // a game this browser may not read has no events to follow either
   else if (view.stop) view.stop();

@@ -464,7 +464,7 @@ function moveWords(version) {
 }
 
 function explainAmend(error) {
-  if (error.status === 409 && error.code === "stale_version") {
+  if (error.status === 412 && error.code === "stale_version") {
     const now = error.details.current_version;
     return `Someone changed the game meanwhile${now ? ` (it is at version ${now} now)` : ""}: nothing was corrected. The moves and the replay are read again; check them and try once more.`;
   }
@@ -815,7 +815,7 @@ async function check(move, resolutions) {
     done = true;
   } catch (error) {
     correctError.textContent = explainAmend(error);
-    stale = error.status === 409 && error.code === "stale_version";
+    stale = error.status === 412 && error.code === "stale_version";
   } finally {
     setCorrectionBusy(false);
   }
@@ -906,7 +906,7 @@ async function applyCorrection() {
     (correctArea.hidden ? document.getElementById("position") : correctOpen).focus();
   } catch (error) {
     correctError.textContent = explainAmend(error);
-    stale = error.status === 409 && error.code === "stale_version";
+    stale = error.status === 412 && error.code === "stale_version";
   } finally {
     setCorrectionBusy(false);
   }

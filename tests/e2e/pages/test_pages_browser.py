@@ -624,8 +624,8 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
     )
     assert f"version {version + 1}" in error.inner_text()
     assert api.call("GET", f"/api/games/{game_id}")["version"] == version + 1
-    # The browser logs the API's refusal (409) as a failed resource: expected here.
-    assert problems and all("409" in problem for problem in problems)
+    # The browser logs the API's refusal (412) as a failed resource: expected here.
+    assert problems and all("412" in problem for problem in problems)
     problems.clear()
     # the moves were read again: enter the roll once more, and apply
     for index, value in enumerate(other):
@@ -691,3 +691,31 @@ def test_an_annotation_points_at_a_part_of_the_board_and_outlines_it(
     page.click("#note-save")
     page.wait_for_function("() => !document.querySelector('.note-target')")
     assert api.call("GET", f"/api/games/{game_id}/annotations")["annotations"][0]["target"] is None
+
+
+def test_a_finished_game_is_offered_to_bg_stats_as_a_link_and_a_file(
+    page: Any, site: Served, api: Api
+) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    game_id, token = api.seeded_game(["Mio", "Nao"], 12, 0)
+    legal = api.play_first_moves(game_id, token, lambda listing: listing["over"])
+    assert legal["over"]
+    page.goto(f"{site.url}/games/{game_id}/replay")
+    page.wait_for_selector("#bgstats-send")
+    link = urlsplit(page.locator("#bgstats-send").get_attribute("href"))
+    assert (link.scheme, link.netloc, link.path) == ("https", "app.bgstatsapp.com", "/createPlay.html")
+    play = json.loads(parse_qs(link.query)["data"][0])
+    assert play["sourcePlayId"] == game_id and [p["name"] for p in play["players"]] == ["Mio", "Nao"]
+    assert page.locator("#bgstats-send").inner_text() == "Send to BG Stats"
+    file = page.locator("#bgstats-file")
+    assert file.get_attribute("href") == f"/api/games/{game_id}/export?format=bgstats"
+    assert file.get_attribute("download") is not None
+    with page.expect_download() as downloaded:
+        file.click()
+    assert downloaded.value.suggested_filename == f"heronlog-{game_id}.bgsplay"
+    # a game in progress is offered neither: it is not a finished play
+    unfinished, _ = api.seeded_game(["Mio", "Nao"], 12, 3)
+    page.goto(f"{site.url}/games/{unfinished}/replay")
+    page.wait_for_selector(".line-chart, #chart p")
+    assert page.locator("#bgstats a").count() == 0

@@ -351,11 +351,21 @@ def test_messages_are_said_beside_the_control_that_caused_them(
     game_id, token = api.seeded_game(["Aiko", "Ben"], 11, 10)
 
     def refuse(status: int, code: str, message: str) -> Any:
-        body = json.dumps({"error_code": code, "message": message, "details": {}})
+        body = json.dumps(
+            {
+                "type": f"/api/problems/{code}",
+                "title": code,
+                "status": status,
+                "detail": message,
+                "error_code": code,
+                "rule": None,
+                "details": {},
+            }
+        )
 
         def answer(route: Any) -> None:
             if route.request.method == "POST":
-                route.fulfill(status=status, content_type="application/json", body=body)
+                route.fulfill(status=status, content_type="application/problem+json", body=body)
             else:
                 route.continue_()
 
@@ -379,14 +389,14 @@ def test_messages_are_said_beside_the_control_that_caused_them(
     page.get_by_role("button", name="Apply correction").click()
     said_beside(page, page.locator("#correct-open"), "status", "Move corrected")
 
-    # The recording screen: a move refused (422) is said right above the moves; an undo refused (409) right
+    # The recording screen: a move refused (422) is said right above the moves; an undo refused (412) right
     # under the undo and redo buttons.
     page.goto(f"{site.url}/games/{game_id}")
     page.wait_for_selector("#moves button.move:not([disabled])")
     page.route("**/api/games/*/moves", refuse(422, "illegal_move", "that space is taken"))
     page.locator("#moves button.move:not([disabled])").last.click()
     said_beside(page, page.locator("#moves"), "alert", "that space is taken")
-    page.route("**/api/games/*/undo", refuse(409, "stale_version", "stale"))
+    page.route("**/api/games/*/undo", refuse(412, "stale_version", "stale"))
     page.click("#undo")
     said_beside(page, page.locator(".history-buttons"), "alert", "Someone recorded a move meanwhile")
     assert page.get_by_role("alert").filter(has_text="that space is taken").count() == 0  # a new action
@@ -406,7 +416,7 @@ def test_messages_are_said_beside_the_control_that_caused_them(
     link.click()
     said_beside(page, link, "alert", "try again in a moment")
     page.unroute("**/api/games/*/seats/*/token")
-    problems[:] = [p for p in problems if not any(code in p for code in ("429", "422", "409", "503"))]
+    problems[:] = [p for p in problems if not any(code in p for code in ("429", "422", "412", "409", "503"))]
 
 
 def test_the_score_chart_lines_differ_in_more_than_colour_and_stand_out_from_the_chart(
@@ -505,7 +515,7 @@ def test_the_event_stream_stops_on_a_refusal_and_retries_when_the_server_is_unwe
 
     def refuse(route: Any) -> None:
         asked.append(route.request.url)
-        route.fulfill(status=401, content_type="application/json", body='{"message": "no"}')
+        route.fulfill(status=401, content_type="application/problem+json", body='{"detail": "no"}')
 
     page.route("**/stream*", refuse)
     page.goto(f"{site.url}/games/{game_id}")

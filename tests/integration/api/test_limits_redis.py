@@ -87,7 +87,7 @@ def test_a_retried_seat_token_request_is_refused_by_every_server_once_its_token_
     for api in (second, first):
         refused = api.post(path, token=owner, key="seat-key-2")
         assert refused.error() == (409, "token_superseded")
-        assert "withdrawn" in refused.body["message"]
+        assert "withdrawn" in refused.body["detail"]
     assert log.access(uuid.UUID(game_id)).version == version
 
 
@@ -141,9 +141,9 @@ def test_a_move_keeps_no_copy_of_its_answer_and_a_retry_on_another_server_is_reb
     assert retried.etag == played.etag
 
     stale = second.play(game_id, move, owner, 1, key="move-key-2")
-    assert stale.error() == (409, "stale_version")
+    assert stale.error() == (412, "stale_version")
     again = first.play(game_id, move, owner, 1, key="move-key-2")
-    assert again.error() == (409, "stale_version"), "a refused move's key must not replay an answer"
+    assert again.error() == (412, "stale_version"), "a refused move's key must not replay an answer"
     client.close()
 
 

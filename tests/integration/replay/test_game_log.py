@@ -263,9 +263,9 @@ def test_annotations_live_in_their_own_stream_and_survive_undo(log: GameLog) -> 
 def test_an_exported_game_imports_back_equal(log: GameLog) -> None:
     game_id = new_game(log)
     list(play_random(log, game_id, 6, random.Random(17)))
-    log.undo(game_id, expected_version=7, actor="p")
-    log.redo(game_id, expected_version=8, actor="p")
-    log.annotate(game_id, version=4, author="t", text="note", target={"kind": "bridge", "id": "coral"})
+    log.undo(game_id, expected_version=7, actor="owner")
+    log.redo(game_id, expected_version=8, actor="owner")
+    log.annotate(game_id, version=4, author="seat:1", text="note", target={"kind": "bridge", "id": "coral"})
     exported = json.loads(json.dumps(log.export(game_id), default=str))
     copy = log.import_log(exported, keep_id=False).game_id
     again = json.loads(json.dumps(log.export(copy), default=str))

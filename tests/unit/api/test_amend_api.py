@@ -147,7 +147,7 @@ def test_a_resolution_that_does_not_fit_is_refused_with_its_code_and_nothing_is_
     for dry_run in (True, False):
         refused = amend(api, game_id, token, version, dry_run=dry_run, resolutions=resolutions)
         assert refused.error() == (status, code), refused.body
-        assert refused.body["message"]
+        assert refused.body["detail"]
     assert api.game(game_id)["version"] == version
     if code == "illegal_move":
         assert refused.body["rule"] == "R-P05" and refused.body["details"]["resolution_index"] == 14
@@ -160,7 +160,7 @@ def test_a_correction_with_resolutions_is_a_write_as_any_other_stale_and_retried
 ) -> None:
     game_id, token, version = scenario
     stale = amend(api, game_id, token, version - 1, resolutions=SEEDED_RESOLUTIONS)
-    assert stale.error() == (409, "stale_version") and stale.body["details"]["current_version"] == version
+    assert stale.error() == (412, "stale_version") and stale.body["details"]["current_version"] == version
     first = amend(api, game_id, token, version, resolutions=SEEDED_RESOLUTIONS, key="fix-move-10")
     again = amend(api, game_id, token, version, resolutions=SEEDED_RESOLUTIONS, key="fix-move-10")
     assert first.status == again.status == 200 and again.body == first.body

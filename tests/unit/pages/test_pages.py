@@ -117,10 +117,11 @@ def test_game_pages_render_for_a_game_and_404_for_an_unknown_one(client: FlaskCl
     assert "Not found" in missing.get_data(as_text=True)
 
 
-def test_unknown_api_paths_keep_the_json_error_envelope(client: FlaskClient) -> None:
+def test_unknown_api_paths_keep_the_problem_document(client: FlaskClient) -> None:
     answer = client.get("/api/nothing-here")
     assert answer.status_code == 404
-    assert set(answer.json) == {"status", "error_code", "rule", "message", "details"}
+    assert answer.content_type == "application/problem+json"
+    assert set(answer.json) == {"type", "title", "status", "detail", "error_code", "rule", "details"}
 
 
 def test_a_private_game_page_does_not_reveal_the_game(client: FlaskClient) -> None:
