@@ -5,9 +5,9 @@ in the same atomic write as each new game's first event: the list never shows a 
 misses one that does. The list itself is a projection of that stream, kept beside the store's events and
 sorted by when each game was listed (created here, or imported here: the entry's time): a sorted set and a few
 hashes under the store's hash tag in Redis (:mod:`replay.store.index`), indexed tables in the SQLite file
-(:mod:`replay.index_sqlite`), dictionaries in memory (:class:`MemoryListing`). The projection records how far along the index stream it is; every page
-first brings it up to date (the check rides on the page's own query), so a game created by any process is
-listed by the next page any process answers. An archive written before the projection existed is projected on
+(:mod:`replay.index_sqlite`), dictionaries in memory (:class:`MemoryListing`). The projection records how far
+along the index stream it is; every page first brings it up to date (the check rides on the page's own query),
+so a game created by any process is listed by the next page any process answers. An archive written before the projection existed is projected on
 its first page, once (a migration that may run twice at once: adding an entry is idempotent).
 
 **What a row holds.** What the list shows and searches without loading a game (title, players, mode,
