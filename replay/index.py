@@ -1,14 +1,15 @@
 """The list of games: a read model that answers a page in O(page), across every store (DESIGN §3, issue 28).
 
-**Where it comes from.** Each store keeps one index stream (:class:`replay.events.GameIndexed` events), written
-in the same atomic write as each new game's first event: the list never shows a game that does not exist nor
-misses one that does. The list itself is a projection of that stream, kept beside the store's events and
-sorted by when each game was listed (created here, or imported here: the entry's time): a sorted set and a few
-hashes under the store's hash tag in Redis (:mod:`replay.store.index`), indexed tables in the SQLite file
+**Where it comes from.** Each store keeps one index stream (:class:`replay.events.GameIndexed` events), written in
+the same atomic write as each new game's first event: the list never shows a game that does not exist nor misses
+one that does. The list itself is a projection of that stream, kept beside the store's events and sorted by when
+each game was listed (created here, or imported here: the entry's time): a sorted set and a few hashes under the
+store's hash tag in Redis (:mod:`replay.store.index`), indexed tables in the SQLite file
 (:mod:`replay.index_sqlite`), dictionaries in memory (:class:`MemoryListing`). The projection records how far
-along the index stream it is; every page first brings it up to date (the check rides on the page's own query),
-so a game created by any process is listed by the next page any process answers. An archive written before the projection existed is projected on
-its first page, once (a migration that may run twice at once: adding an entry is idempotent).
+along the index stream it is; every page first brings it up to date (the check rides on the page's own query), so
+a game created by any process is listed by the next page any process answers. An archive written before the
+projection existed is projected on its first page, once (a migration that may run twice at once: adding an entry
+is idempotent).
 
 **What a row holds.** What the list shows and searches without loading a game (title, players, mode,
 privacy, parent, when it was listed, the words of its title and players), its version read from the game's own
