@@ -217,6 +217,6 @@ def _save(
                 for event in follow
             ),
         ]
-        entries.append((Entry.of(indexed), summary))
+        entries.append((Entry.of(indexed), replace(summary, created_on=created.timestamp.isoformat())))
     store.recorder.insert_events(stored)  # what store.save(*events) hands its recorder: one transaction
     store.listing.add(entries, 0)

@@ -6,8 +6,8 @@ Keys, for a store whose hash tag is ``T`` (the application's, so they live on th
 key                              type         holds
 ===============================  ===========  ===================================================================
 ``T:view:games:position``        string       the index stream's version up to which every entry is projected
-``T:view:games:every``           sorted set   every game: member = its id (32 hex digits), score = its creation
-                                              time in microseconds (exact in a double until the year 2255)
+``T:view:games:every``           sorted set   every game: member = its id (32 hex digits), score = when it was
+                                              listed, in microseconds (exact in a double until the year 2255)
 ``T:view:games:public``          sorted set   the public games, the same way
 ``T:view:games:entries``         hash         game -> its index entry (JSON)
 ``T:view:games:texts``           hash         public game -> its words, each after a space (a search's check)
