@@ -65,9 +65,12 @@ class Annotations(MethodView):
     @blp.response(200, AnnotationListSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
         """Every live annotation, in the order of the game."""
-        game, _ = reader(game_id)
+        game, grant = reader(game_id)
         notes = game_log().annotations(game_id)
-        body = {"game_id": str(game_id), "annotations": [present.annotation_view(game, n) for n in notes]}
+        body = {
+            "game_id": str(game_id),
+            "annotations": [present.annotation_view(game, n, grant) for n in notes],
+        }
         return body, 200, etag(game.version)
 
     @errors(blp, 400, 401, 404, 413, 429, 503)
@@ -94,7 +97,7 @@ class Annotations(MethodView):
             author_grant=grant.id,
         )
         headers = {"Location": f"/api/games/{game_id}/annotations/{note.id}", **etag(game.version)}
-        return present.annotation_view(game, note), 201, {**headers, **(REPLAYED if repeated else {})}
+        return present.annotation_view(game, note, grant), 201, {**headers, **(REPLAYED if repeated else {})}
 
 
 @blp.route("/<uuid:game_id>/annotations/<string:annotation_id>")
@@ -104,9 +107,9 @@ class OneAnnotation(MethodView):
     @blp.response(200, AnnotationSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID, annotation_id: str) -> Any:
         """One annotation."""
-        game, _ = reader(game_id)
+        game, grant = reader(game_id)
         note = game_log().annotation_stream(game_id).get(annotation_id)
-        return present.annotation_view(game, note), 200, etag(game.version)
+        return present.annotation_view(game, note, grant), 200, etag(game.version)
 
     @errors(blp, 400, 401, 403, 404, 413, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
@@ -132,7 +135,7 @@ class OneAnnotation(MethodView):
             idempotency_key=key,
         )
         return (
-            present.annotation_view(game, edited),
+            present.annotation_view(game, edited, grant),
             200,
             {**etag(game.version), **(REPLAYED if repeated else {})},
         )

@@ -14,6 +14,7 @@ from domain.catalog import Catalog
 from domain.prompts import KIND
 from domain.vocabulary import Icon
 from replay import history
+from replay.access import Grant
 from replay.annotations import Annotation
 from replay.game import Game
 
@@ -274,8 +275,11 @@ def author_name(game: Game, author: str) -> str:
     return author
 
 
-def annotation_view(game: Game, note: Annotation) -> dict[str, Any]:
+def annotation_view(game: Game, note: Annotation, grant: Grant | None) -> dict[str, Any]:
+    """An annotation as the API shows it, with its author's name and whether the token that asked may change it
+    (``yours``: the owner's token, or the very token that wrote it; a seat's later holder may not)."""
     data = note.to_dict()
     data["author_name"] = author_name(game, note.author)
+    data["yours"] = grant is not None and note.changeable_by(grant.role, grant.id)
     view: dict[str, Any] = plain(data)
     return view

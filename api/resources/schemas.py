@@ -874,6 +874,13 @@ class AnnotationSchema(Schema):
     created_on = fields.String(required=True)
     edited_on = fields.String(required=True, allow_none=True)
     edited_by = fields.String(required=True, allow_none=True)
+    yours = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "whether the token sent with the request may edit or delete it: the owner's, or the "
+            "token that wrote it (a seat's later holder may not); false without a token"
+        },
+    )
 
 
 class AnnotationListSchema(Schema):

@@ -129,7 +129,7 @@ def test_an_annotation_s_author_is_its_token_not_the_seat_s_next_holder(
     note = api.post(
         f"/api/games/{game_id}/annotations", {"version": 2, "text": "my plan"}, token=first_holder
     )
-    assert note.status == 201 and note.body["author"] == "seat:1"
+    assert note.status == 201 and note.body["author"] == "seat:1" and note.body["yours"] is True
     path = f"/api/games/{game_id}/annotations/{note.body['id']}"
     assert api.patch(path, {"text": "my plan, better"}, token=first_holder).status == 200
     next_holder = api.post(seat, {}, token=owner).body["token"]  # the seat changes hands
@@ -137,6 +137,12 @@ def test_an_annotation_s_author_is_its_token_not_the_seat_s_next_holder(
     assert api.patch(path, {"text": "not your plan"}, token=next_holder).error() == (403, "forbidden")
     assert api.delete(path, token=next_holder).error() == (403, "forbidden")
     assert api.get(path).body["text"] == "my plan, better"
+    # the pages offer Edit and Delete only where the API says the token may change it
+    assert api.get(path, token=next_holder).body["yours"] is False
+    assert api.get(path, token=owner).body["yours"] is True
+    assert api.get(path).body["yours"] is False
+    listed = api.get(f"/api/games/{game_id}/annotations", token=next_holder).body["annotations"]
+    assert [n["yours"] for n in listed if n["id"] == note.body["id"]] == [False]
     # what the next holder writes is theirs; the owner may change anything
     theirs = api.post(f"/api/games/{game_id}/annotations", {"version": 2, "text": "mine"}, token=next_holder)
     assert (

@@ -242,7 +242,7 @@ function noteTarget(item, target) {
 }
 
 function noteItem(note) {
-  const mine = view.me === "owner" || view.me === note.author;
+  const mine = note.yours; // the API says whether this browser's token may change it (the owner, or its writer)
   const item = h(
     "li",
     { class: "note", dataset: { note: note.id } },

@@ -25,7 +25,9 @@ def test_annotating_needs_a_token_and_never_changes_the_game_version(api: ApiCli
     assert api.game(game_id)["version"] == game["version"]
     listed = api.get(f"/api/games/{game_id}/annotations").body["annotations"]
     assert [item["id"] for item in listed] == [added.body["id"]]
-    assert api.get(f"/api/games/{game_id}/annotations/{added.body['id']}").body == added.body
+    one = f"/api/games/{game_id}/annotations/{added.body['id']}"
+    assert api.get(one, token=owner).body == added.body
+    assert api.get(one).body == {**added.body, "yours": False}  # only a token may change it
 
 
 def test_an_invalid_annotation_is_400(api: ApiClient) -> None:
