@@ -28,6 +28,7 @@ from domain.errors import (
     DomainError,
     GameOver,
     IllegalMove,
+    InvalidLayout,
     InvalidMove,
     InvalidSetup,
     InvalidTallies,
@@ -43,6 +44,7 @@ from domain.game import (
     new_game,
     score_sheet,
 )
+from domain.layout import first_game_layout, lay_out, layout_of, setup_dealt
 from domain.matcha.expansion import EXPANSIONS
 from domain.scoring import ScoreSheet, score
 from domain.serial import prompt_of, state_from_dict, state_to_dict
@@ -61,6 +63,7 @@ __all__ = [
     "GameOver",
     "GameState",
     "IllegalMove",
+    "InvalidLayout",
     "InvalidMove",
     "InvalidSetup",
     "InvalidTallies",
@@ -73,8 +76,11 @@ __all__ = [
     "coordinates",
     "describe",
     "expansions_of",
+    "first_game_layout",
     "is_automatic",
     "is_over",
+    "lay_out",
+    "layout_of",
     "legal_moves",
     "new_game",
     "part_text",
@@ -85,6 +91,7 @@ __all__ = [
     "score",
     "score_sheet",
     "seat_text",
+    "setup_dealt",
     "state_from_dict",
     "state_to_dict",
     "step",

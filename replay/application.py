@@ -204,6 +204,10 @@ class GameLog:
         game = self.get_game(game_id)
         return self.get_game(game_id, version) if 1 <= version < game.version else game
 
+    def layout(self, game_id: UUID) -> history.SetupLayout:
+        """The game's setup layout: what the setup's chance dealt, as one JSON object (``domain.layout_of``)."""
+        return history.setup_layout(self.get_game(game_id))
+
     def timeline(self, game_id: UUID, *, include_undone: bool = False) -> list[history.TimelineEntry]:
         return history.timeline(self.get_game(game_id), include_undone=include_undone)
 
@@ -236,15 +240,22 @@ class GameLog:
         catalog: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         game_id: UUID | None = None,
+        layout: Mapping[str, Any] | None = None,
+        draw_rest: bool = False,
     ) -> Issued:
         """Start a new game, owned by whoever holds the token in the answer (shown this once). The game id is
-        random, so unguessable (``game_id`` imposes one: tests that need a game's snapshot phase)."""
+        random, so unguessable (``game_id`` imposes one: tests that need a game's snapshot phase). A table
+        game may be laid out at once from its ``layout`` (``decisions.create``), the rest drawn if
+        ``draw_rest``."""
 
         def decide(game_id: UUID) -> tuple[list[DomainEvent], list[DomainEvent], Any]:
-            created, opening = decisions.create(setup, catalog=catalog, game_id=game_id)
+            created, opening = decisions.create(
+                setup, catalog=catalog, game_id=game_id, layout=layout, draw_rest=draw_rest
+            )
             return [created], [], opening
 
-        asked = fingerprint("create", setup=setup, catalog=catalog)
+        laid = {"layout": layout, "draw_rest": draw_rest} if layout is not None else {}
+        asked = fingerprint("create", setup=setup, catalog=catalog, **laid)
         return self._new_owned_game("create", idempotency_key, asked, decide, game_id=game_id)
 
     def fork(

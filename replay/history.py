@@ -66,6 +66,39 @@ def walk(game: Game, *visitors: Visitor) -> None:
         visitor.end(game, game.state)
 
 
+# --- the setup's layout -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetupLayout:
+    """A game's setup layout (``domain.layout_of``) read from the board as the setup's chance left it: the
+    opening's outcomes (a seeded game's draws, a laid-out table game's layout), then in a table game recorded
+    one deal at a time its first chance moves. ``complete``: every chance prompt of the setup is answered;
+    ``version``: the version of the game after which it was (1: from the start)."""
+
+    layout: dict[str, Any]
+    complete: bool
+    version: int
+
+
+def setup_layout(game: Game) -> SetupLayout:
+    """The board as the setup dealt it, as one layout (see :class:`SetupLayout`)."""
+    state = rules.fresh_state(game.setup, game.catalog, game.rules_version)
+    for outcome in game.opening:
+        if domain.setup_dealt(state):
+            break
+        state = domain.apply(state, outcome, check=False, draw=False)
+    version = 1
+    if not domain.setup_dealt(state):
+        game = game.with_states_from_start()
+        for index, move_version in enumerate(game.line, start=1):
+            state = game.states[index]
+            version = move_version
+            if domain.setup_dealt(state):
+                break
+    return SetupLayout(domain.layout_of(state), bool(domain.setup_dealt(state)), version)
+
+
 # --- the timeline -----------------------------------------------------------------------------------------
 
 

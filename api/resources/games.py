@@ -50,6 +50,7 @@ from api.resources.schemas import (
     GameSchema,
     ImportDocumentSchema,
     ImportQuerySchema,
+    LayoutSchema,
     LegalMovesQuerySchema,
     LegalMovesSchema,
     LocateQuerySchema,
@@ -198,9 +199,19 @@ class Games(MethodView):
 
         Players' names are their own: two that are the same, ignoring case and the blanks around them, are
         `400 invalid_setup` (messages name players, and "Ann's turn, not Ann's" says nothing); so are their
-        colours (the board tells players apart by colour), and a player given none takes one nobody chose."""
+        colours (the board tells players apart by colour), and a player given none takes one nobody chose.
+
+        A table game may be laid out at once: `layout` gives the table's setup (the shape GET layout answers),
+        every entry checked by the rules (`422 invalid_layout` lists each problem by field, with its rule), and
+        `draw_rest` draws what it leaves out from the seed. The game then waits for the starting choices."""
         _distinct_seats(setup["players"])
-        return created(game_log().create_game(dict(setup), idempotency_key=creation_key()))
+        asked = {name: value for name, value in setup.items() if name not in ("layout", "draw_rest")}
+        laid = (
+            {"layout": setup["layout"], "draw_rest": setup["draw_rest"]}
+            if setup.get("layout") is not None
+            else {}
+        )
+        return created(game_log().create_game(asked, idempotency_key=creation_key(), **laid))
 
 
 @blp.route("/import")
@@ -622,6 +633,29 @@ class Score(MethodView):
             "version": game.version,
             "over": bool(domain.is_over(game.state)),
             "sheets": present.sheets(game.state, present.names(game)),
+        }
+        return body, 200, etag(game.version)
+
+
+@blp.route("/<uuid:game_id>/layout")
+class GameLayout(MethodView):
+    @errors(blp, *READ)
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, LayoutSchema, headers=ETAG_HEADER)
+    def get(self, game_id: UUID) -> Any:
+        """The game's setup layout: what chance dealt while it was set up, as one object.
+
+        Castle cards by room, the Daimyo card, die tiles by room, the Well tiles, gardens, yard tiles, the first
+        roll of each bridge, the stack (turn order) and the starting pairs (with Matcha its parts). Given back to
+        `POST /api/games` (`mode: table`, `layout`), it lays out the same board. `complete` is false while a
+        table game's setup is still being entered."""
+        game, _ = reader(game_id)
+        found = game_log().layout(game_id)
+        body = {
+            "game_id": str(game.id),
+            "version": found.version,
+            "complete": found.complete,
+            "layout": present.plain(found.layout),
         }
         return body, 200, etag(game.version)
 

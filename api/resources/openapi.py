@@ -22,7 +22,8 @@ MEANINGS = {
     "the game is closed; or a retried seat-token request whose token was replaced or withdrawn since "
     "(token_superseded)",
     413: "the body is larger than the limit (payload_too_large)",
-    422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over), an invalid log, an "
+    422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over), a table setup's layout "
+    "(invalid_layout: details.errors lists each field with its rule), an invalid log, an "
     "amendment to the move already recorded (amend_unchanged), or an amendment's resolution that does not fit it "
     "(resolution_not_later, resolution_repeated, resolution_not_needed, resolution_unused)",
     428: "the write names no version: send If-Match or expected_version (precondition_required)",

@@ -170,6 +170,24 @@ class NewGameSchema(Schema):
             "takes the second seat (R-SO01); its option rival_scoring is sheet (default) or cp_only"
         },
     )
+    layout = fields.Dict(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "table mode only: the physical table's setup at once (see LayoutSchema and GET "
+            "/api/games/{id}/layout): the game is laid out exactly so and then waits for the players' starting "
+            "choices. Every entry is checked by the rules; 422 invalid_layout lists each problem with its field "
+            "(details.errors[].field, e.g. castle.steward_2 or dice.coral) and rule",
+            "example": {"dice": {"coral": [1, 2, 4, 4, 6]}, "stack": [2, 0, 3, 1]},
+        },
+    )
+    draw_rest = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "with a layout: draw what it leaves out from the game's seed (given, or decided and "
+            "stored), as a seeded game draws; otherwise every missing entry is a problem of the 422"
+        },
+    )
 
 
 class GameSchema(Schema):
@@ -630,6 +648,85 @@ class CatalogSchema(Schema):
     game_id = fields.String(required=True)
     rules_version = fields.String(required=True)
     catalog = fields.Dict(required=True)
+
+
+class LayoutSectionsSchema(Schema):
+    """A setup layout (domain.layout): what chance dealt while the game was set up, section by section. Every
+    section is optional when a layout is sent (with draw_rest, what is left out is drawn)."""
+
+    castle = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "room id → castle card id (R-S03)", "example": {"steward_1": "S2"}},
+    )
+    daimyo = fields.String(metadata={"description": "the Daimyo card (R-S04)", "example": "Dm3"})
+    die_tiles = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String(allow_none=True)),
+        metadata={
+            "description": "room id → the colours of its die tiles, top to bottom (R-S05: every room shows two "
+            "colours or more; decision C.9)",
+            "example": {"diplomat_1": ["coral", "black"]},
+        },
+    )
+    well = fields.List(
+        fields.String(), metadata={"description": "the 2 die tiles laid reward side up at the Well (R-S05)"}
+    )
+    gardens = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "garden space (coral_plant, ...) → garden card (R-S08)"},
+    )
+    yards = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.String()),
+        metadata={
+            "description": "yard → {blue, yellow} → yard tile id, the face printed on the space (R-S09)",
+            "example": {"yard_1": {"blue": "Y3", "yellow": "Y5"}, "yard_2": {"blue": "Y1"}},
+        },
+    )
+    dice = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Integer()),
+        metadata={
+            "description": "bridge colour → the values rolled, n+1 of them, in any order (R-S07)",
+            "example": {"coral": [1, 2, 4, 4, 6]},
+        },
+    )
+    stack = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "the influence markers' stack, top (the first player) first: seats from 0 (R-S11)"
+        },
+    )
+    offer = fields.List(
+        fields.Dict(keys=fields.String(), values=fields.String()),
+        metadata={
+            "description": "the starting pairs dealt: {resource, action} (with Matcha, token) (R-S12, R-M01)",
+            "example": [{"resource": "SR3", "action": "A1"}],
+        },
+    )
+    matcha = fields.Dict(
+        metadata={
+            "description": "with Matcha: {pond: [3 lily pads], himeji: {ikebana, calligraphy: top card}, "
+            "tea_house: {room: ceremony token face}, platform: ceremony token face} (R-M01)"
+        }
+    )
+
+
+class LayoutSchema(Schema):
+    """A game's setup layout, as POST /api/games takes it back (`layout`, mode table)."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(
+        required=True,
+        metadata={"description": "the version after which the setup was dealt (1: from the game's start)"},
+    )
+    complete = fields.Boolean(
+        required=True,
+        metadata={"description": "false while a table game's setup still waits for chance entries"},
+    )
+    layout = fields.Nested(LayoutSectionsSchema, required=True)
 
 
 class ScoreSchema(Schema):
