@@ -215,7 +215,7 @@ def first_game_layout(state: GameState) -> dict[str, Any]:
 # --- laying a game out -
 
 
-def _path_of(state: GameState, frame: DealCard) -> Path:
+def path_of(state: GameState, frame: DealCard) -> Path:
     """The layout field a setup deal fills."""
     target = frame.target
     place, _, part = target.partition(":")
@@ -323,7 +323,7 @@ def lay_out(state: GameState, layout: Mapping[str, Any], *, draw_rest: bool = Fa
             state = _die_tiles(state, run)
             continue
         if isinstance(frame, DealCard):
-            path = _path_of(state, frame)
+            path = path_of(state, frame)
             asked[path] = asked.get(path, 0) + 1
             if path[0] == "castle" and asked[path] > 1:  # the castle is dealt again (R-S03)
                 redeals += 1

@@ -30,7 +30,7 @@ from replay import decisions, exports, history, rules
 from replay.access import Access, Grant, Issued, project_access
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.ephemeral import RECEIPT_SECONDS, Ephemeral
-from replay.errors import GameNotFound, KeyReused, StaleVersion, UnknownVersion
+from replay.errors import GameNotFound, InvalidSetup, KeyReused, StaleVersion, UnknownVersion
 from replay.events import (
     AnnotationAdded,
     AnnotationDeleted,
@@ -203,6 +203,18 @@ class GameLog:
         since may have redrawn the chance of the later moves it kept."""
         game = self.get_game(game_id)
         return self.get_game(game_id, version) if 1 <= version < game.version else game
+
+    @staticmethod
+    def layout_form(setup: Mapping[str, Any]) -> dict[str, Any]:
+        """The fields of a table setup's layout for a game of this setup (players, expansions, solo, options),
+        with the components each may take, in words (``domain.setup_form``): what the new-game page draws."""
+        normal = decisions.normalise_setup({**setup, "mode": "table"})
+        try:
+            state = rules.fresh_state(normal, None)
+        except domain.DomainError as error:
+            raise InvalidSetup(error.message, **error.details) from error
+        form: dict[str, Any] = domain.setup_form(state)
+        return form
 
     def layout(self, game_id: UUID) -> history.SetupLayout:
         """The game's setup layout: what the setup's chance dealt, as one JSON object (``domain.layout_of``)."""

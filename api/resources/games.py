@@ -50,6 +50,8 @@ from api.resources.schemas import (
     GameSchema,
     ImportDocumentSchema,
     ImportQuerySchema,
+    LayoutFormQuerySchema,
+    LayoutFormSchema,
     LayoutSchema,
     LegalMovesQuerySchema,
     LegalMovesSchema,
@@ -212,6 +214,25 @@ class Games(MethodView):
             else {}
         )
         return created(game_log().create_game(asked, idempotency_key=creation_key(), **laid))
+
+
+@blp.route("/layout-form")
+class LayoutForm(MethodView):
+    @errors(blp, 400, 503)
+    @blp.arguments(LayoutFormQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, LayoutFormSchema)
+    def get(self, query: Mapping[str, Any]) -> Any:
+        """The table setup's form for a game of this kind: every field of its layout, in order, with words.
+
+        Each card field names its pool; each pool lists the cards or tiles that may go there, with what is
+        printed on them (for finding a card by reading it). The new-game page draws its one-screen table setup
+        from this and posts the layout with `POST /api/games` (`mode: table`)."""
+        setup: dict[str, Any] = {"players": query["players"], "expansions": query["expansions"]}
+        if query["solo"]:
+            setup["solo"] = query["solo"]
+        if query["first_game"]:
+            setup["options"] = {"first_game": True}
+        return game_log().layout_form(setup)
 
 
 @blp.route("/import")

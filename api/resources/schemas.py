@@ -714,6 +714,65 @@ class LayoutSectionsSchema(Schema):
     )
 
 
+class LayoutFormQuerySchema(Schema):
+    """The game a table setup's form is for: its player count, expansions, solo difficulty, first-game option."""
+
+    players = fields.Integer(
+        load_default=4, validate=validate.Range(min=1, max=4), metadata={"description": "1 (solo) to 4"}
+    )
+    expansions = fields.List(fields.String(validate=validate.OneOf(["matcha"])), load_default=list)
+    solo = fields.String(
+        load_default=None, allow_none=True, validate=validate.OneOf(["easy", "medium", "hard"])
+    )
+    first_game = fields.Boolean(
+        load_default=False, metadata={"description": "the first-game option: the castle is the rulebook's"}
+    )
+
+
+class LayoutFieldSchema(Schema):
+    """One field of the layout: its name (as an error's details.field gives it), its kind and its words."""
+
+    field = fields.String(required=True, metadata={"example": "castle.steward_2"})
+    kind = fields.String(
+        required=True,
+        metadata={
+            "description": "card (one component of `pool`), tiles (a room's die-tile colours, `count` of "
+            "them, `diamond` the ♦ position if any), dice (a bridge's `count` dice), stack (the turn order, `seats`)"
+        },
+    )
+    label = fields.String(required=True)
+    pool = fields.String()
+    count = fields.Integer()
+    diamond = fields.Integer(allow_none=True)
+    colour = fields.String()
+    seats = fields.Integer()
+
+
+class LayoutFormSectionSchema(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    hint = fields.String(required=True)
+    fields_ = fields.List(
+        fields.Nested(LayoutFieldSchema), required=True, data_key="fields", attribute="fields"
+    )
+
+
+class LayoutFormSchema(Schema):
+    """The table setup's form: its sections and fields in order, every component a field may take described
+    by what is printed on it (`pools`), the die-tile colours and the rulebook's first-game layout (null when the
+    first-game option lays it anyway)."""
+
+    sections = fields.List(fields.Nested(LayoutFormSectionSchema), required=True)
+    pools = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Dict()),
+        required=True,
+        metadata={"description": "pool → [{id, words}]: the card or tile's id and what is printed on it"},
+    )
+    colours = fields.List(fields.Dict(), required=True)
+    first_game = fields.Dict(required=True, allow_none=True)
+
+
 class LayoutSchema(Schema):
     """A game's setup layout, as POST /api/games takes it back (`layout`, mode table)."""
 

@@ -144,3 +144,34 @@ def test_a_table_game_entered_deal_by_deal_answers_its_layout_so_far(api: ApiCli
 def test_the_layout_of_an_unknown_game_is_404(api: ApiClient) -> None:
     answer = api.get("/api/games/00000000-0000-4000-8000-000000000000/layout")
     assert answer.error() == (404, "game_not_found")
+
+
+def test_the_layout_form_lists_every_field_with_words_and_the_cards_by_what_is_printed_on_them(
+    api: ApiClient,
+) -> None:
+    answer = api.get("/api/games/layout-form?players=4")
+    assert answer.status == 200, answer.body
+    form = answer.body
+    names = [field["field"] for section in form["sections"] for field in section["fields"]]
+    assert names[:5] == [
+        f"castle.{room}" for room in ("steward_1", "steward_2", "steward_3", "diplomat_1", "diplomat_2")
+    ]
+    assert {"daimyo", "die_tiles.steward_1", "well.0", "gardens.coral_plant", "yards.yard_1.blue"} <= set(
+        names
+    )
+    assert {"dice.coral", "stack", "offer.4.action"} <= set(names)
+    steward = {item["id"]: item["words"] for item in form["pools"]["steward"]}
+    assert steward["S2"].startswith("S2: top (dark): pay 1 seal → a Courtier action")
+    assert form["first_game"]["castle"]["steward_1"]
+
+
+def test_the_layout_form_follows_the_game_two_players_solo_and_matcha(api: ApiClient) -> None:
+    two = api.get("/api/games/layout-form?players=2").body
+    assert "S1" not in {item["id"] for item in two["pools"]["steward"]}  # ♦: out at 2 players (R-S02)
+    solo = api.get("/api/games/layout-form?players=1&solo=easy").body
+    assert "stack" not in [section["id"] for section in solo["sections"]]
+    matcha = api.get("/api/games/layout-form?players=3&expansions=matcha").body
+    fields = [field["field"] for section in matcha["sections"] for field in section["fields"]]
+    assert {"dice.green", "matcha.pond.0", "matcha.platform", "offer.0.token"} <= set(fields)
+    assert api.get("/api/games/layout-form?players=1").error() == (400, "invalid_setup")
+    assert api.get("/api/games/layout-form?players=9").error() == (400, "invalid_request")
