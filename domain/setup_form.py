@@ -24,6 +24,11 @@ from domain.vocabulary import Colour, space_text
 from domain.words import icons_text, target_text
 
 _TITLES = {
+    "dice": ("Dice", "Type each bridge's dice as digits, in any order: they are laid ascending (R-S07)."),
+    "stack": (
+        "Turn order",
+        "The stack of influence markers, top first: tap the players from the first to play to the last (R-S11).",
+    ),
     "castle": ("Castle cards", "One card face up in each room (R-S03)."),
     "daimyo": ("Daimyo card", "One card on the top floor (R-S04)."),
     "die_tiles": (
@@ -37,18 +42,14 @@ _TITLES = {
         "Yard tiles",
         "The face printed on each yard space: blue (an action) or yellow (a reward) (R-S09).",
     ),
-    "dice": ("Dice", "Type each bridge's dice as digits, in any order: they are laid ascending (R-S07)."),
-    "stack": (
-        "Turn order",
-        "The stack of influence markers, top first: tap the players from the first to play to the last (R-S11).",
-    ),
     "offer": (
         "Starting pairs",
         "The Starting Resource cards dealt, each with its Starting Action card (R-S12).",
     ),
     "matcha": ("Matcha", "The pond's lily pads, the Himeji cards face up and the ceremony tokens (R-M01)."),
 }
-"""Each section's title and the line under it."""
+"""Each section's title and the line under it, in the form's order: first what a table rolls and draws for
+itself (its dice, its stack), then the components it lays out (which it may let the service draw)."""
 
 
 def _block_words(block: Block) -> str:
@@ -210,4 +211,10 @@ def setup_form(state: GameState) -> dict[str, Any]:
         },
         "colours": [{"id": colour.value, "words": colour.value} for colour in Colour],
         "first_game": None if state.options.first_game else first_game_layout(state),
+        "notes": [
+            "The castle cards, the die tiles and the Well tiles are the rulebook's first-game layout (the "
+            "first-game option): nothing to enter for them."
+        ]
+        if state.options.first_game
+        else [],
     }

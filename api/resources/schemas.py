@@ -771,6 +771,11 @@ class LayoutFormSchema(Schema):
     )
     colours = fields.List(fields.Dict(), required=True)
     first_game = fields.Dict(required=True, allow_none=True)
+    notes = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "what the form does not ask and why (the first-game option lays the castle)"},
+    )
 
 
 class LayoutSchema(Schema):

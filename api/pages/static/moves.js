@@ -9,6 +9,7 @@
 
 import { h, replace } from "./dom.js";
 import { moveGroup, moveLabel } from "./labels.js";
+import { isReroll, rerollForm } from "./rollform.js";
 
 const LAST_GROUPS = ["Seal conversions", "Finish"];
 
@@ -101,7 +102,7 @@ export function render(container, options) {
   }
   const chance = moves.filter((m) => m.seat === null);
   if (chance.length && prompt.kind === "roll") {
-    replace(container, rollForm(state, prompt, chance, options));
+    replace(container, options.batch && isReroll(prompt) ? rerollForm(prompt, chance, options) : rollForm(state, prompt, chance, options));
     return [];
   }
   if (chance.length > 6 && ["reveal", "well_tile", "stack_order", "solo_card"].includes(prompt.kind)) {

@@ -207,6 +207,10 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
     assert web.delete(f"/api/games/{game_id}/seats/3/token", token=owner).status == 204
     assert web.get(f"/api/games/{game_id}", tokens[3]).error() == (401, "unauthorized")
     assert "stewards" in web.get(f"/api/games/{game_id}/catalog").body["catalog"]
+    laid = web.get(f"/api/games/{game_id}/layout").body
+    assert laid["complete"] and len(laid["layout"]["offer"]) == 5
+    form = web.get("/api/games/layout-form?players=4").body
+    assert [section["id"] for section in form["sections"]][:2] == ["dice", "stack"]
     document = web.get("/api/openapi.json").body
     assert web.get("/api/docs").status == 200
     assert web.get("/healthz").status == 200
