@@ -67,7 +67,9 @@ def a_seed_for(layout: dict[str, Any], draw_rest: bool, **setup: Any) -> int:
     deal. Only the test sets it (the form leaves the seed to the service)."""
     asking = any_resource_cards()
     for seed in range(1, 500):
-        state = domain.new_game([f"Player {i}" for i in range(1, 5)], mode="table", seed=seed, draw=False, **setup)
+        state = domain.new_game(
+            [f"Player {i}" for i in range(1, 5)], mode="table", seed=seed, draw=False, **setup
+        )
         laid = domain.lay_out(state, layout, draw_rest=draw_rest).state
         if sum(pair.resource in asking for pair in laid.board.offer) <= 1:
             return seed
@@ -154,7 +156,9 @@ def test_a_four_player_table_game_from_new_game_to_the_first_die_within_25_input
     page.wait_for_selector("#moves button:not([disabled])")
     game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]
     game = api.call("GET", f"/api/games/{game_id}")
-    assert game["mode"] == "table" and [p["name"] for p in game["players"]] == [f"Player {i}" for i in range(1, 5)]
+    assert game["mode"] == "table" and [p["name"] for p in game["players"]] == [
+        f"Player {i}" for i in range(1, 5)
+    ]
     laid = api.call("GET", f"/api/games/{game_id}/layout")
     assert laid["complete"] and laid["layout"]["dice"]["coral"] == [1, 2, 3, 5, 6]
     start_choices(page, inputs, api, game_id)

@@ -153,7 +153,12 @@ def test_the_layout_form_lists_every_field_with_words_and_the_cards_by_what_is_p
     assert answer.status == 200, answer.body
     form = answer.body
     names = [field["field"] for section in form["sections"] for field in section["fields"]]
-    assert names[:4] == ["dice.coral", "dice.black", "dice.white", "stack"]  # what a table rolls and draws first
+    assert names[:4] == [
+        "dice.coral",
+        "dice.black",
+        "dice.white",
+        "stack",
+    ]  # what a table rolls and draws first
     assert names[4:9] == [
         f"castle.{room}" for room in ("steward_1", "steward_2", "steward_3", "diplomat_1", "diplomat_2")
     ]
