@@ -22,7 +22,7 @@ no module of the package imports it (tests/unit/test_layers.py).
 from __future__ import annotations
 
 from domain.catalog import Catalog
-from domain.describe import describe
+from domain.describe import describe, payment_text
 from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, step
 from domain.errors import (
     DomainError,
@@ -85,6 +85,7 @@ __all__ = [
     "legal_moves",
     "new_game",
     "part_text",
+    "payment_text",
     "prompt_help",
     "prompt_of",
     "prompt_text",

@@ -450,7 +450,7 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         space = state.players[seat].pot + 1 if isinstance(seat, int) else 0
         if move["pay"]:
             seals = state.catalog.milestones.get(space, 0)
-            return f"{who} pays {seals} seals to pass the milestone of space {space}"
+            return f"{who} pays {_amount(seals, 'seal', 'seals')} to pass the milestone of space {space}"
         return f"{who} stops before the milestone of space {space}"
     if kind == "daimyo_spot":
         card = state.board.daimyo.card

@@ -194,6 +194,10 @@ WORKER_ACTIONS = frozenset({IconKind.WARRIOR, IconKind.GARDENER, IconKind.COURTI
 R-GA01, R-CA01, R-M06)."""
 
 
+def _coins(amount: int) -> str:
+    return f"{amount} coin{'s' * (amount != 1)}"
+
+
 def why_no_action(state: GameState, seat: int, kind: IconKind) -> tuple[str, str] | None:
     """Why a worker action could do nothing now, and the rule that says so; None when it could do something.
     (The log says it when a question is never asked, the engine when such an entry is asked for.)"""
@@ -218,7 +222,7 @@ def why_no_action(state: GameState, seat: int, kind: IconKind) -> tuple[str, str
         if _can_act(state, seat, Icon(kind)):
             return None
         return (
-            f"neither the Gate (2 coins) nor a climb (2 pearl a floor): they hold {player.coins} coins, "
+            f"neither the Gate (2 coins) nor a climb (2 pearl a floor): they hold {_coins(player.coins)}, "
             f"{player.pearl} pearl",
             "R-CA01",
         )
@@ -226,8 +230,8 @@ def why_no_action(state: GameState, seat: int, kind: IconKind) -> tuple[str, str
         if _can_act(state, seat, Icon(kind)):
             return None
         return (
-            f"neither the entrance (2 coins) nor a step (2 whisks): they hold {player.coins} coins, "
-            f"{player.whisks} whisks",
+            f"neither the entrance (2 coins) nor a step (2 whisks): they hold {_coins(player.coins)}, "
+            f"{player.whisks} whisk{'s' * (player.whisks != 1)}",
             "R-M06",
         )
     return None

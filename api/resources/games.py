@@ -108,13 +108,15 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
         pending = None
     elif pending is None:
         pending = present.prompt(game.state)
+    moves = [] if closed else present.plain(domain.legal_moves(game.state))
     return {
         "game_id": str(game.id),
         "version": game.version,
         "over": bool(domain.is_over(game.state)),
         "closed": closed,
         "prompt": pending,
-        "moves": [] if closed else present.plain(domain.legal_moves(game.state)),
+        "moves": moves,
+        "notes": present.move_notes(game.state, moves),
     }
 
 
@@ -318,6 +320,7 @@ class LegalMoves(MethodView):
             "closed": game.abandoned is not None,
             "prompt": present.prompt(state),
             "moves": [] if game.abandoned else present.plain(domain.legal_moves(state)),
+            "notes": [] if game.abandoned else present.move_notes(state, domain.legal_moves(state)),
             "before": version,
             "recorded": present.plain(game.records[version].move),
             "state": present.board(state),

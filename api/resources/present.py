@@ -173,6 +173,12 @@ def prompt(state: Any) -> dict[str, Any]:
     }
 
 
+def move_notes(state: Any, moves: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Beside each legal move (in the listing's order), what its own words would not say: how a move listed with
+    the seal conversions it needs is paid ("pay 2 coins + 1 seal", rules 0.3.0), "" for the others."""
+    return [domain.payment_text(state, dict(move)) if "convert" in move else "" for move in moves]
+
+
 def sheets(state: Any, players: Sequence[str]) -> list[dict[str, Any]]:
     return sheets_from(domain.score(state), players)
 

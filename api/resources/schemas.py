@@ -240,6 +240,14 @@ class LegalMovesSchema(Schema):
         PromptSchema, required=True, allow_none=True, metadata={"description": "null once the game is closed"}
     )
     moves = fields.List(MoveField(), required=True)
+    notes = fields.List(
+        fields.String(),
+        metadata={
+            "description": "beside each move (same order), what its own words would not say, or \"\": how a "
+            "move listed with the seal conversions it needs (its `convert`, rules 0.3.0) is paid, \"pay 2 coins + "
+            "1 seal\""
+        },
+    )
     before = fields.Integer(
         metadata={"description": "with ?before=V only: the move these are the alternatives to (its version)"}
     )
@@ -619,6 +627,13 @@ class TimelineEntrySchema(Schema):
         metadata={
             "description": "every version whose place this move took (a move corrected twice stands for both): "
             "annotations anchored to them belong beside it"
+        },
+    )
+    phase = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "setup, turns or end_of_round: the gardens' activation and the next round's dice are "
+            "filed under the round's end (turn null), not under a player's turn; null for an undone move"
         },
     )
 

@@ -122,6 +122,7 @@ export function render(container, options) {
     const list = groups.get(name).map((move) => {
       const allowed = options.canAct(move);
       const mark = markOf(options, move, "");
+      const note = options.notes ? options.notes[moves.indexOf(move)] : ""; // how a move with conversions is paid
       const button = h(
         "button",
         {
@@ -132,12 +133,17 @@ export function render(container, options) {
           on: { click: () => options.onMove(move) },
         },
         moveLabel(state, prompt, move),
+        note ? h("span", { class: "tag paid" }, note) : null,
         mark ? h("span", { class: "tag" }, mark) : null,
       );
       buttons.push(button);
       return h("li", {}, button);
     });
     const single = names.length === 1 && name === "Choices";
+    if (name === "Seal conversions" && names.length > 1) {
+      // the moves they make affordable are listed with them: the conversions themselves wait under one heading
+      return h("details", { class: "move-group conversions" }, h("summary", {}, "Convert seals… (free, any time on your turn)"), h("ul", {}, list));
+    }
     return h(
       "section",
       { class: `move-group${name === "Seal conversions" ? " conversions" : ""}`, "aria-label": name },

@@ -170,7 +170,7 @@ function paint(game, legal, entries, score) {
   }
   if (game.over) help = "Every turn is played. The replay screen shows the whole game and its score timeline.";
   replace(document.getElementById("prompt-help"), help);
-  view.buttons = renderMoves(document.getElementById("moves"), { state, prompt, moves: game.over ? [] : legal.moves, canAct, batch: true, onMove: (move) => write("moves", move) }).filter((b) => !b.disabled);
+  view.buttons = renderMoves(document.getElementById("moves"), { state, prompt, moves: game.over ? [] : legal.moves, notes: legal.notes, canAct, batch: true, onMove: (move) => write("moves", move) }).filter((b) => !b.disabled);
   if (view.busy) document.querySelectorAll("#moves button, #moves input, #moves select").forEach((node) => { node.disabled = true; });
   renderRecent(entries);
   replace(document.getElementById("score-now"), scoreTable(score.sheets, score.over ? "Final score" : "If the game ended now"));
