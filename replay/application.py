@@ -254,19 +254,29 @@ class GameLog:
         game_id: UUID | None = None,
         layout: Mapping[str, Any] | None = None,
         draw_rest: bool = False,
+        rules_version: str | None = None,
     ) -> Issued:
         """Start a new game, owned by whoever holds the token in the answer (shown this once). The game id is
         random, so unguessable (``game_id`` imposes one: tests that need a game's snapshot phase). A table
         game may be laid out at once from its ``layout`` (``decisions.create``), the rest drawn if
-        ``draw_rest``."""
+        ``draw_rest``. ``rules_version`` (one of ``rules.COMPATIBLE``; the current one by default) records the game
+        under an earlier version of the rules (the tests' scenarios written for one)."""
 
         def decide(game_id: UUID) -> tuple[list[DomainEvent], list[DomainEvent], Any]:
+            if rules_version is not None and rules_version != domain.RULES_VERSION:
+                rules.ensure_supported(rules_version)
+                created, opening = decisions.create(
+                    setup, catalog=catalog, game_id=game_id, rules_version=rules_version
+                )
+                return [created], [], opening
             created, opening = decisions.create(
                 setup, catalog=catalog, game_id=game_id, layout=layout, draw_rest=draw_rest
             )
             return [created], [], opening
 
         laid = {"layout": layout, "draw_rest": draw_rest} if layout is not None else {}
+        if rules_version is not None:
+            laid["rules_version"] = rules_version
         asked = fingerprint("create", setup=setup, catalog=catalog, **laid)
         return self._new_owned_game("create", idempotency_key, asked, decide, game_id=game_id)
 
