@@ -243,9 +243,9 @@ class LegalMovesSchema(Schema):
     notes = fields.List(
         fields.String(),
         metadata={
-            "description": "beside each move (same order), what its own words would not say, or \"\": how a "
-            "move listed with the seal conversions it needs (its `convert`, rules 0.3.0) is paid, \"pay 2 coins + "
-            "1 seal\""
+            "description": 'beside each move (same order), what its own words would not say, or "": how a '
+            'move listed with the seal conversions it needs (its `convert`, rules 0.3.0) is paid, "pay 2 coins + '
+            '1 seal"'
         },
     )
     before = fields.Integer(
@@ -789,7 +789,9 @@ class LayoutFormSchema(Schema):
     notes = fields.List(
         fields.String(),
         required=True,
-        metadata={"description": "what the form does not ask and why (the first-game option lays the castle)"},
+        metadata={
+            "description": "what the form does not ask and why (the first-game option lays the castle)"
+        },
     )
 
 
