@@ -39,6 +39,20 @@ def seeded_scenario(log: GameLog) -> uuid.UUID:
     return game_id
 
 
+MOVE_10_RECORDED = (
+    "Ben places the coral 2 on the Well, gaining 1 coin; with the Lantern Reward and the Well: gains 1 coin, 1 seal, "
+    "1 food and 1 CP"
+)
+MOVE_14_RECORDED = (
+    "Ben places the black 1 on steward room 1, paying 2 coins; with the Lantern Reward and steward room 1: gains 2 "
+    "food and 1 pearl"
+)
+MOVE_14_RESOLVED = (
+    "Ben places the black 1 on the Well; with the Lantern Reward and the Well: gains 1 coin, 1 seal, 1 food "
+    "and 1 CP"
+)
+"""The scenario's words (what each move did, as the log says it)."""
+
 SEEDED_CORRECTION = {"kind": "place_die", "seat": 1, "space": "steward_1"}
 """Move 10 of :func:`seeded_scenario` as it was really played."""
 SEEDED_RESOLUTIONS = [{"index": 14, "move": {"kind": "place_die", "seat": 1, "space": "well"}}]

@@ -33,26 +33,15 @@ from replay.game import GameSnapshot, fold, project_game
 from replay.history import timeline
 from tests.replay_helpers import canonical
 from tests.unit.replay.amend_support import (
+    MOVE_10_RECORDED,
+    MOVE_14_RECORDED,
+    MOVE_14_RESOLVED,
     SEEDED_CORRECTION,
     SEEDED_RESOLUTIONS,
     TABLE_CORRECTIONS,
     golden_table_game,
     seeded_scenario,
 )
-
-MOVE_10_RECORDED = (
-    "Ben places the coral 2 on the Well, gaining 1 coin; with the Lantern Reward and the Well: gains 1 coin, 1 seal, "
-    "1 food and 1 CP"
-)
-MOVE_14_RECORDED = (
-    "Ben places the black 1 on steward room 1, paying 2 coins; with the Lantern Reward and steward room 1: gains 2 "
-    "food and 1 pearl"
-)
-MOVE_14_RESOLVED = (
-    "Ben places the black 1 on the Well; with the Lantern Reward and the Well: gains 1 coin, 1 seal, 1 food "
-    "and 1 CP"
-)
-"""The scenario's words (what each move did, as the log says it)."""
 
 
 @pytest.fixture
