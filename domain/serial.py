@@ -162,9 +162,10 @@ def prompt_of(state: GameState) -> dict[str, Any]:
         data["seals"] = state.catalog.milestones.get(player.pot + 1)
     elif isinstance(frame, RollBridge):
         data["dice"] = dice_per_colour(state)
-        # the bridges rolled one after another from here (a round's reroll: all of them, R-E04), so that a page
-        # can ask for them on one form and record them as one batch
-        data["bridges"] = _rolled_next(state)
+        if state.phase is Phase.END_OF_ROUND:
+            # a round's reroll (R-E04): the bridges rolled one after another from here, so that a page can ask for
+            # them on one form and record them as one batch (the setup's rolls come with the table's layout)
+            data["bridges"] = _rolled_next(state)
     elif isinstance(frame, Menu):
         data["options"] = [
             {
