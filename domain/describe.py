@@ -110,6 +110,8 @@ def _traced(state: GameState, move: dict[str, Any]) -> tuple[GameState, Trace] |
 
 
 def _with_what_it_did(state: GameState, move: dict[str, Any]) -> str:
+    """The move's sentence (said on the state its conversions leave, for a move listed with them, and saying
+    them first), the end of a round named, then what it did and why a question was never asked."""
     seat = move.get("seat")
     plain = {name: value for name, value in move.items() if name != CONVERT}
     conversions_made = move.get(CONVERT) if isinstance(move.get(CONVERT), list) else []
