@@ -18,15 +18,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.persistence import IntegrityError
 
 import domain
+from domain import GameState
 from replay import access as grants
 from replay import annotations as notes
-from replay import decisions, exports, history, rules
+from replay import decisions, exports, history, plays, rules
 from replay.access import Access, Grant, Issued, project_access
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.ephemeral import RECEIPT_SECONDS, Ephemeral
@@ -38,6 +40,7 @@ from replay.events import (
     DomainEvent,
     GameCreated,
     Move,
+    now,
 )
 from replay.game import (
     MAX_VERSION,
@@ -114,10 +117,11 @@ class GameLog:
         that ``key`` picks when there is no game (:mod:`replay.ephemeral`)."""
         return (self.stores.of(near) if near is not None else self.stores.of_key(key)).ephemeral
 
-    def tally(self, key: str, window: int, *, near: UUID | None = None) -> tuple[int, int]:
-        """Count one hit of ``key`` in the current ``window`` (seconds), beside the game ``near`` when there is
-        one: the hits so far and the seconds left (the API's rate limits)."""
-        return self.ephemeral(near, key).hit(key, window)
+    def tally(self, key: str, window: int, *, near: UUID | None = None, weight: int = 1) -> tuple[int, int]:
+        """Count ``weight`` hits of ``key`` in the current ``window`` (seconds), beside the game ``near`` when
+        there is one: the hits so far and the seconds left (the API's rate limits; a costly write weighs more
+        than one)."""
+        return self.ephemeral(near, key).hit(key, window, weight)
 
     # --- reading -------------------------------------------------------------------------------------------
 
@@ -169,7 +173,7 @@ class GameLog:
         """The live grant of this token for this game, or None."""
         return self.access(game_id).match(token)
 
-    def state_at(self, game_id: UUID, version: int) -> Any:
+    def state_at(self, game_id: UUID, version: int) -> GameState:
         """The rules-engine state right after event ``version`` (what a player saw then)."""
         if version < 1:
             raise UnknownVersion("versions start at 1", version=version)
@@ -185,13 +189,13 @@ class GameLog:
             return current.state_after(len(line))
         return self.get_game(game_id, version).state
 
-    def state_on_line(self, game_id: UUID, version: int) -> Any:
+    def state_on_line(self, game_id: UUID, version: int) -> GameState:
         """The rules-engine state right after the move at ``version`` of today's line of play (the replay of
         the game as it stands now, amendments included); :class:`UnknownVersion` when ``version`` is not a move
         of the line."""
         return decisions.state_after_move(self.get_game(game_id), version)
 
-    def before_move(self, game_id: UUID, version: int) -> tuple[Game, Any]:
+    def before_move(self, game_id: UUID, version: int) -> tuple[Game, GameState]:
         """The game now, and the rules-engine state just before the move at ``version`` of its line of play
         (what amending that move is judged against)."""
         game = self.get_game(game_id)
@@ -300,31 +304,55 @@ class GameLog:
         keep_id: bool = True,
         game_id: UUID | None = None,
         idempotency_key: str | None = None,
+        max_events: int = 0,
     ) -> Issued:
         """Write an exported log as a game of this log, after refolding it with the rules, owned by the caller.
         The game keeps its id unless that id is taken here (or ``keep_id`` is false); ``game_id`` imposes one
         (a restore keeps every game's): if a game has it already, nothing is written and the store's
-        ``IntegrityError`` is raised."""
+        ``IntegrityError`` is raised. ``max_events``: the most events it may hold (0: no cap).
+
+        An import is listed in the list of games as of now (its own date stays the game's, when it was
+        played), and a branch's parent must be a game of this log; a restore (``game_id``) keeps the list's
+        order and each branch's link as the backup has them."""
+        restoring = game_id is not None
+        limits = exports.Limits(
+            now=now(), max_events=max_events, parent_version=None if restoring else self._version_of
+        )
+        listed_at = None if restoring else limits.now
 
         def decide(new_id: UUID) -> tuple[list[DomainEvent], list[DomainEvent], Any]:
-            imported = exports.refold(data, game_id=new_id)
+            imported = exports.refold(data, game_id=new_id, limits=limits)
             return list(imported.game_events), list(imported.note_events), None
 
         asked = fingerprint("import", data=data, keep_id=keep_id, game_id=game_id)
         if game_id is not None or not keep_id:
-            return self._new_owned_game("import", idempotency_key, asked, decide, game_id=game_id)
+            return self._new_owned_game(
+                "import", idempotency_key, asked, decide, game_id=game_id, listed_at=listed_at
+            )
         try:
             own = self._free_import_id(data)
-            return self._new_owned_game("import", idempotency_key, asked, decide, game_id=own)
+            return self._new_owned_game(
+                "import", idempotency_key, asked, decide, game_id=own, listed_at=listed_at
+            )
         except IntegrityError:
             if idempotency_key is not None:
                 raise
             # The same export imported at the same moment took that id first: this copy takes a new one.
-            return self._new_owned_game("import", None, asked, decide)
+            return self._new_owned_game("import", None, asked, decide, listed_at=listed_at)
 
-    def check_log(self, data: Any) -> Game:
-        """Refold an exported log without writing anything (raises ``InvalidLog`` listing every problem)."""
-        return exports.refold(data, game_id=uuid4()).game
+    def check_log(self, data: Any, *, max_events: int = 0) -> Game:
+        """Refold an exported log without writing anything (raises ``InvalidLog`` listing every problem, or
+        ``ImportTooLarge``) as :meth:`import_log` would, but for its parent: a branch's parent is not looked
+        for (a file is checked before the games it links to are there)."""
+        limits = exports.Limits(now=now(), max_events=max_events)
+        return exports.refold(data, game_id=uuid4(), limits=limits).game
+
+    def _version_of(self, game_id: UUID) -> int | None:
+        """The version of a game of this log, or None when it has no such game."""
+        try:
+            return self.get_game(game_id).version
+        except GameNotFound:
+            return None
 
     def _free_import_id(self, data: Any) -> UUID | None:
         """The exported game's own id, when it is free here; else None (the import takes a new one).
@@ -351,22 +379,25 @@ class GameLog:
         decide: Callable[[UUID], tuple[list[DomainEvent], list[DomainEvent], Any]],
         *,
         game_id: UUID | None = None,
+        listed_at: datetime | None = None,
     ) -> Issued:
         """Decide and save a new game with its owner grant. With an ``Idempotency-Key``, a receipt is kept
         first (:mod:`replay.idempotency`): a retry answers from it, or finishes a creation that crashed."""
         if key is None:
-            return self._save_new_owned(decide, game_id or uuid4(), grants.new_token(), None)
+            return self._save_new_owned(decide, game_id or uuid4(), grants.new_token(), None, listed_at)
         name = receipt_key(kind, key)
         kept = self.ephemeral(key=name)
         new_id = game_id or self.stores.new_id_in(self.stores.of_key(name))
         decided = decide(new_id)  # a refused request leaves no receipt
         fresh = Receipt(asked, new_id, grants.new_token(), str(uuid4()), len(decided[0]))
         if kept.add(name, fresh.to_bytes(), self._receipt_seconds):
-            return self._save_new_owned(lambda _: decided, new_id, fresh.token, fresh.grant_id)
+            return self._save_new_owned(lambda _: decided, new_id, fresh.token, fresh.grant_id, listed_at)
         receipt = self._receipt(kept, name, asked)
         if not self.stores.of(receipt.game_id).exists(receipt.game_id):
             try:  # the first attempt crashed before its events were saved: finish it, as it was decided
-                return self._save_new_owned(decide, receipt.game_id, receipt.token, receipt.grant_id)
+                return self._save_new_owned(
+                    decide, receipt.game_id, receipt.token, receipt.grant_id, listed_at
+                )
             except IntegrityError:
                 pass  # ... or the same request, sent twice at once, has just saved them
         owner = self.access(receipt.game_id).grants.get(receipt.grant_id)
@@ -391,6 +422,7 @@ class GameLog:
         game_id: UUID,
         token: str,
         grant_id: str | None,
+        listed_at: datetime | None = None,
     ) -> Issued:
         events, extra, opening = decide(game_id)
         owner = grants.grant(
@@ -402,23 +434,29 @@ class GameLog:
             grant_id=grant_id,
         )
         store = self.stores.of(game_id)
-        self._save_new_game(store, events, [*extra, owner], opening)
+        self._save_new_game(store, events, [*extra, owner], opening, listed_at)
         access = grants.mutate(owner, None)
         # Kept with the game: the game's first write then reads both in one round trip, as every later write.
         store.keep(access.id, access)
         return Issued(game_id, token, access.grants[owner.grant_id], version=len(events))
 
     def _save_new_game(
-        self, store: GameStore, events: Sequence[DomainEvent], extra: Sequence[DomainEvent], opening: Any
+        self,
+        store: GameStore,
+        events: Sequence[DomainEvent],
+        extra: Sequence[DomainEvent],
+        opening: Any,
+        listed_at: datetime | None = None,
     ) -> None:
         """Save a new game's events, its index entry and ``extra`` (its grant, an import's annotations) in one
         transaction, retrying only the index's position when another game was indexed at the same moment.
-        ``opening`` is the game's opening state when the caller has just built it (not set up once more)."""
+        ``opening`` is the game's opening state when the caller has just built it (not set up once more);
+        ``listed_at`` the time it is listed at, when not its own (an import: :func:`replay.index.entry_for`)."""
         created = events[0]
         assert isinstance(created, GameCreated)
         with self._creating:
             for _ in range(20):
-                entry = self.index.next_entry(store, created)
+                entry = self.index.next_entry(store, created, listed_at)
                 try:
                     store.save(*events, entry, *extra)
                 except IntegrityError:
@@ -736,7 +774,10 @@ class GameLog:
         glyph: str | None = None,
         target: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
+        author_grant: str | None = None,
     ) -> Annotation:
+        """Add a comment by ``author`` (an actor), written with the token of the grant ``author_grant``: that
+        token's holder may change it later (``Annotation.changeable_by``), as may the owner."""
         game = self.get_game(game_id)
         parts = domain.board_parts(game.state)
 
@@ -751,6 +792,7 @@ class GameLog:
                 target=target,
                 parts=parts,
                 idempotency_key=idempotency_key,
+                author_grant=author_grant,
             )
 
         return self._annotation_write(game_id, idempotency_key, decide)
@@ -843,7 +885,17 @@ class GameLog:
         return history.text_record(self.get_game(game_id), self.annotations(game_id))
 
     def export_bgstats(self, game_id: UUID) -> dict[str, Any]:
-        return history.bgstats_play(self.get_game(game_id))
+        """The game as a BG Stats play file (:func:`replay.plays.bgstats_file`)."""
+        return plays.bgstats_file(self.get_game(game_id))
+
+    def export_bgstats_link(self, game_id: UUID) -> dict[str, Any]:
+        """BG Stats' create-play link of a finished game and the play it carries; ``GameUnfinished`` for a
+        game that is not finished (:func:`replay.plays.bgstats_link`)."""
+        return plays.bgstats_link(self.get_game(game_id))
+
+    def export_bgg(self, game_id: UUID) -> str:
+        """The game as a BoardGameGeek play record, XML (:func:`replay.plays.bgg_play_xml`)."""
+        return plays.bgg_play_xml(self.get_game(game_id))
 
     # --- rules versions ------------------------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import domain
-from replay import rules
+from domain import GameState
+from replay import rules, text
 from replay.errors import (
     AmendUnchanged,
     GameClosed,
@@ -45,10 +46,18 @@ COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange
 MODES = ("table", "seeded")
 SOLO = ("easy", "medium", "hard")
 """The solo rival's difficulties (RULES R-SO01)."""
+MAX_REASON = 500
+"""The longest reason an abandonment keeps, in characters."""
 
 
 def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
-    """Check a requested setup and fill its defaults: the shape stored in ``GameCreated``."""
+    """Check a requested setup and fill its defaults: the shape stored in ``GameCreated``.
+
+    Names, colours and the title follow the text rules of :mod:`replay.text` (one line of plain text: no
+    control characters, no bidirectional overrides, no lone surrogates; kept composed, trimmed of blanks and
+    invisible characters). Two players of one name, compared as the names look (:func:`replay.text.name_key`:
+    ``Ann``, ``ann``, ``Ann`` + a zero-width space and ``Аnn`` with a Cyrillic ``А`` are one name), or of one
+    colour given twice, are refused: messages and the board tell players apart by them."""
     players = setup.get("players")
     if isinstance(players, int) and not isinstance(players, bool):
         if not 1 <= players <= 100:  # the rules engine judges the exact count; this only bounds the work
@@ -56,28 +65,35 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         players = [f"Player {seat + 1}" for seat in range(players)]
     if not isinstance(players, list) or not players:
         raise InvalidSetup("players must be a count or a list of names or {name, colour} objects")
+    if len(players) > 100:
+        raise InvalidSetup("players must be a small count or a list of names", players=len(players))
     if setup.get("solo") is not None:  # a stored solo setup lists the rival: it is added again below
         players = [p for p in players if not (isinstance(p, Mapping) and p.get("automatic"))]
     entries = [{"name": player} if isinstance(player, str) else player for player in players]
-    chosen = {
-        entry.get("colour")
-        for entry in entries
-        if isinstance(entry, Mapping) and isinstance(entry.get("colour"), str)
-    }
+    given: list[str | None] = []
+    for index, entry in enumerate(entries):
+        colour = entry.get("colour") if isinstance(entry, Mapping) else None
+        if colour is None or colour == "":
+            given.append(None)
+            continue
+        given.append(
+            text.checked(
+                colour, f"player {index + 1}'s colour", max_length=20, error=InvalidSetup, seat=index
+            )
+        )
     # A player left without a colour takes the first one nobody chose, so that a default never repeats a colour
     # picked for another seat (the board tells players apart by colour); past eight seats they repeat.
-    unchosen = iter([colour for colour in COLOURS if colour not in chosen])
+    unchosen = iter([colour for colour in COLOURS if colour not in set(given)])
     seats: list[dict[str, Any]] = []
     for index, entry in enumerate(entries):
         if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
             raise InvalidSetup(f"player {index + 1} needs a name", seat=index)
-        name = entry["name"].strip()
-        if not name or len(name) > 40:
-            raise InvalidSetup(f"player {index + 1}'s name must have 1 to 40 characters", seat=index)
-        colour = entry.get("colour") or next(unchosen, COLOURS[index % len(COLOURS)])
-        if not isinstance(colour, str) or len(colour) > 20:
-            raise InvalidSetup(f"player {index + 1}'s colour must be a short text", seat=index)
+        name = text.checked(
+            entry["name"], f"player {index + 1}'s name", max_length=40, error=InvalidSetup, seat=index
+        )
+        colour = given[index] or next(unchosen, COLOURS[index % len(COLOURS)])
         seats.append({"name": name, "colour": colour})
+    _distinct(seats, given)
     solo = setup.get("solo")
     if solo is not None:
         seats = _with_rival(seats, solo)
@@ -102,18 +118,62 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             f"expansions must be a list of distinct names among {list(domain.EXPANSIONS)}",
             expansions=expansions,
         )
-    title = setup.get("title") or " vs ".join(seat["name"] for seat in seats)
+    chosen_title = setup.get("title")
+    if chosen_title is not None and chosen_title != "":
+        title = text.checked(chosen_title, "the title", max_length=120, error=InvalidSetup)
+    else:
+        title = " vs ".join(seat["name"] for seat in seats)[:120]
+    private = setup.get("private", False)
     normal = {
         "players": seats,
         "mode": mode,
         "seed": seed,
         "options": dict(options),
-        "title": str(title)[:120],
-        "private": bool(setup.get("private", False)),
+        "title": title,
+        "private": bool(private),
     }
     if expansions:  # a base game's setup keeps the shape it always had (exports compare it key by key)
         normal["expansions"] = list(expansions)
+    override = setup.get(CATALOG_OVERRIDE, False)
+    if not isinstance(override, bool):
+        raise InvalidSetup(f"{CATALOG_OVERRIDE} is true or false", **{CATALOG_OVERRIDE: repr(override)})
+    if override:  # only ever there when true: every other setup keeps its shape
+        normal[CATALOG_OVERRIDE] = True
     return {**normal, "solo": solo} if solo is not None else normal
+
+
+CATALOG_OVERRIDE = "catalog_override"
+"""The setup's mark of a game played with a catalog of its own (not the one this build packages): set when
+such a game is created, kept by its forks and its export, and shown on every page of the game."""
+
+
+def _distinct(seats: Sequence[Mapping[str, Any]], colours: Sequence[str | None]) -> None:
+    """Refuse two players whose names look the same (:func:`replay.text.name_key`), or two colours given
+    alike (ignoring case): messages and the board tell players apart by them."""
+    names: dict[str, str] = {}
+    for seat in seats:
+        key = text.name_key(seat["name"])
+        if key in names:
+            raise InvalidSetup(
+                f"two players are named {seat['name']!r}"
+                + (f" and {names[key]!r}" if names[key] != seat["name"] else "")
+                + ": each player needs a name of their own (names are compared as they look: ignoring case, "
+                "invisible characters, and letters of other alphabets drawn alike)",
+                name=seat["name"],
+            )
+        names[key] = seat["name"]
+    seen: set[str] = set()
+    for colour in colours:
+        if colour is None:
+            continue
+        key = text.name_key(colour)
+        if key in seen:
+            raise InvalidSetup(
+                f"two players are playing {colour!r}: each player needs a colour of their own (colours are "
+                "compared ignoring case and the blanks around them)",
+                colour=colour,
+            )
+        seen.add(key)
 
 
 def _with_rival(seats: list[dict[str, Any]], solo: Any) -> list[dict[str, Any]]:
@@ -161,6 +221,13 @@ def create(
         raise InvalidSetup(error.message, **error.details) from error
     except (TypeError, ValueError) as error:
         raise InvalidSetup(str(error)) from error
+    effective = domain.catalog_of(fresh)
+    if (
+        catalog
+        and not normal.get(CATALOG_OVERRIDE)
+        and effective != rules.packaged_catalog(normal, rules_version)
+    ):
+        normal[CATALOG_OVERRIDE] = True  # a catalog of its own: the game says so wherever it is shown
     if opening is None:
         state, drawn = rules.draw_opening(fresh)
     else:
@@ -183,7 +250,7 @@ def create(
         timestamp=now(),
         setup=normal,
         rules_version=rules_version,
-        catalog=domain.catalog_of(fresh),
+        catalog=effective,
         opening=drawn,
         parent=dict(parent) if parent else None,
     )
@@ -413,7 +480,7 @@ class AmendReport:
         }
 
 
-def state_before_move(game: Game, version: int) -> Any:
+def state_before_move(game: Game, version: int) -> GameState:
     """The rules-engine state just before the move recorded at ``version``, as the line of play stands now:
     what an amendment of that move is judged against (its legal moves are the alternatives)."""
     if version not in game.line:
@@ -421,7 +488,7 @@ def state_before_move(game: Game, version: int) -> Any:
     return game.state_after(game.line.index(version))
 
 
-def state_after_move(game: Game, version: int) -> Any:
+def state_after_move(game: Game, version: int) -> GameState:
     """The rules-engine state right after the move recorded at ``version``, as the line of play stands now
     (after an amendment, the kept later moves follow the new move: the game as it stood after event
     ``version`` is another state)."""
@@ -674,7 +741,7 @@ def abandon(game: Game, *, actor: str, reason: str, idempotency_key: str | None 
         originator_version=game.version + 1,
         timestamp=now(),
         actor=actor,
-        reason=reason[:500],
+        reason=text.checked(reason, "the reason", max_length=MAX_REASON, multiline=True, allow_empty=True),
         idempotency_key=idempotency_key,
     )
 
@@ -684,7 +751,7 @@ def fork_events(game: Game, version: int, new_id: UUID, title: str | None = None
     parent's line of play as it stood at ``version`` (copied as recorded, with their actors). Its title is
     ``title``, or by default the parent's marked as a branch (`branch_title`)."""
     line = line_at(game, version)
-    chosen = title.strip() if title else ""
+    chosen = text.checked(title, "the title", max_length=120, allow_empty=True) if title else ""
     created = GameCreated(
         originator_id=new_id,
         originator_version=1,

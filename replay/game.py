@@ -23,6 +23,7 @@ from uuid import UUID
 import msgspec
 
 import domain
+from domain import GameState
 from replay import rules
 from replay.events import (
     DomainEvent,
@@ -136,12 +137,12 @@ class Game:
     abandoned: AuditEntry | None
     base: int
     """Index along the line of ``states[0]``: states before it are rebuilt on demand (after a snapshot)."""
-    states: tuple[Any, ...]
+    states: tuple[GameState, ...]
     """``states[i]`` is the rules-engine state after ``base + i`` effective moves."""
 
     @property
-    def state(self) -> Any:
-        """The current rules-engine state (``domain.GameState``)."""
+    def state(self) -> GameState:
+        """The current rules-engine state."""
         return self.states[-1]
 
     @property
@@ -155,7 +156,7 @@ class Game:
             return "abandoned"
         return "finished" if domain.is_over(self.state) else "in progress"
 
-    def state_after(self, moves: int) -> Any:
+    def state_after(self, moves: int) -> GameState:
         """The state after the first ``moves`` effective moves of the line of play."""
         if not 0 <= moves <= len(self.line):
             raise IndexError(moves)
@@ -227,7 +228,8 @@ def created_game(event: GameCreated, state: Any) -> Game:
     )
 
 
-def _record_of(event: MovePlayed) -> MoveRecord:
+def _record_of(event: MovePlayed | MoveResolved, **more: Any) -> MoveRecord:
+    """The record of a move played (or played by a resolution: ``more`` says what it resolves)."""
     return MoveRecord(
         version=event.originator_version,
         move=dict(event.move),
@@ -237,6 +239,7 @@ def _record_of(event: MovePlayed) -> MoveRecord:
         at=event.timestamp,
         description=event.description,
         idempotency_key=event.idempotency_key,
+        **more,
     )
 
 
@@ -319,16 +322,7 @@ def _redone(event: MovesRedone, game: Game | None) -> Game:
 def _resolved(event: MoveResolved, game: Game | None) -> Game:
     # Only recorded: the amendment written right after it puts it on the line of play (``_amended``).
     assert game is not None
-    record = MoveRecord(
-        version=event.originator_version,
-        move=dict(event.move),
-        chance=tuple(dict(outcome) for outcome in event.chance),
-        seat=event.seat,
-        actor=event.actor,
-        at=event.timestamp,
-        description=event.description,
-        resolves=event.replaces,
-    )
+    record = _record_of(event, resolves=event.replaces)
     return replace(game, **_advance(game, event), records={**game.records, record.version: record})
 
 

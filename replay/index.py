@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -58,12 +59,17 @@ def index_id(store: GameStore) -> UUID:
     return uuid5(NAMESPACE_URL, f"heronlog:index:{store.name}")
 
 
-def entry_for(created: GameCreated, stream_id: UUID, position: int) -> GameIndexed:
-    """The index's record of a new game, at ``position`` of the index stream."""
+def entry_for(
+    created: GameCreated, stream_id: UUID, position: int, listed_at: datetime | None = None
+) -> GameIndexed:
+    """The index's record of a new game, at ``position`` of the index stream. Its time is when the game was
+    listed, ``listed_at`` (an import: when it came here), else when it was created; the list is newest first
+    by it. An imported game keeps its own date, when it was played, in its first event (``created_on``):
+    a made-up date in an export never pins it anywhere in the list."""
     return GameIndexed(
         originator_id=stream_id,
         originator_version=position,
-        timestamp=created.timestamp,
+        timestamp=listed_at or created.timestamp,
         game_id=str(created.originator_id),
         players=[seat["name"] for seat in created.setup["players"]],
         mode=created.setup["mode"],
@@ -82,11 +88,13 @@ class GameIndex:
         self._lock = threading.Lock()
         self._summaries: dict[str, tuple[int, GameSummary]] = {}
 
-    def next_entry(self, store: GameStore, created: GameCreated) -> GameIndexed:
+    def next_entry(
+        self, store: GameStore, created: GameCreated, listed_at: datetime | None = None
+    ) -> GameIndexed:
         """The entry a new game of ``store`` takes: the next position of its index stream. A game indexed at
         the same moment by another process takes that position first; the writer then asks again."""
         stream_id = index_id(store)
-        return entry_for(created, stream_id, store.last_version(stream_id) + 1)
+        return entry_for(created, stream_id, store.last_version(stream_id) + 1, listed_at)
 
     def entries(self, store: GameStore | None = None) -> list[GameIndexed]:
         """Every game of every store (or of ``store`` only), in no particular order."""
@@ -105,7 +113,7 @@ class GameIndex:
     def page(
         self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
     ) -> tuple[list[GameSummary], int]:
-        """Games newest first (by their own creation time: an imported game keeps the time it was recorded),
+        """Games newest first (by when they were listed: created here, or imported here),
         those whose title or players contain ``search`` when it is given; and how many there are in all."""
         needle = (search or "").casefold().strip()
         selected = [
@@ -134,7 +142,7 @@ class GameIndex:
             mode=entry.mode,
             private=entry.private,
             parent=entry.parent,
-            created_on=entry.timestamp.isoformat(),
+            created_on=game.created_on.isoformat(),  # when it was played (an import's listing time is later)
             version=game.version,
             status=game.status,
             round=domain.coordinates(game.state).round,

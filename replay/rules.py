@@ -10,14 +10,15 @@ current rules would reject.
 
 from __future__ import annotations
 
+import json
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import domain
+from domain import GameState
 from replay.errors import RulesVersionUnsupported
-
-Move = dict[str, Any]
-GameState = Any  # domain.GameState: the engine's immutable state (kept opaque here on purpose)
+from replay.events import Move
 
 COMPATIBLE: frozenset[str] = frozenset(domain.RULES_VERSIONS)
 """Rules versions this build replays exactly as they were recorded: each game's state is built under the
@@ -52,6 +53,23 @@ def fresh_state(
         solo=setup.get("solo"),
         rules_version=rules_version,
     )
+
+
+_PACKAGED: dict[tuple[tuple[str, ...], bool, str], str] = {}
+_PACKAGED_LOCK = threading.Lock()
+
+
+def packaged_catalog(setup: Mapping[str, Any], rules_version: str = domain.RULES_VERSION) -> Any:
+    """The catalog this build packages for a game of this setup (its expansions, solo or not), as JSON data:
+    what a game created here without an override of its own is played with. Built once per kind of game
+    (kept as text: each caller gets a copy of its own)."""
+    key = (tuple(setup.get("expansions") or ()), bool(setup.get("solo")), rules_version)
+    text = _PACKAGED.get(key)
+    if text is None:
+        text = json.dumps(domain.catalog_of(fresh_state(setup, None, rules_version)), sort_keys=True)
+        with _PACKAGED_LOCK:
+            _PACKAGED[key] = text
+    return json.loads(text)
 
 
 def opening_state(

@@ -60,15 +60,20 @@ def test_empty_variables_fall_back_to_their_defaults() -> None:
 def test_serves_choices_come_from_the_flag_or_the_environment_and_others_are_refused(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], case: tuple[str, str, str, str, str]
 ) -> None:
-    from api.server.cli import build_parser, main
+    from api.server.cli import build_parser, main, serve_settings
 
     option, variable, default, other, refused = case
     flag = "--" + option.replace("_", "-")
+
+    def chosen(*argv: str) -> str:
+        value = getattr(serve_settings(build_parser().parse_args(["serve", *argv]), os.environ), option)
+        return {True: "yes", False: "no"}.get(value, value)
+
     monkeypatch.delenv(variable, raising=False)
-    assert getattr(build_parser().parse_args(["serve"]), option) == default
-    assert getattr(build_parser().parse_args(["serve", flag, other]), option) == other
+    assert chosen() == default
+    assert chosen(flag, other) == other
     monkeypatch.setenv(variable, other)
-    assert getattr(build_parser().parse_args(["serve"]), option) == other
+    assert chosen() == other
     monkeypatch.setenv(variable, "sometimes")
     assert main(["serve"]) == 2  # refused before anything starts
     assert f"{refused}, not 'sometimes'" in capsys.readouterr().err

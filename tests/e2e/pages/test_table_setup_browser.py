@@ -17,6 +17,7 @@ import pytest
 import domain
 from tests.e2e.conftest import Served
 from tests.e2e.pages.conftest import Api, no_horizontal_scroll
+from tests.e2e.pages.test_pages_browser import wait_version
 
 pytestmark = pytest.mark.browser
 
@@ -27,7 +28,8 @@ BUDGET = 25
 ROLLS = {"coral": "25136", "black": "44162", "white": "63215"}
 """What the table rolled, typed as a recorder types it (any order, digits only)."""
 FIRST_DIE = re.compile(r"^(coral|black|white) \d, (left|right) end", re.IGNORECASE)
-"""A die's accessible name, on the list of moves or on the board: "Coral 3, left end (lantern)"."""
+"""A die's accessible name on the board (its part is a button named by its move's words): "Coral 3, left end
+(lantern)"."""
 
 
 class Inputs:
@@ -116,11 +118,17 @@ def start_choices(page: Any, inputs: Inputs, api: Api, game_id: str) -> None:
         after = wait_prompt(api, game_id, "choose_start", legal["version"])
         assert after["prompt"]["kind"] != "resources", "a pair asked for a resource of choice"
         page.wait_for_function(
-            "v => !document.querySelector('#app[aria-busy=true]') && /version (\\d+)/.test("
-            "document.getElementById('game-meta').textContent) && Number(/version (\\d+)/.exec("
-            "document.getElementById('game-meta').textContent)[1]) >= v",
+            "v => !document.querySelector('#app[aria-busy=true]') "
+            "&& Number(document.getElementById('board').dataset.version) >= v",
             arg=after["version"],
         )
+
+
+def first_die(page: Any) -> Any:
+    """The first die offered, taken on the board: a lit end of a bridge, found by its accessible name."""
+    die = page.locator("#board").get_by_role("button", name=FIRST_DIE).first
+    die.wait_for()
+    return die
 
 
 def open_the_form(page: Any, site: Served, inputs: Inputs) -> None:
@@ -164,7 +172,7 @@ def test_a_four_player_table_game_from_new_game_to_the_first_die_within_25_input
     start_choices(page, inputs, api, game_id)
     before = api.call("GET", f"/api/games/{game_id}/legal-moves")
     assert before["prompt"]["kind"] == "take_die"
-    inputs.click(page.get_by_role("button", name=FIRST_DIE).first, "the first die")
+    inputs.click(first_die(page), "the first die")
     after = wait_prompt(api, game_id, "take_die", before["version"])
     assert after["prompt"]["kind"] == "place_die"
     assert inputs.count <= BUDGET, inputs.log
@@ -188,7 +196,7 @@ def test_the_first_game_layout_is_one_click_and_the_castle_needs_nothing_more(
     page.wait_for_selector("#moves button:not([disabled])")
     game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]
     start_choices(page, inputs, api, game_id)
-    inputs.click(page.get_by_role("button", name=FIRST_DIE).first, "the first die")
+    inputs.click(first_die(page), "the first die")
     assert inputs.count <= BUDGET, inputs.log
     game = api.call("GET", f"/api/games/{game_id}")
     assert game["options"] == {"first_game": True}
@@ -257,11 +265,7 @@ def test_a_rounds_reroll_is_one_form_for_every_bridge(page: Any, site: Served, a
     assert page.input_value("#reroll-black") == "225"
     page.screenshot(path=str(shots / "record-table-reroll-phone.png"), full_page=True)
     page.get_by_role("button", name="Record the rolls").click()
-    page.wait_for_function(
-        "v => /version (\\d+)/.test(document.getElementById('game-meta').textContent) && Number(/version (\\d+)/"
-        ".exec(document.getElementById('game-meta').textContent)[1]) === v",
-        arg=legal["version"] + 3,
-    )
+    wait_version(page, legal["version"] + 3)
     bridges = api.call("GET", f"/api/games/{game_id}")["state"]["board"]["bridges"]
     laid = {b["colour"]: [b["left"], *b["middle"], b["right"]] for b in bridges}
     assert laid == {"coral": [1, 3, 6], "black": [2, 2, 5], "white": [4, 4, 4]}

@@ -1,5 +1,6 @@
 """Rules 0.3.0 over HTTP: a move that seal conversions make affordable is listed with them (its `convert`), the
-listing's `notes` say how it is paid, and posting it records the conversions and the move as one (R-R02)."""
+listing's `notes` say how it is paid (its `choices` words too), and posting it records the conversions and the
+move as one (R-R02)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,17 @@ def test_a_move_listed_with_its_conversions_says_how_it_is_paid_and_records_as_o
     move = listing["moves"][index]
     assert listing["notes"][index].startswith("pay ") and "seal" in listing["notes"][index]
     assert all(note == "" for i, note in enumerate(listing["notes"]) if i not in converted)
+    # the board's words say it too (its button and its part's name): the move's words, then how it is paid
+    choice = listing["choices"][index]
+    assert choice["words"].endswith(f" — {listing['notes'][index]}"), choice
+    assert not any(" — pay " in c["words"] for i, c in enumerate(listing["choices"]) if i not in converted)
+    # the conversions themselves are one group, which the page keeps folded ("Convert seals…")
+    groups = {
+        c["group"]
+        for m, c in zip(listing["moves"], listing["choices"], strict=True)
+        if m["kind"] == "convert"
+    }
+    assert groups == {"Convert seals… (free, any time on your turn)"}
     answer = api.play(game_id, move, token, listing["version"])
     assert answer.status == 201, answer.body
     entry = api.get(f"/api/games/{game_id}/timeline").body["entries"][-1]

@@ -112,6 +112,14 @@ def test_the_catalog_is_served_once_apart_from_the_board(api: ApiClient) -> None
     assert catalog.status == 200 and catalog.etag == game["version"]
     assert catalog.body["rules_version"] == game["rules_version"]
     assert {"stewards", "gardens"} <= set(catalog.body["catalog"])
+    # the parts a comment may point at, each with the icon the pages show beside its name
+    said = catalog.body["words"]
+    assert set(said["part_icons"]) == set(said["annotations"])
+    assert said["part_icons"]["well:"] == "well" and said["part_icons"]["bridge:coral"] == "tile:coral"
+    assert (
+        said["part_icons"]["garden:coral_plant"] == "plant"
+        and said["part_icons"]["room:steward_1"] == "courtier"
+    )
 
 
 def test_the_id_of_another_stream_is_no_game(api: ApiClient) -> None:

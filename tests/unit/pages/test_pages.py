@@ -89,10 +89,11 @@ def test_game_pages_render_for_a_game_and_404_for_an_unknown_one(client: FlaskCl
     assert "Not found" in missing.get_data(as_text=True)
 
 
-def test_unknown_api_paths_keep_the_json_error_envelope(client: FlaskClient) -> None:
+def test_unknown_api_paths_keep_the_problem_document(client: FlaskClient) -> None:
     answer = client.get("/api/nothing-here")
     assert answer.status_code == 404
-    assert set(answer.json) == {"status", "error_code", "rule", "message", "details"}
+    assert answer.content_type == "application/problem+json"
+    assert set(answer.json) == {"type", "title", "status", "detail", "error_code", "rule", "details"}
 
 
 def test_a_private_game_page_does_not_reveal_the_game(client: FlaskClient) -> None:
@@ -122,3 +123,26 @@ def test_templates_hold_no_inline_script_or_style() -> None:
         assert not re.search(r"<script(?![^>]*\bsrc=)", text), template.name
         assert " style=" not in text and "<style" not in text, template.name
         assert " on" + "click=" not in text, template.name
+
+
+# One source of words (issue 24): the pages take board-part names, move words, help and costs from the API.
+RULE_COST = re.compile(r"\b\d+ (coins?|seals?|whisks?|pearls?|iron|food)\b.*\)", re.IGNORECASE)
+LABEL_TABLE = re.compile(
+    r"\b(steward_\d|diplomat_\d|outside_\d|tea_room_left|viewing_platform|path_\d|yard_\d|coral_plant)[\"']?\s*:\s*[\"'`]"
+)
+
+
+def test_the_pages_hold_no_label_table_and_no_rule_cost() -> None:
+    assert not (STATIC / "labels.js").exists()
+    for module in sorted(STATIC.glob("*.js")):
+        text = module.read_text()
+        assert not RULE_COST.search(text), (module.name, RULE_COST.search(text))
+        assert not LABEL_TABLE.search(text), (module.name, LABEL_TABLE.search(text))
+        # the words of icons and moves are the API's: no table of icon words, no move labeller
+        assert not re.search(r"\b(ACTIONS|GAINS|VARIANTS|SPACE_NAMES|RIVAL_ICONS)\s*=", text), module.name
+        assert "moveLabel" not in text and "cardText" not in text, module.name
+
+
+def test_the_rule_cost_check_catches_a_cost_written_in_javascript() -> None:
+    assert RULE_COST.search('return "Audience: a courtier to the Gate (2 coins)";')
+    assert LABEL_TABLE.search('const NAMES = { steward_1: "steward room 1" };')
