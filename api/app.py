@@ -106,6 +106,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     metrics = observability.install(
         app
     )  # first of the request hooks: every answer gets its request id, log and count
+    metrics.memory_source = lambda: _cache_stats(app)
 
     from api.resources import annotations, games, problems, scoring, stream
 
@@ -155,6 +156,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return jsonify(body), 200 if health.ok else 503
 
     return app
+
+
+def _cache_stats(app: Flask) -> Any | None:
+    """The game log's warm-cache figures for ``/metrics``, or None when the game log is not built yet (the
+    metrics never build it) or keeps no cache."""
+    box: LazyServices = app.extensions[EXTENSION]
+    built = box.built
+    cache = built.log.cache if built is not None else None
+    return cache.stats() if cache is not None else None
 
 
 def _add_docs_assets(app: Flask) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
@@ -31,6 +31,7 @@ from replay import annotations as notes
 from replay import decisions, exports, history, plays, rules
 from replay.access import Access, Grant, Issued, project_access
 from replay.annotations import Annotation, Annotations, project_annotations
+from replay.cache import RESTORED_STATE_BYTES, Sized, WarmCache, budget_from
 from replay.ephemeral import RECEIPT_SECONDS, Ephemeral
 from replay.errors import GameNotFound, InvalidSetup, KeyReused, StaleVersion, UnknownVersion
 from replay.events import (
@@ -52,12 +53,12 @@ from replay.game import (
     project_game,
 )
 from replay.idempotency import Receipt, fingerprint, receipt_key, reused
-from replay.index import GameIndex, GameSummary
-from replay.snapshots import Snapshots
+from replay.index import GameIndex, GameSummary, Key, Page
+from replay.snapshots import SNAPSHOT_EVERY, Snapshots
 from replay.stores import GameStore, Stores
 from replay.watch import ChangeWatch
 
-__all__ = ["GameLog", "GameSummary", "Played"]
+__all__ = ["GameLog", "GameSummary", "Page", "Played"]
 
 AnnotationEvent = AnnotationAdded | AnnotationEdited | AnnotationDeleted
 
@@ -88,12 +89,15 @@ class GameLog:
     ``env`` is the eventsourcing library's environment (``PERSISTENCE_MODULE`` and the store's settings);
     ``shards`` the number of stores to spread games over (Redis only: each has its own hash tag). With
     ``SNAPSHOTS_IN_BACKGROUND`` set in ``env``, snapshots are written from a thread of each process;
-    ``RECEIPT_SECONDS`` says how long a receipt is kept (:data:`replay.ephemeral.RECEIPT_SECONDS` by default)."""
+    ``RECEIPT_SECONDS`` says how long a receipt is kept (:data:`replay.ephemeral.RECEIPT_SECONDS` by default);
+    ``CACHE_MB`` is the budget of the warm cache (:mod:`replay.cache`; 0 turns it off)."""
 
     def __init__(self, env: Mapping[str, str] | None = None, *, shards: int = 1) -> None:
         env = dict(env or {})
-        self.stores = Stores.build(env, shards)
-        self.index = GameIndex(self.stores, self.get_game)
+        budget = budget_from(env)
+        self.cache = WarmCache(budget) if budget is not None else None
+        self.stores = Stores.build(env, shards, self.cache)
+        self.index = GameIndex(self.stores.all, self.get_game, self.stores.of)
         background = env.get("SNAPSHOTS_IN_BACKGROUND", "n").lower() in ("y", "yes", "true", "1")
         self.snapshots = Snapshots(self._write_snapshot, background=background)
         self._creating = threading.Lock()
@@ -174,31 +178,104 @@ class GameLog:
         return self.access(game_id).match(token)
 
     def state_at(self, game_id: UUID, version: int) -> GameState:
-        """The rules-engine state right after event ``version`` (what a player saw then)."""
+        """The rules-engine state right after event ``version`` (what a player saw then).
+
+        Warm for every game, recorded here or read from the store: the first read of an earlier version
+        makes the game's states reach back to it (:meth:`reaching`, kept in the warm cache), so the states
+        of the line of play are then lookups; a version whose move was undone or corrected since is folded
+        once from the store and kept too."""
         if version < 1:
             raise UnknownVersion("versions start at 1", version=version)
-        if self.stores.of(game_id).cached(game_id) is None:
-            # A cold read: fold from the nearest snapshot at or before that version, and nothing more.
+        store = self.stores.of(game_id)
+        if store.repository.cache is None:  # nothing is kept: fold from the nearest snapshot only
             return self.get_game(game_id, version).state
-        current = self.get_game(game_id)
-        if version > current.version:
-            raise UnknownVersion(f"this game has versions 1 to {current.version}", version=version)
-        line = decisions.line_at(current, version)
-        # The line at that version is a prefix of today's line, and the game holds its states.
-        if line == current.line[: len(line)] and len(line) >= current.base:
-            return current.state_after(len(line))
-        return self.get_game(game_id, version).state
+        game = self.get_game(game_id)
+        if version > game.version:
+            raise UnknownVersion(f"this game has versions 1 to {game.version}", version=version)
+        moves = self.line_lengths(game)[version]
+        if moves >= 0:  # the line then is the start of today's line: its state is one of the game's
+            return self.reaching(game, moves).state_after(moves)
+        key = ("state", game_id, version)
+        kept = store.peek(key)
+        if isinstance(kept, Sized):
+            held: GameState = kept.value
+            return held
+        state = self.get_game(game_id, version).state
+        store.remember(key, Sized(state, RESTORED_STATE_BYTES))
+        return state
+
+    def line_lengths(self, game: Game) -> list[int]:
+        """How many moves of today's line of play stood after each version (-1: a line since undone or
+        corrected): :func:`replay.decisions.line_lengths`, worked out once per version of a game and kept."""
+        store = self.stores.of(game.id)
+        key = ("lines", game.id)
+        kept = store.peek(key)
+        if isinstance(kept, Sized) and kept.value[0] == game.version:
+            lengths: list[int] = kept.value[1]
+            return lengths
+        lengths = decisions.line_lengths(game)
+        store.remember(key, Sized((game.version, lengths), 64 + 40 * len(lengths)))
+        return lengths
+
+    def reaching(self, game: Game, moves: int) -> Game:
+        """The game with its states from the first ``moves`` moves of its line on (every state, for 0).
+
+        A game read from a snapshot holds only the states after it; the ones before are rebuilt here once,
+        from the nearest snapshot on today's line at or before that point (or from the opening, within the
+        first :data:`~replay.snapshots.SNAPSHOT_EVERY` moves), and the longer game is kept warm in place of the
+        shorter one. So undoing across a snapshot, or stepping back through a replay, refolds only what it
+        needs, once."""
+        if moves >= game.base:
+            return game
+        start, state = self._anchor(game, moves)
+        states = [state]
+        for version in game.line[start : game.base - 1]:
+            record = game.records[version]
+            states.append(rules.reapply(states[-1], record.move, record.chance))
+        longer = replace(game, base=start, states=(*states, *game.states))
+
+        def still(held: Any) -> bool:  # not over a newer game, nor over one that reaches back further
+            return held is None or (
+                isinstance(held, Game) and held.version == game.version and held.base > start
+            )
+
+        self.stores.of(game.id).remember(game.id, longer, still)
+        return longer
+
+    def _anchor(self, game: Game, moves: int) -> tuple[int, GameState]:
+        """Where to rebuild a game's states from to reach its first ``moves`` moves: the state after some
+        ``start`` <= ``moves`` moves of today's line (a snapshot's, or the opening's)."""
+        if moves > SNAPSHOT_EVERY and game.base > 0:
+            lengths = self.line_lengths(game)
+            fits = [version for version, length in enumerate(lengths) if 0 <= length <= moves]
+            snapshots = self.stores.of(game.id).snapshots
+            if fits and snapshots is not None:
+                for snapshot in snapshots.get(game.id, desc=True, lte=fits[-1], limit=4):
+                    start = lengths[snapshot.originator_version]
+                    if 0 <= start <= moves:
+                        restored = project_game(None, [snapshot])
+                        if isinstance(restored, Game) and restored.line == game.line[:start]:
+                            return start, restored.state
+        opening = rules.opening_state(
+            game.setup, game.catalog, game.opening, rules_version=game.rules_version
+        )
+        return 0, opening
 
     def state_on_line(self, game_id: UUID, version: int) -> GameState:
         """The rules-engine state right after the move at ``version`` of today's line of play (the replay of
         the game as it stands now, amendments included); :class:`UnknownVersion` when ``version`` is not a move
         of the line."""
-        return decisions.state_after_move(self.get_game(game_id), version)
+        game = self.get_game(game_id)
+        if version in game.line:
+            game = self.reaching(game, game.line.index(version) + 1)
+        return decisions.state_after_move(game, version)
 
     def before_move(self, game_id: UUID, version: int) -> tuple[Game, GameState]:
         """The game now, and the rules-engine state just before the move at ``version`` of its line of play
         (what amending that move is judged against)."""
         game = self.get_game(game_id)
+        if version in game.line:
+            game = self.reaching(game, game.line.index(version))
         return game, decisions.state_before_move(game, version)
 
     def as_it_stood(self, game_id: UUID, version: int) -> Game:
@@ -225,11 +302,11 @@ class GameLog:
         return history.setup_layout(self.get_game(game_id))
 
     def timeline(self, game_id: UUID, *, include_undone: bool = False) -> list[history.TimelineEntry]:
-        return history.timeline(self.get_game(game_id), include_undone=include_undone)
+        return history.timeline(self.reaching(self.get_game(game_id), 0), include_undone=include_undone)
 
     def locate(self, game_id: UUID, round: int, turn: int, seat: int | None = None) -> int:
         """The version of the first move of ``turn`` of ``round`` (of ``seat``, an index from 0, if given)."""
-        game = self.get_game(game_id)
+        game = self.reaching(self.get_game(game_id), 0)
         for entry in history.timeline(game):
             if entry.round == round and entry.turn == turn and (seat is None or entry.seat == seat):
                 return entry.version
@@ -468,6 +545,7 @@ class GameLog:
                 assert game is not None
                 store.keep(game.id, game)  # read back at once (its creator's answer): not folded again
                 self.snapshots.after_write(None, game)
+                self.index.noted(None, game)
                 return
         raise StaleVersion(entry.originator_version, store.last_version(entry.originator_id))
 
@@ -519,6 +597,16 @@ class GameLog:
         idempotency_key: str | None = None,
     ) -> Played:
         """Undo the last move, or every move after ``to_version``: an appended event, nothing deleted."""
+
+        def kept(game: Game) -> int:  # the moves that stay: the game needs its states back to there
+            if to_version is None:
+                return len(game.line) - 1
+            if (
+                to_version == 1 or to_version not in game.line
+            ):  # (the decision refuses a version off the line)
+                return 0 if to_version == 1 else game.base
+            return game.line.index(to_version) + 1
+
         return self._decide_one(
             game_id,
             expected_version,
@@ -526,6 +614,7 @@ class GameLog:
             lambda game: decisions.undo(
                 game, actor=actor, to_version=to_version, idempotency_key=idempotency_key
             ),
+            reach=kept,
         )
 
     def redo(
@@ -591,11 +680,13 @@ class GameLog:
             return events
 
         if dry_run:
-            game = self.get_game(game_id)
+            game = self.reaching(self.get_game(game_id), 0)
             _expected(game, expected_version)
             decide(game)
             return Played(game, ()), reports[-1]
-        played = self._decide_one(game_id, expected_version, idempotency_key, decide)
+        # An amendment plays the line again from the corrected move: the game needs every state (kept warm,
+        # so that a correction after its dry run rebuilds nothing).
+        played = self._decide_one(game_id, expected_version, idempotency_key, decide, reach=lambda _: 0)
         return played, reports[-1]
 
     def _decide_one(
@@ -604,11 +695,15 @@ class GameLog:
         expected_version: int | None,
         key: str | None,
         decide: Callable[[Game], DomainEvent | Sequence[DomainEvent]],
+        reach: Callable[[Game], int] | None = None,
     ) -> Played:
         """One write to a game: get the game, answer a retry from the log, decide, save. A retry is the same
         request when deciding it on the game as it stood before the recorded write decides what was recorded
-        (:mod:`replay.idempotency`)."""
+        (:mod:`replay.idempotency`). ``reach``: how many moves of the line the write keeps, when it cuts the
+        line back (the game's states are made to reach back there first: :meth:`reaching`)."""
         game = self.get_game(game_id)
+        if reach is not None:
+            game = self.reaching(game, reach(game))
 
         def decided(on: Game) -> list[DomainEvent]:
             events = decide(on)
@@ -664,6 +759,7 @@ class GameLog:
         assert after is not None
         store.keep(after.id, after)
         self.snapshots.after_write(game, after)
+        self.index.noted(game, after)
         return Played(after, _versions(events))
 
     def _write_snapshot(self, game: Game) -> None:
@@ -882,7 +978,7 @@ class GameLog:
         return exports.export_document(self.events_of(game_id), note_events)
 
     def export_text(self, game_id: UUID) -> str:
-        return history.text_record(self.get_game(game_id), self.annotations(game_id))
+        return history.text_record(self.reaching(self.get_game(game_id), 0), self.annotations(game_id))
 
     def export_bgstats(self, game_id: UUID) -> dict[str, Any]:
         """The game as a BG Stats play file (:func:`replay.plays.bgstats_file`)."""
@@ -929,18 +1025,34 @@ class GameLog:
     # --- the list of games ---------------------------------------------------------------------------------
 
     def page_of_games(
-        self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
-    ) -> tuple[list[GameSummary], int]:
-        """Games, newest first, optionally only those whose title or players contain ``search``; and how many
-        it finds in all (a listing's total, for its next page)."""
-        return self.index.page(search=search, include_private=include_private, limit=limit, offset=offset)
+        self,
+        *,
+        search: str | None = None,
+        include_private: bool = False,
+        limit: int = 50,
+        offset: int = 0,
+        after: Key | None = None,
+        before: Key | None = None,
+    ) -> Page:
+        """A page of the list of games, newest first (:mod:`replay.index`): optionally only those whose title
+        or players have words that the words of ``search`` start; after or before a cursor (a page's
+        ``older`` or ``newer``), or from the top skipping ``offset``. It says how many games the search finds
+        in all, and whether that count is exact."""
+        return self.index.page(
+            search=search,
+            include_private=include_private,
+            limit=limit,
+            offset=offset,
+            after=after,
+            before=before,
+        )
 
     def list_games(
         self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
     ) -> list[GameSummary]:
-        return self.page_of_games(search=search, include_private=include_private, limit=limit, offset=offset)[
-            0
-        ]
+        return self.page_of_games(
+            search=search, include_private=include_private, limit=limit, offset=offset
+        ).summaries
 
     def iter_game_ids(self) -> Iterator[UUID]:
         return self.index.game_ids()

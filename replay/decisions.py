@@ -8,7 +8,7 @@ validates moves, seeded chance outcomes are drawn, timestamps are read. Folding 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID, uuid4
@@ -791,42 +791,79 @@ def line_at(game: Game, version: int) -> tuple[int, ...]:
     """The line of play as it stood right after event ``version`` (replaying only the bookkeeping)."""
     if not 1 <= version <= game.version:
         raise UnknownVersion(f"this game has versions 1 to {game.version}", version=version)
-    line: list[int] = []
-    redo: list[int] = []
+    line = _Line(())
+    _replay_line(game, version, line)
+    return tuple(line.items)
+
+
+def line_lengths(game: Game) -> list[int]:
+    """For each version ``v`` of the game (index ``v``; index 0 unused): how many moves the line of play had
+    right after event ``v`` when that line is the start of today's line, else -1 (it held a move undone or
+    corrected since). One pass over the bookkeeping: what makes the state at any version a lookup
+    (``replay.application.GameLog.state_at``)."""
+    lengths = [-1, 0]
+    line = _Line(game.line)
+    _replay_line(game, game.version, line, lambda: lengths.append(len(line.items) if line.on_target else -1))
+    return lengths
+
+
+class _Line:
+    """The line of play being replayed, and how long a start of it agrees with ``target`` (today's line)."""
+
+    def __init__(self, target: Sequence[int]) -> None:
+        self.items: list[int] = []
+        self.target = target
+        self.agree = 0
+
+    @property
+    def on_target(self) -> bool:
+        return self.agree == len(self.items)
+
+    def append(self, version: int) -> None:
+        if self.on_target and self.agree < len(self.target) and self.target[self.agree] == version:
+            self.agree += 1
+        self.items.append(version)
+
+    def cut(self, length: int) -> None:
+        del self.items[length:]
+        self.agree = min(self.agree, length)
+
+
+def _replay_line(game: Game, version: int, line: _Line, after_each: Callable[[], None] | None = None) -> None:
+    """Replay the line of play's bookkeeping from event 2 to ``version`` into ``line``, calling ``after_each``
+    after every event."""
     # The moves of an amendment's resolutions, by the version of the recorded move each stands in for: they
     # are recorded just before their amendment, which puts them on the line.
     resolving: dict[int, list[int]] = {}
     audit = {entry.version: entry for entry in game.audit}
     for current in range(2, version + 1):
         record = game.records.get(current)
+        entry = audit.get(current)
         if record is not None and record.resolves is not None:
             resolving.setdefault(record.resolves, []).append(current)
-            continue
-        if record is not None and record.amends is None:
+        elif record is not None and record.amends is None:
             line.append(current)
-            redo = []
-            continue
-        entry = audit.get(current)
-        if entry is None:
-            continue
-        if entry.kind == "undo":
-            line = line[: len(line) - len(entry.versions)]
-            redo = [*entry.versions, *redo]
+        elif entry is None:
+            pass
+        elif entry.kind == "undo":
+            line.cut(len(line.items) - len(entry.versions))
         elif entry.kind == "redo":
-            line.extend(entry.versions)
-            redo = redo[len(entry.versions) :]
+            for redone in entry.versions:
+                line.append(redone)
         elif entry.kind == "amend":
             # ``versions``: the amended move, then every later move that left the line (dropped, or replaced by
             # the moves of its resolution); a resolved move that was played too stays after them.
             amended, *left = entry.versions
-            position = line.index(amended)
+            position = line.items.index(amended)
             gone = set(left)
             later: list[int] = []
-            for move_version in line[position + 1 :]:
+            for move_version in line.items[position + 1 :]:
                 later.extend(resolving.get(move_version, ()))
                 if move_version not in gone:
                     later.append(move_version)
-            line = [*line[:position], current, *later]
-            redo = []
+            line.cut(position)
+            for kept in (current, *later):
+                line.append(kept)
             resolving = {}
-    return tuple(line)
+        if after_each is not None:
+            after_each()

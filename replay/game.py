@@ -214,7 +214,7 @@ def created_game(event: GameCreated, state: Any) -> Game:
         modified_on=event.timestamp,
         setup=event.setup,
         rules_version=event.rules_version,
-        catalog=event.catalog,
+        catalog=rules.shared_catalog(state, event.catalog),  # one copy per catalog, not per game read
         opening=opening,
         parent=event.parent,
         records={},
@@ -480,6 +480,7 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
     rules.ensure_supported(data["rules_version"])
     records = {record.version: record for record in map(MoveRecord.from_dict, data["records"])}
     line = tuple(data["line"])
+    state = domain.state_from_dict(_with_catalog(data["engine"], data["catalog"]))
     game = Game(
         id=event.originator_id,
         version=event.originator_version,
@@ -487,7 +488,7 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
         modified_on=event.timestamp,
         setup=data["setup"],
         rules_version=data["rules_version"],
-        catalog=data["catalog"],
+        catalog=rules.shared_catalog(state, data["catalog"]),  # one copy per catalog, not per game read
         opening=tuple(dict(move) for move in data["opening"]),
         parent=data["parent"],
         records=records,
@@ -497,7 +498,7 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
         keys={key: tuple(versions) for key, versions in data["keys"].items()},
         abandoned=AuditEntry.from_dict(data["abandoned"]) if data["abandoned"] else None,
         base=len(line),
-        states=(domain.state_from_dict(_with_catalog(data["engine"], data["catalog"])),),
+        states=(state,),
     )
     return game if data.get("described_on_line") else _described_on_line(game)
 

@@ -2,9 +2,11 @@
 of a game (DESIGN §3, §4).
 
 A :class:`GameStore` is one eventsourcing ``Application``: an event store with its notification log, a
-snapshot store, and the library's cache of folded streams. It holds whole games: a game's own stream, its
-annotation stream and its access stream always live in the game's store, so every write to a game is one
-atomic write to one store (on Redis, every key it touches shares the store's hash tag).
+snapshot store, and the cache of folded streams (the game log's :class:`replay.cache.WarmCache`, shared by all
+its stores and bounded by bytes). It holds whole games: a game's own stream, its annotation stream and its
+access stream always live in the game's store, so every write to a game is one atomic write to one store (on
+Redis, every key it touches shares the store's hash tag). Beside its events it keeps its list of games
+(:mod:`replay.index`) and its short-lived records (:mod:`replay.ephemeral`).
 
 One store is the usual case. On Redis, several stores ("shards", named ``GameLog0``, ``GameLog1``...) each get
 their own hash tag, so Redis Cluster spreads them over its masters; :class:`Stores` is the router that picks a
@@ -21,8 +23,10 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
 
+from replay.cache import WarmCache
 from replay.ephemeral import Ephemeral, MemoryEphemeral, SQLiteEphemeral
 from replay.game import GameSnapshot
+from replay.index import Listing, MemoryListing, index_id
 from replay.store.shards import shard_classes, shard_index
 from replay.watch import ChangeWatch, can_watch
 
@@ -37,26 +41,54 @@ class GameStore(Application[UUID]):
     name = "GameLog"
     env: ClassVar[dict[str, str]] = {
         "IS_SNAPSHOTTING_ENABLED": "y",
-        # Games are immutable values: a cached one is shared, never deep-copied (the library's default copies).
+        # The library builds its cache (and fast-forwards what it holds) when this is set; the game log then
+        # puts its own cache, bounded by bytes, in its place (``cache`` below). An empty value turns caching
+        # off, as it does in the library.
         "AGGREGATE_CACHE_MAXSIZE": "256",
+        # Games are immutable values: a cached one is shared, never deep-copied (the library's default copies).
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
     }
     snapshot_class = GameSnapshot
 
-    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, env: Mapping[str, str] | None = None, *, cache: WarmCache | None = None) -> None:
         super().__init__(env)
+        if self.repository.cache is not None:
+            self.repository.cache = cache  # type: ignore[assignment]  # holds more than aggregates (replay.cache)
         self.watch = ChangeWatch(self.recorder) if can_watch(self.recorder) else None
         self._ephemeral: Ephemeral | None = None
-        self._ephemeral_lock = threading.Lock()
+        self._listing: Listing | None = None
+        self._lazy_lock = threading.Lock()
 
     @property
     def ephemeral(self) -> Ephemeral:
         """This store's short-lived records (:mod:`replay.ephemeral`), made on first use."""
         if self._ephemeral is None:
-            with self._ephemeral_lock:
+            with self._lazy_lock:
                 if self._ephemeral is None:
                     self._ephemeral = self._make_ephemeral()
         return self._ephemeral
+
+    @property
+    def listing(self) -> Listing:
+        """This store's list of games (:mod:`replay.index`), made on first use."""
+        if self._listing is None:
+            with self._lazy_lock:
+                if self._listing is None:
+                    self._listing = self._make_listing()
+        return self._listing
+
+    def _make_listing(self) -> Listing:
+        """The list of games kept where this store keeps its events."""
+        recorder: Any = self.recorder
+        if type(recorder).__module__.startswith("replay.store"):
+            from replay.store.index import RedisListing
+
+            return RedisListing(recorder, index_id(self))
+        if type(recorder).__module__ == "eventsourcing.sqlite":
+            from replay.index_sqlite import SQLiteListing
+
+            return SQLiteListing(recorder, index_id(self), self.name)
+        return MemoryListing(self.last_version, lambda: self.last_version(index_id(self)))
 
     def _make_ephemeral(self) -> Ephemeral:
         """Short-lived records kept where this store keeps its events."""
@@ -85,6 +117,19 @@ class GameStore(Application[UUID]):
             return cache.get(stream_id)
         except KeyError:
             return None
+
+    def peek(self, key: Any) -> Any | None:
+        """What this process keeps under ``key`` (a stream's fold, or what the game log derived from one),
+        without counting it as a use; None when nothing is kept."""
+        cache = self.repository.cache
+        return cache.peek(key) if isinstance(cache, WarmCache) else None
+
+    def remember(self, key: Any, value: Any, still: Callable[[Any | None], bool] | None = None) -> bool:
+        """Keep ``value`` under ``key`` (if ``still(what is kept now)``, when given); whether it was kept."""
+        cache = self.repository.cache
+        if not isinstance(cache, WarmCache):
+            return False
+        return cache.put_if(key, value, still or (lambda _: True))
 
     def keep(self, stream_id: UUID, fold: Any) -> None:
         """Cache ``fold``, the newest fold of a stream. The library's cache fast-forwards the object it holds,
@@ -131,12 +176,12 @@ class Stores:
         self.all = list(stores)
 
     @classmethod
-    def build(cls, env: Mapping[str, str], count: int = 1) -> Stores:
+    def build(cls, env: Mapping[str, str], count: int = 1, cache: WarmCache | None = None) -> Stores:
         """``count`` stores on the configured persistence module: one named ``GameLog``, or shards named
-        ``GameLog0`` .. ``GameLog{count-1}``."""
+        ``GameLog0`` .. ``GameLog{count-1}``, sharing ``cache``."""
         if count <= 1:
-            return cls([GameStore(env=env)])
-        return cls([store_class(env=env) for store_class in shard_classes(GameStore, count)])
+            return cls([GameStore(env=env, cache=cache)])
+        return cls([store_class(env=env, cache=cache) for store_class in shard_classes(GameStore, count)])
 
     def of(self, game_id: UUID) -> GameStore:
         """The store that holds this game (and its annotation and access streams)."""

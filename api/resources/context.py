@@ -48,6 +48,11 @@ class LazyServices:
         self._lock = threading.Lock()
         self._built: Services | None = None
 
+    @property
+    def built(self) -> Services | None:
+        """The services if they are built already (None otherwise: asking never builds them)."""
+        return self._built
+
     def get(self) -> Services:
         built = self._built
         if built is None:

@@ -74,6 +74,7 @@ from replay import exports
 from replay.access import Issued
 from replay.application import Played
 from replay.game import Game
+from replay.index import Key
 
 logger = logging.getLogger("api")
 T = TypeVar("T")
@@ -183,19 +184,31 @@ class Games(MethodView):
     @blp.arguments(GameListQuerySchema, location="query", error_status_code=400)
     @blp.response(200, GameListSchema)
     def get(self, query: Mapping[str, Any]) -> dict[str, Any]:
-        """List public games, newest first (optionally those whose title or players contain `search`)."""
+        """List public games, newest first; with `search`, those whose title or players have words that its
+        words start (`chie` finds Chieko).
+
+        Page with the `next` and `previous` links: they name the last and first game of the page (a cursor,
+        `after` and `before`), so a game created while you page shows up on the first page, and none is
+        listed twice. `offset` pages from the top too. A search whose words start too many words is cut
+        short: `complete` false, the newest matches among the newest 10,000 games."""
         limit, offset = query["limit"], query["offset"]
-        games, total = game_log().page_of_games(search=query["search"], limit=limit, offset=offset)
-        following = None
-        if offset + limit < total:  # the next page's address, as the client asked for this one
-            asked = {name: value for name, value in query.items() if value is not None}
-            following = url_for(".Games", **{**asked, "offset": offset + limit})
+        after = Key.parse(query["after"]) if query["after"] else None
+        before = Key.parse(query["before"]) if query["before"] else None
+        page = game_log().page_of_games(
+            search=query["search"], limit=limit, offset=offset, after=after, before=before
+        )
+        asked = {name: value for name, value in query.items() if value is not None and name != "offset"}
+        asked.pop("after", None)
+        asked.pop("before", None)
         return {
-            "games": [summary.to_dict() for summary in games],
+            "games": [summary.to_dict() for summary in page.summaries],
             "limit": limit,
             "offset": offset,
-            "total": total,
-            "next": following,
+            "total": page.total,
+            "complete": page.complete,
+            # The next pages' addresses, as the client asked for this one, from this page's last (first) game.
+            "next": url_for(".Games", **asked, after=page.older.text()) if page.older else None,
+            "previous": url_for(".Games", **asked, before=page.newer.text()) if page.newer else None,
         }
 
     @errors(blp, *OPEN_WRITE, 422)

@@ -400,21 +400,61 @@ class GameSummarySchema(Schema):
     winner = fields.String(required=True, allow_none=True)
 
 
+CURSOR = r"^-?\d{1,20}_[0-9a-f]{32}$"
+"""A page's cursor (``replay.index.Key``): opaque to clients, who only send back what a page gave them."""
+
+
 class GameListQuerySchema(Schema):
-    search = fields.String(load_default=None, validate=validate.Length(max=100))
+    search = fields.String(
+        load_default=None,
+        validate=validate.Length(max=100),
+        metadata={"description": "words: each must start a word of the title or of a player's name"},
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+    after = fields.String(
+        load_default=None,
+        validate=validate.Regexp(CURSOR, error="not a cursor of the list of games"),
+        metadata={"description": "the games older than this cursor (a page's `next` link carries it)"},
+    )
+    before = fields.String(
+        load_default=None,
+        validate=validate.Regexp(CURSOR, error="not a cursor of the list of games"),
+        metadata={"description": "the games newer than this cursor (a page's `previous` link carries it)"},
+    )
+
+    @validates_schema
+    def _one_cursor(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("after") is not None and data.get("before") is not None:
+            raise ValidationError("a page is either after a cursor or before one", "before")
 
 
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
     limit = fields.Integer(required=True)
     offset = fields.Integer(required=True)
-    total = fields.Integer(required=True, metadata={"description": "how many games the search finds in all"})
+    total = fields.Integer(
+        required=True,
+        metadata={
+            "description": "how many games the search finds in all (at least, when `complete` is false)"
+        },
+    )
+    complete = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "false when the search was cut short: its words start too many words, so only the "
+            "newest 10,000 games were searched (add a word, or a longer one)"
+        },
+    )
     next = fields.String(
         required=True,
         allow_none=True,
-        metadata={"description": "the path of the next page (same search and limit), or null on the last"},
+        metadata={"description": "the path of the next page (older games; same search and limit), or null"},
+    )
+    previous = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the path of the page before (newer games), or null on the first"},
     )
 
 

@@ -14,8 +14,10 @@
 * **Metrics.** ``GET /metrics`` answers the Prometheus text format (``prometheus-client``), or OpenMetrics when
   the scraper asks for it (``Accept: application/openmetrics-text``): requests by method, route and status;
   their latency; moves recorded; conflicts (409 and 412) by error code; store errors (503) by route;
-  rate-limited writes (429); ``heronlog_build_info`` (version, Python); and the ``process_*`` and
-  ``python_info`` series of the process that answers the scrape. Counters are there from zero: every conflict
+  rate-limited writes (429); ``heronlog_build_info`` (version, Python); the ``process_*`` and
+  ``python_info`` series of the process that answers the scrape; and each worker's memory: its warm cache's
+  bytes against its budget, entries, hits, misses and evictions (``replay.cache``), and its resident memory,
+  sampled at most once a second and at every scrape. Counters are there from zero: every conflict
   code and every route's store errors are shown at 0 before the first one happens, so a rate() over them never
   starts from nothing. Under gunicorn every worker writes its figures to files in
   ``PROMETHEUS_MULTIPROC_DIR`` (:func:`serving` makes a fresh folder when it is not set) and a scrape, whichever
@@ -40,7 +42,7 @@ import shutil
 import tempfile
 import time
 import traceback
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -280,7 +282,7 @@ class Metrics:
     """The app's Prometheus metrics, in a registry of its own (several apps may live in one test process)."""
 
     def __init__(self) -> None:
-        from prometheus_client import CollectorRegistry, Counter, Histogram
+        from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 
         self.registry = CollectorRegistry(auto_describe=True)
         registry = self.registry
@@ -322,6 +324,47 @@ class Metrics:
             "Writes refused with 429 rate_limited.",
             registry=registry,
         )
+        # Memory, per worker ("liveall": one series per live worker process, labelled with its pid).
+        self.cache_bytes = Gauge(
+            "heronlog_cache_bytes",
+            "Estimated bytes held by the worker's warm cache of games (replay.cache).",
+            registry=registry,
+            multiprocess_mode="liveall",
+        )
+        self.cache_budget = Gauge(
+            "heronlog_cache_budget_bytes",
+            "The warm cache's budget (HERONLOG_CACHE_MB): it never holds more.",
+            registry=registry,
+            multiprocess_mode="liveall",
+        )
+        self.cache_entries = Gauge(
+            "heronlog_cache_entries",
+            "Games (and what is derived from them) held by the worker's warm cache.",
+            registry=registry,
+            multiprocess_mode="liveall",
+        )
+        self.cache_lookups = Counter(
+            "heronlog_cache_lookups",
+            "Reads of the warm cache, by outcome: hit (the fold was kept) or miss (read from the store).",
+            ["outcome"],
+            registry=registry,
+        )
+        self.cache_evictions = Counter(
+            "heronlog_cache_evictions",
+            "Folds pushed out of the warm cache to stay within its budget.",
+            registry=registry,
+        )
+        self.resident = Gauge(
+            "heronlog_worker_resident_bytes",
+            "The worker process's resident memory (RSS).",
+            registry=registry,
+            multiprocess_mode="liveall",
+        )
+        self.memory_source: Callable[[], Any | None] = lambda: None
+        """What :meth:`sample_memory` reads: the game log's cache figures (``replay.cache.CacheStats``), or None
+        before the game log is built (``api.app.create_app`` sets it)."""
+        self._sampled_at = 0.0
+        self._counted: tuple[int, int, int] = (0, 0, 0)
         self._routes_known = False
 
     def know_routes(self, app: Flask) -> None:
@@ -346,6 +389,26 @@ class Metrics:
             self.store_errors.labels(route).inc()
         elif status == 429:
             self.rate_limited.inc()
+        if time.monotonic() - self._sampled_at >= 1.0:
+            self.sample_memory()
+
+    def sample_memory(self) -> None:
+        """Read this worker's memory figures now (the cache's counters are added as they grew since)."""
+        self._sampled_at = time.monotonic()
+        resident = resident_bytes()
+        if resident is not None:
+            self.resident.set(resident)
+        stats = self.memory_source()
+        if stats is None:
+            return
+        self.cache_bytes.set(stats.bytes)
+        self.cache_budget.set(stats.budget)
+        self.cache_entries.set(stats.entries)
+        hits, misses, evictions = self._counted
+        self.cache_lookups.labels("hit").inc(max(0, stats.hits - hits))
+        self.cache_lookups.labels("miss").inc(max(0, stats.misses - misses))
+        self.cache_evictions.inc(max(0, stats.evictions - evictions))
+        self._counted = (stats.hits, stats.misses, stats.evictions)
 
     def exposition(self, accept: str = "") -> tuple[bytes, str]:
         """The metrics in the format ``accept`` asks for (OpenMetrics when it names
@@ -354,6 +417,10 @@ class Metrics:
         from prometheus_client import CollectorRegistry
         from prometheus_client.exposition import choose_encoder
 
+        try:
+            self.sample_memory()
+        except Exception:  # the figures of the other metrics are still worth answering
+            logging.getLogger("api").warning("could not sample the memory figures", exc_info=True)
         registry = CollectorRegistry()
         if os.environ.get(MULTIPROC_DIR):
             from prometheus_client import multiprocess
@@ -402,6 +469,15 @@ def _process_series(registry: Any) -> None:
     registry.register(_BuildInfo())
     ProcessCollector(registry=registry)
     PlatformCollector(registry=registry)
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory, from ``/proc/self/statm`` (None where there is no such file)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 # --- wiring ---------------------------------------------------------------------------------------------------

@@ -78,7 +78,7 @@ def test_a_lone_surrogate_in_any_text_is_400_and_nothing_is_stored(
     for method, path, body in every_text_field(game_id, note_id, document, LONE):
         answer = api.send(method, path, body, api.headers(token))
         assert answer.error() == (400, "invalid_request"), (path, body, answer.body)
-        assert "surrogate" in answer.body["message"], answer.body
+        assert "surrogate" in answer.body["detail"], answer.body
     nothing_changed(api, game_id, token, games)
     assert '"status": 500' not in log_lines.getvalue() and "Traceback" not in log_lines.getvalue()
 
@@ -152,7 +152,7 @@ def test_control_characters_are_refused_in_names_titles_colours_and_where_a_text
     for path, body, code in one_line:
         answer = api.post(path, body, token=token)
         assert answer.error() == (400, code), (name, path, answer.body)
-        assert f"U+{ord(char):04X}" in answer.body["message"], answer.body
+        assert f"U+{ord(char):04X}" in answer.body["detail"], answer.body
     # several lines: a line break is kept (CR LF and CR, and U+2028, as LF); any other control is refused
     note = api.post(f"{g}/annotations", {"version": 1, "text": f"first{char}second"}, token=token)
     reason = api.post(f"{g}/abandon", {"reason": f"left{char}early"}, token=token, if_match=3)
@@ -182,7 +182,7 @@ def test_names_that_look_the_same_are_one_name(sqlite_app: Flask, first: str, se
     games = api.get("/api/games").body["total"]
     answer = api.post("/api/games", {"players": [first, second]})
     assert answer.error() == (400, "invalid_setup"), answer.body
-    assert "two players are named" in answer.body["message"]
+    assert "two players are named" in answer.body["detail"]
     assert api.get("/api/games").body["total"] == games
 
 

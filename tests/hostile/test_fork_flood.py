@@ -41,7 +41,7 @@ def test_a_game_is_forked_at_most_the_source_limit_a_window_from_any_number_of_a
         for number in range(5)
     ]
     assert [fork.status for fork in forks] == [201, 201, 201, 429, 429]
-    assert forks[3].body["message"].startswith("too many forks and imports of this game")
+    assert forks[3].body["detail"].startswith("too many forks and imports of this game")
     # another game's forks are counted apart
     other_id, other_token, _ = played_export(client_from(app, "10.2.0.2"), moves=1)
     assert (

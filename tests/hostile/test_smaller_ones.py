@@ -82,7 +82,7 @@ def test_a_chunked_text_body_is_refused_like_any_other(server: Served) -> None:
     games = server.get_json("/api/games")[1]["total"]
     status, body = chunked(server, "/api/games", [b'{"players": 2}'], content_type="text/plain")
     assert (status, body["error_code"]) == (400, "invalid_request"), body
-    assert "Content-Type: application/json" in body["message"]
+    assert "Content-Type: application/json" in body["detail"]
     assert server.get_json("/api/games")[1]["total"] == games
 
 

@@ -48,6 +48,23 @@ def test_empty_variables_fall_back_to_their_defaults() -> None:
     assert {variable.name for variable in STORE_VARIABLES} <= set(variables())
 
 
+def test_the_warm_cache_budget_is_megabytes_and_a_wrong_one_is_refused() -> None:
+    from replay.config import ConfigError, open_log
+
+    assert StoreConfig.from_environ({"HERONLOG_STORE": "memory"}).cache_mb == 48
+    config = StoreConfig.from_environ({"HERONLOG_STORE": "memory", "HERONLOG_CACHE_MB": "8"})
+    log = open_log(config)
+    assert log.cache is not None and log.cache.budget == 8 * 1024 * 1024
+    log.close()
+    assert (
+        open_log(StoreConfig.from_environ({"HERONLOG_STORE": "memory", "HERONLOG_CACHE_MB": "0"})).cache
+        is None
+    )
+    for wrong in ("-1", "lots", "nan"):
+        with pytest.raises(ConfigError):
+            StoreConfig.from_environ({"HERONLOG_STORE": "memory", "HERONLOG_CACHE_MB": wrong})
+
+
 @pytest.mark.parametrize(
     "case",
     [

@@ -118,7 +118,7 @@ def test_a_resolution_can_be_taken_back_and_the_rest_dropped_instead(
     # Ben's die went to the Well: chosen on the board this time, the part lit where move 14 stood
     page.locator('#board [data-part="well:"].target').click()
     page.locator("#correct-report").wait_for()
-    assert "was “Ben places the black 1 on the Well”" in page.locator("#correct-report").inner_text()
+    assert f"was “{MOVE_14_RESOLVED}”" in page.locator("#correct-report").inner_text()
     page.locator("#correct-report-back").click()  # back to move 14's question
     page.locator("#correct-misfit").wait_for()
     assert page.locator("#correct-misfit-title").inner_text() == "Move 14 no longer fits"

@@ -55,7 +55,8 @@ def test_games_spread_over_shards_on_different_cluster_nodes(cluster_url: str) -
     assert set(listed) == {str(game_id) for game_id in [*ids, branch, copy]}
     assert listed[:2] == [str(copy), str(branch)], "newest first across shards (an import: when it came)"
     assert log.get(copy).created_on == log.get(first).created_on, "an imported game keeps its own date"
-    page, total = log.page_of_games(limit=2, offset=1)
-    assert [summary.game_id for summary in page] == listed[1:3] and total == len(listed)
+    assert log.list_games(limit=1)[0].created_on == log.get(first).created_on.isoformat(), "and shows it"
+    page = log.page_of_games(limit=2, offset=1)
+    assert [summary.game_id for summary in page.summaries] == listed[1:3] and page.total == len(listed)
     assert domain.legal_moves(log.get(ids[-1]).state)
     log.close()

@@ -173,6 +173,23 @@ def test_a_store_outage_is_counted_as_a_store_error(app: Flask, api: ApiClient) 
     assert samples[("heronlog_store_errors_total", (("route", "/api/games/<uuid:game_id>"),))] == 1
 
 
+def test_metrics_report_each_workers_cache_against_its_budget_and_its_resident_memory() -> None:
+    app = create_app({"STORE": StoreConfig(kind="memory")})
+    api = ApiClient(flask_transport(app.test_client()))
+    before = scrape(api)
+    assert before[("heronlog_cache_bytes", ())] == 0
+    assert app.extensions["heronlog"].built is None, "the metrics never build the game log themselves"
+    assert before[("heronlog_worker_resident_bytes", ())] > 10_000_000
+    game_id, _, _ = api.create(2)
+    api.get(f"/api/games/{game_id}")
+    samples = scrape(api)
+    assert 0 < samples[("heronlog_cache_bytes", ())] <= samples[("heronlog_cache_budget_bytes", ())]
+    assert samples[("heronlog_cache_budget_bytes", ())] == 48 * 1024 * 1024
+    assert samples[("heronlog_cache_entries", ())] >= 2  # the game and its access stream
+    assert samples[("heronlog_cache_lookups_total", (("outcome", "hit"),))] >= 1
+    assert ("heronlog_cache_evictions_total", ()) in samples
+
+
 def test_metrics_need_the_metrics_token_when_one_is_set() -> None:
     app = create_app({"STORE": StoreConfig(kind="memory"), "METRICS_TOKEN": "s3cret"})
     api = ApiClient(flask_transport(app.test_client()))

@@ -48,6 +48,34 @@ def test_home_search_filters_by_player_or_title(client: FlaskClient) -> None:
     assert "No public game matches" in client.get("/?search=zzz").get_data(as_text=True)
 
 
+def test_home_pages_older_and_newer_by_cursor(client: FlaskClient) -> None:
+    for number in range(27):
+        new_game(client, title=f"Evening {number}", seed=number % 5)
+    first = client.get("/").get_data(as_text=True)
+    assert "Evening 26" in first and "Evening 1<" not in first and 'rel="prev"' not in first
+    older = re.search(r'href="(/\?after=[^"]+)" rel="next"', first)
+    assert older is not None
+    second = client.get(older.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert "Evening 1<" in second and "Evening 0<" in second and "Evening 2<" not in second
+    newer = re.search(r'href="(/\?before=[^"]+)" rel="prev"', second)
+    assert newer is not None
+    assert client.get(newer.group(1).replace("&amp;", "&")).get_data(as_text=True).count(
+        "Evening"
+    ) == first.count("Evening")
+    assert client.get("/?after=not-a-cursor").status_code == 200, "a forged cursor shows the first page"
+
+
+def test_a_search_cut_short_asks_to_refine_it(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay import index
+
+    for number in range(4):
+        new_game(client, players=[f"A{number}", "Bo"], title=f"Game {number}")
+    monkeypatch.setattr(index, "SEARCH_CAP", 2)
+    monkeypatch.setattr(index, "EXPANSION_MAX", 2)
+    assert "Refine your search" in client.get("/?search=a").get_data(as_text=True)
+    assert "1 game found" in client.get("/?search=game%201").get_data(as_text=True)
+
+
 def test_names_are_escaped_never_markup(client: FlaskClient) -> None:
     new_game(client, players=["<script>alert(1)</script>", "Ben"], title="<b>bold</b>")
     page = client.get("/").get_data(as_text=True)
