@@ -22,12 +22,13 @@ no module of the package imports it (tests/unit/test_layers.py).
 from __future__ import annotations
 
 from domain.catalog import Catalog
-from domain.describe import describe
+from domain.describe import describe, payment_text
 from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, step
 from domain.errors import (
     DomainError,
     GameOver,
     IllegalMove,
+    InvalidLayout,
     InvalidMove,
     InvalidSetup,
     InvalidTallies,
@@ -43,9 +44,11 @@ from domain.game import (
     new_game,
     score_sheet,
 )
+from domain.layout import first_game_layout, lay_out, layout_of, setup_dealt
 from domain.matcha.expansion import EXPANSIONS
 from domain.scoring import ScoreSheet, score
 from domain.serial import prompt_of, state_from_dict, state_to_dict
+from domain.setup_form import setup_form
 from domain.solo.game import RIVAL_NAME, is_automatic
 from domain.state import GameState
 from domain.words import board_parts, part_text, prompt_help, prompt_text, seat_text
@@ -61,6 +64,7 @@ __all__ = [
     "GameOver",
     "GameState",
     "IllegalMove",
+    "InvalidLayout",
     "InvalidMove",
     "InvalidSetup",
     "InvalidTallies",
@@ -73,11 +77,15 @@ __all__ = [
     "coordinates",
     "describe",
     "expansions_of",
+    "first_game_layout",
     "is_automatic",
     "is_over",
+    "lay_out",
+    "layout_of",
     "legal_moves",
     "new_game",
     "part_text",
+    "payment_text",
     "prompt_help",
     "prompt_of",
     "prompt_text",
@@ -85,6 +93,8 @@ __all__ = [
     "score",
     "score_sheet",
     "seat_text",
+    "setup_dealt",
+    "setup_form",
     "state_from_dict",
     "state_to_dict",
     "step",

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.areas import courtier, gardens, yards
 from domain.areas.castle import light_menu, tile_menu
 from domain.areas.lantern import lantern_items, lantern_menu
 from domain.areas.passage_of_time import milestone_reachable
 from domain.areas.well import well_menu
 from domain.matcha import expansion as matcha
+from domain.matcha import tea_garden
 from domain.matcha.ceremony import DISTINCT_LIGHT
 from domain.matcha.tea_garden import lily_icons
 from domain.prompts import (
@@ -31,6 +33,7 @@ from domain.prompts import (
     DomainAction,
     Frame,
     GardenerAction,
+    GeishaAction,
     Menu,
     Option,
     Pot,
@@ -38,7 +41,7 @@ from domain.prompts import (
     WarriorAction,
     bundle,
 )
-from domain.resources import affordable, can_pay, caps, gain_icon, pay
+from domain.resources import affordable, can_pay, caps, convert, gain_icon, pay, paying_conversions
 from domain.state import GameState, pop, replace, replace_in, swap_top, with_player
 from domain.vocabulary import GAINS, Icon, IconKind
 
@@ -166,6 +169,93 @@ def is_free_gain(state: GameState, seat: int, option: Option) -> bool:
     return not option.cost and all(icon.kind in PURE for icon in _expand(state, seat, option.icons))
 
 
+# --- nothing for nothing (rules 0.3.0) -
+
+FUTILE_OFFERED = frozenset({"0.1.0", "0.2.0"})
+"""Rules versions under which an entry whose action could do nothing is still offered (and taken: its cost paid,
+nothing done). From 0.3.0 such an entry is not offered, and a menu left with nothing that can be done closes
+itself (`futile`): a game keeps the version it was recorded under."""
+
+
+def _can_act(state: GameState, seat: int, icon: Icon) -> bool:
+    """Whether the worker action of `icon` could do anything at all in `state` (its own prompt would ask)."""
+    kind = icon.kind
+    if kind is IconKind.WARRIOR:
+        return yards.warrior_waiting(state, WarriorAction(seat))
+    if kind is IconKind.GARDENER:
+        return gardens.gardener_waiting(state, GardenerAction(seat))
+    if kind is IconKind.COURTIER:
+        return courtier.courtier_waiting(state, CourtierAction(seat, False, False))
+    return tea_garden.geisha_waiting(state, GeishaAction(seat, False, False))
+
+
+WORKER_ACTIONS = frozenset({IconKind.WARRIOR, IconKind.GARDENER, IconKind.COURTIER, IconKind.GEISHA})
+"""The actions that may find nothing to do: no member left, nothing the player could pay for (R-WA01, R-WA02,
+R-GA01, R-CA01, R-M06)."""
+
+
+def _coins(amount: int) -> str:
+    return f"{amount} coin{'s' * (amount != 1)}"
+
+
+def why_no_action(state: GameState, seat: int, kind: IconKind) -> tuple[str, str] | None:
+    """Why a worker action could do nothing now, and the rule that says so; None when it could do something.
+    (The log says it when a question is never asked, the engine when such an entry is asked for.)"""
+    player = state.players[seat]
+    if kind is IconKind.WARRIOR:
+        if _can_act(state, seat, Icon(kind)):
+            return None
+        if player.warriors == 0:
+            return "no warrior left", "R-WA01"
+        cheapest = min(spec.iron for spec in state.catalog.yards)
+        return (
+            f"no yard they can pay for: the cheapest costs {cheapest} iron, they hold {player.iron}",
+            "R-WA02",
+        )
+    if kind is IconKind.GARDENER:
+        if _can_act(state, seat, Icon(kind)):
+            return None
+        if player.gardeners == 0:
+            return "no gardener left", "R-GA01"
+        return f"no garden they can pay for: they hold {player.food} food", "R-GA01"
+    if kind is IconKind.COURTIER:
+        if _can_act(state, seat, Icon(kind)):
+            return None
+        return (
+            f"neither the Gate (2 coins) nor a climb (2 pearl a floor): they hold {_coins(player.coins)}, "
+            f"{player.pearl} pearl",
+            "R-CA01",
+        )
+    if kind is IconKind.GEISHA:
+        if _can_act(state, seat, Icon(kind)):
+            return None
+        return (
+            f"neither the entrance (2 coins) nor a step (2 whisks): they hold {_coins(player.coins)}, "
+            f"{player.whisks} whisk{'s' * (player.whisks != 1)}",
+            "R-M06",
+        )
+    return None
+
+
+def futile(state: GameState, seat: int, option: Option) -> bool:
+    """Whether taking this entry of an optional menu could do nothing (rules 0.3.0): it is worker actions only,
+    and none of them could be done once its cost is paid (after the seal conversions that cost needs). A Gardener
+    action with no garden's food within reach, a Warrior action with no yard's iron: what it costs would be
+    spent for nothing, and the pick with it. (A mandatory menu's entries are all resolved anyway, R-L01.)"""
+    if state.rules_version in FUTILE_OFFERED or not option.icons:
+        return False
+    if any(icon.kind not in WORKER_ACTIONS for icon in option.icons):
+        return False
+    if option.cost:
+        needed = paying_conversions(state, seat, option.cost)
+        if needed is None:
+            return False  # not affordable at all: refused as such, not as futile
+        for to in needed:
+            state = convert(state, seat, to)
+        state = with_player(state, seat, pay(state.players[seat], option.cost))
+    return not any(_can_act(state, seat, icon) for icon in option.icons)
+
+
 # --- menus -
 
 
@@ -212,7 +302,10 @@ def menu_waiting(state: GameState, frame: Menu) -> bool:
         return False
     if frame.mandatory:
         return True
-    return any(affordable(state, frame.seat, option.cost) for option in left)
+    return any(
+        affordable(state, frame.seat, option.cost) and not futile(state, frame.seat, option)
+        for option in left
+    )
 
 
 def menu_auto(state: GameState, frame: Menu) -> GameState:
@@ -229,7 +322,7 @@ def menu_moves(state: GameState, frame: Menu) -> list[dict[str, Any]]:
     moves: list[dict[str, Any]] = [
         {"kind": "choose", "seat": seat, "option": option.id}
         for option in left
-        if can_pay(player, option.cost)
+        if can_pay(player, option.cost) and (frame.mandatory or not futile(state, seat, option))
     ]
     if frame.mandatory:
         if len(left) > 1:

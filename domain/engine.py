@@ -23,11 +23,11 @@ from domain.areas import (
     well,
     yards,
 )
-from domain.effects import menu_auto, menu_moves, menu_play, menu_waiting, run_seq
+from domain.effects import futile, menu_auto, menu_moves, menu_play, menu_waiting, run_seq, why_no_action
 from domain.end_of_round import begin_round_auto, clear_dice_auto, end_of_round_auto, next_round_auto
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
 from domain.matcha import ceremony, himeji, tea_garden
-from domain.moves import CHANCE_KINDS, normalize
+from domain.moves import CHANCE_KINDS, CONVERT, normalize
 from domain.prompts import (
     CHANCE_FRAMES,
     KIND,
@@ -217,6 +217,15 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
         return IllegalMove(
             f"{source_text(frame.title, option.id)} was already resolved",
             rule="R-P07",
+            details={"option": option.id},
+        )
+    if not frame.mandatory and futile(state, frame.seat, option):
+        reasons = [found for icon in option.icons if (found := why_no_action(state, frame.seat, icon.kind))]
+        words, rule = reasons[0] if reasons else ("it could do nothing now", "R-P07")
+        return IllegalMove(
+            f"{source_text(frame.title, option.id)} would do nothing: {words} (rules {state.rules_version}: "
+            "nothing is spent for nothing)",
+            rule=rule,
             details={"option": option.id},
         )
     return IllegalMove(
@@ -607,8 +616,13 @@ class Step(NamedTuple):
     chance: tuple[dict[str, Any], ...]
 
 
-def settle(state: GameState) -> GameState:
-    """Run automatic frames until one waits for a move (or the game is over)."""
+Trace = list[tuple[Frame, GameState]]
+"""The automatic frames a move's consequences ran through, each with the state it was resolved on: what the log
+reads to say why a question was never asked (`domain.describe`)."""
+
+
+def settle(state: GameState, trace: Trace | None = None) -> GameState:
+    """Run automatic frames until one waits for a move (or the game is over); `trace` collects them."""
     handlers = HANDLERS
     while state.stack:
         frame = state.stack[-1]
@@ -616,6 +630,8 @@ def settle(state: GameState) -> GameState:
         if handler.waiting(state, frame):
             return state
         assert handler.auto is not None
+        if trace is not None:
+            trace.append((frame, state))
         state = handler.auto(state, frame)
     return state
 
@@ -625,8 +641,49 @@ def is_over(state: GameState) -> bool:
     return state.phase is Phase.OVER
 
 
+CONVERSIONS_APART = frozenset({"0.1.0", "0.2.0"})
+"""Rules versions under which a seal conversion is only ever a move of its own: from 0.3.0 a move that the
+conversions make affordable is listed with them (``convert``)."""
+PAYING_FRAMES = (PlaceDie, Menu, CourtierAction, WarriorAction, GardenerAction, GeishaAction)
+"""The prompts whose answers may cost coins or resources that seals convert into (R-P04, R-C04, R-CA01,
+R-WA02, R-GA01, R-M07, R-M08)."""
+
+
+def _key(move: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((name, str(value)) for name, value in move.items()))
+
+
+def converted_moves(state: GameState, frame: Frame, listed: Moves) -> Moves:
+    """The answers that seal conversions make affordable (rules 0.3.0), each with the fewest conversions into one
+    resource that allow it (``"convert": ["coin", "coin"]``), in the order they are found: coins first."""
+    seat = seat_of(frame)
+    if seat is None or not isinstance(frame, PAYING_FRAMES) or state.rules_version in CONVERSIONS_APART:
+        return []
+    seals = state.players[seat].seals
+    if not seals:
+        return []
+    handler = HANDLERS[type(frame)]
+    assert handler.moves is not None
+    seen = {_key(move) for move in listed}
+    found: Moves = []
+    for to, price in conversions(state).items():
+        converted = state
+        for count in range(1, seals // price + 1):
+            before = converted.players[seat]
+            converted = convert(converted, seat, to)
+            if converted.players[seat] == replace(before, seals=before.seals - price):
+                break  # that track is full: converting more buys nothing (R-R03)
+            for move in handler.moves(converted, frame):
+                key = _key(move)
+                if key not in seen:
+                    seen.add(key)
+                    found.append({**move, CONVERT: [to] * count})
+    return found
+
+
 def legal_moves(state: GameState) -> Moves:
-    """Every legal answer to the pending prompt, then the free moves of the seat being waited on."""
+    """Every legal answer to the pending prompt (with rules 0.3.0, also those that seal conversions make
+    affordable, listed with them), then the free moves of the seat being waited on: the conversions."""
     if not state.stack:
         return []
     frame = state.stack[-1]
@@ -635,6 +692,7 @@ def legal_moves(state: GameState) -> Moves:
     moves = handler.moves(state, frame)
     seat = seat_of(frame)
     if seat is not None and conversions_allowed(state, seat):
+        moves.extend(converted_moves(state, frame, moves))
         moves.extend(conversion_moves(state, seat))
     return moves
 
@@ -687,6 +745,8 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
             )
         if kind == "convert":
             return _validate_conversion(state, checked)
+        if CONVERT in checked:
+            return _validate_converted(state, checked)
     if kind not in handler.kinds:
         rule = "R-T02" if state.phase is Phase.TURNS else handler.rule
         raise IllegalMove(
@@ -709,6 +769,57 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
     return checked
 
 
+def _validate_converted(state: GameState, move: dict[str, Any]) -> dict[str, Any]:
+    """A move with the seal conversions made just before it (rules 0.3.0): each conversion checked as a move of
+    its own would be, then the move on the state they leave."""
+    seat = move["seat"]
+    if state.rules_version in CONVERSIONS_APART:
+        raise IllegalMove(
+            f"this game is played under rules {state.rules_version}, where a seal conversion is a move of its own: "
+            "convert first, then play the move",
+            rule="R-T07",
+            details={"rules_version": state.rules_version},
+        )
+    converted = state
+    for to in move[CONVERT]:
+        _validate_conversion(converted, {"kind": "convert", "seat": seat, "to": to})
+        converted = convert(converted, seat, to)
+    plain = {name: value for name, value in move.items() if name != CONVERT}
+    try:
+        validate(converted, plain)
+    except DomainError as error:
+        error.details.setdefault(CONVERT, list(move[CONVERT]))
+        raise
+    # Legal exactly when listed: with the fewest conversions that make it affordable, and only then.
+    frame = state.stack[-1]
+    handler = HANDLERS[type(frame)]
+    assert handler.moves is not None
+    listed = handler.moves(state, frame)
+    if plain in listed:
+        raise IllegalMove(
+            "this move needs no seal converted: play it as it is (a conversion is also a move of its own)",
+            rule="R-R02",
+            details={CONVERT: list(move[CONVERT])},
+        )
+    offered = next((m for m in converted_moves(state, frame, listed) if _key(m) == _key(move)), None)
+    if offered is None:
+        needed = next(
+            (
+                m[CONVERT]
+                for m in converted_moves(state, frame, listed)
+                if _key({**m, CONVERT: ()}) == _key({**move, CONVERT: ()})
+            ),
+            None,
+        )
+        raise IllegalMove(
+            "this move is listed with the fewest seal conversions that make it affordable"
+            + (f": {', '.join(needed)}" if needed else ""),
+            rule="R-R02",
+            details={CONVERT: list(move[CONVERT]), "listed": needed},
+        )
+    return move
+
+
 def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, Any]:
     seat, to = move["seat"], move["to"]
     rates = conversions(state)
@@ -726,17 +837,21 @@ def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, An
     return move
 
 
-def play(state: GameState, move: dict[str, Any]) -> GameState:
-    """Apply a legal move (no validation) and run the automatic steps that follow."""
+def play(state: GameState, move: dict[str, Any], trace: Trace | None = None) -> GameState:
+    """Apply a legal move (no validation) and run the automatic steps that follow (`trace` collects them)."""
     frame = state.stack[-1]
     if move["kind"] == "convert":
-        return settle(convert(state, move["seat"], move["to"]))
+        return settle(convert(state, move["seat"], move["to"]), trace)
+    if move.get(CONVERT):  # the conversions made just before the move (rules 0.3.0)
+        for to in move[CONVERT]:
+            state = convert(state, move["seat"], to)
+        move = {name: value for name, value in move.items() if name != CONVERT}
     handler = HANDLERS[type(frame)]
     assert handler.play is not None
     state = handler.play(state, frame, move)
     if move["seat"] is None:
         state = replace(state, chance=state.chance + 1)
-    return settle(state)
+    return settle(state, trace)
 
 
 def waiting_for_chance(state: GameState) -> bool:

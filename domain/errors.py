@@ -65,3 +65,11 @@ class InvalidTallies(DomainError):
     """`score_sheet` was given tallies that no game can produce (negative counts, unknown fields...)."""
 
     code = "invalid_tallies"
+
+
+class InvalidLayout(DomainError):
+    """A setup layout (`domain.layout.lay_out`) that the rules refuse or that does not fit the game: every
+    problem is in ``details.errors``, each with its ``field`` (``castle.steward_2``), ``rule`` and ``message``;
+    ``details.field`` and ``rule`` are the first one's."""
+
+    code = "invalid_layout"

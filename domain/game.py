@@ -24,9 +24,9 @@ from domain.solo.game import parse_solo, solo_setup
 from domain.state import GameState
 from domain.vocabulary import Mode, Phase
 
-RULES_VERSION = "0.2.0"
+RULES_VERSION = "0.3.0"
 """The version of the rules this engine enforces in a new game; stored in every game's first event (DESIGN §2)."""
-RULES_VERSIONS = ("0.1.0", RULES_VERSION)
+RULES_VERSIONS = ("0.1.0", "0.2.0", RULES_VERSION)
 """Every rules version this engine plays, oldest first; a game keeps the one it was recorded under
 (`new_game(rules_version=...)`, `GameState.rules_version`), so that whatever is checked or drawn again (an
 imported log, its seed) is as it was recorded.
@@ -35,7 +35,13 @@ imported log, its seed) is as it was recorded.
 - 0.2.0: decision C.9 for R-S05: a die tile that would leave no way to finish the castle with two colours in
   every room goes back into the bag and another is drawn (`domain.areas.castle.die_tile_outcomes`). A seeded
   deal changes only where 0.1.0 dealt a one-colour room (33 seeds of 0-9,999, seed 94 the first); a table
-  game refuses such a tile (`IllegalMove`, R-S05)."""
+  game refuses such a tile (`IllegalMove`, R-S05).
+- 0.3.0: nothing is spent for nothing, and what seal conversions make affordable is offered as itself. An entry
+  of an optional menu made only of worker actions that could not be done (a Gardener action with no garden's
+  food within reach, a Warrior action with no yard's iron) is not offered, and a menu with nothing doable left
+  closes itself (`domain.effects.futile`); a move that needs seals converted first is offered with them
+  (``"convert": ["coin"]``: the conversions, then the move, R-R02 and decision C.2), beside the conversions
+  themselves (`domain.engine.legal_moves`). Games of 0.1.0 and 0.2.0 are played on as they were."""
 
 
 def new_game(

@@ -37,6 +37,10 @@ the engine's business. Examples (one per kind):
     {"kind": "choose_start_cards", "seat": 0, "resource": "SR3", "action": "A2", "token": "CT5"}  # Tokugawa
     {"kind": "rival_geisha", "seat": 0, "from": "entrance", "to": "path_1"}  # advance a Tokugawa geisha
     {"kind": "rival_discard", "seat": 0, "deck": "calligraphy"}   # the deck a Tokugawa geisha discards from
+
+A player's move may carry ``"convert"``: the seal conversions made just before it, in order, as a list of what
+each one buys (``{"kind": "place_die", "seat": 0, "space": "well", "convert": ["coin"]}``). Rules 0.3.0 list such
+a move when the conversions are what makes it affordable (`domain.engine.legal_moves`, R-R02, decision C.2).
 """
 
 from __future__ import annotations
@@ -84,6 +88,9 @@ SHAPES: dict[str, dict[str, str]] = {
 
 CHANCE_KINDS = frozenset({"reveal", "die_tile", "well_tile", "roll", "stack_order", "solo_card"})
 """Kinds answering chance prompts: their seat is None."""
+CONVERT = "convert"
+"""The optional field of a player's move listing the seal conversions made just before it (not on a chance move,
+nor on a conversion itself)."""
 
 
 def _is_int(value: Any) -> bool:
@@ -111,8 +118,9 @@ def normalize(move: Any) -> dict[str, Any]:
         raise InvalidMove(f"unknown move kind {kind!r}", details={"kinds": sorted(SHAPES)})
     fields = SHAPES[kind]
     expected = {"kind", "seat", *fields}
+    optional = {CONVERT} if kind not in CHANCE_KINDS and kind != "convert" else set()
     missing = sorted(expected - set(move))
-    extra = sorted(str(key) for key in set(move) - expected)
+    extra = sorted(str(key) for key in set(move) - expected - optional)
     if missing or extra:
         raise InvalidMove(
             f"{a(kind)} move has the fields {sorted(expected)}",
@@ -132,4 +140,13 @@ def normalize(move: Any) -> dict[str, Any]:
                 f"{kind}.{name} must be a {typ}", details={"field": name, "value": repr(value)[:100]}
             )
         result[name] = list(value) if typ == INTS else value
+    if CONVERT in move and kind not in CHANCE_KINDS and kind != "convert":
+        conversions = move[CONVERT]
+        if not isinstance(conversions, list | tuple) or not all(isinstance(to, str) for to in conversions):
+            raise InvalidMove(
+                f"{kind}.convert is a list of what each seal conversion buys (coin, food, iron, pearl, whisk)",
+                details={"field": CONVERT, "value": repr(conversions)[:100]},
+            )
+        if conversions:  # an empty list converts nothing: the move is the plain one
+            result[CONVERT] = list(conversions)
     return result

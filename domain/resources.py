@@ -146,6 +146,29 @@ def conversion_moves(state: GameState, seat: int) -> list[dict[str, Any]]:
     ]
 
 
+def paying_conversions(state: GameState, seat: int, cost: Cost) -> tuple[str, ...] | None:
+    """The fewest conversions after which the seat can pay `cost` (R-R02): () when it can already, None when no
+    conversion helps. Only one resource is converted into: every printed cost asks for one resource besides seals
+    (a seal cost itself is never converted into)."""
+    player = state.players[seat]
+    if can_pay(player, cost):
+        return ()
+    missing: list[tuple[Resource, int]] = [
+        (resource, amount - int(getattr(player, FIELD[resource])))
+        for resource, amount in cost
+        if getattr(player, FIELD[resource]) < amount
+    ]
+    if len(missing) != 1 or missing[0][0] is Resource.SEAL:
+        return None
+    resource, short = missing[0]
+    to: str = "coin" if resource is Resource.COIN else str(resource.value)
+    price = conversions(state).get(to)
+    seals_kept = sum(amount for r, amount in cost if r is Resource.SEAL)
+    if price is None or player.seals - seals_kept < price * short:
+        return None
+    return (to,) * short
+
+
 def convert(state: GameState, seat: int, to: str) -> GameState:
     """Convert seals into one coin, one resource or one whisk (R-R02, R-M15); over a cap is lost (R-R03)."""
     player = state.players[seat]

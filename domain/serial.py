@@ -136,6 +136,16 @@ def state_from_dict(data: dict[str, Any]) -> GameState:
     return state
 
 
+def _rolled_next(state: GameState) -> list[str]:
+    """The colours of the roll prompts at the top of the stack, the pending one first."""
+    colours = []
+    for frame in reversed(state.stack):
+        if not isinstance(frame, RollBridge):
+            break
+        colours.append(frame.bridge.value)
+    return colours
+
+
 def prompt_of(state: GameState) -> dict[str, Any]:
     """The pending prompt as JSON: its kind, the seat it waits on (None for chance) and its context."""
     if not state.stack:
@@ -152,6 +162,10 @@ def prompt_of(state: GameState) -> dict[str, Any]:
         data["seals"] = state.catalog.milestones.get(player.pot + 1)
     elif isinstance(frame, RollBridge):
         data["dice"] = dice_per_colour(state)
+        if state.phase is Phase.END_OF_ROUND:
+            # a round's reroll (R-E04): the bridges rolled one after another from here, so that a page can ask for
+            # them on one form and record them as one batch (the setup's rolls come with the table's layout)
+            data["bridges"] = _rolled_next(state)
     elif isinstance(frame, Menu):
         data["options"] = [
             {

@@ -31,7 +31,7 @@ from domain.prompts import (
     RollBridge,
 )
 from domain.state import GameState
-from domain.vocabulary import Colour, Icon, IconKind, parse_icon, space_text
+from domain.vocabulary import Colour, Icon, IconKind, Phase, parse_icon, space_text
 
 _ACTIONS = {
     IconKind.LANTERN: "the Lantern Reward",
@@ -331,7 +331,9 @@ def prompt_text(state: GameState) -> str:
     if kind == "die_tile":
         return f"Chance: which colour of die tile was drawn for {die_tile_text(state)}?"
     if isinstance(frame, RollBridge):
-        return f"Chance: what did the {frame.bridge} dice roll?"
+        # a round's reroll (R-E04): the dice of the next round
+        later = f" for round {state.round + 1}" if state.phase is Phase.END_OF_ROUND else ""
+        return f"Chance: what did the {frame.bridge} dice roll{later}?"
     if isinstance(frame, RevealSoloCard):
         return f"Chance: which solo card did {rival_name} reveal?"
     if isinstance(frame, RivalGarden):

@@ -33,7 +33,7 @@ from replay.access import Access, Grant, Issued, project_access
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.cache import RESTORED_STATE_BYTES, Sized, WarmCache, budget_from
 from replay.ephemeral import RECEIPT_SECONDS, Ephemeral
-from replay.errors import GameNotFound, KeyReused, StaleVersion, UnknownVersion
+from replay.errors import GameNotFound, InvalidSetup, KeyReused, StaleVersion, UnknownVersion
 from replay.events import (
     AnnotationAdded,
     AnnotationDeleted,
@@ -285,6 +285,22 @@ class GameLog:
         game = self.get_game(game_id)
         return self.get_game(game_id, version) if 1 <= version < game.version else game
 
+    @staticmethod
+    def layout_form(setup: Mapping[str, Any]) -> dict[str, Any]:
+        """The fields of a table setup's layout for a game of this setup (players, expansions, solo, options),
+        with the components each may take, in words (``domain.setup_form``): what the new-game page draws."""
+        normal = decisions.normalise_setup({**setup, "mode": "table"})
+        try:
+            state = rules.fresh_state(normal, None)
+        except domain.DomainError as error:
+            raise InvalidSetup(error.message, **error.details) from error
+        form: dict[str, Any] = domain.setup_form(state)
+        return form
+
+    def layout(self, game_id: UUID) -> history.SetupLayout:
+        """The game's setup layout: what the setup's chance dealt, as one JSON object (``domain.layout_of``)."""
+        return history.setup_layout(self.get_game(game_id))
+
     def timeline(self, game_id: UUID, *, include_undone: bool = False) -> list[history.TimelineEntry]:
         return history.timeline(self.reaching(self.get_game(game_id), 0), include_undone=include_undone)
 
@@ -317,15 +333,32 @@ class GameLog:
         catalog: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
         game_id: UUID | None = None,
+        layout: Mapping[str, Any] | None = None,
+        draw_rest: bool = False,
+        rules_version: str | None = None,
     ) -> Issued:
         """Start a new game, owned by whoever holds the token in the answer (shown this once). The game id is
-        random, so unguessable (``game_id`` imposes one: tests that need a game's snapshot phase)."""
+        random, so unguessable (``game_id`` imposes one: tests that need a game's snapshot phase). A table
+        game may be laid out at once from its ``layout`` (``decisions.create``), the rest drawn if
+        ``draw_rest``. ``rules_version`` (one of ``rules.COMPATIBLE``; the current one by default) records the game
+        under an earlier version of the rules (the tests' scenarios written for one)."""
 
         def decide(game_id: UUID) -> tuple[list[DomainEvent], list[DomainEvent], Any]:
-            created, opening = decisions.create(setup, catalog=catalog, game_id=game_id)
+            if rules_version is not None and rules_version != domain.RULES_VERSION:
+                rules.ensure_supported(rules_version)
+                created, opening = decisions.create(
+                    setup, catalog=catalog, game_id=game_id, rules_version=rules_version
+                )
+                return [created], [], opening
+            created, opening = decisions.create(
+                setup, catalog=catalog, game_id=game_id, layout=layout, draw_rest=draw_rest
+            )
             return [created], [], opening
 
-        asked = fingerprint("create", setup=setup, catalog=catalog)
+        laid = {"layout": layout, "draw_rest": draw_rest} if layout is not None else {}
+        if rules_version is not None:
+            laid["rules_version"] = rules_version
+        asked = fingerprint("create", setup=setup, catalog=catalog, **laid)
         return self._new_owned_game("create", idempotency_key, asked, decide, game_id=game_id)
 
     def fork(

@@ -196,13 +196,24 @@ def create(
     parent: Mapping[str, Any] | None = None,
     opening: Sequence[Move] | None = None,
     rules_version: str = domain.RULES_VERSION,
+    layout: Mapping[str, Any] | None = None,
+    draw_rest: bool = False,
 ) -> tuple[GameCreated, Any]:
     """Decide a new game: the setup is checked by building its opening state with the rules engine.
 
     ``catalog`` is a partial override of the packaged catalog; the event stores the full effective catalog.
     ``opening`` (forks and imports) gives the setup's chance outcomes instead of drawing them; ``rules_version``
     (an import's: one of ``rules.COMPATIBLE``) the rules they are checked and drawn under, stored in the event.
+
+    ``layout`` (a table game's, ``domain.layout``): the physical table's setup at once. Its entries become the
+    setup's chance moves, each checked by the rules as if the recorder had entered it (``domain.InvalidLayout``
+    lists every problem under its field), and are stored as the event's ``opening``, as a seeded game's draws
+    are: the game is then waiting for the players' starting choices, and replays, exports, imports and forks as
+    any game does. With ``draw_rest`` what the layout leaves out is drawn from the game's seed (one is decided
+    here if the setup gives none, and stored in it).
     """
+    if layout is not None:
+        return _laid_out(setup, layout, draw_rest, catalog=catalog, game_id=game_id)
     normal = normalise_setup(setup)
     try:
         fresh = rules.fresh_state(normal, catalog, rules_version)
@@ -244,6 +255,43 @@ def create(
         parent=dict(parent) if parent else None,
     )
     return event, state
+
+
+def _laid_out(
+    setup: Mapping[str, Any],
+    layout: Mapping[str, Any],
+    draw_rest: bool,
+    *,
+    catalog: Mapping[str, Any] | None,
+    game_id: UUID | None,
+) -> tuple[GameCreated, Any]:
+    """A table game laid out at once from its layout (see :func:`create`)."""
+    if setup.get("mode", "seeded") != "table":
+        raise InvalidSetup(
+            "a layout lays out a game set up at a real table: its mode is table (a seeded game draws its own)",
+            mode=setup.get("mode", "seeded"),
+        )
+    normal = normalise_setup(setup)
+    if draw_rest and normal.get("seed") is None:
+        normal["seed"] = uuid4().int % 2**53  # decided here, once, and stored: the drawn entries are data
+    try:
+        fresh = rules.fresh_state(normal, catalog)
+    except domain.DomainError as error:
+        raise InvalidSetup(error.message, **error.details) from error
+    except (TypeError, ValueError) as error:
+        raise InvalidSetup(str(error)) from error
+    step = domain.lay_out(fresh, layout, draw_rest=draw_rest)  # InvalidLayout: every problem, by field
+    event = GameCreated(
+        originator_id=game_id or uuid4(),
+        originator_version=1,
+        timestamp=now(),
+        setup=normal,
+        rules_version=domain.RULES_VERSION,
+        catalog=domain.catalog_of(fresh),
+        opening=[dict(move) for move in step.chance],
+        parent=None,
+    )
+    return event, step.state
 
 
 def _open(game: Game) -> None:

@@ -68,6 +68,39 @@ def walk(game: Game, *visitors: Visitor) -> None:
         visitor.end(game, game.state)
 
 
+# --- the setup's layout -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetupLayout:
+    """A game's setup layout (``domain.layout_of``) read from the board as the setup's chance left it: the
+    opening's outcomes (a seeded game's draws, a laid-out table game's layout), then in a table game recorded
+    one deal at a time its first chance moves. ``complete``: every chance prompt of the setup is answered;
+    ``version``: the version of the game after which it was (1: from the start)."""
+
+    layout: dict[str, Any]
+    complete: bool
+    version: int
+
+
+def setup_layout(game: Game) -> SetupLayout:
+    """The board as the setup dealt it, as one layout (see :class:`SetupLayout`)."""
+    state = rules.fresh_state(game.setup, game.catalog, game.rules_version)
+    for outcome in game.opening:
+        if domain.setup_dealt(state):
+            break
+        state = domain.apply(state, outcome, check=False, draw=False)
+    version = 1
+    if not domain.setup_dealt(state):
+        game = game.with_states_from_start()
+        for index, move_version in enumerate(game.line, start=1):
+            state = game.states[index]
+            version = move_version
+            if domain.setup_dealt(state):
+                break
+    return SetupLayout(domain.layout_of(state), bool(domain.setup_dealt(state)), version)
+
+
 # --- the timeline -----------------------------------------------------------------------------------------
 
 
@@ -104,6 +137,9 @@ class TimelineEntry:
     stands_for: tuple[int, ...] = ()
     """Every version whose place in the game this move took, the latest first (a move corrected twice stands
     for both): annotations anchored to them read beside it."""
+    phase: str | None = None
+    """Where in the game the move was played: ``setup``, ``turns`` or ``end_of_round`` (the gardens' activation
+    and the next round's dice, R-E03, R-E04: filed under the round's end, with no turn and no player's turn)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -126,6 +162,7 @@ class TimelineEntry:
             "correction": self.correction,
             "replaced": self.replaced,
             "stands_for": list(self.stands_for),
+            "phase": self.phase,
         }
 
 
@@ -220,12 +257,13 @@ class Timeline(Visitor):
         # a chance move of the rival's turn is the rival's: name it, as a player's move names its player
         shown = at.seat if own and seat is None else seat
         places = self.places.get(record.version, ())
+        end_of_round = at.phase == "end_of_round"
         self.entries.append(
             TimelineEntry(
                 index=index,
                 version=record.version,
                 round=at.round,
-                turn=at.turn,
+                turn=None if end_of_round else at.turn,  # the round's end is no player's turn
                 seat=seat,
                 player=self.names[shown] if shown is not None and shown < len(self.names) else None,
                 kind=str(record.move.get("kind")),
@@ -240,6 +278,7 @@ class Timeline(Visitor):
                 correction=correction_of(record),
                 replaced=self.records[places[0]].description if places else None,
                 stands_for=places,
+                phase=at.phase,
             )
         )
 
@@ -336,11 +375,17 @@ class TextRecord(Visitor):
     def move(self, index: int, record: MoveRecord, before: Any, after: Any, at: Where) -> None:
         if self._heading is None or self._heading[0] != at.round:
             self.lines += ["", f"## Round {at.round}"]
-        if self._heading != (at.round, at.turn, at.seat) and at.seat is not None:
-            # Turn 0 is the setup's choices (the replay page's "setup"), before the round's first turn.
-            turn = "Setup" if at.turn == 0 else f"Turn {at.turn}"
-            self.lines.append(f"### {turn}: {self.names[at.seat]}")
-        self._heading = (at.round, at.turn, at.seat)
+        if at.phase == "end_of_round":
+            # The gardens' activation and the new dice: the round's end, no player's turn (R-E03, R-E04).
+            if self._heading != (at.round, -1, None):
+                self.lines.append(f"### End of round {at.round}")
+            self._heading = (at.round, -1, None)
+        else:
+            if self._heading != (at.round, at.turn, at.seat) and at.seat is not None:
+                # Turn 0 is the setup's choices (the replay page's "setup"), before the round's first turn.
+                turn = "Setup" if at.turn == 0 else f"Turn {at.turn}"
+                self.lines.append(f"### {turn}: {self.names[at.seat]}")
+            self._heading = (at.round, at.turn, at.seat)
         # Numbered as a reader counts moves, from 1 (a move's version, 1 higher or more, is in the JSON export).
         self.lines.append(f"{index:>5}. {record.description}{self._corrected(record)}")
         self.lines.extend(f"       ({line})" for line in chance_lines(before, record))

@@ -67,6 +67,7 @@ STATUS: Mapping[str, int] = {
     "not_your_turn": 422,
     "game_over": 422,
     "invalid_log": 422,
+    "invalid_layout": 422,  # a table setup's layout the rules refuse: every problem by field, with its rule
     "rules_version_unsupported": 422,
     "idempotency_key_reused": 422,
     "amend_unchanged": 422,  # an amendment to the very move already recorded: it would change nothing

@@ -51,6 +51,9 @@ from api.resources.schemas import (
     GameSchema,
     ImportDocumentSchema,
     ImportQuerySchema,
+    LayoutFormQuerySchema,
+    LayoutFormSchema,
+    LayoutSchema,
     LegalMovesQuerySchema,
     LegalMovesSchema,
     LocateQuerySchema,
@@ -109,6 +112,7 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
     elif pending is None:
         pending = present.prompt(game.state)
     moves = [] if closed else present.plain(domain.legal_moves(game.state))
+    notes = present.move_notes(game.state, moves)
     return {
         "game_id": str(game.id),
         "version": game.version,
@@ -116,7 +120,8 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
         "closed": closed,
         "prompt": pending,
         "moves": moves,
-        "choices": present.choices(game, game.state, pending, moves),
+        "notes": notes,
+        "choices": present.choices(game, game.state, pending, moves, notes),
     }
 
 
@@ -206,7 +211,7 @@ class Games(MethodView):
             "previous": url_for(".Games", **asked, before=page.newer.text()) if page.newer else None,
         }
 
-    @errors(blp, *OPEN_WRITE)
+    @errors(blp, *OPEN_WRITE, 422)
     @blp.doc(parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(NewGameSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
@@ -218,8 +223,37 @@ class Games(MethodView):
         (messages name players, and "Ann's turn, not Ann's" says nothing); so are their colours (the board
         tells players apart by colour), and a player given none takes one nobody chose. Names, colours and the
         title are one line of plain text: a control character, a bidirectional override or a lone surrogate
-        is `400`."""
-        return created(game_log().create_game(dict(setup), idempotency_key=creation_key()))
+        is `400`.
+
+        A table game may be laid out at once: `layout` gives the table's setup (the shape GET layout answers),
+        every entry checked by the rules (`422 invalid_layout` lists each problem by field, with its rule), and
+        `draw_rest` draws what it leaves out from the seed. The game then waits for the starting choices."""
+        asked = {name: value for name, value in setup.items() if name not in ("layout", "draw_rest")}
+        laid = (
+            {"layout": setup["layout"], "draw_rest": setup["draw_rest"]}
+            if setup.get("layout") is not None
+            else {}
+        )
+        return created(game_log().create_game(asked, idempotency_key=creation_key(), **laid))
+
+
+@blp.route("/layout-form")
+class LayoutForm(MethodView):
+    @errors(blp, 400, 503)
+    @blp.arguments(LayoutFormQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, LayoutFormSchema)
+    def get(self, query: Mapping[str, Any]) -> Any:
+        """The table setup's form for a game of this kind: every field of its layout, in order, with words.
+
+        Each card field names its pool; each pool lists the cards or tiles that may go there, with what is
+        printed on them (for finding a card by reading it). The new-game page draws its one-screen table setup
+        from this and posts the layout with `POST /api/games` (`mode: table`)."""
+        setup: dict[str, Any] = {"players": query["players"], "expansions": query["expansions"]}
+        if query["solo"]:
+            setup["solo"] = query["solo"]
+        if query["first_game"]:
+            setup["options"] = {"first_game": True}
+        return game_log().layout_form(setup)
 
 
 @blp.route("/import")
@@ -289,6 +323,7 @@ class LegalMoves(MethodView):
         game, state = game_log().before_move(game.id, version)
         pending = present.prompt(state)
         moves = [] if game.abandoned else present.plain(domain.legal_moves(state))
+        notes = present.move_notes(state, moves)
         body = {
             "game_id": str(game.id),
             "version": game.version,
@@ -296,7 +331,8 @@ class LegalMoves(MethodView):
             "closed": game.abandoned is not None,
             "prompt": pending,
             "moves": moves,
-            "choices": present.choices(game, state, pending, moves),
+            "notes": notes,
+            "choices": present.choices(game, state, pending, moves, notes),
             "before": version,
             "recorded": present.plain(game.records[version].move),
             "state": present.board(state),
@@ -639,6 +675,29 @@ class Score(MethodView):
             "version": game.version,
             "over": bool(domain.is_over(game.state)),
             "sheets": present.sheets(game.state, present.names(game)),
+        }
+        return body, 200, etag(game.version)
+
+
+@blp.route("/<uuid:game_id>/layout")
+class GameLayout(MethodView):
+    @errors(blp, *READ)
+    @blp.doc(security=[*BEARER, {}])
+    @blp.response(200, LayoutSchema, headers=ETAG_HEADER)
+    def get(self, game_id: UUID) -> Any:
+        """The game's setup layout: what chance dealt while it was set up, as one object.
+
+        Castle cards by room, the Daimyo card, die tiles by room, the Well tiles, gardens, yard tiles, the first
+        roll of each bridge, the stack (turn order) and the starting pairs (with Matcha its parts). Given back to
+        `POST /api/games` (`mode: table`, `layout`), it lays out the same board. `complete` is false while a
+        table game's setup is still being entered."""
+        game, _ = reader(game_id)
+        found = game_log().layout(game_id)
+        body = {
+            "game_id": str(game.id),
+            "version": found.version,
+            "complete": found.complete,
+            "layout": present.plain(found.layout),
         }
         return body, 200, etag(game.version)
 

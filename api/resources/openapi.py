@@ -25,7 +25,8 @@ MEANINGS = {
     412: "the game moved on: If-Match or expected_version named a version that is no longer the game's "
     "(stale_version, with details.current_version); reload and decide again",
     413: "the body is larger than the limit (payload_too_large)",
-    422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over), an invalid log, an "
+    422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over), a table setup's layout "
+    "(invalid_layout: details.errors lists each field with its rule), an invalid log, an "
     "amendment to the move already recorded (amend_unchanged), or an amendment's resolution that does not fit it "
     "(resolution_not_later, resolution_repeated, resolution_not_needed, resolution_unused)",
     428: "the write names no version: send If-Match or expected_version (precondition_required)",
@@ -82,6 +83,7 @@ def errors(blp: Blueprint, *statuses: int) -> Callable[[F], F]:
 OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/api/games"): "listGames",
     ("post", "/api/games"): "createGame",
+    ("get", "/api/games/layout-form"): "getLayoutForm",
     ("post", "/api/games/import"): "importGame",
     ("get", "/api/games/{game_id}"): "getGame",
     ("get", "/api/games/{game_id}/legal-moves"): "getLegalMoves",
@@ -97,6 +99,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/api/games/{game_id}/changes"): "getChanges",
     ("get", "/api/games/{game_id}/score"): "getScore",
     ("get", "/api/games/{game_id}/catalog"): "getCatalog",
+    ("get", "/api/games/{game_id}/layout"): "getLayout",
     ("get", "/api/games/{game_id}/export"): "exportGame",
     ("get", "/api/games/{game_id}/export/text"): "exportGameText",
     ("get", "/api/games/{game_id}/export/bgg"): "exportGameBgg",
@@ -179,10 +182,19 @@ def _camel(kind: str) -> str:
     return "".join(part.capitalize() for part in kind.split("_"))
 
 
+CONVERT_FIELD: dict[str, Any] = {
+    "type": "array",
+    "items": {"type": "string", "enum": ["coin", "food", "iron", "pearl", "whisk"]},
+    "description": "the seal conversions made just before the move, in order, each as what it buys (rules 0.3.0 "
+    "list a move with those that make it affordable: post it as listed; the listing's `notes` say how it is paid)",
+}
+"""The optional ``convert`` field of a player's move (domain.moves.CONVERT)."""
+
+
 def move_schemas() -> dict[str, Any]:
     """The components of the move union: one schema per kind (``TakeDieMove``...) and ``Move``, their union
     told apart by ``kind`` (domain.moves.SHAPES is the vocabulary; the examples come from recorded games)."""
-    from domain.moves import CHANCE_KINDS, SHAPES
+    from domain.moves import CHANCE_KINDS, CONVERT, SHAPES
 
     examples = _move_examples()
     types: dict[str, dict[str, Any]] = {
@@ -211,6 +223,8 @@ def move_schemas() -> dict[str, Any]:
                 **{field: dict(types[typ]) for field, typ in shape.items()},
             },
         }
+        if not chance and kind != "convert":
+            schema["properties"][CONVERT] = CONVERT_FIELD
         if kind in examples:
             schema["example"] = examples[kind]["move"]
         schemas[name] = schema

@@ -176,13 +176,32 @@ def prompt(state: Any) -> dict[str, Any]:
     }
 
 
-def choices(game: Game, state: Any, pending: dict[str, Any] | None, moves: list[Any]) -> list[dict[str, Any]]:
+def move_notes(state: Any, moves: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Beside each legal move (in the listing's order), what its own words would not say: how a move listed with
+    the seal conversions it needs is paid ("pay 2 coins + 1 seal", rules 0.3.0), "" for the others."""
+    return [domain.payment_text(state, dict(move)) if "convert" in move else "" for move in moves]
+
+
+def choices(
+    game: Game,
+    state: Any,
+    pending: dict[str, Any] | None,
+    moves: list[Any],
+    notes: Sequence[str] | None = None,
+) -> list[dict[str, Any]]:
     """Each legal move as the pages offer it, in the order of ``moves`` (api.resources.words.choices): its
-    words, its group, the board part it acts on and its icons."""
+    words (with how it is paid when it includes seal conversions: ``notes``, see :func:`move_notes`), its
+    group, the board part it acts on and its icons."""
     if not moves or pending is None:
         return []
     return words.choices(
-        state, pending, moves, board_json=board(state), catalog=game.catalog, names=names(game)
+        state,
+        pending,
+        moves,
+        board_json=board(state),
+        catalog=game.catalog,
+        names=names(game),
+        notes=notes if notes is not None else move_notes(state, moves),
     )
 
 

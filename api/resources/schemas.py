@@ -249,6 +249,24 @@ class NewGameSchema(Schema):
             "takes the second seat (R-SO01); its option rival_scoring is sheet (default) or cp_only"
         },
     )
+    layout = fields.Dict(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "table mode only: the physical table's setup at once (see LayoutSchema and GET "
+            "/api/games/{id}/layout): the game is laid out exactly so and then waits for the players' starting "
+            "choices. Every entry is checked by the rules; 422 invalid_layout lists each problem with its field "
+            "(details.errors[].field, e.g. castle.steward_2 or dice.coral) and rule",
+            "example": {"dice": {"coral": [1, 2, 4, 4, 6]}, "stack": [2, 0, 3, 1]},
+        },
+    )
+    draw_rest = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "with a layout: draw what it leaves out from the game's seed (given, or decided and "
+            "stored), as a seeded game draws; otherwise every missing entry is a problem of the 422"
+        },
+    )
 
 
 class GameSchema(Schema):
@@ -311,6 +329,15 @@ class LegalMovesSchema(Schema):
         PromptSchema, required=True, allow_none=True, metadata={"description": "null once the game is closed"}
     )
     moves = fields.List(MoveField(), required=True)
+    notes = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": 'beside each move (same order), what its own words would not say, or "": how a '
+            'move listed with the seal conversions it needs (its `convert`, rules 0.3.0) is paid, "pay 2 coins + '
+            '1 seal" (its choice says it too)'
+        },
+    )
     choices = fields.List(
         fields.Nested(ChoiceSchema),
         required=True,
@@ -747,6 +774,13 @@ class TimelineEntrySchema(Schema):
             "annotations anchored to them belong beside it"
         },
     )
+    phase = fields.String(
+        allow_none=True,
+        metadata={
+            "description": "setup, turns or end_of_round: the gardens' activation and the next round's dice are "
+            "filed under the round's end (turn null), not under a player's turn; null for an undone move"
+        },
+    )
 
 
 class TimelineSchema(Schema):
@@ -782,6 +816,155 @@ class CatalogSchema(Schema):
             "parts an annotation may point at, as kind:id) and part_icons (each of those parts' icon)"
         },
     )
+
+
+class LayoutSectionsSchema(Schema):
+    """A setup layout (domain.layout): what chance dealt while the game was set up, section by section. Every
+    section is optional when a layout is sent (with draw_rest, what is left out is drawn)."""
+
+    castle = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "room id → castle card id (R-S03)", "example": {"steward_1": "S2"}},
+    )
+    daimyo = fields.String(metadata={"description": "the Daimyo card (R-S04)", "example": "Dm3"})
+    die_tiles = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String(allow_none=True)),
+        metadata={
+            "description": "room id → the colours of its die tiles, top to bottom (R-S05: every room shows two "
+            "colours or more; decision C.9)",
+            "example": {"diplomat_1": ["coral", "black"]},
+        },
+    )
+    well = fields.List(
+        fields.String(), metadata={"description": "the 2 die tiles laid reward side up at the Well (R-S05)"}
+    )
+    gardens = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "garden space (coral_plant, ...) → garden card (R-S08)"},
+    )
+    yards = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.String()),
+        metadata={
+            "description": "yard → {blue, yellow} → yard tile id, the face printed on the space (R-S09)",
+            "example": {"yard_1": {"blue": "Y3", "yellow": "Y5"}, "yard_2": {"blue": "Y1"}},
+        },
+    )
+    dice = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Integer()),
+        metadata={
+            "description": "bridge colour → the values rolled, n+1 of them, in any order (R-S07)",
+            "example": {"coral": [1, 2, 4, 4, 6]},
+        },
+    )
+    stack = fields.List(
+        fields.Integer(),
+        metadata={
+            "description": "the influence markers' stack, top (the first player) first: seats from 0 (R-S11)"
+        },
+    )
+    offer = fields.List(
+        fields.Dict(keys=fields.String(), values=fields.String()),
+        metadata={
+            "description": "the starting pairs dealt: {resource, action} (with Matcha, token) (R-S12, R-M01)",
+            "example": [{"resource": "SR3", "action": "A1"}],
+        },
+    )
+    matcha = fields.Dict(
+        metadata={
+            "description": "with Matcha: {pond: [3 lily pads], himeji: {ikebana, calligraphy: top card}, "
+            "tea_house: {room: ceremony token face}, platform: ceremony token face} (R-M01)"
+        }
+    )
+
+
+class LayoutFormQuerySchema(Schema):
+    """The game a table setup's form is for: its player count, expansions, solo difficulty, first-game option."""
+
+    players = fields.Integer(
+        load_default=4, validate=validate.Range(min=1, max=4), metadata={"description": "1 (solo) to 4"}
+    )
+    expansions = fields.List(fields.String(validate=validate.OneOf(["matcha"])), load_default=list)
+    solo = fields.String(
+        load_default=None, allow_none=True, validate=validate.OneOf(["easy", "medium", "hard"])
+    )
+    first_game = fields.Boolean(
+        load_default=False, metadata={"description": "the first-game option: the castle is the rulebook's"}
+    )
+
+
+class LayoutFieldSchema(Schema):
+    """One field of the layout: its name (as an error's details.field gives it), its kind and its words."""
+
+    field = fields.String(required=True, metadata={"example": "castle.steward_2"})
+    kind = fields.String(
+        required=True,
+        metadata={
+            "description": "card (one component of `pool`), tiles (a room's die-tile colours, `count` of "
+            "them, `diamond` the ♦ position if any), dice (a bridge's `count` dice), stack (the turn order, `seats`)"
+        },
+    )
+    label = fields.String(required=True)
+    pool = fields.String()
+    count = fields.Integer()
+    diamond = fields.Integer(allow_none=True)
+    colour = fields.String()
+    seats = fields.Integer()
+
+
+class LayoutFormSectionSchema(Schema):
+    """One section of the table setup's form (the dice, the turn order, the castle...), its fields in order."""
+
+    id = fields.String(
+        required=True, metadata={"description": "the layout's section (dice, stack, castle...)"}
+    )
+    title = fields.String(required=True, metadata={"description": "the section's heading"})
+    hint = fields.String(required=True, metadata={"description": "how to fill it in, in a line"})
+    fields_ = fields.List(
+        fields.Nested(LayoutFieldSchema), required=True, data_key="fields", attribute="fields"
+    )
+
+
+class LayoutFormSchema(Schema):
+    """The table setup's form: its sections and fields in order, every component a field may take described
+    by what is printed on it (`pools`), the die-tile colours and the rulebook's first-game layout (null when the
+    first-game option lays it anyway)."""
+
+    sections = fields.List(fields.Nested(LayoutFormSectionSchema), required=True)
+    pools = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Dict()),
+        required=True,
+        metadata={"description": "pool → [{id, words}]: the card or tile's id and what is printed on it"},
+    )
+    colours = fields.List(fields.Dict(), required=True)
+    first_game = fields.Dict(required=True, allow_none=True)
+    notes = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "what the form does not ask and why (the first-game option lays the castle)"
+        },
+    )
+
+
+class LayoutSchema(Schema):
+    """A game's setup layout, as POST /api/games takes it back (`layout`, mode table)."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(
+        required=True,
+        metadata={"description": "the version after which the setup was dealt (1: from the game's start)"},
+    )
+    complete = fields.Boolean(
+        required=True,
+        metadata={"description": "false while a table game's setup still waits for chance entries"},
+    )
+    layout = fields.Nested(LayoutSectionsSchema, required=True)
 
 
 class ScoreSchema(Schema):

@@ -403,11 +403,17 @@ def _name(state: Mapping[str, Any], seat: Any, names: Sequence[str]) -> str:
     return names[seat] if seat < len(names) else f"Seat {seat + 1}"
 
 
+CONVERSIONS = "Convert seals… (free, any time on your turn)"
+"""The seal conversions' group: the moves they make affordable are listed with them (rules 0.3.0, each saying how
+it is paid), so the page keeps the conversions themselves folded under this heading when anything else is
+offered."""
+
+
 def group(pending: Mapping[str, Any], move: Mapping[str, Any]) -> str:
     """The heading a move's button goes under."""
     kind = move.get("kind")
     if kind == "convert":
-        return "Seal conversions (free, any time on your turn)"
+        return CONVERSIONS
     if kind in ("done", "rest"):
         return "Finish"
     if kind == "take_die":
@@ -617,15 +623,19 @@ def choices(
     board_json: Mapping[str, Any],
     catalog: Mapping[str, Any],
     names: Sequence[str],
+    notes: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Each legal move as the page offers it, in the listing's order (see the module's docstring)."""
+    """Each legal move as the page offers it, in the listing's order (see the module's docstring). ``notes``, in
+    the same order, say how a move listed with the seal conversions it needs is paid (the listing's ``notes``,
+    ``domain.payment_text``: "pay 1 coin + 1 seal"); its words end with it: "Steward room 2 (pay 2 coins) — pay
+    1 coin + 1 seal"."""
     out = []
-    for move in moves:
+    for i, move in enumerate(moves):
+        said = move_words(state, pending, move, board_json=board_json, catalog=catalog, names=names)
+        note = notes[i] if notes is not None and i < len(notes) else ""
         out.append(
             {
-                "words": move_words(
-                    state, pending, move, board_json=board_json, catalog=catalog, names=names
-                ),
+                "words": f"{said} — {note}" if note else said,
                 "group": group(pending, move),
                 "target": target(board_json, pending, move),
                 "icons": _move_icons(pending, move),

@@ -9,8 +9,14 @@
  */
 
 import { h, replace, s } from "./dom.js";
+import { isReroll, rerollForm } from "./rollform.js";
 
-const LAST_GROUPS = ["Finish"];
+/** Where a group goes in the list: the bridges, rooms and choices first, then the seal conversions (folded when
+ * anything else is offered), then "Finish". */
+function rank(name, entries) {
+  if (name === "Finish") return 2;
+  return entries.every(({ move }) => move.kind === "convert") ? 1 : 0;
+}
 
 /** An icon of the page's one icon set (the sprite in base.html), decorative: the words say the same. A count
  * ("coin:2") is shown beside it; a colour ("tile:coral") tints the icons drawn in the current colour. */
@@ -105,9 +111,10 @@ function markOf(options, move, separator) {
 
 /**
  * options: {prompt, moves, choices, canAct(move), onMove(move), onHover(target)?, mark(move)?, submit?,
- * only(choice)?, compact?}. only, when given, keeps the moves whose choice it accepts (the prompt bar: the moves
- * with no board target); compact leaves the group headings out. Returns the buttons in order (for the number
- * keys of the recording screen).
+ * only(choice)?, compact?, batch?}. only, when given, keeps the moves whose choice it accepts (the prompt bar: the
+ * moves with no board target); compact leaves the group headings out (the seal conversions stay folded under
+ * theirs); batch lets a round's reroll of every bridge be one form (rollform.js), whose onMove is given
+ * {moves: [...]}. Returns the buttons in order (for the number keys of the recording screen).
  */
 export function render(container, options) {
   const { prompt, moves } = options;
@@ -121,7 +128,8 @@ export function render(container, options) {
   }
   const chance = entries.filter((entry) => entry.move.seat === null);
   if (chance.length && prompt.kind === "roll") {
-    replace(container, rollForm(prompt, chance.map((entry) => entry.move), options));
+    const rolls = chance.map((entry) => entry.move);
+    replace(container, options.batch && isReroll(prompt) ? rerollForm(prompt, rolls, options) : rollForm(prompt, rolls, options));
     return [];
   }
   if (chance.length > 6 && ["reveal", "well_tile", "stack_order", "solo_card"].includes(prompt.kind)) {
@@ -134,7 +142,7 @@ export function render(container, options) {
     if (!groups.has(entry.choice.group)) groups.set(entry.choice.group, []);
     groups.get(entry.choice.group).push(entry);
   }
-  const names = [...groups.keys()].sort((a, b) => LAST_GROUPS.indexOf(a) - LAST_GROUPS.indexOf(b));
+  const names = [...groups.keys()].sort((a, b) => rank(a, groups.get(a)) - rank(b, groups.get(b)));
   const buttons = [];
   const hover = (target) => options.onHover && options.onHover(target);
   const sections = names.map((name) => {
@@ -162,10 +170,17 @@ export function render(container, options) {
       buttons.push(button);
       return h("li", {}, button);
     });
+    const conversions = groups.get(name).every(({ move }) => move.kind === "convert");
+    if (conversions && (names.length > 1 || options.compact)) {
+      // the moves they make affordable are listed with them (their words say how they are paid): the
+      // conversions themselves wait folded under their group's heading, "Convert seals…" (in the prompt bar
+      // always: the board's question comes first)
+      return h("details", { class: "move-group conversions" }, h("summary", {}, name), h("ul", {}, list));
+    }
     const bare = options.compact || (names.length === 1 && name === "Choices");
     return h(
       "section",
-      { class: `move-group${name.startsWith("Seal conversions") ? " conversions" : ""}`, "aria-label": name },
+      { class: `move-group${conversions ? " conversions" : ""}`, "aria-label": name },
       bare ? null : h("h3", {}, name),
       h("ul", {}, list),
     );

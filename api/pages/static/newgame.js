@@ -1,18 +1,69 @@
 /* heronlog pages: the new-game form. Posts the seats, mode, expansions and options to POST /api/games, keeps
- * the owner token in this browser, and shows it once with the seats' links to share at the table.
+ * the owner token in this browser, and shows it once with the seats' links to share at the table. In table mode
+ * the table's setup is entered on the same screen (layoutform.js) and sent with the game as its layout; "Draw
+ * the rest for us" lets the service deal whatever was left out.
  */
 
 import { callRetried, randomKey, retrying, saveToken } from "./api.js";
 import { h, replace, wireCopyButtons } from "./dom.js";
+import { tableSetup } from "./layoutform.js";
 import { seatLinks } from "./share.js";
 
 const form = document.getElementById("new-game");
 const error = document.getElementById("form-error");
+const setupArea = document.getElementById("table-setup");
+const drawRest = document.getElementById("draw-rest");
+const layoutForm = tableSetup(document.getElementById("layout-fields"));
 
 /** The seed only means something in seeded mode: in table mode its field is disabled, so that nobody types a
- * seed the game would not use. */
+ * seed the game would not use. The table's setup is asked for in table mode only. */
 function paintSeed() {
+  const table = form.elements.mode.value === "table";
   form.elements.seed.disabled = form.elements.mode.value !== "seeded";
+  setupArea.hidden = !table;
+  drawRest.hidden = !table;
+  if (table) reloadSetup();
+}
+
+/** The seats named, as the game will have them (the quick buttons name them "Player 1"...). */
+function seatNames() {
+  const names = [];
+  for (let i = 0; i < 4; i += 1) {
+    const name = form.elements[`seat-${i}-name`].value.trim();
+    if (name) names.push(name);
+  }
+  return names;
+}
+
+let reloading = 0;
+/** The table setup's fields for the game as the form stands (players, solo, Matcha, the first-game option). */
+function reloadSetup() {
+  clearTimeout(reloading);
+  reloading = setTimeout(async () => {
+    const names = seatNames();
+    const solo = form.elements.solo.value;
+    const query = { players: String(solo ? 1 : Math.max(2, Math.min(4, names.length || 4))) };
+    if (solo) query.solo = solo;
+    if (form.elements.matcha.checked) query.expansions = "matcha";
+    if (form.elements.first_game.checked) query.first_game = "1";
+    const seats = names.length ? names : ["Player 1", "Player 2", "Player 3", "Player 4"];
+    try {
+      await layoutForm.load(query, seats);
+    } catch (problem) {
+      replace(document.getElementById("layout-fields"), h("p", { class: "error" }, problem.message));
+    }
+  }, 150);
+}
+
+/** "4 players": the first four seats named (a name typed stays), the others emptied. */
+function quickSeats(count) {
+  for (let i = 0; i < 4; i += 1) {
+    const field = form.elements[`seat-${i}-name`];
+    if (i >= count) field.value = "";
+    else if (!field.value.trim()) field.value = `Player ${i + 1}`;
+  }
+  form.elements.solo.value = "";
+  reloadSetup();
 }
 
 function setup() {
@@ -43,11 +94,15 @@ function setup() {
 }
 
 form.querySelectorAll("input[name=mode]").forEach((radio) => radio.addEventListener("change", paintSeed));
+form.querySelectorAll(".quick-seat").forEach((button) => button.addEventListener("click", () => quickSeats(Number(button.dataset.count))));
+for (const name of ["solo", "matcha", "first_game"]) form.elements[name].addEventListener("change", () => form.elements.mode.value === "table" && reloadSetup());
+for (let i = 0; i < 4; i += 1) form.elements[`seat-${i}-name`].addEventListener("change", () => form.elements.mode.value === "table" && reloadSetup());
 paintSeed();
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   error.textContent = "";
+  layoutForm.clearErrors();
   let body;
   try {
     body = setup();
@@ -55,7 +110,12 @@ form.addEventListener("submit", async (event) => {
     error.textContent = problem.message;
     return;
   }
-  const submit = form.querySelector("button[type=submit]");
+  const drawing = event.submitter === drawRest;
+  if (body.mode === "table" && (drawing || layoutForm.entered())) {
+    body.layout = layoutForm.layout();
+    body.draw_rest = drawing;
+  }
+  const submit = event.submitter || form.querySelector("button[type=submit]");
   submit.disabled = true;
   try {
     // sent again with the same key if no answer came: the server then answers the game it made, not a second one
@@ -76,6 +136,17 @@ form.addEventListener("submit", async (event) => {
     wireCopyButtons(created);
     document.getElementById("created-title").focus();
   } catch (problem) {
+    if (problem.code === "invalid_layout" && problem.details && problem.details.errors) {
+      // each problem under its field; those that name no field here are said with the form's error
+      const elsewhere = layoutForm.showErrors(problem.details.errors);
+      const count = problem.details.errors.length;
+      replace(
+        error,
+        `The table setup has ${count} problem${count > 1 ? "s" : ""}, each said under its field.`,
+        elsewhere.map((p) => h("span", { class: "block" }, ` ${p.field}: ${p.message}${p.rule ? ` (${p.rule})` : ""}`)),
+      );
+      return;
+    }
     const fields = problem.details && problem.details.fields;
     replace(error, problem.message, fields ? h("code", {}, ` ${JSON.stringify(fields)}`) : null);
   } finally {

@@ -287,7 +287,7 @@ function paint(game, legal, entries, score) {
   }
   if (game.over) help = "Every turn is played: the winners and the final score are above the board.";
   replace(document.getElementById("prompt-help"), help);
-  view.buttons = renderMoves(document.getElementById("moves"), { prompt: prompt || { kind: "over", context: {} }, moves: game.over ? [] : legal.moves, choices: legal.choices, canAct, onMove: (move) => write("moves", move), onHover: hover }).filter((b) => !b.disabled);
+  view.buttons = renderMoves(document.getElementById("moves"), { prompt: prompt || { kind: "over", context: {} }, moves: game.over ? [] : legal.moves, choices: legal.choices, canAct, batch: true, onMove: (move) => write("moves", move), onHover: hover }).filter((b) => !b.disabled);
   if (view.busy) document.querySelectorAll("#moves button, #moves input, #moves select").forEach((node) => { node.disabled = true; });
   paintBar();
   paintEnd(game, score);
@@ -382,7 +382,9 @@ document.addEventListener("keydown", (event) => {
     event.preventDefault();
     if (!document.getElementById("redo").disabled) write("redo", { count: 1 });
   } else if (!event.ctrlKey && !event.metaKey && !event.altKey && /^[1-9]$/.test(event.key)) {
-    const button = view.buttons[Number(event.key) - 1];
+    // the buttons shown: a folded group's (the seal conversions under "Convert seals…") count once it is open
+    const shown = view.buttons.filter((button) => !button.closest("details:not([open])"));
+    const button = shown[Number(event.key) - 1];
     if (button && !button.disabled) button.click();
   }
 });

@@ -119,7 +119,7 @@ function describePosition(index) {
   const total = view.positions.filter((p) => p.entry && !p.entry.undone).length;
   if (!entry) return `Start of the game (version ${version}) · ${total} moves`;
   if (entry.undone) return `Undone move · version ${version} · ${entry.description}`;
-  const where = entry.round ? `round ${entry.round}, ${entry.turn ? `turn ${entry.turn}` : "setup"}` : "setup";
+  const where = entry.round ? `round ${entry.round}, ${entry.phase === "end_of_round" ? "end of the round" : entry.turn ? `turn ${entry.turn}` : "setup"}` : "setup";
   return `Move ${entry.index} of ${total} · version ${version} · ${where} · ${entry.description}`;
 }
 
@@ -307,7 +307,7 @@ function chartPoints() {
   for (const entry of view.entries.filter((e) => !e.undone).sort((a, b) => a.index - b.index)) {
     if (!entry.totals) continue;
     const key = turnKey(entry);
-    const label = entry.round && entry.turn ? `R${entry.round} T${entry.turn} ${entry.player || ""}` : "setup";
+    const label = entry.phase === "end_of_round" ? `R${entry.round} end` : entry.round && entry.turn ? `R${entry.round} T${entry.turn} ${entry.player || ""}` : "setup";
     const point = { label, round: entry.round, version: entry.version, index: entry.index, values: entry.totals };
     if (key === lastKey) points[points.length - 1] = point;
     else points.push(point);

@@ -212,6 +212,10 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
     assert refused.error() == (401, "unauthorized")
     assert web.get(refused.body["type"]).body["status"] == 401  # the problem type says what it means
     assert "stewards" in web.get(f"/api/games/{game_id}/catalog").body["catalog"]
+    laid = web.get(f"/api/games/{game_id}/layout").body
+    assert laid["complete"] and len(laid["layout"]["offer"]) == 5
+    form = web.get("/api/games/layout-form?players=4").body
+    assert [section["id"] for section in form["sections"]][:2] == ["dice", "stack"]
     document = web.get("/api/openapi.json").body
     assert web.get("/api/docs").status == 200
     assert web.get("/healthz").status == 200
@@ -298,7 +302,8 @@ def test_a_solo_game_played_over_http_with_the_rival_moving_by_itself(web: Recor
     assert game["over"] and game["state"]["solo"]["difficulty"] == "hard"
     entries = web.get(f"/api/games/{game_id}/timeline").body["entries"]
     rival = [entry["chance"][i] for entry in entries for i in entry["automatic_chance"]]
-    assert sum("Rival (automatic) reveals SO" in line for line in rival) >= 9  # 3 turns a round at least
+    # the rival's 9 turns (3 a round), each revealing one solo card or more; its first turn is in the opening
+    assert sum("Rival (automatic) reveals SO" in line for line in rival) >= 8
     sheets = web.get(f"/api/games/{game_id}/score").body["sheets"]
     assert [sheet["player"] for sheet in sheets] == ["Aiko", "Rival"]
     assert sorted(sheet["rank"] for sheet in sheets) == [1, 2]

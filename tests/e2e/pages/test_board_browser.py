@@ -138,6 +138,53 @@ def test_a_move_of_the_list_lights_its_part_and_a_part_answers_the_keyboard(
     page.wait_for_function("() => document.body.innerText.includes('Undone: move')")
 
 
+def test_a_move_seals_pay_for_says_how_and_the_conversions_wait_folded(
+    page: Any, site: Served, api: Api
+) -> None:
+    """Rules 0.3.0: a move that seal conversions make affordable is listed and lit like any other, its words
+    saying how it is paid; the conversions themselves wait folded under "Convert seals…" (in the list and in the
+    prompt bar); one click on its part of the board converts and plays it."""
+    game_id, token = api.seeded_game(["Aiko", "Ben"], seed=3, moves=0)
+    for _ in range(100):  # the first moves that are not conversions, until a move needs seals converted
+        legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
+        if any("convert" in move for move in legal["moves"]):
+            break
+        plain = next(move for move in legal["moves"] if move["kind"] != "convert")
+        api.call("POST", f"/api/games/{game_id}/moves", plain, token, legal["version"])
+    else:
+        raise AssertionError("no move needed a seal converted")
+    index = next(i for i, move in enumerate(legal["moves"]) if "convert" in move)
+    choice, note = legal["choices"][index], legal["notes"][index]
+    assert note.startswith("pay ") and choice["words"].endswith(f" — {note}"), choice
+    assert choice["target"] and not choice["group"].startswith("Convert seals")
+    open_recording(page, site, game_id, token)
+    # the list: the move's button says how it is paid ("Diplomat room 2 (pay 3 coins) — pay 2 coins + 1 seal")
+    listed = page.locator("#moves button.move", has_text=choice["words"])
+    assert (
+        listed.count() == 1
+        and listed.is_visible()
+        and listed.get_attribute("data-target") == choice["target"]
+    )
+    # the conversions: one group, folded, opened for a conversion made for its own sake
+    folded = page.locator("#moves details.move-group.conversions")
+    assert folded.count() == 1 and folded.get_attribute("open") is None
+    assert folded.locator("summary").inner_text().startswith("Convert seals…")
+    conversions = folded.locator("button.move")
+    assert conversions.count() == sum(move["kind"] == "convert" for move in legal["moves"]) > 0
+    assert not conversions.first.is_visible()
+    folded.locator("summary").click()
+    assert conversions.first.is_visible()
+    assert page.locator("#prompt-bar-moves details.conversions:not([open])").count() == 1
+    # the board: its part lit, a button named by the same words; one click converts and plays
+    part = page.locator(f'#board .part.target[data-part="{choice["target"]}"]')
+    assert part.get_attribute("role") == "button" and part.get_attribute("aria-label") == choice["words"]
+    version = board_version(page)
+    part.click()
+    wait_past(page, version)
+    last = api.call("GET", f"/api/games/{game_id}/timeline")["entries"][-1]
+    assert last["kind"] == legal["moves"][index]["kind"] and " converts " in last["description"], last
+
+
 def play_until_round(page: Any, round_number: int, most: int = 300) -> int:
     moves = 0
     for _ in range(most):

@@ -25,5 +25,5 @@ def test_a_game_played_with_a_catalog_of_its_own_is_marked_on_its_pages(
         flag.wait_for()
         assert "catalog of its own" in flag.inner_text()
     page.goto(f"{site.url}/games/{game_id}")
-    page.wait_for_function("() => document.getElementById('game-meta').textContent.includes(' mode · ')")
+    page.wait_for_selector("#board[data-version]")  # the page drawn, its header first (record.js: paint)
     assert page.locator("#catalog-flag").count() == 0

@@ -18,7 +18,7 @@ from replay.config import StoreConfig, open_log
 from tests.e2e.conftest import Served
 from tests.e2e.pages.conftest import Api, no_horizontal_scroll
 from tests.e2e.pages.test_pages_browser import PHONE, wait_shown, wait_version
-from tests.unit.replay.amend_support import seeded_scenario
+from tests.unit.replay.amend_support import MOVE_14_RECORDED, MOVE_14_RESOLVED, seeded_scenario
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +53,7 @@ def test_a_correction_resolves_the_misfit_it_makes_and_the_finished_game_stays_f
     assert title.inner_text() == "Move 14 no longer fits"
     assert page.evaluate("document.activeElement.id") == "correct-misfit-title"  # the step has the focus
     about = page.locator("#correct-misfit-about").inner_text()
-    assert "Ben places the black 1 on steward room 1, paying 2 coins" in about
+    assert MOVE_14_RECORDED in about
     assert "steward room 1 is full" in about and "(R-P05)" in about
     assert page.locator("#correct-misfit-question").inner_text() == "What did Ben really do?"
     assert "3 of the 56 later moves are kept" in page.locator("#correct-progress").inner_text()
@@ -85,10 +85,7 @@ def test_a_correction_resolves_the_misfit_it_makes_and_the_finished_game_stays_f
     report.wait_for()
     words = report.inner_text()
     assert "55 of the 56 later moves kept, 1 corrected." in words
-    assert (
-        "Move 14, “Ben places the black 1 on steward room 1, paying 2 coins”, was "
-        "“Ben places the black 1 on the Well”." in words
-    )
+    assert f"Move 14, “{MOVE_14_RECORDED}”, was “{MOVE_14_RESOLVED}”." in words
     assert misfit.is_hidden() and page.locator("#board .target").count() == 0  # the replay's board again
     page.screenshot(path=str(shots / "replay-correct-confirm.png"), full_page=True)
 
@@ -101,16 +98,11 @@ def test_a_correction_resolves_the_misfit_it_makes_and_the_finished_game_stays_f
     assert game["status"] == "finished" and game["moves"] == 66
     assert "finished" in page.locator("#game-meta").inner_text()
     entries = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
-    assert (
-        entries[13]["correction"] == "resolved"
-        and entries[13]["description"] == "Ben places the black 1 on the Well"
-    )
+    assert entries[13]["correction"] == "resolved" and entries[13]["description"] == MOVE_14_RESOLVED
     # the move list says which moves were corrected, and what was recorded first
     fourteen = page.locator("#move-list li").nth(14)
     assert "corrected" in fourteen.inner_text()
-    assert (
-        "recorded first as: Ben places the black 1 on steward room 1, paying 2 coins" in fourteen.inner_text()
-    )
+    assert f"recorded first as: {MOVE_14_RECORDED}" in fourteen.inner_text()
     page.screenshot(path=str(shots / "replay-corrected-resolved.png"), full_page=True)
 
 
@@ -126,7 +118,7 @@ def test_a_resolution_can_be_taken_back_and_the_rest_dropped_instead(
     # Ben's die went to the Well: chosen on the board this time, the part lit where move 14 stood
     page.locator('#board [data-part="well:"].target').click()
     page.locator("#correct-report").wait_for()
-    assert "was “Ben places the black 1 on the Well”" in page.locator("#correct-report").inner_text()
+    assert f"was “{MOVE_14_RESOLVED}”" in page.locator("#correct-report").inner_text()
     page.locator("#correct-report-back").click()  # back to move 14's question
     page.locator("#correct-misfit").wait_for()
     assert page.locator("#correct-misfit-title").inner_text() == "Move 14 no longer fits"

@@ -394,7 +394,7 @@ def test_messages_are_said_beside_the_control_that_caused_them(
     page.goto(f"{site.url}/games/{game_id}")
     page.wait_for_selector("#moves button.move:not([disabled])")
     page.route("**/api/games/*/moves", refuse(422, "illegal_move", "that space is taken"))
-    page.locator("#moves button.move:not([disabled])").last.click()
+    page.locator("#moves button.move:not([disabled]):visible").last.click()
     said_beside(page, page.locator("#moves"), "alert", "that space is taken")
     page.route("**/api/games/*/undo", refuse(412, "stale_version", "stale"))
     page.click("#undo")

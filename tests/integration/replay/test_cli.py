@@ -15,7 +15,12 @@ import pytest
 
 from replay.config import StoreConfig, open_log
 from tests.replay_helpers import club_archive, play_random
-from tests.unit.replay.amend_support import SEEDED_CORRECTION, SEEDED_RESOLUTIONS, seeded_scenario
+from tests.unit.replay.amend_support import (
+    MOVE_14_RESOLVED,
+    SEEDED_CORRECTION,
+    SEEDED_RESOLUTIONS,
+    seeded_scenario,
+)
 
 
 def heronlog(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -99,7 +104,7 @@ def test_a_log_with_resolutions_is_checked_again_on_the_command_line(tmp_path: P
     run = heronlog(tmp_path / "club-b", "import", "--new-id", str(exported))
     assert run.returncode == 0, run.stderr
     text = heronlog(tmp_path / "club-b", "export", run.stdout.strip(), "--format", "text").stdout
-    assert "   14. Ben places the black 1 on the Well  [corrected; recorded first as: " in text
+    assert f"   14. {MOVE_14_RESOLVED}  [corrected; recorded first as: " in text
 
     last = len(document["events"]) - 1
     document["events"][last - 1]["data"]["move"]["space"] = "outside_1"  # Ben's black 1 went elsewhere

@@ -10,7 +10,13 @@ import pytest
 
 from replay.config import StoreConfig, open_log
 from tests.api_helpers import ApiClient
-from tests.unit.replay.amend_support import SEEDED_CORRECTION, SEEDED_RESOLUTIONS, seeded_scenario
+from tests.unit.replay.amend_support import (
+    MOVE_14_RECORDED,
+    MOVE_14_RESOLVED,
+    SEEDED_CORRECTION,
+    SEEDED_RESOLUTIONS,
+    seeded_scenario,
+)
 
 BEN_TOOK_THE_WELL = SEEDED_RESOLUTIONS[0]["move"]
 
@@ -47,7 +53,7 @@ def test_a_dry_run_reports_the_first_misfit_with_what_it_takes_to_resolve_it(
     misfit = report["first_misfit"]
     assert misfit["index"] == 14 and misfit["version"] == 15
     assert misfit["move"] == {"kind": "place_die", "seat": 1, "space": "steward_1"}
-    assert misfit["recorded_words"] == "Ben places the black 1 on steward room 1, paying 2 coins"
+    assert misfit["recorded_words"] == MOVE_14_RECORDED
     assert misfit["reason"] == "steward room 1 is full: dice are never stacked at 1-2 players"
     assert misfit["rule"] == "R-P05" and misfit["error"]["code"] == "illegal_move"
     assert (misfit["seat"], misfit["player"], misfit["after_resolution"]) == (1, "Ben", False)
@@ -75,8 +81,8 @@ def test_resolutions_found_by_dry_runs_are_written_in_one_request(
         {
             "index": 14,
             "version": 15,
-            "recorded_words": "Ben places the black 1 on steward room 1, paying 2 coins",
-            "words": ["Ben places the black 1 on the Well"],
+            "recorded_words": MOVE_14_RECORDED,
+            "words": [MOVE_14_RESOLVED],
             "kept": False,
         }
     ]
@@ -98,8 +104,8 @@ def test_resolutions_found_by_dry_runs_are_written_in_one_request(
         version + 1,
         15,
     )
-    assert entries[14]["description"] == "Ben places the black 1 on the Well"
-    assert entries[14]["replaced"] == "Ben places the black 1 on steward room 1, paying 2 coins"
+    assert entries[14]["description"] == MOVE_14_RESOLVED
+    assert entries[14]["replaced"] == MOVE_14_RECORDED
     assert entries[14]["stands_for"] == [15] and entries[15]["correction"] is None
 
 

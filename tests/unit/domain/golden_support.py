@@ -28,13 +28,15 @@ def load(path: Path) -> Game:
 
 def start(game: Game, **extra: Any) -> GameState:
     """The recorded game's start; its solo difficulty and its expansions where it has them (a base game has
-    neither key, and new_game's defaults for both are None)."""
+    neither key, and new_game's defaults for both are None), under the rules version it was recorded under (a
+    game is replayed with its own rules: a later version may ask or offer otherwise)."""
     return domain.new_game(
         game["players"],
         options=game["options"],
         catalog=game["catalog"],
         expansions=game.get("expansions"),
         solo=game.get("solo"),
+        rules_version=game.get("rules_version"),
         **extra,
     )
 

@@ -124,12 +124,18 @@ def play(state: GameState, *moves: Move) -> GameState:
     return state
 
 
+def plain_moves(state: GameState) -> list[Move]:
+    """The legal moves that need no seal converted first (rules 0.3.0 list the others with their ``convert``)."""
+    return [move for move in domain.legal_moves(state) if "convert" not in move]
+
+
 def kinds(state: GameState) -> set[str]:
-    return {move["kind"] for move in domain.legal_moves(state)}
+    """The kinds of the moves legal as the player holds things now (no seal converted first)."""
+    return {move["kind"] for move in plain_moves(state)}
 
 
 def answers_of(state: GameState, kind: str) -> list[Move]:
-    return [move for move in domain.legal_moves(state) if move["kind"] == kind]
+    return [move for move in plain_moves(state) if move["kind"] == kind]
 
 
 def seat_now(state: GameState) -> int:

@@ -48,8 +48,9 @@ def test_R_C03_each_matching_tile_gives_the_block_it_faces() -> None:
     # steward_3 = S7, tiles white/black/white: a white die faces "PoT +1" (top) and "2 food" (bottom)
     state = place(with_player(standard(), 0, lantern=()), "white", "right", "steward_3")
     assert (state.players[0].pot, state.players[0].food) == (1, 2)
-    # a black die faces only the middle block (pay 1 seal -> Gardener)
-    state = place(with_player(standard(), 0, lantern=()), "black", "right", "steward_3")
+    # a black die faces only the middle block (pay 1 seal -> Gardener; with food to pay a garden: 0.3.0 offers
+    # nothing that would do nothing)
+    state = place(with_player(standard(), 0, lantern=(), food=5), "black", "right", "steward_3")
     assert [m["option"] for m in answers_of(state, "choose")] == ["middle"]
 
 
@@ -80,7 +81,10 @@ def test_R_C04_an_unpaid_block_is_refused_with_its_rule() -> None:
 
 def test_R_C05_a_die_tile_icon_performs_a_block_beside_a_tile_of_its_colour() -> None:
     # yard_2 carries Y6: "1 action beside a black die tile"
-    state = place(with_player(standard(), 0, lantern=(), iron=3, seals=1), "white", "right", "outside_2")
+    # iron and food to spare: each block's action could be done (0.3.0 offers nothing that would do nothing)
+    state = place(
+        with_player(standard(), 0, lantern=(), iron=4, food=5, seals=1), "white", "right", "outside_2"
+    )
     state = play(state, {"kind": "choose", "seat": 0, "option": "warrior"})
     state = play(state, {"kind": "warrior", "seat": 0, "yard": "yard_2"})
     prompt = domain.prompt_of(state)

@@ -72,11 +72,20 @@ def test_R_E03_bridges_with_dice_activate_their_gardens_in_the_new_order() -> No
 
 
 def test_R_E03_C2_garden_choices_allow_conversions_by_the_seat_waited_on() -> None:
-    state = last_turn(seat0={"coins": 1, "seals": 2, "pot": 1})
+    # 4 seals: 2 make the 3 coins the garden asks, 2 more still pay the Courtier action's Audience (0.3.0 offers
+    # nothing that would do nothing)
+    state = last_turn(seat0={"coins": 1, "seals": 4, "pot": 1})
     state = with_gardeners(state, coral_plant=(0,))
     state = finish_turn(play(state, TAKE_BLACK, TO_WELL))
     assert domain.prompt_of(state)["seat"] == 0
-    assert {m["kind"] for m in domain.legal_moves(state)} == {"done", "convert"}
+    assert {m["kind"] for m in domain.legal_moves(state) if "convert" not in m} == {"done", "convert"}
+    # 0.3.0: the garden is offered with the two conversions it needs (R-R02)
+    assert {
+        "kind": "choose",
+        "seat": 0,
+        "option": "coral_plant",
+        "convert": ["coin", "coin"],
+    } in domain.legal_moves(state)
     state = play(
         state, {"kind": "convert", "seat": 0, "to": "coin"}, {"kind": "convert", "seat": 0, "to": "coin"}
     )
@@ -104,7 +113,13 @@ def test_R_E03_a_garden_of_a_bridge_left_empty_gives_nothing() -> None:
 
 def test_R_E04_dice_are_cleared_rerolled_laid_ascending_and_the_round_advances() -> None:
     state = finish_turn(play(last_turn(), TAKE_BLACK, TO_WELL))
-    assert domain.prompt_of(state) == {"kind": "roll", "seat": None, "bridge": "coral", "dice": 4}
+    assert domain.prompt_of(state) == {
+        "kind": "roll",
+        "seat": None,
+        "bridge": "coral",
+        "dice": 4,
+        "bridges": ["coral", "black", "white"],  # a round's reroll, every bridge: one form on a page
+    }
     assert all(bridge.count() == 0 for bridge in state.board.bridges)  # every die gathered for the reroll
     for colour, dice in (("coral", [6, 1, 4, 4]), ("black", [2, 2, 2, 2]), ("white", [1, 3, 5, 6])):
         state = play(state, {"kind": "roll", "seat": None, "bridge": colour, "dice": sorted(dice)})

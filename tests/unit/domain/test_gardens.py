@@ -37,8 +37,14 @@ def test_R_GA01_a_garden_with_your_gardener_is_closed_to_you_others_do_not_matte
 
 def test_R_GA01_no_gardener_left_no_gardener_action() -> None:
     state = with_player(standard(), 0, lantern=(), food=7, gardeners=0)
-    state = play(state, *TO_OUTSIDE_1)
-    assert domain.prompt_of(state)["seat"] == 1  # nothing to ask: the action is skipped
+    with pytest.raises(
+        domain.IllegalMove
+    ) as refused:  # 0.3.0: an action that could do nothing is not offered
+        play(state, *TO_OUTSIDE_1)
+    assert refused.value.rule == "R-GA01" and "no gardener left" in refused.value.message
+    state = play(state, *TO_OUTSIDE_1[:2], {"kind": "choose", "seat": 0, "option": "courtier"})
+    state = play(state, {"kind": "done", "seat": 0})
+    assert domain.prompt_of(state)["seat"] == 1
     forced = with_player(replace(state, stack=(*state.stack, GardenerAction(1))), 1, gardeners=0, food=7)
     assert answers_of(forced, "gardener") == []
     with pytest.raises(domain.IllegalMove) as error:

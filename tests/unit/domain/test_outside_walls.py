@@ -21,7 +21,7 @@ def test_R_O01_value_five_any_colour() -> None:
 
 
 def test_R_O02_one_of_the_two_actions_of_the_space() -> None:
-    state = with_player(standard(), 0, lantern=())
+    state = with_player(standard(), 0, lantern=(), food=5)  # food: a garden could be paid (0.3.0)
     one = play(
         state,
         {"kind": "take_die", "seat": 0, "bridge": "white", "end": "right"},

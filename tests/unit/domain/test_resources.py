@@ -49,9 +49,13 @@ def test_R_R03_resources_stop_at_seven_and_are_never_spent_below_zero() -> None:
         state,
         {"kind": "take_die", "seat": 0, "bridge": "white", "end": "right"},
         {"kind": "place_die", "seat": 0, "space": "outside_2"},
-        {"kind": "choose", "seat": 0, "option": "warrior"},
     )
-    assert domain.prompt_of(state)["seat"] == 1  # no iron, nothing to convert: no yard could be paid
+    # no iron, nothing to convert: no yard could be paid, so the Warrior action is not even offered (0.3.0)
+    warrior = {"kind": "choose", "seat": 0, "option": "warrior"}
+    assert warrior not in domain.legal_moves(state)
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(state, warrior)
+    assert error.value.rule == "R-WA02"
     state = with_player(standard(), 0, seals=2, food=7)
     state = play(state, {"kind": "convert", "seat": 0, "to": "food"})
     assert (state.players[0].food, state.players[0].seals) == (7, 0)  # legal, and the food is lost

@@ -44,8 +44,9 @@ def test_R_SO05_describe_tells_the_choice_made_for_the_rival_and_what_followed()
 
 
 def test_R_SO04_the_move_that_ends_a_round_tells_the_rivals_end_of_round() -> None:
-    """Medium: the rival plays first, so the player's move ends the round."""
-    state = domain.new_game(["Ana"], solo="medium", seed=2)
+    """Medium: the rival plays first, so the player's move ends the round (a playout of rules 0.2.0, whose
+    eager moves end round 1 with the player's)."""
+    state = domain.new_game(["Ana"], solo="medium", seed=2, rules_version="0.2.0")
     rng = random.Random(2)
     lines = []
     while state.round == 1:

@@ -32,8 +32,14 @@ def test_R_WA01_the_leftmost_warrior_leaves_the_domain() -> None:
 
 def test_R_WA01_no_warrior_left_no_warrior_action() -> None:
     state = with_player(standard(), 0, lantern=(), iron=5, warriors=0)
-    state = play(state, *TO_OUTSIDE_2)
-    assert domain.prompt_of(state)["seat"] == 1  # nothing to ask
+    with pytest.raises(
+        domain.IllegalMove
+    ) as refused:  # 0.3.0: an action that could do nothing is not offered
+        play(state, *TO_OUTSIDE_2)
+    assert refused.value.rule == "R-WA01" and "no warrior left" in refused.value.message
+    state = play(state, *TO_OUTSIDE_2[:2], {"kind": "choose", "seat": 0, "option": "courtier"})
+    state = play(state, {"kind": "done", "seat": 0})
+    assert domain.prompt_of(state)["seat"] == 1
     forced = replace(state, stack=(*state.stack, WarriorAction(1)))
     forced = with_player(forced, 1, warriors=0, iron=7)
     assert answers_of(forced, "warrior") == []

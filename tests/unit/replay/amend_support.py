@@ -18,13 +18,19 @@ GOLDEN = Path(__file__).resolve().parents[1] / "domain" / "golden" / "two_player
 
 Move = dict[str, Any]
 
+SCENARIO_RULES = "0.2.0"
+"""The rules the seeded scenario was written under: its eager player's moves, and so move 10 and move 14, are
+those its legal moves led to (rules 0.3.0 list other moves: conversions included, nothing for nothing)."""
+
 
 def seeded_scenario(log: GameLog) -> uuid.UUID:
     """The issue's scenario: a finished 2-player seeded game (seed 277, played by the golden games' eager
     player) in which move 10, "Ben places the coral 2 on the Well", really went to steward room 1; move 14,
     "Ben places the black 1 on steward room 1", then finds that room full (R-P05): Ben really placed it on
     the Well. 56 moves follow move 10."""
-    game_id = log.create_game({"players": ["Ann", "Ben"], "mode": "seeded", "seed": 277}).game_id
+    game_id = log.create_game(
+        {"players": ["Ann", "Ben"], "mode": "seeded", "seed": 277}, rules_version=SCENARIO_RULES
+    ).game_id
     rng = random.Random(277)
     game = log.get(game_id)
     while not domain.is_over(game.state):
@@ -32,6 +38,20 @@ def seeded_scenario(log: GameLog) -> uuid.UUID:
         game = log.play(game_id, move, expected_version=game.version, actor="owner").game
     return game_id
 
+
+MOVE_10_RECORDED = (
+    "Ben places the coral 2 on the Well, gaining 1 coin; with the Lantern Reward and the Well: gains 1 coin, 1 seal, "
+    "1 food and 1 CP"
+)
+MOVE_14_RECORDED = (
+    "Ben places the black 1 on steward room 1, paying 2 coins; with the Lantern Reward and steward room 1: gains 2 "
+    "food and 1 pearl"
+)
+MOVE_14_RESOLVED = (
+    "Ben places the black 1 on the Well; with the Lantern Reward and the Well: gains 1 coin, 1 seal, 1 food "
+    "and 1 CP"
+)
+"""The scenario's words (what each move did, as the log says it)."""
 
 SEEDED_CORRECTION = {"kind": "place_die", "seat": 1, "space": "steward_1"}
 """Move 10 of :func:`seeded_scenario` as it was really played."""
@@ -43,7 +63,11 @@ def golden_table_game(log: GameLog) -> uuid.UUID:
     """The golden 2-player game (tests/unit/domain/golden, 117 moves, the setup's chance moves among them:
     dice, cards and tiles entered as moves) recorded in a table-mode game, in one batch: finished."""
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
-    game_id = log.create_game({"players": ["Ana", "Bo"], "mode": "table"}, catalog=golden["catalog"]).game_id
+    game_id = log.create_game(
+        {"players": ["Ana", "Bo"], "mode": "table"},
+        catalog=golden["catalog"],
+        rules_version=golden["rules_version"],
+    ).game_id
     log.play(game_id, golden["moves"], expected_version=1, actor="owner")
     return game_id
 

@@ -33,6 +33,9 @@ from replay.game import GameSnapshot, fold, project_game
 from replay.history import timeline
 from tests.replay_helpers import canonical
 from tests.unit.replay.amend_support import (
+    MOVE_10_RECORDED,
+    MOVE_14_RECORDED,
+    MOVE_14_RESOLVED,
     SEEDED_CORRECTION,
     SEEDED_RESOLUTIONS,
     TABLE_CORRECTIONS,
@@ -83,13 +86,13 @@ def test_the_issues_scenario_keeps_55_of_the_56_later_moves_once_move_14_is_reso
     game_id = seeded_scenario(log)
     game = log.get(game_id)
     assert len(game.line) == 66 and game.status == "finished"
-    assert game.records[game.line[9]].description == "Ben places the coral 2 on the Well, gaining 1 coin"
+    assert game.records[game.line[9]].description == MOVE_10_RECORDED
 
     _, report = correct(log, game_id, 10, SEEDED_CORRECTION, [], dry_run=True)
     misfit = report.first_misfit
     assert (len(report.kept), len(report.dropped)) == (3, 53)  # without a resolution: today's answer
     assert misfit["index"] == 14 and misfit["rule"] == "R-P05"
-    assert misfit["recorded_words"] == "Ben places the black 1 on steward room 1, paying 2 coins"
+    assert misfit["recorded_words"] == MOVE_14_RECORDED
     assert misfit["reason"] == "steward room 1 is full: dice are never stacked at 1-2 players"
     assert misfit["player"] == "Ben" and misfit["seat"] == 1 and not misfit["after_resolution"]
     assert SEEDED_RESOLUTIONS[0]["move"] in misfit["legal_moves"]
@@ -101,8 +104,8 @@ def test_the_issues_scenario_keeps_55_of_the_56_later_moves_once_move_14_is_reso
         {
             "index": 14,
             "version": game.line[13],
-            "recorded_words": "Ben places the black 1 on steward room 1, paying 2 coins",
-            "words": ["Ben places the black 1 on the Well"],
+            "recorded_words": MOVE_14_RECORDED,
+            "words": [MOVE_14_RESOLVED],
             "kept": False,
         },
     )
@@ -269,11 +272,14 @@ def test_the_timeline_reads_a_resolved_move_as_a_corrected_move(log: GameLog) ->
     entries = {entry.index: entry for entry in timeline(after)}
     ten, fourteen, fifteen = entries[10], entries[14], entries[15]
     assert (ten.correction, ten.amends, ten.stands_for) == ("amended", game.line[9], (game.line[9],))
-    assert ten.replaced == "Ben places the coral 2 on the Well, gaining 1 coin"
-    assert ten.description == "Ben places the coral 2 on steward room 1, paying 1 coin"
+    assert ten.replaced == MOVE_10_RECORDED
+    assert ten.description == (
+        "Ben places the coral 2 on steward room 1, paying 1 coin; with the Lantern Reward and steward room 1: gains "
+        "2 food and 1 iron"
+    )
     assert fourteen.correction == "resolved" and fourteen.amends == game.line[13]
-    assert fourteen.description == "Ben places the black 1 on the Well"
-    assert fourteen.replaced == "Ben places the black 1 on steward room 1, paying 2 coins"
+    assert fourteen.description == MOVE_14_RESOLVED
+    assert fourteen.replaced == MOVE_14_RECORDED
     assert (fifteen.correction, fifteen.amends, fifteen.version) == (None, None, game.line[14])
     undone = {entry.version: entry for entry in timeline(after, include_undone=True) if entry.undone}
     assert set(undone) == {game.line[9], game.line[13]}
@@ -282,13 +288,16 @@ def test_the_timeline_reads_a_resolved_move_as_a_corrected_move(log: GameLog) ->
 def test_the_text_record_marks_a_resolved_move_as_corrected(log: GameLog) -> None:
     game_id, game, _ = corrected_scenario(log)
     lines = log.export_text(game_id).splitlines()
+    fourteen = (
+        "   14. Ben places the black 1 on the Well; with the Lantern Reward and the Well: gains 1 coin, 1 seal, 1 food "
+        "and 1 CP  [corrected; recorded first as: Ben places the black 1 on steward room 1, paying 2 coins; with the "
+        "Lantern Reward and steward room 1: gains 2 food and 1 pearl]"
+    )
+    assert fourteen in lines
     assert (
-        "   14. Ben places the black 1 on the Well  "
-        "[corrected; recorded first as: Ben places the black 1 on steward room 1, paying 2 coins]"
-    ) in lines
-    assert (
-        "   10. Ben places the coral 2 on steward room 1, paying 1 coin  [corrected; recorded first as: Ben "
-        "places the coral 2 on the Well, gaining 1 coin]" in lines
+        "   10. Ben places the coral 2 on steward room 1, paying 1 coin; with the Lantern Reward and steward room 1: "
+        "gains 2 food and 1 iron  [corrected; recorded first as: Ben places the coral 2 on the Well, gaining 1 coin; "
+        "with the Lantern Reward and the Well: gains 1 coin, 1 seal, 1 food and 1 CP]" in lines
     )
     fifteen = next(line for line in lines if line.startswith("   15. "))
     assert fifteen == f"   15. {game.records[game.line[14]].description}"  # kept: no mark

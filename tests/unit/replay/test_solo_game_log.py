@@ -71,7 +71,7 @@ def test_undo_takes_back_the_rivals_turn_with_the_move_that_led_to_it(log: GameL
 
 
 def _pick(state: object, rng: random.Random) -> dict[str, object]:
-    moves = [m for m in domain.legal_moves(state) if m["kind"] != "convert"]
+    moves = [m for m in domain.legal_moves(state) if m["kind"] != "convert" and "convert" not in m]
     return dict(rng.choice(moves))
 
 
@@ -82,14 +82,17 @@ def test_amend_fork_and_snapshots_refold_a_solo_game(log: GameLog) -> None:
     target = game.line[2]
     before = game.state_after(game.line.index(target))  # the state the move was played from
     alternatives = [
-        m for m in domain.legal_moves(before) if m != game.records[target].move and m["kind"] != "convert"
+        m
+        for m in domain.legal_moves(before)
+        if m != game.records[target].move and m["kind"] != "convert" and "convert" not in m
     ]
     if alternatives:
         log.amend(game_id, target, alternatives[0], expected_version=game.version, actor="owner")
     amended = log.get(game_id)
     assert canonical(fold(log.events_of(game_id)).state) == canonical(amended.state)
-    branch = log.fork(game_id, amended.line[5]).game_id
-    assert canonical(log.get(branch).state) == canonical(log.state_at(game_id, amended.line[5]))
+    at = amended.line[min(5, len(amended.line) - 1)]  # the amendment may have dropped the later moves
+    branch = log.fork(game_id, at).game_id
+    assert canonical(log.get(branch).state) == canonical(log.state_at(game_id, at))
     snapshot = GameSnapshot.take(amended)
     stored = log.stores.all[0].mapper.to_stored_event(
         snapshot

@@ -120,10 +120,16 @@ def test_R_M17_R_M18_CT5_a_dark_background_castle_action_paying_its_cost_and_a_c
         "diplomat_2:middle+bottom",
     ]
     assert prompt(state)["options"][0]["cost"] == {"seal": 1}
-    state = resolved(*PRINTED["CT5"], coins=0, seals=0)
+    state = resolved(
+        *PRINTED["CT5"], coins=0, seals=0, food=3
+    )  # food: D7's Gardener action can be done (0.3.0)
     assert menu_ids(state) == ["dark", "coin:1"]  # in any order
     state = play(state, {"kind": "choose", "seat": 0, "option": "coin:1"})
     assert state.players[0].coins == 1 and prompt(state)["title"] == "dark"
+    # 0.3.0: of the dark blocks only what could do something is offered: no seal, 1 coin, so D7's Gardener action
+    assert [m["option"] for m in domain.legal_moves(state) if m["kind"] == "choose"] == [
+        "diplomat_2:middle+bottom"
+    ]
 
 
 def test_R_M18_CT6_a_light_background_action_on_each_of_two_different_cards() -> None:

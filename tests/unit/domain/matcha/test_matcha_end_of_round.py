@@ -49,6 +49,7 @@ def test_R_M16_R_E01_the_round_ends_at_four_dice_and_the_platform_is_a_garden_of
         "seat": None,
         "bridge": "coral",
         "dice": 4,
+        "bridges": ["coral", "black", "white", "green"],
     }  # preparation (R-E04)
 
 

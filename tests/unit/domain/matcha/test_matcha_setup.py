@@ -103,7 +103,9 @@ def test_R_S12_a_ceremony_token_lies_under_each_starting_pair_and_goes_with_it_t
     state = _at_choice()
     assert [pair.token for pair in state.board.offer] == ["CT9", "CT1", "CT3", "CT17"]
     move = {"kind": "choose_start", "seat": 2, "resource": "SR8"}
-    assert domain.describe(state, move).endswith("SR8 + A1 with ceremony token CT17")
+    assert domain.describe(state, move).endswith(
+        "SR8 + A1 with ceremony token CT17; gains 4 coins, 1 seal, 2 food, 2 iron and 1 pearl"
+    )
     state = domain.apply(state, move)
     assert state.players[2].ceremony == "CT17"
     assert state.board.offer[3].token is None

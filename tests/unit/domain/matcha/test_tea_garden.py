@@ -140,7 +140,8 @@ def test_R_M09_the_viewing_platform_holds_one_geisha_per_clan_the_path_spaces_an
 
 
 def test_R_M09_only_the_place_where_the_geisha_stops_acts() -> None:
-    state = geisha_prompt(with_matcha(matcha_standard(), entrance=(0,)), whisks=5, coins=0, seals=1)
+    # food: CA1's blue curtain (1 seal -> Gardener action) can be done, so the curtains are asked (0.3.0)
+    state = geisha_prompt(with_matcha(matcha_standard(), entrance=(0,)), whisks=5, coins=0, seals=1, food=5)
     state = play(state, advance("entrance", "path_2"))  # passes path space 1 without taking a card
     assert prompt(state)["kind"] == "actions" and prompt(state)["title"] == "path_2"
     assert [deck.top for deck in board(state).decks] == ["IK1", "CA1"]
