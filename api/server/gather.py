@@ -41,6 +41,8 @@ from typing import Any
 
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
+from api.resources.errors import PROBLEM_JSON, envelope
+
 REQUEST_SECONDS = 10.0
 """How long a request's head may take to arrive, from its first byte (from the connection, for its first)."""
 
@@ -174,22 +176,13 @@ REFUSALS: dict[Gathered | None, tuple[int, str, str, str]] = {
 
 def refusal(kind: Gathered | None, body_limit: int) -> bytes:
     """The whole HTTP answer that refuses a request the loop will not hand to a thread, in the API's error
-    shape (api.resources.errors), closing the connection."""
+    shape (a problem document, api.resources.errors), closing the connection."""
     status, reason, code, message = REFUSALS[kind]
     details = {"limit": body_limit} if kind is Gathered.BODY_TOO_LARGE else {}
-    body = json.dumps(
-        {
-            "status": status,
-            "error_code": code,
-            "rule": None,
-            "message": message.format(
-                limit=body_limit, head=REQUEST_SECONDS, rate=BODY_BYTES_PER_SECOND // 1024
-            ),
-            "details": details,
-        }
-    ).encode()
+    words = message.format(limit=body_limit, head=REQUEST_SECONDS, rate=BODY_BYTES_PER_SECOND // 1024)
+    body = json.dumps(envelope(status, code, words, None, details)).encode()
     head = (
-        f"HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        f"HTTP/1.1 {status} {reason}\r\nContent-Type: {PROBLEM_JSON}\r\nContent-Length: {len(body)}\r\n"
         "Connection: close\r\nX-Content-Type-Options: nosniff\r\n\r\n"
     )
     return head.encode("latin-1") + body

@@ -79,4 +79,5 @@ def test_the_loops_refusals_are_whole_answers_in_the_error_shape_that_close_the_
     assert headers["Connection"] == "close" and int(headers["Content-Length"]) == len(body)
     envelope = json.loads(body)
     assert (envelope["status"], envelope["error_code"], envelope["rule"]) == (status, code, None)
-    assert envelope["message"]
+    assert envelope["detail"] and envelope["title"] and envelope["type"].endswith(code)
+    assert headers["Content-Type"] == "application/problem+json"
