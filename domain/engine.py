@@ -100,7 +100,7 @@ from domain.setup import (
 )
 from domain.solo import game as solo
 from domain.solo import rival, tokugawa
-from domain.state import GameState, replace
+from domain.state import GameState, pop, replace
 from domain.turn import (
     check_space_name,
     end_turn_auto,
@@ -137,6 +137,11 @@ class Handler:
     draw: Callable[[GameState, Any, random.Random], dict[str, Any]] | None = None
     valid: Callable[[GameState, Any, dict[str, Any]], bool] | None = None
     explain: Callable[[GameState, Any, dict[str, Any]], DomainError | None] | None = None
+
+
+def _close(state: GameState, frame: Any) -> GameState:
+    """A worker's action with nothing left that it could still do (its ``waiting`` said so) closes by itself."""
+    return pop(state)
 
 
 def _automatic(auto: Callable[[GameState, Any], GameState]) -> Handler:
@@ -490,7 +495,7 @@ HANDLERS: dict[type, Handler] = {
     ),
     CourtierAction: Handler(
         courtier.courtier_waiting,
-        courtier.courtier_auto,
+        _close,
         courtier.courtier_moves,
         courtier.courtier_play,
         frozenset({"audience", "ascend", "done"}),
@@ -499,7 +504,7 @@ HANDLERS: dict[type, Handler] = {
     ),
     WarriorAction: Handler(
         yards.warrior_waiting,
-        yards.warrior_auto,
+        _close,
         yards.warrior_moves,
         yards.warrior_play,
         frozenset({"warrior", "done"}),
@@ -508,7 +513,7 @@ HANDLERS: dict[type, Handler] = {
     ),
     GardenerAction: Handler(
         gardens.gardener_waiting,
-        gardens.gardener_auto,
+        _close,
         gardens.gardener_moves,
         gardens.gardener_play,
         frozenset({"gardener", "done"}),
@@ -581,7 +586,7 @@ HANDLERS: dict[type, Handler] = {
     # the Matcha expansion (R-M)
     GeishaAction: Handler(
         tea_garden.geisha_waiting,
-        tea_garden.geisha_auto,
+        _close,
         tea_garden.geisha_moves,
         tea_garden.geisha_play,
         frozenset({"send_geisha", "advance_geisha", "done"}),
@@ -599,7 +604,7 @@ HANDLERS: dict[type, Handler] = {
     TakeCurtainCard: _automatic(himeji.take_card_auto),
     Climb: Handler(
         ceremony.climb_waiting,
-        ceremony.climb_auto,
+        _close,
         ceremony.climb_moves,
         ceremony.climb_play,
         frozenset({"ascend", "done"}),

@@ -75,10 +75,6 @@ def courtier_waiting(state: GameState, frame: CourtierAction) -> bool:
     return False
 
 
-def courtier_auto(state: GameState, frame: CourtierAction) -> GameState:
-    return pop(state)
-
-
 def courtier_moves(state: GameState, frame: CourtierAction) -> list[dict[str, Any]]:
     seat = frame.seat
     player = state.players[seat]

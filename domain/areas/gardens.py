@@ -39,10 +39,6 @@ def gardener_waiting(state: GameState, frame: GardenerAction) -> bool:
     )
 
 
-def gardener_auto(state: GameState, frame: GardenerAction) -> GameState:
-    return pop(state)
-
-
 def gardener_moves(state: GameState, frame: GardenerAction) -> list[dict[str, Any]]:
     seat = frame.seat
     player = state.players[seat]

@@ -21,10 +21,6 @@ def warrior_waiting(state: GameState, frame: WarriorAction) -> bool:
     )
 
 
-def warrior_auto(state: GameState, frame: WarriorAction) -> GameState:
-    return pop(state)
-
-
 def warrior_moves(state: GameState, frame: WarriorAction) -> list[dict[str, Any]]:
     seat = frame.seat
     player = state.players[seat]

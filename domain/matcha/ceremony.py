@@ -101,10 +101,6 @@ def climb_waiting(state: GameState, frame: Climb) -> bool:
     return bool(climbs(state, frame.seat))
 
 
-def climb_auto(state: GameState, frame: Climb) -> GameState:
-    return pop(state)
-
-
 def climb_moves(state: GameState, frame: Climb) -> list[dict[str, Any]]:
     moves: list[dict[str, Any]] = [
         {"kind": "ascend", "seat": frame.seat, "from": where, "to": to}

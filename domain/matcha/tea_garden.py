@@ -181,10 +181,6 @@ def geisha_waiting(state: GameState, frame: GeishaAction) -> bool:
     return False
 
 
-def geisha_auto(state: GameState, frame: GeishaAction) -> GameState:
-    return pop(state)
-
-
 def geisha_moves(state: GameState, frame: GeishaAction) -> list[dict[str, Any]]:
     seat = frame.seat
     player = state.players[seat]
