@@ -12,6 +12,7 @@ from api.resources import present
 from api.resources.games import judged
 from api.resources.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, Blueprint, errors
 from api.resources.schemas import ScoreSheetRequestSchema, ScoreSheetsSchema
+from replay import text
 
 blp = Blueprint(
     "score-sheets",
@@ -41,5 +42,12 @@ class ScoreSheets(MethodView):
         scored = judged(
             lambda: domain.score_sheet(tallies), "invalid_tallies", "the scorer could not read these tallies"
         )
-        names = [str(player.get("name") or f"Player {seat + 1}") for seat, player in enumerate(players)]
+        # The names are shown on the sheet the answer carries: held to the text rules a game's names are held to
+        # (no control, bidi or invisible characters), though nothing is stored.
+        names = [
+            text.checked(player["name"], f"player {seat + 1}'s name", max_length=40)
+            if player.get("name")
+            else f"Player {seat + 1}"
+            for seat, player in enumerate(players)
+        ]
         return {"sheets": present.sheets_from(scored, names)}

@@ -148,6 +148,7 @@ def test_control_characters_are_refused_in_names_titles_colours_and_where_a_text
         ("/api/games", {"players": ["Ann", "Ben"], "title": f"Fri{char}day"}, "invalid_setup"),
         ("/api/games", {"players": [{"name": "Ann", "colour": f"r{char}ed"}, "Ben"]}, "invalid_setup"),
         (f"{g}/forks", {"title": f"what{char}if"}, "invalid_request"),
+        ("/api/score-sheets", {"players": [{"name": f"Ann{char}x", "cp": 3}]}, "invalid_request"),
     ]
     for path, body, code in one_line:
         answer = api.post(path, body, token=token)
