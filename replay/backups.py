@@ -322,7 +322,7 @@ def _read_index(directory: Path) -> dict[str, Any]:
         index = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise NotABackup(f"{directory} holds no {INDEX_FILE}: not a heronlog backup") from None
-    except (OSError, ValueError) as error:
+    except (OSError, ValueError, RecursionError) as error:
         raise NotABackup(f"cannot read {path}: {error}") from None
     if not isinstance(index, dict) or index.get("format") != FORMAT:
         raise NotABackup(f"{path} is not a {FORMAT} index")
@@ -416,8 +416,11 @@ def _restore_one(log: GameLog, directory: Path, entry: _Entry) -> Restored:
         return outcome(Outcome.FAILED, f"{entry.file} does not match its sha256 in the index: changed since")
     try:
         document = json.loads(data)
-    except ValueError as error:
-        return outcome(Outcome.FAILED, f"{entry.file} is not JSON: {error}")
+    except (
+        ValueError,
+        RecursionError,
+    ) as error:  # nested past the interpreter's limit: a report, no traceback
+        return outcome(Outcome.FAILED, f"{entry.file} is not JSON heronlog reads: {error}")
     if not isinstance(document, Mapping) or document.get("game_id") != entry.game_id:
         return outcome(Outcome.FAILED, f"{entry.file} is not the export of game {entry.game_id}")
     game_id = UUID(entry.game_id)

@@ -277,6 +277,28 @@ def test_a_backup_creates_its_folder_and_leaves_no_temporary_file(tmp_path: Path
     assert sorted(path.name for path in folder.iterdir()) == sorted([backups.INDEX_FILE, f"{game_id}.json"])
 
 
+def test_a_file_nested_past_the_interpreter_s_limit_is_reported_not_a_traceback(
+    archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
+) -> None:
+    source, _ = archive
+    folder = tmp_path / "backup"
+    backups.backup(source, folder)
+    index = index_of(folder)
+    victim = index["games"][1]
+    path = folder / victim["file"]
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    victim["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()  # a checksum that agrees
+    rewrite_index(folder, index)
+
+    report = backups.restore(memory_log(), folder)
+    [failed] = [game for game in report.games if game.outcome is Outcome.FAILED]
+    assert failed.file == victim["file"] and "not JSON heronlog reads" in failed.message
+    assert report.count(Outcome.RESTORED) == 5
+    (folder / backups.INDEX_FILE).write_text("{" * 100_000)
+    with pytest.raises(NotABackup, match="cannot read"):
+        backups.restore(memory_log(), folder)
+
+
 def test_a_restore_refuses_a_folder_that_is_not_a_backup(tmp_path: Path) -> None:
     with pytest.raises(NotABackup):
         backups.restore(memory_log(), tmp_path)
