@@ -30,7 +30,7 @@ from replay import decisions, exports, history, rules
 from replay.access import Access, Grant, Issued, project_access
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.ephemeral import RECEIPT_SECONDS, Ephemeral
-from replay.errors import GameNotFound, KeyReused, StaleVersion, UnknownVersion
+from replay.errors import GameCorrupt, GameNotFound, KeyReused, StaleVersion, UnknownVersion
 from replay.events import (
     AnnotationAdded,
     AnnotationDeleted,
@@ -160,7 +160,10 @@ class GameLog:
 
     def access(self, game_id: UUID) -> Access:
         """The game's live grants (none for a game that has none, or no game)."""
-        stream = self.stores.of(game_id).read(grants.stream_id(game_id), project_access)
+        try:
+            stream = self.stores.of(game_id).read(grants.stream_id(game_id), project_access)
+        except GameCorrupt as error:
+            raise error.within(game_id, "grants") from error
         return stream if isinstance(stream, Access) else grants.empty(game_id)
 
     def authenticate(self, game_id: UUID, token: str) -> Grant | None:
@@ -216,10 +219,17 @@ class GameLog:
 
     def events_of(self, game_id: UUID, after: int = 0) -> list[DomainEvent]:
         """The game's stored events after version ``after``, in order."""
-        self.get_game(game_id)
+        store = self.stores.of(game_id)
         if after > MAX_VERSION:  # beyond any store's integers (SQLite's are 64-bit): nothing comes after it
+            self.get_game(game_id)
             return []
-        return list(self.stores.of(game_id).events.get(game_id, gt=after or None))  # type: ignore[arg-type]
+        # Read from the store and checked record by record, without folding: a game recorded under rules this
+        # build does not replay exports all the same.
+        events = store.stream_events(game_id, gt=after or None)
+        first = events[:1] if after == 0 else store.stream_events(game_id, lte=1)
+        if not first or not isinstance(first[0], GameCreated):  # none, or another kind of stream
+            raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
+        return events
 
     def changes_since(self, game_id: UUID, version: int) -> list[dict[str, Any]]:
         """What happened after ``version``: each later event as JSON (the spectators' feed)."""
@@ -684,7 +694,10 @@ class GameLog:
 
     def annotation_stream(self, game_id: UUID, version: int | None = None) -> Annotations:
         """The fold of the game's annotation stream (at ``version`` of that stream, or as it stands)."""
-        stream = self.stores.of(game_id).read(notes.stream_id(game_id), project_annotations, version)
+        try:
+            stream = self.stores.of(game_id).read(notes.stream_id(game_id), project_annotations, version)
+        except GameCorrupt as error:
+            raise error.within(game_id, "annotations") from error
         return stream if isinstance(stream, Annotations) else notes.empty(game_id)
 
     def annotations(self, game_id: UUID) -> list[Annotation]:
@@ -799,9 +812,14 @@ class GameLog:
         # The annotations are read first: each was anchored to a version the game had when it was written, so
         # the game's events read next reach it, and an export taken while people annotate still imports.
         store = self.stores.of(game_id)
-        note_events = [
-            event for event in store.events.get(notes.stream_id(game_id)) if isinstance(event, DomainEvent)
-        ]
+        try:
+            note_events = [
+                event
+                for event in store.stream_events(notes.stream_id(game_id))
+                if isinstance(event, DomainEvent)
+            ]
+        except GameCorrupt as error:
+            raise error.within(game_id, "annotations") from error
         return exports.export_document(self.events_of(game_id), note_events)
 
     def export_text(self, game_id: UUID) -> str:

@@ -25,14 +25,30 @@ version its ``GameCreated`` stores (``rules_version`` below), so that what is ch
 import's opening, its seed) is what it was."""
 
 
+def is_supported(rules_version: str) -> bool:
+    """Whether this build replays games of ``rules_version`` (read at each call: a test may narrow it to
+    stand for a future build that dropped a version)."""
+    return rules_version in COMPATIBLE
+
+
+def unsupported(rules_version: str, *, game_id: object = None) -> RulesVersionUnsupported:
+    """The error for a game of rules this build does not replay: it can still be exported, backed up and
+    listed, and ``heronlog upgrade`` may move it to the current rules."""
+    which = "this game was" if game_id is None else f"game {game_id} was"
+    details: dict[str, Any] = {"rules_version": rules_version, "supported": sorted(COMPATIBLE)}
+    if game_id is not None:
+        details["game_id"] = str(game_id)
+    return RulesVersionUnsupported(
+        f"{which} recorded under rules {rules_version}; this build replays {', '.join(sorted(COMPATIBLE))}. "
+        "It can still be exported and backed up; heronlog upgrade checks whether it can move to the current "
+        "rules",
+        **details,
+    )
+
+
 def ensure_supported(rules_version: str) -> None:
-    if rules_version not in COMPATIBLE:
-        raise RulesVersionUnsupported(
-            f"this game was recorded under rules {rules_version}; this build replays "
-            f"{', '.join(sorted(COMPATIBLE))}",
-            rules_version=rules_version,
-            supported=sorted(COMPATIBLE),
-        )
+    if not is_supported(rules_version):
+        raise unsupported(rules_version)
 
 
 def fresh_state(

@@ -9,6 +9,13 @@ The policy: a snapshot at every round's end and at least every :data:`SNAPSHOT_E
 spread by the game's id (:func:`snapshot_phase`). The writer: in the request that crosses the mark, or, with
 ``SNAPSHOTS_IN_BACKGROUND`` (``heronlog serve`` turns it on), from a thread of each process
 (:class:`SnapshotWriter`), so the write that crossed it answers without waiting.
+
+Restoring (:func:`restore_latest`): a snapshot holds a game's state, not its history
+(:class:`replay.game.GameSnapshot`), so a game is restored from its nearest snapshot *and* the events the
+snapshot summarises, which are read anyway to rebuild the history without the rules. They are also what the
+snapshot is checked against: it must end on the very event stored at its version, with the same line of play.
+One that does not (written from a fold that was stale, or damaged), or that fails its integrity check, is
+dropped from the store and the next earlier one is tried; without any, the game is folded from its first event.
 """
 
 from __future__ import annotations
@@ -20,9 +27,15 @@ import queue
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from replay.game import Game
+from eventsourcing.persistence import PersistenceError
+
+from replay.game import Game, GameSnapshot, restore
+
+if TYPE_CHECKING:
+    from replay.stores import GameStore
 
 SNAPSHOT_EVERY = 50
 """Take a snapshot at least every this many events (and at every round's end): reading any version then
@@ -48,10 +61,11 @@ def snapshot_crossed(game_id: UUID, before: int, after: int) -> bool:
 
 def snapshot_due(before: Game | None, after: Game) -> bool:
     """Whether the write that took a game from ``before`` (None: a new game) to ``after`` should be followed by
-    a snapshot of ``after``: at each round's end and at least every ``SNAPSHOT_EVERY`` events."""
-    if after.version <= 1:
+    a snapshot of ``after``: at each round's end and at least every ``SNAPSHOT_EVERY`` events (never for a game
+    this build cannot replay: it has no state to keep)."""
+    if after.version <= 1 or not after.playable:
         return False
-    if before is None or snapshot_crossed(after.id, before.version, after.version):
+    if before is None or not before.playable or snapshot_crossed(after.id, before.version, after.version):
         return True
     # A state's round is its coordinates' round; read directly, as domain.coordinates would work out the
     # whole prompt to tell it (that was a tenth of recording a move).
@@ -190,3 +204,59 @@ class Snapshots:
     def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
+
+
+# --- restoring ----------------------------------------------------------------------------------------------
+
+RESTORE_ATTEMPTS = 3
+"""Snapshots tried, newest first, before a game is folded from its first event."""
+
+
+def restore_latest(store: GameStore, game_id: UUID, events: list[Any]) -> Game | None:
+    """The game at the version of its newest good snapshot within ``events`` (the game's stored events from
+    version 1, in order), restored from that snapshot and the events it summarises; None when it has none.
+    A snapshot that fails its integrity check or does not match the events is dropped (:func:`drop`)."""
+    if store.snapshots is None or not events:
+        return None
+    upto = events[-1].originator_version
+    for _ in range(RESTORE_ATTEMPTS):
+        found = store.snapshots.recorder.select_events(game_id, desc=True, limit=1, lte=upto)
+        if not found:
+            return None
+        version = found[0].originator_version
+        try:
+            snapshot = store.mapper.to_domain_event(found[0])
+            game = restore(snapshot, events[:version]) if isinstance(snapshot, GameSnapshot) else None
+            why = "does not match the events it summarises"
+        except PersistenceError:
+            raise
+        except Exception as error:  # a cache that cannot be read is dropped, whatever broke in it
+            game, why = None, f"cannot be read ({error!r})"
+        if game is not None:
+            return game if game.playable else None  # a game this build does not replay is read as recorded
+        logger.warning("game %s: the snapshot at version %s %s: dropped", game_id, version, why)
+        drop(store, game_id, version)
+        upto = version - 1
+    return None
+
+
+def drop(store: GameStore, game_id: UUID, version: int) -> None:
+    """Delete the snapshot of ``game_id`` at ``version`` from the store, as far as the store allows (Redis and
+    SQLite; the in-memory store keeps it, and it is passed over at each read). Never raises: a snapshot not
+    dropped is only passed over again."""
+    assert store.snapshots is not None
+    recorder: Any = store.snapshots.recorder
+    try:
+        discard = getattr(recorder, "discard", None)
+        if discard is not None:  # replay.store (Redis)
+            discard(game_id, version)
+        elif type(recorder).__module__ == "eventsourcing.sqlite":
+            with recorder.datastore.transaction(commit=True) as cursor:
+                cursor.execute(
+                    f"DELETE FROM {recorder.events_table_name} WHERE originator_id = ? AND originator_version = ?",
+                    (str(game_id), version),
+                )
+    except (PersistenceError, OSError):
+        logger.warning(
+            "could not drop the snapshot of game %s at version %s", game_id, version, exc_info=True
+        )

@@ -14,17 +14,31 @@ game's store from its id alone (:func:`replay.store.shards.shard_index`), so not
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
+from eventsourcing.persistence import DataError, Mapper, MapperDeserialisationError, PersistenceError
+from eventsourcing.utils import TopicError
 
+from replay import snapshots
 from replay.ephemeral import Ephemeral, MemoryEphemeral, SQLiteEphemeral
-from replay.game import GameSnapshot
+from replay.errors import GameCorrupt, RulesVersionUnsupported
+from replay.events import DomainEvent, GameCreated
+from replay.game import GameSnapshot, NotAGameEvent, project_game
+from replay.integrity import CheckedMapper
 from replay.store.shards import shard_classes, shard_index
 from replay.watch import ChangeWatch, can_watch
+
+logger = logging.getLogger(__name__)
+
+HEADS_KEPT = 256
+"""About as many streams' last events as the library's cache keeps folds (``AGGREGATE_CACHE_MAXSIZE``)."""
 
 Projector = Callable[[Any, Iterable[Any]], Any]
 """A stream's fold: given the fold so far (None at first) and some events, the new fold."""
@@ -32,7 +46,20 @@ Projector = Callable[[Any, Iterable[Any]], Any]
 
 class GameStore(Application[UUID]):
     """One store of games (see the module docstring). Its name is part of the stored data's layout (Redis keys
-    and the library's per-application settings are named after it), so it stays ``GameLog``."""
+    and the library's per-application settings are named after it), so it stays ``GameLog``.
+
+    Reading a stream (:meth:`read`) is the store's own, not the library repository's, for three reasons:
+
+    * **a fold held in memory is checked against the store** before it is brought up to date: the store must
+      still hold the very event the fold ends with (same version, same time). A server that came back with
+      older data (a Redis restarted from an older snapshot, an ``everysec`` AOF after a power loss, a replica
+      that took over) no longer does, and the stream is read again from the store, rather than served, or
+      written on, from versions the store lost;
+    * **every record is checked** (:mod:`replay.integrity`) and a damaged one, or a stream that does not fold,
+      is a :class:`replay.errors.GameCorrupt` naming the stream and the version, for that stream only;
+    * **a game is restored from a snapshot and the events it summarises** (:mod:`replay.snapshots`): a
+      snapshot that does not match them, or fails its check, is dropped and an earlier one (or none) used.
+    """
 
     name = "GameLog"
     env: ClassVar[dict[str, str]] = {
@@ -48,6 +75,13 @@ class GameStore(Application[UUID]):
         self.watch = ChangeWatch(self.recorder) if can_watch(self.recorder) else None
         self._ephemeral: Ephemeral | None = None
         self._ephemeral_lock = threading.Lock()
+        # stream id -> (version, time) of the last event of the fold this process holds: what the store must
+        # still hold for that fold to be brought up to date rather than read again.
+        self._heads: dict[UUID, tuple[int, datetime]] = {}
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """The library's mapper with an integrity check in every record (:mod:`replay.integrity`)."""
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=CheckedMapper)
 
     @property
     def ephemeral(self) -> Ephemeral:
@@ -69,12 +103,127 @@ class GameStore(Application[UUID]):
             return SQLiteEphemeral(recorder.datastore)
         return MemoryEphemeral()
 
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """Save events (one atomic write) and note the last one of each stream: the fold kept after this write
+        ends with it (:meth:`keep`)."""
+        recordings = super().save(*objs, **kwargs)
+        for event in objs:
+            if isinstance(event, DomainEvent):
+                self._note(event)
+        return recordings
+
+    def _note(self, event: Any) -> None:
+        if len(self._heads) > 8 * HEADS_KEPT:  # bounded: forgotten heads only cost a fresh read
+            self._heads.clear()
+        self._heads[event.originator_id] = (event.originator_version, event.timestamp)
+
+    # --- reading -------------------------------------------------------------------------------------------
+
     def read(self, stream_id: UUID, projector: Projector, version: int | None = None) -> Any | None:
-        """The fold of one stream (at ``version``, or as it stands), or None when it has no events."""
-        try:
-            return self.repository.get(stream_id, version=version, projector_func=projector)
-        except AggregateNotFoundError:
+        """The fold of one stream (at ``version``, or as it stands), or None when it has no events. A fold held
+        in memory is brought up to date when the store still holds the event it ends with; otherwise, and for
+        a past version, the stream is read from the store (a game from its nearest good snapshot)."""
+        if version is None:
+            held = self.cached(stream_id)
+            if held is not None:
+                head = self._heads.get(stream_id)
+                if head is not None and head[0] == held.version:
+                    events = self.stream_events(stream_id, gt=held.version - 1)
+                    fold = self._forward(stream_id, projector, held, head, events)
+                    if fold is not None:
+                        return fold
+                self._forget(stream_id)
+        if projector is project_game:
+            fold = self._read_game(stream_id, version)
+        else:
+            fold = self._fold(stream_id, projector, None, self.stream_events(stream_id, lte=version))
+        if fold is not None and version is None:
+            self.keep(stream_id, fold)
+        return fold
+
+    def _forward(
+        self,
+        stream_id: UUID,
+        projector: Projector,
+        held: Any,
+        head: tuple[int, datetime],
+        events: Sequence[Any],
+    ) -> Any | None:
+        """``held`` brought up to date with ``events`` (the stored events from its last one on), or None when
+        the store no longer holds that last event as the fold knew it."""
+        if not events or (events[0].originator_version, events[0].timestamp) != head:
+            logger.warning(
+                "stream %s: the store no longer holds version %s as this process knew it (the store came back "
+                "with older data?): read again from the store",
+                stream_id,
+                held.version,
+            )
             return None
+        if len(events) == 1:
+            return held
+        fold = self._fold(stream_id, projector, held, events[1:])
+        self.keep(stream_id, fold)
+        return fold
+
+    def _read_game(self, game_id: UUID, version: int | None) -> Any | None:
+        """A game from the store: its events up to ``version``, from its nearest good snapshot, else folded
+        from the first."""
+        events = self.stream_events(game_id, lte=version)
+        if not events:
+            return None
+        if not isinstance(events[0], GameCreated):
+            raise NotAGameEvent(f"stream {game_id} is not a game's")
+        if events[0].originator_version != 1:
+            raise GameCorrupt.of(game_id, 1, "is missing: the stored events start later")
+        restored = snapshots.restore_latest(self, game_id, events)
+        if restored is None:
+            return self._fold(game_id, project_game, None, events)
+        return self._fold(game_id, project_game, restored, events[restored.version :])
+
+    def _fold(self, stream_id: UUID, projector: Projector, start: Any, events: Sequence[Any]) -> Any:
+        """Fold ``events`` onto ``start`` one at a time, so that one that does not fold is named."""
+        fold = start
+        for event in events:
+            try:
+                fold = projector(fold, (event,))
+            except (NotAGameEvent, PersistenceError, RulesVersionUnsupported):
+                raise
+            except Exception as error:  # the stored events do not fold: damaged, or written by a bug
+                logger.warning(
+                    "stream %s does not fold at version %s",
+                    stream_id,
+                    event.originator_version,
+                    exc_info=True,
+                )
+                raise GameCorrupt.of(
+                    stream_id, event.originator_version, f"does not fold: {error!r}"
+                ) from error
+        if events:
+            self._note(events[-1])
+        return fold
+
+    def stream_events(self, stream_id: UUID, *, gt: int | None = None, lte: int | None = None) -> list[Any]:
+        """A stream's stored events after version ``gt`` up to ``lte``, each checked (:mod:`replay.integrity`)
+        and in an unbroken run of versions; a damaged one is a :class:`GameCorrupt` naming the stream and the
+        version."""
+        try:
+            stored = self.recorder.select_events(stream_id, gt=gt, lte=lte)
+        except DataError as error:  # the store's index names a record it does not hold
+            raise GameCorrupt.of(stream_id, None, str(error)) from error
+        events: list[Any] = []
+        for record in stored:
+            if events and record.originator_version != events[-1].originator_version + 1:
+                raise GameCorrupt.of(
+                    stream_id,
+                    events[-1].originator_version + 1,
+                    f"is missing: the stored versions go from {events[-1].originator_version} to "
+                    f"{record.originator_version}",
+                )
+            try:
+                events.append(self.mapper.to_domain_event(record))
+            except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
+                raise GameCorrupt.of(stream_id, record.originator_version, str(error)) from error
+        return events
 
     def cached(self, stream_id: UUID) -> Any | None:
         """The fold of a stream as this process last kept it, or None."""
@@ -93,32 +242,50 @@ class GameStore(Application[UUID]):
         if self.repository.cache is not None:
             self.repository.cache.put(stream_id, fold)
 
+    def _forget(self, stream_id: UUID) -> None:
+        if self.repository.cache is not None:
+            with contextlib.suppress(KeyError):
+                self.repository.cache.get(stream_id, evict=True)
+        self._heads.pop(stream_id, None)
+
     def read_together(self, streams: Sequence[tuple[UUID, Projector]]) -> list[Any | None]:
         """The folds of several streams of this store as they stand. When every one is cached and the store can
         read several streams' new events at once (Redis), one round trip brings them all up to date: every
         write to a game reads the game and its access stream. Otherwise each is read on its own."""
         held: list[Any] = [self.cached(stream_id) for stream_id, _ in streams]
+        heads = [self._heads.get(stream_id) for stream_id, _ in streams]
         select: Callable[..., list[list[Any]]] | None = getattr(self.recorder, "select_new_events", None)
-        if select is None or not self.repository.fastforward or any(fold is None for fold in held):
+        if (
+            select is None
+            or any(fold is None for fold in held)
+            or any(head is None or head[0] != fold.version for head, fold in zip(heads, held, strict=True))
+        ):
             return [self.read(stream_id, projector) for stream_id, projector in streams]
-        found = select(
-            [(stream_id, fold.version) for (stream_id, _), fold in zip(streams, held, strict=True)]
-        )
+        try:
+            found = select(
+                [(stream_id, fold.version - 1) for (stream_id, _), fold in zip(streams, held, strict=True)]
+            )
+        except DataError as error:
+            raise GameCorrupt.of(streams[0][0], None, str(error)) from error
         folds = []
-        for (stream_id, projector), held_fold, new in zip(streams, held, found, strict=True):
-            fold = held_fold
-            if new:
-                fold = projector(held_fold, map(self.mapper.to_domain_event, new))
-                self.keep(stream_id, fold)
-            folds.append(fold)
+        for (stream_id, projector), held_fold, head, new in zip(streams, held, heads, found, strict=True):
+            assert head is not None
+            events = []
+            for record in new:
+                try:
+                    events.append(self.mapper.to_domain_event(record))
+                except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
+                    raise GameCorrupt.of(stream_id, record.originator_version, str(error)) from error
+            fold = self._forward(stream_id, projector, held_fold, head, events)
+            folds.append(fold if fold is not None else self.read(stream_id, projector))
         return folds
 
     def exists(self, stream_id: UUID) -> bool:
-        return bool(list(self.events.get(stream_id, limit=1)))
+        return bool(self.recorder.select_events(stream_id, limit=1))
 
     def last_version(self, stream_id: UUID) -> int:
         """The version of a stream's last event (0 when it has none)."""
-        last = list(self.events.get(stream_id, desc=True, limit=1))
+        last = self.recorder.select_events(stream_id, desc=True, limit=1)
         return int(last[0].originator_version) if last else 0
 
 

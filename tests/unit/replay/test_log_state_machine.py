@@ -19,8 +19,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 import domain
 from replay import NothingToRedo
 from replay.config import StoreConfig, open_log
-from replay.game import GameSnapshot, fold, project_game
-from tests.replay_helpers import canonical, pick
+from replay.game import GameSnapshot, fold, restore
+from tests.replay_helpers import canonical, first_format_snapshot, pick
 from tests.unit.replay.amend_support import resolve_next
 
 
@@ -145,9 +145,17 @@ class GameLogMachine(RuleBasedStateMachine):
         snapshot = GameSnapshot.take(game)
         # Through the library's mapper and transcoder, as the snapshot store keeps it (tuples become lists).
         stored = self.log.stores.all[0].mapper.to_stored_event(snapshot)
-        restored = project_game(None, [self.log.stores.all[0].mapper.to_domain_event(stored)])
+        events = self.log.events_of(self.game_id)
+        restored = restore(self.log.stores.all[0].mapper.to_domain_event(stored), events)
         assert restored is not None
         assert restored.line == game.line and restored.redo == game.redo
+        assert (
+            restored.records == game.records and restored.audit == game.audit and restored.keys == game.keys
+        )
+        # A snapshot of the first format (the whole fold) restores the same.
+        first = restore(first_format_snapshot(game), events)
+        assert first is not None and first.records == game.records
+        assert canonical(first.state) == canonical(game.state)
         assert canonical(restored.state) == canonical(game.state)
         assert canonical(restored.with_states_from_start().states[0]) == canonical(game.states[0])
 
