@@ -38,6 +38,8 @@ from replay.events import (
     DomainEvent,
     GameCreated,
     Move,
+    RulesUpgraded,
+    now,
 )
 from replay.game import (
     MAX_VERSION,
@@ -830,32 +832,59 @@ class GameLog:
 
     # --- rules versions ------------------------------------------------------------------------------------
 
-    def revalidate(self, game_id: UUID) -> dict[str, Any]:
-        """Dry-run: replay the game's line of play under the current rules, with every check; report the first
-        move they would reject (or that all still pass)."""
-        game = self.get_game(game_id)
-        state = rules.fresh_state(game.setup, game.catalog)
+    def revalidate(self, game_id: UUID, *, rules_version: str | None = None) -> dict[str, Any]:
+        """Dry-run: check the game's opening and line of play again under ``rules_version`` (the current
+        rules by default), with every check; report the first move they would reject, or that all pass. A
+        game recorded under rules this build no longer replays is checked all the same (its moves are read
+        as recorded); one whose stored events are damaged is reported, not raised (``GameNotFound`` is)."""
+        target = rules_version or domain.RULES_VERSION
+        report: dict[str, Any] = {"game_id": str(game_id), "rules_version": None, "checked_under": target}
         try:
-            for move in game.opening:
-                state = domain.apply(state, move, check=True, draw=False)
-        except domain.DomainError as error:
-            return {"game_id": str(game_id), "ok": False, "version": 1, "error": error.to_dict()}
-        for version in game.line:
-            record = game.records[version]
-            try:
-                state = rules.recheck(state, record.move, record.chance)
-            except domain.DomainError as error:
-                return {
-                    "game_id": str(game_id),
-                    "ok": False,
-                    "version": version,
-                    "move": record.move,
-                    "error": error.to_dict(),
-                }
-        return {"game_id": str(game_id), "ok": True, "version": None}
+            game = self.get_game(game_id)
+        except GameCorrupt as error:
+            return {**report, "ok": False, "version": error.details.get("version"), "error": error.to_dict()}
+        report["rules_version"] = game.rules_version
+        line = [(v, game.records[v].move, game.records[v].chance) for v in game.line]
+        refused = rules.first_refusal(game.setup, game.catalog, game.opening, line, target)
+        if refused is None:
+            return {**report, "ok": True, "version": None}
+        version, move, refusal = refused
+        found = {**report, "ok": False, "version": version, "error": refusal.to_dict()}
+        return found if move is None else {**found, "move": move}
 
-    def revalidate_all(self) -> list[dict[str, Any]]:
-        return [self.revalidate(game_id) for game_id in self.index.game_ids()]
+    def revalidate_all(self, *, rules_version: str | None = None) -> list[dict[str, Any]]:
+        return [self.revalidate(game_id, rules_version=rules_version) for game_id in self.stored_game_ids()]
+
+    def upgrade(
+        self, game_id: UUID, *, to: str | None = None, apply: bool = False, actor: str = "heronlog upgrade"
+    ) -> dict[str, Any]:
+        """Move a game to the rules ``to`` (the current ones by default) when its whole line of play passes
+        them: with ``apply``, a ``RulesUpgraded`` event is appended and the game is replayed and played on
+        under them from then on; without it, only what would happen is reported. A game that does not pass is
+        left as recorded (and, if this build no longer replays its rules, read as recorded and flagged).
+        ``outcome``: ``current`` (already under them), ``refused``, ``would move`` or ``moved``."""
+        target = to or domain.RULES_VERSION
+        rules.ensure_supported(target)
+        report = self.revalidate(game_id, rules_version=target)
+        if report["rules_version"] == target:
+            return {**report, "outcome": "current"}
+        if not report["ok"]:
+            return {**report, "outcome": "refused"}
+        if not apply:
+            return {**report, "outcome": "would move"}
+        game = self.get_game(game_id)
+        if game.rules_version == target:  # moved meanwhile (two upgrades at once)
+            return {**report, "outcome": "current"}
+        moved = RulesUpgraded(
+            originator_id=game.id,
+            originator_version=game.version + 1,
+            timestamp=now(),
+            rules_version=target,
+            previous=game.rules_version,
+            actor=actor,
+        )
+        played = self._commit(game, [moved])  # a move recorded meanwhile: StaleVersion, run it again
+        return {**report, "outcome": "moved", "version": played.versions[0]}
 
     # --- the list of games ---------------------------------------------------------------------------------
 
@@ -875,6 +904,12 @@ class GameLog:
 
     def iter_game_ids(self) -> Iterator[UUID]:
         return self.index.game_ids()
+
+    def stored_game_ids(self) -> Iterator[UUID]:
+        """Every game of every store, found in the stores' logs (not in the list of games: a damaged entry of
+        the list hides no game from a backup or a check)."""
+        for store in self.stores:
+            yield from store.created_game_ids()
 
 
 _HEADER = frozenset({"originator_id", "originator_version", "timestamp"})

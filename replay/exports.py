@@ -33,6 +33,7 @@ from replay.events import (
     MoveResolved,
     MovesRedone,
     MovesUndone,
+    RulesUpgraded,
 )
 from replay.game import MAX_VERSION, Game, mutate
 
@@ -250,13 +251,18 @@ def refold(document: Any, *, game_id: UUID) -> ImportedLog:
             [{"position": "format", "message": f"not a {FORMAT} document of version {FORMAT_VERSION}"}]
         )
     rules_version = document.get("rules_version")
-    if not isinstance(rules_version, str) or rules_version not in rules.COMPATIBLE:
+    if not isinstance(rules_version, str) or not (rules.is_supported(rules_version) or _upgraded(document)):
         problems.add(
             "rules_version",
             f"recorded under rules {rules_version}; this build replays {', '.join(sorted(rules.COMPATIBLE))}",
         )
         raise InvalidLog(problems.items)
-    game = _created(document, game_id, problems)
+    game = _created(document, game_id, problems) if rules.is_supported(rules_version) else None
+    if game is None and not rules.is_supported(rules_version):
+        # Recorded under rules this build no longer replays, and moved to ones it does (``heronlog upgrade``):
+        # the moves before the move are read as recorded, and checked all at once under the new rules when
+        # the RulesUpgraded event is met (what the upgrade checked before writing it).
+        game = _created_as_recorded(document, game_id, problems)
     if game is None:
         raise InvalidLog(problems.items)
     created = game[1]
@@ -366,6 +372,70 @@ def _created(
     return mutate(created, None), created
 
 
+def _upgraded(document: Mapping[str, Any]) -> bool:
+    """Whether the exported log moves the game to rules this build replays (a ``RulesUpgraded`` event)."""
+    entries = document.get("events")
+    return isinstance(entries, list) and any(
+        isinstance(entry, Mapping)
+        and entry.get("type") == RulesUpgraded.__name__
+        and isinstance(entry.get("data"), Mapping)
+        and rules.is_supported(str(entry["data"].get("rules_version")))
+        for entry in entries
+    )
+
+
+def _created_as_recorded(
+    document: Mapping[str, Any], game_id: UUID, problems: _Problems
+) -> tuple[Game, GameCreated] | None:
+    """The first event of a log recorded under rules this build does not replay, checked for its form only
+    (the rules cannot decide it here); the game it starts has no states until its RulesUpgraded event."""
+    given: dict[str, Any] = {"setup": {}, "catalog": {}, "opening": [], "parent": None}
+    given.update((name, document[name]) for name in given if name in document)
+    misfits = _misfits(GameCreated, given, sorted(given))
+    for misfit in misfits:
+        problems.add(misfit.split(" ", 1)[0], misfit)
+    if misfits or not _a_parent(given["parent"]):
+        if not misfits:
+            problems.add("parent", "parent must be null or {game_id: a game's id, version: a version from 1}")
+        return None
+    try:
+        at = _time(document.get("created_at"))
+    except ValueError as error:
+        problems.add("created_at", str(error))
+        return None
+    created = GameCreated(
+        originator_id=game_id,
+        originator_version=1,
+        timestamp=at,
+        setup=given["setup"],
+        rules_version=str(document["rules_version"]),
+        catalog=given["catalog"],
+        opening=given["opening"],
+        parent=given["parent"],
+    )
+    return mutate(created, None), created
+
+
+def _recheck_upgrade(game: Game, event: RulesUpgraded) -> None:
+    """A RulesUpgraded event must move the game from its own rules to rules this build replays, and its whole
+    line of play so far must pass them (what ``heronlog upgrade`` checks before writing it)."""
+    if not rules.is_supported(event.rules_version):
+        raise ReplayError(
+            f"it moves the game to rules {event.rules_version}, which this build does not replay"
+        )
+    if event.previous != game.rules_version:
+        raise ReplayError(
+            f"it moves the game from rules {event.previous}, but the game is under {game.rules_version}"
+        )
+    line = [(v, game.records[v].move, game.records[v].chance) for v in game.line]
+    refused = rules.first_refusal(game.setup, game.catalog, game.opening, line, event.rules_version)
+    if refused is not None:
+        version, _, error = refused
+        raise ReplayError(
+            f"the line of play does not pass rules {event.rules_version}: version {version}: {error.message}"
+        )
+
+
 def _parse(
     entry: Any, types: Mapping[str, type[DomainEvent]], originator: UUID, position: str, problems: _Problems
 ) -> DomainEvent | None:
@@ -397,6 +467,15 @@ def _recheck(game: Game, event: DomainEvent, held: _Held) -> None:
         raise ReplayError(
             "moves of a resolution must be followed by their amendment (they are written together)"
         )
+    if isinstance(event, RulesUpgraded):
+        _recheck_upgrade(game, event)
+        return
+    if not game.playable:
+        # Under rules this build does not replay: read as recorded; the RulesUpgraded event that follows
+        # checks the whole line of play at once. Only what needs no rules is checked here.
+        if isinstance(event, MovesUndone | MovesRedone | MoveResolved | MoveAmended):
+            _recheck_line_only(game, event)
+        return
     if isinstance(event, MovePlayed):
         [decided] = decisions.play(game, [event.move], actor=event.actor).events
         if not same_json(decided.chance, event.chance):
@@ -421,6 +500,21 @@ def _recheck(game: Game, event: DomainEvent, held: _Held) -> None:
         held.events, held.before = [], None
     elif game.abandoned is not None:
         raise ReplayError("the game was already abandoned")
+
+
+def _recheck_line_only(game: Game, event: DomainEvent) -> None:
+    """The checks of an undo, a redo or an amendment that need no rules: they must fit the line of play."""
+    if isinstance(event, MovesUndone):
+        tail = list(game.line[len(game.line) - len(event.versions) :]) if event.versions else []
+        if not event.versions or tail != list(event.versions):
+            raise ReplayError("an undo must take back the last moves of the line of play, in order")
+    elif isinstance(event, MovesRedone):
+        if not event.versions or list(game.redo[: len(event.versions)]) != list(event.versions):
+            raise ReplayError("a redo must replay the next undone moves, in order")
+    elif isinstance(event, MoveResolved | MoveAmended):
+        target = event.replaces if isinstance(event, MoveResolved) else event.version
+        if target not in game.line:
+            raise ReplayError("an amendment must correct a move of the line of play")
 
 
 def _recheck_amendment(game: Game, event: MoveAmended, resolving: Sequence[MoveResolved]) -> None:

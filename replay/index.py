@@ -16,6 +16,7 @@ from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import domain
+from replay.errors import GameCorrupt, store_unavailable
 from replay.events import GameCreated, GameIndexed
 from replay.game import Game
 from replay.stores import GameStore, Stores
@@ -88,14 +89,27 @@ class GameIndex:
         stream_id = index_id(store)
         return entry_for(created, stream_id, store.last_version(stream_id) + 1)
 
-    def entries(self, store: GameStore | None = None) -> list[GameIndexed]:
-        """Every game of every store (or of ``store`` only), in no particular order."""
-        return [
-            event
-            for each in (self._stores if store is None else [store])
-            for event in each.events.get(index_id(each))
-            if isinstance(event, GameIndexed)
-        ]
+    def entries(
+        self, store: GameStore | None = None, unavailable: list[str] | None = None
+    ) -> list[GameIndexed]:
+        """Every game of every store (or of ``store`` only), in no particular order. An entry whose record is
+        damaged is left out (and logged: ``heronlog verify`` names it). With ``unavailable``, a store that does
+        not answer (a cluster node down) is named there and left out, and the others are listed; without it,
+        or when no store answers, the store's error is raised."""
+        found: list[GameIndexed] = []
+        stores = list(self._stores if store is None else [store])
+        for each in stores:
+            try:
+                events = each.readable_events(index_id(each))
+            except Exception as error:
+                if unavailable is None or not store_unavailable(error):
+                    raise
+                unavailable.append(each.name)
+                if len(unavailable) == len(stores):
+                    raise
+                continue
+            found += [event for event in events if isinstance(event, GameIndexed)]
+        return found
 
     def game_ids(self, store: GameStore | None = None) -> Iterator[UUID]:
         """The ids of every game (of ``store`` only, when it is given)."""
@@ -108,20 +122,32 @@ class GameIndex:
         """Games newest first (by their own creation time: an imported game keeps the time it was recorded),
         those whose title or players contain ``search`` when it is given; and how many there are in all."""
         needle = (search or "").casefold().strip()
+        unavailable: list[str] = []
         selected = [
             entry
-            for entry in sorted(self.entries(), key=lambda entry: entry.timestamp, reverse=True)
+            for entry in sorted(
+                self.entries(unavailable=unavailable), key=lambda entry: entry.timestamp, reverse=True
+            )
             if (include_private or not entry.private)
             and (not needle or needle in " ".join([entry.title, *entry.players]).casefold())
         ]
-        return [self.summary(entry) for entry in selected[offset : offset + limit]], len(selected)
+        return Page(
+            [self.summary(entry) for entry in selected[offset : offset + limit]], len(selected), unavailable
+        )
 
     def summary(self, entry: GameIndexed) -> GameSummary:
-        """The entry with what the game says now (kept per game version: a page is shown again and again)."""
-        game = self._load(UUID(entry.game_id))
+        """The entry with what the game says now (kept per game version: a page is shown again and again). A
+        game whose stored events are damaged is listed as ``damaged`` (opening it names the damage), one of
+        rules this build does not replay as ``rules unsupported``: the list never refuses a game."""
+        try:
+            game = self._load(UUID(entry.game_id))
+        except GameCorrupt:
+            return self._entry_only(entry, status="damaged")
         cached = self._summaries.get(entry.game_id)
         if cached and cached[0] == game.version:
             return cached[1]
+        if not game.playable:
+            return self._entry_only(entry, status=game.status, version=game.version)
         winner = None
         if domain.is_over(game.state):
             sheets = [sheet.to_dict() for sheet in domain.score(game.state)]
@@ -143,3 +169,34 @@ class GameIndex:
         with self._lock:
             self._summaries[entry.game_id] = (game.version, summary)
         return summary
+
+    @staticmethod
+    def _entry_only(entry: GameIndexed, *, status: str, version: int = 0) -> GameSummary:
+        """What the list says of a game it cannot read as usual: the entry, and why."""
+        return GameSummary(
+            game_id=entry.game_id,
+            title=entry.title,
+            players=tuple(entry.players),
+            mode=entry.mode,
+            private=entry.private,
+            parent=entry.parent,
+            created_on=entry.timestamp.isoformat(),
+            version=version,
+            status=status,
+            round=0,
+            winner=None,
+        )
+
+
+class Page(tuple[list[GameSummary], int]):
+    """A page of the list: ``(games, total)``, unpacked as a pair. ``unavailable`` names the stores (shards)
+    that did not answer: their games are missing from the page and from the total (empty when all answered)."""
+
+    unavailable: tuple[str, ...]
+
+    def __new__(
+        cls, games: list[GameSummary], total: int, unavailable: list[str] | tuple[str, ...] = ()
+    ) -> Page:
+        page = super().__new__(cls, (games, total))
+        page.unavailable = tuple(unavailable)
+        return page

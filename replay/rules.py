@@ -3,9 +3,11 @@
 Everything the log does with the rules goes through here, so that pinning a game to the rules version it was
 recorded under happens in one place. New games are recorded under ``domain.RULES_VERSION``; a game recorded
 under another version is replayed under its own (the engine plays every version of ``domain.RULES_VERSIONS``:
-``COMPATIBLE``), and reading a game of any other version is refused with :class:`RulesVersionUnsupported`
-instead of silently replaying it under different rules. ``revalidate`` (dry-run) tells which stored games the
-current rules would reject.
+``COMPATIBLE``). A game of any other version is never replayed under different rules: it is read as recorded
+(its moves, words, undo and amendments), without engine states, so that it is still listed, exported and backed
+up, and what needs its states is refused with :class:`RulesVersionUnsupported`. ``revalidate`` (dry-run) tells
+which stored games the current rules would reject (:func:`first_refusal`); ``heronlog upgrade`` moves the games
+that pass to the current rules with a ``RulesUpgraded`` event.
 """
 
 from __future__ import annotations
@@ -114,3 +116,28 @@ def draw_opening(state: GameState) -> tuple[GameState, list[Move]]:
     """In seeded mode, draw every chance outcome of the setup (nothing in table mode)."""
     step = domain.resolve_chance(state)
     return step.state, [dict(outcome) for outcome in step.chance]
+
+
+def first_refusal(
+    setup: Mapping[str, Any],
+    catalog: Mapping[str, Any],
+    opening: Sequence[Move],
+    line: Sequence[tuple[int, Move, Sequence[Move]]],
+    rules_version: str = domain.RULES_VERSION,
+) -> tuple[int, Move | None, domain.DomainError] | None:
+    """Check a recorded game again under ``rules_version``, with every check: its setup and opening chance
+    outcomes, then each move of its line of play ``(version, move, chance outcomes)``. The first refusal: the
+    version (1 for the opening), the move (None for the opening) and the engine's error; None when all pass.
+    What ``revalidate`` reports and what ``heronlog upgrade`` requires before it moves a game."""
+    try:
+        state = fresh_state(setup, catalog, rules_version)
+        for move in opening:
+            state = domain.apply(state, move, check=True, draw=False)
+    except domain.DomainError as error:
+        return 1, None, error
+    for version, move, chance in line:
+        try:
+            state = recheck(state, move, chance)
+        except domain.DomainError as error:
+            return version, move, error
+    return None

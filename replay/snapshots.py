@@ -27,15 +27,20 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.persistence import PersistenceError
 
 from replay.game import Game, GameSnapshot, restore
 
-if TYPE_CHECKING:
-    from replay.stores import GameStore
+
+class GameStore(Protocol):
+    """What restoring asks of a store (``replay.stores.GameStore``, which imports this module)."""
+
+    snapshots: Any
+    mapper: Any
+
 
 SNAPSHOT_EVERY = 50
 """Take a snapshot at least every this many events (and at every round's end): reading any version then

@@ -24,7 +24,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import DataError, Mapper, MapperDeserialisationError, PersistenceError
-from eventsourcing.utils import TopicError
+from eventsourcing.utils import TopicError, get_topic
 
 from replay import snapshots
 from replay.ephemeral import Ephemeral, MemoryEphemeral, SQLiteEphemeral
@@ -37,6 +37,7 @@ from replay.watch import ChangeWatch, can_watch
 
 logger = logging.getLogger(__name__)
 
+CREATED_PAGE = 500
 HEADS_KEPT = 256
 """About as many streams' last events as the library's cache keeps folds (``AGGREGATE_CACHE_MAXSIZE``)."""
 
@@ -134,11 +135,13 @@ class GameStore(Application[UUID]):
                         return fold
                 self._forget(stream_id)
         if projector is project_game:
-            fold = self._read_game(stream_id, version)
+            fold, last = self._read_game(stream_id, version)
         else:
-            fold = self._fold(stream_id, projector, None, self.stream_events(stream_id, lte=version))
-        if fold is not None and version is None:
+            events = self.stream_events(stream_id, lte=version)
+            fold, last = self.fold_events(stream_id, projector, None, events), events[-1] if events else None
+        if fold is not None and version is None and last is not None:
             self.keep(stream_id, fold)
+            self._note(last)
         return fold
 
     def _forward(
@@ -161,26 +164,27 @@ class GameStore(Application[UUID]):
             return None
         if len(events) == 1:
             return held
-        fold = self._fold(stream_id, projector, held, events[1:])
+        fold = self.fold_events(stream_id, projector, held, events[1:])
         self.keep(stream_id, fold)
+        self._note(events[-1])
         return fold
 
-    def _read_game(self, game_id: UUID, version: int | None) -> Any | None:
-        """A game from the store: its events up to ``version``, from its nearest good snapshot, else folded
-        from the first."""
+    def _read_game(self, game_id: UUID, version: int | None) -> tuple[Any | None, Any]:
+        """A game from the store (and the last event read): its events up to ``version``, from its nearest
+        good snapshot, else folded from the first."""
         events = self.stream_events(game_id, lte=version)
         if not events:
-            return None
+            return None, None
         if not isinstance(events[0], GameCreated):
             raise NotAGameEvent(f"stream {game_id} is not a game's")
         if events[0].originator_version != 1:
             raise GameCorrupt.of(game_id, 1, "is missing: the stored events start later")
         restored = snapshots.restore_latest(self, game_id, events)
         if restored is None:
-            return self._fold(game_id, project_game, None, events)
-        return self._fold(game_id, project_game, restored, events[restored.version :])
+            return self.fold_events(game_id, project_game, None, events), events[-1]
+        return self.fold_events(game_id, project_game, restored, events[restored.version :]), events[-1]
 
-    def _fold(self, stream_id: UUID, projector: Projector, start: Any, events: Sequence[Any]) -> Any:
+    def fold_events(self, stream_id: UUID, projector: Projector, start: Any, events: Sequence[Any]) -> Any:
         """Fold ``events`` onto ``start`` one at a time, so that one that does not fold is named."""
         fold = start
         for event in events:
@@ -198,8 +202,6 @@ class GameStore(Application[UUID]):
                 raise GameCorrupt.of(
                     stream_id, event.originator_version, f"does not fold: {error!r}"
                 ) from error
-        if events:
-            self._note(events[-1])
         return fold
 
     def stream_events(self, stream_id: UUID, *, gt: int | None = None, lte: int | None = None) -> list[Any]:
@@ -223,6 +225,40 @@ class GameStore(Application[UUID]):
                 events.append(self.mapper.to_domain_event(record))
             except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
                 raise GameCorrupt.of(stream_id, record.originator_version, str(error)) from error
+        return events
+
+    def created_game_ids(self) -> Iterator[UUID]:
+        """The id of every game whose ``GameCreated`` this store's notification log holds, oldest first: every
+        game, found without the list of games and without decoding a record (so a damaged record hides none)."""
+        topic = get_topic(GameCreated)
+        start = 1
+        while True:
+            page = self.recorder.select_notifications(start, CREATED_PAGE, topics=[topic])
+            for notification in page:
+                originator = notification.originator_id
+                yield originator if isinstance(originator, UUID) else UUID(str(originator))
+            if len(page) < CREATED_PAGE:
+                return
+            start = page[-1].id + 1
+
+    def readable_events(self, stream_id: UUID) -> list[Any]:
+        """A stream's events that can be read, the damaged ones left out (each logged): for a stream whose
+        entries stand alone (the list of games), where one damaged entry must not hide the others."""
+        try:
+            return self.stream_events(stream_id)
+        except GameCorrupt:
+            pass
+        events = []
+        for record in self.recorder.select_events(stream_id):
+            try:
+                events.append(self.mapper.to_domain_event(record))
+            except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
+                logger.error(
+                    "stream %s: the record at version %s is damaged: %s",
+                    stream_id,
+                    record.originator_version,
+                    error,
+                )
         return events
 
     def cached(self, stream_id: UUID) -> Any | None:

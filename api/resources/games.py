@@ -176,7 +176,8 @@ class Games(MethodView):
     def get(self, query: Mapping[str, Any]) -> dict[str, Any]:
         """List public games, newest first (optionally those whose title or players contain `search`)."""
         limit, offset = query["limit"], query["offset"]
-        games, total = game_log().page_of_games(search=query["search"], limit=limit, offset=offset)
+        page = game_log().page_of_games(search=query["search"], limit=limit, offset=offset)
+        games, total = page
         following = None
         if offset + limit < total:  # the next page's address, as the client asked for this one
             asked = {name: value for name, value in query.items() if value is not None}
@@ -187,6 +188,8 @@ class Games(MethodView):
             "offset": offset,
             "total": total,
             "next": following,
+            # the shards that did not answer (a cluster node down): their games are missing from this page
+            "unavailable": list(getattr(page, "unavailable", ())),
         }
 
     @errors(blp, *OPEN_WRITE)

@@ -293,6 +293,14 @@ class GameListSchema(Schema):
         allow_none=True,
         metadata={"description": "the path of the next page (same search and limit), or null on the last"},
     )
+    unavailable = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "the stores (shards) that did not answer: their games are missing from this page and "
+            "from total (empty when every store answered)"
+        },
+    )
 
 
 # --- moves ------------------------------------------------------------------------------------------------

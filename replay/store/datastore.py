@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 
 import redis
 import redis.exceptions as rex
-from eventsourcing.persistence import OperationalError
+from eventsourcing.persistence import OperationalError, PersistenceError
 from redis.backoff import NoBackoff
 from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
@@ -225,6 +225,38 @@ class RedisDatastore:
                 f"a write found stored reached {confirmed} of {self.wait_replicas} replicas within "
                 f"{self.wait_timeout_ms} ms: not acknowledged"
             )
+
+    def probe(self, tag: str) -> tuple[str, str, str | None]:
+        """This store's state, asked as its requests ask (``replay.health``): ``(status, words, node)``, the
+        status ``ok``, ``read-only`` or ``unavailable``. A read of the log's counter, then a short write beside
+        it (``{tag}:health``, expiring after a minute) and, with ``wait_replicas``, its confirmation by them.
+        Never raises."""
+        node = self.node_address(tag)
+        client = self.client
+        try:
+            with translated():
+                client.get(f"{tag}:events:last")
+        except PersistenceError as error:
+            return "unavailable", f"reads fail: {error}", node
+        try:
+            with translated(write=True):
+                client.set(f"{tag}:health", str(time.time()).encode(), px=60_000)
+            self.confirm_replicated(f"{tag}:health")
+        except PersistenceError as error:
+            return "read-only", f"reads answer, writes fail: {error}", node
+        replicas = f", confirmed by {self.wait_replicas} replica(s)" if self.wait_replicas else ""
+        return "ok", f"reads and writes answer{replicas}", node
+
+    def node_address(self, key: str) -> str | None:
+        """``host:port`` of the server that holds ``key`` (its slot's master in a cluster), if known."""
+        try:
+            if isinstance(self.client, RedisCluster):
+                node = self.client.get_node_from_key(key)  # type: ignore[no-untyped-call]  # untyped in redis-py
+                return f"{node.host}:{node.port}"
+            kwargs = self.client.get_connection_kwargs()
+            return f"{kwargs.get('host', kwargs.get('path', '?'))}:{kwargs.get('port', '')}".rstrip(":")
+        except (redis.RedisError, rex.RedisClusterException, OSError, AttributeError):
+            return None
 
     def _node_of(self, key: str) -> redis.Redis:
         """The client of the server that holds ``key``: the one server, or the master of its cluster slot."""

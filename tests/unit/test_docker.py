@@ -124,14 +124,14 @@ def test_the_entry_point_is_the_heronlog_console_script_and_its_command_a_real_s
     assert int(exposed) == args.port == int(env["HERONLOG_PORT"])
 
 
-def test_the_health_check_runs_the_shipped_script_against_the_apps_healthz() -> None:
+def test_the_health_check_runs_the_shipped_script_against_the_apps_readiness() -> None:
     final = final_stage()
     [check] = [instruction.arguments for instruction in final if instruction.keyword == "HEALTHCHECK"]
     _, _, command = check.partition("CMD ")
     assert Instruction(0, "CMD", command.strip()).words() == ["python", healthcheck_destination()]
     script = (DOCKER / "healthcheck.py").read_text()
-    assert "/healthz" in script
-    assert "/healthz" in app_routes()
+    assert "/readyz" in script
+    assert "/readyz" in app_routes()
     assert variables()["HERONLOG_PORT"].default == load_healthcheck().DEFAULT_PORT
 
 
@@ -170,13 +170,13 @@ def test_the_image_sets_only_variables_the_app_reads() -> None:
 
 @pytest.fixture
 def http_answering() -> Iterator[Any]:
-    """Start a loopback HTTP server answering /healthz with a given status; yields a starter."""
+    """Start a loopback HTTP server answering /readyz with a given status; yields a starter."""
     servers: list[http.server.ThreadingHTTPServer] = []
 
     def start(status: int) -> int:
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                self.send_response(status if self.path == "/healthz" else 404)
+                self.send_response(status if self.path == "/readyz" else 404)
                 self.end_headers()
 
             def log_message(self, *_args: Any) -> None:
@@ -193,7 +193,7 @@ def http_answering() -> Iterator[Any]:
         server.server_close()
 
 
-def test_the_health_check_script_is_healthy_only_when_healthz_answers_200(
+def test_the_health_check_script_is_healthy_only_when_readyz_answers_200(
     http_answering: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     script = load_healthcheck()
