@@ -33,6 +33,7 @@ from uuid import UUID
 from eventsourcing.persistence import PersistenceError
 
 from replay.game import Game, GameSnapshot, restore
+from replay.integrity import is_sealed
 
 
 class GameStore(Protocol):
@@ -217,18 +218,25 @@ RESTORE_ATTEMPTS = 3
 """Snapshots tried, newest first, before a game is folded from its first event."""
 
 
-def restore_latest(store: GameStore, game_id: UUID, events: list[Any]) -> Game | None:
+def restore_latest(store: GameStore, game_id: UUID, events: list[Any]) -> tuple[Game | None, int | None]:
     """The game at the version of its newest good snapshot within ``events`` (the game's stored events from
-    version 1, in order), restored from that snapshot and the events it summarises; None when it has none.
-    A snapshot that fails its integrity check or does not match the events is dropped (:func:`drop`)."""
+    version 1, in order), restored from that snapshot and the events it summarises, or None when it has none;
+    and the version of a snapshot passed over because it was written before snapshots carried a checksum.
+
+    A snapshot that fails its integrity check or does not match the events is dropped (:func:`drop`). One
+    without a checksum is not used: its engine state (a player's coins) could have changed without anything
+    to tell, and only a fold of the events can prove it; the caller folds them, and writes a sealed snapshot
+    in its place (:func:`reseal`)."""
     if store.snapshots is None or not events:
-        return None
+        return None, None
     upto = events[-1].originator_version
     for _ in range(RESTORE_ATTEMPTS):
         found = store.snapshots.recorder.select_events(game_id, desc=True, limit=1, lte=upto)
         if not found:
-            return None
+            return None, None
         version = found[0].originator_version
+        if not is_sealed(found[0]):
+            return None, version
         try:
             snapshot = store.mapper.to_domain_event(found[0])
             game = restore(snapshot, events[:version]) if isinstance(snapshot, GameSnapshot) else None
@@ -238,11 +246,25 @@ def restore_latest(store: GameStore, game_id: UUID, events: list[Any]) -> Game |
         except Exception as error:  # a cache that cannot be read is dropped, whatever broke in it
             game, why = None, f"cannot be read ({error!r})"
         if game is not None:
-            return game if game.playable else None  # a game this build does not replay is read as recorded
+            return (game if game.playable else None), None  # a game not replayed here is read as recorded
         logger.warning("game %s: the snapshot at version %s %s: dropped", game_id, version, why)
         drop(store, game_id, version)
         upto = version - 1
-    return None
+    return None, None
+
+
+def reseal(store: GameStore, game: Game, unproved: int) -> None:
+    """After a game was folded from its events in place of a snapshot without a checksum (at version
+    ``unproved``), store a sealed snapshot of it, so that the next cold read is restored again: in the old
+    one's place when the game is still at that version. Never raises: it is a cache."""
+    if store.snapshots is None or not game.playable:
+        return
+    try:
+        if game.version == unproved:
+            drop(store, game.id, unproved)
+        store.snapshots.put([GameSnapshot.take(game)])
+    except Exception:  # a snapshot is an optimisation: the game was read, the next read folds again
+        logger.warning("could not reseal the snapshot of game %s", game.id, exc_info=True)
 
 
 def drop(store: GameStore, game_id: UUID, version: int) -> None:

@@ -179,9 +179,12 @@ class GameStore(Application[UUID]):
             raise NotAGameEvent(f"stream {game_id} is not a game's")
         if events[0].originator_version != 1:
             raise GameCorrupt.of(game_id, 1, "is missing: the stored events start later")
-        restored = snapshots.restore_latest(self, game_id, events)
+        restored, unproved = snapshots.restore_latest(self, game_id, events)
         if restored is None:
-            return self.fold_events(game_id, project_game, None, events), events[-1]
+            game = self.fold_events(game_id, project_game, None, events)
+            if unproved is not None and version is None:
+                snapshots.reseal(self, game, unproved)
+            return game, events[-1]
         return self.fold_events(game_id, project_game, restored, events[restored.version :]), events[-1]
 
     def fold_events(self, stream_id: UUID, projector: Projector, start: Any, events: Sequence[Any]) -> Any:
