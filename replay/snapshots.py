@@ -281,7 +281,7 @@ def drop(store: GameStore, game_id: UUID, version: int) -> None:
             with recorder.datastore.transaction(commit=True) as cursor:
                 cursor.execute(
                     f"DELETE FROM {recorder.events_table_name} WHERE originator_id = ? AND originator_version = ?",
-                    (str(game_id), version),
+                    (game_id.hex, version),  # the library keeps UUIDs as their 32 hex digits
                 )
     except (PersistenceError, OSError):
         logger.warning(
