@@ -22,6 +22,7 @@ that answers.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 import warnings
@@ -64,22 +65,21 @@ def check_name(kind: str, value: str) -> str:
 
 
 class Script:
-    """A Lua script called by its SHA1 (``EVALSHA``), loaded on first use and again after a server restart or
-    a failover (``NOSCRIPT`` means the script did not run, so calling again is safe)."""
+    """A Lua script called by its SHA1 (``EVALSHA``). A server that does not know it yet (first use, a restart,
+    a failover) answers ``NOSCRIPT``, which means the script did not run: it is then sent whole once (``EVAL``,
+    which also keeps it there). Never ``SCRIPT LOAD``: on a cluster that goes to every master, and one master
+    down would stop every shard."""
 
     def __init__(self, client: Client, source: str) -> None:
         self.client = client
         self.source = source
-        self.sha: str | None = None
+        self.sha = hashlib.sha1(source.encode()).hexdigest()
 
     def __call__(self, keys: Sequence[str], args: Sequence[str | bytes | int | float]) -> Any:
-        if self.sha is None:
-            self.sha = self.client.script_load(self.source)
         try:
             return self.client.evalsha(self.sha, len(keys), *keys, *args)
         except rex.NoScriptError:
-            self.sha = self.client.script_load(self.source)
-            return self.client.evalsha(self.sha, len(keys), *keys, *args)
+            return self.client.eval(self.source, len(keys), *keys, *args)
 
     def then_wait(
         self,
@@ -90,14 +90,17 @@ class Script:
     ) -> tuple[Any, int]:
         """Run the script on ``node`` and ``WAIT`` for replicas on the same connection (one pipeline, so that
         WAIT counts this very write); the script's reply and how many replicas confirmed it."""
-        sha = self.sha or node.script_load(self.source)
-        for attempt in range(2):
+        whole = False
+        for _ in range(2):
             pipe = node.pipeline(transaction=False)
-            pipe.evalsha(sha, len(keys), *keys, *args)
+            if whole:
+                pipe.eval(self.source, len(keys), *keys, *args)
+            else:
+                pipe.evalsha(self.sha, len(keys), *keys, *args)
             pipe.execute_command("WAIT", *wait)  # type: ignore[no-untyped-call]  # untyped in redis-py
             reply, confirmed = pipe.execute(raise_on_error=False)
-            if isinstance(reply, rex.NoScriptError) and attempt == 0:  # not run: load it there and run again
-                sha = node.script_load(self.source)
+            if isinstance(reply, rex.NoScriptError) and not whole:  # did not run: send it whole
+                whole = True
                 continue
             if isinstance(reply, Exception):
                 raise reply
@@ -142,15 +145,25 @@ class RedisDatastore:
                 cluster = bool(extra_nodes) or _is_cluster(first, options)
             self.is_cluster = cluster
             self.client: Client = (
-                # Not every slot need be served for the client to start: a process starts while one master
-                # is down, and serves the games of the others (docs/operations/failures.md).
-                RedisCluster(url=first, startup_nodes=extra_nodes, require_full_coverage=False, **options)
+                self._cluster_client(first, extra_nodes, options)
                 if cluster
                 else redis.Redis.from_url(first, **options)
             )
             if check_durability:
                 self.check_durability()
         self._scripts: dict[str, Script] = {}
+
+    @staticmethod
+    def _cluster_client(first: str, extra_nodes: list[ClusterNode], options: dict[str, Any]) -> RedisCluster:
+        """A cluster client that starts while a node is down: not every slot need be served
+        (``require_full_coverage=False``), and it starts with redis-py's own retries, which pass over a start-up
+        node or a default node that does not answer (with none, a client whose first node was down could not
+        start). Then, as for one server, nothing is sent twice: the cluster's retries are switched off (its
+        nodes' connections never retry)."""
+        start = {name: value for name, value in options.items() if name != "retry"}
+        client = RedisCluster(url=first, startup_nodes=extra_nodes, require_full_coverage=False, **start)
+        client.set_retry(options["retry"])
+        return client
 
     def tag(self, name: str) -> str:
         """The hash tag that every key of the named application starts with."""
