@@ -44,9 +44,17 @@ class CorruptRecord(MapperDeserialisationError):
 
 
 def digest(originator_id: UUID | str, version: int, topic: str, state: bytes) -> bytes:
-    """The record's digest: what identifies it (stream, version, topic) and what it holds."""
-    head = f"{originator_id}\n{version}\n{topic}\n".encode()
-    return hashlib.blake2b(head + state, digest_size=DIGEST_SIZE).digest()
+    """The record's digest: what identifies it (stream, version, topic) and what it holds. Fed piece by
+    piece (no joined copy of the state): a few microseconds per event."""
+    mark = hashlib.blake2b(
+        originator_id.bytes if isinstance(originator_id, UUID) else originator_id.encode(),
+        digest_size=DIGEST_SIZE,
+    )
+    mark.update(b"\n%d\n" % version)
+    mark.update(topic.encode())
+    mark.update(b"\n")
+    mark.update(state)
+    return mark.digest()
 
 
 def seal(stored: StoredEvent) -> StoredEvent:
