@@ -68,6 +68,8 @@ class GameStore(Application[UUID]):
         # Games are immutable values: a cached one is shared, never deep-copied (the library's default copies).
         "AGGREGATE_CACHE_MAXSIZE": "256",
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
+        # The library's JSON, read with msgspec (replay/transcoding.py): the same bytes, read several times faster.
+        "TRANSCODER_TOPIC": "replay.transcoding:FastJSONTranscoder",
     }
     snapshot_class = GameSnapshot
 
