@@ -9,6 +9,11 @@ each event it returns a new ``Game``; it never validates, never draws a random n
 ("decide once, apply many"). Keeping every state along the line (they are immutable and share structure)
 makes undo to any point O(1) and a replay step free; a game rebuilt from a snapshot starts with only its
 current state and rebuilds the earlier ones the first time they are needed.
+
+:func:`history` reads the same fold without the rules (no states), in time linear in the events: with a
+:class:`GameSnapshot`, which keeps a state and not a history, it restores a game (:func:`restore`). A game
+recorded under rules this build does not replay is folded the same way, read as recorded, without states
+(:attr:`Game.playable`), until a ``RulesUpgraded`` event moves it to rules it replays.
 """
 
 from __future__ import annotations
