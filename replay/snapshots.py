@@ -36,7 +36,7 @@ from replay.game import Game, GameSnapshot, restore
 from replay.integrity import is_sealed
 
 
-class GameStore(Protocol):
+class SnapshotStore(Protocol):
     """What restoring asks of a store (``replay.stores.GameStore``, which imports this module)."""
 
     snapshots: Any
@@ -218,7 +218,7 @@ RESTORE_ATTEMPTS = 3
 """Snapshots tried, newest first, before a game is folded from its first event."""
 
 
-def restore_latest(store: GameStore, game_id: UUID, events: list[Any]) -> tuple[Game | None, int | None]:
+def restore_latest(store: SnapshotStore, game_id: UUID, events: list[Any]) -> tuple[Game | None, int | None]:
     """The game at the version of its newest good snapshot within ``events`` (the game's stored events from
     version 1, in order), restored from that snapshot and the events it summarises, or None when it has none;
     and the version of a snapshot passed over because it was written before snapshots carried a checksum.
@@ -253,7 +253,7 @@ def restore_latest(store: GameStore, game_id: UUID, events: list[Any]) -> tuple[
     return None, None
 
 
-def reseal(store: GameStore, game: Game, unproved: int) -> None:
+def reseal(store: SnapshotStore, game: Game, unproved: int) -> None:
     """After a game was folded from its events in place of a snapshot without a checksum (at version
     ``unproved``), store a sealed snapshot of it, so that the next cold read is restored again: in the old
     one's place when the game is still at that version. Never raises: it is a cache."""
@@ -267,7 +267,7 @@ def reseal(store: GameStore, game: Game, unproved: int) -> None:
         logger.warning("could not reseal the snapshot of game %s", game.id, exc_info=True)
 
 
-def drop(store: GameStore, game_id: UUID, version: int) -> None:
+def drop(store: SnapshotStore, game_id: UUID, version: int) -> None:
     """Delete the snapshot of ``game_id`` at ``version`` from the store, as far as the store allows (Redis and
     SQLite; the in-memory store keeps it, and it is passed over at each read). Never raises: a snapshot not
     dropped is only passed over again."""

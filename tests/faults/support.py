@@ -149,7 +149,7 @@ def account(url: str, players: list[Player], may_lose: tuple[float, float] | Non
                 outcome.lost_allowed += 1
             else:
                 outcome.lost += 1
-                outcome.lost_keys.append(f"{player.game_id} v{ack.version}")
+                outcome.lost_keys.append(f"{player.game_id} v{ack.version} acknowledged at {ack.at:.3f}")
     return outcome
 
 

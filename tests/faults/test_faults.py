@@ -65,8 +65,8 @@ def test_redis_back_with_older_data_under_load(tmp_path: Path, test_output: str)
             saved = time.monotonic()
             redis.Redis.from_url(server.url).save()  # what the server will come back with
             time.sleep(1.0)  # the second that will be lost
-            killed = time.monotonic()
             server.kill()
+            killed = time.monotonic()  # after: a write applied just before the kill is answered just after it
             time.sleep(1.0)
             server.start()
             back = time.monotonic()
