@@ -59,6 +59,9 @@ class Cluster:
                     str(node_timeout),
                     "--cluster-require-full-coverage",
                     "no",
+                    # a replica syncs at once rather than after the default 5 s
+                    "--repl-diskless-sync-delay",
+                    "0",
                     port=node_port(),
                 )
             )
@@ -86,6 +89,17 @@ class Cluster:
             timeout=60,
         )
         self.wait_until(lambda: all(self.state(node) == "ok" for node in self.nodes), "the cluster to be ok")
+        self.wait_until(self.replicas_linked, "every replica to hold its master's data")
+
+    def replicas_linked(self) -> bool:
+        """Whether every replica's link to its master is up (its first sync done)."""
+        for node in self.nodes:
+            info = self.client(node).info("replication")
+            if info.get("role") == "slave" and info.get("master_link_status") != "up":
+                return False
+        return sum(self.client(node).info("replication").get("role") == "slave" for node in self.nodes) == (
+            len(self.nodes) // (1 + self.replicas) * self.replicas
+        )
 
     @property
     def url(self) -> str:
