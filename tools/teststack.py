@@ -271,7 +271,9 @@ def faults() -> list[tuple[str, Sequence[str]]]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", action="store_true", help="run the benchmarks instead of the tests")
-    parser.add_argument("--faults", action="store_true", help="run the long fault scenarios instead of the tests")
+    parser.add_argument(
+        "--faults", action="store_true", help="run the long fault scenarios instead of the tests"
+    )
     parser.add_argument("--only", help="run only the checks whose name contains this text")
     parser.add_argument("pytest_args", nargs="*", help="extra arguments for every pytest step")
     args = parser.parse_args(argv)
