@@ -66,6 +66,7 @@ class Cluster:
                 )
             )
         self.replicas = replicas
+        self._clients: dict[int, redis.Redis] = {}
 
     def start(self) -> None:
         for node in self.nodes:
@@ -107,7 +108,11 @@ class Cluster:
         return "redis://" + ",".join(f"127.0.0.1:{node.port}" for node in self.nodes)
 
     def client(self, node: RedisProcess) -> redis.Redis:
-        return redis.Redis(host="127.0.0.1", port=node.port, socket_timeout=2)
+        """A client of one node (one per node, closed by :meth:`stop`)."""
+        made = self._clients.get(node.port)
+        if made is None:
+            made = self._clients[node.port] = redis.Redis(host="127.0.0.1", port=node.port, socket_timeout=2)
+        return made
 
     def state(self, node: RedisProcess) -> str:
         try:
@@ -168,6 +173,9 @@ class Cluster:
             time.sleep(0.1)
 
     def stop(self) -> None:
+        for client in self._clients.values():
+            client.close()
+        self._clients.clear()
         for node in self.nodes:
             if node.process is not None and node.process.poll() is None:
                 self.resume(node)

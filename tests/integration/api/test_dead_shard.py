@@ -9,10 +9,12 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from api.app import create_app
+from api.resources.context import EXTENSION
 from replay.config import StoreConfig
 from replay.store.shards import shard_index
 from tests.api_helpers import ApiClient, flask_transport
@@ -29,8 +31,21 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
         running.stop()
 
 
+OPENED: list[Any] = []
+
+
 def client(store: StoreConfig) -> ApiClient:
-    return ApiClient(flask_transport(create_app({"STORE": store}).test_client()))
+    app = create_app({"STORE": store})
+    OPENED.append(app)
+    return ApiClient(flask_transport(app.test_client()))
+
+
+@pytest.fixture(autouse=True)
+def closed() -> Iterator[None]:
+    """Every app's game log closed after the test: no connection left to a cluster that is gone."""
+    yield
+    while OPENED:
+        OPENED.pop().extensions[EXTENSION].get().log.close()
 
 
 def test_with_one_master_of_three_down_the_other_shards_serve(cluster: Cluster) -> None:

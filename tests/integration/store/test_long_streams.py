@@ -12,6 +12,7 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 
 from api.app import create_app
+from api.resources.context import EXTENSION
 from replay.config import StoreConfig, open_log
 from replay.events import MovesRedone, MovesUndone, now
 from replay.game import history
@@ -90,13 +91,15 @@ def test_a_game_of_20000_events_reads_exports_and_streams_its_changes(redis_url:
     finally:
         log.close()
 
-    api = ApiClient(flask_transport(create_app({"STORE": store}).test_client()))
+    app = create_app({"STORE": store})
+    api = ApiClient(flask_transport(app.test_client()))
     read = api.get(f"/api/games/{game_id}")
     assert read.status == 200 and read.etag == 20_000
     exported = api.get(f"/api/games/{game_id}/export")
     assert exported.status == 200 and len(exported.body["events"]) == 19_999
     changes = api.get(f"/api/games/{game_id}/changes?since=0")
     assert changes.status == 200
+    app.extensions[EXTENSION].get().log.close()
     cold = open_log(store)
     try:
         assert canonical(cold.get(game_id).state) == canonical(played.state)
