@@ -10,6 +10,7 @@ Nothing runs at import time.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 from typing import Any
@@ -19,7 +20,7 @@ from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from api.resources import errors, write_guard
-from api.resources.context import EXTENSION, LazyServices, Services
+from api.resources.context import EXTENSION, LazyServices, Services, install_conditional_reads
 from api.resources.errors import ApiError
 from api.resources.fastjson import FastJSONProvider
 from api.resources.schemas import ErrorSchema
@@ -39,6 +40,17 @@ class HeronApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hints
     def handle_http_exception(self, error: HTTPException) -> Response:
         return errors.from_http_exception(error)
 
+    def _openapi_json(self) -> Response:
+        """The document, finished for client generators and linters (:func:`api.resources.openapi.finish`);
+        built once."""
+        if self._finished is None:
+            from api.resources.openapi import finish
+
+            self._finished = json.dumps(finish(self.spec.to_dict()), indent=2)
+        return Response(self._finished, mimetype="application/json")
+
+    _finished: str | None = None
+
 
 def _settings(config: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
     settings: dict[str, Any] = {}
@@ -50,8 +62,10 @@ def _settings(config: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str
 
 def build_services(store: StoreConfig, settings: Mapping[str, Any]) -> Services:
     # heronlog serve stores snapshots from a thread of each worker (replay.snapshots.SnapshotWriter).
-    background = {"SNAPSHOTS_IN_BACKGROUND": "y"} if settings.get("SNAPSHOTS_IN_BACKGROUND") else {}
-    return Services(log=open_log(store, **background), store_kind=store.kind)
+    extra = {"RECEIPT_SECONDS": str(int(settings["IDEMPOTENCY_TTL"]))}
+    if settings.get("SNAPSHOTS_IN_BACKGROUND"):
+        extra["SNAPSHOTS_IN_BACKGROUND"] = "y"
+    return Services(log=open_log(store, **extra), store_kind=store.kind)
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -94,15 +108,18 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     metrics = observability.install(
         app
     )  # first of the request hooks: every answer gets its request id, log and count
+    metrics.memory_source = lambda: _cache_stats(app)
 
-    from api.resources import annotations, games, scoring, stream
+    from api.resources import annotations, games, problems, scoring, stream
 
     api.register_blueprint(games.blp)
     api.register_blueprint(stream.blp)
     api.register_blueprint(annotations.blp)
     api.register_blueprint(scoring.blp)
+    api.register_blueprint(problems.blp)
     _add_docs_assets(app)
     write_guard.install(app)
+    install_conditional_reads(app)  # If-None-Match on reads: 304 (RFC 9110)
 
     @app.after_request
     def no_sniffing(response: Response) -> Response:
@@ -126,7 +143,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
                 "the metrics need the token of HERONLOG_METRICS_TOKEN (Authorization: Bearer <token>)",
                 headers={"WWW-Authenticate": 'Bearer realm="heronlog-metrics"'},
             )
-        body, content_type = metrics.exposition()
+        body, content_type = metrics.exposition(request.headers.get("Accept", ""))
         return Response(body, status=200, content_type=content_type)
 
     @app.get("/healthz")
@@ -161,6 +178,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return jsonify(body), 200 if ready.serving else 503, headers
 
     return app
+
+
+def _cache_stats(app: Flask) -> Any | None:
+    """The game log's warm-cache figures for ``/metrics``, or None when the game log is not built yet (the
+    metrics never build it) or keeps no cache."""
+    box: LazyServices = app.extensions[EXTENSION]
+    built = box.built
+    cache = built.log.cache if built is not None else None
+    return cache.stats() if cache is not None else None
 
 
 def _add_docs_assets(app: Flask) -> None:

@@ -34,6 +34,7 @@ import argparse
 import contextlib
 import http.client
 import json
+import math
 import os
 import random
 import shutil
@@ -133,7 +134,9 @@ def heronlog_serve(
         "HERONLOG_RATE_LIMIT_PER_TOKEN": "1000000",
         "HERONLOG_RATE_LIMIT_PER_ADDRESS": "1000000",
     }
-    command = [sys.executable, "-m", "api.server.cli", "serve", "--port", str(port)]
+    # The command line's module: api.server.cli since the api package was regrouped, api.cli before.
+    module = "api.server.cli" if (source / "api" / "server" / "cli.py").exists() else "api.cli"
+    command = [sys.executable, "-m", module, "serve", "--port", str(port)]
     command += ["--workers", str(workers), "--threads", str(threads)]
     with (folder / f"serve-{port}.log").open("wb") as log:
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=source)
@@ -287,14 +290,15 @@ class Client:
     ``email`` package) cost several times what the requests themselves need; every core the load generator
     takes is one the server under test does not get (the report still says how much the clients used)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, timeout: float = 30) -> None:
         self.port = port
+        self.timeout = timeout
         self.socket: socket.socket | None = None
         self.buffer = b""
 
     def _connect(self) -> socket.socket:
         if self.socket is None:
-            self.socket = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+            self.socket = socket.create_connection(("127.0.0.1", self.port), timeout=self.timeout)
             self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.buffer = b""
         return self.socket
@@ -663,6 +667,149 @@ def healthz_anchor(port: int, seconds: float) -> Result:
     return run_clients([worker] * CLIENTS, seconds)
 
 
+SLOW_CLIENTS = 200
+"""Slow connections of the slow-clients run."""
+
+PROBE_TIMEOUT = 5.0
+"""How long a probe of the slow-clients run waits for its answer before it counts as not answered."""
+
+
+class SlowClients:
+    """``count`` slowloris connections: half send a request head a header line at a time, half a whole head
+    announcing a body and then the body a byte at a time, one line or byte per connection every second. A
+    connection the server closes (a refusal after its deadline) is opened again: the attack lasts as long as the
+    run. Run in a thread of its own (:meth:`run`) until ``stop``."""
+
+    def __init__(self, port: int, count: int) -> None:
+        self.port = port
+        self.count = count
+        self.sockets: list[socket.socket | None] = [None] * count
+        self.opened = 0
+
+    def _open(self, index: int) -> socket.socket | None:
+        try:
+            slow = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+            slow.setblocking(False)
+            if index % 2:
+                head = "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                slow.send(f"{head}Content-Length: 2000\r\n\r\n{{".encode())
+            else:
+                slow.send(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        except OSError:
+            return None
+        self.opened += 1
+        return slow
+
+    def run(self, stop: threading.Event) -> None:
+        for index in range(self.count):
+            self.sockets[index] = self._open(index)
+        line = 0
+        while not stop.wait(1.0):
+            line += 1
+            for index, slow in enumerate(self.sockets):
+                try:
+                    if slow is None:
+                        raise OSError("closed")
+                    slow.send(b" " if index % 2 else f"X-Slow-{line}: x\r\n".encode())
+                except OSError:
+                    if slow is not None:
+                        slow.close()
+                    self.sockets[index] = self._open(index)
+        for slow in self.sockets:
+            if slow is not None:
+                slow.close()
+
+
+def probe_once(port: int, game: dict[str, Any], rng: random.Random) -> tuple[float, float | None]:
+    """One ``/healthz`` on a new connection and one move on another, as a newcomer would send them: the
+    seconds each took (None: not answered within :data:`PROBE_TIMEOUT`)."""
+    timings: list[float | None] = []
+    for kind in ("healthz", "move"):
+        client = Client(port, timeout=PROBE_TIMEOUT)
+        began = time.perf_counter()
+        try:
+            if kind == "healthz":
+                status, _, _ = client.call("GET", "/healthz")
+                ok = status == 200
+            else:
+                if game.get("over", True):
+                    status, version, created = client.call(
+                        "POST", "/api/games", {"players": 2, "seed": rng.randrange(10**9)}
+                    )
+                    game.update(
+                        id=created["game"]["game_id"],
+                        token=created["owner_token"],
+                        version=version,
+                        moves=created["legal_moves"]["moves"],
+                        over=False,
+                    )
+                    client.close()
+                    client = Client(port, timeout=PROBE_TIMEOUT)
+                    began = time.perf_counter()
+                headers = {"Authorization": f"Bearer {game['token']}", "If-Match": game["version"]}
+                status, version, answer = client.call(
+                    "POST", f"/api/games/{game['id']}/moves", rng.choice(game["moves"]), headers
+                )
+                ok = status == 201
+                if ok:
+                    listing = answer["legal_moves"]
+                    game.update(version=version, moves=listing["moves"], over=listing["over"])
+            timings.append(time.perf_counter() - began if ok else None)
+        except (OSError, ValueError, KeyError, TypeError):
+            timings.append(None)
+        finally:
+            client.close()
+    return timings[0] or math.inf, timings[1]
+
+
+@dataclass
+class Probes:
+    """What the probes of one run saw: seconds per answered ``/healthz`` and move, and how many were not
+    answered in time."""
+
+    healthz: list[float] = field(default_factory=list)
+    moves: list[float] = field(default_factory=list)
+    unanswered: int = 0
+    slow_opened: int = 0
+
+    def describe(self, kind: str) -> str:
+        values = sorted(self.healthz if kind == "healthz" else self.moves)
+        if not values:
+            return "none answered"
+        p50 = values[len(values) // 2] * 1000
+        p99 = values[min(len(values) - 1, int(0.99 * len(values)))] * 1000
+        return f"{len(values)} answered, p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {values[-1] * 1000:.1f} ms"
+
+
+def slow_clients_run(port: int, seconds: float, slow: int) -> Probes:
+    """For ``seconds``, every 50 ms a ``/healthz`` and a move, each on a new connection, with ``slow``
+    slowloris connections open meanwhile (:class:`SlowClients`; none: the anchor)."""
+    stop = threading.Event()
+    attack = SlowClients(port, slow)
+    attacker = threading.Thread(target=attack.run, args=(stop,), daemon=True)
+    if slow:
+        attacker.start()
+        time.sleep(2.0)  # every slow connection open, and dripping
+    probes = Probes()
+    game: dict[str, Any] = {}
+    rng = random.Random(7)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        healthz, move = probe_once(port, game, rng)
+        for kind, took in (("healthz", healthz), ("move", move)):
+            if took is None or took == math.inf:
+                probes.unanswered += 1
+                game["over"] = True if kind == "move" else game.get("over", True)
+            else:
+                (probes.healthz if kind == "healthz" else probes.moves).append(took)
+        time.sleep(0.05)
+    stop.set()
+    if slow:
+        attacker.join(timeout=10)
+    probes.slow_opened = attack.opened
+    return probes
+
+
 def ping_anchor(redis_url: str, seconds: float) -> tuple[Result, float]:
     import redis
 
@@ -905,6 +1052,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(the paced run only)",
     )
     parser.add_argument(
+        "--slow-clients",
+        type=int,
+        default=SLOW_CLIENTS,
+        help=f"slowloris connections of the slow-clients run (default {SLOW_CLIENTS}; 0 skips that run): a "
+        "/healthz and a move every 50 ms, each on a new connection, beside them and then without them",
+    )
+    parser.add_argument(
         "--source",
         type=Path,
         default=ROOT,
@@ -913,6 +1067,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     single = double = relaxed = health = pings = None
+    probes: dict[int, Probes] = {}
     paced_runs: list[Result] = []
     swept: list[tuple[float, Result]] = []
     ping_us = 0.0
@@ -943,6 +1098,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.no_anchors:
                 health = healthz_anchor(port, args.seconds / 2)
                 pings, ping_us = ping_anchor(url, args.seconds / 2)
+            if args.slow_clients > 0:
+                for slow in (0, args.slow_clients):
+                    probes[slow] = slow_clients_run(port, max(5.0, args.seconds / 2), slow)
         if not args.no_anchors:
             with (
                 redis_server(folder / "everysec", "--appendfsync", "everysec") as url,
@@ -1029,12 +1187,44 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{TARGET_P99_MS:.0f} ms with no think time needs well over {CLIENTS / TARGET_P99_MS * 1000:.0f} "
             "moves/s."
         )
+    if health is not None and health.cpu is not None:
+        healthz_ms = health.cpu.heronlog / max(health.rate, 0.01) * 1000
+        print(
+            f"heronlog's CPU per `/healthz` request in the anchor run: {healthz_ms:.3f} ms"
+            + "".join(
+                f"; per move in the {name} run: {result.cpu.heronlog / max(result.rate, 0.01) * 1000:.3f} ms, "
+                f"{result.cpu.heronlog / max(result.rate, 0.01) * 1000 / max(healthz_ms, 1e-6):.1f}× a `/healthz`"
+                for name, result in (
+                    ("one-request closed-loop", single),
+                    *((f"paced (run {index})", run) for index, run in enumerate(paced_runs, 1)),
+                )
+                if result is not None and result.cpu is not None
+            )
+            + "."
+        )
     if health is not None:
         print(
             f"The `/healthz` anchor ({health.rate:.0f} requests/s: the same server answering with one Redis PING "
             "and nothing else) puts the ceiling of this stack on this machine, in this run, at about "
             f"{health.rate:.0f} moves/s with one request per move ({health.rate / 2:.0f} with two)."
         )
+    if probes:
+        print()
+        print(
+            f"Slow clients: every 50 ms a `/healthz` and a move (one request), each on a new connection, "
+            f"{PROBE_TIMEOUT:.0f} s client timeout; first alone, then beside {args.slow_clients} slowloris "
+            "connections (half send their head a header line a second, half their body a byte a second; one the "
+            "server closes is opened again):"
+        )
+        print()
+        print("| run | `/healthz` | move | not answered in time | slow connections opened |")
+        print("|---|---|---|---:|---:|")
+        for slow, found in probes.items():
+            name = f"beside {slow} slow connections" if slow else "alone (anchor)"
+            print(
+                f"| {name} | {found.describe('healthz')} | {found.describe('move')} | {found.unanswered} | "
+                f"{found.slow_opened} |"
+            )
     print()
     if paced_runs:
         print(verdict_of_runs("paced (open-loop)", paced_runs, args.paced_rate))

@@ -16,6 +16,7 @@ from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
 from replay.errors import AnnotationNotFound, InvalidAnnotation
 from replay.events import AnnotationAdded, AnnotationDeleted, AnnotationEdited, DomainEvent, now
+from replay.text import checked
 
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
 """The glyphs of annotated game records: good, mistake, brilliant, blunder, interesting, dubious."""
@@ -39,6 +40,8 @@ four are Matcha's board, ids as the state names them: a Tea Room or Himeji space
 ``himeji_lower``), a place of the Tea Garden (``entrance``, ``viewing_platform``, ``path_1``, ``path_2``) and a
 Tea House room (``tea_house_upper``). Matcha's green bridge is a ``bridge`` like the others."""
 MAX_TEXT = 4000
+MAX_PART = 100
+"""The largest number a target's id may be (a seat's index): a number beyond is no part of any board."""
 
 
 def stream_id(game_id: UUID) -> UUID:
@@ -60,6 +63,13 @@ class Annotation:
     edited_on: datetime | None = None
     edited_by: str | None = None
     deleted: bool = False
+    author_grant: str | None = None
+    """The grant whose token wrote it (None: written before grants were recorded, or imported)."""
+
+    def changeable_by(self, role: str, grant_id: str) -> bool:
+        """Whether the holder of a token may edit or delete it: the owner, or the very token that wrote it
+        (a seat's later token is another grant: the seat's new holder is not the comment's author)."""
+        return role == "owner" or (self.author_grant is not None and self.author_grant == grant_id)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -136,22 +146,31 @@ def check_content(
     them (`check_on_board`); an imported log's annotations are checked without (old archives still restore)."""
     if not isinstance(text, str) or not text.strip():
         raise InvalidAnnotation("an annotation needs some text")
-    if len(text) > MAX_TEXT:
-        raise InvalidAnnotation(f"an annotation has at most {MAX_TEXT} characters", length=len(text))
+    kept = checked(text, "an annotation", max_length=MAX_TEXT, multiline=True, error=InvalidAnnotation)
     if glyph is not None and glyph not in GLYPHS:
-        raise InvalidAnnotation(f"glyph must be one of {' '.join(GLYPHS)}", glyph=glyph)
+        raise InvalidAnnotation(f"glyph must be one of {' '.join(GLYPHS)}", glyph=str(glyph)[:10])
     if target is not None:
         if (
             not isinstance(target, Mapping)
             or target.get("kind") not in TARGET_KINDS
             or not isinstance(target.get("id", ""), str | int)
+            or isinstance(target.get("id"), bool)
         ):
             raise InvalidAnnotation(
-                f"target must be {{kind, id}} with kind one of {', '.join(TARGET_KINDS)}", target=target
+                f"target must be {{kind, id}} with kind one of {', '.join(TARGET_KINDS)}",
+                target=str(target)[:200],
             )
-        target = {"kind": target["kind"], "id": str(target.get("id", ""))}
+        part = target.get("id", "")
+        if isinstance(part, int) and not 0 <= part <= MAX_PART:
+            raise InvalidAnnotation(f"a target's id is a seat's index or a part's name, not {part}")
+        target = {
+            "kind": target["kind"],
+            "id": checked(
+                str(part), "a target's id", max_length=40, allow_empty=True, error=InvalidAnnotation
+            ),
+        }
         check_on_board(target, parts)
-    return text.strip(), glyph, target
+    return kept, glyph, target
 
 
 def add(
@@ -165,6 +184,7 @@ def add(
     target: Any = None,
     parts: Parts | None = None,
     idempotency_key: str | None = None,
+    author_grant: str | None = None,
 ) -> AnnotationAdded:
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= game_version:
         raise InvalidAnnotation(f"version must be between 1 and {game_version}", version=version)
@@ -181,6 +201,7 @@ def add(
         glyph=glyph,
         target=target,
         idempotency_key=idempotency_key,
+        author_grant=author_grant,
     )
 
 
@@ -251,6 +272,7 @@ def _added(event: AnnotationAdded, stream: Annotations | None) -> Annotations:
         glyph=event.glyph,
         target=event.target,
         created_on=event.timestamp,
+        author_grant=event.author_grant,
     )
     return replace(base, **_advance(base, event), items={**base.items, item.id: item})
 

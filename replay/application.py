@@ -17,18 +17,21 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.persistence import IntegrityError
 
 import domain
+from domain import GameState
 from replay import access as grants
 from replay import annotations as notes
-from replay import decisions, exports, history, rules
+from replay import decisions, exports, history, plays, rules
 from replay.access import Access, Grant, Issued, project_access
 from replay.annotations import Annotation, Annotations, project_annotations
+from replay.cache import RESTORED_STATE_BYTES, Sized, WarmCache, budget_from
 from replay.ephemeral import RECEIPT_SECONDS, Ephemeral
 from replay.errors import GameCorrupt, GameNotFound, KeyReused, StaleVersion, UnknownVersion
 from replay.events import (
@@ -51,12 +54,12 @@ from replay.game import (
     project_game,
 )
 from replay.idempotency import Receipt, fingerprint, receipt_key, reused
-from replay.index import GameIndex, GameSummary
-from replay.snapshots import Snapshots
+from replay.index import GameIndex, GameSummary, Key, Page
+from replay.snapshots import SNAPSHOT_EVERY, Snapshots, state_within
 from replay.stores import GameStore, Stores
 from replay.watch import ChangeWatch
 
-__all__ = ["GameLog", "GameSummary", "Played"]
+__all__ = ["GameLog", "GameSummary", "Page", "Played"]
 
 AnnotationEvent = AnnotationAdded | AnnotationEdited | AnnotationDeleted
 
@@ -86,15 +89,20 @@ class GameLog:
 
     ``env`` is the eventsourcing library's environment (``PERSISTENCE_MODULE`` and the store's settings);
     ``shards`` the number of stores to spread games over (Redis only: each has its own hash tag). With
-    ``SNAPSHOTS_IN_BACKGROUND`` set in ``env``, snapshots are written from a thread of each process."""
+    ``SNAPSHOTS_IN_BACKGROUND`` set in ``env``, snapshots are written from a thread of each process;
+    ``RECEIPT_SECONDS`` says how long a receipt is kept (:data:`replay.ephemeral.RECEIPT_SECONDS` by default);
+    ``CACHE_MB`` is the budget of the warm cache (:mod:`replay.cache`; 0 turns it off)."""
 
     def __init__(self, env: Mapping[str, str] | None = None, *, shards: int = 1) -> None:
         env = dict(env or {})
-        self.stores = Stores.build(env, shards)
-        self.index = GameIndex(self.stores, self.get_game)
+        budget = budget_from(env)
+        self.cache = WarmCache(budget) if budget is not None else None
+        self.stores = Stores.build(env, shards, self.cache)
+        self.index = GameIndex(self.stores.all, self.get_game, self.stores.of)
         background = env.get("SNAPSHOTS_IN_BACKGROUND", "n").lower() in ("y", "yes", "true", "1")
         self.snapshots = Snapshots(self._write_snapshot, background=background)
         self._creating = threading.Lock()
+        self._receipt_seconds = int(env.get("RECEIPT_SECONDS") or RECEIPT_SECONDS)
 
     def close(self) -> None:
         self.snapshots.close()
@@ -114,10 +122,11 @@ class GameLog:
         that ``key`` picks when there is no game (:mod:`replay.ephemeral`)."""
         return (self.stores.of(near) if near is not None else self.stores.of_key(key)).ephemeral
 
-    def tally(self, key: str, window: int, *, near: UUID | None = None) -> tuple[int, int]:
-        """Count one hit of ``key`` in the current ``window`` (seconds), beside the game ``near`` when there is
-        one: the hits so far and the seconds left (the API's rate limits)."""
-        return self.ephemeral(near, key).hit(key, window)
+    def tally(self, key: str, window: int, *, near: UUID | None = None, weight: int = 1) -> tuple[int, int]:
+        """Count ``weight`` hits of ``key`` in the current ``window`` (seconds), beside the game ``near`` when
+        there is one: the hits so far and the seconds left (the API's rate limits; a costly write weighs more
+        than one)."""
+        return self.ephemeral(near, key).hit(key, window, weight)
 
     # --- reading -------------------------------------------------------------------------------------------
 
@@ -131,6 +140,9 @@ class GameLog:
             game = store.read(game_id, project_game, version)
         except NotAGameEvent:  # another kind of stream (annotations, access, the index)
             game = None
+        except GameCorrupt:
+            self.index.found_damaged(game_id)  # the list says so (replay.index)
+            raise
         if not isinstance(game, Game):
             raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
         if version is not None and game.version != version:
@@ -172,32 +184,105 @@ class GameLog:
         """The live grant of this token for this game, or None."""
         return self.access(game_id).match(token)
 
-    def state_at(self, game_id: UUID, version: int) -> Any:
-        """The rules-engine state right after event ``version`` (what a player saw then)."""
+    def state_at(self, game_id: UUID, version: int) -> GameState:
+        """The rules-engine state right after event ``version`` (what a player saw then).
+
+        Warm for every game, recorded here or read from the store: the first read of an earlier version
+        makes the game's states reach back to it (:meth:`reaching`, kept in the warm cache), so the states
+        of the line of play are then lookups; a version whose move was undone or corrected since is folded
+        once from the store and kept too."""
         if version < 1:
             raise UnknownVersion("versions start at 1", version=version)
-        if self.stores.of(game_id).cached(game_id) is None:
-            # A cold read: fold from the nearest snapshot at or before that version, and nothing more.
+        store = self.stores.of(game_id)
+        if store.repository.cache is None:  # nothing is kept: fold from the nearest snapshot only
             return self.get_game(game_id, version).state
-        current = self.get_game(game_id)
-        if version > current.version:
-            raise UnknownVersion(f"this game has versions 1 to {current.version}", version=version)
-        line = decisions.line_at(current, version)
-        # The line at that version is a prefix of today's line, and the game holds its states.
-        if line == current.line[: len(line)] and len(line) >= current.base:
-            return current.state_after(len(line))
-        return self.get_game(game_id, version).state
+        game = self.get_game(game_id)
+        if version > game.version:
+            raise UnknownVersion(f"this game has versions 1 to {game.version}", version=version)
+        moves = self.line_lengths(game)[version]
+        if moves >= 0:  # the line then is the start of today's line: its state is one of the game's
+            return self.reaching(game, moves).state_after(moves)
+        key = ("state", game_id, version)
+        kept = store.peek(key)
+        if isinstance(kept, Sized):
+            held: GameState = kept.value
+            return held
+        state = self.get_game(game_id, version).state
+        store.remember(key, Sized(state, RESTORED_STATE_BYTES))
+        return state
 
-    def state_on_line(self, game_id: UUID, version: int) -> Any:
+    def line_lengths(self, game: Game) -> list[int]:
+        """How many moves of today's line of play stood after each version (-1: a line since undone or
+        corrected): :func:`replay.decisions.line_lengths`, worked out once per version of a game and kept."""
+        store = self.stores.of(game.id)
+        key = ("lines", game.id)
+        kept = store.peek(key)
+        if isinstance(kept, Sized) and kept.value[0] == game.version:
+            lengths: list[int] = kept.value[1]
+            return lengths
+        lengths = decisions.line_lengths(game)
+        store.remember(key, Sized((game.version, lengths), 64 + 40 * len(lengths)))
+        return lengths
+
+    def reaching(self, game: Game, moves: int) -> Game:
+        """The game with its states from the first ``moves`` moves of its line on (every state, for 0).
+
+        A game read from a snapshot holds only the states after it; the ones before are rebuilt here once,
+        from the nearest snapshot on today's line at or before that point (or from the opening, within the
+        first :data:`~replay.snapshots.SNAPSHOT_EVERY` moves), and the longer game is kept warm in place of the
+        shorter one. So undoing across a snapshot, or stepping back through a replay, refolds only what it
+        needs, once."""
+        if moves >= game.base:
+            return game
+        if not game.playable:
+            raise rules.unsupported(game.rules_version, game_id=game.id)
+        start, state = self._anchor(game, moves)
+        states = [state]
+        for version in game.line[start : game.base - 1]:
+            record = game.records[version]
+            states.append(rules.reapply(states[-1], record.move, record.chance))
+        longer = replace(game, base=start, states=(*states, *game.states))
+
+        def still(held: Any) -> bool:  # not over a newer game, nor over one that reaches back further
+            return held is None or (
+                isinstance(held, Game) and held.version == game.version and held.base > start
+            )
+
+        self.stores.of(game.id).remember(game.id, longer, still)
+        return longer
+
+    def _anchor(self, game: Game, moves: int) -> tuple[int, GameState]:
+        """Where to rebuild a game's states from to reach its first ``moves`` moves: the state after some
+        ``start`` <= ``moves`` moves of today's line (a snapshot's, or the opening's)."""
+        if moves > SNAPSHOT_EVERY and game.base > 0:
+            lengths = self.line_lengths(game)
+            fits = [version for version, length in enumerate(lengths) if 0 <= length <= moves]
+            if fits:
+                found = state_within(
+                    self.stores.of(game.id), game, lte=fits[-1], moves_at=lengths, most=moves
+                )
+                if found is not None:
+                    return found
+        opening = rules.opening_state(
+            game.setup, game.catalog, game.opening, rules_version=game.rules_version
+        )
+        return 0, opening
+
+    def state_on_line(self, game_id: UUID, version: int) -> GameState:
         """The rules-engine state right after the move at ``version`` of today's line of play (the replay of
         the game as it stands now, amendments included); :class:`UnknownVersion` when ``version`` is not a move
         of the line."""
-        return decisions.state_after_move(self.get_game(game_id), version)
+        game = self.get_game(game_id)
+        if version in game.line:
+            game = self.reaching(game, game.line.index(version) + 1)
+        return decisions.state_after_move(game, version)
 
-    def before_move(self, game_id: UUID, version: int) -> tuple[Game, Any]:
+    def before_move(self, game_id: UUID, version: int) -> tuple[Game, GameState]:
         """The game now, and the rules-engine state just before the move at ``version`` of its line of play
         (what amending that move is judged against)."""
         game = self.get_game(game_id)
+        if version in game.line:
+            game = self.reaching(game, game.line.index(version))
         return game, decisions.state_before_move(game, version)
 
     def as_it_stood(self, game_id: UUID, version: int) -> Game:
@@ -208,11 +293,11 @@ class GameLog:
         return self.get_game(game_id, version) if 1 <= version < game.version else game
 
     def timeline(self, game_id: UUID, *, include_undone: bool = False) -> list[history.TimelineEntry]:
-        return history.timeline(self.get_game(game_id), include_undone=include_undone)
+        return history.timeline(self.reaching(self.get_game(game_id), 0), include_undone=include_undone)
 
     def locate(self, game_id: UUID, round: int, turn: int, seat: int | None = None) -> int:
         """The version of the first move of ``turn`` of ``round`` (of ``seat``, an index from 0, if given)."""
-        game = self.get_game(game_id)
+        game = self.reaching(self.get_game(game_id), 0)
         for entry in history.timeline(game):
             if entry.round == round and entry.turn == turn and (seat is None or entry.seat == seat):
                 return entry.version
@@ -277,31 +362,55 @@ class GameLog:
         keep_id: bool = True,
         game_id: UUID | None = None,
         idempotency_key: str | None = None,
+        max_events: int = 0,
     ) -> Issued:
         """Write an exported log as a game of this log, after refolding it with the rules, owned by the caller.
         The game keeps its id unless that id is taken here (or ``keep_id`` is false); ``game_id`` imposes one
         (a restore keeps every game's): if a game has it already, nothing is written and the store's
-        ``IntegrityError`` is raised."""
+        ``IntegrityError`` is raised. ``max_events``: the most events it may hold (0: no cap).
+
+        An import is listed in the list of games as of now (its own date stays the game's, when it was
+        played), and a branch's parent must be a game of this log; a restore (``game_id``) keeps the list's
+        order and each branch's link as the backup has them."""
+        restoring = game_id is not None
+        limits = exports.Limits(
+            now=now(), max_events=max_events, parent_version=None if restoring else self._version_of
+        )
+        listed_at = None if restoring else limits.now
 
         def decide(new_id: UUID) -> tuple[list[DomainEvent], list[DomainEvent], Any]:
-            imported = exports.refold(data, game_id=new_id)
+            imported = exports.refold(data, game_id=new_id, limits=limits)
             return list(imported.game_events), list(imported.note_events), None
 
         asked = fingerprint("import", data=data, keep_id=keep_id, game_id=game_id)
         if game_id is not None or not keep_id:
-            return self._new_owned_game("import", idempotency_key, asked, decide, game_id=game_id)
+            return self._new_owned_game(
+                "import", idempotency_key, asked, decide, game_id=game_id, listed_at=listed_at
+            )
         try:
             own = self._free_import_id(data)
-            return self._new_owned_game("import", idempotency_key, asked, decide, game_id=own)
+            return self._new_owned_game(
+                "import", idempotency_key, asked, decide, game_id=own, listed_at=listed_at
+            )
         except IntegrityError:
             if idempotency_key is not None:
                 raise
             # The same export imported at the same moment took that id first: this copy takes a new one.
-            return self._new_owned_game("import", None, asked, decide)
+            return self._new_owned_game("import", None, asked, decide, listed_at=listed_at)
 
-    def check_log(self, data: Any) -> Game:
-        """Refold an exported log without writing anything (raises ``InvalidLog`` listing every problem)."""
-        return exports.refold(data, game_id=uuid4()).game
+    def check_log(self, data: Any, *, max_events: int = 0) -> Game:
+        """Refold an exported log without writing anything (raises ``InvalidLog`` listing every problem, or
+        ``ImportTooLarge``) as :meth:`import_log` would, but for its parent: a branch's parent is not looked
+        for (a file is checked before the games it links to are there)."""
+        limits = exports.Limits(now=now(), max_events=max_events)
+        return exports.refold(data, game_id=uuid4(), limits=limits).game
+
+    def _version_of(self, game_id: UUID) -> int | None:
+        """The version of a game of this log, or None when it has no such game."""
+        try:
+            return self.get_game(game_id).version
+        except GameNotFound:
+            return None
 
     def _free_import_id(self, data: Any) -> UUID | None:
         """The exported game's own id, when it is free here; else None (the import takes a new one).
@@ -328,22 +437,25 @@ class GameLog:
         decide: Callable[[UUID], tuple[list[DomainEvent], list[DomainEvent], Any]],
         *,
         game_id: UUID | None = None,
+        listed_at: datetime | None = None,
     ) -> Issued:
         """Decide and save a new game with its owner grant. With an ``Idempotency-Key``, a receipt is kept
         first (:mod:`replay.idempotency`): a retry answers from it, or finishes a creation that crashed."""
         if key is None:
-            return self._save_new_owned(decide, game_id or uuid4(), grants.new_token(), None)
+            return self._save_new_owned(decide, game_id or uuid4(), grants.new_token(), None, listed_at)
         name = receipt_key(kind, key)
         kept = self.ephemeral(key=name)
         new_id = game_id or self.stores.new_id_in(self.stores.of_key(name))
         decided = decide(new_id)  # a refused request leaves no receipt
         fresh = Receipt(asked, new_id, grants.new_token(), str(uuid4()), len(decided[0]))
-        if kept.add(name, fresh.to_bytes(), RECEIPT_SECONDS):
-            return self._save_new_owned(lambda _: decided, new_id, fresh.token, fresh.grant_id)
+        if kept.add(name, fresh.to_bytes(), self._receipt_seconds):
+            return self._save_new_owned(lambda _: decided, new_id, fresh.token, fresh.grant_id, listed_at)
         receipt = self._receipt(kept, name, asked)
         if not self.stores.of(receipt.game_id).exists(receipt.game_id):
             try:  # the first attempt crashed before its events were saved: finish it, as it was decided
-                return self._save_new_owned(decide, receipt.game_id, receipt.token, receipt.grant_id)
+                return self._save_new_owned(
+                    decide, receipt.game_id, receipt.token, receipt.grant_id, listed_at
+                )
             except IntegrityError:
                 pass  # ... or the same request, sent twice at once, has just saved them
         owner = self.access(receipt.game_id).grants.get(receipt.grant_id)
@@ -368,6 +480,7 @@ class GameLog:
         game_id: UUID,
         token: str,
         grant_id: str | None,
+        listed_at: datetime | None = None,
     ) -> Issued:
         events, extra, opening = decide(game_id)
         owner = grants.grant(
@@ -379,23 +492,29 @@ class GameLog:
             grant_id=grant_id,
         )
         store = self.stores.of(game_id)
-        self._save_new_game(store, events, [*extra, owner], opening)
+        self._save_new_game(store, events, [*extra, owner], opening, listed_at)
         access = grants.mutate(owner, None)
         # Kept with the game: the game's first write then reads both in one round trip, as every later write.
         store.keep(access.id, access)
         return Issued(game_id, token, access.grants[owner.grant_id], version=len(events))
 
     def _save_new_game(
-        self, store: GameStore, events: Sequence[DomainEvent], extra: Sequence[DomainEvent], opening: Any
+        self,
+        store: GameStore,
+        events: Sequence[DomainEvent],
+        extra: Sequence[DomainEvent],
+        opening: Any,
+        listed_at: datetime | None = None,
     ) -> None:
         """Save a new game's events, its index entry and ``extra`` (its grant, an import's annotations) in one
         transaction, retrying only the index's position when another game was indexed at the same moment.
-        ``opening`` is the game's opening state when the caller has just built it (not set up once more)."""
+        ``opening`` is the game's opening state when the caller has just built it (not set up once more);
+        ``listed_at`` the time it is listed at, when not its own (an import: :func:`replay.index.entry_for`)."""
         created = events[0]
         assert isinstance(created, GameCreated)
         with self._creating:
             for _ in range(20):
-                entry = self.index.next_entry(store, created)
+                entry = self.index.next_entry(store, created, listed_at)
                 try:
                     store.save(*events, entry, *extra)
                 except IntegrityError:
@@ -407,6 +526,7 @@ class GameLog:
                 assert game is not None
                 store.keep(game.id, game)  # read back at once (its creator's answer): not folded again
                 self.snapshots.after_write(None, game)
+                self.index.noted(None, game)
                 return
         raise StaleVersion(entry.originator_version, store.last_version(entry.originator_id))
 
@@ -458,6 +578,16 @@ class GameLog:
         idempotency_key: str | None = None,
     ) -> Played:
         """Undo the last move, or every move after ``to_version``: an appended event, nothing deleted."""
+
+        def kept(game: Game) -> int:  # the moves that stay: the game needs its states back to there
+            if to_version is None:
+                return len(game.line) - 1
+            if (
+                to_version == 1 or to_version not in game.line
+            ):  # (the decision refuses a version off the line)
+                return 0 if to_version == 1 else game.base
+            return game.line.index(to_version) + 1
+
         return self._decide_one(
             game_id,
             expected_version,
@@ -465,6 +595,7 @@ class GameLog:
             lambda game: decisions.undo(
                 game, actor=actor, to_version=to_version, idempotency_key=idempotency_key
             ),
+            reach=kept,
         )
 
     def redo(
@@ -530,11 +661,13 @@ class GameLog:
             return events
 
         if dry_run:
-            game = self.get_game(game_id)
+            game = self.reaching(self.get_game(game_id), 0)
             _expected(game, expected_version)
             decide(game)
             return Played(game, ()), reports[-1]
-        played = self._decide_one(game_id, expected_version, idempotency_key, decide)
+        # An amendment plays the line again from the corrected move: the game needs every state (kept warm,
+        # so that a correction after its dry run rebuilds nothing).
+        played = self._decide_one(game_id, expected_version, idempotency_key, decide, reach=lambda _: 0)
         return played, reports[-1]
 
     def _decide_one(
@@ -543,11 +676,15 @@ class GameLog:
         expected_version: int | None,
         key: str | None,
         decide: Callable[[Game], DomainEvent | Sequence[DomainEvent]],
+        reach: Callable[[Game], int] | None = None,
     ) -> Played:
         """One write to a game: get the game, answer a retry from the log, decide, save. A retry is the same
         request when deciding it on the game as it stood before the recorded write decides what was recorded
-        (:mod:`replay.idempotency`)."""
+        (:mod:`replay.idempotency`). ``reach``: how many moves of the line the write keeps, when it cuts the
+        line back (the game's states are made to reach back there first: :meth:`reaching`)."""
         game = self.get_game(game_id)
+        if reach is not None:
+            game = self.reaching(game, reach(game))
 
         def decided(on: Game) -> list[DomainEvent]:
             events = decide(on)
@@ -603,6 +740,7 @@ class GameLog:
         assert after is not None
         store.keep(after.id, after)
         self.snapshots.after_write(game, after)
+        self.index.noted(game, after)
         return Played(after, _versions(events))
 
     def _write_snapshot(self, game: Game) -> None:
@@ -632,7 +770,7 @@ class GameLog:
             name = receipt_key(f"seat:{game_id}", idempotency_key)
             kept = self.ephemeral(game_id)
             asked = fingerprint("seat", seat=seat, by=by)
-            if not kept.add(name, Receipt(asked, game_id, token, grant_id).to_bytes(), RECEIPT_SECONDS):
+            if not kept.add(name, Receipt(asked, game_id, token, grant_id).to_bytes(), self._receipt_seconds):
                 receipt = self._receipt(kept, name, asked)
                 token, grant_id = receipt.token, receipt.grant_id
                 live = access.grants.get(grant_id)
@@ -716,7 +854,10 @@ class GameLog:
         glyph: str | None = None,
         target: Mapping[str, Any] | None = None,
         idempotency_key: str | None = None,
+        author_grant: str | None = None,
     ) -> Annotation:
+        """Add a comment by ``author`` (an actor), written with the token of the grant ``author_grant``: that
+        token's holder may change it later (``Annotation.changeable_by``), as may the owner."""
         game = self.get_game(game_id)
         parts = domain.board_parts(game.state)
 
@@ -731,6 +872,7 @@ class GameLog:
                 target=target,
                 parts=parts,
                 idempotency_key=idempotency_key,
+                author_grant=author_grant,
             )
 
         return self._annotation_write(game_id, idempotency_key, decide)
@@ -825,10 +967,20 @@ class GameLog:
         return exports.export_document(self.events_of(game_id), note_events)
 
     def export_text(self, game_id: UUID) -> str:
-        return history.text_record(self.get_game(game_id), self.annotations(game_id))
+        return history.text_record(self.reaching(self.get_game(game_id), 0), self.annotations(game_id))
 
     def export_bgstats(self, game_id: UUID) -> dict[str, Any]:
-        return history.bgstats_play(self.get_game(game_id))
+        """The game as a BG Stats play file (:func:`replay.plays.bgstats_file`)."""
+        return plays.bgstats_file(self.get_game(game_id))
+
+    def export_bgstats_link(self, game_id: UUID) -> dict[str, Any]:
+        """BG Stats' create-play link of a finished game and the play it carries; ``GameUnfinished`` for a
+        game that is not finished (:func:`replay.plays.bgstats_link`)."""
+        return plays.bgstats_link(self.get_game(game_id))
+
+    def export_bgg(self, game_id: UUID) -> str:
+        """The game as a BoardGameGeek play record, XML (:func:`replay.plays.bgg_play_xml`)."""
+        return plays.bgg_play_xml(self.get_game(game_id))
 
     # --- rules versions ------------------------------------------------------------------------------------
 
@@ -889,18 +1041,34 @@ class GameLog:
     # --- the list of games ---------------------------------------------------------------------------------
 
     def page_of_games(
-        self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
-    ) -> tuple[list[GameSummary], int]:
-        """Games, newest first, optionally only those whose title or players contain ``search``; and how many
-        it finds in all (a listing's total, for its next page)."""
-        return self.index.page(search=search, include_private=include_private, limit=limit, offset=offset)
+        self,
+        *,
+        search: str | None = None,
+        include_private: bool = False,
+        limit: int = 50,
+        offset: int = 0,
+        after: Key | None = None,
+        before: Key | None = None,
+    ) -> Page:
+        """A page of the list of games, newest first (:mod:`replay.index`): optionally only those whose title
+        or players have words that the words of ``search`` start; after or before a cursor (a page's
+        ``older`` or ``newer``), or from the top skipping ``offset``. It says how many games the search finds
+        in all, and whether that count is exact."""
+        return self.index.page(
+            search=search,
+            include_private=include_private,
+            limit=limit,
+            offset=offset,
+            after=after,
+            before=before,
+        )
 
     def list_games(
         self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
     ) -> list[GameSummary]:
-        return self.page_of_games(search=search, include_private=include_private, limit=limit, offset=offset)[
-            0
-        ]
+        return self.page_of_games(
+            search=search, include_private=include_private, limit=limit, offset=offset
+        ).summaries
 
     def iter_game_ids(self) -> Iterator[UUID]:
         return self.index.game_ids()

@@ -54,6 +54,7 @@ STORE_VARIABLES: tuple[Variable, ...] = (
     ),
     Variable("REDIS_KEY_PREFIX", "heronlog", "first part of every key's hash tag"),
     Variable("HERONLOG_SHARDS", "1", "applications (shards) the games are spread over, 1 to 64"),
+    Variable("HERONLOG_CACHE_MB", "48", "megabytes of games each process keeps warm (0: none)"),
     # Read by the Redis persistence module (replay.store.factory) through the eventsourcing library's
     # environment, which also takes them per application (GAMELOG0_REDIS_URL...).
     Variable("REDIS_CLUSTER", "auto", "`auto` (ask the server), `yes` (Redis Cluster) or `no`"),
@@ -94,15 +95,24 @@ class StoreConfig:
     redis_prefix: str = "heronlog"
     shards: int = 1
     """How many applications games are spread over (``HERONLOG_SHARDS``; see replay.shards)."""
+    cache_mb: float = 48
+    """The budget of each process's warm cache of games (``HERONLOG_CACHE_MB``; see replay.cache)."""
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str], kind: str | None = None) -> StoreConfig:
         """Resolve the store from environment variables; ``kind`` (from the command line) wins."""
         url = setting(environ, "REDIS_URL")
         chosen = kind or setting(environ, "HERONLOG_STORE") or ("redis" if url else "sqlite")
+        text = setting(environ, "HERONLOG_CACHE_MB") or "48"
+        try:
+            cache_mb = float(text)
+        except ValueError:
+            cache_mb = -1.0
+        if not 0 <= cache_mb <= 1_000_000:
+            raise ConfigError(f"HERONLOG_CACHE_MB must be a number of megabytes, 0 or more, not {text!r}")
         if chosen == "sqlite":
             folder = Path(setting(environ, "HERONLOG_DATA") or DEFAULT_DATA_FOLDER).expanduser().resolve()
-            return cls(kind="sqlite", sqlite_path=folder / SQLITE_FILENAME)
+            return cls(kind="sqlite", sqlite_path=folder / SQLITE_FILENAME, cache_mb=cache_mb)
         if chosen == "redis":
             if not url:
                 raise ConfigError("the redis store needs REDIS_URL, e.g. redis://127.0.0.1:6379/0")
@@ -114,9 +124,10 @@ class StoreConfig:
                 redis_url=url,
                 redis_prefix=setting(environ, "REDIS_KEY_PREFIX") or "heronlog",
                 shards=int(shards),
+                cache_mb=cache_mb,
             )
         if chosen == "memory":
-            return cls(kind="memory")
+            return cls(kind="memory", cache_mb=cache_mb)
         raise ConfigError(f"unknown store {chosen!r}: choose one of {', '.join(STORE_KINDS)}")
 
     def describe(self) -> str:
@@ -150,4 +161,6 @@ def open_log(config: StoreConfig, **extra_env: str) -> GameLog:
 
     if config.sqlite_path is not None:
         config.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
-    return GameLog({**config.eventsourcing_env(), **extra_env}, shards=config.shards)
+    return GameLog(
+        {**config.eventsourcing_env(), "CACHE_MB": str(config.cache_mb), **extra_env}, shards=config.shards
+    )

@@ -8,13 +8,14 @@ validates moves, seeded chance outcomes are drawn, timestamps are read. Folding 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID, uuid4
 
 import domain
-from replay import rules
+from domain import GameState
+from replay import rules, text
 from replay.errors import (
     AmendUnchanged,
     GameClosed,
@@ -45,10 +46,18 @@ COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange
 MODES = ("table", "seeded")
 SOLO = ("easy", "medium", "hard")
 """The solo rival's difficulties (RULES R-SO01)."""
+MAX_REASON = 500
+"""The longest reason an abandonment keeps, in characters."""
 
 
 def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
-    """Check a requested setup and fill its defaults: the shape stored in ``GameCreated``."""
+    """Check a requested setup and fill its defaults: the shape stored in ``GameCreated``.
+
+    Names, colours and the title follow the text rules of :mod:`replay.text` (one line of plain text: no
+    control characters, no bidirectional overrides, no lone surrogates; kept composed, trimmed of blanks and
+    invisible characters). Two players of one name, compared as the names look (:func:`replay.text.name_key`:
+    ``Ann``, ``ann``, ``Ann`` + a zero-width space and ``Аnn`` with a Cyrillic ``А`` are one name), or of one
+    colour given twice, are refused: messages and the board tell players apart by them."""
     players = setup.get("players")
     if isinstance(players, int) and not isinstance(players, bool):
         if not 1 <= players <= 100:  # the rules engine judges the exact count; this only bounds the work
@@ -56,28 +65,35 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         players = [f"Player {seat + 1}" for seat in range(players)]
     if not isinstance(players, list) or not players:
         raise InvalidSetup("players must be a count or a list of names or {name, colour} objects")
+    if len(players) > 100:
+        raise InvalidSetup("players must be a small count or a list of names", players=len(players))
     if setup.get("solo") is not None:  # a stored solo setup lists the rival: it is added again below
         players = [p for p in players if not (isinstance(p, Mapping) and p.get("automatic"))]
     entries = [{"name": player} if isinstance(player, str) else player for player in players]
-    chosen = {
-        entry.get("colour")
-        for entry in entries
-        if isinstance(entry, Mapping) and isinstance(entry.get("colour"), str)
-    }
+    given: list[str | None] = []
+    for index, entry in enumerate(entries):
+        colour = entry.get("colour") if isinstance(entry, Mapping) else None
+        if colour is None or colour == "":
+            given.append(None)
+            continue
+        given.append(
+            text.checked(
+                colour, f"player {index + 1}'s colour", max_length=20, error=InvalidSetup, seat=index
+            )
+        )
     # A player left without a colour takes the first one nobody chose, so that a default never repeats a colour
     # picked for another seat (the board tells players apart by colour); past eight seats they repeat.
-    unchosen = iter([colour for colour in COLOURS if colour not in chosen])
+    unchosen = iter([colour for colour in COLOURS if colour not in set(given)])
     seats: list[dict[str, Any]] = []
     for index, entry in enumerate(entries):
         if not isinstance(entry, Mapping) or not isinstance(entry.get("name"), str):
             raise InvalidSetup(f"player {index + 1} needs a name", seat=index)
-        name = entry["name"].strip()
-        if not name or len(name) > 40:
-            raise InvalidSetup(f"player {index + 1}'s name must have 1 to 40 characters", seat=index)
-        colour = entry.get("colour") or next(unchosen, COLOURS[index % len(COLOURS)])
-        if not isinstance(colour, str) or len(colour) > 20:
-            raise InvalidSetup(f"player {index + 1}'s colour must be a short text", seat=index)
+        name = text.checked(
+            entry["name"], f"player {index + 1}'s name", max_length=40, error=InvalidSetup, seat=index
+        )
+        colour = given[index] or next(unchosen, COLOURS[index % len(COLOURS)])
         seats.append({"name": name, "colour": colour})
+    _distinct(seats, given)
     solo = setup.get("solo")
     if solo is not None:
         seats = _with_rival(seats, solo)
@@ -102,18 +118,62 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
             f"expansions must be a list of distinct names among {list(domain.EXPANSIONS)}",
             expansions=expansions,
         )
-    title = setup.get("title") or " vs ".join(seat["name"] for seat in seats)
+    chosen_title = setup.get("title")
+    if chosen_title is not None and chosen_title != "":
+        title = text.checked(chosen_title, "the title", max_length=120, error=InvalidSetup)
+    else:
+        title = " vs ".join(seat["name"] for seat in seats)[:120]
+    private = setup.get("private", False)
     normal = {
         "players": seats,
         "mode": mode,
         "seed": seed,
         "options": dict(options),
-        "title": str(title)[:120],
-        "private": bool(setup.get("private", False)),
+        "title": title,
+        "private": bool(private),
     }
     if expansions:  # a base game's setup keeps the shape it always had (exports compare it key by key)
         normal["expansions"] = list(expansions)
+    override = setup.get(CATALOG_OVERRIDE, False)
+    if not isinstance(override, bool):
+        raise InvalidSetup(f"{CATALOG_OVERRIDE} is true or false", **{CATALOG_OVERRIDE: repr(override)})
+    if override:  # only ever there when true: every other setup keeps its shape
+        normal[CATALOG_OVERRIDE] = True
     return {**normal, "solo": solo} if solo is not None else normal
+
+
+CATALOG_OVERRIDE = "catalog_override"
+"""The setup's mark of a game played with a catalog of its own (not the one this build packages): set when
+such a game is created, kept by its forks and its export, and shown on every page of the game."""
+
+
+def _distinct(seats: Sequence[Mapping[str, Any]], colours: Sequence[str | None]) -> None:
+    """Refuse two players whose names look the same (:func:`replay.text.name_key`), or two colours given
+    alike (ignoring case): messages and the board tell players apart by them."""
+    names: dict[str, str] = {}
+    for seat in seats:
+        key = text.name_key(seat["name"])
+        if key in names:
+            raise InvalidSetup(
+                f"two players are named {seat['name']!r}"
+                + (f" and {names[key]!r}" if names[key] != seat["name"] else "")
+                + ": each player needs a name of their own (names are compared as they look: ignoring case, "
+                "invisible characters, and letters of other alphabets drawn alike)",
+                name=seat["name"],
+            )
+        names[key] = seat["name"]
+    seen: set[str] = set()
+    for colour in colours:
+        if colour is None:
+            continue
+        key = text.name_key(colour)
+        if key in seen:
+            raise InvalidSetup(
+                f"two players are playing {colour!r}: each player needs a colour of their own (colours are "
+                "compared ignoring case and the blanks around them)",
+                colour=colour,
+            )
+        seen.add(key)
 
 
 def _with_rival(seats: list[dict[str, Any]], solo: Any) -> list[dict[str, Any]]:
@@ -150,6 +210,13 @@ def create(
         raise InvalidSetup(error.message, **error.details) from error
     except (TypeError, ValueError) as error:
         raise InvalidSetup(str(error)) from error
+    effective = domain.catalog_of(fresh)
+    if (
+        catalog
+        and not normal.get(CATALOG_OVERRIDE)
+        and effective != rules.packaged_catalog(normal, rules_version)
+    ):
+        normal[CATALOG_OVERRIDE] = True  # a catalog of its own: the game says so wherever it is shown
     if opening is None:
         state, drawn = rules.draw_opening(fresh)
     else:
@@ -172,7 +239,7 @@ def create(
         timestamp=now(),
         setup=normal,
         rules_version=rules_version,
-        catalog=domain.catalog_of(fresh),
+        catalog=effective,
         opening=drawn,
         parent=dict(parent) if parent else None,
     )
@@ -365,7 +432,7 @@ class AmendReport:
         }
 
 
-def state_before_move(game: Game, version: int) -> Any:
+def state_before_move(game: Game, version: int) -> GameState:
     """The rules-engine state just before the move recorded at ``version``, as the line of play stands now:
     what an amendment of that move is judged against (its legal moves are the alternatives)."""
     if version not in game.line:
@@ -373,7 +440,7 @@ def state_before_move(game: Game, version: int) -> Any:
     return game.state_after(game.line.index(version))
 
 
-def state_after_move(game: Game, version: int) -> Any:
+def state_after_move(game: Game, version: int) -> GameState:
     """The rules-engine state right after the move recorded at ``version``, as the line of play stands now
     (after an amendment, the kept later moves follow the new move: the game as it stood after event
     ``version`` is another state)."""
@@ -626,7 +693,7 @@ def abandon(game: Game, *, actor: str, reason: str, idempotency_key: str | None 
         originator_version=game.version + 1,
         timestamp=now(),
         actor=actor,
-        reason=reason[:500],
+        reason=text.checked(reason, "the reason", max_length=MAX_REASON, multiline=True, allow_empty=True),
         idempotency_key=idempotency_key,
     )
 
@@ -636,7 +703,7 @@ def fork_events(game: Game, version: int, new_id: UUID, title: str | None = None
     parent's line of play as it stood at ``version`` (copied as recorded, with their actors). Its title is
     ``title``, or by default the parent's marked as a branch (`branch_title`)."""
     line = line_at(game, version)
-    chosen = title.strip() if title else ""
+    chosen = text.checked(title, "the title", max_length=120, allow_empty=True) if title else ""
     created = GameCreated(
         originator_id=new_id,
         originator_version=1,
@@ -676,42 +743,79 @@ def line_at(game: Game, version: int) -> tuple[int, ...]:
     """The line of play as it stood right after event ``version`` (replaying only the bookkeeping)."""
     if not 1 <= version <= game.version:
         raise UnknownVersion(f"this game has versions 1 to {game.version}", version=version)
-    line: list[int] = []
-    redo: list[int] = []
+    line = _Line(())
+    _replay_line(game, version, line)
+    return tuple(line.items)
+
+
+def line_lengths(game: Game) -> list[int]:
+    """For each version ``v`` of the game (index ``v``; index 0 unused): how many moves the line of play had
+    right after event ``v`` when that line is the start of today's line, else -1 (it held a move undone or
+    corrected since). One pass over the bookkeeping: what makes the state at any version a lookup
+    (``replay.application.GameLog.state_at``)."""
+    lengths = [-1, 0]
+    line = _Line(game.line)
+    _replay_line(game, game.version, line, lambda: lengths.append(len(line.items) if line.on_target else -1))
+    return lengths
+
+
+class _Line:
+    """The line of play being replayed, and how long a start of it agrees with ``target`` (today's line)."""
+
+    def __init__(self, target: Sequence[int]) -> None:
+        self.items: list[int] = []
+        self.target = target
+        self.agree = 0
+
+    @property
+    def on_target(self) -> bool:
+        return self.agree == len(self.items)
+
+    def append(self, version: int) -> None:
+        if self.on_target and self.agree < len(self.target) and self.target[self.agree] == version:
+            self.agree += 1
+        self.items.append(version)
+
+    def cut(self, length: int) -> None:
+        del self.items[length:]
+        self.agree = min(self.agree, length)
+
+
+def _replay_line(game: Game, version: int, line: _Line, after_each: Callable[[], None] | None = None) -> None:
+    """Replay the line of play's bookkeeping from event 2 to ``version`` into ``line``, calling ``after_each``
+    after every event."""
     # The moves of an amendment's resolutions, by the version of the recorded move each stands in for: they
     # are recorded just before their amendment, which puts them on the line.
     resolving: dict[int, list[int]] = {}
     audit = {entry.version: entry for entry in game.audit}
     for current in range(2, version + 1):
         record = game.records.get(current)
+        entry = audit.get(current)
         if record is not None and record.resolves is not None:
             resolving.setdefault(record.resolves, []).append(current)
-            continue
-        if record is not None and record.amends is None:
+        elif record is not None and record.amends is None:
             line.append(current)
-            redo = []
-            continue
-        entry = audit.get(current)
-        if entry is None:
-            continue
-        if entry.kind == "undo":
-            line = line[: len(line) - len(entry.versions)]
-            redo = [*entry.versions, *redo]
+        elif entry is None:
+            pass
+        elif entry.kind == "undo":
+            line.cut(len(line.items) - len(entry.versions))
         elif entry.kind == "redo":
-            line.extend(entry.versions)
-            redo = redo[len(entry.versions) :]
+            for redone in entry.versions:
+                line.append(redone)
         elif entry.kind == "amend":
             # ``versions``: the amended move, then every later move that left the line (dropped, or replaced by
             # the moves of its resolution); a resolved move that was played too stays after them.
             amended, *left = entry.versions
-            position = line.index(amended)
+            position = line.items.index(amended)
             gone = set(left)
             later: list[int] = []
-            for move_version in line[position + 1 :]:
+            for move_version in line.items[position + 1 :]:
                 later.extend(resolving.get(move_version, ()))
                 if move_version not in gone:
                     later.append(move_version)
-            line = [*line[:position], current, *later]
-            redo = []
+            line.cut(position)
+            for kept in (current, *later):
+                line.append(kept)
             resolving = {}
-    return tuple(line)
+        if after_each is not None:
+            after_each()

@@ -32,9 +32,10 @@ offline; an hour covers both without keeping tokens around."""
 class Ephemeral(Protocol):
     """Short-lived records of one store (see the module docstring)."""
 
-    def hit(self, key: str, window: int) -> tuple[int, int]:
-        """Count one hit of ``key`` in the current window of ``window`` seconds; return (hits so far in it,
-        seconds until it ends)."""
+    def hit(self, key: str, window: int, weight: int = 1) -> tuple[int, int]:
+        """Count ``weight`` hits of ``key`` (one write, or a write that costs several) in the current window of
+        ``window`` seconds; return (hits so far in it, seconds until it ends). A negative weight gives hits
+        back."""
 
     def add(self, key: str, value: bytes, seconds: int) -> bool:
         """Keep ``value`` under ``key`` for ``seconds``, unless a value is kept there already: whether it was
@@ -60,13 +61,13 @@ class MemoryEphemeral:
         self._counts: dict[str, tuple[int, int]] = {}
         self._kept: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
 
-    def hit(self, key: str, window: int) -> tuple[int, int]:
+    def hit(self, key: str, window: int, weight: int = 1) -> tuple[int, int]:
         start, left = window_of(self._clock(), window)
         with self._lock:
             if len(self._counts) > self._capacity:  # forget the windows that have ended
                 self._counts = {k: v for k, v in self._counts.items() if v[0] == start}
             began, count = self._counts.get(key, (start, 0))
-            count = count + 1 if began == start else 1
+            count = count + weight if began == start else weight
             self._counts[key] = (start, count)
         return count, left
 

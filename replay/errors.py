@@ -134,6 +134,12 @@ class InvalidLog(ReplayError):
         self.problems = problems
 
 
+class ImportTooLarge(ReplayError):
+    """An import holds more events than this installation takes in one import (its ``IMPORT_MAX_EVENTS``)."""
+
+    code = "import_too_large"
+
+
 class KeyReused(ReplayError):
     """A move sent with an ``Idempotency-Key`` that the log holds for other moves: not a retry of them."""
 

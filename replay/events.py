@@ -20,6 +20,13 @@ Move = dict[str, Any]
 """A move as the rules engine takes it: a small JSON object with ``kind`` and ``seat``."""
 
 
+def no_key_before_v2(state: dict[str, Any]) -> None:
+    """The upcaster of the version 1 of every event of a write that a client may send again. Since version 2
+    they carry ``idempotency_key``: the client's ``Idempotency-Key``, when it sent one, by which a retry finds
+    the write (:mod:`replay.idempotency`). Version 1 had none: read it as "no key"."""
+    state["idempotency_key"] = None
+
+
 def now() -> datetime:
     """The only clock of the replay layer, read when an event is decided (never when one is folded)."""
     return datetime.now(tz=UTC)
@@ -88,16 +95,10 @@ class MovesUndone(DomainEvent):
     versions: list[int]
     actor: str
 
-    idempotency_key: str | None = None
-    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
-    (:mod:`replay.idempotency`)."""
+    idempotency_key: str | None = None  # see no_key_before_v2
 
     class_version = 2
-
-    @staticmethod
-    def upcast_v1_v2(state: dict[str, Any]) -> None:
-        """Version 1 of this event had no idempotency key: read it as "no key"."""
-        state["idempotency_key"] = None
+    upcast_v1_v2 = staticmethod(no_key_before_v2)
 
 
 @dataclass(frozen=True)
@@ -107,16 +108,10 @@ class MovesRedone(DomainEvent):
     versions: list[int]
     actor: str
 
-    idempotency_key: str | None = None
-    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
-    (:mod:`replay.idempotency`)."""
+    idempotency_key: str | None = None  # see no_key_before_v2
 
     class_version = 2
-
-    @staticmethod
-    def upcast_v1_v2(state: dict[str, Any]) -> None:
-        """Version 1 of this event had no idempotency key: read it as "no key"."""
-        state["idempotency_key"] = None
+    upcast_v1_v2 = staticmethod(no_key_before_v2)
 
 
 @dataclass(frozen=True)
@@ -185,16 +180,10 @@ class GameAbandoned(DomainEvent):
     actor: str
     reason: str
 
-    idempotency_key: str | None = None
-    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
-    (:mod:`replay.idempotency`)."""
+    idempotency_key: str | None = None  # see no_key_before_v2
 
     class_version = 2
-
-    @staticmethod
-    def upcast_v1_v2(state: dict[str, Any]) -> None:
-        """Version 1 of this event had no idempotency key: read it as "no key"."""
-        state["idempotency_key"] = None
+    upcast_v1_v2 = staticmethod(no_key_before_v2)
 
 
 @dataclass(frozen=True)
@@ -223,16 +212,20 @@ class AnnotationAdded(DomainEvent):
     glyph: str | None
     target: dict[str, Any] | None
 
-    idempotency_key: str | None = None
-    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
-    (:mod:`replay.idempotency`)."""
+    idempotency_key: str | None = None  # see no_key_before_v2
 
-    class_version = 2
+    author_grant: str | None = None
+    """The id of the grant whose token wrote it (version 3): its author is that token's holder, not whoever
+    holds the seat later (a seat's new token is a new grant). None for a comment written before, or imported:
+    only the owner may change those."""
+
+    class_version = 3
+    upcast_v1_v2 = staticmethod(no_key_before_v2)
 
     @staticmethod
-    def upcast_v1_v2(state: dict[str, Any]) -> None:
-        """Version 1 of this event had no idempotency key: read it as "no key"."""
-        state["idempotency_key"] = None
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """Version 2 of this event did not say which grant wrote it."""
+        state["author_grant"] = None
 
 
 @dataclass(frozen=True)
@@ -245,16 +238,10 @@ class AnnotationEdited(DomainEvent):
     glyph: str | None
     target: dict[str, Any] | None
 
-    idempotency_key: str | None = None
-    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
-    (:mod:`replay.idempotency`)."""
+    idempotency_key: str | None = None  # see no_key_before_v2
 
     class_version = 2
-
-    @staticmethod
-    def upcast_v1_v2(state: dict[str, Any]) -> None:
-        """Version 1 of this event had no idempotency key: read it as "no key"."""
-        state["idempotency_key"] = None
+    upcast_v1_v2 = staticmethod(no_key_before_v2)
 
 
 @dataclass(frozen=True)
@@ -264,16 +251,10 @@ class AnnotationDeleted(DomainEvent):
     annotation_id: str
     actor: str
 
-    idempotency_key: str | None = None
-    """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
-    (:mod:`replay.idempotency`)."""
+    idempotency_key: str | None = None  # see no_key_before_v2
 
     class_version = 2
-
-    @staticmethod
-    def upcast_v1_v2(state: dict[str, Any]) -> None:
-        """Version 1 of this event had no idempotency key: read it as "no key"."""
-        state["idempotency_key"] = None
+    upcast_v1_v2 = staticmethod(no_key_before_v2)
 
 
 # --- the game index (one stream per application) ---------------------------------------------------------

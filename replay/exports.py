@@ -5,6 +5,26 @@ amendments included), so a game moves between heronlog installations intact. Imp
 event against the rules (moves must be legal, seeded chance outcomes must be what the seed draws, undo and
 redo must fit the line of play) and reports *every* problem with its position; nothing is written unless
 the whole log refolds. Exporting an imported game gives back the same document.
+
+An import is untrusted: nothing in it is taken on its word that the API would not have taken from a client.
+
+* **Words are recomputed**: each move's description is said again by the rules engine, never read from the
+  file (a forged one would show in the timeline and the text record).
+* **Who acted** is an actor the game has (``owner``, or ``seat:N`` of a seat that takes tokens), acting as
+  such a token may: a seat records, undoes, redoes and amends its own seat's moves only, only the owner
+  abandons, a seat edits and deletes its own comments only.
+* **Texts** follow the rules of :mod:`replay.text` and the API's lengths (names 40, title 120, reason 500,
+  comment 4,000); an ``idempotency_key`` is 1 to 200 printable characters, as the header, and names one
+  write; no string holds a lone surrogate.
+* **Dates** are real: from 2000 on, none after the moment of the import (a few minutes' grace for clocks
+  that differ), no event long before the game began. The game keeps its date as when it was played; the list
+  of games shows it where it was imported (:func:`replay.index.entry_for`).
+* **The catalog** is the one this build packages for such a game, unless the export declares a catalog of its
+  own (``setup.catalog_override: true``): the game is then marked so on every page (the export of a game with
+  such a catalog declares it).
+* **A parent** is a game here (``parent_version`` says which games there are) that had that version, and not
+  the game itself.
+* **Size**: an import holds at most ``max_events`` events (``IMPORT_MAX_EVENTS``), counted before any is read.
 """
 
 from __future__ import annotations
@@ -12,21 +32,26 @@ from __future__ import annotations
 import json
 import types
 import typing
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
-from datetime import datetime
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
+import msgspec
+
 import domain
 from replay import annotations as notes
-from replay import decisions, rules
-from replay.errors import ReplayError
+from replay import decisions, rules, text
+from replay.errors import ImportTooLarge, ReplayError
 from replay.events import (
     ANNOTATION_EVENTS,
     GAME_EVENTS,
     AnnotationAdded,
+    AnnotationDeleted,
+    AnnotationEdited,
     DomainEvent,
+    GameAbandoned,
     GameCreated,
     MoveAmended,
     MovePlayed,
@@ -34,6 +59,7 @@ from replay.events import (
     MovesRedone,
     MovesUndone,
     RulesUpgraded,
+    now,
 )
 from replay.game import MAX_VERSION, Game, mutate
 
@@ -58,13 +84,20 @@ def export_document(game_events: Sequence[DomainEvent], note_events: Sequence[Do
     """The export of one game: its first event's contents at the top, then every later event."""
     created = game_events[0]
     assert isinstance(created, GameCreated)
+    setup = created.setup
+    if not setup.get(decisions.CATALOG_OVERRIDE) and not same_json(
+        created.catalog, rules.packaged_catalog(setup, created.rules_version)
+    ):
+        # A game played with a catalog of its own (or with what this build packaged once, changed since):
+        # the export says so, or an import here would refuse the catalog as a forgery.
+        setup = {**setup, decisions.CATALOG_OVERRIDE: True}
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "game_id": str(created.originator_id),
         "rules_version": created.rules_version,
         "created_at": created.timestamp.isoformat(),
-        "setup": created.setup,
+        "setup": setup,
         "catalog": created.catalog,
         "opening": created.opening,
         "parent": created.parent,
@@ -135,7 +168,7 @@ class _Stream:
 
 
 def _time(value: Any) -> datetime:
-    if not isinstance(value, str):
+    if not isinstance(value, str) or len(value) > 40:
         raise ValueError("a time must be an ISO 8601 text")
     parsed = datetime.fromisoformat(value)
     if parsed.tzinfo is None:
@@ -143,11 +176,96 @@ def _time(value: Any) -> datetime:
     return parsed
 
 
+EARLIEST = datetime(2000, 1, 1, tzinfo=UTC)
+"""No game of The White Castle (2023) was recorded before this: an earlier date is made up."""
+CLOCK_GRACE = timedelta(minutes=10)
+"""How far the clocks of two installations (or of two servers of one) may disagree: a date up to this much
+after the import, or an event this much before its game's first, is still taken as written."""
+MAX_KEY = 200
+"""The longest ``Idempotency-Key``, as the API's header takes it."""
+MAX_ID = 64
+"""The longest annotation id (heronlog's are UUIDs: 36 characters)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What an import is held to beyond the rules (see the module docstring). ``now``: the moment of the
+    import; ``max_events``: the most events it may hold (0: no cap); ``parent_version``: the version a game of
+    this installation is at, or None when there is no such game (None: parents are not looked up: a restore
+    of a whole backup keeps a branch's link whatever its parent)."""
+
+    now: datetime
+    max_events: int = 0
+    parent_version: Callable[[UUID], int | None] | None = None
+
+
+def event_count(document: Any) -> int:
+    """How many events an export holds (its game's and its annotations'), without reading any: what an
+    import's size is held to and weighed by."""
+    if not isinstance(document, Mapping):
+        return 0
+    return sum(
+        len(document[name]) for name in ("events", "annotations") if isinstance(document.get(name), list)
+    )
+
+
+def check_size(document: Any, max_events: int) -> int:
+    """The number of events of an export; :class:`ImportTooLarge` when it holds more than ``max_events``
+    (0: no cap)."""
+    count = event_count(document)
+    if max_events > 0 and count > max_events:
+        raise ImportTooLarge(
+            f"this export holds {count} events (of its game and its annotations); an import here holds at "
+            f"most {max_events}",
+            events=count,
+            limit=max_events,
+        )
+    return count
+
+
+def source_game(document: Any) -> UUID | None:
+    """The game an export was taken from (its ``game_id``), if it names one."""
+    if not isinstance(document, Mapping) or not isinstance(document.get("game_id"), str):
+        return None
+    try:
+        return UUID(document["game_id"])
+    except ValueError:
+        return None
+
+
+def _lone_surrogate(document: Any) -> str | None:
+    """Where a string of the document holds a lone surrogate (no store can write one), or None. msgspec
+    writes the whole document at C speed when it is clean (nearly always); only a failure walks it."""
+    try:
+        msgspec.json.encode(document)
+        return None
+    except (TypeError, ValueError, OverflowError, UnicodeError):
+        pass
+    stack: list[tuple[str, Any]] = [("document", document)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            if text.has_surrogate(item):
+                return path
+        elif isinstance(item, Mapping):
+            for key, child in item.items():
+                if isinstance(key, str) and text.has_surrogate(key):
+                    return path
+                stack.append((f"{path}.{key}" if path != "document" else str(key), child))
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
+    return None
+
+
 _HINTS: dict[type[DomainEvent], dict[str, Any]] = {}
 
-_ADDED: dict[type[DomainEvent], dict[str, Any]] = {MoveAmended: {"resolutions": []}}
+_ADDED: dict[type[DomainEvent], dict[str, Any]] = {
+    MoveAmended: {"resolutions": []},
+    AnnotationAdded: {"author_grant": None},
+}
 """Fields an event type gained after format 1 was fixed, and what an export written before reads as (the
-events' own upcasters say the same for stored events): an amendment had no resolutions."""
+events' own upcasters say the same for stored events): an amendment had no resolutions, a comment did not say
+which grant wrote it."""
 
 
 def _hints(cls: type[DomainEvent]) -> dict[str, Any]:
@@ -238,31 +356,41 @@ def domain_json(value: Any) -> Any:
     return value
 
 
-def refold(document: Any, *, game_id: UUID) -> ImportedLog:
+def refold(document: Any, *, game_id: UUID, limits: Limits | None = None) -> ImportedLog:
     """Check an exported document event by event; return what to write, or raise ``InvalidLog`` listing
-    every problem with its position (``events[12]``, ``annotations[3]``, ``setup``...)."""
+    every problem with its position (``events[12]``, ``annotations[3]``, ``setup``...), or
+    :class:`ImportTooLarge` before reading any event when it holds more than ``limits.max_events``."""
     from replay.errors import InvalidLog
 
+    limits = limits or Limits(now=now())
     problems = _Problems()
     if not isinstance(document, Mapping):
         raise InvalidLog([{"position": "document", "message": "an export is a JSON object"}])
+    check_size(document, limits.max_events)
     if document.get("format") != FORMAT or document.get("format_version") != FORMAT_VERSION:
         raise InvalidLog(
             [{"position": "format", "message": f"not a {FORMAT} document of version {FORMAT_VERSION}"}]
+        )
+    broken = _lone_surrogate(document)
+    if broken is not None:
+        raise InvalidLog(
+            [{"position": broken, "message": "a text holds a lone surrogate, which is not a character"}]
         )
     rules_version = document.get("rules_version")
     if not isinstance(rules_version, str) or not (rules.is_supported(rules_version) or _upgraded(document)):
         problems.add(
             "rules_version",
-            f"recorded under rules {rules_version}; this build replays {', '.join(sorted(rules.COMPATIBLE))}",
+            f"recorded under rules {str(rules_version)[:40]}; this build replays "
+            f"{', '.join(sorted(rules.COMPATIBLE))}",
         )
         raise InvalidLog(problems.items)
-    game = _created(document, game_id, problems) if rules.is_supported(rules_version) else None
-    if game is None and not rules.is_supported(rules_version):
+    if rules.is_supported(rules_version):
+        game = _created(document, game_id, problems, limits)
+    else:
         # Recorded under rules this build no longer replays, and moved to ones it does (``heronlog upgrade``):
         # the moves before the move are read as recorded, and checked all at once under the new rules when
         # the RulesUpgraded event is met (what the upgrade checked before writing it).
-        game = _created_as_recorded(document, game_id, problems)
+        game = _created_as_recorded(document, game_id, problems, limits)
     if game is None:
         raise InvalidLog(problems.items)
     created = game[1]
@@ -274,6 +402,7 @@ def refold(document: Any, *, game_id: UUID) -> ImportedLog:
         entries = []
     stream = _Stream("events", current.version + 1, problems)
     held = _Held()
+    checks = _Checks(current, limits, created.timestamp)
     for index, entry in enumerate(entries):
         position = f"events[{index}]"
         event = _parse(entry, _GAME_TYPES, game_id, position, problems)
@@ -283,22 +412,148 @@ def refold(document: Any, *, game_id: UUID) -> ImportedLog:
         if not stream.checks(index, position, event.originator_version):
             continue
         try:
-            _recheck(current, event, held)
+            checks.of_game(current, event, held)
+            decided = _recheck(current, event, held)
         except (ReplayError, domain.DomainError) as error:
             stream.refused(position, error.message, error=error.to_dict(), version=event.originator_version)
             continue
-        current = mutate(event, current)
-        written.append(event)
+        for each in decided:
+            current = mutate(each, current)
+            written.append(each)
     if held.events and stream.stopped_at is None:
         stream.refused(
             f"events[{len(entries) - 1}]",
             "the log ends with moves of a resolution that no amendment follows (they are written together)",
         )
     stream.close()
-    note_events = _annotations(document, game_id, current, problems)
+    note_events = _annotations(document, game_id, current, problems, checks)
     if problems.items:
         raise InvalidLog(problems.items)
     return ImportedLog(game=current, game_events=written, note_events=note_events)
+
+
+class _Checks:
+    """What the API would have refused in an event, beyond the rules (see the module docstring): who acted and
+    whether such a token may do that, its texts, its key, its time."""
+
+    def __init__(self, game: Game, limits: Limits, began: datetime) -> None:
+        players = game.setup["players"]
+        self.seats = {
+            f"seat:{seat}": seat for seat, player in enumerate(players) if not player.get("automatic")
+        }
+        self.latest = limits.now + CLOCK_GRACE
+        self.began = began
+        self.keys: dict[str, int] = {}
+        """Each key of the game's stream, and the version of the last event that carried it."""
+        self.note_keys: set[str] = set()
+
+    def actor(self, actor: str, what: str = "the actor") -> int | None:
+        """The seat an actor acts for (None: the owner); a :class:`ReplayError` for one the game has not."""
+        if actor == "owner":
+            return None
+        seat = self.seats.get(actor)
+        if seat is None:
+            shown = actor if len(actor) <= 40 else f"{actor[:40]}... ({len(actor)} characters)"
+            raise ReplayError(
+                f"{what} must be owner or seat:N of a seat of this game that takes a token "
+                f"({', '.join(['owner', *self.seats])}), not {shown!r}"
+            )
+        return seat
+
+    @staticmethod
+    def for_seats(seat: int | None, seats: Sequence[Any], what: str) -> None:
+        """A seat's token acts for its own seat only (the API's rule): refuse an event that says otherwise."""
+        if seat is not None and any(other != seat for other in seats):
+            raise ReplayError(f"seat:{seat} may {what} its own seat's moves only, as its token may")
+
+    def when(self, at: datetime) -> None:
+        if at < EARLIEST or at > self.latest:
+            raise ReplayError(
+                f"its time {at.isoformat()} is not a real one (before 2000, or after this import)"
+            )
+        if at < self.began - CLOCK_GRACE:
+            raise ReplayError(f"its time {at.isoformat()} comes before the game began")
+
+    def key(self, key: str | None, version: int, keys: dict[str, int]) -> None:
+        """An event's ``idempotency_key``: the header's 1 to 200 printable characters, trimmed, naming one
+        write (the events of one write are written together: one key is never found on two writes)."""
+        if key is None:
+            return
+        if (
+            not isinstance(key, str)
+            or not 1 <= len(key) <= MAX_KEY
+            or not key.isprintable()
+            or key != key.strip()
+        ):
+            raise ReplayError("an idempotency_key is 1 to 200 printable characters, as the header takes it")
+        last = keys.get(key)
+        if last is not None and last != version - 1:
+            raise ReplayError("this idempotency_key names an earlier write too: a key names one write")
+        keys[key] = version
+
+    def of_game(self, game: Game, event: DomainEvent, held: _Held) -> None:
+        """Refuse what no token could have written through the API in this event of the game's stream."""
+        self.when(event.timestamp)
+        self.key(getattr(event, "idempotency_key", None), event.originator_version, self.keys)
+        if isinstance(event, RulesUpgraded):
+            return  # written by whoever runs ``heronlog upgrade``, never by a token: checked against the rules
+        seat = self.actor(str(getattr(event, "actor", "")))
+        if isinstance(event, MovePlayed | MoveResolved):
+            self.for_seats(seat, [event.move.get("seat")], "record")
+        elif isinstance(event, MovesUndone):
+            self.for_seats(seat, [_seat_of(game, version) for version in event.versions], "undo")
+        elif isinstance(event, MovesRedone):
+            self.for_seats(seat, [_seat_of(game, version) for version in event.versions], "redo")
+        elif isinstance(event, MoveAmended):
+            resolved = [(move.seat, _seat_of(game, move.replaces)) for move in held.events]
+            if any(move.actor != event.actor for move in held.events):
+                raise ReplayError("the moves of a resolution are recorded by the actor of their amendment")
+            seats = [
+                event.move.get("seat"),
+                _seat_of(game, event.version),
+                *(s for pair in resolved for s in pair),
+            ]
+            self.for_seats(seat, seats, "amend")
+        elif isinstance(event, GameAbandoned):
+            if seat is not None:
+                raise ReplayError("only the owner abandons a game")
+            reason(event.reason)
+
+    def of_note(self, stream: notes.Annotations, event: DomainEvent) -> None:
+        """Refuse what no token could have written through the API in an event of the annotation stream."""
+        self.when(event.timestamp)
+        key = getattr(event, "idempotency_key", None)
+        if key is not None:
+            self.key(key, event.originator_version, {})
+            if key in self.note_keys:
+                raise ReplayError("this idempotency_key names an earlier comment too: a key names one write")
+            self.note_keys.add(key)
+        if isinstance(event, AnnotationAdded):
+            self.actor(event.author, "the author")
+            if not _an_id(event.annotation_id) or event.annotation_id in stream.items:
+                raise ReplayError("an annotation_id is a new id of at most 64 letters, digits and dashes")
+        elif isinstance(event, AnnotationEdited | AnnotationDeleted):
+            actor = event.editor if isinstance(event, AnnotationEdited) else event.actor
+            seat = self.actor(actor, "who changed it")
+            author = stream.get(event.annotation_id).author
+            if seat is not None and actor != author:
+                raise ReplayError(f"{actor} may change its own comments only, not those of {author}")
+
+
+def reason(said: str) -> str:
+    """An abandonment's reason as a game keeps it (the text rules, at most 500 characters, several lines)."""
+    return text.checked(said, "the reason", max_length=decisions.MAX_REASON, multiline=True, allow_empty=True)
+
+
+def _seat_of(game: Game, version: int) -> Any:
+    record = game.records.get(version)
+    return record.seat if record is not None else None
+
+
+def _an_id(value: str) -> bool:
+    return 1 <= len(value) <= MAX_ID and all(
+        char.isascii() and (char.isalnum() or char == "-") for char in value
+    )
 
 
 def _a_parent(parent: Any) -> bool:
@@ -317,7 +572,7 @@ def _a_parent(parent: Any) -> bool:
 
 
 def _created(
-    document: Mapping[str, Any], game_id: UUID, problems: _Problems
+    document: Mapping[str, Any], game_id: UUID, problems: _Problems, limits: Limits
 ) -> tuple[Game, GameCreated] | None:
     given: dict[str, Any] = {"setup": {}, "catalog": None, "opening": [], "parent": None}
     given.update((name, document[name]) for name in given if name in document)
@@ -329,6 +584,8 @@ def _created(
     if not _a_parent(given["parent"]):
         # the pages link a branch to its parent by these two fields: anything else is not a game's parent
         problems.add("parent", "parent must be null or {game_id: a game's id, version: a version from 1}")
+        return None
+    if not _parent_here(given["parent"], document, game_id, problems, limits):
         return None
     rules_version = str(document["rules_version"])  # one of rules.COMPATIBLE: the caller checked it
     try:
@@ -343,7 +600,19 @@ def _created(
     except (ReplayError, domain.DomainError) as error:
         problems.add("setup", error.message, error=error.to_dict())
         return None
-    if not same_json(event.setup, document.get("setup")):
+    declared = isinstance(given["setup"], Mapping) and given["setup"].get(decisions.CATALOG_OVERRIDE) is True
+    if event.setup.get(decisions.CATALOG_OVERRIDE) and not declared:
+        problems.add(
+            "catalog",
+            f"the catalog is not the one this build packages for such a game (rules {rules_version}"
+            f"{_first_difference(event.catalog, rules.packaged_catalog(event.setup, rules_version))}): an "
+            "export declares a catalog of its own with setup.catalog_override: true, and the game is then "
+            "marked as played with it",
+        )
+        return None
+    if not same_json(event.setup, document.get("setup")) and not same_json(
+        event.setup, _tidied(document.get("setup"))
+    ):
         problems.add(
             "setup",
             "the setup is not in its stored form (players, mode, seed, options, title, private, expansions)",
@@ -358,6 +627,9 @@ def _created(
         at = _time(document.get("created_at"))
     except ValueError as error:
         problems.add("created_at", str(error))
+        return None
+    if at < EARLIEST or at > limits.now + CLOCK_GRACE:
+        problems.add("created_at", f"{at.isoformat()} is not a real date (before 2000, or after this import)")
         return None
     created = GameCreated(
         originator_id=game_id,
@@ -385,10 +657,11 @@ def _upgraded(document: Mapping[str, Any]) -> bool:
 
 
 def _created_as_recorded(
-    document: Mapping[str, Any], game_id: UUID, problems: _Problems
+    document: Mapping[str, Any], game_id: UUID, problems: _Problems, limits: Limits
 ) -> tuple[Game, GameCreated] | None:
-    """The first event of a log recorded under rules this build does not replay, checked for its form only
-    (the rules cannot decide it here); the game it starts has no states until its RulesUpgraded event."""
+    """The first event of a log recorded under rules this build does not replay, checked for its form, its
+    parent and its date only (the rules cannot decide it here); the game it starts has no states until its
+    RulesUpgraded event."""
     given: dict[str, Any] = {"setup": {}, "catalog": {}, "opening": [], "parent": None}
     given.update((name, document[name]) for name in given if name in document)
     misfits = _misfits(GameCreated, given, sorted(given))
@@ -398,10 +671,15 @@ def _created_as_recorded(
         if not misfits:
             problems.add("parent", "parent must be null or {game_id: a game's id, version: a version from 1}")
         return None
+    if not _parent_here(given["parent"], document, game_id, problems, limits):
+        return None
     try:
         at = _time(document.get("created_at"))
     except ValueError as error:
         problems.add("created_at", str(error))
+        return None
+    if at < EARLIEST or at > limits.now + CLOCK_GRACE:
+        problems.add("created_at", f"{at.isoformat()} is not a real date (before 2000, or after this import)")
         return None
     created = GameCreated(
         originator_id=game_id,
@@ -436,6 +714,82 @@ def _recheck_upgrade(game: Game, event: RulesUpgraded) -> None:
         )
 
 
+def _tidied(setup: Any) -> Any:
+    """A setup with its names, colours and title in the form a game keeps text (:func:`replay.text.tidy`): a
+    game recorded before the text rules may hold a name with a blank or an invisible character at its end, or
+    a decomposed accent; its import keeps the name as the rules keep it now (anything else still differs)."""
+    if not isinstance(setup, Mapping):
+        return setup
+    tidied = dict(setup)
+    if isinstance(setup.get("title"), str):
+        tidied["title"] = text.tidy(setup["title"])
+    if isinstance(setup.get("players"), list):
+        tidied["players"] = [
+            {
+                key: text.tidy(value) if key in ("name", "colour") and isinstance(value, str) else value
+                for key, value in player.items()
+            }
+            if isinstance(player, Mapping)
+            else player
+            for player in setup["players"]
+        ]
+    return tidied
+
+
+def _parent_here(
+    parent: Mapping[str, Any] | None,
+    document: Mapping[str, Any],
+    game_id: UUID,
+    problems: _Problems,
+    limits: Limits,
+) -> bool:
+    """Whether a branch's parent is another game, one of this installation that had that version (when
+    ``limits`` says which games there are): a link to nothing, or to itself, is refused."""
+    if parent is None:
+        return True
+    parent_id = UUID(str(parent["game_id"]))
+    if parent_id in (game_id, source_game(document)):
+        problems.add("parent", "a game cannot be its own parent")
+        return False
+    if limits.parent_version is None:
+        return True
+    version = limits.parent_version(parent_id)
+    if version is None:
+        problems.add(
+            "parent",
+            f"the parent game {parent_id} is not here: import it first (a branch links to a game of this "
+            "installation)",
+        )
+        return False
+    if parent["version"] > version:
+        problems.add(
+            "parent", f"the parent game {parent_id} has versions 1 to {version}, not {parent['version']}"
+        )
+        return False
+    return True
+
+
+def _first_difference(mine: Any, packaged: Any, path: str = "catalog") -> str:
+    """Where two catalogs first differ, in words (``: catalog.passage_of_time.points[0] differs``)."""
+    if isinstance(mine, Mapping) and isinstance(packaged, Mapping):
+        for key in sorted(set(mine) | set(packaged), key=str):
+            if key not in mine or key not in packaged:
+                return f": {path}.{key} is {'missing' if key not in mine else 'not packaged'}"
+            found = _first_difference(mine[key], packaged[key], f"{path}.{key}")
+            if found:
+                return found
+        return ""
+    if isinstance(mine, list | tuple) and isinstance(packaged, list | tuple):
+        if len(mine) != len(packaged):
+            return f": {path} has {len(mine)} entries, not {len(packaged)}"
+        for index, (a, b) in enumerate(zip(mine, packaged, strict=True)):
+            found = _first_difference(a, b, f"{path}[{index}]")
+            if found:
+                return found
+        return ""
+    return "" if mine == packaged else f": {path} differs"
+
+
 def _parse(
     entry: Any, types: Mapping[str, type[DomainEvent]], originator: UUID, position: str, problems: _Problems
 ) -> DomainEvent | None:
@@ -461,28 +815,34 @@ class _Held:
     before: Game | None = None
 
 
-def _recheck(game: Game, event: DomainEvent, held: _Held) -> None:
-    """Re-decide ``event`` against ``game``; raise if the decision differs from what the log says."""
+def _recheck(game: Game, event: DomainEvent, held: _Held) -> list[DomainEvent]:
+    """Re-decide ``event`` against ``game``; raise if the decision differs from what the log says. Returns the
+    events to write for it: the event itself, its words said again by the rules (never the file's); none
+    yet for a resolution's move, written with its amendment."""
     if held.events and not isinstance(event, MoveResolved | MoveAmended):
         raise ReplayError(
             "moves of a resolution must be followed by their amendment (they are written together)"
         )
-    if isinstance(event, RulesUpgraded):
+    if isinstance(event, RulesUpgraded):  # an abandoned game may be moved too, as ``heronlog upgrade`` does
         _recheck_upgrade(game, event)
-        return
+        return [event]
     if not game.playable:
-        # Under rules this build does not replay: read as recorded; the RulesUpgraded event that follows
-        # checks the whole line of play at once. Only what needs no rules is checked here.
+        # Under rules this build does not replay: read as recorded (its words as the file has them: no rules
+        # here say them again); the RulesUpgraded event that follows checks the whole line of play at once.
+        # Only what needs no rules is checked here.
         if isinstance(event, MovesUndone | MovesRedone | MoveResolved | MoveAmended):
             _recheck_line_only(game, event)
-        return
+        if game.abandoned is not None:
+            raise ReplayError("the game was already abandoned")
+        return [event]
     if isinstance(event, MovePlayed):
         [decided] = decisions.play(game, [event.move], actor=event.actor).events
         if not same_json(decided.chance, event.chance):
             raise ReplayError("the chance outcomes after this move are not what the seed draws")
         if event.seat != event.move.get("seat"):
             raise ReplayError("the event's seat is not the move's seat")
-    elif isinstance(event, MovesUndone):
+        return [replace(event, description=decided.description)]
+    if isinstance(event, MovesUndone):
         tail = list(game.line[len(game.line) - len(event.versions) :]) if event.versions else []
         if not event.versions or tail != list(event.versions):
             raise ReplayError("an undo must take back the last moves of the line of play, in order")
@@ -490,16 +850,22 @@ def _recheck(game: Game, event: DomainEvent, held: _Held) -> None:
         if not event.versions or list(game.redo[: len(event.versions)]) != list(event.versions):
             raise ReplayError("a redo must replay the next undone moves, in order")
     elif isinstance(event, MoveResolved):
-        # Checked with the amendment that follows it; here only what can be said of it alone.
+        # Checked with the amendment that follows it; here only what can be said of it alone. The game stays
+        # as it stood before the first of them until the amendment: they are folded with it.
         if event.replaces not in game.line:
             raise ReplayError("a resolution's move must stand in for a move of the line of play")
         held.before = held.before or game
         held.events.append(event)
+        return []
     elif isinstance(event, MoveAmended):
-        _recheck_amendment(held.before or game, event, held.events)
+        written = _recheck_amendment(held.before or game, event, held.events)
         held.events, held.before = [], None
-    elif game.abandoned is not None:
+        return written
+    if game.abandoned is not None:
         raise ReplayError("the game was already abandoned")
+    if isinstance(event, GameAbandoned):  # kept as the rules keep texts now (a reason stored before them)
+        return [replace(event, reason=reason(event.reason))]
+    return [event]
 
 
 def _recheck_line_only(game: Game, event: DomainEvent) -> None:
@@ -517,9 +883,12 @@ def _recheck_line_only(game: Game, event: DomainEvent) -> None:
             raise ReplayError("an amendment must correct a move of the line of play")
 
 
-def _recheck_amendment(game: Game, event: MoveAmended, resolving: Sequence[MoveResolved]) -> None:
+def _recheck_amendment(
+    game: Game, event: MoveAmended, resolving: Sequence[MoveResolved]
+) -> list[DomainEvent]:
     """Re-decide an amendment with its resolutions (the moves recorded just before it) against the game as it
-    stood before them; raise unless the rules decide every one of those events as the log has them."""
+    stood before them; raise unless the rules decide every one of those events as the log has them. Returns
+    them all, in order, each with the words the rules say for it."""
     asked = _resolutions_asked(event, resolving)
     decided, _ = decisions.amend(
         game, event.version, event.move, actor=event.actor, unchanged=True, resolutions=asked
@@ -532,6 +901,7 @@ def _recheck_amendment(game: Game, event: MoveAmended, resolving: Sequence[MoveR
         raise ReplayError("the amendment's redrawn chance outcomes are not what the seed draws")
     if not same_json(amended.resolutions, event.resolutions) or len(moves) != len(resolving):
         raise ReplayError("the amendment's resolutions are not where the rules put them now")
+    written: list[DomainEvent] = []
     for mine, theirs in zip(moves, resolving, strict=True):
         assert isinstance(mine, MoveResolved)
         same = (mine.originator_version, mine.replaces, mine.seat) == (
@@ -545,6 +915,8 @@ def _recheck_amendment(game: Game, event: MoveAmended, resolving: Sequence[MoveR
                 "now (its seat, the move it stands in for, or the chance outcomes after it)",
                 resolution_version=theirs.originator_version,
             )
+        written.append(replace(theirs, description=mine.description))
+    return [*written, replace(event, description=amended.description)]
 
 
 def _resolutions_asked(event: MoveAmended, resolving: Sequence[MoveResolved]) -> list[decisions.Resolution]:
@@ -573,7 +945,7 @@ def _resolutions_asked(event: MoveAmended, resolving: Sequence[MoveResolved]) ->
 
 
 def _annotations(
-    document: Mapping[str, Any], game_id: UUID, game: Game, problems: _Problems
+    document: Mapping[str, Any], game_id: UUID, game: Game, problems: _Problems, checks: _Checks
 ) -> list[DomainEvent]:
     entries = document.get("annotations", [])
     if not isinstance(entries, list):
@@ -597,12 +969,17 @@ def _annotations(
         if not replayed.checks(index, position, event.originator_version):
             continue
         try:
+            checks.of_note(stream, event)
             if isinstance(event, AnnotationAdded):
                 if not 1 <= event.version <= game.version:
                     raise ReplayError(f"anchored to version {event.version}, beyond the game")
-                notes.check_content(event.text, event.glyph, event.target)
-            else:
-                stream.get(getattr(event, "annotation_id", ""))
+                said, glyph, target = notes.check_content(event.text, event.glyph, event.target)
+                # The grants of the installation it was written in are not this one's: here only the owner
+                # may change it (replay.annotations.Annotation.changeable_by).
+                event = replace(event, text=said, glyph=glyph, target=target, author_grant=None)
+            elif isinstance(event, AnnotationEdited):
+                said, glyph, target = notes.check_content(event.text, event.glyph, event.target)
+                event = replace(event, text=said, glyph=glyph, target=target)
         except ReplayError as error:
             replayed.refused(position, error.message)
             continue

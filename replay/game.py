@@ -28,6 +28,7 @@ from uuid import UUID
 import msgspec
 
 import domain
+from domain import GameState
 from replay import rules
 from replay.events import (
     DomainEvent,
@@ -146,7 +147,7 @@ class Game:
     abandoned: AuditEntry | None
     base: int
     """Index along the line of ``states[0]``: states before it are rebuilt on demand (after a snapshot)."""
-    states: tuple[Any, ...]
+    states: tuple[GameState, ...]
     """``states[i]`` is the rules-engine state after ``base + i`` effective moves."""
 
     @property
@@ -157,7 +158,7 @@ class Game:
         return bool(self.states)
 
     @property
-    def state(self) -> Any:
+    def state(self) -> GameState:
         """The current rules-engine state (``domain.GameState``); :class:`RulesVersionUnsupported` for a game
         recorded under rules this build does not replay."""
         if not self.states:
@@ -178,7 +179,7 @@ class Game:
             return "rules unsupported"
         return "finished" if domain.is_over(self.state) else "in progress"
 
-    def state_after(self, moves: int) -> Any:
+    def state_after(self, moves: int) -> GameState:
         """The state after the first ``moves`` effective moves of the line of play."""
         if not 0 <= moves <= len(self.line):
             raise IndexError(moves)
@@ -243,7 +244,9 @@ def created_game(event: GameCreated, state: Any) -> Game:
         modified_on=event.timestamp,
         setup=event.setup,
         rules_version=event.rules_version,
-        catalog=event.catalog,
+        # One copy per catalog, not per game read (a game whose rules are not replayed here has no engine state
+        # to share it with, and keeps its own).
+        catalog=event.catalog if state is None else rules.shared_catalog(state, event.catalog),
         opening=opening,
         parent=event.parent,
         records={},
@@ -257,7 +260,8 @@ def created_game(event: GameCreated, state: Any) -> Game:
     )
 
 
-def _record_of(event: MovePlayed) -> MoveRecord:
+def _record_of(event: MovePlayed | MoveResolved, **more: Any) -> MoveRecord:
+    """The record of a move played (or played by a resolution: ``more`` says what it resolves)."""
     return MoveRecord(
         version=event.originator_version,
         move=dict(event.move),
@@ -267,6 +271,7 @@ def _record_of(event: MovePlayed) -> MoveRecord:
         at=event.timestamp,
         description=event.description,
         idempotency_key=event.idempotency_key,
+        **more,
     )
 
 
@@ -356,21 +361,8 @@ def _redone(event: MovesRedone, game: Game | None) -> Game:
 def _resolved(event: MoveResolved, game: Game | None) -> Game:
     # Only recorded: the amendment written right after it puts it on the line of play (``_amended``).
     assert game is not None
-    record = _resolved_record(event)
+    record = _record_of(event, resolves=event.replaces)
     return replace(game, **_advance(game, event), records={**game.records, record.version: record})
-
-
-def _resolved_record(event: MoveResolved) -> MoveRecord:
-    return MoveRecord(
-        version=event.originator_version,
-        move=dict(event.move),
-        chance=tuple(dict(outcome) for outcome in event.chance),
-        seat=event.seat,
-        actor=event.actor,
-        at=event.timestamp,
-        description=event.description,
-        resolves=event.replaces,
-    )
 
 
 def _amendment(
@@ -550,7 +542,7 @@ def history(events: Iterable[DomainEvent]) -> Game:
             redo = redo[len(event.versions) :]
             audit.append(_entry_of(event))
         elif isinstance(event, MoveResolved):
-            records[version] = _resolved_record(event)
+            records[version] = _record_of(event, resolves=event.replaces)
         elif isinstance(event, MoveAmended):
             position, later, entry = _amendment(event, line, records)
             line = [*line[:position], version, *later]
@@ -671,7 +663,37 @@ class GameSnapshot(DomainEvent):
                 return None
             records[version] = replace(records[version], description=words, redescribed=True)
         engine = domain.state_from_dict(_with_catalog(data["engine"], past.catalog))
-        return replace(past, records=records, base=len(past.line), states=(engine,))
+        return replace(
+            past,
+            catalog=rules.shared_catalog(engine, past.catalog),  # one copy per catalog, not per game read
+            records=records,
+            base=len(past.line),
+            states=(engine,),
+        )
+
+    def state_on(self, game: Game, moves: int) -> GameState | None:
+        """The engine state this snapshot keeps, when it is ``game``'s after the first ``moves`` moves of its
+        line of play: taken at an event the game holds (same version, same time), on that line, under the same
+        rules. None otherwise (a snapshot of a line since undone or corrected, of rules the game has moved
+        from, or written from a fold the store no longer holds). What rebuilding a game's earlier states may
+        start from (:meth:`replay.application.GameLog.reaching`)."""
+        if self.originator_id != game.id or _time_of(game, self.originator_version) != self.timestamp:
+            return None
+        data = self.fold()
+        if data["rules_version"] != game.rules_version or list(data["line"]) != list(game.line[:moves]):
+            return None
+        catalog = game.catalog if "format" in data else data["catalog"]
+        return domain.state_from_dict(_with_catalog(data["engine"], catalog))
+
+
+def _time_of(game: Game, version: int) -> datetime | None:
+    """When the game's event at ``version`` was written, as the fold knows it (None: it does not)."""
+    if version == 1:
+        return game.created_on
+    record = game.records.get(version)
+    if record is not None:
+        return record.at
+    return next((entry.at for entry in game.audit if entry.version == version), None)
 
 
 def _described(data: Mapping[str, Any], past: Game) -> dict[int, str] | None:
@@ -711,6 +733,7 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
     rules.ensure_supported(data["rules_version"])
     records = {record.version: record for record in map(MoveRecord.from_dict, data["records"])}
     line = tuple(data["line"])
+    state = domain.state_from_dict(_with_catalog(data["engine"], data["catalog"]))
     game = Game(
         id=event.originator_id,
         version=event.originator_version,
@@ -718,7 +741,7 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
         modified_on=event.timestamp,
         setup=data["setup"],
         rules_version=data["rules_version"],
-        catalog=data["catalog"],
+        catalog=rules.shared_catalog(state, data["catalog"]),  # one copy per catalog, not per game read
         opening=tuple(dict(move) for move in data["opening"]),
         parent=data["parent"],
         records=records,
@@ -728,7 +751,7 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
         keys={key: tuple(versions) for key, versions in data["keys"].items()},
         abandoned=AuditEntry.from_dict(data["abandoned"]) if data["abandoned"] else None,
         base=len(line),
-        states=(domain.state_from_dict(_with_catalog(data["engine"], data["catalog"])),),
+        states=(state,),
     )
     return game if data.get("described_on_line") else _described_on_line(game)
 

@@ -1,8 +1,9 @@
 """Walking a game's history: one traversal feeds every reader (STYLE habit 11, python-chess's visitor).
 
 :func:`walk` goes along the line of play once, handing each visitor the move, the state before and after it,
-and where it happened (round, turn, seat). The timeline, the text record, the score timeline and the BG Stats
-export are visitors; none of them re-implements the traversal.
+and where it happened (round, turn, seat). The timeline, the text record and the score timeline are visitors;
+none of them re-implements the traversal. (A game's result for the outcome loggers, BG Stats and BGG, is read
+from its final state: :mod:`replay.plays`.)
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import domain
 from replay import rules
 from replay.annotations import Annotation
 from replay.game import Game, MoveRecord
+from replay.text import printable
 
 
 @dataclass(frozen=True)
@@ -307,6 +309,8 @@ class TextRecord(Visitor):
         ]
         if game.parent:
             self.lines.append(f"branch of game {game.parent['game_id']} at version {game.parent['version']}")
+        if setup.get("catalog_override"):
+            self.lines.append("played with a catalog of its own, not the components heronlog packages")
         if game.setup.get("solo"):
             self.lines.append(f"solo game against the rival, difficulty {game.setup['solo']}")
             self.lines.extend(f"       ({line})" for line in opening_lines(game))
@@ -319,7 +323,11 @@ class TextRecord(Visitor):
             glyph = f"{note.glyph} " if note.glyph else ""
             target = f" [{self._target(note.target)}]" if note.target else ""
             author = actor_text(self._opening, note.author)
-            self.lines.append(f"      {{{glyph}{author}{target}: {note.text}}}")
+            # A comment of several lines goes on, indented, under its first (text() escapes the rest).
+            first, *more = note.text.split("\n")
+            said = [f"      {{{glyph}{author}{target}: {first}", *(f"       {line}" for line in more)]
+            said[-1] += "}"
+            self.lines.extend(said)
 
     def _target(self, target: Mapping[str, Any]) -> str:
         """A comment's board target in the replay page's words ("steward room 1", "Ben's domain (seat 2)")."""
@@ -359,13 +367,16 @@ class TextRecord(Visitor):
         self.lines += ["", "## Score sheet" + ("" if domain.is_over(state) else " (game in progress)")]
         self.lines.extend(score_table(state, self.names))
         if game.abandoned:
-            note = game.abandoned.note.strip()
+            first, *more = game.abandoned.note.strip().split("\n")
             self.lines.append(
-                f"abandoned by {actor_text(state, game.abandoned.actor)}" + (f": {note}" if note else "")
+                f"abandoned by {actor_text(state, game.abandoned.actor)}" + (f": {first}" if first else "")
             )
+            self.lines.extend(f"  {line}" for line in more)
 
     def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
+        """The record, each line as :func:`replay.text.printable` writes it: a name, title or comment stored
+        with a control character (before they were refused) never writes it raw to a reader's terminal."""
+        return "\n".join(printable(line) for line in self.lines) + "\n"
 
 
 def actor_text(state: Any, actor: str) -> str:
@@ -423,49 +434,7 @@ def text_record(game: Game, annotations: Sequence[Annotation] = ()) -> str:
     return visitor.text()
 
 
-# --- BG Stats ---------------------------------------------------------------------------------------------
-
-BGG_ID = 371942
-"""BoardGameGeek's id of The White Castle, by which BG Stats recognises the game."""
-
-
-def bgstats_play(game: Game) -> dict[str, Any]:
-    """A finished game's result in the BG Stats play-import shape (games, players, plays with scores)."""
-    state = game.state
-    sheets = [sheet.to_dict() for sheet in domain.score(state)]
-    first_seat = first_player(game)
-    seats: Sequence[Mapping[str, Any]] = game.setup["players"]
-    last_at = game.records[game.line[-1]].at if game.line else game.created_on
-    minutes = max(1, round((last_at - game.created_on).total_seconds() / 60))
-    return {
-        "sourceName": "heronlog",
-        "sourceUrl": "",
-        "games": [{"sourceGameId": "the-white-castle", "name": "The White Castle", "bggId": BGG_ID}],
-        "players": [
-            {"sourcePlayerId": f"seat-{seat}", "name": entry["name"]} for seat, entry in enumerate(seats)
-        ],
-        "plays": [
-            {
-                "sourcePlayId": str(game.id),
-                "gameRefId": "the-white-castle",
-                "playDate": game.created_on.strftime("%Y-%m-%d %H:%M:%S"),
-                "durationMin": minutes,
-                "ignored": False,
-                "manualWinner": False,
-                "playerScores": [
-                    {
-                        "playerRefId": f"seat-{seat}",
-                        "score": str(sheet["total"]),
-                        "winner": sheet["rank"] == 1,
-                        "rank": sheet["rank"],
-                        "seatOrder": seat + 1,
-                        "startPlayer": seat == first_seat,
-                    }
-                    for seat, sheet in enumerate(sheets)
-                ],
-            }
-        ],
-    }
+# --- who played first -----------------------------------------------------------------------------------
 
 
 def first_player(game: Game) -> int | None:

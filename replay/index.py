@@ -1,25 +1,344 @@
-"""The list of games: a read model of every store's game index (DESIGN §3).
+"""The list of games: a read model that answers a page in O(page), across every store (DESIGN §3, issue 28).
 
-Each store keeps one index stream (:class:`replay.events.GameIndexed` events), written in the same transaction
-as each new game's first event, so the list never shows a game that does not exist nor misses one that does.
-An entry holds what the list shows and searches (title, players, mode, privacy, parent, creation time) without
-loading the game; what changes as the game is played (its version, status, round and winner) is read from the
-game itself for the page being shown, and kept per game version.
+**Where it comes from.** Each store keeps one index stream (:class:`replay.events.GameIndexed` events), written in
+the same atomic write as each new game's first event: the list never shows a game that does not exist nor misses
+one that does. The list itself is a projection of that stream, kept beside the store's events and sorted by when
+each game was listed (created here, or imported here: the entry's time): a sorted set and a few hashes under the
+store's hash tag in Redis (:mod:`replay.store.index`), indexed tables in the SQLite file
+(:mod:`replay.index_sqlite`), dictionaries in memory (:class:`MemoryListing`). The projection records how far
+along the index stream it is; every page first brings it up to date (the check rides on the page's own query), so
+a game created by any process is listed by the next page any process answers. An archive written before the
+projection existed is projected on its first page, once (a migration that may run twice at once: adding an entry
+is idempotent).
+
+**What a row holds.** What the list shows and searches without loading a game (title, players, mode,
+privacy, parent, when it was listed, the words of its title and players), its version read from the game's own
+stream in the same round trip as the page, and its summary (status, round, winner, and the game's own date:
+an import's is when it was played, not when it came), written by each write
+that changes it (:meth:`GameIndex.noted`: a round's end, the end of a game, an abandon, an undo across
+either; a few writes per game). A summary never written (an archive projected from its index stream) is
+worked out from the game the first time a page shows it; one left behind by a process that stopped between a
+write and its summary is put right by any process that holds the game warm when a page shows it, or by the
+game's next change.
+
+**Paging.** Newest first, by (time listed, game id). A page names the next one by the last game it shows
+(a cursor, :class:`Key`), so paging through the list while games are created shows every game once; a page
+by ``offset`` works too (O(log n + page) on Redis). Several stores (shards): each answers its own page from
+the cursor and the pages are merged (O(page x stores)).
+
+**Search.** Case-insensitive, by words: every word of the search must start a word of the game's title or of
+one of its players' names (``chie`` finds "Chieko", ``club night`` finds "Club night 12"); private games are
+never found. Each store keeps, per word, its public games sorted by time, and the distinct words sorted
+alphabetically with how many games each has. A search expands each of its words to the indexed words it
+starts (:data:`EXPANSION_MAX` at most), takes the word with the fewest games as the driver, and:
+
+* when the search is one word that starts one indexed word, pages through that word's games directly: exact
+  and O(page), however many games have it;
+* when each of its words starts one indexed word, takes the intersection of their games (the store's own
+  set intersection): exact, however many games have them;
+* when the driver's games number :data:`SEARCH_CAP` or fewer, gathers them all and checks the other words
+  against each game's words: exact, whatever the archive's size;
+* otherwise (a word so short or common that it starts too many games) looks through the newest
+  :data:`SEARCH_CAP` games (of the driver's word, when it is one word; else of all), checking every word, from
+  the page's cursor on and only until the page is full (such words match often): the page holds the newest
+  games found among those, and the answer says the count is a lower bound and the search may be cut short
+  (``complete`` false: "refine your search").
 """
 
 from __future__ import annotations
 
+import bisect
+import logging
+import re
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any, Literal, Protocol
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import domain
+from replay import rules
 from replay.errors import GameCorrupt, store_unavailable
 from replay.events import GameCreated, GameIndexed
 from replay.game import Game
-from replay.stores import GameStore, Stores
+
+SEARCH_CAP = 10_000
+"""The most games a search examines: past this it answers with the newest matches among them and says so."""
+EXPANSION_MAX = 64
+"""The most indexed words one word of a search may expand to (``a`` expands to every word starting with a):
+past this, that word is checked against each game's words instead."""
+TERMS_MAX = 8
+"""The most words of a search that count (the rest are ignored)."""
+WORD_MAX = 40
+"""Words are indexed and searched by their first this many characters (a player's name has at most 40)."""
+CATCH_UP_BATCH = 1_000
+"""Index entries projected per step when the list catches up with its index stream."""
+
+logger = logging.getLogger(__name__)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_SPLIT = re.compile(r"[\W_]+")
+_KEY = re.compile(r"^(-?\d{1,20})_([0-9a-f]{32})$")
+
+
+# --- what the list holds ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Key:
+    """A game's place in the list: when it was listed (microseconds since 1970) and its id (32 hex digits).
+    The list is in descending order of keys; a page's cursor is the key of the last game it shows."""
+
+    created: int
+    game: str
+
+    def text(self) -> str:
+        """The cursor as clients see it (opaque to them)."""
+        return f"{self.created}_{self.game}"
+
+    @classmethod
+    def parse(cls, text: str) -> Key:
+        """A cursor sent back by a client; ``ValueError`` if it is not one."""
+        found = _KEY.match(text)
+        if found is None:
+            raise ValueError(f"not a cursor of the list of games: {text!r}")
+        return cls(int(found.group(1)), found.group(2))
+
+
+def micros(moment: datetime) -> int:
+    """A timestamp as whole microseconds since 1970 (exact: no float on the way)."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return (moment - _EPOCH) // timedelta(microseconds=1)
+
+
+def normal(text: str) -> str:
+    """Text as the search compares it: NFKC (a full-width letter is the letter), case folded."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def words_in(*texts: str) -> tuple[str, ...]:
+    """The distinct words of some texts, in order, normalised and cut to :data:`WORD_MAX` characters."""
+    seen: dict[str, None] = {}
+    for text in texts:
+        for word in _SPLIT.split(normal(text)):
+            if word:
+                seen.setdefault(word[:WORD_MAX], None)
+    return tuple(seen)
+
+
+def terms_of(search: str | None) -> tuple[str, ...]:
+    """The words a search looks for (at most :data:`TERMS_MAX`); none for a blank search."""
+    return words_in(search or "")[:TERMS_MAX]
+
+
+def matches(words: str, terms: Iterable[str]) -> bool:
+    """Whether every term starts a word of ``words`` (a game's words, as :attr:`Entry.text` spells them)."""
+    return all(" " + term in words for term in terms)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What the list knows of a game from its index entry: never changes."""
+
+    game_id: str
+    created_on: str
+    created: int
+    title: str
+    players: tuple[str, ...]
+    mode: str
+    private: bool
+    parent: Mapping[str, Any] | None
+
+    @property
+    def key(self) -> Key:
+        return Key(self.created, UUID(self.game_id).hex)
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return words_in(self.title, *self.players)
+
+    @property
+    def text(self) -> str:
+        """The game's words, each after a space: a term starts a word when ``" " + term`` is in it."""
+        return "".join(" " + word for word in self.words)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "created_on": self.created_on,
+            "created": self.created,
+            "title": self.title,
+            "players": list(self.players),
+            "mode": self.mode,
+            "private": self.private,
+            "parent": dict(self.parent) if self.parent else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Entry:
+        return cls(
+            game_id=data["game_id"],
+            created_on=data["created_on"],
+            created=int(data["created"]),
+            title=data["title"],
+            players=tuple(data["players"]),
+            mode=data["mode"],
+            private=bool(data["private"]),
+            parent=data["parent"],
+        )
+
+    @classmethod
+    def of(cls, indexed: GameIndexed) -> Entry:
+        return cls(
+            game_id=indexed.game_id,
+            created_on=indexed.timestamp.isoformat(),
+            created=micros(indexed.timestamp),
+            title=indexed.title,
+            players=tuple(indexed.players),
+            mode=indexed.mode,
+            private=indexed.private,
+            parent=indexed.parent,
+        )
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What changes as a game is played, as of one version of it; and the game's own date (when it was played:
+    an imported game is listed by when it came here, and shows the date it was recorded)."""
+
+    version: int
+    status: str
+    round: int
+    winner: str | None
+    created_on: str | None = None
+    rules_version: str | None = None
+    """The rules the game is recorded under (None in a summary written before it was kept): a build that does
+    not replay them lists the game as ``rules unsupported`` (:meth:`shown`), whatever the summary says."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "status": self.status,
+            "round": self.round,
+            "winner": self.winner,
+            "created_on": self.created_on,
+            "rules_version": self.rules_version,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Summary:
+        return cls(
+            int(data["version"]),
+            data["status"],
+            int(data["round"]),
+            data["winner"],
+            data.get("created_on"),
+            data.get("rules_version"),
+        )
+
+    def shown(self) -> Summary:
+        """The summary as this build lists it: a game of rules it does not replay is ``rules unsupported``,
+        with neither round nor winner (those are the rules engine's to say)."""
+        if self.rules_version is None or rules.is_supported(self.rules_version) or self.status == DAMAGED:
+            return self
+        return replace(self, status=UNSUPPORTED, round=0, winner=None)
+
+
+DAMAGED = "damaged"
+"""The status the list shows for a game whose stored events are damaged (opening it names the damage)."""
+UNSUPPORTED = "rules unsupported"
+"""The status of a game recorded under rules this build does not replay (``Game.status`` says the same)."""
+
+
+def summary_of(game: Game) -> Summary:
+    """A game's summary as it stands (a game of rules this build does not replay: its status, ``rules
+    unsupported``, with neither round nor winner: those are the rules engine's to say)."""
+    created_on = game.created_on.isoformat()
+    if not game.playable:
+        return Summary(game.version, game.status, 0, None, created_on, game.rules_version)
+    winner = None
+    if domain.is_over(game.state):
+        sheets = [sheet.to_dict() for sheet in domain.score(game.state)]
+        best = min(range(len(sheets)), key=lambda seat: sheets[seat]["rank"])
+        winner = str(game.setup["players"][best]["name"])
+    return Summary(game.version, game.status, int(game.state.round), winner, created_on, game.rules_version)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One game of a page: its entry, its summary as last written (None: never), its version now."""
+
+    entry: Entry
+    summary: Summary | None
+    version: int | None
+
+    @property
+    def key(self) -> Key:
+        return self.entry.key
+
+
+@dataclass(frozen=True)
+class Query:
+    """One store's part of a page: games after (older than) or before (newer than) a cursor, or from the top
+    skipping ``offset``; at most ``limit``, newest first."""
+
+    terms: tuple[str, ...] = ()
+    include_private: bool = False
+    after: Key | None = None
+    before: Key | None = None
+    limit: int = 50
+    offset: int = 0
+
+
+@dataclass(frozen=True)
+class Found:
+    """One store's answer: the rows (newest first), how many games the query finds in all (at least, when not
+    ``complete``), and where the store's projection stood when it answered."""
+
+    rows: list[Row]
+    total: int
+    complete: bool = True
+    position: int = 0
+    stream: int = 0
+    """The index stream's last version: when above ``position`` the projection was behind."""
+
+    @property
+    def behind(self) -> bool:
+        return self.stream > self.position
+
+
+class Listing(Protocol):
+    """A store's projection of its index stream (see the module docstring): Redis, SQLite or memory."""
+
+    def position(self) -> int:
+        """The index stream's version up to which every entry is projected."""
+
+    def add(self, entries: Sequence[tuple[Entry, Summary | None]], position: int) -> None:
+        """Project entries (again, harmlessly) and move the position up to ``position`` (never down)."""
+
+    def note(self, game_id: UUID, summary: Summary) -> None:
+        """Keep a game's summary, unless one of a later version is kept already."""
+
+    def page(self, query: Query) -> Found:
+        """Answer one store's part of a page (see :class:`Query`)."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """A page of the list of games, across every store."""
+
+    summaries: list[GameSummary]
+    total: int
+    complete: bool
+    newer: Key | None
+    """The cursor of the page before this one (newer games), when there is one."""
+    older: Key | None
+    """The cursor of the page after this one (older games), when there is one."""
+    unavailable: tuple[str, ...] = ()
+    """The stores (shards) that did not answer (a cluster node down): their games are missing from the page
+    and from the total (empty when every store answered)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +356,7 @@ class GameSummary:
     status: str
     round: int
     winner: str | None
+    key: Key | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -54,17 +374,305 @@ class GameSummary:
         }
 
 
-def index_id(store: GameStore) -> UUID:
+# --- the search, written once for the stores that run it in this process ------------------------------------
+
+
+Direction = Literal["after", "before"]
+
+
+class Primitives(Protocol):
+    """What :func:`answer` asks of a store's projection (memory, SQLite); Redis runs the same steps in Lua."""
+
+    def expand(self, term: str, most: int) -> list[tuple[str, int]]:
+        """The indexed words that ``term`` starts (alphabetically, at most ``most``) and each one's games."""
+
+    def count(self, source: str | None, include_private: bool) -> int:
+        """How many games a source holds: one word's (``source``), or every (public) game's (None)."""
+
+    def keys(
+        self, source: str | None, *, private: bool, start: Key | None, direction: Direction, skip: int, n: int
+    ) -> list[Key]:
+        """Up to ``n`` keys of a source past ``start`` (from the newest when None) going ``after`` (older,
+        newest first) or ``before`` (newer, nearest first), skipping the first ``skip``."""
+
+    def intersection(self, words: Sequence[str], query: Query) -> tuple[list[Key], int]:
+        """The page (by the query's cursor or offset) of the games that have every one of these indexed words,
+        and how many there are."""
+
+    def gathered(self, words: Sequence[str]) -> list[tuple[Key, str]]:
+        """Every game of these indexed words (once each, in no particular order), with its words."""
+
+    def walk(
+        self, source: str | None, start: Key | None, direction: Direction, n: int
+    ) -> list[tuple[Key, str]]:
+        """Up to ``n`` public games of a source past ``start`` (as :meth:`keys`), with their words."""
+
+    def rows(self, keys: Sequence[Key]) -> list[Row]:
+        """The rows of these games, in the same order."""
+
+
+MEMBERSHIP_MAX = 16
+"""A word of a search that starts at most this many indexed words is checked by looking each game up in their
+sets (Redis: ``ZMSCORE``), not by reading each game's words: the same answer, found faster."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a store answers a query (see the module docstring): ``empty`` (a word of the search starts no indexed
+    word), ``direct`` (a page of a sorted source: every game, or one word's), ``intersect`` (the games that have
+    every one of ``words``), ``gather`` (every game of the driver's ``words``, checked against the ``filters``)
+    or ``scan`` (the newest :data:`SEARCH_CAP` games of a source, checked against the ``filters``). ``source``
+    None is every (public) game. Each filter is a term and, when it starts at most :data:`MEMBERSHIP_MAX`
+    indexed words, those words (else None): a game passes when it has one of them, which is when the term
+    starts one of its words."""
+
+    mode: Literal["empty", "direct", "intersect", "gather", "scan"]
+    source: str | None = None
+    words: tuple[str, ...] = ()
+    filters: tuple[tuple[str, tuple[str, ...] | None], ...] = ()
+
+
+def plan(query: Query, expand: Callable[[tuple[str, ...]], list[list[tuple[str, int]]]]) -> Plan:
+    """The plan for a query; ``expand`` gives, for each term, the indexed words it starts (alphabetically, at
+    most ``EXPANSION_MAX + 1``) with how many games each has."""
+    if not query.terms:
+        return Plan("direct")
+    plans = expand(query.terms)
+    if any(not words for words in plans):
+        return Plan("empty")
+    sizes = [sum(count for _, count in words) if len(words) <= EXPANSION_MAX else None for words in plans]
+    checks = [
+        (term, tuple(word for word, _ in words) if len(words) <= MEMBERSHIP_MAX else None)
+        for term, words in zip(query.terms, plans, strict=True)
+    ]
+    known = [index for index, size in enumerate(sizes) if size is not None]
+    if not known:
+        return Plan("scan", filters=tuple(checks))
+    driver = min(known, key=lambda index: (sizes[index] or 0, index))
+    others = tuple(check for index, check in enumerate(checks) if index != driver)
+    if len(plans[driver]) == 1 and all(words is not None and len(words) == 1 for _, words in others):
+        word = plans[driver][0][0]
+        if not others:
+            return Plan("direct", source=word)
+        return Plan("intersect", words=(word, *(words[0] for _, words in others if words)))
+    if (sizes[driver] or 0) <= SEARCH_CAP:
+        return Plan("gather", words=tuple(word for word, _ in plans[driver]), filters=others)
+    if len(plans[driver]) == 1:
+        return Plan("scan", source=plans[driver][0][0], filters=others)
+    return Plan("scan", filters=tuple(checks))
+
+
+def answer(store: Primitives, query: Query) -> tuple[list[Key], int, bool]:
+    """The keys of a store's part of a page (newest first), how many games the query finds in all, and whether
+    that count is exact."""
+    chosen = plan(query, lambda terms: [store.expand(term, EXPANSION_MAX + 1) for term in terms])
+    if chosen.mode == "empty":
+        return [], 0, True
+    if chosen.mode == "direct":
+        return _direct(store, chosen.source, query)
+    if chosen.mode == "intersect":
+        keys, total = store.intersection(chosen.words, query)
+        return keys, total, True
+    terms = [term for term, _ in chosen.filters]
+    if chosen.mode == "gather":
+        found = store.gathered(chosen.words)
+        ordered = sorted((key for key, text in found if matches(text, terms)), reverse=True)
+        return slice_of(ordered, query), len(ordered), True
+    return _scan(store, chosen.source, terms, query)
+
+
+SCAN_STEP = 500
+"""Games read per step of a scan."""
+
+
+def _scan(
+    store: Primitives, source: str | None, terms: Sequence[str], query: Query
+) -> tuple[list[Key], int, bool]:
+    """A page of the source's newest :data:`SEARCH_CAP` games that match every term, read from the page's
+    cursor (or the top) on in steps, and only until the page is full: a scan happens for words that start many
+    others, which match many games, so it usually stops early. The total is then the page's end (at least that
+    many); a scan that reads to the end counts every match from where it began, exactly so when that was the
+    top and the source is within the cap."""
+    last = store.keys(source, private=False, start=None, direction="after", skip=SEARCH_CAP - 1, n=1)
+    floor = last[0] if last else None  # the oldest game a scan may reach
+    capped = floor is not None and store.count(source, False) > SEARCH_CAP
+    direction: Direction = "before" if query.before is not None else "after"
+    start = query.before if query.before is not None else query.after
+    need = query.offset + query.limit
+    found: list[Key] = []
+    exhausted = False
+    while len(found) < need:
+        if direction == "after" and start is not None and floor is not None and start <= floor:
+            exhausted = True  # past the cap
+            break
+        step = store.walk(source, start, direction, SCAN_STEP)
+        found += [key for key, text in step if (floor is None or key >= floor) and matches(text, terms)]
+        if len(step) < SCAN_STEP:
+            exhausted = True
+            break
+        start = step[-1][0]
+    page = found[query.offset : need]
+    whole = exhausted and query.after is None and query.before is None and not capped
+    return (page[::-1] if direction == "before" else page), len(found) if exhausted else need, whole
+
+
+def slice_of(ordered: Sequence[Key], query: Query) -> list[Key]:
+    """A page of keys in descending order, by the query's cursor or offset."""
+    if query.before is not None:
+        newer = [key for key in ordered if key > query.before]
+        end = max(0, len(newer) - query.offset)
+        return newer[max(0, end - query.limit) : end]
+    if query.after is not None:
+        ordered = [key for key in ordered if key < query.after]
+    return list(ordered[query.offset : query.offset + query.limit])
+
+
+def _direct(store: Primitives, source: str | None, query: Query) -> tuple[list[Key], int, bool]:
+    """A page straight from a sorted source (every game, or one word's): exact and O(page)."""
+    private = query.include_private and source is None
+    if query.before is not None:
+        keys = store.keys(
+            source, private=private, start=query.before, direction="before", skip=query.offset, n=query.limit
+        )[::-1]
+    else:
+        keys = store.keys(
+            source, private=private, start=query.after, direction="after", skip=query.offset, n=query.limit
+        )
+    return keys, store.count(source, private), True
+
+
+# --- the projection in this process (the memory store) ------------------------------------------------------
+
+
+class MemoryListing:
+    """The list of games of a store kept in this process (the in-memory store: tests, demos)."""
+
+    def __init__(self, versions: Callable[[UUID], int], stream: Callable[[], int]) -> None:
+        self._versions = versions
+        self._stream = stream
+        self._lock = threading.Lock()
+        self._position = 0
+        self._entries: dict[str, Entry] = {}
+        self._texts: dict[str, str] = {}
+        self._summaries: dict[str, Summary] = {}
+        self._all: list[Key] = []  # ascending: bisect keeps it sorted
+        self._public: list[Key] = []
+        self._words: dict[str, list[Key]] = {}
+        self._sorted_words: list[str] = []
+
+    def position(self) -> int:
+        return self._position
+
+    def add(self, entries: Sequence[tuple[Entry, Summary | None]], position: int) -> None:
+        with self._lock:
+            for entry, summary in entries:
+                key = entry.key
+                if key.game not in self._entries:
+                    self._entries[key.game] = entry
+                    bisect.insort(self._all, key)
+                    if not entry.private:
+                        self._texts[key.game] = entry.text
+                        bisect.insort(self._public, key)
+                        for word in entry.words:
+                            if word not in self._words:
+                                self._words[word] = []
+                                bisect.insort(self._sorted_words, word)
+                            bisect.insort(self._words[word], key)
+                if summary is not None:
+                    self._keep(key.game, summary)
+            self._position = max(self._position, position)
+
+    def note(self, game_id: UUID, summary: Summary) -> None:
+        with self._lock:
+            self._keep(game_id.hex, summary)
+
+    def _keep(self, game: str, summary: Summary) -> None:
+        held = self._summaries.get(game)
+        if held is None or held.version < summary.version:
+            self._summaries[game] = summary
+
+    def page(self, query: Query) -> Found:
+        with self._lock:
+            keys, total, complete = answer(self, query)
+            rows = self.rows(keys)
+        return Found(rows, total, complete, self._position, self._stream())
+
+    # Primitives (called with the lock held)
+
+    def expand(self, term: str, most: int) -> list[tuple[str, int]]:
+        start = bisect.bisect_left(self._sorted_words, term)
+        found = []
+        for word in self._sorted_words[start : start + most]:
+            if not word.startswith(term):
+                break
+            found.append((word, len(self._words[word])))
+        return found
+
+    def _source(self, source: str | None, include_private: bool) -> list[Key]:
+        if source is not None:
+            return self._words.get(source, [])
+        return self._all if include_private else self._public
+
+    def count(self, source: str | None, include_private: bool) -> int:
+        return len(self._source(source, include_private))
+
+    def keys(
+        self, source: str | None, *, private: bool, start: Key | None, direction: Direction, skip: int, n: int
+    ) -> list[Key]:
+        ordered = self._source(source, private)
+        if direction == "after":
+            end = len(ordered) if start is None else bisect.bisect_left(ordered, start)
+            end -= skip
+            return ordered[max(0, end - n) : max(0, end)][::-1]
+        begin = 0 if start is None else bisect.bisect_right(ordered, start)
+        begin += skip
+        return ordered[begin : begin + n]
+
+    def intersection(self, words: Sequence[str], query: Query) -> tuple[list[Key], int]:
+        common = set(self._words.get(words[0], []))
+        for word in words[1:]:
+            common &= set(self._words.get(word, []))
+        ordered = sorted(common, reverse=True)
+        return slice_of(ordered, query), len(ordered)
+
+    def gathered(self, words: Sequence[str]) -> list[tuple[Key, str]]:
+        found = {key for word in words for key in self._words.get(word, [])}
+        return [(key, self._texts[key.game]) for key in found]
+
+    def walk(
+        self, source: str | None, start: Key | None, direction: Direction, n: int
+    ) -> list[tuple[Key, str]]:
+        keys = self.keys(source, private=False, start=start, direction=direction, skip=0, n=n)
+        return [(key, self._texts[key.game]) for key in keys]
+
+    def rows(self, keys: Sequence[Key]) -> list[Row]:
+        return [
+            Row(
+                self._entries[key.game], self._summaries.get(key.game), self._versions(UUID(key.game)) or None
+            )
+            for key in keys
+        ]
+
+
+# --- the list across stores ----------------------------------------------------------------------------------
+
+
+def index_id(store: Any) -> UUID:
     """The id of a store's index stream (derived from the store's name, so every process finds it)."""
     return uuid5(NAMESPACE_URL, f"heronlog:index:{store.name}")
 
 
-def entry_for(created: GameCreated, stream_id: UUID, position: int) -> GameIndexed:
-    """The index's record of a new game, at ``position`` of the index stream."""
+def entry_for(
+    created: GameCreated, stream_id: UUID, position: int, listed_at: datetime | None = None
+) -> GameIndexed:
+    """The index's record of a new game, at ``position`` of the index stream. Its time is when the game was
+    listed, ``listed_at`` (an import: when it came here), else when it was created; the list is newest first
+    by it. An imported game keeps its own date, when it was played, in its first event (``created_on``):
+    a made-up date in an export never pins it anywhere in the list."""
     return GameIndexed(
         originator_id=stream_id,
         originator_version=position,
-        timestamp=created.timestamp,
+        timestamp=listed_at or created.timestamp,
         game_id=str(created.originator_id),
         players=[seat["name"] for seat in created.setup["players"]],
         mode=created.setup["mode"],
@@ -74,129 +682,209 @@ def entry_for(created: GameCreated, stream_id: UUID, position: int) -> GameIndex
     )
 
 
-class GameIndex:
-    """The list of games across every store of a game log. ``load`` reads a game as it stands."""
+DAMAGED_KEPT = 1_024
+"""At most this many games found damaged are remembered by a process (past it, the memory starts again)."""
 
-    def __init__(self, stores: Stores, load: Callable[[UUID], Game]) -> None:
+
+class GameIndex:
+    """The list of games across every store of a game log. ``load`` reads a game as it stands.
+
+    The list never refuses a game, and a store that does not answer (a cluster node down) stops only its own
+    games: a page names it (:attr:`Page.unavailable`) and lists the others. A game whose stored events are
+    damaged is listed as ``damaged`` once this process has found it so (reading it, or working out its
+    summary): its summary is the last one written, which the damage does not reach, so the list asks the game
+    again at each page until it reads whole."""
+
+    def __init__(
+        self, stores: Sequence[Any], load: Callable[[UUID], Game], of: Callable[[UUID], Any]
+    ) -> None:
         self._stores = stores
         self._load = load
-        self._lock = threading.Lock()
-        self._summaries: dict[str, tuple[int, GameSummary]] = {}
+        self._of = of
+        self._damaged: set[UUID] = set()
+        self._damaged_lock = threading.Lock()
 
-    def next_entry(self, store: GameStore, created: GameCreated) -> GameIndexed:
+    def found_damaged(self, game_id: UUID) -> None:
+        """A read found this game's stored events damaged (:class:`replay.errors.GameCorrupt`)."""
+        with self._damaged_lock:
+            if len(self._damaged) >= DAMAGED_KEPT:
+                self._damaged.clear()
+            self._damaged.add(game_id)
+
+    def next_entry(self, store: Any, created: GameCreated, listed_at: datetime | None = None) -> GameIndexed:
         """The entry a new game of ``store`` takes: the next position of its index stream. A game indexed at
         the same moment by another process takes that position first; the writer then asks again."""
         stream_id = index_id(store)
-        return entry_for(created, stream_id, store.last_version(stream_id) + 1)
+        return entry_for(created, stream_id, store.last_version(stream_id) + 1, listed_at)
 
-    def entries(
-        self, store: GameStore | None = None, unavailable: list[str] | None = None
-    ) -> list[GameIndexed]:
-        """Every game of every store (or of ``store`` only), in no particular order. An entry whose record is
-        damaged is left out (and logged: ``heronlog verify`` names it). With ``unavailable``, a store that does
-        not answer (a cluster node down) is named there and left out, and the others are listed; without it,
-        or when no store answers, the store's error is raised."""
-        found: list[GameIndexed] = []
-        stores = list(self._stores if store is None else [store])
-        for each in stores:
-            try:
-                events = each.readable_events(index_id(each))
-            except Exception as error:
-                if unavailable is None or not store_unavailable(error):
-                    raise
-                unavailable.append(each.name)
-                if len(unavailable) == len(stores):
-                    raise
-                continue
-            found += [event for event in events if isinstance(event, GameIndexed)]
-        return found
+    def entries(self, store: Any | None = None) -> list[GameIndexed]:
+        """Every game of every store (or of ``store`` only), in the order they were indexed (the whole
+        index stream: for backups and revalidation, not for pages)."""
+        return [entry for each in (self._stores if store is None else [store]) for entry in _stream(each)]
 
-    def game_ids(self, store: GameStore | None = None) -> Iterator[UUID]:
+    def game_ids(self, store: Any | None = None) -> Iterator[UUID]:
         """The ids of every game (of ``store`` only, when it is given)."""
         for entry in self.entries(store):
             yield UUID(entry.game_id)
 
-    def page(
-        self, *, search: str | None = None, include_private: bool = False, limit: int = 50, offset: int = 0
-    ) -> tuple[list[GameSummary], int]:
-        """Games newest first (by their own creation time: an imported game keeps the time it was recorded),
-        those whose title or players contain ``search`` when it is given; and how many there are in all."""
-        needle = (search or "").casefold().strip()
-        unavailable: list[str] = []
-        selected = [
-            entry
-            for entry in sorted(
-                self.entries(unavailable=unavailable), key=lambda entry: entry.timestamp, reverse=True
-            )
-            if (include_private or not entry.private)
-            and (not needle or needle in " ".join([entry.title, *entry.players]).casefold())
-        ]
-        return Page(
-            [self.summary(entry) for entry in selected[offset : offset + limit]], len(selected), unavailable
-        )
+    # --- keeping it -------------------------------------------------------------------------------------
 
-    def summary(self, entry: GameIndexed) -> GameSummary:
-        """The entry with what the game says now (kept per game version: a page is shown again and again). A
-        game whose stored events are damaged is listed as ``damaged`` (opening it names the damage), one of
-        rules this build does not replay as ``rules unsupported``: the list never refuses a game."""
+    def catch_up(self, store: Any) -> int:
+        """Project the store's index entries that its list has not taken yet; how many there were."""
+        listing: Listing = store.listing
+        taken = 0
+        for position, batch in _batches(store, listing.position()):
+            listing.add([(Entry.of(event), None) for event in batch], position)
+            taken += len(batch)
+        return taken
+
+    def noted(self, before: Game | None, after: Game) -> None:
+        """After a write: keep the game's summary when the write changed it (a new game, a round's end, the
+        end of the game, an abandon, an undo or amendment across one of those). The write is stored already:
+        a summary that cannot be written now is only late (the list puts it right, see the module docstring),
+        so a failure here is logged, never the write's answer."""
+        if before is not None and not _changes_summary(before, after):
+            return
         try:
-            game = self._load(UUID(entry.game_id))
-        except GameCorrupt:
-            return self._entry_only(entry, status="damaged")
-        cached = self._summaries.get(entry.game_id)
-        if cached and cached[0] == game.version:
-            return cached[1]
-        if not game.playable:
-            return self._entry_only(entry, status=game.status, version=game.version)
-        winner = None
-        if domain.is_over(game.state):
-            sheets = [sheet.to_dict() for sheet in domain.score(game.state)]
-            best = min(range(len(sheets)), key=lambda seat: sheets[seat]["rank"])
-            winner = entry.players[best]
-        summary = GameSummary(
-            game_id=entry.game_id,
-            title=entry.title,
-            players=tuple(entry.players),
-            mode=entry.mode,
-            private=entry.private,
-            parent=entry.parent,
-            created_on=entry.timestamp.isoformat(),
-            version=game.version,
-            status=game.status,
-            round=domain.coordinates(game.state).round,
-            winner=winner,
-        )
-        with self._lock:
-            self._summaries[entry.game_id] = (game.version, summary)
-        return summary
+            self._of(after.id).listing.note(after.id, summary_of(after))
+        except Exception:
+            logger.warning("could not keep the list's summary of game %s", after.id, exc_info=True)
 
-    @staticmethod
-    def _entry_only(entry: GameIndexed, *, status: str, version: int = 0) -> GameSummary:
-        """What the list says of a game it cannot read as usual: the entry, and why."""
+    # --- reading it -------------------------------------------------------------------------------------
+
+    def page(
+        self,
+        *,
+        search: str | None = None,
+        include_private: bool = False,
+        limit: int = 50,
+        offset: int = 0,
+        after: Key | None = None,
+        before: Key | None = None,
+    ) -> Page:
+        """Games newest first (by when they were listed: created here, or imported here), those whose title or
+        players have words that the words of ``search`` start, when it is given; after or before a cursor, or
+        from the top skipping ``offset``."""
+        if after is not None and before is not None:
+            raise ValueError("a page is either after a cursor or before one")
+        terms = terms_of(search)
+        single = len(self._stores) == 1
+        # Each store answers one more game than asked, so that the page knows whether another follows it.
+        wanted = limit + 1
+        query = Query(
+            terms,
+            include_private,
+            after,
+            before,
+            limit=wanted if single else offset + wanted,
+            offset=offset if single else 0,
+        )
+        found: list[Found] = []
+        unavailable: list[str] = []
+        for store in self._stores:
+            try:
+                found.append(self._found(store, query))
+            except Exception as error:
+                if not store_unavailable(error) or len(unavailable) + 1 == len(self._stores):
+                    raise  # not a store that is down, or none answered: the page's own answer
+                logger.warning("the list of games goes without store %s: %s", store.name, error)
+                unavailable.append(store.name)
+        rows = sorted((row for each in found for row in each.rows), key=lambda row: row.key, reverse=True)
+        if before is not None:
+            rows = rows if single else rows[max(0, len(rows) - offset - wanted) : len(rows) - offset]
+            more_newer = len(rows) > limit
+            rows = rows[-limit:] if more_newer else rows
+            more_older = True  # the cursor's own game is older than this page
+        else:
+            rows = rows if single else rows[offset:]
+            more_older = len(rows) > limit
+            rows = rows[:limit]
+            more_newer = after is not None or offset > 0
+        summaries = [self._summary(row) for row in rows]
+        return Page(
+            summaries,
+            total=sum(each.total for each in found),
+            complete=all(each.complete for each in found),
+            newer=rows[0].key if rows and more_newer else None,
+            older=rows[-1].key if rows and more_older else None,
+            unavailable=tuple(unavailable),
+        )
+
+    def _found(self, store: Any, query: Query) -> Found:
+        found: Found = store.listing.page(query)
+        if found.behind:  # games created since this store's list was last brought up to date
+            self.catch_up(store)
+            found = store.listing.page(query)
+        return found
+
+    def _summary(self, row: Row) -> GameSummary:
+        entry, summary = row.entry, row.summary
+        game_id = UUID(entry.game_id)
+        version = row.version or (summary.version if summary else 0)
+        damaged = game_id in self._damaged
+        if summary is None or summary.version < version or damaged:
+            # Never written (an archive projected from its index), or maybe left behind: worked out from the
+            # game when there is no summary at all, or when this process holds the game warm anyway, or found
+            # it damaged (asked again: it may have been repaired).
+            warm = self._of(game_id).peek(game_id)
+            game = warm if isinstance(warm, Game) and warm.version == version else None
+            if game is None and (summary is None or damaged):
+                try:
+                    game = self._load(game_id)
+                except GameCorrupt:  # opening it names the damage; the list only says so
+                    self.found_damaged(game_id)
+                    summary = Summary(version, DAMAGED, 0, None, summary.created_on if summary else None)
+                except domain.DomainError as error:  # a game this build cannot read at all
+                    logger.warning("the list cannot read game %s: %s", game_id, error)
+                    summary = Summary(version, "unreadable", 0, None)
+            if game is not None:
+                with self._damaged_lock:
+                    self._damaged.discard(game_id)
+                fresh = summary_of(game)
+                if fresh != summary:
+                    self._of(game_id).listing.note(game_id, fresh)
+                summary, version = fresh, game.version
+        assert summary is not None
+        summary = summary.shown()
         return GameSummary(
             game_id=entry.game_id,
             title=entry.title,
-            players=tuple(entry.players),
+            players=entry.players,
             mode=entry.mode,
             private=entry.private,
             parent=entry.parent,
-            created_on=entry.timestamp.isoformat(),
+            # When it was played, from the game (an import is listed when it came, later): the summary has it.
+            created_on=summary.created_on or entry.created_on,
             version=version,
-            status=status,
-            round=0,
-            winner=None,
+            status=summary.status,
+            round=summary.round,
+            winner=summary.winner,
+            key=entry.key,
         )
 
 
-class Page(tuple[list[GameSummary], int]):
-    """A page of the list: ``(games, total)``, unpacked as a pair. ``unavailable`` names the stores (shards)
-    that did not answer: their games are missing from the page and from the total (empty when all answered)."""
+def _batches(store: Any, after: int = 0) -> Iterator[tuple[int, list[GameIndexed]]]:
+    """A store's index stream after position ``after``, :data:`CATCH_UP_BATCH` entries at a time (a store
+    reads a stream of any length that way, in bounded steps): each batch with the position it ends at. An
+    entry whose record is damaged is left out (and logged: ``heronlog verify`` names it), so it hides no other
+    game; the game itself is still found by backups and checks (:meth:`GameLog.stored_game_ids`)."""
+    while True:
+        events, last = store.readable_events(index_id(store), gt=after or None, limit=CATCH_UP_BATCH)
+        if last is None:
+            return
+        after = last
+        yield after, [event for event in events if isinstance(event, GameIndexed)]
 
-    unavailable: tuple[str, ...]
 
-    def __new__(
-        cls, games: list[GameSummary], total: int, unavailable: list[str] | tuple[str, ...] = ()
-    ) -> Page:
-        page = super().__new__(cls, (games, total))
-        page.unavailable = tuple(unavailable)
-        return page
+def _stream(store: Any) -> Iterator[GameIndexed]:
+    for _, batch in _batches(store):
+        yield from batch
+
+
+def _changes_summary(before: Game, after: Game) -> bool:
+    if not (before.playable and after.playable) or before.rules_version != after.rules_version:
+        return True  # moved to other rules, or no states to compare (rules not replayed here)
+    if before.abandoned is not after.abandoned or before.state.round != after.state.round:
+        return True
+    # A finished game's summary names its winner: a correction of its moves may change it.
+    return bool(domain.is_over(before.state) or domain.is_over(after.state))

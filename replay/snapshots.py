@@ -26,12 +26,13 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.persistence import PersistenceError
 
+from domain import GameState
 from replay.game import Game, GameSnapshot, restore
 from replay.integrity import is_sealed
 
@@ -251,6 +252,37 @@ def restore_latest(store: SnapshotStore, game_id: UUID, events: list[Any]) -> tu
         drop(store, game_id, version)
         upto = version - 1
     return None, None
+
+
+def state_within(
+    store: SnapshotStore, game: Game, *, lte: int, moves_at: Sequence[int], most: int
+) -> tuple[int, GameState] | None:
+    """The engine state after ``start`` <= ``most`` moves of ``game``'s line of play, from one of its newest
+    few snapshots at or before version ``lte`` (``moves_at[v]``: how many moves of today's line stood after
+    version ``v``, -1 for a line since undone or corrected): ``(start, state)``, or None when none fits. Only a
+    sealed snapshot that matches the game as this process holds it is used (:meth:`GameSnapshot.state_on`);
+    a damaged one is passed over (the game's next read from the store drops it)."""
+    if store.snapshots is None:
+        return None
+    for record in store.snapshots.recorder.select_events(
+        game.id, desc=True, lte=lte, limit=RESTORE_ATTEMPTS + 1
+    ):
+        start = moves_at[record.originator_version]
+        if not 0 <= start <= most or not is_sealed(record):
+            continue
+        try:
+            snapshot = store.mapper.to_domain_event(record)
+            state = snapshot.state_on(game, start) if isinstance(snapshot, GameSnapshot) else None
+        except PersistenceError:
+            raise
+        except Exception:  # a cache that cannot be read is passed over, whatever broke in it
+            logger.warning(
+                "game %s: the snapshot at version %s cannot be read", game.id, record.originator_version
+            )
+            continue
+        if state is not None:
+            return start, state
+    return None
 
 
 def reseal(store: SnapshotStore, game: Game, unproved: int) -> None:

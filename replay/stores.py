@@ -2,9 +2,11 @@
 of a game (DESIGN §3, §4).
 
 A :class:`GameStore` is one eventsourcing ``Application``: an event store with its notification log, a
-snapshot store, and the library's cache of folded streams. It holds whole games: a game's own stream, its
-annotation stream and its access stream always live in the game's store, so every write to a game is one
-atomic write to one store (on Redis, every key it touches shares the store's hash tag).
+snapshot store, and the cache of folded streams (the game log's :class:`replay.cache.WarmCache`, shared by all
+its stores and bounded by bytes). It holds whole games: a game's own stream, its annotation stream and its
+access stream always live in the game's store, so every write to a game is one atomic write to one store (on
+Redis, every key it touches shares the store's hash tag). Beside its events it keeps its list of games
+(:mod:`replay.index`) and its short-lived records (:mod:`replay.ephemeral`).
 
 One store is the usual case. On Redis, several stores ("shards", named ``GameLog0``, ``GameLog1``...) each get
 their own hash tag, so Redis Cluster spreads them over its masters; :class:`Stores` is the router that picks a
@@ -17,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any, ClassVar
@@ -27,10 +30,12 @@ from eventsourcing.persistence import DataError, Mapper, MapperDeserialisationEr
 from eventsourcing.utils import TopicError, get_topic
 
 from replay import snapshots
+from replay.cache import WarmCache
 from replay.ephemeral import Ephemeral, MemoryEphemeral, SQLiteEphemeral
 from replay.errors import GameCorrupt, RulesVersionUnsupported
 from replay.events import DomainEvent, GameCreated
 from replay.game import GameSnapshot, NotAGameEvent, project_game
+from replay.index import Listing, MemoryListing, index_id
 from replay.integrity import CheckedMapper
 from replay.store.shards import shard_classes, shard_index
 from replay.watch import ChangeWatch, can_watch
@@ -38,8 +43,10 @@ from replay.watch import ChangeWatch, can_watch
 logger = logging.getLogger(__name__)
 
 CREATED_PAGE = 500
-HEADS_KEPT = 256
-"""About as many streams' last events as the library's cache keeps folds (``AGGREGATE_CACHE_MAXSIZE``)."""
+HEADS_KEPT = 16_384
+"""The most streams whose last event a store remembers (least recently used out, a few hundred bytes each):
+about as many folds as the warm cache holds at its default budget. A fold whose head was forgotten is read
+again from the store, which costs a read, never a wrong answer."""
 
 Projector = Callable[[Any, Iterable[Any]], Any]
 """A stream's fold: given the fold so far (None at first) and some events, the new fold."""
@@ -65,22 +72,28 @@ class GameStore(Application[UUID]):
     name = "GameLog"
     env: ClassVar[dict[str, str]] = {
         "IS_SNAPSHOTTING_ENABLED": "y",
-        # Games are immutable values: a cached one is shared, never deep-copied (the library's default copies).
+        # The library builds its cache when this is set; the game log then puts its own cache, bounded by
+        # bytes, in its place (``cache`` below). An empty value turns caching off, as it does in the library.
         "AGGREGATE_CACHE_MAXSIZE": "256",
+        # Games are immutable values: a cached one is shared, never deep-copied (the library's default copies).
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
         # The library's JSON, read with msgspec (replay/transcoding.py): the same bytes, read several times faster.
         "TRANSCODER_TOPIC": "replay.transcoding:FastJSONTranscoder",
     }
     snapshot_class = GameSnapshot
 
-    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, env: Mapping[str, str] | None = None, *, cache: WarmCache | None = None) -> None:
         super().__init__(env)
+        if self.repository.cache is not None:
+            self.repository.cache = cache  # type: ignore[assignment]  # holds more than aggregates (replay.cache)
         self.watch = ChangeWatch(self.recorder) if can_watch(self.recorder) else None
         self._ephemeral: Ephemeral | None = None
-        self._ephemeral_lock = threading.Lock()
+        self._listing: Listing | None = None
+        self._lazy_lock = threading.Lock()
         # stream id -> (version, time) of the last event of the fold this process holds: what the store must
         # still hold for that fold to be brought up to date rather than read again.
-        self._heads: dict[UUID, tuple[int, datetime]] = {}
+        self._heads: OrderedDict[UUID, tuple[int, datetime]] = OrderedDict()
+        self._heads_lock = threading.Lock()
 
     def construct_mapper(self) -> Mapper[UUID]:
         """The library's mapper with an integrity check in every record (:mod:`replay.integrity`)."""
@@ -90,10 +103,32 @@ class GameStore(Application[UUID]):
     def ephemeral(self) -> Ephemeral:
         """This store's short-lived records (:mod:`replay.ephemeral`), made on first use."""
         if self._ephemeral is None:
-            with self._ephemeral_lock:
+            with self._lazy_lock:
                 if self._ephemeral is None:
                     self._ephemeral = self._make_ephemeral()
         return self._ephemeral
+
+    @property
+    def listing(self) -> Listing:
+        """This store's list of games (:mod:`replay.index`), made on first use."""
+        if self._listing is None:
+            with self._lazy_lock:
+                if self._listing is None:
+                    self._listing = self._make_listing()
+        return self._listing
+
+    def _make_listing(self) -> Listing:
+        """The list of games kept where this store keeps its events."""
+        recorder: Any = self.recorder
+        if type(recorder).__module__.startswith("replay.store"):
+            from replay.store.index import RedisListing
+
+            return RedisListing(recorder, index_id(self))
+        if type(recorder).__module__ == "eventsourcing.sqlite":
+            from replay.index_sqlite import SQLiteListing
+
+            return SQLiteListing(recorder, index_id(self), self.name)
+        return MemoryListing(self.last_version, lambda: self.last_version(index_id(self)))
 
     def _make_ephemeral(self) -> Ephemeral:
         """Short-lived records kept where this store keeps its events."""
@@ -116,9 +151,18 @@ class GameStore(Application[UUID]):
         return recordings
 
     def _note(self, event: Any) -> None:
-        if len(self._heads) > 8 * HEADS_KEPT:  # bounded: forgotten heads only cost a fresh read
-            self._heads.clear()
-        self._heads[event.originator_id] = (event.originator_version, event.timestamp)
+        with self._heads_lock:
+            self._heads[event.originator_id] = (event.originator_version, event.timestamp)
+            self._heads.move_to_end(event.originator_id)
+            if len(self._heads) > HEADS_KEPT:  # bounded: a forgotten head only costs a fresh read
+                self._heads.popitem(last=False)
+
+    def _head(self, stream_id: UUID) -> tuple[int, datetime] | None:
+        with self._heads_lock:
+            head = self._heads.get(stream_id)
+            if head is not None:
+                self._heads.move_to_end(stream_id)
+            return head
 
     # --- reading -------------------------------------------------------------------------------------------
 
@@ -129,7 +173,7 @@ class GameStore(Application[UUID]):
         if version is None:
             held = self.cached(stream_id)
             if held is not None:
-                head = self._heads.get(stream_id)
+                head = self._head(stream_id)
                 if head is not None and head[0] == held.version:
                     events = self.stream_events(stream_id, gt=held.version - 1)
                     fold = self._forward(stream_id, projector, held, head, events)
@@ -246,15 +290,16 @@ class GameStore(Application[UUID]):
                 return
             start = page[-1].id + 1
 
-    def readable_events(self, stream_id: UUID) -> list[Any]:
-        """A stream's events that can be read, the damaged ones left out (each logged): for a stream whose
-        entries stand alone (the list of games), where one damaged entry must not hide the others."""
-        try:
-            return self.stream_events(stream_id)
-        except GameCorrupt:
-            pass
+    def readable_events(
+        self, stream_id: UUID, *, gt: int | None = None, limit: int | None = None
+    ) -> tuple[list[Any], int | None]:
+        """A stream's events after version ``gt`` (``limit`` records at most) that can be read, the damaged
+        ones left out (each logged), and the version of the last record read (None when there was none): for
+        a stream whose entries stand alone (the list of games), where one damaged entry must not hide the
+        others."""
+        records = self.recorder.select_events(stream_id, gt=gt, limit=limit)
         events = []
-        for record in self.recorder.select_events(stream_id):
+        for record in records:
             try:
                 events.append(self.mapper.to_domain_event(record))
             except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
@@ -264,7 +309,7 @@ class GameStore(Application[UUID]):
                     record.originator_version,
                     error,
                 )
-        return events
+        return events, (int(records[-1].originator_version) if records else None)
 
     def cached(self, stream_id: UUID) -> Any | None:
         """The fold of a stream as this process last kept it, or None."""
@@ -276,6 +321,19 @@ class GameStore(Application[UUID]):
         except KeyError:
             return None
 
+    def peek(self, key: Any) -> Any | None:
+        """What this process keeps under ``key`` (a stream's fold, or what the game log derived from one),
+        without counting it as a use; None when nothing is kept."""
+        cache = self.repository.cache
+        return cache.peek(key) if isinstance(cache, WarmCache) else None
+
+    def remember(self, key: Any, value: Any, still: Callable[[Any | None], bool] | None = None) -> bool:
+        """Keep ``value`` under ``key`` (if ``still(what is kept now)``, when given); whether it was kept."""
+        cache = self.repository.cache
+        if not isinstance(cache, WarmCache):
+            return False
+        return cache.put_if(key, value, still or (lambda _: True))
+
     def keep(self, stream_id: UUID, fold: Any) -> None:
         """Cache ``fold``, the newest fold of a stream. The library's cache fast-forwards the object it holds,
         which suits mutable aggregates; folds here are immutable, so the newest must be put back, or every read
@@ -284,17 +342,23 @@ class GameStore(Application[UUID]):
             self.repository.cache.put(stream_id, fold)
 
     def _forget(self, stream_id: UUID) -> None:
-        if self.repository.cache is not None:
+        """Forget the fold of a stream the store no longer holds as this process knew it, and whatever was
+        derived from it (:meth:`replay.cache.WarmCache.forget_stream`)."""
+        cache = self.repository.cache
+        if isinstance(cache, WarmCache):
+            cache.forget_stream(stream_id)
+        elif cache is not None:
             with contextlib.suppress(KeyError):
-                self.repository.cache.get(stream_id, evict=True)
-        self._heads.pop(stream_id, None)
+                cache.get(stream_id, evict=True)
+        with self._heads_lock:
+            self._heads.pop(stream_id, None)
 
     def read_together(self, streams: Sequence[tuple[UUID, Projector]]) -> list[Any | None]:
         """The folds of several streams of this store as they stand. When every one is cached and the store can
         read several streams' new events at once (Redis), one round trip brings them all up to date: every
         write to a game reads the game and its access stream. Otherwise each is read on its own."""
         held: list[Any] = [self.cached(stream_id) for stream_id, _ in streams]
-        heads = [self._heads.get(stream_id) for stream_id, _ in streams]
+        heads = [self._head(stream_id) for stream_id, _ in streams]
         select: Callable[..., list[list[Any]]] | None = getattr(self.recorder, "select_new_events", None)
         if (
             select is None
@@ -339,12 +403,12 @@ class Stores:
         self.all = list(stores)
 
     @classmethod
-    def build(cls, env: Mapping[str, str], count: int = 1) -> Stores:
+    def build(cls, env: Mapping[str, str], count: int = 1, cache: WarmCache | None = None) -> Stores:
         """``count`` stores on the configured persistence module: one named ``GameLog``, or shards named
-        ``GameLog0`` .. ``GameLog{count-1}``."""
+        ``GameLog0`` .. ``GameLog{count-1}``, sharing ``cache``."""
         if count <= 1:
-            return cls([GameStore(env=env)])
-        return cls([store_class(env=env) for store_class in shard_classes(GameStore, count)])
+            return cls([GameStore(env=env, cache=cache)])
+        return cls([store_class(env=env, cache=cache) for store_class in shard_classes(GameStore, count)])
 
     def of(self, game_id: UUID) -> GameStore:
         """The store that holds this game (and its annotation and access streams)."""

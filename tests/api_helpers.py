@@ -30,9 +30,14 @@ class Answer:
         return int(self.headers["etag"].strip('"'))
 
     def error(self) -> tuple[int, str]:
-        """(status, error_code) of an error answer, after checking the envelope's shape."""
-        assert set(self.body) == {"status", "error_code", "rule", "message", "details"}, self.body
+        """(status, error_code) of an error answer, after checking that it is a problem document (RFC 9457)
+        with heronlog's extension members."""
+        assert self.headers.get("content-type", "").startswith("application/problem+json"), self.headers
+        assert set(self.body) == {"type", "title", "status", "detail", "error_code", "rule", "details"}, (
+            self.body
+        )
         assert self.body["status"] == self.status
+        assert self.body["type"] == "/api/problems/" + self.body["error_code"]
         return self.status, self.body["error_code"]
 
 
@@ -70,7 +75,7 @@ def http_transport(base_url: str, timeout: float = 30) -> Transport:
 def _answer(status: int, headers: Mapping[str, str], raw: bytes) -> Answer:
     lowered = {name.lower(): value for name, value in headers.items()}
     body: Any = raw.decode("utf-8") if raw else None
-    if raw and lowered.get("content-type", "").startswith("application/json"):
+    if raw and lowered.get("content-type", "").startswith(("application/json", "application/problem+json")):
         body = json.loads(raw)
     return Answer(status, lowered, body, raw)
 

@@ -44,7 +44,7 @@ def play_random(log: GameLog, game_id: uuid.UUID, count: int, rng: random.Random
         game = log.get(game_id)
         if domain.is_over(game.state):
             return
-        played = log.play(game_id, pick(game.state, rng), expected_version=game.version, actor="tester")
+        played = log.play(game_id, pick(game.state, rng), expected_version=game.version, actor="owner")
         yield played.versions[-1]
 
 
@@ -70,21 +70,21 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
 
     public = new(["Ann", "Bo", "Cy"], "Tuesday table 1")
     list(play_random(log, public, 24, rng))
-    note = log.annotate(public, version=4, author="teacher", text="Why not the well?", glyph="?!")
+    note = log.annotate(public, version=4, author="owner", text="Why not the well?", glyph="?!")
     log.annotate(
         public,
         version=9,
-        author="teacher",
+        author="owner",
         text="Strong.",
         glyph="!",
         target={"kind": "bridge", "id": "coral"},
     )
-    log.edit_annotation(public, note.id, editor="teacher", text="Why not the well here?", glyph="?")
+    log.edit_annotation(public, note.id, editor="owner", text="Why not the well here?", glyph="?")
 
     private = new(["Dee", "Eli"], "Coaching session", private=True)
     list(play_random(log, private, 15, rng))
-    gone = log.annotate(private, version=2, author="coach", text="draft")
-    log.delete_annotation(private, gone.id, actor="coach")
+    gone = log.annotate(private, version=2, author="seat:0", text="draft")
+    log.delete_annotation(private, gone.id, actor="seat:0")
 
     branch = log.fork(public, 10, "What if the well")
     tokens[branch.game_id] = branch.token
@@ -98,7 +98,7 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
     finished = new(["Hal", "Ivy"], "Final of the month")
     game = log.get(finished)
     while not domain.is_over(game.state):
-        game = log.play(finished, pick(game.state, rng), expected_version=game.version, actor="tester").game
+        game = log.play(finished, pick(game.state, rng), expected_version=game.version, actor="owner").game
 
     edited = new(["Jo", "Kai", "Lu", "Mo"], "Fixed and taken back")
     list(play_random(log, edited, 12, rng))

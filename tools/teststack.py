@@ -9,8 +9,9 @@ installed. In order, it:
 2. starts throwaway servers on free loopback ports inside a temporary folder: one standalone `redis-server`
    and a 3-master Redis Cluster;
 3. runs every check (ruff lint, ruff format, mypy strict, the unit, integration and e2e tiers of pytest, the
-   tests of the project's own tools and docs, and the docs site's `mkdocs build --strict` into a temporary
-   folder), each one even when an earlier one failed, so one run shows every problem;
+   hostile-client suite, the tests of the project's own tools and docs, and the docs site's
+   `mkdocs build --strict` into a temporary folder), each one even when an earlier one failed, so one run
+   shows every problem;
 4. stops every server it started, even when a check fails or the run is interrupted, and exits non-zero if any
    check failed.
 
@@ -245,6 +246,8 @@ def checks(site: Path) -> list[tuple[str, Sequence[str]]]:
         ("unit tests", [*pytest, "tests/unit"]),
         ("integration tests", [*pytest, "tests/integration"]),
         ("e2e tests", [*pytest, "tests/e2e"]),
+        # issue 29: a client that means harm (costly imports, fork floods, bad text, forged logs, chunked bodies)
+        ("hostile tests", [*pytest, "tests/hostile"]),
         ("tools and docs tests", [*pytest, "tests/tools"]),
         ("docs site", [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site)]),
     ]

@@ -25,6 +25,7 @@ from api.resources.context import game_log
 from replay.annotations import GLYPHS
 from replay.decisions import COLOURS
 from replay.errors import GameNotFound
+from replay.index import Key
 
 bp = Blueprint("pages", __name__)
 
@@ -55,28 +56,31 @@ def page_headers(response: Response) -> Response:
     return response
 
 
-def _page_number() -> int:
+def _cursor(name: str) -> Key | None:
+    """A page's cursor from the query string; None (the first page) for one that is not a cursor."""
     try:
-        return max(1, min(10_000, int(request.args.get("page", "1"))))
+        return Key.parse(request.args.get(name, ""))
     except ValueError:
-        return 1
+        return None
 
 
 @bp.get("/")
 def home() -> str:
-    """The list of public games, newest first, with a search box (by title or player name)."""
+    """The list of public games, newest first, with a search box (by the words of titles and player names).
+    "Older" and "Newer" page by cursor, so that games recorded meanwhile never shift a page."""
     search = request.args.get("search", "").strip()[:100]
-    page = _page_number()
-    summaries = game_log().list_games(
-        search=search or None, limit=PAGE_SIZE + 1, offset=(page - 1) * PAGE_SIZE
+    after, before = _cursor("after"), _cursor("before")
+    page = game_log().page_of_games(
+        search=search or None, limit=PAGE_SIZE, after=after, before=None if after else before
     )
-    games = [summary.to_dict() for summary in summaries[:PAGE_SIZE]]
     return render_template(
         "home.html",
-        games=games,
+        games=[summary.to_dict() for summary in page.summaries],
         search=search,
-        page=page,
-        more=len(summaries) > PAGE_SIZE,
+        total=page.total,
+        complete=page.complete,
+        older=page.older.text() if page.older else None,
+        newer=page.newer.text() if page.newer else None,
     )
 
 

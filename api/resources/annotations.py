@@ -1,9 +1,11 @@
 """Annotations: comments anchored to a version of a game, for teaching (DESIGN §3).
 
 Reading them is like reading the game; writing needs one of the game's tokens. The author of an annotation
-is the actor of the token that wrote it (``owner`` or ``seat:N``); a seat token edits and deletes its own
-annotations, the owner any. Annotations live in their own stream: writing one never changes the game's
-version, and undo never erases one.
+is the actor of the token that wrote it (``owner`` or ``seat:N``); a seat token edits and deletes the
+annotations it wrote itself, the owner any. "Itself" is the token, not the seat: a seat's new token (a new
+phone, or another player in that seat) is another grant, and may not change what the earlier one wrote.
+Annotations live in their own stream: writing one never changes the game's version, and undo never erases
+one.
 
 Annotation writes are exempt from the versions every other write names (README, "Versions, concurrency and
 retries"): they take no ``If-Match`` or ``expected_version`` (an ``If-Match`` sent is not checked), two edits
@@ -29,6 +31,8 @@ from api.resources.schemas import (
     AnnotationSchema,
     NewAnnotationSchema,
 )
+from replay.access import Grant
+from replay.annotations import Annotation
 
 blp = Blueprint(
     "annotations",
@@ -87,6 +91,7 @@ class Annotations(MethodView):
             glyph=body["glyph"],
             target=body["target"],
             idempotency_key=key,
+            author_grant=grant.id,
         )
         headers = {"Location": f"/api/games/{game_id}/annotations/{note.id}", **etag(game.version)}
         return present.annotation_view(game, note), 201, {**headers, **(REPLAYED if repeated else {})}
@@ -116,7 +121,7 @@ class OneAnnotation(MethodView):
         if note is None or (note.deleted and not repeated):
             game_log().annotation_stream(game_id).get(annotation_id)  # 404 annotation_not_found
         assert note is not None
-        _may_change(grant.role, grant.actor, note.author)
+        _may_change(grant, note)
         edited = game_log().edit_annotation(
             game_id,
             annotation_id,
@@ -145,11 +150,16 @@ class OneAnnotation(MethodView):
         if note is None:
             stream.get(annotation_id)  # 404 annotation_not_found
         assert note is not None
-        _may_change(grant.role, grant.actor, note.author)
+        _may_change(grant, note)
         game_log().delete_annotation(game_id, annotation_id, actor=grant.actor, idempotency_key=key)
         return "", 204, {**etag(game.version), **(REPLAYED if repeated else {})}
 
 
-def _may_change(role: str, actor: str, author: str) -> None:
-    if role != "owner" and actor != author:
-        raise ApiError("forbidden", "a seat token may change only its own annotations", actor=actor)
+def _may_change(grant: Grant, note: Annotation) -> None:
+    if not note.changeable_by(grant.role, grant.id):
+        raise ApiError(
+            "forbidden",
+            "a seat token may change only the annotations it wrote itself (not those of an earlier token of "
+            "its seat, nor of another seat)",
+            actor=grant.actor,
+        )

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from flask import current_app, g, request
+from flask import Flask, Response, current_app, g, request
+from werkzeug.http import unquote_etag
 
 import domain
 from api.resources.errors import ApiError
@@ -46,6 +47,11 @@ class LazyServices:
         self._build = build
         self._lock = threading.Lock()
         self._built: Services | None = None
+
+    @property
+    def built(self) -> Services | None:
+        """The services if they are built already (None otherwise: asking never builds them)."""
+        return self._built
 
     def get(self) -> Services:
         built = self._built
@@ -187,9 +193,36 @@ def etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"'}
 
 
+def not_modified(response: Response) -> Response:
+    """A read whose ``If-None-Match`` names the answer's ETag (the game's version) is ``304 Not Modified``,
+    with that ETag and no body (RFC 9110 13.1.2): a client polling a game learns that nothing changed in a few
+    bytes. ``*`` matches any ETag; weak comparison, as the RFC says for ``If-None-Match``."""
+    if request.method not in ("GET", "HEAD") or response.status_code != 200 or not request.if_none_match:
+        return response
+    tag = response.headers.get("ETag")
+    if not tag or not request.if_none_match.contains_weak(unquote_etag(tag)[0] or ""):
+        return response
+    answer = Response(status=304)
+    for name in ("ETag", "Cache-Control", "Vary", "Content-Location"):
+        if name in response.headers:
+            answer.headers[name] = response.headers[name]
+    response.close()
+    return answer
+
+
+def install_conditional_reads(app: Flask) -> None:
+    """Answer conditional reads of ``/api/`` (:func:`not_modified`)."""
+
+    @app.after_request
+    def conditional(response: Response) -> Response:
+        return not_modified(response) if request.path.startswith("/api/") else response
+
+
 def expected_version(body: Mapping[str, Any]) -> int | None:
     """The version a write expects: ``If-Match`` (an ETag) or ``expected_version`` in the body; None for ``*``
-    ("whatever it is now": the store still refuses a write that loses a race). Neither is 428."""
+    ("whatever it is now": the store still refuses a write that loses a race). Neither is 428. A version that
+    is no longer the game's is refused by the game log: ``412 stale_version`` (RFC 9110's Precondition Failed),
+    with ``details.current_version``."""
     header = request.headers.get("If-Match")
     from_body = body.get("expected_version")
     if header is not None and header.strip() == "*":

@@ -1,12 +1,17 @@
-"""One error envelope for every answer that is not a success, and the one table from error codes to statuses.
+"""One error shape for every answer that is not a success, and the one table from error codes to statuses.
 
-Every non-2xx answer of the API is a JSON object of this shape (:class:`api.resources.schemas.ErrorSchema`)::
+Every non-2xx answer of the API is a problem document (RFC 9457, ``Content-Type: application/problem+json``) of
+this shape (:class:`api.resources.schemas.ErrorSchema`)::
 
-    {"status": 422, "error_code": "illegal_move", "rule": "R-P04", "message": "...", "details": {...}}
+    {"type": "/api/problems/illegal_move", "title": "Illegal move", "status": 422,
+     "detail": "...", "error_code": "illegal_move", "rule": "R-P04", "details": {...}}
 
-``error_code`` is stable (clients branch on it); ``rule`` names the rule of rules/RULES.md that a move broke
-(null otherwise); ``message`` is for people; ``details`` carries what a client needs to recover (the current
-version after a stale write, the problems of an invalid log, the fields of a malformed request...).
+``type`` names the kind of problem (a URI reference: ``GET`` it for what it means), ``title`` says it in a few
+words (the same for every problem of that type), ``detail`` says what went wrong this time, for people.
+heronlog's own members are RFC 9457 extension members: ``error_code`` is stable (clients branch on it; it is
+the last segment of ``type``); ``rule`` names the rule of rules/RULES.md that a move broke (null otherwise);
+``details`` carries what a client needs to recover (the current version after a stale write, the problems of
+an invalid log, the fields of a malformed request...).
 
 The rules engine's errors (``domain.errors``) and the game log's (``replay.errors``) already carry a stable
 ``code``: :data:`STATUS` maps each code to its HTTP status, in one place. Nothing a client sends may produce
@@ -47,13 +52,17 @@ STATUS: Mapping[str, int] = {
     "annotation_not_found": 404,
     "unknown_version": 404,
     "method_not_allowed": 405,
+    # 412: the write named a version (If-Match or expected_version) that is no longer the game's (RFC 9110)
+    "stale_version": 412,
     # 409: the game is not in a state where this write can happen; reload and decide again
-    "stale_version": 409,
     "nothing_to_undo": 409,
     "nothing_to_redo": 409,
     "game_closed": 409,
     "token_superseded": 409,  # a retried seat-token issuance whose token was replaced or withdrawn since
+    "game_unfinished": 409,  # an export that needs a finished game (the BG Stats link): finish the game first
+    "request_timeout": 408,  # said by the server itself (api.server.gather): a request not whole in time
     "payload_too_large": 413,
+    "import_too_large": 413,  # an import holding more events than IMPORT_MAX_EVENTS
     # 422: well-formed, but the rules (or the log's own consistency) refuse it
     "illegal_move": 422,
     "not_your_turn": 422,
@@ -76,8 +85,55 @@ STATUS: Mapping[str, int] = {
     "game_corrupt": 500,
     "store_unavailable": 503,
     "too_many_streams": 503,  # every event stream this process may hold is open: a spectator tries again later
+    "too_many_imports": 503,  # this process refolds as many heavy imports as it may at once: try again shortly
 }
 """Every error code the API answers with, and its HTTP status."""
+
+TITLES: Mapping[str, str] = {
+    "invalid_request": "The request does not fit its schema",
+    "invalid_move": "Malformed move",
+    "invalid_setup": "Invalid game setup",
+    "invalid_annotation": "Invalid annotation",
+    "invalid_seat": "No such seat",
+    "invalid_tallies": "Invalid score-sheet tallies",
+    "unauthorized": "A token is needed",
+    "forbidden": "This token may not do this",
+    "not_found": "Not found",
+    "game_not_found": "No such game",
+    "annotation_not_found": "No such annotation",
+    "unknown_version": "No such version",
+    "method_not_allowed": "Method not allowed",
+    "stale_version": "The game has moved on",
+    "nothing_to_undo": "Nothing to undo",
+    "nothing_to_redo": "Nothing to redo",
+    "game_closed": "The game is closed",
+    "token_superseded": "The token was replaced or withdrawn",
+    "game_unfinished": "The game is not finished",
+    "payload_too_large": "The body is too large",
+    "illegal_move": "Illegal move",
+    "not_your_turn": "Not your turn",
+    "game_over": "The game is over",
+    "invalid_log": "Invalid game log",
+    "rules_version_unsupported": "Unsupported rules version",
+    "idempotency_key_reused": "Idempotency-Key reused for another request",
+    "amend_unchanged": "The amendment changes nothing",
+    "invalid_resolution": "Malformed resolution",
+    "resolution_not_later": "The resolution is not after the corrected move",
+    "resolution_repeated": "Two resolutions for one move",
+    "resolution_not_needed": "The recorded move still fits",
+    "resolution_unused": "The resolution is never reached",
+    "precondition_required": "The write names no version",
+    "rate_limited": "Too many writes",
+    "internal_error": "Unexpected error",
+    "store_unavailable": "The event store did not answer",
+    "too_many_streams": "Too many event streams open",
+}
+"""Each problem type's title (RFC 9457 ``title``): the same words for every problem of that type."""
+
+PROBLEM_TYPE = "/api/problems/"
+"""The prefix of every problem's ``type``; the error code follows (``/api/problems/stale_version``)."""
+
+PROBLEM_JSON = "application/problem+json"
 
 HTTP_CODES: Mapping[int, str] = {
     400: "invalid_request",
@@ -115,14 +171,22 @@ class ApiError(Exception):
         return STATUS.get(self.code, 400)
 
 
+def title_of(code: str) -> str:
+    """A problem type's title: from :data:`TITLES`, else the code in words ("some_code" is "Some code")."""
+    return TITLES.get(code) or code.replace("_", " ").capitalize()
+
+
 def envelope(
     status: int, code: str, message: str, rule: str | None = None, details: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
+    """The problem document (RFC 9457) of an error, with heronlog's extension members."""
     return {
+        "type": PROBLEM_TYPE + code,
+        "title": title_of(code),
         "status": status,
+        "detail": message,
         "error_code": code,
         "rule": rule,
-        "message": message,
         "details": dict(details or {}),
     }
 
@@ -139,6 +203,7 @@ def error_response(
     note(error_code=code)
     response = jsonify(envelope(status, code, message, rule, _plain(details or {})))
     response.status_code = status
+    response.mimetype = PROBLEM_JSON
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response
@@ -169,7 +234,14 @@ def from_http_exception(error: HTTPException) -> Response:
     if status == 422 or "messages" in data:
         status = 400
         details["fields"] = data.get("messages") or data.get("errors") or {}
-        message = "the request does not match its schema: see details.fields"
+        said = details["fields"].get("json") if isinstance(details["fields"], Mapping) else None
+        if isinstance(said, list) and said and str(said[0]).startswith("Invalid JSON body"):
+            message = "the body is not JSON text: " + str(said[0]).removeprefix("Invalid JSON body").strip(
+                ":. "
+            )
+            message = message.rstrip(": ")
+        else:
+            message = "the request does not match its schema: see details.fields"
     else:
         message = data.get("message") or error.description or error.name
     code = HTTP_CODES.get(status, (error.name or "error").lower().replace(" ", "_"))

@@ -7,8 +7,11 @@ several times faster. What changes for a client, and what does not:
 * answers are UTF-8 (no ``\\uXXXX`` escapes for non-ASCII text) and keep the schemas' field order;
 * a date or time, were one ever put in an answer as an object rather than text, would be ISO 8601 (Flask's
   own provider writes dates in the HTTP date format); every date heronlog answers is already ISO text;
-* anything msgspec refuses (a lone surrogate, NaN in a request) falls back to the standard library, so what
-  the API accepted before it still accepts, and refuses what it refused, with the same errors.
+* a body msgspec cannot read is read by the standard library (an integer beyond 64 bits: JSON has no limit),
+  which then refuses what is not JSON text as the API must (:func:`decode`): a lone surrogate escape
+  (``"\\ud800"``, no character at all), ``NaN`` and ``Infinity`` (not JSON), an integer of more digits than
+  Python converts (4,300), JSON nested past the interpreter's recursion limit. Each is ``400 invalid_request``
+  naming what was wrong, never a 500 and never a text that no store can write.
 
 :func:`json_response` builds an answer directly from plain data: the hot endpoints (``legal-moves``,
 ``moves``) send bodies already in the shape of their documented response schema (a unit test holds every such
@@ -18,7 +21,7 @@ body equal to its schema's dump), so marshmallow need not walk them again.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, cast
 
 import marshmallow as ma
@@ -26,7 +29,9 @@ import msgspec
 from flask import Response, current_app
 from flask.json.provider import DefaultJSONProvider
 from webargs import core
-from webargs.flaskparser import FlaskParser, is_json_request
+from webargs.flaskparser import FlaskParser, abort, is_json_request
+
+from replay.text import has_surrogate
 
 
 def _fallback(value: Any) -> Any:
@@ -61,22 +66,64 @@ def canonical(body: bytes) -> bytes:
 
 
 def decode(data: str | bytes) -> Any:
-    """JSON text as Python data. Input msgspec refuses is read by the standard library, which then accepts or
-    refuses it exactly as before (its ``JSONDecodeError`` is what Flask and webargs expect)."""
-    return _decoded(data, json.loads)
-
-
-def _decoded(data: str | bytes, fallback: Callable[[Any], Any]) -> Any:
-    """``data`` read by msgspec, else by ``fallback``. JSON nested deeper than the interpreter's recursion
-    limit (about a thousand levels) is refused as invalid JSON: both readers recurse, and their
-    ``RecursionError`` would otherwise reach the client as a 500."""
+    """JSON text as Python data. Input msgspec refuses is read by the standard library, which refuses what is
+    not JSON text (see the module docstring) with a ``JSONDecodeError``, what Flask and webargs expect (an
+    empty body's error has an empty ``doc``: webargs reads that as no body at all)."""
     try:
         try:
             return _decoder.decode(data)
         except msgspec.DecodeError:
-            return fallback(data)
-    except RecursionError:
+            value = _standard(data)
+    except RecursionError:  # both readers recurse: past about a thousand levels, not a 500
         raise json.JSONDecodeError("JSON nested too deeply", "nested", 0) from None
+    where = _lone_surrogate(value)
+    if where is not None:
+        raise json.JSONDecodeError(
+            f"a lone surrogate escape ({where}) is not a character: send valid Unicode", "surrogate", 0
+        )
+    return value
+
+
+def _refused_constant(name: str) -> Any:
+    raise json.JSONDecodeError(f"{name} is not a JSON number", name, 0)
+
+
+def _standard(data: str | bytes) -> Any:
+    """The standard library's reading of what msgspec refused: it reads integers of any length JSON allows
+    (msgspec stops at 64 bits), and refuses NaN and Infinity (not JSON), bytes that are not UTF-8, and an
+    integer of more digits than Python converts (4,300)."""
+    if isinstance(data, bytes | bytearray):
+        try:
+            data = bytes(data).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise json.JSONDecodeError(
+                f"the body is not UTF-8 ({error.reason})", "bytes", error.start
+            ) from None
+    try:
+        return json.loads(data, parse_constant=_refused_constant)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        raise json.JSONDecodeError("a number has more than 4,300 digits", "number", 0) from None
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """Where a lone surrogate is in decoded JSON (``$.players[0]``), or None. Only the standard library's
+    reading can give one (msgspec refuses them), so only a body msgspec refused is walked."""
+    stack: list[tuple[str, Any]] = [("$", value)]
+    while stack:
+        path, item = stack.pop()
+        if isinstance(item, str):
+            if has_surrogate(item):
+                return path
+        elif isinstance(item, dict):
+            for key, child in item.items():
+                if has_surrogate(key):
+                    return f"{path} (a key)"
+                stack.append((f"{path}.{key}", child))
+        elif isinstance(item, list):
+            stack.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
+    return None
 
 
 class FastJSONProvider(DefaultJSONProvider):
@@ -125,8 +172,15 @@ class FastFlaskParser(FlaskParser):
     def _raw_load_json(self, req: Any) -> Any:
         if not is_json_request(req):
             return core.missing
-        # webargs' own reading where msgspec refuses, and its errors (an empty body is "missing")
-        return _decoded(req.get_data(cache=True), core.parse_json)
+        # an empty body is "missing" (webargs reads a JSONDecodeError with an empty doc so)
+        return decode(req.get_data(cache=True))
+
+    def _handle_invalid_json_error(self, error: Any, req: Any, *args: Any, **kwargs: Any) -> Any:
+        """A body that is not JSON text: ``400 invalid_request`` saying what was wrong with it (webargs' own
+        words, "Invalid JSON body.", first)."""
+        reason = getattr(error, "msg", None) or getattr(error, "reason", None) or ""
+        said = f"Invalid JSON body: {reason}." if reason else "Invalid JSON body."
+        abort(400, exc=error, messages={"json": [said]})
 
 
 def json_response(body: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:

@@ -2,8 +2,9 @@
 import, history (states, timeline, changes, score), seat tokens and the spectators' event stream.
 
 Every view is schema in, schema out; the work is :class:`replay.application.GameLog`'s. Every answer about a
-game carries its version as the ``ETag``; every write names the version it expects (``If-Match`` or
-``expected_version``) and is refused with ``409 stale_version`` when the game has moved on.
+game carries its version as the ``ETag`` (a read sent with ``If-None-Match`` naming it is ``304 Not Modified``);
+every write names the version it expects (``If-Match`` or ``expected_version``) and is refused with ``412
+stale_version`` (RFC 9110's Precondition Failed) when the game has moved on.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 from uuid import UUID
 
-from flask import Response, url_for
+from flask import Response, current_app, url_for
 from flask.views import MethodView
 
 import domain
-from api.resources import present
+from api.resources import present, write_guard
 from api.resources.context import (
     creation_key,
     etag,
@@ -66,9 +67,11 @@ from api.resources.schemas import (
     UndoSchema,
 )
 from api.server.observability import note
+from replay import exports
 from replay.access import Issued
 from replay.application import Played
 from replay.game import Game
+from replay.index import Key
 
 logger = logging.getLogger("api")
 T = TypeVar("T")
@@ -105,13 +108,15 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
         pending = None
     elif pending is None:
         pending = present.prompt(game.state)
+    moves = [] if closed else present.plain(domain.legal_moves(game.state))
     return {
         "game_id": str(game.id),
         "version": game.version,
         "over": bool(domain.is_over(game.state)),
         "closed": closed,
         "prompt": pending,
-        "moves": [] if closed else present.plain(domain.legal_moves(game.state)),
+        "moves": moves,
+        "choices": present.choices(game, game.state, pending, moves),
     }
 
 
@@ -174,22 +179,33 @@ class Games(MethodView):
     @blp.arguments(GameListQuerySchema, location="query", error_status_code=400)
     @blp.response(200, GameListSchema)
     def get(self, query: Mapping[str, Any]) -> dict[str, Any]:
-        """List public games, newest first (optionally those whose title or players contain `search`)."""
+        """List public games, newest first; with `search`, those whose title or players have words that its
+        words start (`chie` finds Chieko).
+
+        Page with the `next` and `previous` links: they name the last and first game of the page (a cursor,
+        `after` and `before`), so a game created while you page shows up on the first page, and none is
+        listed twice. `offset` pages from the top too. A search whose words start too many words is cut
+        short: `complete` false, the newest matches among the newest 10,000 games."""
         limit, offset = query["limit"], query["offset"]
-        page = game_log().page_of_games(search=query["search"], limit=limit, offset=offset)
-        games, total = page
-        following = None
-        if offset + limit < total:  # the next page's address, as the client asked for this one
-            asked = {name: value for name, value in query.items() if value is not None}
-            following = url_for(".Games", **{**asked, "offset": offset + limit})
+        after = Key.parse(query["after"]) if query["after"] else None
+        before = Key.parse(query["before"]) if query["before"] else None
+        page = game_log().page_of_games(
+            search=query["search"], limit=limit, offset=offset, after=after, before=before
+        )
+        asked = {name: value for name, value in query.items() if value is not None and name != "offset"}
+        asked.pop("after", None)
+        asked.pop("before", None)
         return {
-            "games": [summary.to_dict() for summary in games],
+            "games": [summary.to_dict() for summary in page.summaries],
             "limit": limit,
             "offset": offset,
-            "total": total,
-            "next": following,
+            "total": page.total,
+            "complete": page.complete,
+            # The next pages' addresses, as the client asked for this one, from this page's last (first) game.
+            "next": url_for(".Games", **asked, after=page.older.text()) if page.older else None,
+            "previous": url_for(".Games", **asked, before=page.newer.text()) if page.newer else None,
             # the shards that did not answer (a cluster node down): their games are missing from this page
-            "unavailable": list(getattr(page, "unavailable", ())),
+            "unavailable": list(page.unavailable),
         }
 
     @errors(blp, *OPEN_WRITE)
@@ -199,10 +215,12 @@ class Games(MethodView):
     def post(self, setup: Mapping[str, Any]) -> Any:
         """Start a game. The answer holds the owner token, shown this once: keep it to record moves.
 
-        Players' names are their own: two that are the same, ignoring case and the blanks around them, are
-        `400 invalid_setup` (messages name players, and "Ann's turn, not Ann's" says nothing); so are their
-        colours (the board tells players apart by colour), and a player given none takes one nobody chose."""
-        _distinct_seats(setup["players"])
+        Players' names are their own: two that look the same (ignoring case, the blanks around them,
+        invisible characters, and letters of other alphabets drawn like Latin ones) are `400 invalid_setup`
+        (messages name players, and "Ann's turn, not Ann's" says nothing); so are their colours (the board
+        tells players apart by colour), and a player given none takes one nobody chose. Names, colours and the
+        title are one line of plain text: a control character, a bidirectional override or a lone surrogate
+        is `400`."""
         return created(game_log().create_game(dict(setup), idempotency_key=creation_key()))
 
 
@@ -216,37 +234,26 @@ class Import(MethodView):
     def post(self, query: Mapping[str, Any], document: Mapping[str, Any]) -> Any:
         """Import an exported game.
 
-        Every event is checked against the rules; `422 invalid_log` lists every problem with its position
-        and nothing is written. The game keeps its id unless it is taken here (or `new_id` is set); the
-        answer holds the new owner token."""
-        issued = game_log().import_log(
-            dict(document), keep_id=not query["new_id"], idempotency_key=creation_key()
-        )
+        Every event is checked against the rules, and against what the API would have taken from a client
+        (who acted, texts, keys, dates, the catalog, the parent); `422 invalid_log` lists every problem with
+        its position and nothing is written. An export of more than `IMPORT_MAX_EVENTS` events is
+        `413 import_too_large`; an import counts as one write per `IMPORT_EVENTS_PER_WRITE` of its events in
+        the rate limit of its address, and against the game it was exported from (`RATE_LIMIT_PER_SOURCE`);
+        a large one while the server refolds another is `503 too_many_imports`. The game keeps its id unless
+        it is taken here (or `new_id` is set); the answer holds the new owner token."""
+        events = exports.check_size(document, int(current_app.config["IMPORT_MAX_EVENTS"]))
+        write_guard.weigh(write_guard.import_weight(events))
+        source = exports.source_game(document)
+        if source is not None:
+            write_guard.count_source(source)
+        with write_guard.heavy_import(events):
+            issued = game_log().import_log(
+                dict(document),
+                keep_id=not query["new_id"],
+                idempotency_key=creation_key(),
+                max_events=int(current_app.config["IMPORT_MAX_EVENTS"]),
+            )
         return created(issued)
-
-
-def _distinct_seats(players: Any) -> None:
-    """Refuse two players of one name, or of one colour (each compared ignoring case and surrounding blanks),
-    as a list of names or of {name, colour} gives them; anything else is left to the rules engine's setup
-    checks."""
-    if not isinstance(players, list):
-        return
-    for field, what in (("name", "named"), ("colour", "playing")):
-        seen: set[str] = set()
-        for player in players:
-            value = player.get(field) if isinstance(player, dict) else player if field == "name" else None
-            if not isinstance(value, str) or not value.strip():
-                continue
-            key = value.strip().casefold()
-            if key in seen:
-                named: dict[str, Any] = {field: value.strip()}
-                raise ApiError(
-                    "invalid_setup",
-                    f"two players are {what} {value.strip()!r}: each player needs a {field} of their own "
-                    f"({field}s are compared ignoring case and the blanks around them)",
-                    **named,
-                )
-            seen.add(key)
 
 
 # --- one game ---------------------------------------------------------------------------------------------
@@ -282,13 +289,16 @@ class LegalMoves(MethodView):
             return json_response(legal_listing(game), 200, etag(game.version))
         version = query["before"]
         game, state = game_log().before_move(game.id, version)
+        pending = present.prompt(state)
+        moves = [] if game.abandoned else present.plain(domain.legal_moves(state))
         body = {
             "game_id": str(game.id),
             "version": game.version,
             "over": bool(domain.is_over(state)),
             "closed": game.abandoned is not None,
-            "prompt": present.prompt(state),
-            "moves": [] if game.abandoned else present.plain(domain.legal_moves(state)),
+            "prompt": pending,
+            "moves": moves,
+            "choices": present.choices(game, state, pending, moves),
             "before": version,
             "recorded": present.plain(game.records[version].move),
             "state": present.board(state),
@@ -430,7 +440,7 @@ class Amend(MethodView):
         )
         answer, status, headers = played(result)
         return (
-            {**answer, "report": amend_report(report), "dry_run": body["dry_run"]},
+            {**answer, "report": amend_report(game, report), "dry_run": body["dry_run"]},
             status,
             headers,
         )
@@ -457,15 +467,19 @@ def _resolution_seats(game: Game, resolutions: list[dict[str, Any]]) -> list[Any
     return seats
 
 
-def amend_report(report: Any) -> dict[str, Any]:
-    """The amendment's report as AmendReportSchema has it: the first misfit with the question asked there
-    and the board then, for drawing the moves that may resolve it."""
+def amend_report(game: Game, report: Any) -> dict[str, Any]:
+    """The amendment's report as AmendReportSchema has it: the first misfit with the question asked there,
+    the legal moves there in words with their board targets (``choices``), and the board then, for drawing
+    the moves that may resolve it."""
     body: dict[str, Any] = present.plain(report.to_dict())
     if report.first_misfit is not None and report.misfit_state is not None:
         state = report.misfit_state
+        pending = present.prompt(state)
+        misfit = body["first_misfit"]
         body["first_misfit"] = {
-            **body["first_misfit"],
-            "prompt": present.prompt(state),
+            **misfit,
+            "prompt": pending,
+            "choices": present.choices(game, state, pending, misfit["legal_moves"]),
             "state": present.board(state),
         }
     return body
@@ -505,8 +519,10 @@ class Forks(MethodView):
 
         Whoever may read a game may fork it, and owns the branch: the answer holds its owner token. The branch
         is titled ``title``, or by default "<the game's title> — what if (from move N)" ("from the start"
-        at version 1)."""
+        at version 1). A fork counts as a creation of the address that asks for it, whatever token it sends,
+        and against the game forked (`RATE_LIMIT_PER_SOURCE` a window)."""
         game, _ = reader(game_id)
+        write_guard.count_source(game_id)
         version = body["version"] if body["version"] is not None else game.version
         return created(
             game_log().fork(game_id, version, title=body.get("title"), idempotency_key=creation_key())
@@ -644,45 +660,80 @@ class GameCatalog(MethodView):
             "game_id": str(game.id),
             "rules_version": game.rules_version,
             "catalog": present.plain(game.catalog),
+            "words": present.catalog_words(game),
         }
         return body, 200, etag(game.version)
 
 
-EXPORT_RESPONSES = {
-    200: {
-        "description": "json: the full log (importable); text: a readable record; bgstats: a BG Stats play",
-        "headers": ETAG_HEADER,
-        "content": {
-            "application/json": {"schema": {"type": "object"}},
-            "text/plain": {"schema": {"type": "string"}},
-        },
-    }
+EXPORT_FORMATS: dict[str, tuple[str, str, str]] = {
+    # format: (media type, file name suffix, disposition)
+    "json": ("application/json", ".json", "inline"),
+    "text": ("text/plain", ".txt", "inline"),
+    "bgstats": ("application/json", ".bgsplay", "attachment"),
+    "bgstats-link": ("application/json", "-bgstats-link.json", "inline"),
+    "bgg": ("text/xml", "-bgg.xml", "attachment"),
 }
+"""Each export format's media type, file name and whether a browser offers it as a download."""
+
+
+def exported(game_id: UUID, chosen: str) -> Response:
+    """The game exported in one format (:data:`EXPORT_FORMATS`), in that format's media type."""
+    game, _ = reader(game_id)
+    log = game_log()
+    media, suffix, disposition = EXPORT_FORMATS[chosen]
+    if chosen == "text":
+        body = log.export_text(game_id)
+    elif chosen == "bgg":
+        body = log.export_bgg(game_id)
+    else:
+        data = {
+            "json": log.export,
+            "bgstats": log.export_bgstats,
+            "bgstats-link": log.export_bgstats_link,
+        }[chosen](game_id)
+        body = json.dumps(data, ensure_ascii=False, default=str)
+    name = f"heronlog-{game_id}{suffix}"
+    headers = {**etag(game.version), "Content-Disposition": f'{disposition}; filename="{name}"'}
+    return Response(body, mimetype=media, headers=headers)
 
 
 @blp.route("/<uuid:game_id>/export")
 class Export(MethodView):
-    @errors(blp, 400, *READ)
-    @blp.doc(security=[*BEARER, {}], responses=EXPORT_RESPONSES)
+    @errors(blp, 400, 409, *READ)
+    @blp.doc(security=[*BEARER, {}])
     @blp.arguments(ExportQuerySchema, location="query", error_status_code=400)
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Response:
         """Export the game.
 
-        `json`: every event and annotation (`POST /api/games/import` takes it back); `text`: a readable
-        record with the score sheet; `bgstats`: the result as a BG Stats play."""
-        game, _ = reader(game_id)
-        log = game_log()
-        headers = etag(game.version)
-        if query["format"] == "text":
-            return Response(log.export_text(game_id), mimetype="text/plain", headers=headers)
-        data = log.export(game_id) if query["format"] == "json" else log.export_bgstats(game_id)
-        text = json.dumps(data, ensure_ascii=False, default=str)
-        name = f"heronlog-{game_id}{'-bgstats' if query['format'] == 'bgstats' else ''}.json"
-        return Response(
-            text,
-            mimetype="application/json",
-            headers={**headers, "Content-Disposition": f'inline; filename="{name}"'},
-        )
+        `json`: every event and annotation (`POST /api/games/import` takes it back); `bgstats`: the result as a
+        BG Stats play file (a `.bgsplay` download: BG Stats imports it; an unfinished game is marked as left
+        out of the statistics, with no winner); `bgstats-link`: BG Stats' create-play link of a finished game
+        and the play it carries (`409 game_unfinished` for a game in progress or abandoned). `text` (a
+        readable record, `text/plain`) and `bgg` (a BoardGameGeek play record, `text/xml`; an
+        unfinished game is an incomplete play) are answered here too, and have operations of their own
+        (`export/text`, `export/bgg`), so that a generated client reads each in its own media type."""
+        return exported(game_id, query["format"])
+
+
+@blp.route("/<uuid:game_id>/export/text")
+class ExportText(MethodView):
+    @errors(blp, *READ)
+    @blp.doc(security=[*BEARER, {}])
+    def get(self, game_id: UUID) -> Response:
+        """The game as a readable record (text/plain): round and turn headings, one line per move, the
+        annotations and the score sheet (the same as `export?format=text`)."""
+        return exported(game_id, "text")
+
+
+@blp.route("/<uuid:game_id>/export/bgg")
+class ExportBgg(MethodView):
+    @errors(blp, *READ)
+    @blp.doc(security=[*BEARER, {}])
+    def get(self, game_id: UUID) -> Response:
+        """The game's result as a BoardGameGeek play record (text/xml, the shape of BGG's XML API
+        plays: date, length, incomplete, the game, and each player's start position, score, win and new). An
+        unfinished game is an incomplete play without a winner (the same as `export?format=bgg`)."""
+        return exported(game_id, "bgg")
 
 
 # --- access -----------------------------------------------------------------------------------------------

@@ -18,9 +18,12 @@ MEANINGS = {
     401: "no token, or not one of this game's (unauthorized); private games need one even to read",
     403: "the token may not do this (forbidden): a seat acting for another seat, or an owner-only action",
     404: "no such game, version or annotation",
-    409: "the game moved on (stale_version, with details.current_version), or nothing to undo or redo, or "
-    "the game is closed; or a retried seat-token request whose token was replaced or withdrawn since "
-    "(token_superseded)",
+    304: "not modified: If-None-Match named the current ETag (the game's version); no body",
+    409: "the game is not in a state for this: nothing to undo or redo (nothing_to_undo, nothing_to_redo), "
+    "the game is closed (game_closed), an export that needs a finished game (game_unfinished); or a retried "
+    "seat-token request whose token was replaced or withdrawn since (token_superseded)",
+    412: "the game moved on: If-Match or expected_version named a version that is no longer the game's "
+    "(stale_version, with details.current_version); reload and decide again",
     413: "the body is larger than the limit (payload_too_large)",
     422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over), an invalid log, an "
     "amendment to the move already recorded (amend_unchanged), or an amendment's resolution that does not fit it "
@@ -48,7 +51,7 @@ IDEMPOTENCY_KEY = {
 }
 
 READ = (401, 404, 503)
-WRITE = (400, 401, 403, 404, 409, 413, 422, 428, 429, 503)
+WRITE = (400, 401, 403, 404, 409, 412, 413, 422, 428, 429, 503)
 OPEN_WRITE = (400, 413, 429, 503)
 
 
@@ -66,3 +69,340 @@ def errors(blp: Blueprint, *statuses: int) -> Callable[[F], F]:
         return func
 
     return decorate
+
+
+# --- the finished document -----------------------------------------------------------------------------------
+#
+# flask-smorest writes the document from the views and schemas; :func:`finish` adds what client generators and
+# linters (openapi-python-client, Redocly, Spectral) need and the views cannot say one by one: an operationId
+# for every operation, `security: []` on the operations that take no token, servers and the license, errors
+# as `application/problem+json` with `error_code` an enum, the response headers every answer carries, and moves
+# typed as a union of every kind told apart by `kind`, with examples from recorded games.
+
+OPERATION_IDS: dict[tuple[str, str], str] = {
+    ("get", "/api/games"): "listGames",
+    ("post", "/api/games"): "createGame",
+    ("post", "/api/games/import"): "importGame",
+    ("get", "/api/games/{game_id}"): "getGame",
+    ("get", "/api/games/{game_id}/legal-moves"): "getLegalMoves",
+    ("post", "/api/games/{game_id}/moves"): "playMoves",
+    ("post", "/api/games/{game_id}/undo"): "undoMoves",
+    ("post", "/api/games/{game_id}/redo"): "redoMoves",
+    ("post", "/api/games/{game_id}/amend"): "amendMove",
+    ("post", "/api/games/{game_id}/abandon"): "abandonGame",
+    ("post", "/api/games/{game_id}/forks"): "forkGame",
+    ("get", "/api/games/{game_id}/states/{version}"): "getStateAt",
+    ("get", "/api/games/{game_id}/states"): "getStateAtTurn",
+    ("get", "/api/games/{game_id}/timeline"): "getTimeline",
+    ("get", "/api/games/{game_id}/changes"): "getChanges",
+    ("get", "/api/games/{game_id}/score"): "getScore",
+    ("get", "/api/games/{game_id}/catalog"): "getCatalog",
+    ("get", "/api/games/{game_id}/export"): "exportGame",
+    ("get", "/api/games/{game_id}/export/text"): "exportGameText",
+    ("get", "/api/games/{game_id}/export/bgg"): "exportGameBgg",
+    ("post", "/api/games/{game_id}/seats/{seat}/token"): "issueSeatToken",
+    ("delete", "/api/games/{game_id}/seats/{seat}/token"): "revokeSeatToken",
+    ("get", "/api/games/{game_id}/access"): "listAccess",
+    ("get", "/api/games/{game_id}/stream"): "streamGame",
+    ("get", "/api/games/{game_id}/annotations"): "listAnnotations",
+    ("post", "/api/games/{game_id}/annotations"): "addAnnotation",
+    ("get", "/api/games/{game_id}/annotations/{annotation_id}"): "getAnnotation",
+    ("patch", "/api/games/{game_id}/annotations/{annotation_id}"): "editAnnotation",
+    ("delete", "/api/games/{game_id}/annotations/{annotation_id}"): "deleteAnnotation",
+    ("post", "/api/score-sheets"): "scoreSheets",
+    ("get", "/api/problems/{error_code}"): "getProblemType",
+}
+"""Every operation's operationId: the name a generated client gives its function."""
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+CREATED_LOCATION = {"createGame", "importGame", "forkGame", "addAnnotation"}
+"""Operations whose 201 names the new resource in ``Location``."""
+
+SERVERS = [
+    {"url": "/", "description": "the server that serves this document"},
+    {"url": "http://127.0.0.1:8000", "description": "`heronlog serve` (and `make run`) on this machine"},
+]
+
+LICENSE = {"name": "MIT", "url": "https://spdx.org/licenses/MIT.html"}
+
+PROBLEM_JSON = "application/problem+json"
+
+
+def _header(description: str, required: bool = False, **schema: Any) -> dict[str, Any]:
+    header: dict[str, Any] = {"description": description, "schema": {"type": "string", **schema}}
+    if required:
+        header["required"] = True
+    return header
+
+
+REQUEST_ID = _header(
+    "the request's id: the one the client sent in X-Request-ID, or a new one; every log line of the request "
+    "carries it",
+    required=True,
+)
+RETRY_AFTER = _header("seconds to wait before trying again", required=True)
+RATE_LIMIT_HEADERS = {
+    "RateLimit-Policy": _header(
+        'the write limit, as the IETF draft says it: "writes";q=<writes>;w=<seconds>'
+    ),
+    "RateLimit": _header('where the window stands: "writes";r=<writes left>;t=<seconds to its end>'),
+    "RateLimit-Limit": _header("writes allowed per window (the earlier drafts' field)"),
+    "RateLimit-Remaining": _header("writes left in this window (the earlier drafts' field)"),
+    "RateLimit-Reset": _header("seconds until the window ends (the earlier drafts' field)"),
+}
+REPLAYED_HEADER = _header(
+    "true when this is the answer to a retry with the same Idempotency-Key (the first attempt's answer)",
+    enum=["true"],
+)
+LOCATION = _header("the path of the resource this request created")
+IF_NONE_MATCH = {
+    "in": "header",
+    "name": "If-None-Match",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": 'an ETag this client has ("12"): when it is still the game\'s version the answer is 304 '
+    "Not Modified, without a body",
+}
+
+
+def _move_examples() -> dict[str, Any]:
+    import json
+    from importlib import resources
+
+    text = resources.files("api.resources").joinpath("move_examples.json").read_text(encoding="utf-8")
+    examples: dict[str, Any] = json.loads(text)["examples"]
+    return examples
+
+
+def _camel(kind: str) -> str:
+    return "".join(part.capitalize() for part in kind.split("_"))
+
+
+def move_schemas() -> dict[str, Any]:
+    """The components of the move union: one schema per kind (``TakeDieMove``...) and ``Move``, their union
+    told apart by ``kind`` (domain.moves.SHAPES is the vocabulary; the examples come from recorded games)."""
+    from domain.moves import CHANCE_KINDS, SHAPES
+
+    examples = _move_examples()
+    types: dict[str, dict[str, Any]] = {
+        "int": {"type": "integer"},
+        "str": {"type": "string"},
+        "bool": {"type": "boolean"},
+        "list of int": {"type": "array", "items": {"type": "integer"}},
+    }
+    schemas: dict[str, Any] = {}
+    mapping: dict[str, str] = {}
+    for kind, shape in SHAPES.items():
+        name = f"{_camel(kind)}Move"
+        chance = kind in CHANCE_KINDS
+        seat: dict[str, Any] = (
+            {"type": "integer", "nullable": True, "enum": [None], "description": "null: chance answers it"}
+            if chance
+            else {"type": "integer", "minimum": 0, "description": "the seat's index, from 0"}
+        )
+        schema: dict[str, Any] = {
+            "type": "object",
+            "description": f"a {kind} move" + (" (answers a chance prompt)" if chance else ""),
+            "required": ["kind", "seat", *shape],
+            "properties": {
+                "kind": {"type": "string", "enum": [kind]},
+                "seat": seat,
+                **{field: dict(types[typ]) for field, typ in shape.items()},
+            },
+        }
+        if kind in examples:
+            schema["example"] = examples[kind]["move"]
+        schemas[name] = schema
+        mapping[kind] = f"#/components/schemas/{name}"
+    schemas["Move"] = {
+        "description": "a move: one of the kinds below, told apart by `kind`, exactly as legal-moves lists it",
+        "oneOf": [{"$ref": ref} for ref in mapping.values()],
+        "discriminator": {"propertyName": "kind", "mapping": mapping},
+    }
+    schemas["MoveBatch"] = {
+        "type": "object",
+        "description": "a batch of moves, applied all or nothing",
+        "required": ["moves"],
+        "properties": {
+            "moves": {"type": "array", "minItems": 1, "items": {"$ref": "#/components/schemas/Move"}},
+            "expected_version": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "instead of If-Match: the version the write expects",
+            },
+        },
+    }
+    return schemas
+
+
+def _typed_moves(node: Any) -> Any:
+    """Every schema marked as a move (schemas.MOVE_MARK) becomes a reference to ``Move``."""
+    from api.resources.schemas import MOVE_MARK
+
+    if isinstance(node, dict):
+        if node.get(MOVE_MARK):
+            typed: dict[str, Any] = {"$ref": "#/components/schemas/Move"}
+            return typed
+        return {key: _typed_moves(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_typed_moves(item) for item in node]
+    return node
+
+
+def _operation_id(method: str, path: str) -> str:
+    known = OPERATION_IDS.get((method, path))
+    if known:
+        return known
+    words = [part.strip("{}") for part in path.split("/") if part and part != "api"]
+    return method + "".join(_camel(word.replace("-", "_")) for word in words)
+
+
+def _error_content(response: dict[str, Any]) -> None:
+    content = response.get("content")
+    if content and "application/json" in content:
+        content[PROBLEM_JSON] = content.pop("application/json")
+
+
+def _finish_operation(method: str, path: str, operation: dict[str, Any]) -> None:
+    operation_id = _operation_id(method, path)
+    operation["operationId"] = operation_id
+    if "security" not in operation:  # no token: say so, or generated clients demand one
+        operation["security"] = []
+    write = method != "get"
+    if operation_id in EXPORT_MEDIA:
+        _document_exports(operation, EXPORT_MEDIA[operation_id])
+    responses: dict[str, Any] = operation["responses"]
+    for status, response in responses.items():
+        if "$ref" in response:
+            continue
+        headers = response.setdefault("headers", {})
+        headers["X-Request-ID"] = REQUEST_ID
+        failed = status == "default" or int(status) >= 400
+        if failed:
+            _error_content(response)
+        if status == "429":
+            headers["Retry-After"] = RETRY_AFTER
+        if status == "503":
+            headers["Retry-After"] = RETRY_AFTER
+        if write and (failed or status.startswith("2")):
+            headers.update(RATE_LIMIT_HEADERS)
+        if write and status.startswith("2") and status != "204":
+            headers["Idempotent-Replayed"] = REPLAYED_HEADER
+        if status == "201" and operation_id in CREATED_LOCATION:
+            headers["Location"] = LOCATION
+    etagged = "200" in responses and "ETag" in responses["200"].get("headers", {})
+    if not write and etagged and path != "/api/games/{game_id}/stream":
+        operation.setdefault("parameters", []).append(IF_NONE_MATCH)
+        responses["304"] = {
+            "description": MEANINGS[304],
+            "headers": {"ETag": responses["200"]["headers"]["ETag"], "X-Request-ID": REQUEST_ID},
+        }
+    if operation_id == "playMoves":
+        operation["requestBody"]["content"]["application/json"]["schema"] = {
+            "oneOf": [{"$ref": "#/components/schemas/Move"}, {"$ref": "#/components/schemas/MoveBatch"}],
+        }
+        operation["requestBody"]["content"]["application/json"]["examples"] = {
+            "one move": {"value": _move_examples()["take_die"]["move"]},
+            "a batch": {
+                "value": {
+                    "moves": [_move_examples()["take_die"]["move"], _move_examples()["place_die"]["move"]]
+                }
+            },
+        }
+
+
+EXPORT_MEDIA = {"exportGame": "application/json", "exportGameText": "text/plain", "exportGameBgg": "text/xml"}
+"""The media type each export operation is read in (exportGame answers text and XML too, for its formats)."""
+
+
+def _document_exports(operation: dict[str, Any], media: str) -> None:
+    """An export's answer in its own media type (a generated client never decodes the text record as JSON)."""
+    ok = operation["responses"].setdefault("200", {})
+    ok.setdefault("headers", {})["ETag"] = _header("the game's version")
+    ok["headers"]["Content-Disposition"] = _header("inline, or attachment for a file, with its name")
+    text = {"schema": {"type": "string"}}
+    if media == "text/plain":
+        ok["description"] = "the readable record"
+        ok["content"] = {"text/plain": text}
+    elif media == "text/xml":
+        # text/xml rather than application/xml (RFC 7303 has both): client generators read text/* as text
+        ok["description"] = "the BoardGameGeek play record"
+        ok["content"] = {"text/xml": text}
+    else:
+        ok["description"] = (
+            "json: the full log (importable); bgstats: the BG Stats play file; bgstats-link: the create-play "
+            "link; text and bgg are answered in their own media types (see exportGameText, exportGameBgg)"
+        )
+        ok["content"] = {
+            "application/json": {
+                "schema": {
+                    "oneOf": [
+                        {"$ref": "#/components/schemas/GameLogExport"},
+                        {"$ref": "#/components/schemas/BGStatsFile"},
+                        {"$ref": "#/components/schemas/BGStatsLink"},
+                    ]
+                }
+            },
+            "text/plain": text,
+            "text/xml": text,
+        }
+
+
+EXPORT_SCHEMAS: dict[str, Any] = {
+    "GameLogExport": {
+        "type": "object",
+        "description": "the full log of a game (format=json): POST /api/games/import takes it back",
+        "required": ["format", "format_version"],
+        "properties": {
+            "format": {"type": "string", "enum": ["heronlog.game"]},
+            "format_version": {"type": "integer"},
+        },
+        "additionalProperties": True,
+    },
+    "BGStatsFile": {
+        "type": "object",
+        "description": "a BG Stats play file (format=bgstats): the shape of BG Stats' own export, integer ids",
+        "required": ["games", "players", "locations", "plays", "userInfo"],
+        "properties": {
+            "about": {"type": "string"},
+            "games": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+            "players": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+            "locations": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+            "plays": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
+            "userInfo": {"type": "object", "additionalProperties": True},
+        },
+    },
+    "BGStatsLink": {
+        "type": "object",
+        "description": "BG Stats' create-play link of a finished game (format=bgstats-link), and its play",
+        "required": ["url", "app_url", "play"],
+        "properties": {
+            "url": {"type": "string", "description": "https://app.bgstatsapp.com/createPlay.html?data=..."},
+            "app_url": {"type": "string", "description": "the same link in the app's own scheme, bgstats://"},
+            "play": {"type": "object", "additionalProperties": True},
+        },
+    },
+}
+
+
+def finish(document: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI document as flask-smorest wrote it, finished (see the comment above)."""
+    from api.resources.errors import STATUS
+
+    document = _typed_moves(document)
+    document["servers"] = SERVERS
+    document["info"]["license"] = LICENSE
+    components = document.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    schemas.update(move_schemas())
+    schemas.update(EXPORT_SCHEMAS)
+    schemas["Error"]["properties"]["error_code"]["enum"] = sorted(STATUS)
+    for response in components.get("responses", {}).values():
+        _error_content(response)
+        response.setdefault("headers", {})["X-Request-ID"] = REQUEST_ID
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method in METHODS:
+                _finish_operation(method, path, operation)
+    return document

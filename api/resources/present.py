@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 import domain
+from api.resources import words
 from domain.catalog import Catalog
 from domain.prompts import KIND
 from domain.vocabulary import Icon
@@ -169,8 +170,31 @@ def prompt(state: Any) -> dict[str, Any]:
         "seat": pending.get("seat"),
         "text": domain.prompt_text(state),
         "help": domain.prompt_help(state),
+        "hint": words.hint({"kind": pending.get("kind"), "context": context}),
         "context": context,
     }
+
+
+def choices(game: Game, state: Any, pending: dict[str, Any] | None, moves: list[Any]) -> list[dict[str, Any]]:
+    """Each legal move as the pages offer it, in the order of ``moves`` (api.resources.words.choices): its
+    words, its group, the board part it acts on and its icons."""
+    if not moves or pending is None:
+        return []
+    return words.choices(
+        state, pending, moves, board_json=board(state), catalog=game.catalog, names=names(game)
+    )
+
+
+def catalog_words(game: Game) -> dict[str, Any]:
+    """A game's words, served once with its catalog (api.resources.words.catalog_words)."""
+    said = words.catalog_words(plain(game.catalog), board(game.state), names(game))
+    # the parts an annotation may point at, named as the timeline names them (domain.part_text)
+    annotated = [(kind, part) for kind, ids in domain.board_parts(game.state).items() for part in ids]
+    for kind, part in annotated:
+        said["parts"][f"{kind}:{part}"] = domain.part_text(game.state, kind, part)
+    said["annotations"] = [f"{kind}:{part}" for kind, part in annotated]
+    said["part_icons"] = {key: words.part_icon(key) for key in said["annotations"]}
+    return said
 
 
 def sheets(state: Any, players: Sequence[str]) -> list[dict[str, Any]]:
@@ -182,11 +206,17 @@ def sheets_from(scored: Sequence[Any], players: Sequence[str]) -> list[dict[str,
     for seat, sheet in enumerate(scored):
         data = plain(sheet.to_dict())
         name = players[seat] if seat < len(players) else data.get("name", f"Player {seat + 1}")
+        # each line in the score pad's words (history.score_lines), with the icons of what it counts
+        fields = [key for key in data if key not in history.SHEET_FIELDS]
+        matcha = "geishas" in data
         out.append(
             {
                 "seat": seat,
                 "player": str(name),
-                "lines": [{"label": label, "points": points} for label, points in history.score_lines(data)],
+                "lines": [
+                    {"label": label, "points": points, "icons": words.sheet_icons(key, matcha)}
+                    for key, (label, points) in zip(fields, history.score_lines(data), strict=True)
+                ],
                 "total": data["total"],
                 "rank": data["rank"],
             }
@@ -209,6 +239,7 @@ def game_view(game: Game, pending: dict[str, Any] | None = None) -> dict[str, An
         "private": bool(setup.get("private")),
         "parent": plain(game.parent) if game.parent else None,
         "rules_version": game.rules_version,
+        "catalog_override": bool(setup.get("catalog_override")),
         "created_on": game.created_on.isoformat(),
         "modified_on": game.modified_on.isoformat(),
         "version": game.version,

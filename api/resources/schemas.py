@@ -11,6 +11,7 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from api.resources.errors import STATUS
 from replay.game import MAX_VERSION
 
 MAX_BATCH = 500
@@ -54,15 +55,54 @@ class StrictBoolean(fields.Boolean):
 
 
 class ErrorSchema(Schema):
-    """The one shape of every answer that is not a success."""
+    """The one shape of every answer that is not a success: a problem document (RFC 9457, served as
+    `application/problem+json`) whose extension members `error_code`, `rule` and `details` are heronlog's."""
 
-    status = fields.Integer(required=True, metadata={"description": "the HTTP status, repeated"})
-    error_code = fields.String(required=True, metadata={"description": "stable machine code"})
-    rule = fields.String(
-        required=True, allow_none=True, metadata={"description": "the rule broken (R-xx), or null"}
+    type = fields.String(
+        required=True,
+        metadata={
+            "description": "the problem type, a URI reference (/api/problems/<error_code>): GET it for its meaning",
+            "example": "/api/problems/stale_version",
+        },
     )
-    message = fields.String(required=True, metadata={"description": "for people"})
-    details = fields.Dict(required=True, metadata={"description": "what a client needs to recover"})
+    title = fields.String(
+        required=True,
+        metadata={"description": "the problem type in a few words", "example": "The game has moved on"},
+    )
+    status = fields.Integer(
+        required=True, metadata={"description": "the HTTP status, repeated", "example": 412}
+    )
+    detail = fields.String(
+        required=True,
+        metadata={
+            "description": "what went wrong this time, for people",
+            "example": "the game is at version 12, not 11: reload it and decide again",
+        },
+    )
+    error_code = fields.String(
+        required=True,
+        validate=validate.OneOf(sorted(STATUS)),
+        metadata={"description": "stable machine code (clients branch on it)", "example": "stale_version"},
+    )
+    rule = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the rule broken (R-xx), or null", "example": None},
+    )
+    details = fields.Dict(
+        required=True,
+        metadata={"description": "what a client needs to recover", "example": {"current_version": 12}},
+    )
+
+
+class ProblemTypeSchema(Schema):
+    """What a problem type means (``GET /api/problems/{error_code}``)."""
+
+    type = fields.String(required=True, metadata={"example": "/api/problems/stale_version"})
+    title = fields.String(required=True, metadata={"example": "The game has moved on"})
+    status = fields.Integer(required=True, metadata={"example": 412})
+    error_code = fields.String(required=True, metadata={"example": "stale_version"})
+    meaning = fields.String(required=True, metadata={"description": "what the status means, and what to do"})
 
 
 # --- shared pieces ----------------------------------------------------------------------------------------
@@ -104,7 +144,46 @@ class PromptSchema(Schema):
             "description": 'what the question alone does not say, "" when nothing: the castle dealt again (R-S03)'
         },
     )
+    hint = fields.String(
+        required=True,
+        metadata={"description": 'how to answer the question, for a page to show under it ("" when nothing)'},
+    )
     context = fields.Dict(required=True)
+
+
+class ChoiceSchema(Schema):
+    """A legal move as a page offers it (the move at the same place in ``moves``)."""
+
+    words = fields.String(
+        required=True, metadata={"description": "the move in words: what it takes, where, at what cost"}
+    )
+    group = fields.String(required=True, metadata={"description": "the heading the move goes under"})
+    target = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the board part the move acts on, as the catalog's words.parts names it "
+            "(bridge:coral:left, room:steward_2, room:steward_2:top, yard:yard_1, garden:coral_plant, track:11, "
+            "domain:0:row:courtiers, tea_garden:path_1...); null for an answer with no place on the board"
+        },
+    )
+    icons = fields.List(fields.String(), required=True, metadata={"description": "icons the move shows"})
+
+
+class ScoreLineSchema(Schema):
+    """One line of a score sheet (the rulebook's score pad)."""
+
+    label = fields.String(
+        required=True, metadata={"description": 'the line in words ("CP during the game", "courtiers")'}
+    )
+    points = fields.Integer(required=True)
+    icons = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "the icons of what the line counts (the catalog's icon names: cp, coin, pot...)"
+        },
+    )
 
 
 class ScoreSheetOutSchema(Schema):
@@ -112,23 +191,23 @@ class ScoreSheetOutSchema(Schema):
 
     seat = fields.Integer(required=True, metadata={"description": SEAT})
     player = fields.String(required=True)
-    lines = fields.List(fields.Dict(), required=True)
+    lines = fields.List(fields.Nested(ScoreLineSchema), required=True)
     total = fields.Integer(required=True)
     rank = fields.Integer(required=True)
 
 
+MOVE_MARK = "x-heronlog-move"
+"""Marks a move's place in the OpenAPI document, where :mod:`api.resources.openapi` puts the typed move union."""
+
+
 class MoveField(fields.Dict):
-    """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it."""
+    """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it. Documented as
+    the union of every move kind, told apart by ``kind`` (the schema ``Move`` of the OpenAPI document)."""
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault(
-            "metadata",
-            {
-                "description": "a move exactly as GET legal-moves lists it",
-                "example": {"kind": "...", "seat": 0},
-            },
-        )
-        super().__init__(keys=fields.String(), **kwargs)
+        metadata = {"description": "a move exactly as GET legal-moves lists it", **kwargs.pop("metadata", {})}
+        metadata[MOVE_MARK] = True
+        super().__init__(keys=fields.String(), metadata=metadata, **kwargs)
 
 
 # --- games ------------------------------------------------------------------------------------------------
@@ -186,7 +265,17 @@ class GameSchema(Schema):
     private = fields.Boolean(required=True)
     parent = fields.Dict(required=True, allow_none=True)
     rules_version = fields.String(required=True)
-    created_on = fields.String(required=True)
+    catalog_override = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "the game is played with a catalog of its own (an import that declared one), not the "
+            "components heronlog packages: its points and effects may differ from the printed game's"
+        },
+    )
+    created_on = fields.String(
+        required=True,
+        metadata={"description": "when the game was played (an imported game keeps its own date)"},
+    )
     modified_on = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "also sent as the ETag"})
     status = fields.String(required=True, metadata={"description": "in progress, finished or abandoned"})
@@ -222,6 +311,13 @@ class LegalMovesSchema(Schema):
         PromptSchema, required=True, allow_none=True, metadata={"description": "null once the game is closed"}
     )
     moves = fields.List(MoveField(), required=True)
+    choices = fields.List(
+        fields.Nested(ChoiceSchema),
+        required=True,
+        metadata={
+            "description": "each move of `moves`, in the same order, as a page offers it (words, target)"
+        },
+    )
     before = fields.Integer(
         metadata={"description": "with ?before=V only: the move these are the alternatives to (its version)"}
     )
@@ -277,21 +373,61 @@ class GameSummarySchema(Schema):
     winner = fields.String(required=True, allow_none=True)
 
 
+CURSOR = r"^-?\d{1,20}_[0-9a-f]{32}$"
+"""A page's cursor (``replay.index.Key``): opaque to clients, who only send back what a page gave them."""
+
+
 class GameListQuerySchema(Schema):
-    search = fields.String(load_default=None, validate=validate.Length(max=100))
+    search = fields.String(
+        load_default=None,
+        validate=validate.Length(max=100),
+        metadata={"description": "words: each must start a word of the title or of a player's name"},
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
+    after = fields.String(
+        load_default=None,
+        validate=validate.Regexp(CURSOR, error="not a cursor of the list of games"),
+        metadata={"description": "the games older than this cursor (a page's `next` link carries it)"},
+    )
+    before = fields.String(
+        load_default=None,
+        validate=validate.Regexp(CURSOR, error="not a cursor of the list of games"),
+        metadata={"description": "the games newer than this cursor (a page's `previous` link carries it)"},
+    )
+
+    @validates_schema
+    def _one_cursor(self, data: dict[str, Any], **_: Any) -> None:
+        if data.get("after") is not None and data.get("before") is not None:
+            raise ValidationError("a page is either after a cursor or before one", "before")
 
 
 class GameListSchema(Schema):
     games = fields.List(fields.Nested(GameSummarySchema), required=True)
     limit = fields.Integer(required=True)
     offset = fields.Integer(required=True)
-    total = fields.Integer(required=True, metadata={"description": "how many games the search finds in all"})
+    total = fields.Integer(
+        required=True,
+        metadata={
+            "description": "how many games the search finds in all (at least, when `complete` is false)"
+        },
+    )
+    complete = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "false when the search was cut short: its words start too many words, so only the "
+            "newest 10,000 games were searched (add a word, or a longer one)"
+        },
+    )
     next = fields.String(
         required=True,
         allow_none=True,
-        metadata={"description": "the path of the next page (same search and limit), or null on the last"},
+        metadata={"description": "the path of the next page (older games; same search and limit), or null"},
+    )
+    previous = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "the path of the page before (newer games), or null on the first"},
     )
     unavailable = fields.List(
         fields.String(),
@@ -443,6 +579,14 @@ class MisfitSchema(Schema):
     )
     legal_moves = fields.List(
         MoveField(), required=True, metadata={"description": "every move legal there (resolutions take one)"}
+    )
+    choices = fields.List(
+        fields.Nested(ChoiceSchema),
+        required=True,
+        metadata={
+            "description": "each legal move as a page offers it, in the order of legal_moves (words, group, "
+            "board target, icons), as GET legal-moves gives them"
+        },
     )
     prompt = fields.Nested(PromptSchema, required=True, metadata={"description": "the question asked there"})
     state = fields.Dict(
@@ -638,6 +782,14 @@ class CatalogSchema(Schema):
     game_id = fields.String(required=True)
     rules_version = fields.String(required=True)
     catalog = fields.Dict(required=True)
+    words = fields.Dict(
+        required=True,
+        metadata={
+            "description": "the game's words for the pages: cards (id → what it does), icons (the catalog's icon "
+            "notation → words), parts (board part id → its name; the ids a choice's target uses), annotations (the "
+            "parts an annotation may point at, as kind:id) and part_icons (each of those parts' icon)"
+        },
+    )
 
 
 class ScoreSchema(Schema):
@@ -683,8 +835,18 @@ class ForkSchema(Schema):
     )
 
 
+EXPORT_FORMATS = ["json", "text", "bgstats", "bgstats-link", "bgg"]
+
+
 class ExportQuerySchema(Schema):
-    format = fields.String(load_default="json", validate=validate.OneOf(["json", "text", "bgstats"]))
+    format = fields.String(
+        load_default="json",
+        validate=validate.OneOf(EXPORT_FORMATS),
+        metadata={
+            "description": "json: the full log (importable); text: a readable record; bgstats: a BG Stats play "
+            "file; bgstats-link: BG Stats' create-play link (finished games); bgg: a BoardGameGeek play record"
+        },
+    )
 
 
 class ImportQuerySchema(Schema):

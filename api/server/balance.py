@@ -26,9 +26,8 @@ import multiprocessing.sharedctypes
 from collections.abc import Sequence
 from typing import Any
 
-from gunicorn.workers.gthread import ThreadWorker
-
 from api.server import hooks
+from api.server.gather import GatheringThreadWorker
 
 SLOTS = 16
 """Fewest slots in the table (:func:`install` makes room for twice the configured workers, for workers added
@@ -91,8 +90,9 @@ def free_slot(shares: Shares, worker: Any) -> None:
         shares.publish(slot, FREE)
 
 
-class BalancedThreadWorker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no type hints
-    """gunicorn's threaded worker, taking new connections only in its turn (see the module's docstring).
+class BalancedThreadWorker(GatheringThreadWorker):
+    """The gathering threaded worker (:mod:`api.server.gather`), taking new connections only in its turn (see the
+    module's docstring).
 
     The threaded worker's loop asks, at each turn, whether ``nr_conns < worker_connections``; here
     ``worker_connections`` is that turn's answer: the configured limit while the worker may accept, and the

@@ -2,54 +2,185 @@
 
 ``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
 game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
-settings as ``serve``); ``backup`` and ``restore`` do it for every game at once (replay.backups);
-``revalidate`` dry-runs stored games under the current rules and ``upgrade`` moves those that pass to them;
-``verify`` checks every stored record, snapshot and fold; ``demo`` plays a seeded game with random legal moves
-and prints it with its score sheet.
+settings as ``serve``, or ``--store`` and ``--data``); ``backup`` and ``restore`` do it for every game at once
+(replay.backups); ``revalidate`` dry-runs stored games under the current rules and ``upgrade`` moves those that
+pass to them; ``verify`` checks every stored record, snapshot and fold; ``demo`` plays a seeded game with
+random legal moves and prints it with its score sheet. ``heronlog --version`` prints the version.
+
+``export`` only reads: it opens the store read-only and creates nothing (no data folder, no SQLite file, no
+table), so it can run beside a server, on a copy, or on a read-only volume.
+
+What a command produces (an export, an imported game's id, a report) goes to standard output; heronlog's own
+words (errors, tokens handed over, progress) go to standard error, every line in one format: JSON objects, one
+per line, when ``HERONLOG_LOG_FORMAT`` is ``json`` (as ``serve``'s logs are; the Docker image sets it), plain
+text ``heronlog: ...`` when it is ``text``. Unset, ``serve`` logs JSON and the other commands speak text.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
+import socket
 import sys
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from api.server import pinning
 from api.server.collector import tune_worker_gc
-from api.server.environment import server_setting
+from api.server.environment import (
+    CHOICES,
+    DEFAULTS,
+    RANGES,
+    SettingError,
+    api_setting,
+    check_api_settings,
+    choice,
+    server_setting,
+    whole_number,
+)
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
 
-SERVE_CHOICES = (
-    ("reuse_port", "HERONLOG_REUSE_PORT", ("yes", "no")),
-    ("pin_workers", "HERONLOG_PIN_WORKERS", pinning.MODES),
+
+class Voice:
+    """How heronlog's own words go to standard error: JSON lines or plain text (see the module docstring)."""
+
+    format = "text"
+
+    def say(self, message: str, *, level: str = "info", prefix: bool = True, **fields: Any) -> None:
+        if self.format == "json":
+            entry = {
+                "time": datetime.datetime.now(datetime.UTC).isoformat(timespec="milliseconds"),
+                "level": level,
+                "logger": "heronlog.cli",
+                "message": message,
+                "pid": os.getpid(),
+                **fields,
+            }
+            line = json.dumps(entry, ensure_ascii=False, default=str)
+        else:
+            line = ("heronlog: " if prefix else "") + message
+        print(line, file=sys.stderr, flush=True)
+
+
+voice = Voice()
+
+
+def say(message: str, *, level: str = "info", prefix: bool = True, **fields: Any) -> None:
+    """heronlog's own words, on standard error, in the chosen format (:class:`Voice`)."""
+    voice.say(message, level=level, prefix=prefix, **fields)
+
+
+def fail(message: str, **fields: Any) -> None:
+    say(message, level="error", **fields)
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    """What ``heronlog serve`` runs with, each value checked (:func:`serve_settings`)."""
+
+    host: str
+    port: int
+    workers: int
+    threads: int
+    reuse_port: bool
+    pin_workers: str
+    body_limit: int
+
+
+def _given(
+    args: argparse.Namespace, option: str, variable: str, environ: Mapping[str, str]
+) -> tuple[str, str]:
+    """The text of a serve option and the name to blame if it is wrong: ``--option`` when given on the command
+    line, else its environment variable (or its default, which is right)."""
+    value = getattr(args, option.replace("-", "_"))
+    if value is not None:
+        return str(value), f"--{option}"
+    return server_setting(environ, variable), variable
+
+
+def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> ServeSettings:
+    """The settings of ``heronlog serve`` from its options and ``environ``; :class:`SettingError` names the
+    first one that is wrong (a port that is no port, no workers, an unknown log format...)."""
+    numbers = {}
+    for option, variable in (
+        ("port", "HERONLOG_PORT"),
+        ("workers", "HERONLOG_WORKERS"),
+        ("threads", "HERONLOG_THREADS"),
+    ):
+        text, label = _given(args, option, variable, environ)
+        numbers[option] = whole_number(label, text, *RANGES[variable])
+    words = {}
+    for option, variable in (("reuse-port", "HERONLOG_REUSE_PORT"), ("pin-workers", "HERONLOG_PIN_WORKERS")):
+        text, label = _given(args, option, variable, environ)
+        words[option] = choice(label, text, CHOICES[variable])
+    for variable in ("HERONLOG_LOG_FORMAT", "HERONLOG_LOG_LEVEL"):
+        choice(variable, server_setting(environ, variable), CHOICES[variable])
+    problems = check_api_settings(environ)
+    if problems:
+        raise SettingError(problems[0])
+    host, _ = _given(args, "host", "HERONLOG_HOST", environ)
+    if not host.strip():
+        raise SettingError("--host must name an address to listen on, such as 127.0.0.1 or 0.0.0.0")
+    limit = environ.get("HERONLOG_MAX_CONTENT_LENGTH")
+    body_limit = api_setting("MAX_CONTENT_LENGTH", limit) if limit else DEFAULTS["MAX_CONTENT_LENGTH"]
+    return ServeSettings(
+        host=host.strip(),
+        port=numbers["port"],
+        workers=numbers["workers"],
+        threads=numbers["threads"],
+        reuse_port=words["reuse-port"] == "yes",
+        pin_workers=words["pin-workers"],
+        body_limit=int(body_limit),
+    )
+
+
+def check_listening(host: str, port: int) -> None:
+    """Whether ``host:port`` can be listened on, said as one line (:class:`SettingError`) before anything starts:
+    a port another server holds, or an address that is not this machine's."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as error:
+        raise SettingError(
+            f"cannot listen on {host}:{port}: {host!r} is not an address of this machine ({error})"
+        ) from None
+    family, kind, protocol, _, address = infos[0]
+    with socket.socket(family, kind, protocol) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise SettingError(f"cannot listen on {host}:{port}: {reason.lower()}") from None
+
+
+MAX_EVENTS_HELP = (
+    "the most events the log may hold (default: HERONLOG_IMPORT_MAX_EVENTS, as the API; 0: no cap)"
 )
-"""serve's options with a fixed set of values, and the variable each takes its default from."""
 
 
 def _serve(args: argparse.Namespace) -> int:
-    for option, variable, choices in SERVE_CHOICES:  # argparse does not check a default from the environment
-        value = getattr(args, option)
-        if value not in choices:
-            allowed = ", ".join(choices[:-1]) + " or " + choices[-1]
-            print(f"heronlog: {variable} is {allowed}, not {value!r}", file=sys.stderr)
-            return 2
     try:
-        store = StoreConfig.from_environ(os.environ, kind=args.store)
-    except ConfigError as error:
-        print(f"heronlog: {error}", file=sys.stderr)
+        settings = serve_settings(args, os.environ)
+        store = StoreConfig.from_environ(_environ(args), kind=args.store)
+        check_listening(settings.host, settings.port)
+        # --pin-workers yes where the system cannot pin is said here, before any worker starts
+        pinning.should_pin(settings.pin_workers, settings.workers, pinning.allowed_cpus())
+    except (SettingError, ConfigError, ValueError) as error:
+        fail(str(error))
         return 2
-    print(f"heronlog: events kept in {store.describe()}", flush=True)
-    print(f"heronlog: serving on http://{args.host}:{args.port}", flush=True)
+    say(f"events kept in {store.describe()}")
+    say(f"serving on http://{settings.host}:{settings.port}")
 
     from gunicorn.app.base import BaseApplication
 
     from api.app import create_app
-    from api.server import observability, unread
+    from api.server import observability, orphans, unread
+    from api.server.gather import GatheringThreadWorker
 
     class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
         """Gunicorn embedded: the app is built in each worker (after fork), never in the master."""
@@ -67,11 +198,13 @@ def _serve(args: argparse.Namespace) -> int:
             # gunicorn closes a connection whose refused body it would have to read on: say so (api.server.unread)
             return unread.closing_when_unread(self.factory())
 
+    # Each worker's loop reads a request whole before a thread serves it (api.server.gather).
+    GatheringThreadWorker.body_limit = settings.body_limit
     options = {
-        "bind": f"{args.host}:{args.port}",
-        "workers": args.workers,
-        "threads": args.threads,
-        "worker_class": "gthread",
+        "bind": f"{settings.host}:{settings.port}",
+        "workers": settings.workers,
+        "threads": settings.threads,
+        "worker_class": GatheringThreadWorker,
         "timeout": 60,
         "accesslog": None,
         # A keep-alive connection stays with the worker that accepted it. By default the workers share one
@@ -80,7 +213,7 @@ def _serve(args: argparse.Namespace) -> int:
         # With SO_REUSEPORT each worker has a socket of its own and the kernel's hash spreads the connections
         # (19/31 of 50 was common); with one shared socket and no turns, the first worker to wake took nearly
         # every client of a burst.
-        "reuse_port": args.reuse_port == "yes",
+        "reuse_port": settings.reuse_port,
         "post_worker_init": tune_worker_gc,
     }
     from gunicorn.config import Config
@@ -95,50 +228,102 @@ def _serve(args: argparse.Namespace) -> int:
         app_config: dict[str, Any] = {"STORE": store, "SNAPSHOTS_IN_BACKGROUND": True}
         if "HERONLOG_STREAM_MAX_OPEN" not in os.environ:
             # Event streams may hold all but two of a worker's threads: moves and reads always find one.
-            app_config["STREAM_MAX_OPEN"] = max(1, args.threads - 2)
+            app_config["STREAM_MAX_OPEN"] = max(1, settings.threads - 2)
         served = {**options, **extra}
-        if args.reuse_port == "no":
+        orphans.install(served)  # a worker ends with its master, however the master ended
+        if not settings.reuse_port:
             from api.server import balance
 
             balance.install(served)  # the balanced worker class, its hooks chained after the metrics' own
-        try:
-            pinning.install(served, args.pin_workers)  # each worker on a CPU of its own, when they fill them
-        except ValueError as error:
-            print(f"heronlog: {error}", file=sys.stderr)
-            return 2
+        pinning.install(served, settings.pin_workers)  # each worker on a CPU of its own, when they fill them
         Server(lambda: create_app(app_config), served).run()
     return 0
 
 
+def _environ(args: argparse.Namespace) -> dict[str, str]:
+    """The environment the store is read from, with ``--data`` standing in for ``HERONLOG_DATA``."""
+    environ = dict(os.environ)
+    if getattr(args, "data", None):
+        environ["HERONLOG_DATA"] = args.data
+    return environ
+
+
 def _store(args: argparse.Namespace) -> StoreConfig:
-    return StoreConfig.from_environ(os.environ, kind=getattr(args, "store", None))
+    return StoreConfig.from_environ(_environ(args), kind=getattr(args, "store", None))
+
+
+class NoStore(Exception):
+    """There is no store to read where the configuration points."""
+
+
+def _read_only_log(store: StoreConfig) -> Any:
+    """The game log on ``store``, opened to read only: nothing is created (the SQLite file is opened read-only
+    and must exist; no table is made) and nothing can be written."""
+    from replay.application import GameLog
+
+    env = store.eventsourcing_env()
+    if store.kind == "sqlite":
+        assert store.sqlite_path is not None
+        if not store.sqlite_path.is_file():
+            raise NoStore(f"no store at {store.sqlite_path}: nothing to export (set --data or HERONLOG_DATA)")
+        env["SQLITE_DBNAME"] = f"file:{store.sqlite_path}?mode=ro"
+    env["CREATE_TABLE"] = "false"
+    return GameLog(env, shards=store.shards)
 
 
 def _read_json(path: str) -> Any:
+    """A file's JSON, read as the API reads a request's body (``api.resources.fastjson.decode``): JSON nested
+    past the recursion limit, a lone surrogate, NaN or an integer of 4,300 digits is refused as not JSON text
+    (a ``ValueError``), never a traceback, and ``check`` and ``import`` accept the same files."""
+    from api.resources.fastjson import decode
+
     if path == "-":
-        return json.load(sys.stdin)
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
+        return decode(sys.stdin.buffer.read())
+    with open(path, "rb") as handle:
+        return decode(handle.read())
+
+
+def _max_events(args: argparse.Namespace) -> int:
+    """The most events an import may hold: ``--max-events``, else the server's ``HERONLOG_IMPORT_MAX_EVENTS``
+    (so that ``check`` says what the API would, and ``import`` takes what it takes); 0: no cap."""
+    if args.max_events is not None:
+        return int(args.max_events)
+    from api.server.environment import DEFAULTS
+
+    raw = os.environ.get("HERONLOG_IMPORT_MAX_EVENTS") or str(DEFAULTS["IMPORT_MAX_EVENTS"])
+    return int(raw)
 
 
 def _export(args: argparse.Namespace) -> int:
     from replay import exports
     from replay.errors import ReplayError
 
-    log = open_log(_store(args))
     try:
         game_id = uuid.UUID(args.game_id)
+    except ValueError:
+        return _not_a_game_id(args.game_id)
+    try:
+        log = _read_only_log(_store(args))
+    except (NoStore, ConfigError) as error:
+        fail(str(error))
+        return 1
+    try:
         if args.format == "json":
             text = exports.json_text(log.export(game_id))
         elif args.format == "text":
             text = log.export_text(game_id)
+        elif args.format == "bgg":
+            text = log.export_bgg(game_id)
         else:
-            text = json.dumps(log.export_bgstats(game_id), indent=2, ensure_ascii=False) + "\n"
-    except ValueError:
-        return _not_a_game_id(args.game_id)
+            data = (
+                log.export_bgstats(game_id) if args.format == "bgstats" else log.export_bgstats_link(game_id)
+            )
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     except ReplayError as error:
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 1
+    finally:
+        log.close()
     if args.output and args.output != "-":
         with open(args.output, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -148,9 +333,14 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _report_problems(error: Any) -> None:
-    print(f"heronlog: {error.message}", file=sys.stderr)
+    fail(error.message, error_code=error.code)
     for problem in error.details.get("problems", []):
-        print(f"  {problem['position']}: {problem['message']}", file=sys.stderr)
+        say(
+            f"  {problem['position']}: {problem['message']}",
+            level="error",
+            prefix=False,
+            position=problem["position"],
+        )
 
 
 def _import(args: argparse.Namespace) -> int:
@@ -158,8 +348,9 @@ def _import(args: argparse.Namespace) -> int:
 
     try:
         data = _read_json(args.file)
+        max_events = _max_events(args)
     except (OSError, ValueError) as error:
-        print(f"heronlog: cannot read {args.file}: {error}", file=sys.stderr)
+        fail(f"cannot read {args.file}: {error}")
         return 2
     tokens = _token_file(args.tokens) if args.tokens else None
     if args.tokens and tokens is None:
@@ -167,19 +358,19 @@ def _import(args: argparse.Namespace) -> int:
     log = open_log(_store(args))
     try:
         # As `POST /api/games/import` does: the game comes with an owner, or nobody could administer it.
-        issued = log.import_log(data, keep_id=not args.new_id)
+        issued = log.import_log(data, keep_id=not args.new_id, max_events=max_events)
         title = str(data.get("setup", {}).get("title", "")) if isinstance(data, dict) else ""
         print(issued.game_id)  # standard output holds the id alone, for scripts: ID=$(heronlog import ...)
         own = data.get("game_id") if isinstance(data, dict) else None
         if not args.new_id and own is not None and str(own) != str(issued.game_id):
             # Not silent: importing the same file twice makes two games, and restore is the command that
             # finds a game already there.
-            print(
-                f"heronlog: the id {own} is taken here: imported as a new game, {issued.game_id} "
+            say(
+                f"the id {own} is taken here: imported as a new game, {issued.game_id} "
                 "(heronlog restore skips a game already there)",
-                file=sys.stderr,
+                level="warning",
             )
-        print(_hand_over_token(tokens, args.tokens, issued.game_id, issued.token, title), file=sys.stderr)
+        say(_hand_over_token(tokens, args.tokens, issued.game_id, issued.token, title), prefix=False)
     except ReplayError as error:
         _report_problems(error)
         return 1
@@ -200,7 +391,7 @@ def _token_file(path: str) -> TextIO | None:
         os.fchmod(descriptor, 0o600)
         return os.fdopen(descriptor, "a", encoding="utf-8")
     except OSError as error:
-        print(f"heronlog: cannot write the tokens to {path}: {error}", file=sys.stderr)
+        fail(f"cannot write the tokens to {path}: {error}")
         return None
 
 
@@ -220,21 +411,27 @@ def _check(args: argparse.Namespace) -> int:
 
     try:
         data = _read_json(args.file)
+        max_events = _max_events(args)
     except (OSError, ValueError) as error:
-        print(f"heronlog: cannot read {args.file}: {error}", file=sys.stderr)
+        fail(f"cannot read {args.file}: {error}")
         return 2
     log = open_log(StoreConfig(kind="memory"))
     try:
-        game = log.check_log(data)
+        game = log.check_log(data, max_events=max_events)
     except ReplayError as error:
         _report_problems(error)
         return 1
+    finally:
+        log.close()
     print(f"ok: {len(game.line)} effective moves, {game.version} events, rules {game.rules_version}")
+    if game.parent:
+        # The one thing a file alone cannot say: import takes a branch only where its parent game is.
+        print(f"a branch of game {game.parent['game_id']}: import it where that game is", file=sys.stderr)
     return 0
 
 
 def _not_a_game_id(text: str) -> int:
-    print(f"heronlog: {text!r} is not a game id", file=sys.stderr)
+    fail(f"{text!r} is not a game id")
     return 2
 
 
@@ -251,7 +448,7 @@ def _revalidate(args: argparse.Namespace) -> int:
     try:
         reports = [log.revalidate(game_id) for game_id in game_ids] or log.revalidate_all()
     except ReplayError as error:  # a game that is not there: said in a line, as export says it
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 1
     finally:
         log.close()
@@ -293,7 +490,7 @@ def _upgrade(args: argparse.Namespace) -> int:
             try:
                 report = log.upgrade(game_id, to=target, apply=args.apply)
             except ReplayError as error:  # not there, a rules version this build lacks, or moved meanwhile
-                print(f"heronlog: {game_id}: {error.message}", file=sys.stderr)
+                fail(f"{game_id}: {error.message}", error_code=error.code)
                 counts["refused"] += 1
                 continue
             outcome = report["outcome"]
@@ -363,10 +560,10 @@ def _backup(args: argparse.Namespace) -> int:
     try:
         report = backups.backup(log, Path(args.directory), force=args.force, store=store.kind)
     except ReplayError as error:
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 2
     except OSError as error:
-        print(f"heronlog: cannot write the backup: {error}", file=sys.stderr)
+        fail(f"cannot write the backup: {error}")
         return 2
     finally:
         log.close()
@@ -404,15 +601,19 @@ def _restore(args: argparse.Namespace) -> int:
         elif game.outcome is backups.Outcome.ALREADY_THERE:
             print(f"already there {label}", flush=True)
         else:
-            print(f"{game.outcome} {label} ({game.position}, {game.file}): {game.message}", file=sys.stderr)
+            say(
+                f"{game.outcome} {label} ({game.position}, {game.file}): {game.message}",
+                level="error",
+                prefix=False,
+            )
             for problem in game.problems:
-                print(f"  {game.file} {problem['position']}: {problem['message']}", file=sys.stderr)
+                say(f"  {game.file} {problem['position']}: {problem['message']}", level="error", prefix=False)
 
     log = open_log(store)
     try:
         report = backups.restore(log, directory, progress=progress)
     except ReplayError as error:
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 2
     finally:
         log.close()
@@ -434,41 +635,61 @@ def _demo(args: argparse.Namespace) -> int:
         expansions = ("matcha",) if args.matcha else ()
         print(demo(args.players, args.seed, args.solo, expansions), end="")
     except DomainError as error:
-        print(f"heronlog: {error.message}", file=sys.stderr)
+        fail(error.message, error_code=error.code)
         return 2
     return 0
 
 
+def _store_options(command: argparse.ArgumentParser) -> None:
+    """The options that choose the store, as `serve` reads it from the environment."""
+    command.add_argument(
+        "--store",
+        choices=STORE_KINDS,
+        help="event store (default: HERONLOG_STORE, else redis if REDIS_URL is set, else sqlite)",
+    )
+    command.add_argument(
+        "--data",
+        metavar="DIR",
+        help="folder of the SQLite store, heronlog.sqlite (default: HERONLOG_DATA, else ./data)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from replay.health import package_version
+
     parser = argparse.ArgumentParser(
-        prog="heronlog", description="Record, replay and study The White Castle."
+        prog="heronlog",
+        description="Record, replay and study The White Castle.",
+        epilog="heronlog's own messages go to standard error as JSON lines or as text (HERONLOG_LOG_FORMAT); "
+        "'heronlog COMMAND --help' tells more of each command.",
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"heronlog {package_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", help="serve the JSON API and the web pages")
-    serve.add_argument(
-        "--host",
-        default=server_setting(os.environ, "HERONLOG_HOST"),
-        help="address to listen on (default: HERONLOG_HOST, else 127.0.0.1)",
-    )
-    serve.add_argument(
-        "--port",
-        type=int,
-        default=int(server_setting(os.environ, "HERONLOG_PORT")),
-        help="port to listen on (default: HERONLOG_PORT, else 8000)",
-    )
+    # Every option's default comes from its environment variable, read and checked when serve starts (a
+    # HERONLOG_PORT that is no port is then one line, not a traceback from building this parser).
+    serve.add_argument("--host", help="address to listen on (default: HERONLOG_HOST, else 127.0.0.1)")
+    serve.add_argument("--port", help="port to listen on, 1 to 65535 (default: HERONLOG_PORT, else 8000)")
     serve.add_argument(
         "--store", choices=STORE_KINDS, help="event store (default: sqlite, or redis if REDIS_URL)"
     )
     serve.add_argument(
+        "--data",
+        metavar="DIR",
+        help="folder of the SQLite store, heronlog.sqlite (default: HERONLOG_DATA, else ./data)",
+    )
+    serve.add_argument(
         "--workers",
-        type=int,
-        default=int(server_setting(os.environ, "HERONLOG_WORKERS")),
-        help="worker processes (default 1; keep 1 on SQLite, whose rate limits and idempotency cache are per process)",
+        help="worker processes, 1 or more (default: HERONLOG_WORKERS, else 1; keep 1 on SQLite, whose rate "
+        "limits are per process)",
+    )
+    serve.add_argument(
+        "--threads",
+        help="threads per worker, 1 or more (default: HERONLOG_THREADS, else 8); each open event stream holds one",
     )
     serve.add_argument(
         "--reuse-port",
-        choices=("yes", "no"),
-        default=server_setting(os.environ, "HERONLOG_REUSE_PORT"),
+        choices=CHOICES["HERONLOG_REUSE_PORT"],
         help="no (default): the workers share one socket and take turns accepting connections, so that each "
         "holds about as many; yes: each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads "
         "the connections by a hash",
@@ -476,26 +697,36 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--pin-workers",
         choices=pinning.MODES,
-        default=server_setting(os.environ, "HERONLOG_PIN_WORKERS"),
         help="auto (default): keep each worker on a CPU of its own when there are as many workers as CPUs this "
         "process may run on; yes: always; no: never (the kernel moves them)",
     )
-    serve.add_argument(
-        "--threads",
-        type=int,
-        default=int(server_setting(os.environ, "HERONLOG_THREADS")),
-        help="threads per worker (default 8); each open event stream holds one",
-    )
     serve.set_defaults(handler=_serve)
 
-    export = commands.add_parser("export", help="print a game's log (json), text record or BG Stats play")
-    export.add_argument("game_id")
-    export.add_argument("--format", choices=("json", "text", "bgstats"), default="json")
-    export.add_argument("--output", "-o", help="write to this file instead of standard output")
-    export.add_argument("--store", choices=STORE_KINDS)
+    export = commands.add_parser(
+        "export",
+        help="print one game in a format (its log, a text record, a BG Stats play, a BGG play), reading only",
+        description="Print one game of the store. The store is opened read-only: nothing is created or "
+        "written, so this runs beside a server or on a read-only copy.",
+    )
+    export.add_argument("game_id", help="the game's id (a UUID, as the API and the pages show it)")
+    export.add_argument(
+        "--format",
+        choices=("json", "text", "bgstats", "bgstats-link", "bgg"),
+        default="json",
+        help="json (default): the full log, which import takes back; text: a readable record; bgstats: a BG "
+        "Stats play file (.bgsplay); bgstats-link: BG Stats' create-play link of a finished game; bgg: a "
+        "BoardGameGeek play record (XML)",
+    )
+    export.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
+    _store_options(export)
     export.set_defaults(handler=_export)
 
-    import_ = commands.add_parser("import", help="refold an exported log with the rules and store it")
+    import_ = commands.add_parser(
+        "import",
+        help="refold an exported log with the rules and store it",
+        description="Check an export event by event with the rules and store it as a game; its id goes to "
+        "standard output, its new owner token to standard error (or to --tokens FILE).",
+    )
     import_.add_argument("file", help="an export (json), or - for standard input")
     import_.add_argument(
         "--new-id", action="store_true", help="give the game a new id even if its own is free"
@@ -505,20 +736,38 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="append the game's new owner token to FILE (mode 0600) instead of printing it on standard error",
     )
-    import_.add_argument("--store", choices=STORE_KINDS)
+    _store_options(import_)
+    import_.add_argument("--max-events", type=int, metavar="N", help=MAX_EVENTS_HELP)
     import_.set_defaults(handler=_import)
 
-    check = commands.add_parser("check", help="validate an exported log without storing it")
+    check = commands.add_parser(
+        "check",
+        help="validate an exported log without storing it",
+        description="Refold an export with the rules in memory and report every problem with its position; "
+        "no store is opened.",
+    )
     check.add_argument("file", help="an export (json), or - for standard input")
+    check.add_argument("--max-events", type=int, metavar="N", help=MAX_EVENTS_HELP)
     check.set_defaults(handler=_check)
 
-    revalidate = commands.add_parser("revalidate", help="dry-run stored games under the current rules")
-    revalidate.add_argument("game_ids", nargs="*", help="games to check (default: every game)")
-    revalidate.add_argument("--store", choices=STORE_KINDS)
+    revalidate = commands.add_parser(
+        "revalidate",
+        help="dry-run stored games under the current rules",
+        description="Replay stored games with the current rules and report the first move each would "
+        "refuse; nothing is written. Exit status 1 when a game fails.",
+    )
+    revalidate.add_argument(
+        "game_ids", nargs="*", metavar="GAME_ID", help="games to check (default: every game)"
+    )
+    _store_options(revalidate)
     revalidate.set_defaults(handler=_revalidate)
 
     upgrade = commands.add_parser(
-        "upgrade", help="check stored games under the current rules and move those that pass (dry run first)"
+        "upgrade",
+        help="check stored games under the current rules and move those that pass (dry run first)",
+        description="Check stored games under the current rules (or --to) with every check; with --apply, "
+        "move those whose whole line of play passes with a RulesUpgraded event. Exit status 1 when a game is "
+        "refused.",
     )
     upgrade.add_argument("game_ids", nargs="*", help="games to check (default: every game)")
     upgrade.add_argument(
@@ -529,42 +778,59 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="move the games that pass (without it, only report what would happen)",
     )
-    upgrade.add_argument("--store", choices=STORE_KINDS)
+    _store_options(upgrade)
     upgrade.set_defaults(handler=_upgrade)
 
     verify = commands.add_parser(
         "verify",
         help="check every stored event and snapshot and refold every game; exit 1 if anything is wrong",
+        description="Read every stored record and check its checksum, fold every stream, check every snapshot "
+        "against the events it summarises, and name each problem (stream, version, what). Exit status 1 when "
+        "anything is wrong.",
     )
     verify.add_argument(
         "--drop-bad-snapshots",
         action="store_true",
         help="delete the snapshots found bad (games read from events)",
     )
-    verify.add_argument("--store", choices=STORE_KINDS)
+    _store_options(verify)
     verify.set_defaults(handler=_verify)
 
-    backup = commands.add_parser("backup", help="write every game of the store to a folder (one export each)")
+    backup = commands.add_parser(
+        "backup",
+        help="write every game of the store to a folder (one export each)",
+        description="Write every game of the store, with a manifest and checksums, to a folder.",
+    )
     backup.add_argument("directory", help="the backup's folder (created if missing)")
     backup.add_argument(
         "--force",
         action="store_true",
         help="write into a folder that is not empty and holds no earlier backup",
     )
-    backup.add_argument("--store", choices=STORE_KINDS)
+    _store_options(backup)
     backup.set_defaults(handler=_backup)
 
-    restore = commands.add_parser("restore", help="import every game of a backup folder, keeping their ids")
+    restore = commands.add_parser(
+        "restore",
+        help="import every game of a backup folder, keeping their ids",
+        description="Import every game of a folder written by backup, keeping their ids; a game already "
+        "there is skipped. Each restored game gets a new owner token.",
+    )
     restore.add_argument("directory", help="a folder written by heronlog backup")
     restore.add_argument(
         "--tokens",
         metavar="FILE",
         help="append each restored game's new owner token to FILE (mode 0600) instead of printing it",
     )
-    restore.add_argument("--store", choices=STORE_KINDS)
+    _store_options(restore)
     restore.set_defaults(handler=_restore)
 
-    demo = commands.add_parser("demo", help="play a seeded game with random legal moves and print it")
+    demo = commands.add_parser(
+        "demo",
+        help="play a seeded game with random legal moves and print it",
+        description="Play a seeded game with random legal moves and print its log and score sheet; no store "
+        "is opened.",
+    )
     demo.add_argument("--players", type=int, default=4, help="2 to 4 players (default 4)")
     demo.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     demo.add_argument(
@@ -579,6 +845,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # serve logs JSON unless told otherwise; the other commands speak text to people unless told otherwise
+    default = "json" if args.command == "serve" else "text"
+    voice.format = "json" if os.environ.get("HERONLOG_LOG_FORMAT", default) == "json" else "text"
     handler: Callable[[argparse.Namespace], int] = args.handler
     return handler(args)
 

@@ -9,6 +9,7 @@ against :func:`variables` by the tests.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 from replay.config import STORE_VARIABLES, Variable
@@ -18,7 +19,11 @@ DEFAULTS: Mapping[str, int | float] = {
     "RATE_LIMIT_WINDOW": 60,  # seconds
     "RATE_LIMIT_PER_TOKEN": 600,  # writes per window per token (0: no limit)
     "RATE_LIMIT_PER_ADDRESS": 120,  # writes per window per client address, for writes without a token
-    "IDEMPOTENCY_TTL": 24 * 3600,  # seconds an answer is kept for a retried Idempotency-Key
+    "RATE_LIMIT_PER_SOURCE": 60,  # forks and imports per window of one game they come from (0: no limit)
+    "IMPORT_MAX_EVENTS": 5000,  # events (game and annotations) one import may hold (0: no cap)
+    "IMPORT_EVENTS_PER_WRITE": 50,  # an import counts as one write per this many events, in the rate limit
+    "IMPORTS_AT_ONCE": 1,  # heavy imports (over 500 events) one process refolds at once (0: no cap)
+    "IDEMPOTENCY_TTL": 3600,  # seconds a receipt (the answer of a creation that handed out a token) is kept
     "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
     "STREAM_HEARTBEAT_SECONDS": 15.0,
     "STREAM_POLL_SECONDS": 0.5,
@@ -62,8 +67,30 @@ SETTING_MEANINGS: Mapping[str, str] = {
     "MAX_CONTENT_LENGTH": "largest request body, in bytes",
     "RATE_LIMIT_WINDOW": "seconds of a rate-limit window",
     "RATE_LIMIT_PER_TOKEN": "writes per window per token (0: no limit)",
-    "RATE_LIMIT_PER_ADDRESS": "writes per window per client address, for writes that take no token (0: no limit)",
-    "IDEMPOTENCY_TTL": "seconds an answer is kept for a retried `Idempotency-Key`",
+    "RATE_LIMIT_PER_ADDRESS": (
+        "writes per window per client address, for the writes that take no token and for every creation (a "
+        "game, a fork, an import, a score sheet; 0: no limit)"
+    ),
+    "RATE_LIMIT_PER_SOURCE": (
+        "forks and imports per window of one game they come from (the game forked; the game an export was "
+        "taken from; 0: no limit)"
+    ),
+    "IMPORT_MAX_EVENTS": (
+        "the most events (of the game and of its annotations) an import may hold; more is "
+        "`413 import_too_large` (0: no cap)"
+    ),
+    "IMPORT_EVENTS_PER_WRITE": (
+        "an import counts in the rate limit of its address as one write per this many of its events (at least "
+        "one, at most the whole limit)"
+    ),
+    "IMPORTS_AT_ONCE": (
+        "imports of more than 500 events one process refolds at once; one more is `503 too_many_imports` with "
+        "`Retry-After` (0: no cap)"
+    ),
+    "IDEMPOTENCY_TTL": (
+        "seconds a receipt is kept: the answer of a retried creation that handed out a token (a new game's owner "
+        "token, a seat token); every other write's retry is answered from the log, however late"
+    ),
     "STREAM_MAX_SECONDS": "the longest an event stream stays open",
     "STREAM_HEARTBEAT_SECONDS": "seconds between an event stream's heartbeat comments",
     "STREAM_POLL_SECONDS": (
@@ -77,6 +104,95 @@ SETTING_MEANINGS: Mapping[str, str] = {
 """What each of ``DEFAULTS`` means (a test checks that none is missing)."""
 
 _SERVER = {variable.name: variable for variable in SERVER_VARIABLES}
+
+
+LOWEST: Mapping[str, int | float] = {
+    "MAX_CONTENT_LENGTH": 1,
+    "RATE_LIMIT_WINDOW": 1,
+    "RATE_LIMIT_PER_TOKEN": 0,
+    "RATE_LIMIT_PER_ADDRESS": 0,
+    "RATE_LIMIT_PER_SOURCE": 0,
+    "IMPORT_MAX_EVENTS": 0,
+    "IMPORT_EVENTS_PER_WRITE": 1,
+    "IMPORTS_AT_ONCE": 0,
+    "IDEMPOTENCY_TTL": 1,
+    "STREAM_MAX_SECONDS": 0.001,
+    "STREAM_HEARTBEAT_SECONDS": 0.001,
+    "STREAM_POLL_SECONDS": 0.001,
+    "STREAM_MAX_OPEN": 0,
+}
+"""The smallest value each of :data:`DEFAULTS` takes (a test checks that none is missing)."""
+
+CHOICES: Mapping[str, tuple[str, ...]] = {
+    "HERONLOG_REUSE_PORT": ("yes", "no"),
+    "HERONLOG_PIN_WORKERS": ("auto", "yes", "no"),
+    "HERONLOG_LOG_FORMAT": ("json", "text"),
+    "HERONLOG_LOG_LEVEL": ("debug", "info", "warning", "error"),
+}
+"""The server variables that take one of a few words."""
+
+RANGES: Mapping[str, tuple[int, int]] = {
+    "HERONLOG_PORT": (1, 65535),
+    "HERONLOG_WORKERS": (1, 256),
+    "HERONLOG_THREADS": (1, 1000),
+}
+"""The server variables that take a whole number, and its bounds."""
+
+
+class SettingError(ValueError):
+    """A setting whose value cannot be used: its message is the one line ``heronlog serve`` stops with."""
+
+
+def whole_number(label: str, text: str, lowest: int, highest: int | None = None) -> int:
+    """``text`` (the value of the setting ``label``) as a whole number from ``lowest`` to ``highest``."""
+    stripped = text.strip()
+    bounds = f"from {lowest} to {highest}" if highest is not None else f"of {lowest} or more"
+    if (
+        not (stripped.isdigit() or (stripped.startswith("-") and stripped[1:].isdigit()))
+        or len(stripped) > 18
+    ):
+        raise SettingError(f"{label} must be a whole number {bounds}, not {text!r}")
+    value = int(stripped)
+    if value < lowest or (highest is not None and value > highest):
+        raise SettingError(f"{label} must be a whole number {bounds}, not {text!r}")
+    return value
+
+
+def api_setting(name: str, text: str) -> int | float:
+    """The value of ``HERONLOG_<name>`` (one of :data:`DEFAULTS`) read from ``text``, or :class:`SettingError`."""
+    label = f"HERONLOG_{name}"
+    lowest = LOWEST[name]
+    if isinstance(DEFAULTS[name], int):
+        return whole_number(label, text, int(lowest))
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < lowest:
+        raise SettingError(f"{label} must be a number of seconds above 0, not {text!r}")
+    return value
+
+
+def check_api_settings(environ: Mapping[str, str]) -> list[str]:
+    """What is wrong with the API's settings in ``environ`` (``HERONLOG_<NAME>`` for each of :data:`DEFAULTS`),
+    one line each: ``create_app`` would otherwise fail in every worker, and the server answer nothing."""
+    problems = []
+    for name in DEFAULTS:
+        text = environ.get(f"HERONLOG_{name}")
+        if text is not None:
+            try:
+                api_setting(name, text)
+            except SettingError as error:
+                problems.append(str(error))
+    return problems
+
+
+def choice(label: str, text: str, choices: tuple[str, ...]) -> str:
+    """``text`` when it is one of ``choices``, exactly as written (what reads it later compares it so)."""
+    if text not in choices:
+        allowed = ", ".join(choices[:-1]) + " or " + choices[-1]
+        raise SettingError(f"{label} is {allowed}, not {text!r}")
+    return text
 
 
 def server_setting(environ: Mapping[str, str], name: str) -> str:

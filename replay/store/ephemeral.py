@@ -24,11 +24,11 @@ class RedisEphemeral:
         self._tag = tag
         self._clock = clock
 
-    def hit(self, key: str, window: int) -> tuple[int, int]:
+    def hit(self, key: str, window: int, weight: int = 1) -> tuple[int, int]:
         start, left = window_of(self._clock(), window)
         name = f"{self._tag}:ratelimit:{key}:{start}"
         pipe = self._datastore.client.pipeline(transaction=False)
-        pipe.incr(name)
+        pipe.incrby(name, weight)
         pipe.expire(name, window + 1)
         count, _ = self._datastore.write(pipe.execute)
         return int(count), left

@@ -84,7 +84,7 @@ def test_redis_down_is_a_clear_503_and_the_api_recovers_by_itself(tmp_path: Path
             redis_server.kill()
             read = api.get(f"/api/games/{game_id}")
             assert read.error() == (503, "store_unavailable")
-            assert "event store did not answer" in read.body["message"]
+            assert "event store did not answer" in read.body["detail"]
             assert int(read.headers["retry-after"]) > 0
             write = api.play(game_id, {"kind": "anything"}, owner, listing.etag + 1, key="while-down")
             assert write.error() == (503, "store_unavailable")

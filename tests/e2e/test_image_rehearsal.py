@@ -92,6 +92,15 @@ def rooted(words: list[str], root: Path) -> list[str]:
     return [word.replace(WHEELS, wheels) for word in words]
 
 
+def stage_env(instructions: list[Instruction]) -> dict[str, str]:
+    """The environment a stage's ``pip`` runs in: this process's, with that stage's ``ENV`` (and no other
+    stage's: Docker does not carry ``ENV`` from one stage into the next)."""
+    env = {**os.environ, **env_of(instructions)}
+    env.pop("PIP_NO_CACHE_DIR", None)  # see the module's docstring
+    env.pop("PYTHONPATH", None)
+    return env
+
+
 def run(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
     done = subprocess.run(command, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, f"{shlex.join(command)} failed:\n{done.stdout}\n{done.stderr}"
@@ -156,9 +165,7 @@ def image() -> Iterator[Image]:
         build = stage(0)
         source = workdir(build, root)
         copy_from_context(build, context, source, root)
-        pip_env = {**os.environ, **env_of(build)}
-        pip_env.pop("PIP_NO_CACHE_DIR", None)  # see the module's docstring
-        pip_env.pop("PYTHONPATH", None)
+        pip_env = stage_env(build)
         for words in pip_commands(build):
             run([sys.executable, "-m", "pip", *rooted(words, root)], cwd=source, env=pip_env)
 
@@ -171,7 +178,7 @@ def image() -> Iterator[Image]:
             run(
                 [sys.executable, "-m", "pip", "--python", str(python), *rooted(words, root)],
                 cwd=root,
-                env=pip_env,
+                env=stage_env(final),  # a stage's ENV is its own: the build stage's does not reach it
             )
         copy_from_context(final, context, workdir(final, root), root)
 

@@ -64,4 +64,4 @@ def test_the_docs_api_examples_run_as_written(server: Served, tmp_path: Path) ->
     assert '"versions":[3]' in printed.replace(" ", "")  # the second move
     assert "event: MovesUndone" in printed  # the undo, seen by the spectator's stream
     assert "1. Ben chooses the starting pair SR9 + A2" in printed  # the text export
-    assert '{"label":"CP during the game","points":41}' in printed  # the score sheet
+    assert '{"label":"CP during the game","points":41,"icons":["cp"]}' in printed  # the score sheet

@@ -48,6 +48,23 @@ def test_empty_variables_fall_back_to_their_defaults() -> None:
     assert {variable.name for variable in STORE_VARIABLES} <= set(variables())
 
 
+def test_the_warm_cache_budget_is_megabytes_and_a_wrong_one_is_refused() -> None:
+    from replay.config import ConfigError, open_log
+
+    assert StoreConfig.from_environ({"HERONLOG_STORE": "memory"}).cache_mb == 48
+    config = StoreConfig.from_environ({"HERONLOG_STORE": "memory", "HERONLOG_CACHE_MB": "8"})
+    log = open_log(config)
+    assert log.cache is not None and log.cache.budget == 8 * 1024 * 1024
+    log.close()
+    assert (
+        open_log(StoreConfig.from_environ({"HERONLOG_STORE": "memory", "HERONLOG_CACHE_MB": "0"})).cache
+        is None
+    )
+    for wrong in ("-1", "lots", "nan"):
+        with pytest.raises(ConfigError):
+            StoreConfig.from_environ({"HERONLOG_STORE": "memory", "HERONLOG_CACHE_MB": wrong})
+
+
 @pytest.mark.parametrize(
     "case",
     [
@@ -60,15 +77,20 @@ def test_empty_variables_fall_back_to_their_defaults() -> None:
 def test_serves_choices_come_from_the_flag_or_the_environment_and_others_are_refused(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], case: tuple[str, str, str, str, str]
 ) -> None:
-    from api.server.cli import build_parser, main
+    from api.server.cli import build_parser, main, serve_settings
 
     option, variable, default, other, refused = case
     flag = "--" + option.replace("_", "-")
+
+    def chosen(*argv: str) -> str:
+        value = getattr(serve_settings(build_parser().parse_args(["serve", *argv]), os.environ), option)
+        return {True: "yes", False: "no"}.get(value, value)
+
     monkeypatch.delenv(variable, raising=False)
-    assert getattr(build_parser().parse_args(["serve"]), option) == default
-    assert getattr(build_parser().parse_args(["serve", flag, other]), option) == other
+    assert chosen() == default
+    assert chosen(flag, other) == other
     monkeypatch.setenv(variable, other)
-    assert getattr(build_parser().parse_args(["serve"]), option) == other
+    assert chosen() == other
     monkeypatch.setenv(variable, "sometimes")
     assert main(["serve"]) == 2  # refused before anything starts
     assert f"{refused}, not 'sometimes'" in capsys.readouterr().err

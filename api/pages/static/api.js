@@ -1,16 +1,25 @@
 /* heronlog pages: the client of the JSON API, and where the pages keep tokens.
  *
- * Tokens: the owner or seat token a browser holds for a game is kept in localStorage under
- * "heronlog:token:<game id>". A shared link carries it in the URL fragment (#token=...), which browsers never
- * send to the server; the page stores it and removes it from the address bar at once.
+ * Tokens: the owner or seat token a browser uses for a game is kept in localStorage under
+ * "heronlog:token:<game id>"; every token the browser holds for the game (the owner's and a seat's, say: the
+ * owner also plays at the table) is kept in "heronlog:tokens:<game id>", a JSON list of {token, you}, so that
+ * one is never lost for another. A shared link carries a token in the URL fragment (#token=...), which browsers
+ * never send to the server; the page removes it from the address bar at once, and keeps it only once the
+ * server has said whose it is: it never replaces a token the browser holds without asking (game.js identify),
+ * and a link whose token is not the game's changes nothing.
  */
 
 const PREFIX = "heronlog:token:";
+const KEPT = "heronlog:tokens:";
 
+/**
+ * A refusal of the API: a problem document (RFC 9457, application/problem+json) whose "detail" is for people,
+ * with heronlog's members error_code, rule and details. A stale write (the game moved on) is 412 stale_version.
+ */
 export class ApiError extends Error {
   constructor(status, body) {
     const envelope = body && typeof body === "object" ? body : {};
-    super(envelope.message || `the server answered ${status}`);
+    super(envelope.detail || `the server answered ${status}`);
     this.status = status;
     this.code = envelope.error_code || "error";
     this.rule = envelope.rule || null;
@@ -27,35 +36,90 @@ function storage() {
 }
 
 const memory = new Map();
+const keptInMemory = new Map();
 
 export function tokenFor(gameId) {
   const store = storage();
   return (store && store.getItem(PREFIX + gameId)) || memory.get(gameId) || null;
 }
 
-export function saveToken(gameId, token) {
+/** Every token this browser holds for the game, as [{token, you}] (you: "owner", "seat:1", or null when not
+ * known yet), the one in use among them. */
+export function keptTokens(gameId) {
+  const store = storage();
+  let kept = keptInMemory.get(gameId) || [];
+  if (store) {
+    try {
+      const parsed = JSON.parse(store.getItem(KEPT + gameId) || "[]");
+      if (Array.isArray(parsed)) kept = parsed.filter((entry) => entry && typeof entry.token === "string");
+    } catch (error) {
+      kept = []; // a list spoilt by hand: the token in use is still kept on its own
+    }
+  }
+  const active = tokenFor(gameId);
+  if (active && !kept.some((entry) => entry.token === active)) kept = [{ token: active, you: null }, ...kept];
+  return kept;
+}
+
+function writeKept(gameId, kept) {
+  keptInMemory.set(gameId, kept);
+  const store = storage();
+  if (!store) return;
+  if (kept.length) store.setItem(KEPT + gameId, JSON.stringify(kept));
+  else store.removeItem(KEPT + gameId);
+}
+
+/** Keep a token among the game's (saying whose it is, when known), without putting it in use. */
+export function keepToken(gameId, token, you = null) {
+  const kept = keptTokens(gameId).filter((entry) => entry.token !== token);
+  const known = keptTokens(gameId).find((entry) => entry.token === token);
+  writeKept(gameId, [...kept, { token, you: you || (known && known.you) || null }]);
+}
+
+/** Use this token for the game from now on (it is kept too; the one used before stays kept). */
+export function saveToken(gameId, token, you = null) {
+  keepToken(gameId, token, you);
   memory.set(gameId, token);
   const store = storage();
   if (store) store.setItem(PREFIX + gameId, token);
 }
 
+/** Forget the token in use (it no longer works, or the person asked): another one kept for the game, if
+ * any, is used instead. */
 export function forgetToken(gameId) {
+  const gone = tokenFor(gameId);
+  const rest = keptTokens(gameId).filter((entry) => entry.token !== gone);
+  writeKept(gameId, rest);
   memory.delete(gameId);
   const store = storage();
   if (store) store.removeItem(PREFIX + gameId);
+  if (rest.length) saveToken(gameId, rest[rest.length - 1].token, rest[rest.length - 1].you);
 }
 
-/** Take a token from the page's #token= fragment (a shared link), keep it, and clean the address bar. */
-export function adoptFragmentToken(gameId) {
+/** The token a shared link carries in its #token= fragment, or null; the fragment leaves the address bar at
+ * once (and the history: the token is not left for the next person at this browser to find). Nothing is kept
+ * here: game.js identify decides, once the server has said whose the token is. */
+export function takeFragmentToken() {
   const params = new URLSearchParams(window.location.hash.replace(/^#/, ""));
   const token = params.get("token");
-  if (!token) return false;
-  saveToken(gameId, token);
+  if (token === null) return null;
   params.delete("token");
   const rest = params.toString();
   const url = window.location.pathname + window.location.search + (rest ? `#${rest}` : "");
   window.history.replaceState(window.history.state, "", url);
-  return true;
+  const trimmed = token.trim();
+  return trimmed || null;
+}
+
+/** Whom a token speaks for in this game ("owner", "seat:1"); null when the server refuses it (not one of the
+ * game's tokens, or garbage); undefined when the server could not say (offline, unwell). */
+export async function roleOf(gameId, token) {
+  try {
+    const answer = await call("GET", `/api/games/${gameId}/access`, { token });
+    return typeof answer.body.you === "string" ? answer.body.you : undefined;
+  } catch (error) {
+    return error.status === 401 || error.status === 400 ? null : undefined;
+  }
 }
 
 /** A random key for Idempotency-Key (crypto.randomUUID needs a secure context; phones on a LAN may not be). */
@@ -70,7 +134,7 @@ export function randomKey() {
  * idempotencyKey. Resolves to {status, etag, body}; rejects with ApiError for any answer that is not 2xx.
  */
 export async function call(method, path, options = {}) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json, application/problem+json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.version !== undefined && options.version !== null) headers["If-Match"] = `"${options.version}"`;
@@ -85,7 +149,7 @@ export async function call(method, path, options = {}) {
       credentials: "omit",
     });
   } catch (error) {
-    throw new ApiError(0, { error_code: "offline", message: "the server cannot be reached: check the connection" });
+    throw new ApiError(0, { error_code: "offline", detail: "the server cannot be reached: check the connection" });
   }
   const text = await response.text();
   let body = null;
@@ -234,15 +298,19 @@ export function follow(gameId, after, onEvent, onState = () => {}) {
   };
 }
 
-/** Who the held token is for this game ("owner", "seat:1"), or null (viewer only, or a stale token). */
+/** Who the held token is for this game ("owner", "seat:1"), or null (viewer only, or a stale token: that one is
+ * forgotten, and another the browser keeps for the game, if any, is tried). */
 export async function whoAmI(gameId) {
-  const token = tokenFor(gameId);
-  if (!token) return null;
-  try {
-    const answer = await call("GET", `/api/games/${gameId}/access`, { token });
-    return answer.body.you;
-  } catch (error) {
-    if (error.status === 401) forgetToken(gameId);
-    return null;
+  for (let tries = 0; tries < 8; tries += 1) {
+    const token = tokenFor(gameId);
+    if (!token) return null;
+    const you = await roleOf(gameId, token);
+    if (you === null) {
+      forgetToken(gameId);
+      continue;
+    }
+    if (you) keepToken(gameId, token, you);
+    return you || null;
   }
+  return null;
 }

@@ -1,25 +1,26 @@
-/* heronlog pages: the board, drawn as SVG from the engine's state JSON (state_to_dict), with its text
- * alternative.
+/* heronlog pages: the board, drawn as SVG the way the printed board is laid out, and itself the input.
  *
- * draw(container, words, state, players) replaces the container's content with one panel per area of the
- * board (Passage of Time, castle, bridges and gardens, yards, Well and Outside the Walls) and one per player's
- * domain, and fills `words` (a node) with the same board in words for screen readers and anyone who prefers
- * text. Everything drawn comes from the state: its board, its players and its catalog (card contents), so a new
- * card needs no code and a new area is one more panel function in PANELS. The Matcha expansion's areas (the Tea
- * Room and the Himeji Principality with its curtains, the Tea Garden with the pond, its ceremony tokens and the
- * Tea House) are panels that draw nothing in a base game; the green bridge is one more bridge, and each clan
- * board shows its whisks, its geishas, the green row and its ceremony token.
+ * draw(host, model, options) draws the main board (the Passage of Time along the top; the Training Yards, the
+ * castle with the Daimyo on top, its diplomat and steward rooms and the Gate, Outside the Walls and the Well;
+ * the three bridges with their dice and the gardens under them; Matcha's green bridge, Tea Room, Himeji and Tea
+ * Garden when in play) and one Personal Domain board per player (the solo rival's sheet in its place). model is
+ * {state, players, words, waitingSeat}: the board JSON, the seats, and the game's words as the API serves them
+ * with the catalog (words.parts names every part, words.cards and words.icons say what cards and icons do).
+ *
+ * Every part is a <g data-part="ID"> with the id the API gives a move's target (bridge:coral:left,
+ * room:steward_2, room:steward_2:top, yard:yard_1, track:11, domain:0:row:courtiers...). options.targets maps the
+ * ids the pending prompt's moves act on to their words: those parts become buttons (role, tabindex, accessible
+ * name, Enter and Space), lit, and the rest of the board dims; options.onTarget(id) is called when one is
+ * chosen. The JavaScript knows no rule: where a move goes is the API's target, what it does is the API's words.
+ *
+ * On a narrow screen the board is laid out in one column and shows the region the prompt is about (the castle
+ * while a die is placed there), at a readable size; the region bar above it shows any other, or the whole board.
  */
 
 import { h, s, replace } from "./dom.js";
-import { cardText, capitalise, icons, indexCatalog, rivalIcons, soloCardText, space, targetKey } from "./labels.js";
 
-const W = 480;
-const DIE_FILL = { coral: "#ec7a61", black: "#2a2a2a", white: "#f8f6f0", green: "#5a9a4b" };
-// each die's value at a contrast of 4.5:1 at least with its face (WCAG 1.4.3: it is 13-pixel text)
-const DIE_INK = { coral: "#161616", black: "#ffffff", white: "#161616", green: "#161616" };
-const MEMBER_PLURAL = { courtier: "courtiers", gardener: "gardeners", warrior: "warriors", geisha: "geishas" };
-// The seats' pieces; the letter on each (white, or near-black on the light ones) at 4.5:1 at least.
+const DIE_FILL = { coral: "#e8735a", black: "#2b2b2b", white: "#f7f5ef", green: "#5d9b4e" };
+const PIP = { coral: "#1b1b1b", black: "#ffffff", white: "#1b1b1b", green: "#111111" };
 const SEAT_FILL = {
   purple: "#7a4ea3",
   green: "#2a7f40",
@@ -30,860 +31,809 @@ const SEAT_FILL = {
   yellow: "#e2b52a",
   orange: "#e47d22",
 };
+const MEMBER_OF_ROW = { courtiers: "courtier", gardeners: "gardener", warriors: "warrior", geishas: "geisha" };
+const NARROW = 700; // px: below it, one column and one region at a time
+
+const REGIONS = [
+  ["castle", "Castle"],
+  ["bridges", "Bridges"],
+  ["yards", "Yards"],
+  ["well", "Well"],
+  ["track", "Time track"],
+  ["matcha", "Matcha"],
+  ["offer", "Starting pairs"],
+  ["all", "Whole board"],
+];
+
+// --- small drawing helpers ---------------------------------------------------------------------------
 
 function seatFill(players, seat) {
-  const colour = players[seat] && players[seat].colour;
-  return SEAT_FILL[colour] || "#6e6e6e";
+  return SEAT_FILL[players[seat] && players[seat].colour] || "#6e6e6e";
 }
 
-function seatInk(players, seat) {
-  const colour = players[seat] && players[seat].colour;
-  return ["white", "yellow", "orange"].includes(colour) ? "#111" : "#fff";
+function text(x, y, content, cls = "t", attrs = {}) {
+  return s("text", { x, y, class: cls, ...attrs }, String(content));
 }
 
-function seatName(state, players, seat) {
-  return (players[seat] && players[seat].name) || (state.players[seat] && state.players[seat].name) || `Seat ${seat + 1}`;
+function use(name, x, y, size, attrs = {}) {
+  return s("use", { href: `#i-${name}`, x, y, width: size, height: size, ...attrs });
 }
 
-function clip(text, max) {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function label(x, y, text, attrs = {}) {
-  return s("text", { x, y, class: "t", ...attrs }, text);
-}
-
-/** A die: its colour, value, and (when placed by someone) a ring of the owner's colour. */
-function die(x, y, size, item, players, titleText) {
-  const colour = item.colour;
-  const group = s("g", { class: "die" });
-  if (item.seat !== undefined && item.seat !== null) {
-    group.append(s("rect", { x: x - 3, y: y - 3, width: size + 6, height: size + 6, rx: 5, fill: seatFill(players, item.seat), stroke: "#111", "stroke-width": 0.5 }));
+/** One icon of the catalog's notation ("coin:2", "tile:coral", "courtier"), drawn, with its count. Returns
+ * [node, width]. */
+function icon(notation, x, y, size = 26) {
+  const [name, arg] = String(notation).split(":");
+  const g = s("g", { class: "icon" });
+  let width = size;
+  if (name === "tile" || name === "curtain" || name === "yard") {
+    const colour = { coral: DIE_FILL.coral, black: DIE_FILL.black, white: DIE_FILL.white, any: "#d9c9a3", yellow: "#f0cf4a", blue: "#6b9be0", both: "#b9a4d6", yellows: "#f0cf4a" }[arg] || "#ccc";
+    g.append(use(name, x, y, size, { color: colour }));
+  } else if (name === "slash") {
+    g.append(use(arg || "any", x, y, size), use("slash", x + size * 0.55, y, size * 0.7), use("geisha", x + size, y, size, { color: "#f3d9e4" }));
+    width = size * 2;
+  } else if (["courtier", "gardener", "warrior", "geisha"].includes(name)) {
+    g.append(use(name, x, y, size, { color: "#efe6d2" }));
+  } else {
+    g.append(use(name, x, y, size));
+    const amount = arg && /^\d+$/.test(arg) ? Number(arg) : null;
+    if (amount !== null && (amount > 1 || ["coin", "seal", "food", "iron", "pearl", "cp", "whisk", "pot", "any"].includes(name))) {
+      const label = name === "pot" ? `+${amount}` : String(amount);
+      g.append(text(x + size + 2, y + size * 0.8, label, "t t-b"));
+      width = size + 4 + label.length * 10;
+    }
   }
-  group.append(
-    s("rect", { x, y, width: size, height: size, rx: 3, fill: DIE_FILL[colour] || "#ccc", stroke: "#111", "stroke-width": 1 }),
-    s("text", { x: x + size / 2, y: y + size / 2 + 4.5, class: "t die-value", "text-anchor": "middle", fill: DIE_INK[colour] || "#111" }, String(item.value)),
-  );
-  if (titleText) group.prepend(s("title", {}, titleText));
-  return group;
+  return [g, width];
 }
 
-/** A member of a player (courtier, warrior, gardener): a disc of the seat's colour with its initial. */
-function pawn(x, y, seat, players, state, what) {
-  const name = seatName(state, players, seat);
-  return s(
-    "g",
-    { class: "pawn" },
-    s("title", {}, `${name}'s ${what}`),
-    s("circle", { cx: x, cy: y, r: 8, fill: seatFill(players, seat), stroke: "#111", "stroke-width": 1 }),
-    s("text", { x, y: y + 3.5, class: "t pawn-letter", "text-anchor": "middle", fill: seatInk(players, seat) }, name.slice(0, 1)),
-  );
+/** A row of icons from x; returns [nodes, width]. */
+function iconRow(list, x, y, size = 26, gap = 4) {
+  const nodes = [];
+  let at = x;
+  for (const item of list || []) {
+    const [node, width] = icon(item, at, y, size);
+    nodes.push(node);
+    at += width + gap;
+  }
+  return [nodes, at - x];
 }
 
-/** A geisha (Matcha): a diamond of the seat's colour, so it never reads as another member. */
-function geishaPawn(x, y, seat, players, state, where) {
-  const name = seatName(state, players, seat);
-  return s(
-    "g",
-    { class: "pawn geisha" },
-    s("title", {}, `${name}'s geisha${where ? ` (${where})` : ""}`),
-    s("polygon", { points: `${x},${y - 9} ${x + 9},${y} ${x},${y + 9} ${x - 9},${y}`, fill: seatFill(players, seat), stroke: "#111", "stroke-width": 1 }),
-    s("text", { x, y: y + 3.5, class: "t pawn-letter", "text-anchor": "middle", fill: seatInk(players, seat) }, name.slice(0, 1)),
-  );
+/** A cost ({seal: 1}) as icons, then an arrow: what is paid for what follows. */
+function costRow(cost, x, y, size = 24) {
+  const list = Object.entries(cost || {}).filter(([, n]) => n).map(([k, n]) => `${k}:${n}`);
+  if (!list.length) return [[], 0];
+  const [nodes, width] = iconRow(list, x, y, size, 2);
+  nodes.push(text(x + width + 2, y + size * 0.8, "→", "t t-b"));
+  return [nodes, width + 20];
 }
 
-/** A part's frame; `target` ({kind, id}) marks the part an annotation may point at (data-target="kind:id"). */
-function box(x, y, width, height, cls, titleText, target = null) {
-  const rect = s("rect", { x, y, width, height, rx: 6, class: cls });
-  return titleText ? s("g", { "data-target": target && targetKey(target) }, s("title", {}, titleText), rect) : rect;
+const PIPS = {
+  1: [[0.5, 0.5]],
+  2: [[0.27, 0.27], [0.73, 0.73]],
+  3: [[0.27, 0.27], [0.5, 0.5], [0.73, 0.73]],
+  4: [[0.27, 0.27], [0.73, 0.27], [0.27, 0.73], [0.73, 0.73]],
+  5: [[0.27, 0.27], [0.73, 0.27], [0.5, 0.5], [0.27, 0.73], [0.73, 0.73]],
+  6: [[0.27, 0.25], [0.73, 0.25], [0.27, 0.5], [0.73, 0.5], [0.27, 0.75], [0.73, 0.75]],
+};
+
+/** A die as a die: its colour, its pips; a ring of the clan's colour when a player placed it. */
+function die(x, y, size, colour, value, seatColour = null) {
+  const g = s("g", { class: "die" });
+  if (seatColour) g.append(s("rect", { x: x - 4, y: y - 4, width: size + 8, height: size + 8, rx: size * 0.25, fill: seatColour, stroke: "#111", "stroke-width": 1 }));
+  g.append(s("rect", { x, y, width: size, height: size, rx: size * 0.18, fill: DIE_FILL[colour] || "#ccc", stroke: "#111", "stroke-width": 1.5 }));
+  for (const [px, py] of PIPS[value] || []) g.append(s("circle", { cx: x + px * size, cy: y + py * size, r: size * 0.085, fill: PIP[colour] || "#111" }));
+  return g;
 }
 
-function svgPanel(id, heading, height, summary, ...children) {
-  return h(
-    "section",
-    { class: `panel panel-${id}`, "aria-label": heading },
-    h("h3", {}, heading),
-    s("svg", { viewBox: `0 0 ${W} ${height}`, role: "img", "aria-label": summary, class: "board-svg", preserveAspectRatio: "xMidYMin meet" }, ...children),
-  );
+/** Dice placed on a space, the last on top; each die under another peeks out above it, its value beside it. */
+function diceStack(dice, x, y, size, players) {
+  const nodes = [];
+  (dice || []).forEach((item, i) => {
+    const under = i < dice.length - 1;
+    const dx = x + i * (size * 0.45);
+    const dy = y - (dice.length - 1 - i) * 0;
+    nodes.push(die(dx, dy, size, item.colour, item.value, item.seat !== undefined && item.seat !== null ? seatFill(players, item.seat) : null));
+    if (under) nodes.push(text(dx + 2, dy - 10, String(item.value), "t t-s"));
+  });
+  return nodes;
 }
 
-// --- panels ------------------------------------------------------------------------------------------
+function member(kind, x, y, size, players, seat) {
+  return use(kind, x, y, size, { color: seatFill(players, seat), class: "member" });
+}
 
-function passageOfTime(state, players) {
-  const pot = state.catalog.passage_of_time || { last_space: 20, milestones: {}, points: [] };
+function frame(x, y, width, height, cls, rx = 8) {
+  return s("rect", { x, y, width, height, rx, class: cls });
+}
+
+/** A part of the board: the id the API's targets use, and its name (a tooltip; the accessible name when it
+ * becomes a target). */
+function part(ctx, id, extra, ...children) {
+  const name = ctx.words.parts[id] || "";
+  const tip = [name, extra].filter(Boolean).join(": ");
+  return s("g", { class: "part", "data-part": id }, tip ? s("title", {}, tip) : null, ...children);
+}
+
+function cardTip(ctx, id) {
+  return id ? ctx.words.cards[id] || id : "";
+}
+
+// --- sections: each returns {node, width, height}, drawn at 0,0 ----------------------------------------
+
+function section(region, width, height, ...children) {
+  return { node: s("g", { "data-region": region }, ...children), width, height, region };
+}
+
+function heading(x, y, words) {
+  return text(x, y, words, "t t-h");
+}
+
+function track(ctx, width) {
+  const pot = ctx.state.catalog.passage_of_time || { last_space: 20, milestones: {}, points: [] };
   const last = pot.last_space || 20;
-  const step = Math.min(22, (W - 20) / (last + 1));
-  const nodes = [];
-  const order = (state.turn_order || []).map((seat) => seatName(state, players, seat));
-  nodes.push(box(4, 38, W - 8, 72, "pot-frame", "the Passage of Time", { kind: "passage_of_time" }));
-  nodes.push(label(10, 16, `Round ${state.round} of ${(state.rules && state.rules.rounds) || 3} · turn order: ${order.join(", ")}`, { class: "t strong" }));
+  const perRow = width >= 1000 ? last + 1 : Math.ceil((last + 1) / 2);
+  const cell = (width - 20) / perRow;
+  const rows = Math.ceil((last + 1) / perRow);
+  const nodes = [frame(2, 2, width - 4, 44 + rows * 96, "area track")];
+  const st = ctx.state;
+  nodes.push(heading(14, 30, `Passage of Time · round ${st.round} of ${(st.rules && st.rules.rounds) || 3}`));
+  const stacks = {};
+  st.players.forEach((player, seat) => (stacks[player.pot] = stacks[player.pot] || []).push(seat));
   for (let i = 0; i <= last; i += 1) {
-    const x = 10 + i * step;
-    const milestone = pot.milestones && pot.milestones[String(i)];
-    nodes.push(box(x, 44, step - 2, 24, milestone ? "space milestone" : "space", milestone ? `space ${i}: pay ${milestone} seal${milestone > 1 ? "s" : ""} to enter` : `space ${i}`));
-    nodes.push(label(x + (step - 2) / 2, 82, String(i), { "text-anchor": "middle", class: "t small" }));
+    const x = 10 + (i % perRow) * cell;
+    const y = 44 + Math.floor(i / perRow) * 96;
+    const seals = pot.milestones && pot.milestones[String(i)];
     const points = (pot.points || [])[i];
-    if (points && (milestone || i === last)) nodes.push(label(x + (step - 2) / 2, 94, `${points}cp`, { "text-anchor": "middle", class: "t tiny" }));
-    if (milestone) nodes.push(label(x + (step - 2) / 2, 106, `${milestone}◆`, { "text-anchor": "middle", class: "t tiny seal" }));
+    const children = [frame(x + 2, y, cell - 4, 88, seals ? "space pot milestone" : "space pot", 6), text(x + cell / 2, y + 22, i, "t t-b", { "text-anchor": "middle" })];
+    if (seals) children.push(use("seal", x + cell / 2 - 20, y + 28, 20), text(x + cell / 2 + 3, y + 44, `${seals}`, "t t-b"));
+    if (points && (seals || i === last || points !== (pot.points || [])[i - 1])) children.push(text(x + cell / 2, y + 80, `${points}`, "t t-s cp", { "text-anchor": "middle" }));
+    (stacks[i] || [])
+      .sort((a, b) => st.players[a].pot_stamp - st.players[b].pot_stamp)
+      .forEach((seat, k) => children.push(use("influence", x + cell / 2 - 13 + k * 4, y + 50 - k * 9, 26, { color: seatFill(ctx.players, seat), class: "member" })));
+    nodes.push(part(ctx, `track:${i}`, stacks[i] ? (stacks[i] || []).map((seat) => ctx.players[seat] && ctx.players[seat].name).join(", ") : "", ...children));
   }
-  // A stack: markers on the same space, the one that arrived last on top (R-PT03).
-  const bySpace = {};
-  state.players.forEach((player, seat) => {
-    (bySpace[player.pot] = bySpace[player.pot] || []).push(seat);
-  });
-  const orderIndex = (seat) => (state.turn_order || []).indexOf(seat);
-  for (const [where, seats] of Object.entries(bySpace)) {
-    seats.sort((a, b) => state.players[a].pot_stamp - state.players[b].pot_stamp || orderIndex(b) - orderIndex(a));
-    seats.forEach((seat, height) => {
-      const x = 10 + Number(where) * step + (step - 2) / 2;
-      nodes.push(pawn(x, 60 - height * 11, seat, players, state, `influence marker (space ${where})`));
-    });
-  }
-  return svgPanel("pot", "Passage of Time", 112, "The Passage of Time track with each player's influence marker", ...nodes);
+  return section("track", width, 50 + rows * 96, part(ctx, "passage_of_time:", "", ...nodes));
 }
 
-function cardBlocks(state, x, y, width, rowHeight, cardId, tiles) {
-  const index = indexCatalog(state.catalog);
-  const card = cardId ? index.cards[cardId] : null;
-  const nodes = [];
-  const blocks = card && card.blocks ? card.blocks : [];
-  const count = Math.max(tiles.length, blocks.length);
-  for (let i = 0; i < count; i += 1) {
-    const top = y + i * rowHeight;
-    const tile = tiles[i];
-    if (i < tiles.length) {
-      nodes.push(
-        tile
-          ? s("g", {}, s("title", {}, `${tile} die tile`), s("rect", { x, y: top + (rowHeight - 16) / 2, width: 16, height: 16, rx: 2, fill: DIE_FILL[tile] || "#ccc", stroke: "#111" }))
-          : s("rect", { x, y: top + (rowHeight - 16) / 2, width: 16, height: 16, rx: 2, class: "empty-slot" }),
-      );
-    }
-    const block = blocks[i];
-    if (block) {
-      const price = block.cost ? Object.entries(block.cost).map(([k, v]) => `${v} ${k}`).join(", ") + ": " : "";
-      const text = price + icons(block.effects, "short");
-      const long = `${block.background} block: ${price}${icons(block.effects)}`;
-      nodes.push(
-        s(
-          "g",
-          {},
-          s("title", {}, long),
-          s("rect", { x: x + 20, y: top + 1, width: width - 20, height: rowHeight - 2, rx: 3, class: block.background === "dark" ? "block dark" : "block light" }),
-          label(x + 24, top + rowHeight / 2 + 3.5, clip(text, Math.floor((width - 26) / 5.6)), { class: block.background === "dark" ? "t small on-dark" : "t small" }),
-        ),
-      );
-    }
-  }
-  return nodes;
-}
-
-/** About how wide one character is drawn (system-ui) in a bold label and in a small one: to fit text. */
-const STRONG_CHAR = 6.6;
-const SMALL_CHAR = 5.6;
-
-function room(state, players, x, y, width, height, data) {
-  const spec = indexCatalog(state.catalog).rooms[data.id] || {};
-  const nodes = [box(x, y, width, height, "room", cardText(state.catalog, data.card), { kind: "room", id: data.id })];
-  const card = data.card || "no card";
-  // the room's name and its card's id share a line: in a narrow room (three to a floor) the name drops "room"
-  // and is clipped if it still does not fit, so that the two never run into each other
-  const name = capitalise(space(data.id));
-  const nameWidth = width - 12 - 8 - card.length * SMALL_CHAR;
-  const long = `${name} · ${spec.value || "?"}`;
-  const title = long.length * STRONG_CHAR <= nameWidth ? long : `${name.replace(/ room\b/i, "")} · ${spec.value || "?"}`;
-  nodes.push(label(x + 6, y + 14, clip(title, Math.floor(nameWidth / STRONG_CHAR)), { class: "t strong" }));
-  nodes.push(label(x + width - 6, y + 14, card, { class: "t small", "text-anchor": "end" }));
-  const rows = Math.max(data.tiles.length, 1);
-  const rowHeight = Math.min(24, (height - 58) / rows);
-  nodes.push(...cardBlocks(state, x + 6, y + 20, width - 12, rowHeight, data.card, data.tiles));
-  const base = y + height - 28;
-  (data.dice || []).forEach((item, i) => nodes.push(die(x + 8 + i * 14, base - i * 4, 20, item, players, `${item.colour} ${item.value}`)));
-  (data.courtiers || []).forEach((seat, i) => nodes.push(pawn(x + width - 12 - i * 18, base + 12, seat, players, state, "courtier")));
-  return nodes;
-}
-
-function castle(state, players) {
-  const board = state.board;
-  const index = indexCatalog(state.catalog);
-  const nodes = [];
-  const daimyo = board.daimyo || { card: null, spots: [], extra: [] };
-  const card = daimyo.card ? index.cards[daimyo.card] : null;
-  nodes.push(box(90, 6, 300, 92, "room daimyo", cardText(state.catalog, daimyo.card), { kind: "daimyo" }));
-  nodes.push(label(98, 21, `The Daimyo · ${daimyo.card || "?"}`, { class: "t strong" }));
-  const spots = card && card.spots ? card.spots : daimyo.spots.map(() => []);
-  spots.forEach((spot, i) => {
-    const x = 96 + i * 97;
-    nodes.push(box(x, 28, 91, 64, "spot", `favour spot ${i + 1}: ${icons(spot)}`));
-    nodes.push(label(x + 45, 46, clip(icons(spot, "short"), 17), { class: "t small", "text-anchor": "middle" }));
-    const seat = daimyo.spots[i];
-    if (seat !== null && seat !== undefined) nodes.push(pawn(x + 45, 74, seat, players, state, "courtier at the Daimyo"));
-  });
-  (daimyo.extra || []).forEach((seat, i) => nodes.push(pawn(402 + i * 18, 60, seat, players, state, "courtier at the Daimyo")));
-  const diplomats = board.rooms.filter((r) => r.id.startsWith("diplomat"));
-  const stewards = board.rooms.filter((r) => r.id.startsWith("steward"));
-  const others = board.rooms.filter((r) => !r.id.startsWith("diplomat") && !r.id.startsWith("steward"));
-  const floor = (list, y, height) => {
-    const width = (W - 16 - (list.length - 1) * 6) / Math.max(list.length, 1);
-    list.forEach((data, i) => nodes.push(...room(state, players, 8 + i * (width + 6), y, width, height, data)));
-  };
-  floor(diplomats, 106, 132);
-  floor(stewards, 246, 152);
-  let y = 406;
-  if (others.length) {
-    floor(others, y, 140);
-    y += 148;
-  }
-  nodes.push(box(8, y, W - 16, 36, "gate", "the Gate of the castle"));
-  nodes.push(label(16, y + 22, "Gate", { class: "t strong" }));
-  let x = 70;
-  (board.gate || []).forEach((count, seat) => {
-    for (let i = 0; i < count; i += 1) {
-      nodes.push(pawn(x, y + 18, seat, players, state, "courtier at the Gate"));
-      x += 18;
-    }
-  });
-  return svgPanel("castle", "The castle", y + 44, "The castle: the Daimyo, the diplomats' and stewards' rooms, and the Gate", ...nodes);
-}
-
-function bridges(state, players) {
-  const index = indexCatalog(state.catalog);
-  const nodes = [];
-  const rowHeight = 86;
-  state.board.bridges.forEach((bridge, i) => {
-    const y = 6 + i * rowHeight;
-    nodes.push(box(4, y, W - 8, rowHeight - 6, `bridge bridge-${bridge.colour}`, `${bridge.colour} bridge`, { kind: "bridge", id: bridge.colour }));
-    nodes.push(label(12, y + 16, `${capitalise(bridge.colour)} bridge`, { class: "t strong" }));
-    const slots = [
-      { value: bridge.left, where: "left end (lantern)" },
-      ...(bridge.middle || []).map((value) => ({ value, where: "middle" })),
-      { value: bridge.right, where: "right end" },
-    ];
-    slots.forEach((slot, k) => {
-      const x = 12 + k * 27;
-      const end = k === 0 || k === slots.length - 1;
-      if (end) nodes.push(s("rect", { x: x - 2, y: y + 26, width: 26, height: 26, rx: 4, class: "end-slot" }));
-      if (slot.value !== null && slot.value !== undefined) {
-        nodes.push(die(x, y + 28, 22, { colour: bridge.colour, value: slot.value }, players, `${bridge.colour} ${slot.value}, ${slot.where}`));
-      }
-    });
-    nodes.push(label(12, y + 68, "↑ lantern end (left)", { class: "t tiny" }));
-    const gardens = state.board.gardens.filter((g) => g.bridge === bridge.colour);
-    if (bridge.colour === "green") {
-      nodes.push(label(168, y + 26, "Its garden is the Viewing Platform (Tea Garden):", { class: "t small" }));
-      nodes.push(label(168, y + 40, "the Pond action at the end of rounds 1-2 if a die is left.", { class: "t small" }));
-    }
-    gardens.forEach((garden, k) => {
-      const x = 168 + k * 152;
-      const card = garden.card ? index.cards[garden.card] : null;
-      nodes.push(box(x, y + 4, 146, rowHeight - 14, `garden garden-${garden.type}`, cardText(state.catalog, garden.card), { kind: "garden", id: garden.id }));
-      nodes.push(label(x + 6, y + 18, `${capitalise(garden.type)} · ${garden.card || "—"}`, { class: "t strong" }));
-      if (card) {
-        nodes.push(label(x + 6, y + 32, `${card.food} food → ${card.cp} CP`, { class: "t small" }));
-        const price = card.cost && Object.keys(card.cost).length ? Object.entries(card.cost).map(([k2, v]) => `${v} ${k2}`).join(", ") + ": " : "";
-        nodes.push(label(x + 6, y + 45, clip(price + icons(card.effects, "short"), 26), { class: "t small" }));
-      }
-      (garden.gardeners || []).forEach((seat, m) => nodes.push(pawn(x + 12 + m * 18, y + rowHeight - 22, seat, players, state, "gardener")));
-    });
-  });
-  return svgPanel("bridges", "Bridges and gardens", state.board.bridges.length * rowHeight + 8, "The bridges with their dice, and the garden cards under each bridge", ...nodes);
-}
-
-function yards(state, players) {
-  const index = indexCatalog(state.catalog);
-  const nodes = [];
-  const list = state.board.yards || [];
-  const width = (W - 16 - (list.length - 1) * 6) / Math.max(list.length, 1);
+function yards(ctx, width) {
+  const list = ctx.state.board.yards || [];
+  const specs = Object.fromEntries((ctx.state.catalog.yards || []).map((y) => [y.id, y]));
+  const cards = ctx.cards;
+  const across = width >= 500;
+  const w = across ? (width - 8) / list.length - 8 : width - 16;
+  const hgt = 200;
+  const nodes = [heading(12, 26, "Training Yards")];
   list.forEach((yard, i) => {
-    const x = 8 + i * (width + 6);
-    const spec = index.yards[yard.id] || {};
-    nodes.push(box(x, 6, width, 128, "yard", `${space(yard.id)}: ${spec.iron} iron, worth ${spec.value}`, { kind: "yard", id: yard.id }));
-    nodes.push(label(x + 6, 21, `${capitalise(space(yard.id))} · ${spec.iron} iron · ×${spec.value}`, { class: "t strong" }));
-    let y = 28;
+    const x = across ? 8 + i * (w + 8) : 8;
+    const y = across ? 38 : 38 + i * (hgt + 8);
+    const spec = specs[yard.id] || {};
+    const children = [frame(x, y, w, hgt, "area yard"), text(x + 10, y + 26, `Yard ${i + 1}`, "t t-b")];
+    children.push(use("iron", x + w - 80, y + 6, 26), text(x + w - 50, y + 26, `${spec.iron}`, "t t-b"), text(x + w - 30, y + 26, `×${spec.value}`, "t t-s"));
+    let ty = y + 40;
     for (const face of ["blue", "yellow"]) {
       const tileId = yard[face];
       if (!tileId) continue;
-      const tile = index.cards[tileId];
-      const effects = tile ? tile[face] : [];
-      nodes.push(
-        s(
-          "g",
-          {},
-          s("title", {}, `${face} side of ${tileId}: ${icons(effects)}`),
-          s("rect", { x: x + 6, y, width: width - 12, height: 26, rx: 4, class: `yard-tile ${face}` }),
-          label(x + 11, y + 17, clip(`${tileId}: ${icons(effects, "short")}`, Math.floor((width - 20) / 5.6)), { class: "t small" }),
-        ),
-      );
-      y += 30;
+      const tile = cards[tileId];
+      const [icons] = iconRow(tile ? tile[face] : [], x + 16, ty + 6, 26);
+      children.push(s("g", {}, s("title", {}, `${face} side: ${cardTip(ctx, tileId)}`), frame(x + 8, ty, w - 16, 38, `yard-tile ${face}`, 5), ...icons));
+      ty += 44;
     }
-    (yard.warriors || []).forEach((seat, m) => nodes.push(pawn(x + 14 + (m % 7) * 18, 104 + Math.floor(m / 7) * 18, seat, players, state, "warrior")));
+    (yard.warriors || []).forEach((seat, m) => children.push(member("warrior", x + 10 + (m % 6) * 28, y + hgt - 40 - Math.floor(m / 6) * 28, 28, ctx.players, seat)));
+    nodes.push(part(ctx, `yard:${yard.id}`, "", ...children));
   });
-  return svgPanel("yards", "Training yards", 140, "The training yards with their tiles and warriors", ...nodes);
+  const height = across ? 38 + hgt + 8 : 38 + list.length * (hgt + 8);
+  return section("yards", width, height, ...nodes);
 }
 
-function wellAndOutside(state, players) {
-  const index = indexCatalog(state.catalog);
+/** A room's die tiles (drawn within the room's part) and its card's blocks (parts of their own); returns
+ * {tiles, blocks}. */
+function blockRows(ctx, room, card, x, y, width, rowH) {
   const nodes = [];
-  const well = state.board.well || { dice: [], tiles: [] };
-  nodes.push(box(8, 6, 190, 128, "well", "the Well", { kind: "well" }));
-  nodes.push(label(16, 21, `The Well · ${(state.catalog.well && state.catalog.well.value) || 1}`, { class: "t strong" }));
-  nodes.push(label(16, 36, `gain ${icons((state.catalog.well && state.catalog.well.effects) || ["seal:1"], "short")} and:`, { class: "t small" }));
+  const tiles = [];
+  const blocks = card && card.blocks ? card.blocks : [];
+  // the die tiles sit beside the rows: one per row, top first (a diplomat room has 2 rows)
+  room.tiles.forEach((tile, i) => {
+    const ty = y + i * rowH + (rowH - 26) / 2;
+    tiles.push(tile ? s("g", {}, s("title", {}, `${tile} die tile`), use("tile", x, ty, 26, { color: DIE_FILL[tile] })) : frame(x, ty, 26, 26, "empty-slot", 4));
+  });
+  blocks.forEach((block, i) => {
+    // block i beside die tile i, as the card is printed (a diplomat card's second block spans two rows)
+    const by = y + i * rowH;
+    const id = `room:${room.id}:${block.rows.join("+")}`;
+    const [costNodes, costW] = costRow(block.cost, x + 40, by + (rowH - 24) / 2, 24);
+    const [icons] = iconRow(block.effects, x + 40 + costW, by + (rowH - 28) / 2, 28);
+    const node = part(ctx, id, `${block.background} background, ${block.rows.join(" and ")}`, frame(x + 32, by + 2, width - 32, rowH - 4, `block ${block.background}`, 5), ...costNodes, ...icons);
+    if (block.background === "dark") node.classList.add("on-dark");
+    nodes.push(node);
+  });
+  return { tiles, blocks: nodes };
+}
+
+function room(ctx, data, x, y, width, height) {
+  const spec = (ctx.state.catalog.castle && ctx.state.catalog.castle.rooms || []).find((r) => r.id === data.id) || {};
+  const card = data.card ? ctx.cards[data.card] : null;
+  const frameNodes = [
+    frame(x, y, width, height, "area room"),
+    text(x + 10, y + 24, `${short(data.id.split("_")[0])} ${data.id.split("_")[1] || ""}`, "t t-b"),
+    die(x + width - 34, y + 6, 26, "white", spec.value || 1),
+  ];
+  const base = y + height - 44;
+  frameNodes.push(...diceStack(data.dice, x + 10, base, 34, ctx.players));
+  (data.courtiers || []).forEach((seat, i) => frameNodes.push(member("courtier", x + width - 34 - i * 26, base + 4, 30, ctx.players, seat)));
+  const rows = Math.max(data.tiles.length, 1);
+  const rowH = Math.min(44, (height - 90) / rows);
+  const drawn = blockRows(ctx, data, card, x + 8, y + 34, width - 16, rowH);
+  return [part(ctx, `room:${data.id}`, cardTip(ctx, data.card), ...frameNodes, ...drawn.tiles), ...drawn.blocks];
+}
+
+function short(name) {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+function castle(ctx) {
+  const width = 600;
+  const board = ctx.state.board;
+  const nodes = [frame(2, 2, width - 4, 716, "area castle-walls", 12)];
+  const daimyo = board.daimyo || { card: null, spots: [], extra: [] };
+  const card = daimyo.card ? ctx.cards[daimyo.card] : null;
+  const dChildren = [frame(110, 12, 380, 124, "area daimyo", 10), use("daimyo", 122, 18, 28), text(156, 38, "The Daimyo", "t t-b")];
+  (daimyo.extra || []).forEach((seat, i) => dChildren.push(member("courtier", 440 - i * 22, 16, 28, ctx.players, seat)));
+  nodes.push(part(ctx, "daimyo:", cardTip(ctx, daimyo.card), ...dChildren));
+  const spots = card && card.spots ? card.spots : (daimyo.spots || []).map(() => []);
+  spots.forEach((spot, i) => {
+    const x = 122 + i * 120;
+    const [icons] = iconRow(spot, x + 10, 56, 28);
+    const children = [frame(x, 48, 112, 80, "spot", 8), ...icons];
+    const seat = (daimyo.spots || [])[i];
+    if (seat !== null && seat !== undefined) children.push(member("courtier", x + 40, 90, 32, ctx.players, seat));
+    nodes.push(part(ctx, `daimyo:spot:${i}`, "", ...children));
+  });
+  const diplomats = board.rooms.filter((r) => r.id.startsWith("diplomat"));
+  const stewards = board.rooms.filter((r) => r.id.startsWith("steward"));
+  const floor = (list, y, height) => {
+    const w = (width - 24 - (list.length - 1) * 8) / Math.max(list.length, 1);
+    list.forEach((data, i) => nodes.push(...room(ctx, data, 12 + i * (w + 8), y, w, height)));
+  };
+  floor(diplomats, 146, 214);
+  floor(stewards, 368, 258);
+  const gate = [frame(12, 634, width - 24, 76, "area gate", 8), use("gate", 24, 646, 40), text(74, 674, "Gate", "t t-b")];
+  let gx = 140;
+  (board.gate || []).forEach((count, seat) => {
+    for (let i = 0; i < count; i += 1) {
+      gate.push(member("courtier", gx, 650, 34, ctx.players, seat));
+      gx += 30;
+    }
+  });
+  nodes.push(part(ctx, "gate:", "", ...gate));
+  return section("castle", width, 720, ...nodes);
+}
+
+function wellAndOutside(ctx, width) {
+  const nodes = [];
+  const specs = Object.fromEntries((ctx.state.catalog.outside_the_walls || []).map((o) => [o.id, o]));
+  const outside = ctx.state.board.outside || [];
+  const across = width >= 500;
+  const colW = across ? (width - 24) / 2 : width - 16;
+  nodes.push(heading(12, 26, "Outside the Walls"));
+  outside.forEach((entry, i) => {
+    const spec = specs[entry.id] || {};
+    const x = 8 + i * ((width - 16) / outside.length);
+    const w = (width - 16) / outside.length - 8;
+    const y = 38;
+    const children = [frame(x, y, w, 216, "area outside"), text(x + 10, y + 26, `${i + 1}`, "t t-b"), die(x + w - 34, y + 6, 26, "white", spec.value || 5)];
+    children.push(...diceStack(entry.dice, x + 10, y + 168, 36, ctx.players));
+    nodes.push(part(ctx, `outside:${entry.id}`, "", ...children));
+    (spec.actions || []).forEach((action, k) => {
+      const ay = y + 46 + k * 54;
+      nodes.push(part(ctx, `outside:${entry.id}:${action}`, action, frame(x + 8, ay, w - 16, 46, "block light", 5), use(action, x + 16, ay + 6, 34, { color: "#efe6d2" })));
+    });
+  });
+  const wellSpec = ctx.state.catalog.well || { value: 1, effects: ["seal:1"] };
+  const well = ctx.state.board.well || { dice: [], tiles: [] };
+  const wy = 270;
+  const wx = 8;
+  const ww = across ? colW * 2 + 8 : width - 16;
+  const children = [heading(wx + 4, wy + 18, "The Well"), frame(wx, wy + 28, ww, 214, "area well", 10), use("well", wx + 10, wy + 38, 44), die(wx + ww - 36, wy + 36, 26, "white", wellSpec.value || 1)];
+  const [gain] = iconRow(wellSpec.effects, wx + 62, wy + 48, 28);
+  children.push(...gain);
   (well.tiles || []).forEach((tileId, i) => {
-    const tile = index.cards[tileId];
+    const tile = ctx.cards[tileId];
+    const tx = wx + 10 + i * ((ww - 20) / 2);
+    const [icons] = iconRow(tile ? tile.reward : [], tx + 10, wy + 98, 28);
+    children.push(s("g", {}, s("title", {}, `die tile ${cardTip(ctx, tileId)}`), frame(tx, wy + 90, (ww - 20) / 2 - 6, 44, "block well-tile", 6), ...icons));
+  });
+  children.push(...diceStack(well.dice, wx + 12, wy + 172, 36, ctx.players));
+  nodes.push(part(ctx, "well:", "", ...children));
+  return section("well", width, wy + 250, ...nodes);
+}
+
+function bridgeUnit(ctx, bridge, width, withGardens) {
+  const c = bridge.colour;
+  const nodes = [];
+  const deck = [
+    s("path", { d: `M8 96 Q ${width / 2} 40 ${width - 8} 96 L ${width - 8} 124 Q ${width / 2} 70 8 124 Z`, class: `bridge-deck bridge-${c}` }),
+    text(14, 30, `${short(c)} bridge`, "t t-b"),
+  ];
+  nodes.push(part(ctx, `bridge:${c}`, "", ...deck));
+  const size = 44;
+  const middle = bridge.middle || [];
+  const slotsW = width - 40;
+  const ends = [
+    ["left", bridge.left, 20],
+    ["right", bridge.right, width - 20 - size],
+  ];
+  // the middle dice, in order, between the ends (waiting to slide to an end)
+  middle.forEach((value, i) => {
+    const span = slotsW - 2 * size - 20;
+    const x = 20 + size + 10 + (span / (middle.length + 1)) * (i + 1) - size * 0.35;
+    nodes.push(s("g", { class: "middle-die" }, s("title", {}, `${c} ${value}, in the middle`), die(x, 62, size * 0.7, c, value)));
+  });
+  for (const [end, value, x] of ends) {
+    const children = [frame(x - 6, 48, size + 12, size + 12, "end-slot", 8)];
+    // the lantern end is marked beside its slot, above the deck (the deck rises from the ends)
+    if (end === "left") children.push(use("lantern", x + size + 8, 46, 24));
+    if (value !== null && value !== undefined) children.push(die(x, 54, size, c, value));
+    nodes.push(part(ctx, `bridge:${c}:${end}`, value !== null && value !== undefined ? `${c} ${value}` : "empty", ...children));
+  }
+  let height = 136;
+  if (withGardens) {
+    const gardens = ctx.state.board.gardens.filter((g) => g.bridge === c);
+    const gw = (width - 24) / Math.max(gardens.length, 1);
+    gardens.forEach((slot, i) => {
+      const x = 8 + i * (gw + 8);
+      const card = slot.card ? ctx.cards[slot.card] : null;
+      const children = [frame(x, 140, gw, 190, `area garden garden-${slot.type}`, 8), use(slot.type === "plant" ? "plant" : "stone", x + 8, 148, 28), text(x + 40, 168, slot.card || "—", "t t-b")];
+      if (card) {
+        children.push(use("food", x + 8, 184, 26), text(x + 36, 204, `${card.food}`, "t t-b"), use("cp", x + gw - 70, 184, 26), text(x + gw - 40, 204, `${card.cp}`, "t t-b"));
+        const [costNodes, costW] = costRow(card.cost, x + 8, 224, 24);
+        const [icons] = iconRow(card.effects, x + 8 + costW, 222, 28);
+        children.push(...costNodes, ...icons);
+      }
+      (slot.gardeners || []).forEach((seat, m) => children.push(member("gardener", x + 8 + m * 28, 288, 30, ctx.players, seat)));
+      nodes.push(part(ctx, `garden:${slot.id}`, cardTip(ctx, slot.card), ...children));
+    });
+    height = 336;
+  }
+  return { nodes, height };
+}
+
+function bridges(ctx, width) {
+  const list = ctx.state.board.bridges.filter((b) => b.colour !== "green");
+  const across = width >= 1000;
+  const w = across ? width / list.length : width;
+  const nodes = [s("rect", { x: 0, y: 0, width, height: across ? 346 : 346 * list.length, class: "moat" })];
+  let height = 0;
+  list.forEach((bridge, i) => {
+    const unit = bridgeUnit(ctx, bridge, w, true);
+    nodes.push(s("g", { transform: `translate(${across ? i * w : 0} ${across ? 4 : 4 + i * 346})` }, ...unit.nodes));
+    height = across ? unit.height + 10 : 346 * list.length;
+  });
+  return section("bridges", width, height, ...nodes);
+}
+
+function offer(ctx, width) {
+  const pairs = ctx.state.board.offer || [];
+  // At a table the pairs are dealt one card at a time: draw the panel once a card is on it, and a card not
+  // dealt yet as such (never as "null").
+  if (!pairs.some((pair) => pair.resource || pair.action)) return null;
+  const nodes = [heading(12, 26, "Starting pairs")];
+  const w = Math.min(290, (width - 16) / pairs.length - 8);
+  const across = w >= 200;
+  pairs.forEach((pair, i) => {
+    const x = across ? 8 + i * (w + 8) : 8;
+    const cw = across ? w : width - 16;
+    const y = across ? 38 : 38 + i * 150;
+    const resource = ctx.cards[pair.resource];
+    const action = ctx.cards[pair.action];
+    const [gain] = iconRow(resource ? resource.gain : [], x + 10, y + 40, 24);
+    const [does] = iconRow(action && action.blocks ? action.blocks[0].effects : [], x + 10, y + 100, 30);
     nodes.push(
-      s(
-        "g",
-        {},
-        s("title", {}, cardText(state.catalog, tileId)),
-        s("rect", { x: 16, y: 42 + i * 24, width: 172, height: 20, rx: 3, class: "block light" }),
-        label(22, 56 + i * 24, `${tileId}: ${tile ? icons(tile.reward, "short") : "?"}`, { class: "t small" }),
-      ),
+      part(ctx, `offer:${i}`, `${cardTip(ctx, pair.resource)} | ${cardTip(ctx, pair.action)}`,
+        frame(x, y, cw, 142, "area offer"), text(x + 10, y + 26, `${pair.resource || "to be dealt"} + ${pair.action || "to be dealt"}`, "t t-b"), ...gain, frame(x + 6, y + 94, cw - 12, 42, "block light", 5), ...does),
     );
   });
-  (well.dice || []).forEach((item, i) => nodes.push(die(16 + (i % 7) * 25, 98 + Math.floor(i / 7) * 4, 20, item, players, `${item.colour} ${item.value}`)));
-  const outside = state.board.outside || [];
-  outside.forEach((entry, i) => {
-    const spec = index.outside[entry.id] || {};
-    const x = 206 + i * 136;
-    nodes.push(box(x, 6, 130, 128, "outside", `${space(entry.id)}: ${(spec.actions || []).join(" or ")}`, { kind: "outside", id: entry.id }));
-    nodes.push(label(x + 6, 21, `Outside ${i + 1} · ${spec.value || 5}`, { class: "t strong" }));
-    nodes.push(label(x + 6, 36, (spec.actions || []).map(capitalise).join(" or "), { class: "t small" }));
-    (entry.dice || []).forEach((item, k) => nodes.push(die(x + 10 + k * 14, 96 - k * 4, 22, item, players, `${item.colour} ${item.value}`)));
-  });
-  return svgPanel("well", "The Well and Outside the Walls", 140, "The Well with its tiles and dice, and the two spaces Outside the Walls", ...nodes);
+  return section("offer", width, across ? 190 : 46 + pairs.length * 150, ...nodes);
 }
 
-function meter(x, y, width, value, max, cls) {
-  const fraction = Math.max(0, Math.min(1, value / max));
-  return s(
-    "g",
-    {},
-    s("rect", { x, y, width, height: 6, rx: 3, class: "meter" }),
-    s("rect", { x, y, width: Math.max(0.01, width * fraction), height: 6, rx: 3, class: `meter-fill ${cls}` }),
-  );
-}
+// --- Matcha ------------------------------------------------------------------------------------------
 
-function playerDomain(state, players, seat, waitingSeat) {
-  const player = state.players[seat];
-  const index = indexCatalog(state.catalog);
-  const rows = (state.catalog.domain && state.catalog.domain.rows) || [];
+function matchaSpaces(ctx, width) {
+  const m = ctx.state.board.matcha;
+  const spec = ctx.state.catalog.matcha || {};
+  const specOf = (list, id) => ((list && list.spaces) || []).find((item) => item.id === id) || {};
+  const green = ctx.state.board.bridges.find((b) => b.colour === "green");
   const nodes = [];
-  const name = seatName(state, players, seat);
-  const waiting = waitingSeat === seat;
-  const green = state.board.matcha && state.catalog.matcha ? state.catalog.matcha.green_row : null;
-  const extra = green ? 46 : 0;
-  nodes.push(box(2, 2, W - 4, 252 + extra, waiting ? "domain waiting" : "domain", `${name}'s ${green ? "clan board" : "domain"}`, { kind: "domain", id: seat }));
-  nodes.push(s("rect", { x: 10, y: 10, width: 14, height: 14, rx: 7, fill: seatFill(players, seat), stroke: "#111" }));
-  nodes.push(label(30, 22, `${name}${waiting ? " — to play" : ""}`, { class: "t strong big" }));
-  nodes.push(label(W - 10, 22, `${player.cp} CP · PoT ${player.pot}`, { class: "t strong", "text-anchor": "end" }));
-  const counters = [
-    ["coins", player.coins, null],
-    ["seals", player.seals, 5],
-    ["food", player.food, 7],
-    ["iron", player.iron, 7],
-    ["pearl", player.pearl, 7],
-  ];
-  const matcha = Boolean(state.board.matcha);
-  // Expansion fields are left out of the state's JSON while at their default (0, none).
-  if (matcha) counters.push(["whisks", player.whisks || 0, 7]);
-  const slot = (W - 20) / counters.length;
-  counters.forEach(([what, value, max], i) => {
-    const x = 10 + i * slot;
-    nodes.push(label(x, 42, `${what} ${value}${max ? `/${max}` : ""}`, { class: "t small" }));
-    if (max) nodes.push(meter(x, 47, slot - 12, value, max, what));
+  let y = 0;
+  if (green) {
+    const unit = bridgeUnit(ctx, green, Math.min(width, 600), false);
+    nodes.push(s("rect", { x: 0, y: 0, width, height: 140, class: "moat" }), ...unit.nodes);
+    y = 146;
+  }
+  const across = width >= 1000;
+  const half = across ? width / 2 - 8 : width - 16;
+  const spaceBox = (kind, data, x, yy, w, label) => {
+    const own = kind === "tea_room" ? specOf(spec.tea_room, data.id) : specOf(spec.himeji, data.id);
+    return part(ctx, `${kind}:${data.id}`, "", frame(x, yy, w, 150, `area ${kind}`), text(x + 10, yy + 26, label, "t t-b"), die(x + w - 34, yy + 6, 26, "white", own.value || 1), ...diceStack(data.dice, x + 12, yy + 98, 36, ctx.players));
+  };
+  nodes.push(heading(12, y + 26, "Tea Room → Geisha action"));
+  m.tea_room.forEach((data, i) => nodes.push(spaceBox("tea_room", data, 8 + i * (half / 2), y + 38, half / 2 - 8, i === 0 ? "Left" : "Right")));
+  const hx = across ? width / 2 + 4 : 0;
+  const hy = across ? y : y + 196;
+  nodes.push(heading(hx + 12, hy + 26, "Himeji Principality"));
+  m.himeji.forEach((data, i) => nodes.push(spaceBox("himeji", data, hx + 8 + i * (half / 2), hy + 38, half / 2 - 8, i === 0 ? "Upper" : "Lower")));
+  const dy = hy + 196;
+  m.decks.forEach((deckData, i) => {
+    const x = hx + 8 + i * (half / 2);
+    const w = half / 2 - 8;
+    const card = deckData.top ? ctx.cards[deckData.top] : null;
+    const count = (deckData.rest || []).length + (deckData.top ? 1 : 0);
+    const children = [frame(x, dy, w, 170, "area deck"), text(x + 10, dy + 24, `${short(deckData.id)} · ${count}`, "t t-b")];
+    if (card) {
+      const [yellow] = iconRow(card.yellow, x + 44, dy + 40, 28);
+      const [costNodes, costW] = costRow(card.blue_cost, x + 44, dy + 96, 24);
+      const [blue] = iconRow(card.blue, x + 44 + costW, dy + 94, 28);
+      children.push(frame(x + 6, dy + 34, w - 12, 48, "curtain yellow", 5), use("curtain", x + 10, dy + 44, 28, { color: "#f0cf4a" }), ...yellow);
+      children.push(frame(x + 6, dy + 88, w - 12, 48, "curtain blue", 5), use("curtain", x + 10, dy + 98, 28, { color: "#6b9be0" }), ...costNodes, ...blue);
+    }
+    nodes.push(part(ctx, `himeji:deck:${deckData.id}`, cardTip(ctx, deckData.top), ...children));
   });
-  const action = player.action_card ? index.cards[player.action_card] : null;
-  const allRows = green ? [...rows, { ...green, position: "green" }] : rows;
+  return section("matcha", width, dy + 180, ...nodes);
+}
+
+function teaGarden(ctx, width) {
+  const m = ctx.state.board.matcha;
+  const garden = (ctx.state.catalog.matcha && ctx.state.catalog.matcha.tea_garden) || {};
+  const nodes = [heading(12, 26, "Tea Garden and Tea House")];
+  const across = width >= 1000;
+  const geishas = (seats, x, y) => (seats || []).map((seat, i) => member("geisha", x + (i % 6) * 26, y - Math.floor(i / 6) * 26, 28, ctx.players, seat));
+  const place = (id, label, x, y, w, hgt, seats, extra = []) =>
+    part(ctx, `tea_garden:${id}`, "", frame(x, y, w, hgt, "area tea-place"), text(x + 10, y + 24, label, "t t-b"), ...extra, ...geishas(seats, x + 10, y + hgt - 36));
+  const token = m.platform_token;
+  const face = token ? ctx.cards[token] : null;
+  const [tokenIcons] = iconRow(face ? face.effects : [], 60, 82, 26);
+  const pads = (m.pond || []).flatMap((pad, i) => {
+    const entry = pad ? ctx.cards[pad] : null;
+    const [icons] = iconRow(entry ? entry.effects : [], 28 + i * 90, 142, 24);
+    return [s("g", {}, s("title", {}, cardTip(ctx, pad)), s("ellipse", { cx: 50 + i * 90, cy: 154, rx: 42, ry: 22, class: "lily-pad" }), ...icons)];
+  });
+  nodes.push(place("viewing_platform", "Viewing Platform", 8, 38, 290, 236, m.platform, [s("g", {}, s("title", {}, `ceremony token: ${cardTip(ctx, token)}`), frame(16, 72, 274, 44, "block token", 6), use("token", 22, 80, 28), ...tokenIcons), ...pads]));
+  const px = 306;
+  nodes.push(place("entrance", "Entrance", px, 38, width - px - 8, 110, m.entrance));
+  const paths = m.path || [];
+  const pw = (width - px - 8) / Math.max(paths.length, 1) - 4;
+  paths.forEach((seats, i) => nodes.push(place(`path_${i + 1}`, `Path ${i + 1}`, px + i * (pw + 8), 156, pw, 118, seats)));
+  const rooms = m.tea_house || [];
+  const ty = 286;
+  const scores = {};
+  for (const r of (garden.tea_house && garden.tea_house.rooms) || []) scores[r.id] = r.scores;
+  const rw = (width - 16) / Math.max(rooms.length, 1) - 8;
+  rooms.forEach((r, i) => {
+    const x = 8 + i * (rw + 8);
+    const entry = r.token ? ctx.cards[r.token] : null;
+    const [icons] = iconRow(entry ? entry.effects : [], x + 44, ty + 44, 26);
+    nodes.push(
+      part(ctx, `tea_house:${r.id}`, `ceremony token: ${cardTip(ctx, r.token)}`,
+        frame(x, ty, rw, 170, "area tea-house"), text(x + 10, ty + 24, ["Upper", "Middle", "Lower"][i] || r.id, "t t-b"),
+        scores[r.id] ? use(scores[r.id], x + rw - 36, ty + 4, 28, { color: "#efe6d2" }) : null,
+        frame(x + 6, ty + 36, rw - 12, 42, "block token", 6), use("token", x + 12, ty + 43, 26), ...icons, ...geishas(r.geishas, x + 10, ty + 130)),
+    );
+  });
+  return section("matcha", width, ty + 178 + (across ? 0 : 0), ...nodes);
+}
+
+// --- the players' boards ---------------------------------------------------------------------------------
+
+function domainBoard(ctx, seat) {
+  const player = ctx.state.players[seat];
+  const width = 600;
+  const rows = (ctx.state.catalog.domain && ctx.state.catalog.domain.rows) || [];
+  const matcha = ctx.state.board.matcha && ctx.state.catalog.matcha ? ctx.state.catalog.matcha.green_row : null;
+  const allRows = matcha ? [...rows, { ...matcha, id: matcha.id || "geishas", colour: "green", member: "geisha", position: "green" }] : rows;
+  const name = (ctx.players[seat] && ctx.players[seat].name) || player.name;
+  const waiting = ctx.waitingSeat === seat;
+  const nodes = [frame(2, 2, width - 4, 0, waiting ? "area domain waiting" : "area domain", 12)];
+  nodes.push(use("courtier", 12, 10, 30, { color: seatFill(ctx.players, seat), class: "member" }), text(48, 34, `${name}${waiting ? " — to play" : ""}`, "t t-h"));
+  nodes.push(use("cp", width - 200, 12, 26), text(width - 170, 32, `${player.cp}`, "t t-b"), use("pot", width - 110, 12, 26), text(width - 80, 32, `${player.pot}`, "t t-b"));
+  const counters = [["coin", player.coins], ["seal", player.seals], ["food", player.food], ["iron", player.iron], ["pearl", player.pearl]];
+  if (ctx.state.board.matcha) counters.push(["whisk", player.whisks || 0]);
+  counters.forEach(([what, value], i) => {
+    const x = 12 + i * ((width - 24) / counters.length);
+    nodes.push(s("g", {}, s("title", {}, `${value} ${what}`), use(what, x, 48, 30), text(x + 36, 72, `${value}`, "t t-b")));
+  });
+  const action = player.action_card ? ctx.cards[player.action_card] : null;
+  let y = 92;
   allRows.forEach((row, r) => {
-    const y = 62 + r * 46;
-    const left = player[MEMBER_PLURAL[row.member]] || 0;
-    nodes.push(box(8, y, W - 16, 42, "domain-row", `${row.id} row: ${left} ${row.member}s left`));
-    const placed = (player.domain || [])[r];
-    nodes.push(s("rect", { x: 14, y: y + 9, width: 24, height: 24, rx: 4, class: "end-slot" }));
-    if (placed) nodes.push(die(16, y + 11, 20, placed, players, `${placed.colour} ${placed.value} on the ${row.id} row`));
-    else nodes.push(s("rect", { x: 19, y: y + 14, width: 14, height: 14, rx: 2, fill: DIE_FILL[row.colour] || "#ccc", opacity: 0.35 }));
+    const memberKind = row.member || MEMBER_OF_ROW[row.id] || "courtier";
+    const left = memberKind === "geisha" ? player.geishas || 0 : player[`${memberKind}s`] || 0;
     const rewards = row.rewards || [];
     const spaces = rewards.length || 5;
+    const children = [frame(8, y, width - 16, 60, `domain-row row-${row.colour}`, 6), use("tile", 14, y + 16, 28, { color: DIE_FILL[row.colour] || "#ccc" })];
     for (let k = 0; k < spaces; k += 1) {
-      const x = 46 + k * 46;
+      const x = 96 + k * 56;
       const occupied = k >= spaces - left;
-      if (occupied) {
-        nodes.push(row.member === "geisha" ? geishaPawn(x + 20, y + 21, seat, players, state, "on the clan board") : pawn(x + 20, y + 21, seat, players, state, row.member));
-      } else {
-        nodes.push(
-          s(
-            "g",
-            {},
-            s("title", {}, `uncovered reward: ${icons(rewards[k] || [])}`),
-            s("rect", { x, y: y + 8, width: 42, height: 26, rx: 3, class: "reward" }),
-            label(x + 21, y + 25, clip(icons(rewards[k] || [], "short"), 8), { class: "t tiny", "text-anchor": "middle" }),
-          ),
-        );
-      }
-    }
-    if (row.position === "green") {
-      const face = player.ceremony ? cardText(state.catalog, player.ceremony) : "no ceremony token";
-      nodes.push(
-        s("g", {}, s("title", {}, `green row: pay 1 seal for your ceremony token, ${face}`),
-          s("rect", { x: 280, y: y + 6, width: W - 296, height: 30, rx: 3, class: "block token" }),
-          label(286, y + 25, clip(`1 seal: ${player.ceremony || "—"} ${player.ceremony ? icons(faceEffects(state, player.ceremony), "short") : ""}`, 30), { class: "t small" })),
-      );
-      return;
+      children.push(frame(x, y + 6, 50, 48, "reward", 5));
+      if (occupied) children.push(member(memberKind, x + 9, y + 10, 34, ctx.players, seat));
+      else children.push(...iconRow(rewards[k] || [], x + 6, y + 14, 24)[0]);
     }
     const block = action && action.blocks ? action.blocks.find((b) => b.rows.includes(row.position)) : null;
     if (block) {
-      const price = block.cost ? Object.entries(block.cost).map(([k2, v]) => `${v} ${k2}`).join(", ") + ": " : "";
-      nodes.push(
-        s(
-          "g",
-          {},
-          s("title", {}, `action card ${action.id}, ${row.position} block: ${price}${icons(block.effects)}`),
-          s("rect", { x: 280, y: y + 6, width: W - 296, height: 30, rx: 3, class: block.background === "dark" ? "block dark" : "block light" }),
-          label(286, y + 25, clip(price + icons(block.effects, "short"), 30), { class: block.background === "dark" ? "t small on-dark" : "t small" }),
-        ),
-      );
+      const [icons] = iconRow(block.effects, 400, y + 16, 28);
+      children.push(s("g", { class: block.background === "dark" ? "on-dark" : "" }, frame(392, y + 6, width - 408, 48, `block ${block.background}`, 5), ...icons));
+    } else if (row.position === "green") {
+      const face = player.ceremony ? ctx.cards[player.ceremony] : null;
+      const [icons] = iconRow(face ? face.effects : [], 432, y + 16, 26);
+      children.push(frame(392, y + 6, width - 408, 48, "block token", 5), use("token", 398, y + 14, 28), ...icons);
     }
+    nodes.push(part(ctx, `domain:${seat}:row:${row.id}`, `${left} left${block ? `; action card ${player.action_card}` : ""}`, ...children));
+    y += 66;
   });
-  nodes.push(label(10, 214 + extra, `Action card: ${player.action_card || "none"}`, { class: "t small strong" }));
-  const lantern = (player.lantern || []).map((id) => `${id} ${icons((index.cards[id] && index.cards[id].lantern) || [], "short")}`);
-  nodes.push(
-    s("g", {}, s("title", {}, `Lantern area: ${(player.lantern || []).map((id) => cardText(state.catalog, id)).join(" | ") || "empty"}`),
-      label(10, 232 + extra, clip(`Lantern: ${lantern.join(" · ") || "empty"}`, 84), { class: "t small" })),
+  // the domain's die spaces: the dice placed on the domain this round
+  const slot = [];
+  (player.domain || []).forEach((placed, r) => {
+    if (placed) slot.push(die(54, 100 + r * 66, 34, placed.colour, placed.value, seatFill(ctx.players, seat)));
+  });
+  nodes.push(part(ctx, `domain:${seat}`, "", frame(48, 92, 44, allRows.length * 66 - 6, "die-column", 6), ...slot));
+  const lantern = player.lantern || [];
+  const lanternNodes = [frame(8, y + 4, width - 16, 84, "area lantern", 8), use("lantern", 14, y + 12, 30), text(50, y + 34, "Lantern Area", "t t-b")];
+  let lx = 200;
+  for (const id of lantern) {
+    const entry = ctx.cards[id];
+    const [icons, iw] = iconRow((entry && entry.lantern) || [], lx + 6, y + 46, 26);
+    lanternNodes.push(s("g", {}, s("title", {}, cardTip(ctx, id)), frame(lx, y + 40, Math.max(iw + 12, 44), 40, "lantern-card", 5), ...icons));
+    lx += Math.max(iw + 12, 44) + 6;
+  }
+  nodes.push(part(ctx, `lantern:${seat}`, lantern.map((id) => cardTip(ctx, id)).join(" | "), ...lanternNodes));
+  const height = y + 96;
+  nodes[0].setAttribute("height", height - 4);
+  return boardSvg(`domain-${seat}`, width, height, `${name}'s Personal Domain`, nodes);
+}
+
+function rivalBoard(ctx, seat) {
+  const player = ctx.state.players[seat];
+  const solo = ctx.state.solo || { deck: [], line: [], notes: [], difficulty: "" };
+  const width = 600;
+  const name = (ctx.players[seat] && ctx.players[seat].name) || player.name;
+  const line = solo.line || [];
+  const nodes = [frame(2, 2, width - 4, 250, ctx.waitingSeat === seat ? "area domain rival waiting" : "area domain rival", 12)];
+  const clan = ctx.state.board.matcha ? " · Tokugawa clan" : "";
+  nodes.push(use("courtier", 12, 10, 30, { color: seatFill(ctx.players, seat), class: "member" }), text(48, 34, `${name} · automatic · ${solo.difficulty || ""}${clan}`, "t t-h"));
+  const counters = [["coin", player.coins], ["cp", player.cp], ["pot", player.pot], ["courtier", player.courtiers], ["gardener", player.gardeners], ["warrior", player.warriors]];
+  if (ctx.state.board.matcha) counters.push(["geisha", player.geishas || 0]);
+  counters.forEach(([what, value], i) => {
+    const x = 12 + i * ((width - 24) / counters.length);
+    nodes.push(use(what, x, 50, 30, { color: seatFill(ctx.players, seat) }), text(x + 36, 74, `${value}`, "t t-b"));
+  });
+  nodes.push(frame(12, 96, 50, 70, "solo-deck", 5), text(37, 138, `${(solo.deck || []).length}`, "t t-b", { "text-anchor": "middle" }), text(72, 124, "solo deck", "t"));
+  line.slice(-4).forEach((id, i) => {
+    const card = ctx.cards[id];
+    const x = 190 + i * 100;
+    nodes.push(s("g", {}, s("title", {}, cardTip(ctx, id)), frame(x, 96, 92, 70, "solo-card", 5), text(x + 8, 120, id, "t t-b"), card ? die(x + 8, 128, 30, card.bridge, card.end === "left" ? 1 : 6) : null));
+  });
+  nodes[0].setAttribute("height", 176);
+  const svg = boardSvg(`domain-${seat} rival-sheet`, width, 182, `${name}, played by the rules engine`, nodes);
+  // what it did in its latest turn, in the API's words: a list under its sheet, read whole (not cut to fit)
+  const notes = solo.notes || [];
+  return h(
+    "div",
+    { class: "rival-box" },
+    svg,
+    h("h4", { class: "rival-notes-title" }, notes.length ? `${name}'s latest turn` : `${name} has not played yet`),
+    notes.length ? h("ul", { class: "rival-notes" }, notes.map((note) => h("li", {}, note))) : null,
   );
-  const geishas = green ? `, ${player.geishas || 0} geishas` : "";
-  nodes.push(label(10, 248 + extra, `Members left: ${player.courtiers} courtiers, ${player.gardeners} gardeners, ${player.warriors} warriors${geishas}`, { class: "t tiny" }));
-  const what = green ? "clan board" : "domain";
-  return svgPanel(`player panel-seat-${seat}`, `${name}'s ${what}`, 258 + extra, `${name}'s ${what}: resources, members, action card and lantern area`, ...nodes);
 }
 
-// --- the Matcha expansion --------------------------------------------------------------------------------
-
-function faceEffects(state, face) {
-  const entry = indexCatalog(state.catalog).cards[face];
-  return (entry && entry.effects) || [];
+function boardSvg(cls, width, height, label, nodes) {
+  return s("svg", { viewBox: `0 0 ${width} ${height}`, class: `board-svg ${cls}`, role: "group", "aria-label": label, preserveAspectRatio: "xMidYMin meet" }, ...nodes);
 }
 
-function spaceWithDice(state, players, x, y, width, height, data, spec, heading, target) {
-  const nodes = [box(x, y, width, height, "space matcha-space", `${heading}: value ${spec ? spec.value : "?"}`, target)];
-  nodes.push(label(x + 6, y + 14, `${heading} · ${spec ? spec.value : "?"}`, { class: "t strong" }));
-  (data.dice || []).forEach((item, i) => nodes.push(die(x + 10 + i * 14, y + height - 30 - i * 4, 22, item, players, `${item.colour} ${item.value}`)));
-  return nodes;
-}
+// --- layout ------------------------------------------------------------------------------------------
 
-/** The Tea Room (its 2 spaces, then the Geisha action) and the Himeji Principality (2 spaces, each facing 2
- * curtains of the Ikebana and Calligraphy cards lying face up). */
-function teaRoomAndHimeji(state, players) {
-  const matcha = state.board.matcha;
-  const spec = state.catalog.matcha;
-  if (!matcha || !spec) return null;
-  const index = indexCatalog(state.catalog);
-  const nodes = [];
-  const specOf = (list, id) => ((list && list.spaces) || []).find((item) => item.id === id);
-  nodes.push(box(4, 4, W - 8, 96, "matcha-area tea-room", "the Tea Room: then the Geisha action"));
-  nodes.push(label(12, 20, "Tea Room → Geisha action", { class: "t strong" }));
-  matcha.tea_room.forEach((data, i) => {
-    nodes.push(...spaceWithDice(state, players, 12 + i * 232, 26, 222, 68, data, specOf(spec.tea_room, data.id), capitalise(space(data.id)), { kind: "tea_room", id: data.id }));
-  });
-  nodes.push(box(4, 106, W - 8, 246, "matcha-area himeji", "the Himeji Principality"));
-  nodes.push(label(12, 122, "Himeji Principality: the curtains opposite the space", { class: "t strong" }));
-  matcha.himeji.forEach((data, i) => {
-    const x = 12 + i * 232;
-    const own = specOf(spec.himeji, data.id) || {};
-    nodes.push(...spaceWithDice(state, players, x, 128, 222, 68, data, own, capitalise(space(data.id)), { kind: "himeji", id: data.id }));
-    // under the space, not in it: the dice placed there would cover it
-    nodes.push(label(x + 6, 208, clip(`faces: ${(own.curtains || []).map(([deck, side]) => `${deck} ${side}`).join(", ")}`, 40), { class: "t tiny" }));
-  });
-  matcha.decks.forEach((deck, i) => {
-    const x = 12 + i * 232;
-    const y = 14; // below the faces lines
-    const card = deck.top ? index.cards[deck.top] : null;
-    const left = (deck.rest || []).length + (deck.top ? 1 : 0);
-    nodes.push(label(x, 212 + y, `${capitalise(deck.id)} · ${deck.top || "—"} · ${left} card${left === 1 ? "" : "s"}`, { class: "t strong" }));
-    if (card) {
-      const price = card.blue_cost && Object.keys(card.blue_cost).length ? `${Object.entries(card.blue_cost).map(([k, v]) => `${v} ${k}`).join(", ")}: ` : "";
-      nodes.push(
-        s("g", {}, s("title", {}, `yellow curtain of ${card.id}: ${icons(card.yellow)}`),
-          s("rect", { x, y: 218 + y, width: 222, height: 26, rx: 4, class: "curtain yellow" }),
-          label(x + 6, 235 + y, clip(`yellow: ${icons(card.yellow, "short")}`, 38), { class: "t small" })),
-        s("g", {}, s("title", {}, `blue curtain of ${card.id}: ${price}${icons(card.blue)}`),
-          s("rect", { x, y: 248 + y, width: 222, height: 26, rx: 4, class: "curtain blue" }),
-          label(x + 6, 265 + y, clip(`blue: ${price}${icons(card.blue, "short")}`, 38), { class: "t small" })),
-        label(x, 290 + y, clip(`lantern side: ${icons(card.lantern || [], "short")}`, 40), { class: "t tiny" }),
-      );
-    }
-  });
-  return svgPanel("matcha", "Matcha: the Tea Room and Himeji", 358, "The Tea Room's and Himeji's spaces with their dice, and the Ikebana and Calligraphy cards face up", ...nodes);
-}
-
-/** The Tea Garden: the entrance, the Viewing Platform with its ceremony token and the pond's lily pads, the two
- * path spaces, and the Tea House's rooms with their tokens and the members each scores. */
-function teaGarden(state, players) {
-  const matcha = state.board.matcha;
-  const spec = state.catalog.matcha;
-  if (!matcha || !spec) return null;
-  const index = indexCatalog(state.catalog);
-  const garden = spec.tea_garden || {};
-  const nodes = [];
-  const place = (x, y, width, height, title, seats, where, points, id) => {
-    nodes.push(box(x, y, width, height, "space tea-place", `${title}${points ? `: ${points}` : ""}`, { kind: "tea_garden", id }));
-    nodes.push(label(x + 6, y + 14, title, { class: "t strong" }));
-    if (points) nodes.push(label(x + width - 6, y + 14, points, { class: "t tiny", "text-anchor": "end" }));
-    (seats || []).forEach((seat, i) => nodes.push(geishaPawn(x + 14 + (i % 9) * 20, y + height - 14 - Math.floor(i / 9) * 20, seat, players, state, where)));
+/** The main board's sections placed: wide, as the printed board (yards | castle | well, the bridges under them);
+ * narrow, one column. Returns {svg, regions: {name: [x, y, w, h]}}. */
+function layOutBoard(ctx, narrow) {
+  const W = narrow ? 600 : 1200;
+  const placed = [];
+  const regions = {};
+  let y = 0;
+  const put = (sec, x, at) => {
+    if (!sec) return;
+    placed.push(s("g", { transform: `translate(${x} ${at})` }, sec.node));
+    const box = [x, at, sec.width, sec.height];
+    const known = regions[sec.region];
+    regions[sec.region] = known ? [Math.min(known[0], x), Math.min(known[1], at), Math.max(known[0] + known[2], x + sec.width) - Math.min(known[0], x), Math.max(known[1] + known[3], at + sec.height) - Math.min(known[1], at)] : box;
   };
-  const platform = garden.platform || {};
-  place(8, 6, 228, 118, "Viewing Platform", matcha.platform, "on the Viewing Platform", `${platform.points || 2} CP, 1 per clan`, "viewing_platform");
-  const token = matcha.platform_token;
-  nodes.push(
-    s("g", {}, s("title", {}, `ceremony token (blue side): ${token ? cardText(state.catalog, token) : "none"}`),
-      s("rect", { x: 14, y: 26, width: 216, height: 20, rx: 3, class: "block token" }),
-      label(20, 40, clip(`3 coins: ${token || "—"} ${token ? icons(faceEffects(state, token), "short") : ""}`, 38), { class: "t small" })),
-  );
-  (matcha.pond || []).forEach((pad, i) => {
-    const entry = pad ? index.cards[pad] : null;
-    nodes.push(
-      s("g", {}, s("title", {}, `lily pad ${pad || "?"}: ${entry ? icons(entry.effects) : "?"}`),
-        s("circle", { cx: 40 + i * 74, cy: 66, r: 16, class: "lily-pad" }),
-        label(40 + i * 74, 70, clip(entry ? icons(entry.effects, "short") : "?", 9), { class: "t tiny", "text-anchor": "middle" })),
-    );
-  });
-  place(244, 6, 228, 56, "Entrance", matcha.entrance, "at the entrance", `${garden.entrance_points || 1} CP`, "entrance");
-  (garden.path || [{ id: "path_1" }, { id: "path_2" }]).forEach((step, i) => {
-    place(244 + i * 116, 68, 112, 56, `Path ${i + 1}`, matcha.path[i], `on path space ${i + 1}`, `${step.points || ""} CP`, step.id);
-  });
-  nodes.push(label(12, 144, "Tea House: 2 geishas per clan per room; each scores 2 per member placed", { class: "t strong" }));
-  const scores = {};
-  for (const room of (garden.tea_house && garden.tea_house.rooms) || []) scores[room.id] = room.scores;
-  matcha.tea_house.forEach((room, i) => {
-    const x = 8 + i * 156;
-    const member = scores[room.id] || "?";
-    nodes.push(box(x, 150, 150, 112, "space tea-house", `${space(room.id)}: scores ${MEMBER_PLURAL[member] || member}`, { kind: "tea_house", id: room.id }));
-    nodes.push(label(x + 6, 164, `${capitalise(space(room.id).replace("the ", ""))}`, { class: "t strong" }));
-    nodes.push(label(x + 6, 178, `× ${MEMBER_PLURAL[member] || member}`, { class: "t small" }));
-    nodes.push(
-      s("g", {}, s("title", {}, `ceremony token (yellow side): ${room.token ? cardText(state.catalog, room.token) : "none"}`),
-        s("rect", { x: x + 6, y: 184, width: 138, height: 20, rx: 3, class: "block token" }),
-        label(x + 10, 198, clip(`${room.token || "—"} ${room.token ? icons(faceEffects(state, room.token), "short") : ""}`, 24), { class: "t small" })),
-    );
-    (room.geishas || []).forEach((seat, k) => nodes.push(geishaPawn(x + 16 + (k % 7) * 19, 240, seat, players, state, `in ${space(room.id)}`)));
-  });
-  return svgPanel("tea-garden", "Matcha: the Tea Garden", 268, "The Tea Garden: the entrance, the Viewing Platform and the pond, the path, and the Tea House, with each player's geishas", ...nodes);
+  const first = offer(ctx, W);
+  if (first) {
+    put(first, 0, y);
+    y += first.height + 10;
+  }
+  const t = track(ctx, W);
+  put(t, 0, y);
+  y += t.height + 10;
+  if (narrow) {
+    for (const sec of [castle(ctx), bridges(ctx, W), yards(ctx, W), wellAndOutside(ctx, W)]) {
+      put(sec, 0, y);
+      y += sec.height + 10;
+    }
+  } else {
+    const yd = yards(ctx, 290);
+    const c = castle(ctx);
+    const w = wellAndOutside(ctx, 290);
+    put(yd, 0, y);
+    put(c, 300, y);
+    put(w, 910, y);
+    y += Math.max(yd.height, c.height, w.height) + 10;
+    const b = bridges(ctx, W);
+    put(b, 0, y);
+    y += b.height + 10;
+  }
+  if (ctx.state.board.matcha) {
+    const m = matchaSpaces(ctx, W);
+    put(m, 0, y);
+    y += m.height + 10;
+    const g = teaGarden(ctx, W);
+    put(g, 0, y);
+    y += g.height + 10;
+  }
+  regions.all = [0, 0, W, y];
+  const svg = s("svg", { viewBox: `0 0 ${W} ${y}`, class: "board-svg board-main", role: "group", "aria-label": "The board", preserveAspectRatio: "xMidYMin meet" }, ...placed);
+  return { svg, regions };
 }
+
+const views = new WeakMap();
 
 /**
- * The solo rival (R-SO01..R-SO05; with Matcha the Tokugawa clan, R-TK01..R-TK07) in place of a domain: it has
- * no board, only coins, CP, influence and its members (and geishas); beside it the solo deck (bridge side up), the line of cards revealed this round (the last two are
- * the ones it resolved) and, in words, what it did in its latest turn.
+ * Draw the board into `host`. model: {state, players, words, waitingSeat}; options: {targets: Map(id → words),
+ * onTarget(id), region}.
  */
-function rivalPanel(state, players, seat, waitingSeat) {
-  const player = state.players[seat];
-  const solo = state.solo || { deck: [], line: [], notes: [], difficulty: "" };
-  const index = indexCatalog(state.catalog);
-  const name = seatName(state, players, seat);
-  const nodes = [];
-  const line = solo.line || [];
-  const height = 118 + (line.length ? 58 : 0);
-  nodes.push(box(2, 2, W - 4, height - 6, waitingSeat === seat ? "domain rival waiting" : "domain rival", `${name}, played by the rules engine`));
-  nodes.push(s("rect", { x: 10, y: 10, width: 14, height: 14, rx: 7, fill: seatFill(players, seat), stroke: "#111" }));
-  const tokugawa = Boolean(state.board.matcha);
-  nodes.push(label(30, 22, `${name} · automatic · ${solo.difficulty}${tokugawa ? " · Tokugawa clan" : ""}`, { class: "t strong big" }));
-  nodes.push(label(W - 10, 22, `${player.cp} CP · PoT ${player.pot}`, { class: "t strong", "text-anchor": "end" }));
-  nodes.push(label(10, 44, `coins ${player.coins} · no resources, no domain board (it never pays)`, { class: "t small" }));
-  const geishas = tokugawa ? `, ${player.geishas || 0} geishas` : "";
-  nodes.push(label(10, 62, `Members left: ${player.courtiers} courtiers, ${player.gardeners} gardeners, ${player.warriors} warriors${geishas}`, { class: "t small" }));
-  const deck = solo.deck || [];
-  nodes.push(s("g", {}, s("title", {}, `${deck.length} solo cards in the deck, bridge side up`),
-    s("rect", { x: 10, y: 74, width: 30, height: 38, rx: 3, class: "solo-deck" }),
-    label(25, 98, String(deck.length), { class: "t strong", "text-anchor": "middle" })));
-  nodes.push(label(48, 90, `solo deck · ${line.length} revealed this round`, { class: "t small" }));
-  nodes.push(label(48, 104, line.length ? "the last two (outlined) are the ones it resolved" : "reshuffled: nothing revealed yet", { class: "t tiny" }));
-  const width = Math.min(92, (W - 20) / Math.max(line.length, 1) - 4);
-  line.forEach((id, i) => {
-    const card = index.cards[id];
-    const x = 10 + i * (width + 4);
-    const last = i >= line.length - 2;
-    nodes.push(
-      s(
-        "g",
-        { class: "solo-card" },
-        s("title", {}, soloCardText(card) || id),
-        s("rect", { x, y: 118, width, height: 48, rx: 4, class: last ? "solo-card resolved" : "solo-card" }),
-        label(x + 4, 131, id, { class: "t small strong" }),
-        card ? label(x + 4, 145, clip(`${card.bridge} ${card.end[0].toUpperCase()} → ${space(card.space)}`, Math.floor(width / 5)), { class: "t tiny" }) : null,
-        card ? label(x + 4, 158, clip(rivalIcons(card.icons, "short"), Math.floor(width / 5)), { class: "t tiny" }) : null,
-      ),
-    );
-  });
-  const section = svgPanel(`player panel-rival panel-seat-${seat}`, `${name} (automatic)`, height, `${name}: coins, CP, members, the solo deck and the cards it revealed`, ...nodes);
-  const notes = solo.notes || [];
-  section.append(
-    h("h4", { class: "rival-notes-title" }, notes.length ? `${name}'s latest turn` : `${name} has not played yet`),
-    h("ul", { class: "rival-notes" }, notes.map((text) => h("li", {}, text))),
+export function draw(host, model, options = {}) {
+  const cards = {};
+  for (const [family, list] of Object.entries(model.state.catalog || {})) {
+    if (Array.isArray(list)) for (const entry of list) if (entry && entry.id) cards[entry.id] = { ...entry, family };
+  }
+  const ctx = { ...model, words: model.words || { parts: {}, cards: {}, icons: {} }, cards };
+  const narrow = host.clientWidth > 0 && host.clientWidth < NARROW;
+  const { svg, regions } = layOutBoard(ctx, narrow);
+  const domains = model.state.players.map((player, seat) => (player.automatic ? rivalBoard(ctx, seat) : domainBoard(ctx, seat)));
+  const targets = options.targets || new Map();
+  const view = views.get(host) || { chosen: null, lastKey: null };
+  views.set(host, view);
+  view.options = options;
+  view.regions = regions;
+  view.narrow = narrow;
+  const bar = h("div", { class: "region-bar", role: "group", "aria-label": "Show a part of the board" });
+  const main = h("div", { class: "board-main-box" }, svg);
+  replace(host, bar, main, h("div", { class: "domains" }, ...domains));
+  host.classList.toggle("has-targets", targets.size > 0);
+  host.classList.toggle("narrow", narrow);
+  for (const node of host.querySelectorAll("[data-part]")) {
+    const id = node.getAttribute("data-part");
+    if (!targets.has(id)) continue;
+    node.classList.add("target");
+    node.setAttribute("role", "button");
+    node.setAttribute("tabindex", "0");
+    node.setAttribute("aria-label", targets.get(id));
+    for (let up = node.parentElement; up && up !== host; up = up.parentElement) if (up.hasAttribute && up.hasAttribute("data-part")) up.classList.add("holds-target");
+    // the parts drawn within it (a room's blocks: room:steward_1:top) stay lit with it
+    for (const inner of host.querySelectorAll(`[data-part^="${CSS.escape(`${id}:`)}"]`)) if (!targets.has(inner.getAttribute("data-part"))) inner.classList.add("in-target");
+  }
+  if (!view.wired) {
+    view.wired = true;
+    host.addEventListener("click", (event) => {
+      const hit = event.target instanceof Element && event.target.closest("[data-part].target");
+      if (hit && view.options.onTarget) view.options.onTarget(hit.getAttribute("data-part"));
+    });
+    host.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      const hit = event.target instanceof Element && event.target.closest("[data-part].target");
+      if (!hit) return;
+      event.preventDefault();
+      if (view.options.onTarget) view.options.onTarget(hit.getAttribute("data-part"));
+    });
+    host.addEventListener("focusin", (event) => {
+      const hit = event.target instanceof Element && event.target.closest("[data-part]");
+      if (hit && view.narrow) ensureVisible(host, hit);
+    });
+  }
+  // the region: the one the prompt's targets are in (kept while the same prompt is asked), or the one chosen
+  const wanted = regionOf(host, [...targets.keys()]) || (model.state.board.offer && model.state.board.offer.length ? "offer" : "castle");
+  const key = `${options.promptKey || ""}`;
+  if (view.lastKey !== key) view.chosen = null;
+  view.lastKey = key;
+  const available = REGIONS.filter(([name]) => regions[name]);
+  replace(
+    bar,
+    available.map(([name, words]) =>
+      h("button", { type: "button", class: "region", "data-region": name, "aria-pressed": "false", on: { click: () => { view.chosen = name; show(host, name); } } }, words),
+    ),
   );
-  return section;
+  show(host, view.chosen || (narrow ? wanted : "all"));
 }
 
-/** The board's areas, in drawing order; add one function here to draw a new area (one that returns null draws
- * nothing: the Matcha areas in a base game). */
-export const PANELS = [passageOfTime, castle, bridges, yards, wellAndOutside, teaRoomAndHimeji, teaGarden];
-
-// --- the text alternative --------------------------------------------------------------------------------
-
-function diceWords(dice, state, players) {
-  if (!dice || !dice.length) return "no die";
-  return dice
-    .map((d) => `${d.colour} ${d.value}${d.seat !== undefined && d.seat !== null ? ` (${seatName(state, players, d.seat)})` : ""}`)
-    .join(", ");
+function regionOf(host, ids) {
+  for (const id of ids) {
+    const node = host.querySelector(`[data-part="${CSS.escape(id)}"]`);
+    const region = node && node.closest("[data-region]");
+    if (region) return region.getAttribute("data-region");
+  }
+  return null;
 }
 
-function seatsWords(seats, state, players) {
-  return seats && seats.length ? seats.map((seat) => seatName(state, players, seat)).join(", ") : "nobody";
+/** Show one region of the main board (narrow screens; "all" shows the whole board). */
+function show(host, name) {
+  const view = views.get(host);
+  const svg = host.querySelector(".board-main");
+  if (!view || !svg) return;
+  const box = view.regions[name] || view.regions.all;
+  const [x, y, w, hgt] = view.narrow || name !== "all" ? box : view.regions.all;
+  svg.setAttribute("viewBox", `${x} ${y} ${w} ${hgt}`);
+  host.dataset.region = name;
+  for (const button of host.querySelectorAll(".region-bar .region")) button.setAttribute("aria-pressed", String(button.dataset.region === name));
 }
 
-function words(state, players) {
+function ensureVisible(host, node) {
+  const region = node.closest("[data-region]");
+  if (region && host.dataset.region !== "all" && host.dataset.region !== region.getAttribute("data-region")) show(host, region.getAttribute("data-region"));
+}
+
+/** Light the part a move acts on (a move of the list hovered or focused), or none. */
+export function highlight(host, id) {
+  for (const node of host.querySelectorAll(".lit")) node.classList.remove("lit");
+  if (!id) return;
+  const node = host.querySelector(`[data-part="${CSS.escape(id)}"]`);
+  if (!node) return;
+  node.classList.add("lit");
+  ensureVisible(host, node);
+}
+
+/** The board in words, for screen readers and anyone who prefers text: every part's name, and what lies there. */
+export function words(node, model) {
+  const { state, players } = model;
+  const parts = (model.words && model.words.parts) || {};
+  const cards = (model.words && model.words.cards) || {};
+  const seat = (n) => (players[n] && players[n].name) || `Seat ${n + 1}`;
+  const dice = (list) => (list && list.length ? list.map((d) => `${d.colour} ${d.value}${d.seat !== undefined && d.seat !== null ? ` (${seat(d.seat)})` : ""}`).join(", ") : "no die");
   const b = state.board;
   const items = [];
-  const add = (heading, lines) => items.push(h("h4", {}, heading), h("ul", {}, lines.map((line) => h("li", {}, line))));
-  add("Round and turn order", [
-    `Round ${state.round}; turn order: ${(state.turn_order || []).map((seat) => seatName(state, players, seat)).join(", ")}`,
-  ]);
-  add(
-    "Passage of Time",
-    state.players.map((p, seat) => `${seatName(state, players, seat)}: space ${p.pot}`),
-  );
-  const daimyo = b.daimyo || { spots: [] };
+  const add = (title, lines) => items.push(h("h4", {}, title), h("ul", {}, lines.map((line) => h("li", {}, line))));
+  add("Passage of Time", state.players.map((p, n) => `${seat(n)}: space ${p.pot}`));
   add("Castle", [
-    `Daimyo ${cardText(state.catalog, daimyo.card)}; spots taken by: ${(daimyo.spots || []).map((seat) => (seat === null ? "free" : seatName(state, players, seat))).join(", ")}`,
-    ...b.rooms.map(
-      (r) =>
-        `${capitalise(space(r.id))}: card ${cardText(state.catalog, r.card)}; die tiles ${r.tiles.map((t) => t || "none").join(", ")}; dice: ${diceWords(r.dice, state, players)}; courtiers: ${seatsWords(r.courtiers, state, players)}`,
-    ),
-    `Gate: ${(b.gate || []).map((count, seat) => `${seatName(state, players, seat)} ${count}`).join(", ")}`,
+    `${short(parts["daimyo:"] || "the Daimyo")}: ${cards[(b.daimyo || {}).card] || "no card"}`,
+    ...b.rooms.map((r) => `${short(parts[`room:${r.id}`] || r.id)}: ${cards[r.card] || "no card"}; dice: ${dice(r.dice)}; courtiers: ${(r.courtiers || []).map(seat).join(", ") || "none"}`),
+    `Gate: ${(b.gate || []).map((count, n) => `${seat(n)} ${count}`).join(", ")}`,
   ]);
-  add(
-    "Bridges and gardens",
-    [
-      ...b.bridges.map(
-        (br) =>
-          `${capitalise(br.colour)} bridge: left (lantern) end ${br.left ?? "empty"}, middle ${(br.middle || []).join(", ") || "none"}, right end ${br.right ?? "empty"}`,
-      ),
-      ...b.gardens.map((g) => `${capitalise(g.bridge)} ${g.type} garden ${cardText(state.catalog, g.card)}; gardeners: ${seatsWords(g.gardeners, state, players)}`),
-    ],
-  );
-  add(
-    "Training yards",
-    (b.yards || []).map(
-      (y) =>
-        `${capitalise(space(y.id))}: ${[y.blue && `blue ${cardText(state.catalog, y.blue)}`, y.yellow && `yellow ${cardText(state.catalog, y.yellow)}`].filter(Boolean).join("; ")}; warriors: ${seatsWords(y.warriors, state, players)}`,
-    ),
-  );
+  add("Bridges and gardens", [
+    ...b.bridges.map((br) => `${short(parts[`bridge:${br.colour}`] || br.colour)}: left (lantern) end ${br.left ?? "empty"}, middle ${(br.middle || []).join(", ") || "none"}, right end ${br.right ?? "empty"}`),
+    ...b.gardens.map((g) => `${short(parts[`garden:${g.id}`] || g.id)}: ${cards[g.card] || "no card"}; gardeners: ${(g.gardeners || []).map(seat).join(", ") || "none"}`),
+  ]);
+  add("Training Yards", (b.yards || []).map((y) => `${short(parts[`yard:${y.id}`] || y.id)}: ${[y.blue, y.yellow].filter(Boolean).map((t) => cards[t] || t).join("; ")}; warriors: ${(y.warriors || []).map(seat).join(", ") || "none"}`));
   add("Well and Outside the Walls", [
-    `The Well: tiles ${(b.well.tiles || []).map((t) => cardText(state.catalog, t)).join(" and ")}; dice: ${diceWords(b.well.dice, state, players)}`,
-    ...(b.outside || []).map((o) => `${capitalise(space(o.id))}: dice: ${diceWords(o.dice, state, players)}`),
+    `The Well: ${(b.well.tiles || []).map((t) => cards[t] || t).join(" and ")}; dice: ${dice(b.well.dice)}`,
+    ...(b.outside || []).map((o) => `${short(parts[`outside:${o.id}`] || o.id)}: dice: ${dice(o.dice)}`),
   ]);
   const m = b.matcha;
   if (m) {
-    add("Matcha: the Tea Room and Himeji", [
-      ...m.tea_room.map((sp) => `${capitalise(space(sp.id))}: dice: ${diceWords(sp.dice, state, players)}`),
-      ...m.himeji.map((sp) => `${capitalise(space(sp.id))}: dice: ${diceWords(sp.dice, state, players)}`),
-      ...m.decks.map((deck) => `${capitalise(deck.id)} deck: ${deck.top ? cardText(state.catalog, deck.top) : "empty"}; ${(deck.rest || []).length} more under it`),
+    const seats = (list) => (list && list.length ? list.map(seat).join(", ") : "none");
+    const green = b.bridges.find((br) => br.colour === "green");
+    add("Matcha: the green bridge, the Tea Room and Himeji", [
+      ...(green ? [`${short(parts["bridge:green"] || "green bridge")}: left (lantern) end ${green.left ?? "empty"}, middle ${(green.middle || []).join(", ") || "none"}, right end ${green.right ?? "empty"}`] : []),
+      ...(m.tea_room || []).map((space) => `${short(parts[`tea_room:${space.id}`] || space.id)}: dice: ${dice(space.dice)}`),
+      ...(m.himeji || []).map((space) => `${short(parts[`himeji:${space.id}`] || space.id)}: dice: ${dice(space.dice)}`),
+      ...(m.decks || []).map((deck) => `${short(parts[`himeji:deck:${deck.id}`] || deck.id)}: ${deck.top ? cards[deck.top] || deck.top : "empty"}; ${(deck.rest || []).length + (deck.top ? 1 : 0)} cards`),
     ]);
     add("Matcha: the Tea Garden", [
-      `Entrance: ${seatsWords(m.entrance, state, players)}`,
-      `Viewing Platform: ${seatsWords(m.platform, state, players)}; its ceremony token ${m.platform_token ? cardText(state.catalog, m.platform_token) : "none"}`,
-      `Pond: ${(m.pond || []).map((pad) => cardText(state.catalog, pad)).join(", ")}`,
-      ...m.path.map((seats, i) => `Path space ${i + 1}: ${seatsWords(seats, state, players)}`),
-      ...m.tea_house.map((room) => `${capitalise(space(room.id))}: ${seatsWords(room.geishas, state, players)}; its ceremony token ${room.token ? cardText(state.catalog, room.token) : "none"}`),
+      `${short(parts["tea_garden:viewing_platform"] || "Viewing Platform")}: ceremony token ${m.platform_token ? cards[m.platform_token] || m.platform_token : "none"}; geishas: ${seats(m.platform)}`,
+      `${short(parts["pond:"] || "the Pond")}: ${(m.pond || []).map((pad) => (pad ? cards[pad] || pad : "empty")).join(" | ") || "empty"}`,
+      `${short(parts["tea_garden:entrance"] || "entrance")}: geishas: ${seats(m.entrance)}`,
+      ...(m.path || []).map((list, i) => `${short(parts[`tea_garden:path_${i + 1}`] || `path ${i + 1}`)}: geishas: ${seats(list)}`),
+      ...(m.tea_house || []).map((room) => `${short(parts[`tea_house:${room.id}`] || room.id)}: ceremony token ${room.token ? cards[room.token] || room.token : "none"}; geishas: ${seats(room.geishas)}`),
     ]);
   }
-  state.players.forEach((p, seat) => {
-    if (p.automatic) {
-      const solo = state.solo || { deck: [], line: [], notes: [] };
-      add(`${seatName(state, players, seat)} (automatic)`, [
-        `${p.cp} CP, ${p.coins} coins; Passage of Time ${p.pot}`,
-        `Members left: ${p.courtiers} courtiers, ${p.gardeners} gardeners, ${p.warriors} warriors`,
-        `Solo deck: ${(solo.deck || []).length} cards; revealed this round: ${(solo.line || []).map((id) => cardText(state.catalog, id)).join(" | ") || "none"}`,
-        `Latest turn: ${(solo.notes || []).join("; ") || "none yet"}`,
-      ]);
-      return;
-    }
-    const clan = m
-      ? [`Whisks ${p.whisks || 0}; geishas on the clan board ${p.geishas || 0}; ceremony token ${p.ceremony ? cardText(state.catalog, p.ceremony) : "none"}`]
-      : [];
-    add(`${seatName(state, players, seat)}'s ${m ? "clan board" : "domain"}`, [
-      `${p.cp} CP, ${p.coins} coins, ${p.seals} seals, ${p.food} food, ${p.iron} iron, ${p.pearl} pearl; Passage of Time ${p.pot}`,
-      ...clan,
-      `Members left: ${p.courtiers} courtiers, ${p.gardeners} gardeners, ${p.warriors} warriors`,
-      `Action card: ${p.action_card ? cardText(state.catalog, p.action_card) : "none"}`,
-      `Lantern area: ${(p.lantern || []).map((id) => cardText(state.catalog, id)).join(" | ") || "empty"}`,
-      `Dice on the domain: ${diceWords((p.domain || []).filter(Boolean), state, players)}`,
+  state.players.forEach((p, n) => {
+    add(`${seat(n)}${p.automatic ? " (automatic)" : "'s domain"}`, [
+      `${p.cp} CP, ${p.coins} coins${p.automatic ? "" : `, ${p.seals} seals, ${p.food} food, ${p.iron} iron, ${p.pearl} pearl`}; Passage of Time ${p.pot}`,
+      `Members left: ${p.courtiers} courtiers, ${p.gardeners} gardeners, ${p.warriors} warriors${b.matcha ? `, ${p.geishas || 0} geishas` : ""}`,
+      ...(p.automatic ? [] : [`Lantern Area: ${(p.lantern || []).map((id) => cards[id] || id).join(" | ") || "empty"}`]),
     ]);
   });
-  return items;
-}
-
-/**
- * Draw the whole board. `players` are the seats as the API lists them ({name, colour}); `waitingSeat` marks
- * the player the game waits on.
- */
-export function draw(container, wordsNode, state, players, waitingSeat = null) {
-  const panels = PANELS.map((panel) => panel(state, players)).filter(Boolean);
-  const domains = state.players.map((player, seat) =>
-    player.automatic ? rivalPanel(state, players, seat, waitingSeat) : playerDomain(state, players, seat, waitingSeat),
-  );
-  replace(container, h("div", { class: "panels" }, ...panels), h("div", { class: "panels domains" }, ...domains));
-  if (wordsNode) replace(wordsNode, ...words(state, players));
-  if (!laidOut.has(container)) {
-    laidOut.add(container);
-    wireZoom(container);
-    window.addEventListener("resize", () => layOut(container));
-  }
-  layOut(container);
-}
-
-const laidOut = new WeakSet();
-
-// --- the zoom switch ------------------------------------------------------------------------------------
-//
-// Two sizes, chosen with the board's "Fit the board to the screen" button (aria-pressed) and kept in this
-// browser: readable (the default: each panel at a scale whose smallest text is 10 px, scrolling sideways in its
-// own box on a phone) and fit (the whole board in the screen at once, in as few columns as that takes,
-// smaller: an overview map). Fitted, each panel is a button ("Show <its title> at reading size") laid over it:
-// tapped, clicked or pressed (Enter, Space), it brings back the readable size, kept like the switch's, with that
-// panel scrolled to the top of the screen and focused. A fitted panel is never drawn below FIT_FLOOR of its size:
-// where the board cannot fit the screen at that scale (a narrow phone under the replay's step bar, a phone
-// turned sideways), it takes the columns of that scale and the page scrolls down instead.
-
-const ZOOM_KEY = "heronlog:board-zoom";
-// The smallest scale of a fitted panel's drawing (0.3: 144 px wide, its smallest text 2.6 px, its dice 6 px): the
-// two columns of a 360- to 390-pixel phone (0.31 to 0.34), where each title (12.8 px) takes two lines at most and
-// the dice, members and cards still show as marks to find; three columns there (0.21) break the titles into
-// three lines over a blur.
-const FIT_FLOOR = 0.3;
-
-function fitChosen() {
-  try {
-    return window.localStorage.getItem(ZOOM_KEY) === "fit";
-  } catch (error) {
-    return false; // storage refused (a private window's settings): the readable size
-  }
-}
-
-function chooseFit(fit) {
-  try {
-    if (fit) window.localStorage.setItem(ZOOM_KEY, "fit");
-    else window.localStorage.removeItem(ZOOM_KEY);
-  } catch (error) {
-    /* not kept: the choice holds for this page only */
-  }
-}
-
-function wireZoom(container) {
-  const area = container.closest(".board-area");
-  const button = area && area.querySelector(".board-zoom");
-  if (!button) return;
-  button.addEventListener("click", () => {
-    container.classList.toggle("fit");
-    chooseFit(container.classList.contains("fit"));
-    layOut(container);
-    button.scrollIntoView({ block: "nearest" }); // the board changed size around it: keep the switch in view
-  });
-  container.addEventListener("click", (event) => {
-    const show = event.target instanceof Element && event.target.closest(".panel-show");
-    if (show && container.classList.contains("fit")) readPanel(container, show.closest(".panel"));
-  });
-  container.classList.toggle("fit", fitChosen());
-}
-
-/** A fitted panel chosen: the readable size again (kept), that panel at the top of the screen, focused. */
-function readPanel(container, panel) {
-  container.classList.remove("fit");
-  chooseFit(false);
-  layOut(container);
-  // focused, so that the keyboard goes on from it (a panel that scrolls sideways is a tab stop already)
-  if (!panel.hasAttribute("tabindex")) panel.setAttribute("tabindex", "-1");
-  panel.focus({ preventScroll: true });
-  const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const top = panel.getBoundingClientRect().top + window.scrollY - coveredTop() - 8;
-  window.scrollTo({ top: Math.max(0, top), behavior: still ? "auto" : "smooth" });
-}
-
-/** Lay the board out for its size (the columns of a fitted board), then say which panels scroll. */
-function layOut(container) {
-  const area = container.closest(".board-area");
-  const button = area && area.querySelector(".board-zoom");
-  const fit = container.classList.contains("fit");
-  if (button) button.setAttribute("aria-pressed", String(fit));
-  showButtons(container, fit);
-  if (fit) fitColumns(container);
-  else container.style.removeProperty("--fit-columns");
-  focusableWhereScrolled(container);
-}
-
-/** Over each fitted panel, the button that shows it at the readable size; none at the readable size. */
-function showButtons(container, fit) {
-  for (const panel of container.querySelectorAll(".panel")) {
-    const show = panel.querySelector(":scope > .panel-show");
-    if (fit && !show) {
-      const title = panel.getAttribute("aria-label").replace(/^The /, "the "); // "Show the castle at reading size"
-      panel.querySelector(":scope > h3").after(h("button", { type: "button", class: "panel-show", "aria-label": `Show ${title} at reading size` }));
-    } else if (!fit && show) show.remove();
-  }
-}
-
-/**
- * The fewest columns in which the whole board fits the height of the screen (less a sticky bar over it, the
- * replay's step bar on a phone): more columns make each panel narrower and so shorter, down to FIT_FLOOR; past
- * it, the most columns at that scale, and the page scrolls. Searched from the count used last, so that a redraw
- * at the same size measures once or twice.
- */
-function fitColumns(container) {
-  const room = window.innerHeight - coveredTop() - 8;
-  const most = Math.max(1, Math.min(container.querySelectorAll(".panel").length, legibleColumns(container)));
-  const fits = () => container.getBoundingClientRect().height <= room;
-  const set = (columns) => container.style.setProperty("--fit-columns", String(columns));
-  let columns = Math.min(most, Number(container.style.getPropertyValue("--fit-columns")) || 1);
-  set(columns);
-  if (fits()) {
-    while (columns > 1) {
-      set(columns - 1);
-      if (!fits()) break;
-      columns -= 1;
-    }
-    set(columns);
-  } else {
-    while (columns < most && !fits()) set((columns += 1));
-  }
-}
-
-/** The most columns whose panels draw the board at FIT_FLOOR of its size at least (a panel's drawing is W wide). */
-function legibleColumns(container) {
-  const panel = container.querySelector(".panel");
-  if (!panel) return 1;
-  const px = (style, name) => parseFloat(style.getPropertyValue(name)) || 0;
-  const board = getComputedStyle(container);
-  const box = getComputedStyle(panel);
-  const gap = px(board, "column-gap");
-  const frame = ["padding-left", "padding-right", "border-left-width", "border-right-width"].reduce((sum, name) => sum + px(box, name), 0);
-  const width = container.clientWidth - px(board, "padding-left") - px(board, "padding-right");
-  // n columns of (width - (n - 1) gap) / n, each drawing W * FIT_FLOOR plus its panel's frame at least
-  return Math.max(1, Math.floor((width + gap) / (W * FIT_FLOOR + frame + gap)));
-}
-
-/** The height of a bar stuck to the top of the screen (the replay's step bar on a phone), or 0. */
-function coveredTop() {
-  const bar = document.querySelector(".step-bar");
-  if (!bar || getComputedStyle(bar).position !== "sticky") return 0;
-  return bar.getBoundingClientRect().height;
-}
-
-/**
- * A panel that scrolls sideways (on a phone, at the readable size, each panel is drawn wider than the screen)
- * takes the keyboard focus, so that the arrow keys scroll it (WCAG 2.1.1: its SVG holds nothing focusable); a
- * panel that fits is no extra tab stop (one focused from the fitted board keeps tabindex -1, out of the tab
- * order). Measured again when the window is resized (a phone turned).
- */
-function focusableWhereScrolled(container) {
-  for (const panel of container.querySelectorAll(".panel")) {
-    if (panel.scrollWidth > panel.clientWidth + 1) panel.setAttribute("tabindex", "0");
-    else if (panel.getAttribute("tabindex") === "0") panel.removeAttribute("tabindex");
-  }
+  replace(node, ...items);
 }

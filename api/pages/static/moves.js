@@ -1,16 +1,32 @@
 /* heronlog pages: the pending prompt's legal moves as controls.
  *
- * render(container, options) draws one button per legal move, grouped (the bridges, the castle, seal
- * conversions, finishing a menu...). Chance prompts of table-mode games become small forms: the dice that were
- * rolled (typed in any order), a card or tile picker. Each control posts exactly one move that the API listed.
- * The recording screen uses it for the pending prompt, the replay's "Correct this move…" for the moves that
- * were legal at an earlier move.
+ * render(container, options) draws one button per legal move, grouped, each in the API's words (the listing's
+ * `choices`: words, group, board target, icons); chance prompts of table-mode games become small forms: the
+ * dice that were rolled (typed in any order), a card or tile picker. Each control posts exactly one move that
+ * the API listed. Hovering or focusing a move calls options.onHover(target) so that the board lights the part
+ * it acts on. The recording screen uses it for the list of moves and for the prompt bar beside the board (the
+ * moves with no place on the board); the replay's "Correct this move…" for the moves legal at an earlier move.
  */
 
-import { h, replace } from "./dom.js";
-import { moveGroup, moveLabel } from "./labels.js";
+import { h, replace, s } from "./dom.js";
 
-const LAST_GROUPS = ["Seal conversions", "Finish"];
+const LAST_GROUPS = ["Finish"];
+
+/** An icon of the page's one icon set (the sprite in base.html), decorative: the words say the same. A count
+ * ("coin:2") is shown beside it; a colour ("tile:coral") tints the icons drawn in the current colour. */
+export function iconSvg(notation) {
+  const [name, arg] = String(notation).split(":");
+  const tint = arg && !/^\d+$/.test(arg) ? ` tint-${arg}` : "";
+  const svg = s("svg", { class: `icon${tint}`, "aria-hidden": "true", focusable: "false", viewBox: "0 0 24 24" }, s("use", { href: `#i-${name}` }));
+  return arg && /^\d+$/.test(arg) ? h("span", { class: "icon-count" }, svg, h("span", { "aria-hidden": "true" }, arg)) : svg;
+}
+
+/** A move's words: the API's (its choice at the same place), else its kind. */
+export function choiceWords(listing, move) {
+  const i = listing.moves.indexOf(move);
+  const choice = (listing.choices || [])[i];
+  return choice ? choice.words : String(move.kind).replaceAll("_", " ");
+}
 
 function sameDice(a, b) {
   if (a.length !== b.length) return false;
@@ -19,13 +35,13 @@ function sameDice(a, b) {
   return x.every((value, i) => value === y[i]);
 }
 
-function rollForm(state, prompt, moves, options) {
+function rollForm(prompt, moves, options) {
   const count = (moves[0] && moves[0].dice.length) || prompt.context.dice || 0;
   const inputs = Array.from({ length: count }, (_, i) =>
     h("input", { type: "number", min: 1, max: 6, inputmode: "numeric", required: true, id: `die-${i}`, "aria-label": `${prompt.context.bridge} die ${i + 1}`, class: "die-input" }),
   );
   const problem = h("p", { class: "error", role: "alert" });
-  const form = h(
+  return h(
     "form",
     {
       class: "chance-form",
@@ -51,17 +67,16 @@ function rollForm(state, prompt, moves, options) {
     problem,
     h("button", { type: "submit", class: "primary", disabled: !options.canAct(moves[0]) }, options.submit || "Record the roll"),
   );
-  return form;
 }
 
-function pickerForm(state, prompt, moves, options, legend) {
+function pickerForm(entries, options, legend) {
   // A select shows one line, cut at the screen's edge on a phone: the whole text of the card chosen is
   // repeated under it, wrapped.
   const chosen = h("p", { id: "chance-pick-about", class: "hint chosen", "aria-live": "polite" });
   const select = h(
     "select",
     { id: "chance-pick", "aria-describedby": "chance-pick-about", on: { change: () => replace(chosen, select.selectedOptions[0].textContent) } },
-    moves.map((move, i) => h("option", { value: String(i) }, moveLabel(state, prompt, move), markOf(options, move, " — "))),
+    entries.map(({ choice, move }, i) => h("option", { value: String(i) }, choice.words, markOf(options, move, " — "))),
   );
   replace(chosen, select.options[0] ? select.options[0].textContent : "");
   return h(
@@ -71,14 +86,14 @@ function pickerForm(state, prompt, moves, options, legend) {
       on: {
         submit: (event) => {
           event.preventDefault();
-          options.onMove(moves[Number(select.value)]);
+          options.onMove(entries[Number(select.value)].move);
         },
       },
     },
     h("label", { for: "chance-pick" }, legend),
     select,
     chosen,
-    h("button", { type: "submit", class: "primary", disabled: !options.canAct(moves[0]) }, options.submit || "Record"),
+    h("button", { type: "submit", class: "primary", disabled: !options.canAct(entries[0].move) }, options.submit || "Record"),
   );
 }
 
@@ -89,58 +104,69 @@ function markOf(options, move, separator) {
 }
 
 /**
- * options: {state, prompt, moves, canAct(move), onMove(move), mark(move)?, submit?}. mark, when given, returns
- * words to show beside a move (or null); submit names the chance forms' button ("Record" otherwise). Returns
- * the buttons in order (for the number keys of the recording screen).
+ * options: {prompt, moves, choices, canAct(move), onMove(move), onHover(target)?, mark(move)?, submit?,
+ * only(choice)?, compact?}. only, when given, keeps the moves whose choice it accepts (the prompt bar: the moves
+ * with no board target); compact leaves the group headings out. Returns the buttons in order (for the number
+ * keys of the recording screen).
  */
 export function render(container, options) {
-  const { state, prompt, moves } = options;
-  if (!moves.length) {
+  const { prompt, moves } = options;
+  const choices = options.choices || [];
+  const entries = moves
+    .map((move, i) => ({ move, choice: choices[i] || { words: String(move.kind).replaceAll("_", " "), group: "Choices", target: null, icons: [] } }))
+    .filter((entry) => !options.only || options.only(entry.choice, entry.move));
+  if (!entries.length) {
     replace(container);
     return [];
   }
-  const chance = moves.filter((m) => m.seat === null);
+  const chance = entries.filter((entry) => entry.move.seat === null);
   if (chance.length && prompt.kind === "roll") {
-    replace(container, rollForm(state, prompt, chance, options));
+    replace(container, rollForm(prompt, chance.map((entry) => entry.move), options));
     return [];
   }
   if (chance.length > 6 && ["reveal", "well_tile", "stack_order", "solo_card"].includes(prompt.kind)) {
-    const legend = { stack_order: "The stack, top first", solo_card: "The solo card revealed" }[prompt.kind] || "The card or tile revealed";
-    replace(container, pickerForm(state, prompt, chance, options, legend));
+    // the picker is labelled with the API's question ("Chance: which steward card was revealed for steward room 2?")
+    replace(container, pickerForm(chance, options, prompt.text || "The card or tile revealed"));
     return [];
   }
   const groups = new Map();
-  for (const move of moves) {
-    const group = moveGroup(prompt, move);
-    if (!groups.has(group)) groups.set(group, []);
-    groups.get(group).push(move);
+  for (const entry of entries) {
+    if (!groups.has(entry.choice.group)) groups.set(entry.choice.group, []);
+    groups.get(entry.choice.group).push(entry);
   }
   const names = [...groups.keys()].sort((a, b) => LAST_GROUPS.indexOf(a) - LAST_GROUPS.indexOf(b));
   const buttons = [];
+  const hover = (target) => options.onHover && options.onHover(target);
   const sections = names.map((name) => {
-    const list = groups.get(name).map((move) => {
-      const allowed = options.canAct(move);
+    const list = groups.get(name).map(({ move, choice }) => {
       const mark = markOf(options, move, "");
       const button = h(
         "button",
         {
           type: "button",
           class: `move move-${move.kind}${move.kind === "convert" ? " free" : ""}`,
-          disabled: !allowed,
-          dataset: { kind: move.kind },
-          on: { click: () => options.onMove(move) },
+          disabled: !options.canAct(move),
+          dataset: { kind: move.kind, target: choice.target || "" },
+          on: {
+            click: () => options.onMove(move),
+            mouseenter: () => hover(choice.target),
+            mouseleave: () => hover(null),
+            focus: () => hover(choice.target),
+            blur: () => hover(null),
+          },
         },
-        moveLabel(state, prompt, move),
+        (choice.icons || []).length ? h("span", { class: "move-icons" }, choice.icons.map(iconSvg)) : null,
+        choice.words,
         mark ? h("span", { class: "tag" }, mark) : null,
       );
       buttons.push(button);
       return h("li", {}, button);
     });
-    const single = names.length === 1 && name === "Choices";
+    const bare = options.compact || (names.length === 1 && name === "Choices");
     return h(
       "section",
-      { class: `move-group${name === "Seal conversions" ? " conversions" : ""}`, "aria-label": name },
-      single ? null : h("h3", {}, name === "Seal conversions" ? "Seal conversions (free, any time on your turn)" : name),
+      { class: `move-group${name.startsWith("Seal conversions") ? " conversions" : ""}`, "aria-label": name },
+      bare ? null : h("h3", {}, name),
       h("ul", {}, list),
     );
   });

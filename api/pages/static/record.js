@@ -4,17 +4,19 @@
  * the prompt's moves as buttons (moves.js); posts a move, an undo or a redo with the version it expects
  * (If-Match) and a fresh Idempotency-Key, and takes the game and its next legal moves from that answer (only
  * the timeline and the score are read again); follows the game's event stream so that moves recorded on
- * another device (a player's phone) appear here at once. Keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, 1-9 press
+ * another device (a player's phone) appear here at once. The board is the input: the parts the prompt's moves act
+ * on (the API's targets) are buttons on it; one that several moves act on asks which in the prompt bar, where
+ * the moves with no place on the board wait too. An undo says which moves it undid; each of the last moves can
+ * be the point to undo back to. The end of the game is announced with the winners and the final sheet. Keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, 1-9 press
  * the first nine move buttons. On a phone, undo, redo and a jump to the board (and back) sit in a bar at the
  * bottom of the screen (the quick bar). A write whose answer never came is sent again with the same key
  * (api.js, callRetried), saying so, so that a dropped connection neither loses the move nor records it twice.
  */
 
 import { callRetried, follow, read, randomKey, retrying, tokenFor } from "./api.js";
-import { draw } from "./board.js";
+import { draw, highlight, words as boardWords } from "./board.js";
 import { h, replace, say } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
-import { promptHelp, promptTitle } from "./labels.js";
 import { render as renderMoves } from "./moves.js";
 import { seatLinks } from "./share.js";
 
@@ -38,13 +40,13 @@ function canAct(move) {
 function setBusy(busy) {
   view.busy = busy;
   document.getElementById("app").setAttribute("aria-busy", busy ? "true" : "false");
-  document.querySelectorAll("#moves button, #moves input, #undo, #redo").forEach((node) => {
+  document.querySelectorAll("#moves button, #moves input, #prompt-bar-moves button, #undo, #redo").forEach((node) => {
     if (busy) node.disabled = true;
   });
 }
 
 function explain(error) {
-  if (error.status === 409) return "Someone recorded a move meanwhile; the board is up to date now.";
+  if (error.code === "stale_version") return "Someone recorded a move meanwhile; the board is up to date now.";
   if (error.status === 401) return "This browser has no valid token for this game: paste one above to record.";
   if (error.status === 403) return error.message;
   if (error.status === 422) return `Not allowed${error.rule ? ` (${error.rule})` : ""}: ${error.message}`;
@@ -67,7 +69,10 @@ async function write(path, body) {
       say(messagePlace(path), retrying(attempt, total)),
     );
     say(messagePlace(path), ""); // a retry's notice, now answered
+    const before = view.entries || [];
+    view.pick = null;
     await load(answer.body);
+    if (path === "undo" || path === "redo") sayUndone(path, before, view.entries || []);
     document.getElementById("prompt-title").focus();
   } catch (error) {
     say(messagePlace(path), explain(error), "error");
@@ -76,6 +81,18 @@ async function write(path, body) {
     setBusy(false);
     if (view.last) paint(...view.last);
   }
+}
+
+/** After an undo (or a redo): which moves it took back (or put back), in the API's words. */
+function sayUndone(path, before, after) {
+  const kept = new Set(after.map((entry) => entry.version));
+  const had = new Set(before.map((entry) => entry.version));
+  const changed = path === "undo" ? before.filter((entry) => !kept.has(entry.version)) : after.filter((entry) => !had.has(entry.version));
+  if (!changed.length) return;
+  const verb = path === "undo" ? "Undone" : "Redone";
+  const list = changed.map((entry) => `move ${entry.index}: ${entry.description}`);
+  const words = changed.length === 1 ? `${verb}: ${list[0]}.` : `${verb}: ${changed.length} moves, ${list[0]} … ${list[list.length - 1]}.`;
+  say(messagePlace("undo"), words);
 }
 
 function paintControls() {
@@ -94,10 +111,21 @@ function paintControls() {
 
 function renderRecent(entries) {
   const recent = entries.slice(-8).reverse();
+  const writer = Boolean(view.me) && view.game && !view.game.over;
   replace(
     document.getElementById("recent"),
     recent.length
-      ? recent.map((entry) => h("li", { value: entry.index }, entryText(entry), rivalLines(entry)))
+      ? recent.map((entry, i) =>
+          h(
+            "li",
+            { value: entry.index },
+            entryText(entry),
+            rivalLines(entry),
+            writer && i > 0 && entry.index !== null
+              ? h("button", { type: "button", class: "link undo-to", "aria-label": `Undo to move ${entry.index}: undo every move after it`, on: { click: () => write("undo", { to_version: entry.version }) } }, "Undo to here")
+              : null,
+          ),
+        )
       : h("li", {}, "No move yet."),
   );
 }
@@ -126,7 +154,11 @@ async function load(written = null) {
   const carried = written && written.game && written.legal_moves ? written : null;
   view.loading = (async () => {
     try {
-      if (!view.catalog) view.catalog = (await read(id, `/api/games/${id}/catalog`)).body.catalog;
+      if (!view.catalog) {
+        const body = (await read(id, `/api/games/${id}/catalog`)).body;
+        view.catalog = body.catalog;
+        view.words = body.words;
+      }
       const [game, legal, timeline, score] = await Promise.all([
         carried ? { body: carried.game } : read(id, `/api/games/${id}`),
         carried ? { body: carried.legal_moves } : read(id, `/api/games/${id}/legal-moves`),
@@ -154,28 +186,116 @@ async function load(written = null) {
   }
 }
 
+/** The board's targets: each part the prompt's moves (those this browser may record) act on, with the words
+ * its button says, and the moves there. */
+function targetsOf(legal) {
+  const byTarget = new Map();
+  (legal.choices || []).forEach((choice, i) => {
+    const move = legal.moves[i];
+    if (!choice.target || !canAct(move)) return;
+    if (!byTarget.has(choice.target)) byTarget.set(choice.target, []);
+    byTarget.get(choice.target).push(i);
+  });
+  const words = new Map();
+  for (const [target, list] of byTarget) {
+    const name = (view.words && view.words.parts[target]) || target;
+    words.set(target, list.length === 1 ? legal.choices[list[0]].words : `${name}: ${list.length} choices`);
+  }
+  return { byTarget, words };
+}
+
+function chooseOnBoard(target) {
+  if (view.busy || !view.legal) return;
+  const list = (view.targets && view.targets.byTarget.get(target)) || [];
+  if (list.length === 1) write("moves", view.legal.moves[list[0]]);
+  else if (list.length > 1) {
+    view.pick = target; // several moves there: the prompt bar asks which
+    paintBar();
+    const first = document.querySelector("#prompt-bar-moves button");
+    if (first) first.focus();
+  }
+}
+
+/** The prompt bar beside the board: the question, and the moves with no place on the board (or, after a part
+ * several moves act on was chosen, those moves). */
+function paintBar() {
+  const game = view.game;
+  const legal = view.legal;
+  const bar = document.getElementById("prompt-bar");
+  if (!bar || !game || !legal) return;
+  const text = document.getElementById("prompt-bar-text");
+  const movesBox = document.getElementById("prompt-bar-moves");
+  if (game.over) {
+    bar.hidden = true;
+    return;
+  }
+  bar.hidden = false;
+  const prompt = legal.prompt || game.prompt;
+  const picking = view.pick && view.targets.byTarget.has(view.pick) ? view.pick : null;
+  const name = picking ? (view.words && view.words.parts[picking]) || picking : "";
+  replace(text, picking ? `${name.charAt(0).toUpperCase()}${name.slice(1)}: which one?` : prompt ? prompt.text : "");
+  // the moves the board cannot take: no target, or a part this drawing does not have
+  const drawn = (target) => Boolean(target) && view.targets.byTarget.has(target) && Boolean(document.querySelector(`#board [data-part="${CSS.escape(target)}"]`));
+  // (a chance entry's form, the dice rolled or the card revealed, stays in the list: one form, one set of ids)
+  const only = picking ? (choice) => choice.target === picking : (choice, move) => move.seat !== null && (!canAct(move) || !drawn(choice.target));
+  const buttons = renderMoves(movesBox, { prompt, moves: legal.moves, choices: legal.choices, canAct, onMove: (move) => write("moves", move), onHover: hover, only, compact: true });
+  if (picking) {
+    movesBox.append(h("button", { type: "button", class: "link", on: { click: () => { view.pick = null; paintBar(); } } }, "Back to the board"));
+  }
+  if (view.busy) buttons.forEach((button) => { button.disabled = true; });
+}
+
+function hover(target) {
+  highlight(document.getElementById("board"), target);
+}
+
+function paintEnd(game, score) {
+  const banner = document.getElementById("end-banner");
+  if (!banner) return;
+  banner.hidden = !game.over;
+  if (!game.over) return;
+  const sheets = score.sheets || [];
+  const winners = sheets.filter((sheet) => sheet.rank === 1).map((sheet) => sheet.player);
+  const best = sheets.length ? Math.max(...sheets.map((sheet) => sheet.total)) : 0;
+  const replayLink = `/games/${id}/replay`;
+  replace(
+    banner,
+    h("h2", { id: "end-title" }, winners.length > 1 ? `${winners.join(" and ")} share the victory` : `${winners[0] || "Nobody"} wins`, ` with ${best} points`),
+    h("p", {}, `The game is over after ${game.moves} moves and ${game.coordinates.round} rounds.`),
+    scoreTable(sheets, "Final score"),
+    h("p", { class: "share" }, h("a", { href: replayLink, class: "button primary" }, "Replay the whole game"), " ", h("a", { href: `/api/games/${id}/export?format=text` }, "The game as text")),
+  );
+}
+
 function paint(game, legal, entries, score) {
   renderHeader(game);
   renderAccess(id, game, view.me, restart);
   renderOwnerTools(game);
+  view.legal = legal;
+  view.entries = entries;
   const state = game.state;
-  // a closed (abandoned) game's listing asks nothing (prompt null): the board is drawn at the game's own prompt
-  const prompt = game.over ? { kind: "over", seat: null, context: {} } : legal.prompt || game.prompt;
-  draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), state, game.players, prompt.seat);
-  replace(document.getElementById("prompt-title"), promptTitle(state, prompt));
-  let help = promptHelp(state, prompt);
+  const prompt = game.over ? null : legal.prompt || game.prompt;
+  view.targets = game.over || view.busy ? { byTarget: new Map(), words: new Map() } : targetsOf(legal);
+  const model = { state, players: game.players, words: view.words, waitingSeat: prompt ? prompt.seat : null };
+  draw(document.getElementById("board"), model, { targets: view.targets.words, onTarget: chooseOnBoard, promptKey: String(game.version) });
+  boardWords(document.querySelector("#board-text .board-words"), model);
+  replace(document.getElementById("prompt-title"), game.over ? "The game is over" : prompt ? prompt.text : "Nothing to record: this game is closed");
+  let help = prompt ? [prompt.help, prompt.hint].filter(Boolean).join(" ") : "";
   if (!game.over && !legal.moves.some(canAct) && legal.moves.length && !view.busy) {
     const waiting = view.me ? `Waiting for ${prompt.seat === null ? "the owner to enter chance" : game.players[prompt.seat].name} to record.` : "Watching: moves appear here as they are recorded.";
     help = [prompt.help, waiting].filter(Boolean).join(" "); // the server's words still say what is going on
   }
-  if (game.over) help = "Every turn is played. The replay screen shows the whole game and its score timeline.";
+  if (game.over) help = "Every turn is played: the winners and the final score are above the board.";
   replace(document.getElementById("prompt-help"), help);
-  view.buttons = renderMoves(document.getElementById("moves"), { state, prompt, moves: game.over ? [] : legal.moves, canAct, onMove: (move) => write("moves", move) }).filter((b) => !b.disabled);
+  view.buttons = renderMoves(document.getElementById("moves"), { prompt: prompt || { kind: "over", context: {} }, moves: game.over ? [] : legal.moves, choices: legal.choices, canAct, onMove: (move) => write("moves", move), onHover: hover }).filter((b) => !b.disabled);
   if (view.busy) document.querySelectorAll("#moves button, #moves input, #moves select").forEach((node) => { node.disabled = true; });
+  paintBar();
+  paintEnd(game, score);
   renderRecent(entries);
   replace(document.getElementById("score-now"), scoreTable(score.sheets, score.over ? "Final score" : "If the game ended now"));
   paintControls();
   paintJump();
+  document.getElementById("board").dataset.version = String(game.version);
 }
 
 function listen() {
@@ -200,7 +320,7 @@ function listen() {
 }
 
 async function restart() {
-  view.me = await identify(id);
+  view.me = await identify(id, restart);
   await load();
   if (view.game) listen(); // a game this browser may not read has no events to follow either
   else if (view.stop) view.stop();
@@ -213,12 +333,17 @@ const quickBar = document.getElementById("quick-bar");
 const jump = document.getElementById("jump");
 
 function paintJump() {
-  const toMoves = document.querySelector(".board-area").getBoundingClientRect().top < window.innerHeight / 2;
-  if (jump.dataset.to === (toMoves ? "moves" : "board")) return;
+  // the board on the screen's upper half: the jump goes to the moves, else to the board; its arrow points the
+  // way the page scrolls to get there (on a phone the board comes first, the moves under the players' boards)
+  const board = document.querySelector(".board-area").getBoundingClientRect();
+  const toMoves = board.top < window.innerHeight / 2 && board.bottom > 0;
+  const goal = document.getElementById(toMoves ? "prompt-title" : "board-title").getBoundingClientRect();
+  const arrow = goal.top < 0 ? " ↑" : " ↓";
+  if (jump.dataset.to === (toMoves ? "moves" : "board") && jump.querySelector(".jump-arrow").textContent === arrow) return;
   jump.dataset.to = toMoves ? "moves" : "board";
   jump.setAttribute("href", toMoves ? "#prompt-title" : "#board-title");
   jump.querySelector(".jump-word").textContent = toMoves ? "Moves" : "Board";
-  jump.querySelector(".jump-arrow").textContent = toMoves ? " ↑" : " ↓";
+  jump.querySelector(".jump-arrow").textContent = arrow;
 }
 
 function measureBar() {

@@ -7,7 +7,7 @@
  * sheet follows the position; "What if?" forks the game at the position shown and opens the new game.
  *
  * "Correct this move…" (with a token that may amend the move shown): the moves legal just before it
- * (GET legal-moves?before=V), drawn as the recording screen draws them (moves.js, labels.js); choosing one asks
+ * (GET legal-moves?before=V), drawn as the recording screen draws them (moves.js, in the API's words); choosing one asks
  * the API for a dry run of the amendment. Each later move that no longer fits is then shown in its turn, in the
  * API's words ("Move 14 no longer fits: …. What did Ben really do?"), with the board where it stood and the
  * moves legal there: the person resolves it (the move really played, "it never happened", or a move left out
@@ -18,12 +18,26 @@
  */
 
 import { call, callRetried, randomKey, read, retrying, saveToken, tokenFor } from "./api.js";
-import { draw } from "./board.js";
+import { draw, highlight, words as boardWords } from "./board.js";
 import { h, replace, say, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable, whereWords } from "./game.js";
 import { lineChart } from "./chart.js";
-import { boardParts, capitalise, moveLabel, parseTarget, promptTitle, targetKey } from "./labels.js";
-import { render as renderMoves } from "./moves.js";
+import { choiceWords, iconSvg, render as renderMoves } from "./moves.js";
+
+/** An annotation's target ({kind, id}) as the id of the board part it names ("room:steward_1", "well:"). */
+function targetKey(target) {
+  return target ? `${target.kind}:${target.id ?? ""}` : "";
+}
+
+function parseTarget(key) {
+  if (!key) return null;
+  const at = key.indexOf(":");
+  return { kind: key.slice(0, at), id: key.slice(at + 1) };
+}
+
+function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
 
 const id = gameId();
 const view = {
@@ -34,8 +48,8 @@ const view = {
   at: 0,
   states: new Map(),
   notes: [],
-  parts: [], // the parts of the board an annotation may point at (labels.js boardParts)
-  shown: "", // the data-target of the part outlined on the board, if any
+  parts: [], // the parts of the board an annotation may point at (the API's words: annotations, parts)
+  shown: "", // the data-part of the part outlined on the board, if any
   request: 0,
 };
 /** The correction under way: the move's version, the API's alternatives, the move chosen, the resolutions of
@@ -147,7 +161,9 @@ async function go(index, { fromSlider = false } = {}) {
   try {
     const payload = await stateAt(position);
     if (ticket !== view.request) return; // a later step won
-    draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), payload.state, view.game.players, payload.prompt.seat);
+    const model = { state: payload.state, players: view.game.players, words: view.words, waitingSeat: payload.prompt.seat };
+    draw(document.getElementById("board"), model, { promptKey: String(version) });
+    boardWords(document.querySelector("#board-text .board-words"), model);
     replace(document.getElementById("position-board"), describeBoard(payload));
     const final = payload.over && index === view.positions.length - 1 && !(position.entry && position.entry.undone);
     replace(document.getElementById("sheet-title"), final ? "Final score sheet" : "Score sheet at this point");
@@ -202,7 +218,7 @@ function showPart(key) {
 
 function paintShown() {
   document.querySelectorAll("#board .target-shown").forEach((node) => node.classList.remove("target-shown"));
-  if (view.shown) document.querySelectorAll(`#board [data-target="${CSS.escape(view.shown)}"]`).forEach((node) => node.classList.add("target-shown"));
+  if (view.shown) document.querySelectorAll(`#board [data-part="${CSS.escape(view.shown)}"]`).forEach((node) => node.classList.add("target-shown"));
 }
 
 /** A target's words and its "show" button; the annotation outlines its part while pointed at or focused. */
@@ -215,11 +231,12 @@ function noteTarget(item, target) {
   item.addEventListener("focusout", (event) => item.contains(event.relatedTarget) || showPart(""));
   const show = () => {
     showPart(key);
-    const node = document.querySelector(`#board [data-target="${CSS.escape(key)}"]`);
+    const node = document.querySelector(`#board [data-part="${CSS.escape(key)}"]`);
     if (node) node.scrollIntoView({ block: "nearest" });
   };
+  const icon = view.words && view.words.part_icons ? view.words.part_icons[key] : null;
   return [
-    h("span", { class: "note-target" }, ` → ${words}`),
+    h("span", { class: "note-target" }, " → ", icon ? iconSvg(icon) : null, words),
     h("button", { type: "button", class: "link", "aria-label": `Show ${words} on the board`, on: { click: show } }, "show"),
   ];
 }
@@ -447,7 +464,7 @@ function moveWords(version) {
 }
 
 function explainAmend(error) {
-  if (error.status === 409 && error.code === "stale_version") {
+  if (error.status === 412 && error.code === "stale_version") {
     const now = error.details.current_version;
     return `Someone changed the game meanwhile${now ? ` (it is at version ${now} now)` : ""}: nothing was corrected. The moves and the replay are read again; check them and try once more.`;
   }
@@ -502,8 +519,7 @@ function showChoices(shown) {
   const chosen = document.getElementById("correct-chosen");
   chosen.hidden = shown;
   if (!shown && correction.move && correction.listing) {
-    const { state, prompt } = correction.listing;
-    replace(chosen, `${capitalFirst(moveWords(correction.version))} becomes: ${moveLabel(state, prompt, correction.move)}.`);
+    replace(chosen, `${capitalFirst(moveWords(correction.version))} becomes: ${choiceWords(correction.listing, correction.move)}.`);
   }
 }
 
@@ -541,13 +557,13 @@ function paintCorrection() {
 
 function paintAlternatives() {
   const { listing } = correction;
-  const { state, prompt, moves, recorded } = listing;
+  const { prompt, moves, recorded } = listing;
   const entry = entryOf(correction.version);
-  replace(document.getElementById("correct-prompt"), `Instead of ${entry ? `move ${entry.index}` : "that move"}: ${promptTitle(state, prompt)}`);
+  replace(document.getElementById("correct-prompt"), `Instead of ${entry ? `move ${entry.index}` : "that move"}: ${prompt.text}`);
   renderMoves(document.getElementById("correct-moves"), {
-    state,
     prompt,
     moves,
+    choices: listing.choices,
     canAct: (move) => Boolean(move) && mayActFor(move.seat),
     onMove: dryRun,
     submit: "Check this correction",
@@ -608,7 +624,7 @@ function paintReport() {
   const { report, listing, move } = correction;
   const { kept, corrected, dropped, later } = tally(report);
   correctMisfit.hidden = true;
-  const parts = [h("p", {}, `${capitalFirst(moveWords(report.version))} would become: ${moveLabel(listing.state, listing.prompt, move)}.`)];
+  const parts = [h("p", {}, `${capitalFirst(moveWords(report.version))} would become: ${choiceWords(listing, move)}.`)];
   if (!later) {
     parts.push(h("p", {}, "No move was recorded after it: nothing else changes."));
   } else if (report.all_fit && !corrected) {
@@ -663,20 +679,34 @@ function paintReport() {
   document.getElementById("correct-report-back").hidden = !(correction.resolutions.length || correction.dropping);
 }
 
-/** Outline on the board the parts the legal moves name (the bridges to take from, the spaces to place on). */
-function moveTargets(moves) {
-  const keys = new Set();
-  for (const move of moves) {
-    if (move.kind === "take_die" && move.bridge) keys.add(`bridge:${move.bridge}`);
-    if (move.kind !== "place_die" || !move.space) continue;
-    if (move.space === "well") keys.add("well:");
-    else if (move.space === "domain") keys.add(`domain:${move.seat}`);
-    else {
-      const part = view.parts.find((item) => item.target.id === move.space);
-      if (part) keys.add(targetKey(part.target));
-    }
+/** The board's targets where a misfit stands: each part the legal moves there act on (the API's targets, for
+ * the moves this token may play), with the words its button says and the moves there. */
+function misfitTargets(misfit) {
+  const byTarget = new Map();
+  (misfit.choices || []).forEach((choice, i) => {
+    const move = misfit.legal_moves[i];
+    if (!choice.target || !move || !mayActFor(move.seat)) return;
+    if (!byTarget.has(choice.target)) byTarget.set(choice.target, []);
+    byTarget.get(choice.target).push(i);
+  });
+  const words = new Map();
+  for (const [target, list] of byTarget) {
+    const name = (view.words && view.words.parts[target]) || target;
+    words.set(target, list.length === 1 ? misfit.choices[list[0]].words : `${name}: ${list.length} choices`);
   }
-  return keys;
+  return { byTarget, words };
+}
+
+/** A part of the misfit's board chosen: its one move resolves the misfit; of several, the list asks which (the
+ * first of them is focused, the others follow it). */
+function misfitOnBoard(targets, misfit, target) {
+  const list = targets.byTarget.get(target) || [];
+  if (list.length === 1) {
+    resolveWith([misfit.legal_moves[list[0]]]);
+    return;
+  }
+  const first = [...document.querySelectorAll("#correct-misfit-moves button.move")].find((button) => button.dataset.target === target);
+  if (first) first.focus();
 }
 
 /** A later move no longer fits: say it, draw the board where it stands, and offer what was legal there. */
@@ -703,22 +733,26 @@ function paintMisfit() {
   correctKeep.checked = false;
   document.getElementById("correct-skip").textContent = `Move ${misfit.index} never happened`;
   const state = { ...misfit.state, catalog: view.catalog };
+  const board = document.getElementById("board");
   renderMoves(document.getElementById("correct-misfit-moves"), {
-    state,
     prompt: misfit.prompt,
     moves: misfit.legal_moves,
+    choices: misfit.choices,
     canAct: (move) => Boolean(move) && mayActFor(move.seat),
     onMove: (move) => resolveWith([move]),
+    onHover: (target) => highlight(board, target),
     submit: "This is what happened",
   });
   if (!misfit.legal_moves.length) replace(document.getElementById("correct-misfit-moves"), h("p", {}, "Nothing can be played there: the game is over at that point. Drop the rest from here."));
   showChoices(false);
   correctMisfit.hidden = false;
-  // the board where the misfit stands (the replay's own board comes back when the correction closes)
-  draw(document.getElementById("board"), document.querySelector("#board-text .board-words"), state, view.game.players, misfit.prompt.seat);
+  // the board where the misfit stands (the replay's own board comes back when the correction closes), the parts
+  // the moves legal there act on lit and pressable, as on the recording screen
+  const model = { state, players: view.game.players, words: view.words, waitingSeat: misfit.prompt.seat };
+  const targets = misfitTargets(misfit);
+  draw(board, model, { targets: targets.words, onTarget: (target) => misfitOnBoard(targets, misfit, target), promptKey: `misfit:${misfit.index}:${correction.resolutions.length}` });
+  boardWords(document.querySelector("#board-text .board-words"), model);
   replace(document.getElementById("position-board"), `The board where move ${misfit.index} stood, after the correction so far.`);
-  const targets = moveTargets(misfit.legal_moves);
-  document.querySelectorAll("#board [data-target]").forEach((node) => node.classList.toggle("target-legal", targets.has(node.dataset.target)));
   document.getElementById("correct-misfit-title").focus();
 }
 
@@ -781,7 +815,7 @@ async function check(move, resolutions) {
     done = true;
   } catch (error) {
     correctError.textContent = explainAmend(error);
-    stale = error.status === 409 && error.code === "stale_version";
+    stale = error.status === 412 && error.code === "stale_version";
   } finally {
     setCorrectionBusy(false);
   }
@@ -872,7 +906,7 @@ async function applyCorrection() {
     (correctArea.hidden ? document.getElementById("position") : correctOpen).focus();
   } catch (error) {
     correctError.textContent = explainAmend(error);
-    stale = error.status === 409 && error.code === "stale_version";
+    stale = error.status === 412 && error.code === "stale_version";
   } finally {
     setCorrectionBusy(false);
   }
@@ -885,6 +919,7 @@ async function start() {
     const [game, catalog] = await Promise.all([read(id, `/api/games/${id}`), read(id, `/api/games/${id}/catalog`)]);
     view.game = game.body;
     view.catalog = catalog.body.catalog;
+    view.words = catalog.body.words;
   } catch (error) {
     const locked = [401, 403, 404].includes(error.status);
     replace(document.getElementById("position"), error.status === 401 ? "This game is private: paste a token to see it." : error.message);
@@ -893,7 +928,7 @@ async function start() {
   }
   renderHeader(view.game);
   renderAccess(id, view.game, view.me, start);
-  view.parts = boardParts(view.game.state);
+  view.parts = view.words.annotations.map((key) => ({ target: parseTarget(key), words: view.words.parts[key] || key }));
   replace(
     noteForm.elements.part,
     h("option", { value: "" }, "nothing in particular"),

@@ -184,6 +184,9 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
     assert "Club night" in text and "Ben opens on the red bridge" in text
     bgstats = web.get(f"/api/games/{game_id}/export?format=bgstats").body
     assert [p["name"] for p in bgstats["players"]] == ["Aiko", "Ben", "Chie", "Dai"]
+    assert web.get(f"/api/games/{game_id}/export/text").body == text
+    bgg = web.get(f"/api/games/{game_id}/export/bgg")
+    assert bgg.headers["content-type"].startswith("text/xml") and 'objectid="371942"' in bgg.body
     imported = web.post("/api/games/import?new_id=1", exported.body)
     assert imported.status == 201
     copy = imported.body["game"]["game_id"]
@@ -205,7 +208,9 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
     )
     assert sheet.status == 200 and [s["total"] for s in sheet.body["sheets"]] == [41, 38]
     assert web.delete(f"/api/games/{game_id}/seats/3/token", token=owner).status == 204
-    assert web.get(f"/api/games/{game_id}", tokens[3]).error() == (401, "unauthorized")
+    refused = web.get(f"/api/games/{game_id}", tokens[3])
+    assert refused.error() == (401, "unauthorized")
+    assert web.get(refused.body["type"]).body["status"] == 401  # the problem type says what it means
     assert "stewards" in web.get(f"/api/games/{game_id}/catalog").body["catalog"]
     document = web.get("/api/openapi.json").body
     assert web.get("/api/docs").status == 200
@@ -253,7 +258,7 @@ def test_refusals_write_nothing(web: RecordingClient) -> None:
     assert web.game(game_id)["version"] == game["version"] == 1
     assert web.play(game_id, move, owner, 1).status == 201
     stale = web.play(game_id, web.legal(game_id).body["moves"][0], owner, 1)
-    assert stale.error() == (409, "stale_version") and stale.body["details"]["current_version"] == 2
+    assert stale.error() == (412, "stale_version") and stale.body["details"]["current_version"] == 2
     assert web.game(game_id)["version"] == 2
     assert web.send("POST", "/api/games", b"{", {"Content-Type": "application/json"}).error() == (
         400,

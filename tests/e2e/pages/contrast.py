@@ -15,7 +15,7 @@ is the lowest of them but for the worst ``ALLOWANCE`` of its glyph pixels (see t
 A node that is not text a user can see in the viewport is skipped, and counted by why: not found again, hidden
 (display, visibility, opacity 0, no fill), zero-size, or offscreen (outside the page, or clipped away by an
 ancestor). The others are scrolled into view in turn (nested scrolling boxes too), a viewport at a time: the
-part of it not covered by a bar fixed to the screen's top or bottom edge.
+part of it not covered by a bar fixed (or stuck) to the screen's top or bottom edge.
 """
 
 from __future__ import annotations
@@ -86,10 +86,11 @@ MARK = """(targets) => {
 
 # Where a marked node's text is now, in viewport pixels: its boxes clipped by the ancestors that clip, or why
 # it is skipped. `inView` when every box lies wholly in the part of the viewport a bar fixed to its top or bottom
-# edge (the recording screen's quick bar on a phone) does not cover, unless the text is in that bar.
+# edge (the recording screen's quick bar on a phone), or stuck there (the replay's sticky step bar on a phone),
+# does not cover, unless the text is in that bar.
 PLACE = """(indexes) => {
   const bars = [...document.body.querySelectorAll("*:not(svg, svg *)")]
-    .filter((node) => getComputedStyle(node).position === "fixed")
+    .filter((node) => ["fixed", "sticky"].includes(getComputedStyle(node).position))
     .map((node) => ({ node, r: node.getBoundingClientRect() }))
     .filter(({ r }) => r.width > 0 && r.height > 0 && (r.top <= 1 || r.bottom >= window.innerHeight - 1));
   return indexes.map((index) => {

@@ -60,15 +60,20 @@ def test_a_correction_resolves_the_misfit_it_makes_and_the_finished_game_stays_f
     assert page.get_by_role("button", name="Move 14 never happened").is_visible()
     assert page.get_by_role("button", name="Drop the rest from here").is_visible()
     assert page.get_by_role("button", name="Apply correction").is_hidden()  # nothing to confirm yet
-    # the board shows where move 14 stood, the places the moves legal there name outlined
+    # the board shows where move 14 stood, the places the moves legal there lit as buttons named in words
     assert "where move 14 stood" in page.locator("#position-board").inner_text()
-    outlined = page.eval_on_selector_all("#board .target-legal", "nodes => nodes.map(n => n.dataset.target)")
-    assert "well:" in outlined and "room:steward_1" not in outlined
+    lit = page.eval_on_selector_all(
+        "#board [data-part].target",
+        "nodes => nodes.map(n => [n.dataset.part, n.getAttribute('role'), n.getAttribute('aria-label')])",
+    )
+    named = {part: (role, name) for part, role, name in lit}
+    assert named["well:"][0] == "button" and named["well:"][1].startswith("The Well"), named
+    assert "room:steward_1" not in named
     assert api.call("GET", f"/api/games/{game_id}")["version"] == version  # dry runs wrote nothing
     page.set_viewport_size(PHONE)
     assert no_horizontal_scroll(page)
     page.locator("#correct-area").screenshot(path=str(shots / "replay-correct-misfit-phone.png"))
-    page.set_viewport_size({"width": 1280, "height": 900})
+    page.set_viewport_size({"width": 1366, "height": 900})
     page.screenshot(path=str(shots / "replay-correct-misfit-wide.png"), full_page=True)
 
     # Ben really placed the black 1 on the Well: chosen from the keyboard.
@@ -84,9 +89,7 @@ def test_a_correction_resolves_the_misfit_it_makes_and_the_finished_game_stays_f
         "Move 14, “Ben places the black 1 on steward room 1, paying 2 coins”, was "
         "“Ben places the black 1 on the Well”." in words
     )
-    assert (
-        misfit.is_hidden() and page.locator("#board .target-legal").count() == 0
-    )  # the replay's board again
+    assert misfit.is_hidden() and page.locator("#board .target").count() == 0  # the replay's board again
     page.screenshot(path=str(shots / "replay-correct-confirm.png"), full_page=True)
 
     page.get_by_role("button", name="Apply correction").click()
@@ -120,8 +123,10 @@ def test_a_resolution_can_be_taken_back_and_the_rest_dropped_instead(
     page.get_by_role("button", name="Correct this move…").click()
     page.locator("#correct-moves button.move", has_text=re.compile("steward room 1", re.IGNORECASE)).click()
     page.locator("#correct-misfit").wait_for()
-    page.locator("#correct-misfit-moves button.move", has_text=re.compile("the Well", re.IGNORECASE)).click()
+    # Ben's die went to the Well: chosen on the board this time, the part lit where move 14 stood
+    page.locator('#board [data-part="well:"].target').click()
     page.locator("#correct-report").wait_for()
+    assert "was “Ben places the black 1 on the Well”" in page.locator("#correct-report").inner_text()
     page.locator("#correct-report-back").click()  # back to move 14's question
     page.locator("#correct-misfit").wait_for()
     assert page.locator("#correct-misfit-title").inner_text() == "Move 14 no longer fits"

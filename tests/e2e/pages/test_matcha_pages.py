@@ -44,18 +44,35 @@ def test_a_matcha_game_is_created_drawn_and_played_by_clicking(
     game = api.call("GET", f"/api/games/{game_id}")
     assert game["expansions"] == ["matcha"]
 
-    # The expansion board is drawn.
-    assert page.locator(".panel-matcha svg").count() == 1
-    assert page.locator(".panel-tea-garden svg").count() == 1
-    bridges = page.locator(".panel-bridges").inner_text()
-    assert "Green bridge" in bridges and "Viewing Platform" in bridges
-    assert page.locator(".panel-player").count() == 3
-    assert "clan board" in page.locator(".panel-player").first.inner_text()
-    assert "whisks 0/7" in page.locator(".panel-player").first.inner_text()
+    # The expansion board is drawn: the green bridge, the Tea Room, Himeji and its decks, the Tea Garden.
+    board = page.locator("#board svg.board-main")
+    drawn = board.locator("[data-part]").evaluate_all("nodes => nodes.map((n) => n.dataset.part)")
+    assert {
+        "bridge:green:left",
+        "bridge:green:right",
+        "tea_room:tea_room_left",
+        "himeji:himeji_upper",
+        "himeji:deck:ikebana",
+        "himeji:deck:calligraphy",
+        "tea_garden:viewing_platform",
+        "tea_garden:entrance",
+        "tea_house:tea_house_upper",
+    } <= set(drawn)
+    drawn_words = board.text_content() or ""
+    assert "Green bridge" in drawn_words and "Viewing Platform" in drawn_words
+    # each clan's Personal Domain: its green row of geishas, and its whisks counted
+    domains = page.locator("#board .domains svg")
+    assert domains.count() == 3
+    first = domains.first
+    assert first.locator("[data-part='domain:0:row:geishas'] use[href='#i-geisha']").count() >= 1
+    assert first.locator("title", has_text="0 whisk").count() == 1
     words = page.locator("#board-text .board-words").text_content() or ""
     assert "Matcha: the Tea Garden" in words and "Ikebana deck" in words
+    # the Viewing Platform's ceremony token, said in words (what it does) where it lies
     matcha = game["state"]["board"]["matcha"]
-    assert matcha["platform_token"] in page.locator(".panel-tea-garden").inner_text()
+    catalog_words = api.call("GET", f"/api/games/{game_id}/catalog")["words"]
+    platform = board.locator("[data-part='tea_garden:viewing_platform']")
+    assert catalog_words["cards"][matcha["platform_token"]] in (platform.text_content() or "")
     page.screenshot(path=str(shots / "matcha-record-wide.png"), full_page=True)
 
     # Play by clicking until a die can go to the Tea Room, put it there, then the Geisha action.
@@ -76,7 +93,7 @@ def test_a_matcha_game_is_created_drawn_and_played_by_clicking(
     send = page.locator("#moves button.move-send_geisha:not([disabled])")
     if send.count():
         click(page, send.first)
-        page.wait_for_selector(".panel-tea-garden .pawn.geisha")
+        page.wait_for_selector("#board [data-part='tea_garden:entrance'] use.member[href='#i-geisha']")
         state = api.call("GET", f"/api/games/{game_id}")["state"]
         assert state["board"]["matcha"]["entrance"]
     timeline = api.call("GET", f"/api/games/{game_id}/timeline")["entries"]
@@ -85,7 +102,7 @@ def test_a_matcha_game_is_created_drawn_and_played_by_clicking(
 
     page.set_viewport_size(PHONE)
     page.reload()
-    page.wait_for_selector(".panel-tea-garden svg")
+    page.wait_for_selector("#board .domains svg")
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(shots / "matcha-record-phone.png"), full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
@@ -99,7 +116,8 @@ def test_a_table_mode_matcha_game_asks_for_the_ceremony_tokens(page: Any, site: 
     api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["context"].get("pool") == "ceremony")
     page.goto(f"{site.url}/games/{game_id}#token={token}")
     page.wait_for_selector(".chance-form select")
-    assert "ceremony token face" in page.locator("#app").inner_text()
+    # the question names the ceremony tokens, and the picker offers them by name
+    assert "which ceremony token was revealed" in page.locator("#prompt-title").inner_text()
     options = page.locator("#chance-pick option").all_inner_texts()
     assert options and all(text.startswith("CT") for text in options)
     version = version_of(page)
@@ -116,11 +134,11 @@ def test_an_annotation_points_at_a_part_of_the_matcha_board_and_outlines_it(
     page.goto(f"{site.url}/games/{game_id}/replay?version={version}#token={token}")
     wait_shown(page, version)
 
-    # The form offers exactly the parts the board marks as targets, Matcha's included.
+    # The form offers parts the board draws (so each can be outlined), Matcha's included.
     part = page.get_by_label("Points at")
     offered = part.locator("option").evaluate_all("nodes => nodes.map((n) => n.value).filter(Boolean)")
-    drawn = page.locator("#board [data-target]").evaluate_all("nodes => nodes.map((n) => n.dataset.target)")
-    assert sorted(offered) == sorted(set(drawn))
+    drawn = page.locator("#board [data-part]").evaluate_all("nodes => nodes.map((n) => n.dataset.part)")
+    assert offered and set(offered) <= set(drawn), set(offered) - set(drawn)
     kinds = ("tea_room", "himeji", "tea_garden", "tea_house")
     assert {key for key in offered if key.split(":")[0] in kinds} == {
         "tea_room:tea_room_left",
@@ -148,7 +166,7 @@ def test_an_annotation_points_at_a_part_of_the_matcha_board_and_outlines_it(
     note.get_by_role("button", name="Show the Viewing Platform on the board").focus()
     shown = page.locator("#board .target-shown")
     assert shown.count() == 1
-    assert shown.get_attribute("data-target") == "tea_garden:viewing_platform"
+    assert shown.get_attribute("data-part") == "tea_garden:viewing_platform"
     assert "tea-place" in (shown.locator("rect").first.get_attribute("class") or "")
 
     # Pointed at a Tea House room instead, it outlines that room.
@@ -160,8 +178,8 @@ def test_an_annotation_points_at_a_part_of_the_matcha_board_and_outlines_it(
         "() => document.querySelector('.note-target')?.textContent.includes('middle Tea House room')"
     )
     note.hover()
-    assert page.locator("#board .target-shown").get_attribute("data-target") == "tea_house:tea_house_middle"
-    assert page.locator(".panel-tea-garden .target-shown").count() == 1
+    assert page.locator("#board .target-shown").get_attribute("data-part") == "tea_house:tea_house_middle"
+    assert page.locator("#board .target-shown").count() == 1
 
 
 def test_the_score_sheet_page_scores_mas_geisha_example(page: Any, site: Served, shots: Path) -> None:

@@ -29,15 +29,15 @@ PHONE = {"width": 390, "height": 844}
 
 
 def version_of(page: Any) -> int:
-    match = re.search(r"version (\d+)", page.locator("#game-meta").inner_text())
-    assert match, page.locator("#game-meta").inner_text()
-    return int(match.group(1))
+    """The game's version as the page last drew it (kept on the board; the page's words speak of moves)."""
+    page.wait_for_selector("#board[data-version]")
+    return int(page.get_attribute("#board", "data-version"))
 
 
 def wait_version(page: Any, version: int) -> None:
     page.wait_for_function(
-        "v => { const m = /version (\\d+)/.exec(document.getElementById('game-meta').textContent);"
-        " return m && Number(m[1]) === v && !document.querySelector('#app[aria-busy=true]'); }",
+        "v => Number(document.getElementById('board').dataset.version) === v"
+        " && !document.querySelector('#app[aria-busy=true]')",
         arg=version,
     )
 
@@ -103,8 +103,13 @@ def test_record_a_seeded_game_by_clicking_then_replay_annotate_and_fork(
     page.click("#record-link")
     page.wait_for_selector("#moves button.move:not([disabled])")
     game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]
-    assert page.locator(".panel-castle svg").count() == 1
-    assert page.locator(".panel-player").count() == 2
+    # the board as printed, its castle among its regions, and one Personal Domain per player under it
+    assert page.locator("#board svg.board-main [data-region=castle]").count() == 1
+    domains = page.locator("#board .domains svg")
+    assert domains.evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))") == [
+        "Aiko's Personal Domain",
+        "Ben <i>'s Personal Domain",
+    ]
     assert "Ben <i>" in page.locator("#game-meta").inner_text()  # shown as text, never as markup
     assert page.locator("#game-meta i").count() == 0
     # Each move's answer carries the game and its next legal moves: the page reads them from there, not
@@ -410,9 +415,15 @@ def test_a_solo_game_where_the_rival_moves_by_itself_after_your_turn(
     game_id = page.url.rstrip("/").split("/")[-1].split("#")[0]
     meta = page.locator("#game-meta").inner_text()
     assert "Rival" in meta and "automatic" in meta and "solo game (medium)" in meta
-    assert page.locator(".panel-rival").count() == 1 and page.locator(".panel-player").count() == 2
-    assert page.locator(".rival-notes li").count() > 0
-    first_notes = page.locator(".rival-notes").inner_text()
+    # the player's Personal Domain, and the rival's sheet in the place of its own
+    domains = page.locator("#board .domains svg")
+    assert domains.evaluate_all("nodes => nodes.map(n => n.getAttribute('aria-label'))") == [
+        "Aiko's Personal Domain",
+        "Rival, played by the rules engine",
+    ]
+    rival_sheet = page.locator("#board .domains svg.rival-sheet")
+    first_notes = rival_sheet.text_content()
+    assert "solo deck" in first_notes
     # Play until the rival has moved after one of our moves: its turn shows in the last moves, marked.
     for _ in range(40):
         click_a_move(page)
@@ -420,7 +431,7 @@ def test_a_solo_game_where_the_rival_moves_by_itself_after_your_turn(
             break
     line = page.locator("#recent .automatic-line").first.inner_text()
     assert "automatic" in line and "Rival (automatic) reveals SO" in line
-    assert page.locator(".rival-notes").inner_text() != first_notes
+    assert rival_sheet.text_content() != first_notes  # the rival's sheet follows its turns
     words = page.locator("#board-text .board-words").text_content() or ""
     rival = api.call("GET", f"/api/games/{game_id}")["state"]["players"][1]
     assert f"{rival['cp']} CP, {rival['coins']} coins; Passage of Time {rival['pot']}" in words
@@ -613,8 +624,8 @@ def test_correct_a_table_mode_roll_with_its_form_and_a_stale_apply_is_explained(
     )
     assert f"version {version + 1}" in error.inner_text()
     assert api.call("GET", f"/api/games/{game_id}")["version"] == version + 1
-    # The browser logs the API's refusal (409) as a failed resource: expected here.
-    assert problems and all("409" in problem for problem in problems)
+    # The browser logs the API's refusal (412) as a failed resource: expected here.
+    assert problems and all("412" in problem for problem in problems)
     problems.clear()
     # the moves were read again: enter the roll once more, and apply
     for index, value in enumerate(other):
@@ -654,8 +665,10 @@ def test_an_annotation_points_at_a_part_of_the_board_and_outlines_it(
     show.focus()
     shown = page.locator("#board .target-shown")
     assert shown.count() == 1
-    assert shown.get_attribute("data-target") == "bridge:coral"
-    assert "bridge-coral" in (shown.locator("rect").first.get_attribute("class") or "")
+    assert shown.get_attribute("data-part") == "bridge:coral"
+    deck = shown.locator(":scope > path.bridge-deck.bridge-coral")  # the coral bridge's own drawing, outlined
+    assert deck.count() == 1
+    assert deck.evaluate("n => getComputedStyle(n).stroke") == "rgb(194, 24, 91)"
     page.locator("#note-text").focus()
     assert page.locator("#board .target-shown").count() == 0
 
@@ -672,9 +685,37 @@ def test_an_annotation_points_at_a_part_of_the_board_and_outlines_it(
         "id": "steward_1",
     }
     note.hover()
-    assert page.locator("#board .target-shown").get_attribute("data-target") == "room:steward_1"
+    assert page.locator("#board .target-shown").get_attribute("data-part") == "room:steward_1"
     note.get_by_role("button", name="Edit").click()
     part.select_option("")
     page.click("#note-save")
     page.wait_for_function("() => !document.querySelector('.note-target')")
     assert api.call("GET", f"/api/games/{game_id}/annotations")["annotations"][0]["target"] is None
+
+
+def test_a_finished_game_is_offered_to_bg_stats_as_a_link_and_a_file(
+    page: Any, site: Served, api: Api
+) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    game_id, token = api.seeded_game(["Mio", "Nao"], 12, 0)
+    legal = api.play_first_moves(game_id, token, lambda listing: listing["over"])
+    assert legal["over"]
+    page.goto(f"{site.url}/games/{game_id}/replay")
+    page.wait_for_selector("#bgstats-send")
+    link = urlsplit(page.locator("#bgstats-send").get_attribute("href"))
+    assert (link.scheme, link.netloc, link.path) == ("https", "app.bgstatsapp.com", "/createPlay.html")
+    play = json.loads(parse_qs(link.query)["data"][0])
+    assert play["sourcePlayId"] == game_id and [p["name"] for p in play["players"]] == ["Mio", "Nao"]
+    assert page.locator("#bgstats-send").inner_text() == "Send to BG Stats"
+    file = page.locator("#bgstats-file")
+    assert file.get_attribute("href") == f"/api/games/{game_id}/export?format=bgstats"
+    assert file.get_attribute("download") is not None
+    with page.expect_download() as downloaded:
+        file.click()
+    assert downloaded.value.suggested_filename == f"heronlog-{game_id}.bgsplay"
+    # a game in progress is offered neither: it is not a finished play
+    unfinished, _ = api.seeded_game(["Mio", "Nao"], 12, 3)
+    page.goto(f"{site.url}/games/{unfinished}/replay")
+    page.wait_for_selector(".line-chart, #chart p")
+    assert page.locator("#bgstats a").count() == 0

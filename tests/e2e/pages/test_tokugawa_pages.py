@@ -42,8 +42,12 @@ def test_a_tokugawa_game_is_created_chosen_and_played_by_clicking(
     )
     first = page.locator("#moves button.move-choose_start_cards").first.inner_text()
     assert first.startswith("SR") and " + A" in first and "CT" in first
-    panel = page.locator(".panel-rival").inner_text()
-    assert "Tokugawa clan" in panel and "5 geishas" in panel
+    # the rival's sheet in the place of a Personal Domain: the Tokugawa clan, its 5 geishas drawn and in words
+    sheet = page.locator("#board .domains svg.rival-sheet")
+    assert "Tokugawa clan" in (sheet.text_content() or "")
+    assert sheet.locator("use[href='#i-geisha']").count() == 1
+    words = page.locator("#board-text .board-words").text_content() or ""
+    assert "5 geishas" in words
     click_a_move(page)
 
     # Play until a choice for the rival comes up (seeded, hard: the rival reveals Tokugawa cards soon).
@@ -56,6 +60,7 @@ def test_a_tokugawa_game_is_created_chosen_and_played_by_clicking(
         click_a_move(page)
     assert seen, "no choice for the rival's geishas came up"
     assert TITLES[seen] in page.locator("#prompt-title").inner_text()
-    assert page.locator(".panel-tea-garden .pawn.geisha").count() >= 1
+    # the rival's geishas stand in the Tea Garden: geisha shapes drawn on its places
+    assert page.locator("#board [data-part^='tea_garden:'] use.member[href='#i-geisha']").count() >= 1
     page.screenshot(path=str(shots / "tokugawa-record-wide.png"), full_page=True)
     click_a_move(page)

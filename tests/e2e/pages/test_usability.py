@@ -1,7 +1,7 @@
 """The pages' usability on a 390-pixel phone and a 1366 x 768 laptop, in a real headless Chromium: nothing wider than
 the screen, the replay's step bar and board in view together and the replay opening at its top (with a token or
-without), the board readable, the board's zoom switch (the whole board on the screen at once, or readable), the
-fitted board as a map whose panels show themselves readable when tapped or pressed (and at 360 x 740 too), no text
+without), the board readable, the phone's region bar (the region the prompt is about first, any other region
+readable or the whole board at once, from a tap or the keyboard, at 360 x 740 too; none on a laptop), no text
 of the board drawn over another, a private game without a token, the disclosure of "The board in words", the
 replay's labels and move numbers, tap targets (every control of every page at 44 x 44 px on a phone), messages said
 beside the control that caused them, the score chart's lines told apart without colour, the score sheet's errors and
@@ -43,11 +43,12 @@ pytestmark = pytest.mark.browser
 
 LAPTOP = {"width": 1366, "height": 768}
 
-# The rectangles of every text of the board's SVG panels, and of every die, in page pixels, per panel.
+# The rectangles of every text of the board's drawings (the main board, each Personal Domain), and of every die,
+# in page pixels, per drawing.
 BOXES = """(selector) => [...document.querySelectorAll(selector)].map((svg) => ({
   texts: [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim())
     .map((t) => { const r = t.getBoundingClientRect();
-                  return {text: t.textContent, die: Boolean(t.closest('.die')), pawn: Boolean(t.closest('.pawn')),
+                  return {text: t.textContent, die: Boolean(t.closest('.die')),
                           x: r.left, y: r.top, w: r.width, h: r.height}; }),
   dice: [...svg.querySelectorAll('.die')]
     .map((d) => { const r = d.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; }),
@@ -65,7 +66,7 @@ def collisions(page: Any, selector: str) -> list[tuple[str, str]]:
     """Pairs of board texts drawn over each other, and texts under a die (a die's own value excepted)."""
     found = []
     for panel in page.evaluate(BOXES, selector):
-        texts = [t for t in panel["texts"] if not t["pawn"]]
+        texts = panel["texts"]
         for i, a in enumerate(texts):
             for b in texts[i + 1 :]:
                 if not (a["die"] and b["die"]) and overlap(a, b):
@@ -73,32 +74,6 @@ def collisions(page: Any, selector: str) -> list[tuple[str, str]]:
             if not a["die"]:
                 found += [(a["text"], "a die") for die in panel["dice"] if overlap(a, die)]
     return found
-
-
-# Where the board stands once scrolled to the top of what the screen shows (under the replay's step bar where
-# that bar sticks to the top): the panels not wholly on the screen, the panels that scroll sideways, and the
-# scale the panels are drawn at (1: a pixel per unit of the panels' SVG).
-BOARD_ON_SCREEN = """() => {
-  const bar = document.querySelector('.step-bar');
-  const top = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().height : 0;
-  const board = document.getElementById('board');
-  window.scrollBy(0, board.getBoundingClientRect().top - top);
-  const panels = [...board.querySelectorAll('.panel')];
-  const name = (p) => p.getAttribute('aria-label');
-  return {
-    outside: panels.filter((p) => { const r = p.getBoundingClientRect();
-      return r.left < -1 || r.right > innerWidth + 1 || r.top < top - 1 || r.bottom > innerHeight + 1; }).map(name),
-    scrolled: panels.filter((p) => p.scrollWidth > p.clientWidth + 1).map(name),
-    scale: Math.min(...[...board.querySelectorAll('svg.board-svg')]
-      .map((s) => s.getBoundingClientRect().width / s.viewBox.baseVal.width)),
-    panels: panels.length,
-  };
-}"""
-
-SMALLEST_BOARD_TEXT = """() => Math.min(...[...document.querySelectorAll('#board svg')].flatMap((svg) => {
-  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-  return [...svg.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
-}))"""
 
 
 def said_beside(page: Any, control: Any, role: str, text: str) -> None:
@@ -163,7 +138,7 @@ def test_no_page_is_wider_than_a_phone(page: Any, site: Served, api: Api) -> Non
     for path, drawn in (
         ("/", "table.games"),
         ("/score-sheet", "#score-form"),
-        (f"/games/{game_id}", ".panel-player svg"),
+        (f"/games/{game_id}", "#board .domains svg"),
         (f"/games/{game_id}/replay", ".line-chart"),
     ):
         page.goto(site.url + path)
@@ -198,11 +173,12 @@ def test_the_replay_step_bar_and_the_board_show_together_on_a_phone(
     wait_shown(page, 6)
     in_view()
     # deep in the board (its castle), stepping still shows the bar and the board
-    page.locator(".panel-castle").scroll_into_view_if_needed()
+    castle = page.locator("#board svg.board-main [data-region=castle]")
+    castle.scroll_into_view_if_needed()
     page.locator("[data-step=next]").click()
     wait_shown(page, 7)
     in_view()
-    assert page.locator(".panel-castle").bounding_box()["y"] < PHONE["height"]
+    assert castle.bounding_box()["y"] < PHONE["height"]
     # each step button: a visible word (no tooltip on touch) and a full name
     names = [
         page.locator(f"[data-step={step}]").get_attribute("aria-label")
@@ -246,7 +222,7 @@ def test_the_board_is_readable_on_a_phone(page: Any, site: Served, api: Api) -> 
     game_id, _ = api.seeded_game(["Aiko", "Ben"], 7, 6)
     page.set_viewport_size(PHONE)
     page.goto(f"{site.url}/games/{game_id}")
-    page.wait_for_selector(".panel-player svg")
+    page.wait_for_selector("#board .domains svg")
     smallest = page.evaluate(
         """() => Math.min(...[...document.querySelectorAll('#board svg')].flatMap((svg) => {
              const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
@@ -254,210 +230,118 @@ def test_the_board_is_readable_on_a_phone(page: Any, site: Served, api: Api) -> 
            }))"""
     )
     assert smallest >= 10, smallest
-    assert no_horizontal_scroll(page)  # each panel scrolls in its own box
-
-
-@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["phone", "laptop"])
-def test_the_zoom_switch_shows_the_whole_board_at_once_or_readable_and_is_remembered(
-    page: Any, site: Served, api: Api, shots: Path, viewport: dict[str, int]
-) -> None:
-    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie"], 7, 6)
-    name = "phone" if viewport == PHONE else "laptop"
-    page.set_viewport_size(viewport)
-    try:
-        page.goto(f"{site.url}/games/{game_id}#token={token}")
-        page.wait_for_selector(".panel-player svg")
-        switch = page.get_by_role("button", name="Fit the board to the screen")
-        assert switch.get_attribute("aria-pressed") == "false"  # the readable size first
-        box = switch.bounding_box()
-        assert box["width"] >= 44 and box["height"] >= 44, box
-        readable = page.evaluate(BOARD_ON_SCREEN)
-        assert readable["outside"], readable  # the readable board is more than a screen
-
-        # from the keyboard: the whole board on the screen at once, smaller, nothing scrolling sideways
-        switch.focus()
-        page.keyboard.press("Enter")
-        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'true'")
-        fitted = page.evaluate(BOARD_ON_SCREEN)
-        assert fitted["outside"] == [] and fitted["scrolled"] == [], fitted
-        assert fitted["panels"] == readable["panels"] and fitted["scale"] < readable["scale"], (
-            fitted,
-            readable,
-        )
-        assert no_horizontal_scroll(page)
-        page.screenshot(path=str(shots / f"record-fitted-{name}.png"))
-
-        # remembered in this browser: the replay shows the board fitted too (under its step bar on a phone)
-        page.goto(f"{site.url}/games/{game_id}/replay?version=5")
-        wait_shown(page, 5)
-        switch = page.get_by_role("button", name="Fit the board to the screen")
-        assert switch.get_attribute("aria-pressed") == "true"
-        fitted = page.evaluate(BOARD_ON_SCREEN)
-        assert fitted["outside"] == [] and fitted["scrolled"] == [], fitted
-        assert no_horizontal_scroll(page)
-        page.screenshot(path=str(shots / f"replay-fitted-{name}.png"))
-
-        # and back to the readable size (Space), remembered after a reload
-        switch.focus()
-        page.keyboard.press("Space")
-        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'false'")
-        page.reload()
-        wait_shown(page, 5)
-        assert switch.get_attribute("aria-pressed") == "false"
-        assert page.evaluate(BOARD_ON_SCREEN)["scale"] == pytest.approx(readable["scale"], rel=0.15)
-        if viewport == PHONE:
-            # each panel in its own sideways box again, its smallest text 10 px
-            assert page.evaluate(BOARD_ON_SCREEN)["scrolled"]
-            assert page.evaluate(SMALLEST_BOARD_TEXT) >= 10
-        assert no_horizontal_scroll(page)
-    finally:
-        page.evaluate("() => localStorage.removeItem('heronlog:board-zoom')")
+    assert no_horizontal_scroll(page)
 
 
 SMALL_PHONE = {"width": 360, "height": 740}
-FIT_FLOOR = 0.3  # board.js: a fitted panel's drawing never below 0.3 of its size (its smallest text 2.55 px)
 
-# The fitted board as a map: its panels' titles (px), the smallest scale of their drawings and the smallest text
-# drawn, and the buttons over its panels.
-FITTED_MAP = """() => {
+# The main board as shown: the region pressed in the region bar, the box of the drawing it shows (its viewBox),
+# the whole drawing's box, where it stands on the page, and the smallest text of what it shows in page pixels
+# (the texts of the region shown only: on a phone the others lie outside its viewBox).
+REGION_SHOWN = """() => {
   const board = document.getElementById('board');
-  const svgs = [...board.querySelectorAll('svg.board-svg')];
-  const scale = (svg) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const svg = board.querySelector('svg.board-main');
+  const view = svg.viewBox.baseVal;
+  const pressed = [...board.querySelectorAll('.region-bar .region')].filter((b) => b.ariaPressed === 'true');
+  const box = svg.getBoundingClientRect();
+  const scale = box.width / view.width;
+  const inside = [...svg.querySelectorAll('text')].filter((t) => {
+    const r = t.getBoundingClientRect();
+    return t.textContent.trim() && r.width > 0 && r.bottom > box.top + 1 && r.top < box.bottom - 1;
+  });
   return {
-    titles: Math.min(...[...board.querySelectorAll('.panel h3')].map((t) => parseFloat(getComputedStyle(t).fontSize))),
-    scale: Math.min(...svgs.map(scale)),
-    smallest: Math.min(...svgs.flatMap((svg) => [...svg.querySelectorAll('text')]
-      .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale(svg)))),
-    buttons: [...board.querySelectorAll('.panel')].map((p) => {
-      const b = p.querySelector('.panel-show'); if (!b) return null;
-      const r = b.getBoundingClientRect(), q = p.getBoundingClientRect();
-      return {name: b.getAttribute('aria-label'), w: r.width, h: r.height,
-              covers: r.width >= q.width - 2 && r.height >= q.height - 2};
-    }),
+    region: board.dataset.region,
+    pressed: pressed.map((b) => b.dataset.region),
+    view: [view.x, view.y, view.width, view.height],
+    left: box.left, right: box.right, height: box.height,
+    smallest: Math.min(...inside.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
+    texts: inside.length,
   };
 }"""
-
-# Where a panel stands after it was chosen on the fitted board: on the screen from its top (below the replay's
-# step bar where that bar sticks to the top), focused, and drawn at the readable size.
-PANEL_SHOWN = """(name) => {
-  const bar = document.querySelector('.step-bar');
-  const top = bar && getComputedStyle(bar).position === 'sticky' ? bar.getBoundingClientRect().bottom : 0;
-  const panel = [...document.querySelectorAll('#board .panel')].find((p) => p.getAttribute('aria-label') === name);
-  const r = panel.getBoundingClientRect();
-  const svg = panel.querySelector('svg');
-  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
-  return {
-    top: r.top, below: top, focused: document.activeElement === panel, scale,
-    smallest: Math.min(...[...svg.querySelectorAll('text')]
-      .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
-  };
-}"""
-
-
-def panel_in_view(page: Any, name: str) -> dict[str, Any]:
-    """Wait until the panel ``name`` shows from its top (a scroll may be under way), and say where it stands."""
-    page.wait_for_function(
-        f"(name) => {{ const s = ({PANEL_SHOWN})(name); return s.top >= s.below - 1 && s.top <= s.below + 60; }}",
-        arg=name,
-    )
-    return dict(page.evaluate(PANEL_SHOWN, name))
 
 
 @pytest.mark.parametrize("viewport", [PHONE, SMALL_PHONE], ids=["390x844", "360x740"])
-def test_the_fitted_board_is_a_map_on_a_phone_and_a_tapped_panel_is_shown_readable(
+def test_the_region_bar_shows_each_region_of_the_board_readable_or_the_whole_board_on_a_phone(
     page: Any, site: Served, api: Api, shots: Path, viewport: dict[str, int]
 ) -> None:
-    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie"], 11, 40, expansions=["matcha"])
+    """On a phone the board opens on the region the prompt is about; each button of the region bar shows another
+    region at a readable size, or the whole board within the screen's width; each is a 44 px tap target that says
+    it is pressed; the choice is kept while the same question is asked, and the next question shows its region."""
+    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie"], 7, 6)
     name = f"{viewport['width']}x{viewport['height']}"
     page.set_viewport_size(viewport)
-    try:
-        page.goto(f"{site.url}/games/{game_id}#token={token}")
-        page.wait_for_selector(".panel-player svg")
-        page.get_by_role("button", name="Fit the board to the screen").click()
-        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'true'")
-        fitted = page.evaluate(FITTED_MAP)
-        # a map: every title readable, the drawings no smaller than the floor, each panel a button over it
-        assert fitted["titles"] >= 12 and fitted["scale"] >= FIT_FLOOR - 0.005, fitted
-        assert fitted["smallest"] >= 8.5 * FIT_FLOOR - 0.05, fitted
-        assert None not in fitted["buttons"] and all(b["covers"] for b in fitted["buttons"]), fitted
-        assert all(b["w"] >= 44 and b["h"] >= 44 for b in fitted["buttons"]), fitted  # tap targets
-        assert no_horizontal_scroll(page)
-        page.screenshot(path=str(shots / f"record-fitted-map-{name}.png"))
-
-        # under the replay's step bar the board no longer fits at the floor: still the floor, and the page scrolls
-        page.goto(f"{site.url}/games/{game_id}/replay?version=30")
-        wait_shown(page, 30)
-        fitted = page.evaluate(FITTED_MAP)
-        assert fitted["titles"] >= 12 and fitted["scale"] >= FIT_FLOOR - 0.005, fitted
-        assert no_horizontal_scroll(page)
-        page.screenshot(path=str(shots / f"replay-fitted-map-{name}.png"))
-
-        # the last panel tapped: the readable size again, that panel from its top under the step bar, focused
-        page.get_by_role("button", name="Show Chie's clan board at reading size").click()
-        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'false'")
-        shown = panel_in_view(page, "Chie's clan board")
-        assert shown["focused"] and shown["smallest"] >= 10, shown
-        assert page.locator("#board .panel-show").count() == 0
-        page.screenshot(path=str(shots / f"replay-panel-shown-{name}.png"))
-
-        # remembered: readable after a reload
-        page.reload()
-        wait_shown(page, 30)
-        assert (
-            page.get_by_role("button", name="Fit the board to the screen").get_attribute("aria-pressed")
-            == "false"
-        )
-        assert page.evaluate(SMALLEST_BOARD_TEXT) >= 10
-    finally:
-        page.evaluate("() => localStorage.removeItem('heronlog:board-zoom')")
-
-
-def test_a_fitted_panel_is_shown_readable_from_the_keyboard(
-    page: Any, site: Served, api: Api, shots: Path
-) -> None:
-    game_id, token = api.seeded_game(["Aiko", "Ben", "Chie"], 11, 40, expansions=["matcha"])
-    page.set_viewport_size(LAPTOP)
-    page.emulate_media(reduced_motion="reduce")
-    try:
-        page.goto(f"{site.url}/games/{game_id}#token={token}")
-        page.wait_for_selector(".panel-player svg")
-        switch = page.get_by_role("button", name="Fit the board to the screen")
-        switch.focus()
-        page.keyboard.press("Enter")
-        page.wait_for_function("() => document.getElementById('board-zoom').ariaPressed === 'true'")
-        # each fitted panel is the next tab stop after the switch, in the board's order
-        fitted = page.evaluate(FITTED_MAP)
-        names = fitted["buttons"]
-        page.keyboard.press("Tab")
-        assert page.evaluate("document.activeElement.getAttribute('aria-label')") == names[0]["name"]
-        assert names[0]["name"] == "Show Passage of Time at reading size"
-        for _ in range(5):
-            page.keyboard.press("Tab")
-        focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
-        assert focused == "Show Matcha: the Tea Room and Himeji at reading size", focused
-        # its focus ring shows (inside the panel, which clips what overflows it)
-        ring = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
-        assert ring != "none", ring
-        page.screenshot(path=str(shots / "fitted-panel-focused-laptop.png"))
-
-        page.keyboard.press("Enter")
-        # with reduced motion, no scrolling animation: the panel is at the top of the screen at once
-        shown = page.evaluate(PANEL_SHOWN, "Matcha: the Tea Room and Himeji")
-        assert shown["top"] == pytest.approx(8, abs=2) and shown["focused"], shown
-        assert switch.get_attribute("aria-pressed") == "false"
-        assert shown["scale"] > 1.4 * fitted["scale"], (
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("#board .region-bar .region")
+    bar = page.locator("#board .region-bar")
+    assert (
+        bar.get_attribute("role") == "group" and bar.get_attribute("aria-label") == "Show a part of the board"
+    )
+    opened = page.evaluate(REGION_SHOWN)
+    # the prompt's targets are in the region shown: one of them lies inside what the board shows
+    prompt_region = opened["region"]
+    assert opened["pressed"] == [prompt_region] and prompt_region != "all", opened
+    assert page.locator(f"#board svg.board-main [data-region={prompt_region}] .part.target").count() > 0
+    regions = bar.locator(".region").evaluate_all("nodes => nodes.map((n) => n.dataset.region)")
+    assert {"castle", "bridges", "yards", "well", "track", "all"} <= set(regions), regions
+    for region in regions:
+        button = bar.locator(f".region[data-region={region}]")
+        box = button.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (region, box)
+        button.click()
+        shown = page.evaluate(REGION_SHOWN)
+        assert shown["region"] == region and shown["pressed"] == [region], shown
+        assert shown["left"] >= 0 and shown["right"] <= viewport["width"], shown  # within the screen's width
+        if region == "all":
+            continue
+        # readable: no text under 10 px on a 390 px phone (9 on a 360 px one)
+        assert shown["texts"] > 0 and shown["smallest"] >= (10 if viewport["width"] >= 390 else 9), (
+            region,
             shown,
-            fitted,
-        )  # the readable size (1.53 x at 1366 px)
-        # no trap: the tab goes on from the panel, out of the board
-        page.keyboard.press("Tab")
-        assert page.evaluate("Boolean(document.activeElement.closest('#board .panel'))") is False
-        page.reload()
-        page.wait_for_selector(".panel-player svg")
-        assert switch.get_attribute("aria-pressed") == "false"
-        assert page.evaluate("localStorage.getItem('heronlog:board-zoom')") is None
-    finally:
-        page.evaluate("() => localStorage.removeItem('heronlog:board-zoom')")
+        )
+        page.locator("#board").screenshot(path=str(shots / f"region-{region}-{name}.png"))
+    # the whole board: taller than a region, at once, nothing sideways
+    whole = page.evaluate(REGION_SHOWN)
+    assert whole["region"] == "all" and whole["height"] > opened["height"], (whole, opened)
+    assert no_horizontal_scroll(page)
+    # the region chosen stays while the same question is asked; the next question shows its own region
+    bar.locator(".region[data-region=yards]").click()
+    version = version_of(page)
+    click_a_move(page)
+    wait_version(page, version + 1)
+    after = page.evaluate(REGION_SHOWN)
+    assert after["region"] != "all" and after["pressed"] == [after["region"]], after
+
+
+def test_the_region_bar_answers_the_keyboard_and_a_laptop_shows_the_whole_board_without_it(
+    page: Any, site: Served, api: Api
+) -> None:
+    game_id, token = api.seeded_game(["Aiko", "Ben"], 7, 6)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("#board .region-bar .region")
+    wells = page.locator("#board .region-bar .region[data-region=well]")
+    wells.focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate(REGION_SHOWN)["region"] == "well"
+    assert page.evaluate("document.activeElement.dataset.region") == "well"  # the focus stays on the button
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Space")
+    shown = page.evaluate(REGION_SHOWN)
+    assert shown["region"] != "well" and shown["pressed"] == [shown["region"]], shown
+    # focusing a lit part of another region (Tab through the board) shows that region
+    target = page.locator("#board .part.target").first
+    region = target.evaluate("n => n.closest('[data-region]').dataset.region")
+    page.locator(f"#board .region-bar .region[data-region={'well' if region != 'well' else 'yards'}]").click()
+    target.focus()
+    assert page.evaluate(REGION_SHOWN)["region"] == region
+
+    # a laptop: the whole board as printed, no region bar
+    page.set_viewport_size(LAPTOP)
+    page.reload()
+    page.wait_for_selector("#board .domains svg")
+    assert page.locator("#board .region-bar").is_hidden()
+    wide = page.evaluate(REGION_SHOWN)
+    assert wide["region"] == "all" and wide["smallest"] >= 9, wide
 
 
 def test_messages_are_said_beside_the_control_that_caused_them(
@@ -467,11 +351,21 @@ def test_messages_are_said_beside_the_control_that_caused_them(
     game_id, token = api.seeded_game(["Aiko", "Ben"], 11, 10)
 
     def refuse(status: int, code: str, message: str) -> Any:
-        body = json.dumps({"error_code": code, "message": message, "details": {}})
+        body = json.dumps(
+            {
+                "type": f"/api/problems/{code}",
+                "title": code,
+                "status": status,
+                "detail": message,
+                "error_code": code,
+                "rule": None,
+                "details": {},
+            }
+        )
 
         def answer(route: Any) -> None:
             if route.request.method == "POST":
-                route.fulfill(status=status, content_type="application/json", body=body)
+                route.fulfill(status=status, content_type="application/problem+json", body=body)
             else:
                 route.continue_()
 
@@ -495,14 +389,14 @@ def test_messages_are_said_beside_the_control_that_caused_them(
     page.get_by_role("button", name="Apply correction").click()
     said_beside(page, page.locator("#correct-open"), "status", "Move corrected")
 
-    # The recording screen: a move refused (422) is said right above the moves; an undo refused (409) right
+    # The recording screen: a move refused (422) is said right above the moves; an undo refused (412) right
     # under the undo and redo buttons.
     page.goto(f"{site.url}/games/{game_id}")
     page.wait_for_selector("#moves button.move:not([disabled])")
     page.route("**/api/games/*/moves", refuse(422, "illegal_move", "that space is taken"))
     page.locator("#moves button.move:not([disabled])").last.click()
     said_beside(page, page.locator("#moves"), "alert", "that space is taken")
-    page.route("**/api/games/*/undo", refuse(409, "stale_version", "stale"))
+    page.route("**/api/games/*/undo", refuse(412, "stale_version", "stale"))
     page.click("#undo")
     said_beside(page, page.locator(".history-buttons"), "alert", "Someone recorded a move meanwhile")
     assert page.get_by_role("alert").filter(has_text="that space is taken").count() == 0  # a new action
@@ -522,7 +416,7 @@ def test_messages_are_said_beside_the_control_that_caused_them(
     link.click()
     said_beside(page, link, "alert", "try again in a moment")
     page.unroute("**/api/games/*/seats/*/token")
-    problems[:] = [p for p in problems if not any(code in p for code in ("429", "422", "409", "503"))]
+    problems[:] = [p for p in problems if not any(code in p for code in ("429", "422", "412", "409", "503"))]
 
 
 def test_the_score_chart_lines_differ_in_more_than_colour_and_stand_out_from_the_chart(
@@ -583,8 +477,9 @@ def test_no_text_of_a_matcha_board_is_drawn_over_another(
     game_id, _ = matcha_game_with_dice_in_himeji(api)
     page.set_viewport_size(viewport)
     page.goto(f"{site.url}/games/{game_id}")
-    page.wait_for_selector(".panel-matcha svg .die")
-    assert collisions(page, ".panel-matcha svg, .panel-tea-garden svg, .panel-castle svg") == []
+    page.wait_for_selector("#board [data-region=matcha] .die")
+    assert page.locator("#board svg.board-main [data-region=matcha] .die").count() > 0
+    assert collisions(page, "#board svg.board-main, #board .domains svg") == []
 
 
 def test_a_private_game_without_a_token_asks_for_one_and_follows_nothing(
@@ -620,7 +515,7 @@ def test_the_event_stream_stops_on_a_refusal_and_retries_when_the_server_is_unwe
 
     def refuse(route: Any) -> None:
         asked.append(route.request.url)
-        route.fulfill(status=401, content_type="application/json", body='{"message": "no"}')
+        route.fulfill(status=401, content_type="application/problem+json", body='{"detail": "no"}')
 
     page.route("**/stream*", refuse)
     page.goto(f"{site.url}/games/{game_id}")
@@ -852,13 +747,15 @@ ON_SCREEN = """(el) => { const r = el.getBoundingClientRect(); const bar = docum
   return {top: r.top, bottom: r.bottom, height: r.height, screen: innerHeight,
           bar: bar.getBoundingClientRect().top, fixed: getComputedStyle(bar).position === 'fixed'}; }"""
 
-# The page's last control, in the order of the page (the quick bar's own controls apart), as the test of every
-# control finds controls: its rectangle, and whether it is what a finger at its centre meets.
+# The page's last control as the page is laid out (the lowest on the page: on a phone the board comes first,
+# though the moves come first in the document), the quick bar's own controls apart, as the test of every control
+# finds controls: its rectangle, and whether it is what a finger at its centre meets.
 LAST_CONTROL = """() => {
   const bar = document.getElementById('quick-bar');
   const controls = [...document.querySelectorAll('a[href], button, summary, input, select, textarea, [tabindex="0"]')]
     .filter((el) => !bar.contains(el) && el.type !== 'hidden' && el.getBoundingClientRect().height > 0);
-  const last = controls[controls.length - 1];
+  const bottom = (el) => el.getBoundingClientRect().bottom;
+  const last = controls.reduce((low, el) => (bottom(el) > bottom(low) ? el : low));
   const r = last.getBoundingClientRect();
   const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   return {name: last.outerHTML.slice(0, 60), top: r.top, bottom: r.bottom, bar: bar.getBoundingClientRect().top,
@@ -902,19 +799,24 @@ def test_undo_redo_and_the_board_stay_at_hand_in_a_bar_on_a_phone(page: Any, sit
     assert recent_index(page) == last - 1
     page.locator("body").press("Control+y")
     wait_version(page, version + 4)
-    # the jump: to the board (its top on the screen), then back to the moves (the prompt on the screen)
+    # the jump: the page opens on the board, so it goes down to the moves (the prompt on the screen), then back
+    # up to the board (its top on the screen)
+    page.evaluate("window.scrollTo(0, 0)")
     jump = page.locator("#quick-bar #jump")
-    assert jump.locator(".jump-word").inner_text() == "Board"
-    assert page.get_by_role("link", name="Go to the Board").count() == 1
+    page.wait_for_function("() => document.querySelector('#jump .jump-word').textContent === 'Moves'")
+    assert jump.locator(".jump-arrow").inner_text().strip() == "↓"
+    assert page.get_by_role("link", name="Go to the Moves").count() == 1
+    jump.click()
+    prompt = page.locator("#prompt-title").evaluate(ON_SCREEN)
+    assert prompt["top"] >= 0 and prompt["bottom"] <= prompt["bar"], prompt
+    assert page.evaluate("document.activeElement.id") == "prompt-title"
+    page.wait_for_function("() => document.querySelector('#jump .jump-word').textContent === 'Board'")
+    assert jump.locator(".jump-arrow").inner_text().strip() == "↑"
     jump.click()
     board = page.locator(".board-area").evaluate(ON_SCREEN)
     assert 0 <= board["top"] <= 20, board
     assert page.evaluate("document.activeElement.id") == "board-title"
     page.wait_for_function("() => document.querySelector('#jump .jump-word').textContent === 'Moves'")
-    jump.click()
-    prompt = page.locator("#prompt-title").evaluate(ON_SCREEN)
-    assert prompt["top"] >= 0 and prompt["bottom"] <= prompt["bar"], prompt
-    page.wait_for_function("() => document.querySelector('#jump .jump-word').textContent === 'Board'")
     # scrolled to the very bottom, the page's last control shows whole above the bar
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     page.wait_for_timeout(100)

@@ -61,10 +61,10 @@ def test_twenty_clients_racing_get_exactly_one_success_per_version(redis_server:
             CLIENTS, lambda i, picks=picks, version=version: api.play(game_id, picks[i], token, version)
         )
         statuses = Counter(answer.status for answer in answers)
-        assert statuses == {201: 1, 409: CLIENTS - 1}, statuses
+        assert statuses == {201: 1, 412: CLIENTS - 1}, statuses
         for answer in answers:
-            if answer.status == 409:
-                assert answer.error() == (409, "stale_version")
+            if answer.status == 412:
+                assert answer.error() == (412, "stale_version")
                 assert answer.body["details"]["current_version"] == version + 1
             else:
                 assert answer.body["versions"] == [version + 1]

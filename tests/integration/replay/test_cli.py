@@ -112,6 +112,10 @@ def test_a_log_with_resolutions_is_checked_again_on_the_command_line(tmp_path: P
 @pytest.mark.parametrize("command", ["export", "revalidate"])
 def test_an_unknown_game_is_a_clear_error(tmp_path: Path, command: str) -> None:
     # revalidate once ended in a traceback for both (GameNotFound, and ValueError for a malformed id)
+    if command == "export":  # export only reads: where there is no store it says so, and creates none
+        nothing = heronlog(tmp_path, command, "00000000-0000-4000-8000-000000000000")
+        assert nothing.returncode == 1 and "no store at" in nothing.stderr and not list(tmp_path.iterdir())
+    open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite")).close()
     run = heronlog(tmp_path, command, "00000000-0000-4000-8000-000000000000")
     assert run.returncode == 1
     assert "no game" in run.stderr and "Traceback" not in run.stderr

@@ -125,7 +125,7 @@ def test_a_damaged_event_names_its_game_and_version_and_stops_no_other_game(
     api = ApiClient(flask_transport(app.test_client()))
     answer = api.get(f"/api/games/{archive['damaged']}")
     assert answer.error() == (500, "game_corrupt")
-    assert str(archive["damaged"]) in answer.body["message"] and "version 7" in answer.body["message"]
+    assert str(archive["damaged"]) in answer.body["detail"] and "version 7" in answer.body["detail"]
     assert api.get(f"/api/games/{archive['damaged']}/export").error() == (500, "game_corrupt")
     listing = api.get("/api/games")
     assert listing.status == 200 and len(listing.body["games"]) == 3

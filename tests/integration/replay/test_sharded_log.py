@@ -39,9 +39,9 @@ def test_games_spread_over_shards_on_different_cluster_nodes(cluster_url: str) -
     # Every per-game operation finds its shard.
     first = ids[0]
     list(play_random(log, first, 4, random.Random(1)))
-    log.undo(first, expected_version=5, actor="p")
+    log.undo(first, expected_version=5, actor="owner")
     assert log.get(first).line == (2, 3, 4)
-    note = log.annotate(first, version=2, author="t", text="hello")
+    note = log.annotate(first, version=2, author="owner", text="hello")
     assert [item.id for item in log.annotations(first)] == [note.id]
 
     # Forks and imports may land on another shard, and still link and refold.
@@ -53,8 +53,10 @@ def test_games_spread_over_shards_on_different_cluster_nodes(cluster_url: str) -
 
     listed = [summary.game_id for summary in log.list_games(limit=200)]
     assert set(listed) == {str(game_id) for game_id in [*ids, branch, copy]}
-    assert listed[0] == str(branch), "newest first across shards (an import keeps its recorded time)"
-    page, total = log.page_of_games(limit=2, offset=1)
-    assert [summary.game_id for summary in page] == listed[1:3] and total == len(listed)
+    assert listed[:2] == [str(copy), str(branch)], "newest first across shards (an import: when it came)"
+    assert log.get(copy).created_on == log.get(first).created_on, "an imported game keeps its own date"
+    assert log.list_games(limit=1)[0].created_on == log.get(first).created_on.isoformat(), "and shows it"
+    page = log.page_of_games(limit=2, offset=1)
+    assert [summary.game_id for summary in page.summaries] == listed[1:3] and page.total == len(listed)
     assert domain.legal_moves(log.get(ids[-1]).state)
     log.close()

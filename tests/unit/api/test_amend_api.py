@@ -55,6 +55,12 @@ def test_a_dry_run_reports_the_first_misfit_with_what_it_takes_to_resolve_it(
     assert all(move["kind"] in ("place_die", "convert") for move in misfit["legal_moves"])
     assert misfit["prompt"]["kind"] == "place_die" and misfit["prompt"]["text"]
     assert misfit["state"]["players"][1]["name"] == "Ben" and "catalog" not in misfit["state"]
+    # each legal move there as a page offers it, in the same order: the Well is where Ben's die really went
+    choices = misfit["choices"]
+    assert len(choices) == len(misfit["legal_moves"]) and all(choice["words"] for choice in choices)
+    well = choices[misfit["legal_moves"].index(BEN_TOOK_THE_WELL)]
+    assert well["target"] == "well:" and well["words"].startswith("The Well")
+    assert "room:steward_1" not in [choice["target"] for choice in choices]  # full: not a place to go
 
 
 def test_resolutions_found_by_dry_runs_are_written_in_one_request(
@@ -141,7 +147,7 @@ def test_a_resolution_that_does_not_fit_is_refused_with_its_code_and_nothing_is_
     for dry_run in (True, False):
         refused = amend(api, game_id, token, version, dry_run=dry_run, resolutions=resolutions)
         assert refused.error() == (status, code), refused.body
-        assert refused.body["message"]
+        assert refused.body["detail"]
     assert api.game(game_id)["version"] == version
     if code == "illegal_move":
         assert refused.body["rule"] == "R-P05" and refused.body["details"]["resolution_index"] == 14
@@ -154,7 +160,7 @@ def test_a_correction_with_resolutions_is_a_write_as_any_other_stale_and_retried
 ) -> None:
     game_id, token, version = scenario
     stale = amend(api, game_id, token, version - 1, resolutions=SEEDED_RESOLUTIONS)
-    assert stale.error() == (409, "stale_version") and stale.body["details"]["current_version"] == version
+    assert stale.error() == (412, "stale_version") and stale.body["details"]["current_version"] == version
     first = amend(api, game_id, token, version, resolutions=SEEDED_RESOLUTIONS, key="fix-move-10")
     again = amend(api, game_id, token, version, resolutions=SEEDED_RESOLUTIONS, key="fix-move-10")
     assert first.status == again.status == 200 and again.body == first.body

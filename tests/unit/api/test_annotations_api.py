@@ -89,7 +89,7 @@ def test_a_target_the_board_does_not_have_is_refused_on_post_and_patch(api: ApiC
         path, {"version": 1, "text": "x", "target": {"kind": "room", "id": "nowhere"}}, token=owner
     )
     assert refused.error() == (400, "invalid_annotation")
-    assert "steward_1" in refused.body["message"] and "diplomat_2" in refused.body["message"]
+    assert "steward_1" in refused.body["detail"] and "diplomat_2" in refused.body["detail"]
     assert refused.body["details"]["ids"][0] == "steward_1"
     for target in (
         {"kind": "bridge", "id": "green"},  # Matcha's bridge, not in a base game
@@ -109,7 +109,7 @@ def test_a_target_the_board_does_not_have_is_refused_on_post_and_patch(api: ApiC
         assert api.post(path, body, token=owner).status == 201, target
     note = api.post(path, {"version": 1, "text": "x"}, token=owner).body
     edit = api.patch(f"{path}/{note['id']}", {"target": {"kind": "yard", "id": "yard_9"}}, token=owner)
-    assert edit.error() == (400, "invalid_annotation") and "yard_3" in edit.body["message"]
+    assert edit.error() == (400, "invalid_annotation") and "yard_3" in edit.body["detail"]
     assert api.get(f"{path}/{note['id']}").body["target"] is None
 
 

@@ -5,7 +5,6 @@ msgspec with the standard library's behaviour kept where msgspec differs (api.re
 from __future__ import annotations
 
 import json
-import math
 import random
 from typing import Any
 
@@ -81,13 +80,15 @@ def test_answers_keep_non_ascii_text_and_the_schema_field_order(api: ApiClient, 
     assert [player["name"] for player in game["players"]] == ["Chié", "Zoë"]
 
 
-def test_decode_reads_what_the_standard_library_reads() -> None:
+def test_decode_reads_what_the_standard_library_reads_and_refuses_what_is_not_json_text() -> None:
     assert fastjson.decode(b'{"a": [1, 2.5, "x"], "b": null}') == {"a": [1, 2.5, "x"], "b": None}
     assert (
         fastjson.decode(b'{"big": 123456789012345678901234567890}')["big"] == 123456789012345678901234567890
     )
-    assert math.isnan(fastjson.decode(b'{"a": NaN}')["a"])  # msgspec refuses NaN: the fallback reads it
-    assert fastjson.decode(b'"\\ud800"') == "\ud800"  # a lone surrogate escape, likewise
+    # msgspec refuses these and the standard library reads them; none is JSON text a game may hold
+    for refused in (b'{"a": NaN}', b"[Infinity]", b'"\\ud800"', b'{"\\udc00": 1}', b"1" * 4301):
+        with pytest.raises(json.JSONDecodeError):
+            fastjson.decode(refused)
     with pytest.raises(json.JSONDecodeError):
         fastjson.decode(b"{not json")
 

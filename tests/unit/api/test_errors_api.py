@@ -89,7 +89,9 @@ def test_a_token_sent_with_a_write_that_takes_none_does_not_escape_the_address_l
     assert api.get("/api/games").body["total"] == 2
     # a write to a game is still counted per token: the game's tokens have their own budget
     game_id = api.get("/api/games").body["games"][0]["game_id"]
-    assert api.post(f"/api/games/{game_id}/forks", {}, token="made-up").error() == (401, "unauthorized")
+    assert api.post(f"/api/games/{game_id}/undo", {}, token="made-up").error() == (401, "unauthorized")
+    # ... but a fork creates a game: it is counted by address whatever token it sends (issue 29)
+    assert api.post(f"/api/games/{game_id}/forks", {}, token="made-up").error() == (429, "rate_limited")
 
 
 def test_an_unexpected_error_is_logged_and_answered_500_internal_error(app: Flask) -> None:
@@ -99,7 +101,7 @@ def test_an_unexpected_error_is_logged_and_answered_500_internal_error(app: Flas
 
     answer = ApiClient(flask_transport(app.test_client())).get("/api/broken-on-purpose")
     assert answer.error() == (500, "internal_error")
-    assert "a bug" not in answer.body["message"]
+    assert "a bug" not in answer.body["detail"]
 
 
 def test_an_unreachable_store_is_503_store_unavailable(
@@ -123,6 +125,7 @@ def test_every_error_code_has_a_client_or_server_status() -> None:
         "game_corrupt",
         "store_unavailable",
         "too_many_streams",
+        "too_many_imports",
     ]
 
 
@@ -136,6 +139,17 @@ def test_the_score_sheet_scores_tallies_and_stores_nothing(api: ApiClient) -> No
     assert [(s["player"], s["total"], s["rank"]) for s in sheets] == [("Aiko", 32, 1), ("Ben", 31, 2)]
     lines = {line["label"]: line["points"] for line in sheets[0]["lines"]}
     assert lines["coins and seals"] == 2 and sum(lines.values()) == 32
+    # the words of each line and the icons of what it counts, served with it (the pages relabel nothing)
+    icons = {line["label"]: line["icons"] for line in sheets[0]["lines"]}
+    assert icons == {
+        "CP during the game": ["cp"],
+        "coins and seals": ["coin", "seal"],
+        "resources": ["food", "iron", "pearl"],
+        "Passage of Time": ["pot"],
+        "courtiers": ["courtier"],
+        "warriors": ["warrior"],
+        "gardeners": ["gardener"],
+    }
     assert api.get("/api/games").body["games"] == []
     bad = api.post("/api/score-sheets", {"players": [{"name": "Aiko", "cp": "lots"}]})
     assert bad.error() == (400, "invalid_tallies")

@@ -78,6 +78,18 @@ def test_the_list_says_how_many_games_it_finds_and_where_its_next_page_is(api: A
     assert api.get("/api/games").body["total"] == 6 and api.get("/api/games").body["next"] is None
 
 
+def test_the_list_pages_back_by_its_previous_link_and_refuses_a_forged_cursor(api: ApiClient) -> None:
+    made = [api.create(["Aiko", "Ben"], seed=seed, title=f"Game {seed}")[0] for seed in range(5)]
+    first = api.get("/api/games?limit=2").body
+    second = api.get(first["next"]).body
+    assert [game["game_id"] for game in second["games"]] == made[2:0:-1] and "limit=2" in second["next"]
+    assert api.get(second["previous"]).body["games"] == first["games"]
+    assert first["previous"] is None and first["complete"] is True
+    assert api.get("/api/games?after=12_nope").error() == (400, "invalid_request")
+    cursor = first["next"].split("after=")[1]
+    assert api.get(f"/api/games?after={cursor}&before={cursor}").error() == (400, "invalid_request")
+
+
 def test_an_unknown_game_is_404_in_the_error_envelope(api: ApiClient) -> None:
     answer = api.get(f"/api/games/{uuid.uuid4()}")
     assert answer.error() == (404, "game_not_found")
@@ -112,6 +124,14 @@ def test_the_catalog_is_served_once_apart_from_the_board(api: ApiClient) -> None
     assert catalog.status == 200 and catalog.etag == game["version"]
     assert catalog.body["rules_version"] == game["rules_version"]
     assert {"stewards", "gardens"} <= set(catalog.body["catalog"])
+    # the parts a comment may point at, each with the icon the pages show beside its name
+    said = catalog.body["words"]
+    assert set(said["part_icons"]) == set(said["annotations"])
+    assert said["part_icons"]["well:"] == "well" and said["part_icons"]["bridge:coral"] == "tile:coral"
+    assert (
+        said["part_icons"]["garden:coral_plant"] == "plant"
+        and said["part_icons"]["room:steward_1"] == "courtier"
+    )
 
 
 def test_the_id_of_another_stream_is_no_game(api: ApiClient) -> None:

@@ -45,7 +45,7 @@ def test_undo_back_to_a_version_and_the_timeline_keeps_undone_moves_on_request(a
     assert [(e["version"], e["undone"]) for e in full] == [(2, False), (3, True), (4, True)]
 
 
-def test_nothing_to_undo_is_409_and_a_stale_undo_is_409(api: ApiClient) -> None:
+def test_nothing_to_undo_is_409_and_a_stale_undo_is_412(api: ApiClient) -> None:
     game_id, token, _ = api.create(2, seed=5)
     assert api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=1).error() == (
         409,
@@ -53,7 +53,7 @@ def test_nothing_to_undo_is_409_and_a_stale_undo_is_409(api: ApiClient) -> None:
     )
     game_id, token = started(api, 1)
     stale = api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=1)
-    assert stale.error() == (409, "stale_version") and stale.body["details"]["current_version"] == 2
+    assert stale.error() == (412, "stale_version") and stale.body["details"]["current_version"] == 2
 
 
 def test_a_seat_token_undoes_only_its_own_moves(api: ApiClient) -> None:
@@ -114,7 +114,15 @@ def test_legal_moves_before_a_past_move_are_the_alternatives_amend_accepts(api: 
         assert body["recorded"] == then["moves"][0]
         assert body["state"] == api.get(f"/api/games/{game_id}/states/{version - 1}").body["state"]
     # without the parameter, the answer is the pending prompt's, exactly as before
-    assert set(api.legal(game_id).body) == {"game_id", "version", "over", "closed", "prompt", "moves"}
+    assert set(api.legal(game_id).body) == {
+        "game_id",
+        "version",
+        "over",
+        "closed",
+        "prompt",
+        "moves",
+        "choices",
+    }
 
     alternatives = api.get(f"/api/games/{game_id}/legal-moves?before=3").body
     other = next(move for move in alternatives["moves"] if move != alternatives["recorded"])
@@ -294,7 +302,7 @@ def test_a_fork_is_a_new_game_with_its_own_owner_linked_to_its_parent(api: ApiCl
     assert api.game(game_id)["version"] == 4
 
 
-def test_export_in_three_formats_and_import_round_trip(api: ApiClient) -> None:
+def test_export_in_every_format_and_import_round_trip(api: ApiClient) -> None:
     game_id, token = started(api, 4)
     api.post(f"/api/games/{game_id}/annotations", {"version": 2, "text": "bold"}, token=token)
     exported = api.get(f"/api/games/{game_id}/export")
@@ -303,8 +311,16 @@ def test_export_in_three_formats_and_import_round_trip(api: ApiClient) -> None:
     assert text.headers["content-type"].startswith("text/plain") and "bold" in text.body
     # names and notes as written, markup included: never sniffed as HTML
     assert text.headers["x-content-type-options"] == "nosniff"
-    bgstats = api.get(f"/api/games/{game_id}/export?format=bgstats").body
-    assert bgstats["plays"][0]["sourcePlayId"] == game_id
+    bgstats = api.get(f"/api/games/{game_id}/export?format=bgstats")
+    assert bgstats.headers["content-disposition"] == f'attachment; filename="heronlog-{game_id}.bgsplay"'
+    assert [player["id"] for player in bgstats.body["players"]] == [1, 2]
+    assert bgstats.body["plays"][0]["ignored"] is True  # four moves: not a finished play
+    # the create-play link makes a play with a winner: never of a game in progress
+    assert api.get(f"/api/games/{game_id}/export?format=bgstats-link").error() == (409, "game_unfinished")
+    bgg = api.get(f"/api/games/{game_id}/export?format=bgg")
+    assert bgg.headers["content-type"].startswith("text/xml") and "<plays" in bgg.body
+    assert api.get(f"/api/games/{game_id}/export/bgg").body == bgg.body
+    assert api.get(f"/api/games/{game_id}/export/text").body == text.body
     assert api.get(f"/api/games/{game_id}/export?format=pdf").error() == (400, "invalid_request")
 
     copy = api.post("/api/games/import?new_id=1", exported.body)
@@ -412,7 +428,7 @@ def test_a_move_of_the_wrong_seat_is_refused_naming_the_players_from_seat_1(api:
     answer = api.play(game_id, move, token, game["version"])
     names = ["Aiko", "Ben"]
     assert answer.body["error_code"] == "not_your_turn"
-    assert answer.body["message"] == (
+    assert answer.body["detail"] == (
         f"it is {names[waited]}'s turn (seat {waited + 1}), not {names[1 - waited]}'s (seat {2 - waited})"
     )
 
@@ -428,7 +444,7 @@ def test_a_game_that_is_over_cannot_be_abandoned(api: ApiClient) -> None:
         ]
     refused = api.post(f"/api/games/{game_id}/abandon", {}, token=owner, if_match=listing["version"])
     assert refused.error() == (409, "game_closed")
-    assert refused.body["details"] == {"over": True} and "over" in refused.body["message"]
+    assert refused.body["details"] == {"over": True} and "over" in refused.body["detail"]
     game = api.game(game_id)
     assert (
         game["status"] == "finished" and game["abandoned"] is None and game["version"] == listing["version"]

@@ -82,4 +82,4 @@ def test_a_version_beyond_the_store_is_400_naming_the_field(sqlite_app: Flask) -
     assert api.get(f"/api/games/{game}/changes?since={BIG - 1}").status == 200
     stream = api.get(f"/api/games/{game}/stream?timeout=0", **{"Last-Event-ID": str(BIG)})
     assert stream.error() == (400, "invalid_request")
-    assert "Last-Event-ID" in stream.body["message"]
+    assert "Last-Event-ID" in stream.body["detail"]

@@ -24,6 +24,9 @@ def test_a_matcha_game_is_created_and_played_over_http(api: ApiClient) -> None:
     sheets = api.get(f"/api/games/{game_id}/score").body["sheets"]
     labels = [line["label"] for line in sheets[0]["lines"]]
     assert labels[-2:] == ["gardeners", "geishas"]
+    # each line with the icons of what it counts: the whisks among the resources, the geishas' line its own
+    icons = {line["label"]: line["icons"] for line in sheets[0]["lines"]}
+    assert icons["resources"] == ["food", "iron", "pearl", "whisk"] and icons["geishas"] == ["geisha"]
     assert all(sheet["total"] == sum(line["points"] for line in sheet["lines"]) for sheet in sheets)
 
 

@@ -92,12 +92,12 @@ def test_a_batch_is_applied_all_or_nothing(api: ApiClient) -> None:
     assert accepted.etag == 4
 
 
-def test_a_stale_write_is_409_with_the_current_version(api: ApiClient) -> None:
+def test_a_stale_write_is_412_precondition_failed_with_the_current_version(api: ApiClient) -> None:
     game_id, token, _ = api.create(2, seed=5)
     move = api.legal(game_id).body["moves"][0]
     assert api.play(game_id, move, token, 1).status == 201
     stale = api.play(game_id, api.legal(game_id).body["moves"][0], token, 1)
-    assert stale.error() == (409, "stale_version")
+    assert stale.error() == (412, "stale_version")
     assert stale.body["details"]["current_version"] == 2
     assert api.game(game_id)["version"] == 2
 
@@ -224,7 +224,7 @@ def test_a_malformed_idempotency_key_is_refused_on_every_write_and_changes_nothi
     body = {"version": 2, "text": "x"} if write in ("annotations", "forks") else {}
     refused = api.post(f"/api/games/{game_id}/{write}", body, token=token, if_match=2, key=key)
     assert refused.error() == (400, "invalid_request")
-    assert "Idempotency-Key" in refused.body["message"]
+    assert "Idempotency-Key" in refused.body["detail"]
     game = api.game(game_id)
     assert game["version"] == 2 and game["status"] != "abandoned"
     assert api.get(f"/api/games/{game_id}/annotations").body["annotations"] == []
@@ -303,7 +303,7 @@ def test_a_retried_seat_token_request_whose_token_stopped_working_is_409_token_s
     retried = api.post(path, token=owner, key="seat-2")
     assert retried.error() == (409, "token_superseded")
     assert retried.body["details"] == {"seat": 1}
-    message = retried.body["message"]
+    message = retried.body["detail"]
     assert "Player 2 (seat 2)" in message and "new Idempotency-Key" in message
     assert ("replaced" if since == "replaced" else "withdrawn") in message
     assert first not in json.dumps(retried.body) and (newer is None or newer not in json.dumps(retried.body))

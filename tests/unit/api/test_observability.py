@@ -77,7 +77,7 @@ def test_one_log_line_per_request_with_its_route_template_status_and_actor(
         "actor": "owner",
     }
     assert first.__dict__["duration_ms"] >= 0
-    assert (second.__dict__["status"], second.__dict__["error_code"]) == (409, stale.body["error_code"])
+    assert (second.__dict__["status"], second.__dict__["error_code"]) == (412, stale.body["error_code"])
 
 
 def test_the_json_formatter_writes_one_object_per_line_with_fields_and_traceback() -> None:
@@ -94,7 +94,7 @@ def test_the_json_formatter_writes_one_object_per_line_with_fields_and_traceback
     text = formatter.format(failed)
     assert "\n" not in text
     entry = json.loads(text)
-    assert entry["error"] == "ValueError('boom')"
+    assert entry["error"] == "ValueError: boom"
     assert 'raise ValueError("boom")' in entry["traceback"]
 
 
@@ -117,7 +117,7 @@ def test_an_unexpected_error_is_a_500_logged_as_json_with_its_request_id_and_tra
     assert answer.error() == (500, "internal_error")
     [line] = [json.loads(text) for text in written.getvalue().splitlines()]
     assert line["request_id"] == "bug-report-1" and line["level"] == "error"
-    assert line["error"] == "RuntimeError('a bug')" and 'raise RuntimeError("a bug")' in line["traceback"]
+    assert line["error"] == "RuntimeError: a bug" and 'raise RuntimeError("a bug")' in line["traceback"]
 
 
 def test_metrics_count_requests_moves_conflicts_and_rate_limited_writes() -> None:
@@ -129,19 +129,36 @@ def test_metrics_count_requests_moves_conflicts_and_rate_limited_writes() -> Non
     listing = api.legal(game_id)
     assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
     assert api.play(game_id, listing.body["moves"][0], owner, listing.etag, key="k1").status == 201
-    assert api.play(game_id, listing.body["moves"][0], owner, listing.etag).status == 409
+    assert api.play(game_id, listing.body["moves"][0], owner, listing.etag).status == 412
     api.create(2, seed=1)
     assert api.post("/api/games", {"players": 2}).status == 429
     samples = scrape(api)
     moves_route = (("method", "POST"), ("route", "/api/games/<uuid:game_id>/moves"))
     assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "201")))] == 2
-    assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "409")))] == 1
+    assert samples[("heronlog_http_requests_total", (*moves_route, ("status", "412")))] == 1
     # the retried key recorded nothing new: one move
     assert samples[("heronlog_moves_recorded_total", ())] == 1
     assert samples[("heronlog_conflicts_total", (("error_code", "stale_version"),))] == 1
     assert samples[("heronlog_rate_limited_total", ())] == 1
     latency_count = ("heronlog_http_request_duration_seconds_count", (("method", "POST"), moves_route[1]))
     assert samples[latency_count] == 3
+
+
+def test_a_method_http_does_not_define_is_counted_as_other_so_made_up_methods_cannot_grow_the_metrics(
+    api: ApiClient,
+) -> None:
+    assert api.send("GET", "/healthz", None, {}).status == 200
+    for index in range(30):
+        assert api.send(f"BREW{index}", "/healthz", None, {}).error() == (405, "method_not_allowed")
+    samples = scrape(api)
+    methods = {dict(labels)["method"] for name, labels in samples if name == "heronlog_http_requests_total"}
+    assert methods == {"GET", "other"}
+    other = (("method", "other"), ("route", "unmatched"), ("status", "405"))
+    assert samples[("heronlog_http_requests_total", other)] == 30
+    latency = {
+        dict(labels)["method"] for name, labels in samples if name.startswith("heronlog_http_request_dur")
+    }
+    assert latency == {"GET", "other"}
 
 
 def test_a_store_outage_is_counted_as_a_store_error(app: Flask, api: ApiClient) -> None:
@@ -154,6 +171,23 @@ def test_a_store_outage_is_counted_as_a_store_error(app: Flask, api: ApiClient) 
     assert api.get(f"/api/games/{game_id}").error() == (503, "store_unavailable")
     samples = scrape(api)
     assert samples[("heronlog_store_errors_total", (("route", "/api/games/<uuid:game_id>"),))] == 1
+
+
+def test_metrics_report_each_workers_cache_against_its_budget_and_its_resident_memory() -> None:
+    app = create_app({"STORE": StoreConfig(kind="memory")})
+    api = ApiClient(flask_transport(app.test_client()))
+    before = scrape(api)
+    assert before[("heronlog_cache_bytes", ())] == 0
+    assert app.extensions["heronlog"].built is None, "the metrics never build the game log themselves"
+    assert before[("heronlog_worker_resident_bytes", ())] > 10_000_000
+    game_id, _, _ = api.create(2)
+    api.get(f"/api/games/{game_id}")
+    samples = scrape(api)
+    assert 0 < samples[("heronlog_cache_bytes", ())] <= samples[("heronlog_cache_budget_bytes", ())]
+    assert samples[("heronlog_cache_budget_bytes", ())] == 48 * 1024 * 1024
+    assert samples[("heronlog_cache_entries", ())] >= 2  # the game and its access stream
+    assert samples[("heronlog_cache_lookups_total", (("outcome", "hit"),))] >= 1
+    assert ("heronlog_cache_evictions_total", ()) in samples
 
 
 def test_metrics_need_the_metrics_token_when_one_is_set() -> None:
@@ -267,9 +301,17 @@ def test_lines_written_by_many_threads_at_once_arrive_whole(monkeypatch: pytest.
         for index in range(200):
             logger.info("request", extra={"writer": thread, "index": index, "padding": "x" * (index * 7)})
 
+    def chained(links: int) -> None:  # a traceback of many chained errors: a line far longer than PIPE_BUF
+        if not links:
+            raise RuntimeError("link 0")
+        try:
+            chained(links - 1)
+        except RuntimeError as error:
+            raise RuntimeError(f"link {links}") from error
+
     def long_one() -> None:
         try:
-            raise RuntimeError("y" * (2 * select.PIPE_BUF))
+            chained(60)
         except RuntimeError:
             logger.exception("a long traceback")
 
@@ -289,7 +331,8 @@ def test_lines_written_by_many_threads_at_once_arrive_whole(monkeypatch: pytest.
     seen = {(line["writer"], line["index"]) for line in lines if line["message"] == "request"}
     assert seen == {(thread, index) for thread in range(8) for index in range(200)}
     [traceback] = [line for line in lines if line["message"] == "a long traceback"]
-    assert "y" * (2 * select.PIPE_BUF) in traceback["traceback"]
+    assert len(traceback["traceback"]) > 2 * select.PIPE_BUF
+    assert traceback["traceback"].count("RuntimeError: link") == 61
     assert len(lines) == 8 * 200 + 1
 
 
@@ -297,3 +340,55 @@ def test_serve_logs_through_the_line_handler_in_either_format() -> None:
     for log_format in ("json", "text"):
         config = observability.logging_config(log_format, "info")
         assert config["handlers"]["console"]["class"] == "api.server.observability.LineHandler"
+
+
+def test_the_metrics_carry_the_build_info_and_the_process_series(api: ApiClient) -> None:
+    from replay.health import package_version
+
+    samples = scrape(api)
+    [build] = [labels for (name, labels) in samples if name == "heronlog_build_info"]
+    assert dict(build)["version"] == package_version() and samples[("heronlog_build_info", build)] == 1
+    names = {name for name, _ in samples}
+    assert {"process_resident_memory_bytes", "process_cpu_seconds_total", "python_info"} <= names
+
+
+def test_counters_are_there_from_zero_before_anything_happened(api: ApiClient) -> None:
+    samples = scrape(api)
+    for code in ("stale_version", "nothing_to_undo", "game_closed"):
+        assert samples[("heronlog_conflicts_total", (("error_code", code),))] == 0
+    assert samples[("heronlog_rate_limited_total", ())] == 0
+    assert samples[("heronlog_moves_recorded_total", ())] == 0
+    moves = "/api/games/<uuid:game_id>/moves"
+    assert samples[("heronlog_store_errors_total", (("route", moves),))] == 0
+
+
+def test_the_metrics_answer_openmetrics_to_a_scraper_that_asks_for_it(api: ApiClient) -> None:
+    from prometheus_client.openmetrics.parser import text_string_to_metric_families as openmetrics
+
+    answer = api.get("/metrics", Accept="application/openmetrics-text; version=1.0.0; charset=utf-8")
+    assert answer.headers["content-type"].startswith("application/openmetrics-text")
+    assert answer.body.rstrip().endswith("# EOF")
+    families = {family.name for family in openmetrics(answer.body)}
+    assert {"heronlog_http_requests", "heronlog_build_info"} <= families
+    assert api.get("/metrics").headers["content-type"].startswith("text/plain")
+
+
+def test_the_request_log_names_the_client_and_the_w3c_trace_it_belongs_to(
+    api: ApiClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    with caplog.at_level(logging.INFO, logger="heronlog.request"):
+        api.get("/healthz", traceparent=trace, **{"X-Forwarded-For": "203.0.113.7"})
+        api.get("/healthz", traceparent="00-00000000000000000000000000000000-00f067aa0ba902b7-01")
+        api.get("/healthz", traceparent="not a trace")
+    traced, zero, malformed = [
+        record.__dict__ for record in caplog.records if record.name == "heronlog.request"
+    ]
+    assert traced["client"] == "127.0.0.1" and traced["forwarded_for"] == "203.0.113.7"
+    assert (traced["trace_id"], traced["parent_id"]) == (
+        "4bf92f3577b34da6a3ce929d0e0e4736",
+        "00f067aa0ba902b7",
+    )
+    assert "trace_id" not in zero and "trace_id" not in malformed  # an invalid traceparent is ignored
+    line = json.loads(observability.JsonFormatter().format(caplog.records[0]))
+    assert line["trace_id"] == "4bf92f3577b34da6a3ce929d0e0e4736" and line["client"] == "127.0.0.1"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from flask.testing import FlaskClient
@@ -43,7 +44,7 @@ def test_the_document_lists_every_resource_of_the_design(client: FlaskClient) ->
 def test_every_operation_documents_the_error_envelope_as_its_default_answer(client: FlaskClient) -> None:
     document = client.get("/api/openapi.json").get_json()
     error = document["components"]["schemas"]["Error"]
-    assert set(error["required"]) == {"status", "error_code", "rule", "message", "details"}
+    assert set(error["required"]) == {"type", "title", "status", "detail", "error_code", "rule", "details"}
     for path, item in document["paths"].items():
         for method, operation in item.items():
             if method not in METHODS:
@@ -101,3 +102,110 @@ def test_issuing_a_seat_token_documents_the_409_of_a_retry_whose_token_stopped_w
     post = operation["post"]
     assert "token_superseded" in post["responses"]["409"]["description"]
     assert "token_superseded" in post["description"]
+
+
+# --- what client generators and linters need ---------------------------------------------------------------
+
+
+def operations(document: dict) -> list[tuple[str, str, dict]]:  # type: ignore[type-arg]
+    return [
+        (method, path, operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if method in METHODS
+    ]
+
+
+def test_every_operation_has_a_unique_operation_id_from_the_table(client: FlaskClient) -> None:
+    from api.resources.openapi import OPERATION_IDS
+
+    document = client.get("/api/openapi.json").get_json()
+    ids = [operation["operationId"] for _, _, operation in operations(document)]
+    assert len(ids) == len(set(ids)) == len(operations(document))
+    # a new operation gets its name in api.resources.openapi.OPERATION_IDS, not a made-up one
+    assert {(method, path) for method, path, _ in operations(document)} == set(OPERATION_IDS)
+
+
+def test_operations_that_take_no_token_say_so_and_the_document_has_servers_and_a_license(
+    client: FlaskClient,
+) -> None:
+    document = client.get("/api/openapi.json").get_json()
+    public = {op["operationId"] for _, _, op in operations(document) if op["security"] == []}
+    assert {"listGames", "createGame", "importGame", "scoreSheets", "getProblemType"} <= public
+    assert not {"playMoves", "undoMoves", "amendMove", "issueSeatToken"} & public
+    assert document["servers"] and all("url" in server for server in document["servers"])
+    assert document["info"]["license"]["name"] == "MIT"
+
+
+def test_errors_are_problem_documents_with_an_enum_of_every_error_code(client: FlaskClient) -> None:
+    from api.resources.errors import STATUS
+
+    document = client.get("/api/openapi.json").get_json()
+    error = document["components"]["schemas"]["Error"]
+    assert set(error["properties"]["error_code"]["enum"]) == set(STATUS)
+    for method, path, operation in operations(document):
+        for status, response in operation["responses"].items():
+            if "$ref" in response or not (status == "default" or int(status) >= 400):
+                continue
+            assert set(response["content"]) == {"application/problem+json"}, (method, path, status)
+
+
+def test_answers_document_their_headers(client: FlaskClient) -> None:
+    document = client.get("/api/openapi.json").get_json()
+    by_id = {op["operationId"]: op for _, _, op in operations(document)}
+    for _, _, operation in operations(document):
+        for status, response in operation["responses"].items():
+            if "$ref" not in response:
+                assert "X-Request-ID" in response["headers"], (operation["operationId"], status)
+    assert by_id["createGame"]["responses"]["201"]["headers"]["Location"]
+    assert by_id["playMoves"]["responses"]["201"]["headers"]["Idempotent-Replayed"]
+    assert by_id["playMoves"]["responses"]["429"]["headers"]["Retry-After"]["required"] is True
+    assert "RateLimit-Policy" in by_id["playMoves"]["responses"]["201"]["headers"]
+    assert "412" in by_id["playMoves"]["responses"]
+    assert "304" in by_id["getGame"]["responses"]
+    assert "If-None-Match" in {p["name"] for p in by_id["getGame"]["parameters"]}
+
+
+def test_moves_are_a_union_told_apart_by_kind_with_recorded_examples(client: FlaskClient) -> None:
+    from domain.moves import SHAPES
+
+    document = client.get("/api/openapi.json").get_json()
+    schemas = document["components"]["schemas"]
+    move = schemas["Move"]
+    assert move["discriminator"]["propertyName"] == "kind"
+    assert set(move["discriminator"]["mapping"]) == set(SHAPES)
+    for kind, ref in move["discriminator"]["mapping"].items():
+        variant = schemas[ref.rsplit("/", 1)[1]]
+        assert variant["properties"]["kind"]["enum"] == [kind]
+        assert set(variant["required"]) == {"kind", "seat", *SHAPES[kind]}
+        assert variant["example"]["kind"] == kind
+    assert schemas["LegalMoves"]["properties"]["moves"]["items"] == {"$ref": "#/components/schemas/Move"}
+    assert not placeholders(document), placeholders(document)
+
+
+def placeholders(node: object, where: str = "") -> list[str]:
+    """Where an example holds a placeholder ("...") rather than a value a real game has."""
+    found: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in ("example", "examples") and "..." in json.dumps(value):
+                found.append(f"{where}.{key}")
+            found += placeholders(value, f"{where}.{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += placeholders(value, f"{where}[{index}]")
+    return found
+
+
+def test_each_export_operation_answers_in_its_own_media_type(client: FlaskClient) -> None:
+    document = client.get("/api/openapi.json").get_json()
+    by_id = {op["operationId"]: op for _, _, op in operations(document)}
+    assert set(by_id["exportGameText"]["responses"]["200"]["content"]) == {"text/plain"}
+    assert set(by_id["exportGameBgg"]["responses"]["200"]["content"]) == {"text/xml"}
+    assert next(iter(by_id["exportGame"]["responses"]["200"]["content"])) == "application/json"
+
+
+def test_the_served_document_passes_openapi_spec_validator(client: FlaskClient) -> None:
+    from openapi_spec_validator import validate
+
+    validate(client.get("/api/openapi.json").get_json())

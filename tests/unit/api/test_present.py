@@ -61,3 +61,55 @@ def test_the_memo_bound_changes_nothing_but_speed(monkeypatch: pytest.MonkeyPatc
         del expected["catalog"]
         assert json.dumps(present.board(state)) == json.dumps(expected)
         state = domain.apply(state, rng.choice(domain.legal_moves(state)))
+
+
+def test_every_legal_move_has_a_choice_with_words_and_the_board_part_it_acts_on() -> None:
+    from api.resources import words
+
+    for setup in ({"players": 2}, {"players": 2, "expansions": ["matcha"]}, {"players": 1, "solo": "hard"}):
+        count = setup.pop("players")
+        rng = random.Random(3)
+        state = domain.new_game(count, seed=3, **setup)  # type: ignore[arg-type]
+        catalog = present.plain(state.catalog.to_dict())
+        board = present.board(state)
+        said = words.catalog_words(catalog, board, [player.name for player in state.players])
+        seen_targets = set()
+        while not domain.is_over(state):
+            pending = present.prompt(state)
+            moves = present.plain(domain.legal_moves(state))
+            board = present.board(state)
+            choices = words.choices(
+                state, pending, moves, board_json=board, catalog=catalog, names=["A", "B"]
+            )
+            assert len(choices) == len(moves)
+            for move, choice in zip(moves, choices, strict=True):
+                assert choice["words"] and "_" not in choice["words"], (move, choice)
+                if move["kind"] in ("take_die", "place_die", "warrior", "gardener", "daimyo_spot"):
+                    assert choice["target"], move
+                if choice["target"]:
+                    seen_targets.add(choice["target"])
+                    # every target is a part the page draws and names (a block, an action: inside a named part)
+                    whole = (
+                        ":".join(choice["target"].split(":")[:2]) if choice["target"].count(":") > 1 else ""
+                    )
+                    assert choice["target"] in said["parts"] or whole in said["parts"], choice["target"]
+            state = domain.apply(state, rng.choice(domain.legal_moves(state)))
+        assert any(target.startswith("bridge:") for target in seen_targets)
+        assert any(target.startswith(("room:", "well:", "outside:")) for target in seen_targets)
+
+
+def test_the_words_of_a_die_placed_say_what_it_gains_or_costs() -> None:
+    state = domain.new_game(2, seed=5)
+    while domain.prompt_of(state)["kind"] != "place_die":
+        state = domain.apply(state, domain.legal_moves(state)[0])
+    pending = present.prompt(state)
+    moves = present.plain(domain.legal_moves(state))
+    from api.resources import words
+
+    catalog = present.plain(state.catalog.to_dict())
+    said = words.choices(
+        state, pending, moves, board_json=present.board(state), catalog=catalog, names=["A", "B"]
+    )
+    well = next(c for m, c in zip(moves, said, strict=True) if m.get("space") == "well")
+    assert well["target"] == "well:" and "gain" in well["words"]
+    assert pending["hint"] == "Choose the space for the die."

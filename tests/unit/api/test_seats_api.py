@@ -26,7 +26,7 @@ def aiko_and_ben(api: ApiClient, **setup: Any) -> tuple[str, str, str]:
 def refused(answer: Answer, status: int, code: str) -> str:
     """The message of an error answer, once its status and error_code are the ones expected."""
     assert answer.error() == (status, code), answer.body
-    return str(answer.body["message"])
+    return str(answer.body["detail"])
 
 
 @pytest.mark.parametrize("method", ["post", "delete"])

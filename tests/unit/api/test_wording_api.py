@@ -11,13 +11,13 @@ def test_reading_the_access_list_without_a_token_says_reading(api: ApiClient) ->
     game_id, _, _ = api.create(2, seed=1)
     answer = api.get(f"/api/games/{game_id}/access")
     assert answer.error() == (401, "unauthorized")
-    assert "reading" in answer.body["message"] and "writing" not in answer.body["message"]
+    assert "reading" in answer.body["detail"] and "writing" not in answer.body["detail"]
 
 
 def test_a_quoted_star_in_if_match_is_told_about_the_star(api: ApiClient) -> None:
     game_id, owner, _ = api.create(2, seed=1)
     answer = api.post(f"/api/games/{game_id}/undo", {}, token=owner, if_match='"*"')
-    assert answer.error() == (400, "invalid_request") and "*" in answer.body["message"]
+    assert answer.error() == (400, "invalid_request") and "*" in answer.body["detail"]
 
 
 def test_expected_version_star_is_refused_saying_star_is_if_matchs_only(api: ApiClient) -> None:
@@ -31,7 +31,7 @@ def test_expected_version_star_is_refused_saying_star_is_if_matchs_only(api: Api
 def test_a_json_body_sent_as_text_plain_is_told_to_send_application_json(api: ApiClient) -> None:
     answer = api.send("POST", "/api/games", '{"players": ["A", "B"]}', {"Content-Type": "text/plain"})
     assert answer.error() == (400, "invalid_request")
-    assert "application/json" in answer.body["message"] and "Missing" not in answer.body["message"]
+    assert "application/json" in answer.body["detail"] and "Missing" not in answer.body["detail"]
     assert api.post("/api/games", {"players": ["A", "B"]}).status == 201
 
 
@@ -55,7 +55,7 @@ def test_booleans_in_a_body_are_json_booleans_only(api: ApiClient, value: object
 def test_two_players_of_one_name_are_refused(api: ApiClient, players: list[object]) -> None:
     answer = api.post("/api/games", {"players": players})
     assert answer.error() == (400, "invalid_setup")
-    assert "name" in answer.body["message"]
+    assert "name" in answer.body["detail"]
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_two_players_of_one_name_are_refused(api: ApiClient, players: list[objec
 def test_two_players_of_one_colour_are_refused(api: ApiClient, players: list[object]) -> None:
     answer = api.post("/api/games", {"players": players})
     assert answer.error() == (400, "invalid_setup")
-    assert "colour" in answer.body["message"] and answer.body["details"]["colour"] in {"Blue", "red"}
+    assert "colour" in answer.body["detail"] and answer.body["details"]["colour"] in {"Blue", "red"}
 
 
 def test_a_player_given_no_colour_takes_one_nobody_chose(api: ApiClient) -> None:

@@ -48,6 +48,34 @@ def test_home_search_filters_by_player_or_title(client: FlaskClient) -> None:
     assert "No public game matches" in client.get("/?search=zzz").get_data(as_text=True)
 
 
+def test_home_pages_older_and_newer_by_cursor(client: FlaskClient) -> None:
+    for number in range(27):
+        new_game(client, title=f"Evening {number}", seed=number % 5)
+    first = client.get("/").get_data(as_text=True)
+    assert "Evening 26" in first and "Evening 1<" not in first and 'rel="prev"' not in first
+    older = re.search(r'href="(/\?after=[^"]+)" rel="next"', first)
+    assert older is not None
+    second = client.get(older.group(1).replace("&amp;", "&")).get_data(as_text=True)
+    assert "Evening 1<" in second and "Evening 0<" in second and "Evening 2<" not in second
+    newer = re.search(r'href="(/\?before=[^"]+)" rel="prev"', second)
+    assert newer is not None
+    assert client.get(newer.group(1).replace("&amp;", "&")).get_data(as_text=True).count(
+        "Evening"
+    ) == first.count("Evening")
+    assert client.get("/?after=not-a-cursor").status_code == 200, "a forged cursor shows the first page"
+
+
+def test_a_search_cut_short_asks_to_refine_it(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay import index
+
+    for number in range(4):
+        new_game(client, players=[f"A{number}", "Bo"], title=f"Game {number}")
+    monkeypatch.setattr(index, "SEARCH_CAP", 2)
+    monkeypatch.setattr(index, "EXPANSION_MAX", 2)
+    assert "Refine your search" in client.get("/?search=a").get_data(as_text=True)
+    assert "1 game found" in client.get("/?search=game%201").get_data(as_text=True)
+
+
 def test_names_are_escaped_never_markup(client: FlaskClient) -> None:
     new_game(client, players=["<script>alert(1)</script>", "Ben"], title="<b>bold</b>")
     page = client.get("/").get_data(as_text=True)
@@ -89,10 +117,11 @@ def test_game_pages_render_for_a_game_and_404_for_an_unknown_one(client: FlaskCl
     assert "Not found" in missing.get_data(as_text=True)
 
 
-def test_unknown_api_paths_keep_the_json_error_envelope(client: FlaskClient) -> None:
+def test_unknown_api_paths_keep_the_problem_document(client: FlaskClient) -> None:
     answer = client.get("/api/nothing-here")
     assert answer.status_code == 404
-    assert set(answer.json) == {"status", "error_code", "rule", "message", "details"}
+    assert answer.content_type == "application/problem+json"
+    assert set(answer.json) == {"type", "title", "status", "detail", "error_code", "rule", "details"}
 
 
 def test_a_private_game_page_does_not_reveal_the_game(client: FlaskClient) -> None:
@@ -122,3 +151,26 @@ def test_templates_hold_no_inline_script_or_style() -> None:
         assert not re.search(r"<script(?![^>]*\bsrc=)", text), template.name
         assert " style=" not in text and "<style" not in text, template.name
         assert " on" + "click=" not in text, template.name
+
+
+# One source of words (issue 24): the pages take board-part names, move words, help and costs from the API.
+RULE_COST = re.compile(r"\b\d+ (coins?|seals?|whisks?|pearls?|iron|food)\b.*\)", re.IGNORECASE)
+LABEL_TABLE = re.compile(
+    r"\b(steward_\d|diplomat_\d|outside_\d|tea_room_left|viewing_platform|path_\d|yard_\d|coral_plant)[\"']?\s*:\s*[\"'`]"
+)
+
+
+def test_the_pages_hold_no_label_table_and_no_rule_cost() -> None:
+    assert not (STATIC / "labels.js").exists()
+    for module in sorted(STATIC.glob("*.js")):
+        text = module.read_text()
+        assert not RULE_COST.search(text), (module.name, RULE_COST.search(text))
+        assert not LABEL_TABLE.search(text), (module.name, LABEL_TABLE.search(text))
+        # the words of icons and moves are the API's: no table of icon words, no move labeller
+        assert not re.search(r"\b(ACTIONS|GAINS|VARIANTS|SPACE_NAMES|RIVAL_ICONS)\s*=", text), module.name
+        assert "moveLabel" not in text and "cardText" not in text, module.name
+
+
+def test_the_rule_cost_check_catches_a_cost_written_in_javascript() -> None:
+    assert RULE_COST.search('return "Audience: a courtier to the Gate (2 coins)";')
+    assert LABEL_TABLE.search('const NAMES = { steward_1: "steward room 1" };')

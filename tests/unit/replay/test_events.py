@@ -4,6 +4,7 @@ upcast."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 from uuid import uuid4
 
@@ -104,3 +105,24 @@ def test_a_version_1_amendment_is_upcast_with_no_resolutions() -> None:
     assert isinstance(event, MoveAmended)
     assert event.resolutions == [] and event.idempotency_key is None
     assert (event.version, event.dropped, event.redrawn) == (2, [4], {"6": [MOVE]})
+
+
+def test_an_annotation_written_before_grants_were_recorded_is_upcast_with_no_author_grant() -> None:
+    """Version 2 of ``AnnotationAdded`` did not say which grant wrote it: only the owner may change those."""
+    added = next(event for event in EXAMPLES if isinstance(event, AnnotationAdded))
+    mapper = open_log(StoreConfig(kind="memory")).stores.all[0].mapper
+    # Written before records carried an integrity check (replay.integrity): the old record has none.
+    stored = unseal(mapper.to_stored_event(replace(added, author_grant="g-1")))
+    old_state = json.loads(stored.state)
+    assert old_state.pop("author_grant") == "g-1"
+    old_state["class_version"] = 2
+    old = type(stored)(
+        originator_id=stored.originator_id,
+        originator_version=stored.originator_version,
+        topic=stored.topic,
+        state=json.dumps(old_state).encode(),
+    )
+    event = mapper.to_domain_event(old)
+    assert isinstance(event, AnnotationAdded)
+    assert event.author_grant is None and event.text == added.text
+    assert as_version_1(added, "idempotency_key", "author_grant").author_grant is None

@@ -38,7 +38,7 @@ def old_game(log: GameLog, seed: int, moves: int) -> UUID:
     rng = random.Random(seed)
     for _ in range(moves):
         game = log.get(game_id)
-        log.play(game_id, pick(game.state, rng), expected_version=game.version, actor="seat")
+        log.play(game_id, pick(game.state, rng), expected_version=game.version, actor="owner")
     return game_id
 
 
@@ -124,7 +124,7 @@ def test_upgrade_dry_runs_then_moves_the_games_that_pass_and_leaves_the_others_a
         assert isinstance(log.events_of(archive["passes"])[-1], RulesUpgraded)
         assert canonical(fold(log.events_of(archive["passes"])).state) == canonical(game.state)
         played = log.play(archive["passes"], pick(game.state, random.Random(1)), expected_version=game.version,
-                          actor="seat")  # fmt: skip
+                          actor="owner")  # fmt: skip
         assert played.game.version == game.version + 1
         assert log.upgrade(archive["refused"], apply=True)["outcome"] == "refused"
         assert not log.get(archive["refused"]).playable

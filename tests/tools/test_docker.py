@@ -13,14 +13,14 @@ import re
 import threading
 import tomllib
 from collections.abc import Iterator, Mapping
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
 from api.app import create_app
-from api.server.cli import build_parser
+from api.server.cli import build_parser, serve_settings
 from api.server.environment import variables
 from replay.config import StoreConfig
 from tests.docker_files import (
@@ -33,6 +33,7 @@ from tests.docker_files import (
     env_of,
     final_stage,
     in_context,
+    stage,
 )
 
 REDIS_PORT = 6379  # redis.conf does not set `port`: the server's default
@@ -75,13 +76,10 @@ def healthcheck_destination() -> str:
 
 
 def serve_args(environ: Mapping[str, str], argv: list[str]) -> Any:
-    """What `heronlog <argv>` would run with, in this environment."""
-    with pytest.MonkeyPatch.context() as patch:
-        for name in ("HERONLOG_HOST", "HERONLOG_PORT", "HERONLOG_WORKERS", "HERONLOG_THREADS"):
-            patch.delenv(name, raising=False)
-        for name, value in environ.items():
-            patch.setenv(name, value)
-        return build_parser().parse_args(argv)
+    """What `heronlog <argv>` would run with, in this environment: its command, and the settings `serve` would
+    start with (host, port, workers, threads...)."""
+    args = build_parser().parse_args(argv)
+    return SimpleNamespace(command=args.command, **vars(serve_settings(args, environ)))
 
 
 def app_routes() -> set[str]:
@@ -92,9 +90,23 @@ def app_routes() -> set[str]:
 # --- the Dockerfile ---------------------------------------------------------------------------------------------
 
 
+def base_images() -> list[str]:
+    """Each stage's base image, with the Dockerfile's ARG defaults put in."""
+    defaults = dict(
+        instruction.arguments.split("=", 1)
+        for instruction in dockerfile()
+        if instruction.keyword == "ARG" and instruction.stage < 0 and "=" in instruction.arguments
+    )
+    return [
+        re.sub(r"\$\{(\w+)\}", lambda match: defaults[match.group(1)], instruction.arguments.split()[0])
+        for instruction in dockerfile()
+        if instruction.keyword == "FROM"
+    ]
+
+
 def test_the_image_is_slim_python_and_runs_as_a_user_it_creates_that_is_not_root() -> None:
-    stages = [instruction for instruction in dockerfile() if instruction.keyword == "FROM"]
-    assert stages and all(re.match(r"python:3\.\d+-slim\b", stage.arguments) for stage in stages)
+    stages = base_images()
+    assert stages and all(re.match(r"python:3\.\d+-slim\b", stage) for stage in stages)
     final = final_stage()
     [user] = [instruction.arguments for instruction in final if instruction.keyword == "USER"]
     uid = user.split(":")[0]
@@ -259,8 +271,10 @@ def check_api_service(document: Mapping[str, Any], name: str) -> StoreConfig:
         assert host in redis_services(document) and int(port) == REDIS_PORT
     args = serve_args({**env_of(final_stage()), **environment}, ["serve"])
     assert args.host == "0.0.0.0"
-    published = [str(port).split(":") for port in service["ports"]]
-    assert [container for _, container in published] == [str(args.port)]
+    published = [str(port).rsplit(":", 2) for port in service["ports"]]
+    assert [container for *_, container in published] == [str(args.port)]
+    # published on this machine only, unless the operator names another address
+    assert [address for address, *_ in published] == ["${HERONLOG_PUBLISH_ADDRESS:-127.0.0.1}"]
     assert service["healthcheck"]["test"] == ["CMD", "python", healthcheck_destination()]
     assert args.workers >= 1 and args.threads >= 1
     return store
@@ -313,7 +327,7 @@ def test_compose_cluster_runs_three_masters_with_replicas_an_init_job_and_two_sh
         assert document["services"][name]["depends_on"]["cluster-init"]["condition"] == (
             "service_completed_successfully"
         )
-        host_ports.add(str(document["services"][name]["ports"][0]).split(":")[0])
+        host_ports.add(str(document["services"][name]["ports"][0]).rsplit(":", 2)[1])
     assert len(host_ports) == len(apis)
 
 
@@ -321,3 +335,77 @@ def test_the_docs_document_both_compose_commands() -> None:
     page = (ROOT / "docs" / "operations" / "docker.md").read_text()
     assert "docker compose -f docker/compose.yaml up" in page
     assert "docker compose -f docker/compose.cluster.yaml up" in page
+
+
+# --- pins, labels and the build context without BuildKit ---------------------------------------------------------
+
+
+def test_base_images_name_a_minor_version_on_a_debian_release_and_can_be_pinned_by_digest() -> None:
+    # a floating tag (latest, 3, 3.11-slim) changes under a rebuild; a digest is given with --build-arg
+    for image in base_images():
+        assert re.fullmatch(r"python:3\.\d+-slim-(bookworm|trixie)(@sha256:[0-9a-f]{64})?", image), image
+    assert "ARG PYTHON_IMAGE=" in (DOCKER / "Dockerfile").read_text()
+    for name in ("compose.yaml", "compose.cluster.yaml"):
+        for service in compose(name)["services"].values():
+            if "image" in service:
+                assert re.fullmatch(
+                    r"redis:\d+\.\d+(\.\d+)?-(bookworm|trixie)(@sha256:[0-9a-f]{64})?", service["image"]
+                )
+
+
+def test_the_image_installs_exactly_the_pinned_packages_of_every_runtime_dependency() -> None:
+    from importlib.metadata import requires
+
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+
+    pins = {}
+    for line in (DOCKER / "constraints.txt").read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, _, pinned = line.partition("==")
+            pins[canonicalize_name(name)] = pinned
+    build = [instruction.arguments for instruction in stage(0) if instruction.keyword == "RUN"]
+    assert any("--constraint docker/constraints.txt" in command for command in build)
+    assert env_of(stage(0))["PIP_CONSTRAINT"] == "docker/constraints.txt"  # the wheel's build backend too
+    # every runtime dependency, and theirs (as this environment resolved them), is pinned within its range
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    seen: set[str] = set()
+    pending = [Requirement(text) for text in project["dependencies"]]
+    while pending:
+        requirement = pending.pop()
+        if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+            continue
+        name = canonicalize_name(requirement.name)
+        assert name in pins, f"{name} is not pinned in docker/constraints.txt (run tools/lock.py)"
+        assert requirement.specifier.contains(pins[name], prereleases=True), (name, pins[name])
+        if name in seen:
+            continue
+        seen.add(name)
+        for extra in requirement.extras:
+            pending.extend(
+                Requirement(text)
+                for text in requires(name) or []
+                if Requirement(text).marker is not None
+                and Requirement(text).marker.evaluate({"extra": extra})
+            )
+        # what the installed package needs (installed versions may differ from the pins: ranges are checked)
+        pending.extend(Requirement(text) for text in requires(name) or [] if Requirement(text).marker is None)
+    build_backend = Requirement(
+        tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]["requires"][0]
+    )
+    assert build_backend.specifier.contains(pins["setuptools"])
+
+
+def test_the_image_carries_the_oci_labels() -> None:
+    labels = " ".join(
+        instruction.arguments for instruction in final_stage() if instruction.keyword == "LABEL"
+    )
+    for key in ("title", "description", "licenses", "version", "revision", "created", "vendor", "base.name"):
+        assert f"org.opencontainers.image.{key}=" in labels, key
+    assert 'org.opencontainers.image.licenses="MIT"' in labels
+    assert (ROOT / "LICENSE").is_file() and in_context("LICENSE", dockerignore())
+
+
+def test_the_build_context_is_the_same_with_or_without_buildkit() -> None:
+    # BuildKit reads docker/Dockerfile.dockerignore; the classic builder only the root's .dockerignore
+    assert (ROOT / ".dockerignore").read_text() == (DOCKER / "Dockerfile.dockerignore").read_text()

@@ -1,0 +1,82 @@
+"""HTTP's own conventions (RFC 9110, RFC 9457, the IETF RateLimit draft) as the API follows them: a stale
+If-Match is 412, a read whose If-None-Match names the current ETag is 304, errors are problem documents, and
+every write says where its rate limit stands."""
+
+from __future__ import annotations
+
+from api.app import create_app
+from replay.config import StoreConfig
+from tests.api_helpers import ApiClient, flask_transport
+
+
+def test_a_stale_if_match_is_412_precondition_failed_keeping_the_current_version(api: ApiClient) -> None:
+    game_id, owner, game = api.create(2, seed=4)
+    move = api.legal(game_id).body["moves"][0]
+    assert api.play(game_id, move, owner, game["version"]).status == 201
+    stale = api.play(game_id, move, owner, game["version"])
+    assert stale.error() == (412, "stale_version")
+    assert stale.body["details"]["current_version"] == game["version"] + 1
+    assert stale.body["title"] == "The game has moved on" and "version" in stale.body["detail"]
+    # the same version named in the body instead of the header: the same answer
+    body = {**move, "expected_version": game["version"]}
+    assert api.post(f"/api/games/{game_id}/moves", body, token=owner).error() == (412, "stale_version")
+
+
+def test_a_read_naming_the_current_etag_in_if_none_match_is_304_without_a_body(api: ApiClient) -> None:
+    game_id, owner, game = api.create(2, seed=4)
+    etag = f'"{game["version"]}"'
+    for path in ("", "/legal-moves", "/timeline", "/score", "/export?format=text"):
+        fresh = api.get(f"/api/games/{game_id}{path}", **{"If-None-Match": etag})
+        assert (fresh.status, fresh.raw, fresh.headers["etag"]) == (304, b"", etag), path
+    assert (
+        api.get(f"/api/games/{game_id}", **{"If-None-Match": f'W/"{game["version"]}", "999"'}).status == 304
+    )
+    assert api.get(f"/api/games/{game_id}", **{"If-None-Match": "*"}).status == 304
+    # once the game moves on, the old ETag no longer matches: the whole answer
+    move = api.legal(game_id).body["moves"][0]
+    api.play(game_id, move, owner, game["version"])
+    moved = api.get(f"/api/games/{game_id}", **{"If-None-Match": etag})
+    assert moved.status == 200 and moved.etag == game["version"] + 1
+    # an error is never turned into a 304
+    missing = "00000000-0000-4000-8000-000000000000"
+    assert api.get(f"/api/games/{missing}", **{"If-None-Match": "*"}).error() == (404, "game_not_found")
+
+
+def test_errors_are_problem_documents_whose_type_is_described_at_its_uri(api: ApiClient) -> None:
+    refused = api.get("/api/games?limit=0")
+    assert refused.error() == (400, "invalid_request")
+    described = api.get(refused.body["type"])
+    assert described.status == 200
+    assert described.body["error_code"] == "invalid_request" and described.body["status"] == 400
+    assert described.body["title"] == refused.body["title"]
+    assert api.get("/api/problems/no_such_problem").error() == (404, "not_found")
+
+
+def test_every_write_answer_carries_the_state_of_its_rate_limit_window() -> None:
+    app = create_app(
+        {
+            "STORE": StoreConfig(kind="memory"),
+            "RATE_LIMIT_PER_ADDRESS": 2,
+            "RATE_LIMIT_PER_TOKEN": 5,
+            "RATE_LIMIT_WINDOW": 10**9,
+        }
+    )
+    api = ApiClient(flask_transport(app.test_client()))
+    first = api.post("/api/games", {"players": 2, "seed": 1})
+    assert first.status == 201
+    assert first.headers["ratelimit-policy"] == f'"writes";q=2;w={10**9}'
+    assert first.headers["ratelimit-limit"] == "2" and first.headers["ratelimit-remaining"] == "1"
+    reset = int(first.headers["ratelimit-reset"])
+    assert 0 < reset <= 10**9
+    assert first.headers["ratelimit"] == f'"writes";r=1;t={reset}'
+    api.post("/api/games", {"players": 2, "seed": 2})
+    refused = api.post("/api/games", {"players": 2, "seed": 3})
+    assert refused.error() == (429, "rate_limited")
+    assert refused.headers["ratelimit-remaining"] == "0" and refused.headers["retry-after"]
+    # a write to a game counts against its token's own window
+    game_id, owner = first.body["game"]["game_id"], first.body["owner_token"]
+    move = api.legal(game_id).body["moves"][0]
+    played = api.play(game_id, move, owner, first.etag)
+    assert played.headers["ratelimit-limit"] == "5" and played.headers["ratelimit-remaining"] == "4"
+    # reads are not counted, and say nothing of it
+    assert "ratelimit-limit" not in api.get(f"/api/games/{game_id}").headers
