@@ -461,6 +461,7 @@ class GameLog:
         owner = self.access(receipt.game_id).grants.get(receipt.grant_id)
         if owner is None:  # the id went to another game first (two imports of one export at once)
             raise KeyReused("this Idempotency-Key's game was taken by another write: use a new key")
+        self.stores.of(receipt.game_id).confirm_replicated()  # answered only once the replicas hold it
         return Issued(receipt.game_id, receipt.token, owner, repeated=True, version=receipt.version)
 
     @staticmethod
@@ -725,6 +726,7 @@ class GameLog:
         if not asked_the_same:
             raise reused(versions)
         then = game if game.version == versions[-1] else self.get_game(game.id, versions[-1])
+        self.stores.of(game.id).confirm_replicated()  # answered only once the replicas hold it
         return Played(then, versions, repeated=True)
 
     def _commit(self, game: Game, events: Sequence[DomainEvent], after: Game | None = None) -> Played:
@@ -775,6 +777,7 @@ class GameLog:
                 token, grant_id = receipt.token, receipt.grant_id
                 live = access.grants.get(grant_id)
                 if live is not None:
+                    self.stores.of(game_id).confirm_replicated()  # answered only once the replicas hold it
                     return Issued(game_id, token, live, repeated=True)
                 if any(
                     isinstance(event, grants.AccessGranted) and event.grant_id == grant_id
@@ -939,6 +942,7 @@ class GameLog:
                 fresh = ("annotation_id",) if isinstance(again, AnnotationAdded) else ()  # a new comment's id
                 if again is None or not written or _payload(again, *fresh) != _payload(written[0], *fresh):
                     raise reused((done[0],))
+                store.confirm_replicated()  # answered only once the replicas hold it
                 return then.items[done[1]]
             event = decide(stream)
             try:

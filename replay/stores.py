@@ -385,6 +385,17 @@ class GameStore(Application[UUID]):
             folds.append(fold if fold is not None else self.read(stream_id, projector))
         return folds
 
+    def confirm_replicated(self) -> None:
+        """Before a retry is answered from what this store holds (a write found recorded under its
+        ``Idempotency-Key``, a creation's receipt): with ``REDIS_WAIT_REPLICAS``, make sure the replicas hold it
+        too (:meth:`replay.store.datastore.RedisDatastore.confirm_replicated`), since the first attempt may
+        have been answered 503 precisely because they did not confirm it; ``NotReplicatedError`` (503) when
+        they still do not. Nothing to do for a store without replicas to wait for (SQLite, memory)."""
+        recorder: Any = self.recorder
+        confirm = getattr(getattr(recorder, "datastore", None), "confirm_replicated", None)
+        if confirm is not None and hasattr(recorder, "log_key"):
+            confirm(recorder.log_key)
+
     def exists(self, stream_id: UUID) -> bool:
         return bool(self.recorder.select_events(stream_id, limit=1))
 

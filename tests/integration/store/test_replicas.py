@@ -90,6 +90,39 @@ def test_a_move_the_replica_does_not_confirm_is_not_acknowledged_and_its_retry_i
     app.extensions[EXTENSION].get().log.close()
 
 
+def test_a_retry_is_not_answered_from_the_master_alone_while_the_replica_does_not_confirm(
+    pair: tuple[RedisProcess, RedisProcess], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A retry found recorded on the master (a move under its key, a new game by its receipt) is answered only
+    once the replica holds it: answered while the link is cut, it would acknowledge what a fail-over loses."""
+    master, replica = pair
+    for name, value in WAIT.items():
+        monkeypatch.setenv(name, value)
+    store = StoreConfig(kind="redis", redis_url=master.url, redis_prefix=f"retry-{uuid.uuid4().hex[:8]}")
+    app = create_app({"STORE": store})
+    api = ApiClient(flask_transport(app.test_client()))
+    game_id, owner, _ = api.create(2, seed=9)
+    listing = api.legal(game_id, owner)
+    move = listing.body["moves"][0]
+    setup = {"players": [{"name": "Aiko"}, {"name": "Ben"}], "seed": 4}
+    pause(replica)  # the replication link is cut
+    try:
+        assert api.play(game_id, move, owner, listing.etag, key="move").error() == (503, "store_unavailable")
+        assert api.play(game_id, move, owner, listing.etag, key="move").error() == (503, "store_unavailable")
+        created = api.post("/api/games", setup, key="new-game")
+        assert created.error() == (503, "store_unavailable")
+        created = api.post("/api/games", setup, key="new-game")
+        assert created.error() == (503, "store_unavailable")
+    finally:
+        resume(replica)
+    again = api.play(game_id, move, owner, listing.etag, key="move")
+    assert again.status == 201 and again.headers.get("idempotent-replayed") == "true"
+    made = api.post("/api/games", setup, key="new-game")
+    assert made.status == 201 and made.headers.get("idempotent-replayed") == "true"
+    assert api.get(f"/api/games/{made.body['game']['game_id']}").status == 200
+    app.extensions[EXTENSION].get().log.close()
+
+
 def test_after_the_link_was_cut_and_the_master_died_its_replica_holds_every_acknowledged_move(
     pair: tuple[RedisProcess, RedisProcess],
 ) -> None:
