@@ -199,10 +199,22 @@ class Snapshots:
         return self._writer is not None
 
     def after_write(self, before: Game | None, after: Game) -> None:
+        """Store a snapshot of ``after`` when one is due. Never raises: the write it follows is stored already,
+        and a snapshot is an optimisation (one that cannot be stored, say where a snapshot of a line the store
+        lost still sits at that version, is logged and a cold read folds a little more)."""
         if not snapshot_due(before, after):
             return
-        if self._writer is None or not self._writer.submit(after):
+        if self._writer is not None and self._writer.submit(after):
+            return
+        try:
             self.write(after)
+        except Exception:
+            logger.warning(
+                "could not store the snapshot of game %s at version %s",
+                after.id,
+                after.version,
+                exc_info=True,
+            )
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until the snapshots taken in the background are stored; whether they all were."""
