@@ -249,3 +249,29 @@ def test_a_game_is_snapshotted_at_every_round_end_and_every_50_events_from_its_o
     ] == expected
     # Games started together take their snapshots at different versions (a phase drawn from their ids).
     assert len({snapshot_phase(uuid4()) for _ in range(200)}) > SNAPSHOT_EVERY // 2
+
+
+def test_a_snapshot_anchors_the_rebuilding_of_earlier_states_only_for_the_line_and_event_it_was_taken_at() -> (
+    None
+):
+    """``GameSnapshot.state_on``: what rebuilding a game's earlier states starts from (GameLog.reaching). A
+    snapshot of another line length, of an event the game does not hold (a line the store lost), or of other
+    rules gives nothing; the earlier format's snapshots anchor the same."""
+    log = open_log(StoreConfig(kind="memory"))
+    game_id = log.create_game({"players": 3, "seed": 6}).game_id
+    game = log.get(game_id)
+    rng = random.Random(6)
+    for _ in range(12):
+        move = rng.choice(domain.legal_moves(game.state))
+        game = log.play(game_id, move, expected_version=game.version, actor="owner").game
+    moves = len(game.line)
+    for snapshot in (GameSnapshot.take(game), first_format_snapshot(game)):
+        state = snapshot.state_on(game, moves)
+        assert state is not None and canonical(state) == canonical(game.state)
+        assert snapshot.state_on(game, moves - 1) is None
+        assert (
+            replace(snapshot, timestamp=snapshot.timestamp + timedelta(seconds=1)).state_on(game, moves)
+            is None
+        )
+        assert snapshot.state_on(replace(game, rules_version="0.0.9"), moves) is None
+    log.close()
