@@ -19,7 +19,7 @@ recorded under rules this build does not replay is folded the same way, read as 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import singledispatch
 from typing import Any
@@ -66,9 +66,12 @@ class MoveRecord:
     resolves: int | None = None
     """For a move of an amendment's resolution: the version of the later recorded move it was played in place
     of (that move no longer fitted after the correction)."""
-    redescribed: bool = False
-    """Whether ``description`` was said again after an amendment (``_redescribe``) and so differs from the words
-    of the event that recorded the move: a snapshot keeps only such words (:meth:`GameSnapshot.take`)."""
+    redescribed: bool = field(default=False, compare=False)
+    """Whether ``description`` was said again after an amendment (``_redescribe``), so that it may differ from
+    the words of the event that recorded the move: a snapshot keeps only such words (:meth:`GameSnapshot.take`).
+    Not part of the record's value: words said again that came back to the event's own (two amendments, the
+    second undoing what the first changed) are the same record, whether a fold or a snapshot of the first
+    format (which cannot tell them apart) built it."""
 
     @property
     def replaced(self) -> int | None:

@@ -174,3 +174,20 @@ GameLogMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestGameLogMachine = GameLogMachine.TestCase
+
+
+def test_words_said_again_and_back_to_the_recorded_ones_restore_from_either_snapshot_format() -> None:
+    """A run the machine found: a later move's words said again by one amendment and back to its event's own by
+    the next. The fold marks the record as said again; a snapshot of the first format cannot tell (its words
+    are the event's): the two are the same record all the same (``MoveRecord.redescribed`` is not compared)."""
+    machine = GameLogMachine()
+    machine.create(players=3, seed=8254)
+    machine.play(count=4)
+    machine.amend(resolving=0, where=3)
+    machine.play(count=5)
+    machine.amend(resolving=1, where=490)
+    machine.amend(resolving=4, where=0)
+    assert any(record.redescribed for record in machine.game.records.values())
+    machine.fold_from_scratch_equals_live()
+    machine.snapshot_rebuild_equals_full_replay()
+    machine.state_at_equals_what_was_live()
