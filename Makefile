@@ -1,6 +1,7 @@
 # heronlog: the two commands of the README, and a few helpers.
 #   make run   serve the app on http://127.0.0.1:8000 with the embedded SQLite store (HOST=, PORT= to move it)
 #   make test  lint, types, unit, integration and e2e tests, with throwaway servers
+#   make faults  the long fault scenarios (Redis rollback, failover, a dead shard, corruption), with their figures
 # The interpreter the virtualenv is made from: the distribution's Python 3.11 where there is one that can make a
 # virtualenv (Debian's python3.11-venv), else python3. A distribution's CPython (Debian's, and the Docker image's
 # python:3.11-slim) is built with profile-guided and link-time optimisation; a plain source build (pyenv's
@@ -16,7 +17,7 @@ BIN    := $(VENV)/bin
 HOST   ?=
 PORT   ?=
 
-.PHONY: run test bench lint fmt clean
+.PHONY: run test bench faults lint fmt clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +41,10 @@ test: $(VENV)/.stamp-test
 
 bench: $(VENV)/.stamp-test
 	$(BIN)/python tools/teststack.py --bench
+
+# About 5 minutes: each scenario starts its own servers; the figures go to test-output/faults.md.
+faults: $(VENV)/.stamp-test
+	$(BIN)/python tools/teststack.py --faults
 
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -3,7 +3,8 @@
 :func:`create_app` builds everything: the game log on the configured store (built on first use), the write
 guard (rate limits and Idempotency-Keys, :mod:`api.resources.write_guard`), the flask-smorest API with its
 OpenAPI document (``/api/openapi.json``) and its interactive docs (``/api/docs``, Swagger UI served from the
-installed ``swagger-ui-bundle``: no CDN), the one error envelope, the web pages, ``/metrics`` and ``/healthz``.
+installed ``swagger-ui-bundle``: no CDN), the one error envelope, the web pages, ``/metrics``, ``/healthz``
+(liveness) and ``/readyz`` (readiness, store by store: :mod:`replay.health`).
 Nothing runs at import time.
 """
 
@@ -27,7 +28,8 @@ from api.resources.stream import STREAMS, StreamSlots
 from api.server import observability
 from api.server.environment import DEFAULTS
 from replay.config import StoreConfig, open_log
-from replay.health import check_store, package_version
+from replay.errors import store_unavailable
+from replay.health import ShardHealth, package_version, readiness, summarise
 
 
 class HeronApi(Api):  # type: ignore[misc]  # flask-smorest ships no type hints
@@ -146,14 +148,34 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     @app.get("/healthz")
     def healthz() -> Any:
-        health = check_store(store)
+        """Liveness: the process answers. Nothing about the store (a restart would not mend it): /readyz."""
         body = {
-            "status": "ok" if health.ok else "unavailable",
+            "status": "ok",
             "store": store.kind,
             "version": package_version(),
-            "detail": health.detail,
+            "detail": "the process answers; GET /readyz says whether the store serves",
         }
-        return jsonify(body), 200 if health.ok else 503
+        return jsonify(body), 200
+
+    @app.get("/readyz")
+    def readyz() -> Any:
+        """Readiness: each store (shard) asked as requests ask it. 200 while some games can be recorded (status
+        ok, or degraded when a shard does not serve), 503 when none can."""
+        try:
+            ready = readiness(app.extensions[EXTENSION].get().log)
+        except Exception as error:  # the store cannot even be opened (Redis down at start)
+            if not store_unavailable(error):
+                raise
+            ready = summarise((ShardHealth("store", "unavailable", f"cannot be opened: {error}"),))
+        body = {
+            "status": ready.status,
+            "store": store.kind,
+            "version": package_version(),
+            "detail": ready.detail,
+            "shards": [shard.to_dict() for shard in ready.shards],
+        }
+        headers = {} if ready.serving else {"Retry-After": "5"}
+        return jsonify(body), 200 if ready.serving else 503, headers
 
     return app
 

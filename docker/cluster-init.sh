@@ -1,6 +1,7 @@
 #!/bin/sh
-# Join the Redis nodes listed in NODES ("host:port host:port ...") into one cluster of masters (no replicas),
-# or do nothing when they already are one. Safe to run at every `docker compose up`:
+# Join the Redis nodes listed in NODES ("host:port host:port ...") into one cluster, with REPLICAS replicas per
+# master (default 0: masters only; with 1, six nodes make three masters and their three replicas), or do nothing
+# when they already are one. Safe to run at every `docker compose up`:
 #   - fresh nodes (no slot assigned): create the cluster;
 #   - nodes that keep their slots in nodes.conf but lost each other (containers re-created with new
 #     addresses): introduce them again with CLUSTER MEET at their current addresses;
@@ -19,7 +20,7 @@ field() {  # field NAME: a value of CLUSTER INFO on the first node
 if [ "$(field cluster_state)" != ok ]; then
     if [ "$(field cluster_slots_assigned)" = 0 ]; then
         # shellcheck disable=SC2086  # NODES is a list of words
-        redis-cli --cluster create $NODES --cluster-replicas 0 --cluster-yes
+        redis-cli --cluster create $NODES --cluster-replicas "${REPLICAS:-0}" --cluster-yes
     else
         for node in $NODES; do
             address=$(getent hosts "${node%:*}" | awk '{ print $1; exit }')

@@ -33,7 +33,7 @@ from replay.access import Access, Grant, Issued, project_access
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.cache import RESTORED_STATE_BYTES, Sized, WarmCache, budget_from
 from replay.ephemeral import RECEIPT_SECONDS, Ephemeral
-from replay.errors import GameNotFound, InvalidSetup, KeyReused, StaleVersion, UnknownVersion
+from replay.errors import GameCorrupt, GameNotFound, InvalidSetup, KeyReused, StaleVersion, UnknownVersion
 from replay.events import (
     AnnotationAdded,
     AnnotationDeleted,
@@ -41,6 +41,7 @@ from replay.events import (
     DomainEvent,
     GameCreated,
     Move,
+    RulesUpgraded,
     now,
 )
 from replay.game import (
@@ -54,7 +55,7 @@ from replay.game import (
 )
 from replay.idempotency import Receipt, fingerprint, receipt_key, reused
 from replay.index import GameIndex, GameSummary, Key, Page
-from replay.snapshots import SNAPSHOT_EVERY, Snapshots
+from replay.snapshots import SNAPSHOT_EVERY, Snapshots, state_within
 from replay.stores import GameStore, Stores
 from replay.watch import ChangeWatch
 
@@ -139,6 +140,9 @@ class GameLog:
             game = store.read(game_id, project_game, version)
         except NotAGameEvent:  # another kind of stream (annotations, access, the index)
             game = None
+        except GameCorrupt:
+            self.index.found_damaged(game_id)  # the list says so (replay.index)
+            raise
         if not isinstance(game, Game):
             raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
         if version is not None and game.version != version:
@@ -170,7 +174,10 @@ class GameLog:
 
     def access(self, game_id: UUID) -> Access:
         """The game's live grants (none for a game that has none, or no game)."""
-        stream = self.stores.of(game_id).read(grants.stream_id(game_id), project_access)
+        try:
+            stream = self.stores.of(game_id).read(grants.stream_id(game_id), project_access)
+        except GameCorrupt as error:
+            raise error.within(game_id, "grants") from error
         return stream if isinstance(stream, Access) else grants.empty(game_id)
 
     def authenticate(self, game_id: UUID, token: str) -> Grant | None:
@@ -227,6 +234,8 @@ class GameLog:
         needs, once."""
         if moves >= game.base:
             return game
+        if not game.playable:
+            raise rules.unsupported(game.rules_version, game_id=game.id)
         start, state = self._anchor(game, moves)
         states = [state]
         for version in game.line[start : game.base - 1]:
@@ -248,14 +257,12 @@ class GameLog:
         if moves > SNAPSHOT_EVERY and game.base > 0:
             lengths = self.line_lengths(game)
             fits = [version for version, length in enumerate(lengths) if 0 <= length <= moves]
-            snapshots = self.stores.of(game.id).snapshots
-            if fits and snapshots is not None:
-                for snapshot in snapshots.get(game.id, desc=True, lte=fits[-1], limit=4):
-                    start = lengths[snapshot.originator_version]
-                    if 0 <= start <= moves:
-                        restored = project_game(None, [snapshot])
-                        if isinstance(restored, Game) and restored.line == game.line[:start]:
-                            return start, restored.state
+            if fits:
+                found = state_within(
+                    self.stores.of(game.id), game, lte=fits[-1], moves_at=lengths, most=moves
+                )
+                if found is not None:
+                    return found
         opening = rules.opening_state(
             game.setup, game.catalog, game.opening, rules_version=game.rules_version
         )
@@ -315,10 +322,17 @@ class GameLog:
 
     def events_of(self, game_id: UUID, after: int = 0) -> list[DomainEvent]:
         """The game's stored events after version ``after``, in order."""
-        self.get_game(game_id)
+        store = self.stores.of(game_id)
         if after > MAX_VERSION:  # beyond any store's integers (SQLite's are 64-bit): nothing comes after it
+            self.get_game(game_id)
             return []
-        return list(self.stores.of(game_id).events.get(game_id, gt=after or None))  # type: ignore[arg-type]
+        # Read from the store and checked record by record, without folding: a game recorded under rules this
+        # build does not replay exports all the same.
+        events = store.stream_events(game_id, gt=after or None)
+        first = events[:1] if after == 0 else store.stream_events(game_id, lte=1)
+        if not first or not isinstance(first[0], GameCreated):  # none, or another kind of stream
+            raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
+        return events
 
     def changes_since(self, game_id: UUID, version: int) -> list[dict[str, Any]]:
         """What happened after ``version``: each later event as JSON (the spectators' feed)."""
@@ -480,6 +494,7 @@ class GameLog:
         owner = self.access(receipt.game_id).grants.get(receipt.grant_id)
         if owner is None:  # the id went to another game first (two imports of one export at once)
             raise KeyReused("this Idempotency-Key's game was taken by another write: use a new key")
+        self.stores.of(receipt.game_id).confirm_replicated()  # answered only once the replicas hold it
         return Issued(receipt.game_id, receipt.token, owner, repeated=True, version=receipt.version)
 
     @staticmethod
@@ -744,6 +759,7 @@ class GameLog:
         if not asked_the_same:
             raise reused(versions)
         then = game if game.version == versions[-1] else self.get_game(game.id, versions[-1])
+        self.stores.of(game.id).confirm_replicated()  # answered only once the replicas hold it
         return Played(then, versions, repeated=True)
 
     def _commit(self, game: Game, events: Sequence[DomainEvent], after: Game | None = None) -> Played:
@@ -794,6 +810,7 @@ class GameLog:
                 token, grant_id = receipt.token, receipt.grant_id
                 live = access.grants.get(grant_id)
                 if live is not None:
+                    self.stores.of(game_id).confirm_replicated()  # answered only once the replicas hold it
                     return Issued(game_id, token, live, repeated=True)
                 if any(
                     isinstance(event, grants.AccessGranted) and event.grant_id == grant_id
@@ -853,7 +870,10 @@ class GameLog:
 
     def annotation_stream(self, game_id: UUID, version: int | None = None) -> Annotations:
         """The fold of the game's annotation stream (at ``version`` of that stream, or as it stands)."""
-        stream = self.stores.of(game_id).read(notes.stream_id(game_id), project_annotations, version)
+        try:
+            stream = self.stores.of(game_id).read(notes.stream_id(game_id), project_annotations, version)
+        except GameCorrupt as error:
+            raise error.within(game_id, "annotations") from error
         return stream if isinstance(stream, Annotations) else notes.empty(game_id)
 
     def annotations(self, game_id: UUID) -> list[Annotation]:
@@ -955,6 +975,7 @@ class GameLog:
                 fresh = ("annotation_id",) if isinstance(again, AnnotationAdded) else ()  # a new comment's id
                 if again is None or not written or _payload(again, *fresh) != _payload(written[0], *fresh):
                     raise reused((done[0],))
+                store.confirm_replicated()  # answered only once the replicas hold it
                 return then.items[done[1]]
             event = decide(stream)
             try:
@@ -972,9 +993,14 @@ class GameLog:
         # The annotations are read first: each was anchored to a version the game had when it was written, so
         # the game's events read next reach it, and an export taken while people annotate still imports.
         store = self.stores.of(game_id)
-        note_events = [
-            event for event in store.events.get(notes.stream_id(game_id)) if isinstance(event, DomainEvent)
-        ]
+        try:
+            note_events = [
+                event
+                for event in store.stream_events(notes.stream_id(game_id))
+                if isinstance(event, DomainEvent)
+            ]
+        except GameCorrupt as error:
+            raise error.within(game_id, "annotations") from error
         return exports.export_document(self.events_of(game_id), note_events)
 
     def export_text(self, game_id: UUID) -> str:
@@ -995,32 +1021,59 @@ class GameLog:
 
     # --- rules versions ------------------------------------------------------------------------------------
 
-    def revalidate(self, game_id: UUID) -> dict[str, Any]:
-        """Dry-run: replay the game's line of play under the current rules, with every check; report the first
-        move they would reject (or that all still pass)."""
-        game = self.get_game(game_id)
-        state = rules.fresh_state(game.setup, game.catalog)
+    def revalidate(self, game_id: UUID, *, rules_version: str | None = None) -> dict[str, Any]:
+        """Dry-run: check the game's opening and line of play again under ``rules_version`` (the current
+        rules by default), with every check; report the first move they would reject, or that all pass. A
+        game recorded under rules this build no longer replays is checked all the same (its moves are read
+        as recorded); one whose stored events are damaged is reported, not raised (``GameNotFound`` is)."""
+        target = rules_version or domain.RULES_VERSION
+        report: dict[str, Any] = {"game_id": str(game_id), "rules_version": None, "checked_under": target}
         try:
-            for move in game.opening:
-                state = domain.apply(state, move, check=True, draw=False)
-        except domain.DomainError as error:
-            return {"game_id": str(game_id), "ok": False, "version": 1, "error": error.to_dict()}
-        for version in game.line:
-            record = game.records[version]
-            try:
-                state = rules.recheck(state, record.move, record.chance)
-            except domain.DomainError as error:
-                return {
-                    "game_id": str(game_id),
-                    "ok": False,
-                    "version": version,
-                    "move": record.move,
-                    "error": error.to_dict(),
-                }
-        return {"game_id": str(game_id), "ok": True, "version": None}
+            game = self.get_game(game_id)
+        except GameCorrupt as error:
+            return {**report, "ok": False, "version": error.details.get("version"), "error": error.to_dict()}
+        report["rules_version"] = game.rules_version
+        line = [(v, game.records[v].move, game.records[v].chance) for v in game.line]
+        refused = rules.first_refusal(game.setup, game.catalog, game.opening, line, target)
+        if refused is None:
+            return {**report, "ok": True, "version": None}
+        version, move, refusal = refused
+        found = {**report, "ok": False, "version": version, "error": refusal.to_dict()}
+        return found if move is None else {**found, "move": move}
 
-    def revalidate_all(self) -> list[dict[str, Any]]:
-        return [self.revalidate(game_id) for game_id in self.index.game_ids()]
+    def revalidate_all(self, *, rules_version: str | None = None) -> list[dict[str, Any]]:
+        return [self.revalidate(game_id, rules_version=rules_version) for game_id in self.stored_game_ids()]
+
+    def upgrade(
+        self, game_id: UUID, *, to: str | None = None, apply: bool = False, actor: str = "heronlog upgrade"
+    ) -> dict[str, Any]:
+        """Move a game to the rules ``to`` (the current ones by default) when its whole line of play passes
+        them: with ``apply``, a ``RulesUpgraded`` event is appended and the game is replayed and played on
+        under them from then on; without it, only what would happen is reported. A game that does not pass is
+        left as recorded (and, if this build no longer replays its rules, read as recorded and flagged).
+        ``outcome``: ``current`` (already under them), ``refused``, ``would move`` or ``moved``."""
+        target = to or domain.RULES_VERSION
+        rules.ensure_supported(target)
+        report = self.revalidate(game_id, rules_version=target)
+        if report["rules_version"] == target:
+            return {**report, "outcome": "current"}
+        if not report["ok"]:
+            return {**report, "outcome": "refused"}
+        if not apply:
+            return {**report, "outcome": "would move"}
+        game = self.get_game(game_id)
+        if game.rules_version == target:  # moved meanwhile (two upgrades at once)
+            return {**report, "outcome": "current"}
+        moved = RulesUpgraded(
+            originator_id=game.id,
+            originator_version=game.version + 1,
+            timestamp=now(),
+            rules_version=target,
+            previous=game.rules_version,
+            actor=actor,
+        )
+        played = self._commit(game, [moved])  # a move recorded meanwhile: StaleVersion, run it again
+        return {**report, "outcome": "moved", "version": played.versions[0]}
 
     # --- the list of games ---------------------------------------------------------------------------------
 
@@ -1056,6 +1109,12 @@ class GameLog:
 
     def iter_game_ids(self) -> Iterator[UUID]:
         return self.index.game_ids()
+
+    def stored_game_ids(self) -> Iterator[UUID]:
+        """Every game of every store, found in the stores' logs (not in the list of games: a damaged entry of
+        the list hides no game from a backup or a check)."""
+        for store in self.stores:
+            yield from store.created_game_ids()
 
 
 _HEADER = frozenset({"originator_id", "originator_version", "timestamp"})

@@ -5,7 +5,10 @@ A backup is a folder holding one file per game, ``<game_id>.json``, exactly what
 json`` prints for that game (:func:`replay.exports.json_text`: every event, undone moves, amendments and
 annotations included), and ``index.json``: the backup's format, the heronlog version that wrote it, when, and
 per game its id, title, players, status, parent, version (its number of events), file name, size and SHA-256.
-Every game is backed up: public and private ones, forks, abandoned and finished games.
+Every game is backed up: public and private ones, forks, abandoned and finished games, and games recorded under
+rules this build no longer replays (an export needs no rules). The games are found in the store's log itself, not
+in the list of games. A game whose stored events are damaged is reported and left out (``failed`` in the index),
+and the others are backed up all the same.
 
 A restore imports each game exactly as ``heronlog import`` does (:func:`replay.exports.refold`: every event
 re-decided with the rules, nothing written unless the whole log refolds), keeping its id, parents before their
@@ -38,7 +41,7 @@ from eventsourcing.persistence import IntegrityError
 
 from replay import exports
 from replay.application import GameLog
-from replay.errors import GameNotFound, InvalidLog, ReplayError
+from replay.errors import GameCorrupt, GameNotFound, InvalidLog, ReplayError
 from replay.events import now
 from replay.health import package_version
 
@@ -99,14 +102,31 @@ class BackedUpGame:
 
 
 @dataclass(frozen=True)
+class NotBackedUp:
+    """A game the backup could not read: its stored events are damaged (``heronlog verify`` says more)."""
+
+    game_id: str
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"game_id": self.game_id, "message": self.message}
+
+
+@dataclass(frozen=True)
 class BackupReport:
-    """What a backup wrote."""
+    """What a backup wrote, and the games it could not read (the others are backed up all the same)."""
 
     directory: Path
     games: tuple[BackedUpGame, ...]
     bytes: int
     """The size of every file written, the index included."""
     seconds: float
+    failed: tuple[NotBackedUp, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Whether every game of the store was backed up."""
+        return not self.failed
 
     @property
     def private(self) -> int:
@@ -128,9 +148,16 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
     directory.mkdir(parents=True, exist_ok=True)
     earlier = _earlier_files(directory, force=force)
     games: list[BackedUpGame] = []
+    failed: list[NotBackedUp] = []
     written = 0
-    for game_id in log.iter_game_ids():
-        game, data = _backed_up(log, game_id)
+    for game_id in log.stored_game_ids():
+        try:
+            game, data = _backed_up(log, game_id)
+        except (GameCorrupt, GameNotFound) as error:
+            # One damaged game must not cost the club the backup of the others: it is reported, and the
+            # backup goes on (the command then exits non-zero).
+            failed.append(NotBackedUp(str(game_id), error.message))
+            continue
         _write_atomically(directory / game.file, data)
         games.append(game)
         written += len(data)
@@ -145,6 +172,7 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
         "export_format": exports.FORMAT,
         "export_format_version": exports.FORMAT_VERSION,
         "games": [game.to_dict() for game in games],
+        "failed": [game.to_dict() for game in failed],
     }
     data = (json.dumps(index, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     # The index goes last: a backup cut short leaves the earlier index (or none), never one that lists a
@@ -155,7 +183,7 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
     for name in earlier - kept:
         (directory / name).unlink(missing_ok=True)
     _sync_directory(directory)
-    return BackupReport(directory, tuple(games), written, time.perf_counter() - started)
+    return BackupReport(directory, tuple(games), written, time.perf_counter() - started, tuple(failed))
 
 
 def _earlier_files(directory: Path, *, force: bool) -> set[str]:

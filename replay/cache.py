@@ -54,10 +54,12 @@ def estimated_bytes(value: Any) -> int:
     """What keeping ``value`` costs, by the model of the module docstring."""
     if isinstance(value, Game):
         first = RESTORED_STATE_BYTES if value.base > 0 else OPENING_STATE_BYTES
+        if not value.states:  # a game whose rules are not replayed here: read as recorded, no states
+            first = 0
         return (
             GAME_BYTES
             + first
-            + STATE_BYTES * (len(value.states) - 1)
+            + STATE_BYTES * max(len(value.states) - 1, 0)
             + RECORD_BYTES * len(value.records)
             + 64 * len(value.line)
         )
@@ -159,6 +161,19 @@ class WarmCache(Cache[Hashable, Any]):
             held = self._items.pop(key, None)
             if held is not None:
                 self._bytes -= held[1]
+
+    def forget_stream(self, stream_id: Hashable) -> None:
+        """Forget a stream's fold and everything kept under keys derived from it (``(kind, stream_id, ...)``:
+        its states off the line, its line lengths): what a store does when it finds it no longer holds the
+        stream as this process knew it (it came back with older data). Walks every key: that is rare."""
+        with self._lock:
+            for key in [
+                key
+                for key in self._items
+                if key == stream_id or (isinstance(key, tuple) and len(key) > 1 and key[1] == stream_id)
+            ]:
+                _, size = self._items.pop(key)
+                self._bytes -= size
 
     def clear(self) -> None:
         with self._lock:

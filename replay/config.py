@@ -47,7 +47,10 @@ STORE_VARIABLES: tuple[Variable, ...] = (
     ),
     Variable("HERONLOG_DATA", DEFAULT_DATA_FOLDER, "folder of the SQLite file `heronlog.sqlite`"),
     Variable(
-        "REDIS_URL", None, "the Redis server: `redis://[user:pass@]host:port/db`, `rediss://`, `unix://`"
+        "REDIS_URL",
+        None,
+        "the Redis server: `redis://[user:pass@]host:port/db`, `rediss://`, `unix://`; for a cluster, several "
+        "nodes may be named, `redis://host1:port1,host2:port2`",
     ),
     Variable("REDIS_KEY_PREFIX", "heronlog", "first part of every key's hash tag"),
     Variable("HERONLOG_SHARDS", "1", "applications (shards) the games are spread over, 1 to 64"),
@@ -58,6 +61,16 @@ STORE_VARIABLES: tuple[Variable, ...] = (
     Variable("REDIS_SOCKET_TIMEOUT", "10", "seconds to wait for a Redis reply"),
     Variable(
         "REDIS_SUBSCRIBE_BLOCK_MS", "200", "how often a blocked subscription checks whether it was stopped"
+    ),
+    Variable(
+        "REDIS_WAIT_REPLICAS",
+        "0",
+        "replicas that must confirm each append before it is acknowledged (0: the master's word alone)",
+    ),
+    Variable(
+        "REDIS_WAIT_TIMEOUT_MS",
+        "1000",
+        "how long an append waits for those replicas; unconfirmed, it is `503 store_unavailable`",
     ),
 )
 """Every environment variable the event store is configured from (README, "Configuration")."""

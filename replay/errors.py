@@ -146,6 +146,36 @@ class KeyReused(ReplayError):
     code = "idempotency_key_reused"
 
 
+class GameCorrupt(ReplayError):
+    """A game's stored events (or those of its annotations or grants) are damaged: a record fails its integrity
+    check, cannot be read, is missing from an unbroken run of versions, or does not fold. Nothing is written to
+    the game; the other games of the store are not affected (``heronlog verify`` lists every damaged record).
+    """
+
+    code = "game_corrupt"
+
+    @classmethod
+    def of(cls, stream_id: object, version: int | None, detail: str, *, part: str = "game") -> GameCorrupt:
+        """The error for a damaged stream, naming it (a game's own stream: the game) and the version."""
+        where = "" if version is None else f" at version {version}"
+        what = f"game {stream_id}" if part == "game" else f"the {part} of game {stream_id}"
+        error = cls(
+            f"the stored events of {what} are damaged{where}: {detail}. Nothing was changed; the other games "
+            "are not affected",
+            game_id=str(stream_id),
+            version=version,
+            part=part,
+            detail=detail,
+        )
+        return error
+
+    def within(self, game_id: object, part: str) -> GameCorrupt:
+        """This error, said of the ``part`` (annotations, grants) of game ``game_id`` rather than of the stream."""
+        return GameCorrupt.of(
+            game_id, self.details.get("version"), str(self.details.get("detail")), part=part
+        )
+
+
 class RulesVersionUnsupported(ReplayError):
     """A game was recorded under rules this build cannot replay."""
 
@@ -160,9 +190,13 @@ def store_unavailable(error: BaseException) -> bool:
     if isinstance(error, OperationalError | ConnectionError | TimeoutError):
         return True
     import redis
+    from redis.exceptions import RedisClusterException
 
     from replay.store.errors import translate
 
     # A redis-py error that reached here without the store's own translation (a read made outside a
-    # recorder) is judged by the same mapping the store uses.
-    return isinstance(error, redis.RedisError) and isinstance(translate(error), OperationalError)
+    # recorder) is judged by the same mapping the store uses. RedisClusterException (no reachable node serves
+    # a slot) is not a RedisError.
+    return isinstance(error, redis.RedisError | RedisClusterException) and isinstance(
+        translate(error), OperationalError
+    )

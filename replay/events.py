@@ -186,6 +186,17 @@ class GameAbandoned(DomainEvent):
     upcast_v1_v2 = staticmethod(no_key_before_v2)
 
 
+@dataclass(frozen=True)
+class RulesUpgraded(DomainEvent):
+    """The game was moved to another rules version (``heronlog upgrade``), after its whole line of play was
+    checked again under that version: from here on it is replayed, and played on, under ``rules_version``.
+    ``previous`` is the version it was recorded under (or last moved to), ``actor`` who moved it."""
+
+    rules_version: str
+    previous: str
+    actor: str
+
+
 # --- the annotation stream (one per game, separate from the game's stream) --------------------------------
 
 
@@ -270,5 +281,6 @@ GAME_EVENTS: tuple[type[DomainEvent], ...] = (
     MoveResolved,
     MoveAmended,
     GameAbandoned,
+    RulesUpgraded,
 )
 ANNOTATION_EVENTS: tuple[type[DomainEvent], ...] = (AnnotationAdded, AnnotationEdited, AnnotationDeleted)

@@ -58,6 +58,7 @@ from replay.events import (
     MoveResolved,
     MovesRedone,
     MovesUndone,
+    RulesUpgraded,
     now,
 )
 from replay.game import MAX_VERSION, Game, mutate
@@ -376,14 +377,20 @@ def refold(document: Any, *, game_id: UUID, limits: Limits | None = None) -> Imp
             [{"position": broken, "message": "a text holds a lone surrogate, which is not a character"}]
         )
     rules_version = document.get("rules_version")
-    if not isinstance(rules_version, str) or rules_version not in rules.COMPATIBLE:
+    if not isinstance(rules_version, str) or not (rules.is_supported(rules_version) or _upgraded(document)):
         problems.add(
             "rules_version",
             f"recorded under rules {str(rules_version)[:40]}; this build replays "
             f"{', '.join(sorted(rules.COMPATIBLE))}",
         )
         raise InvalidLog(problems.items)
-    game = _created(document, game_id, problems, limits)
+    if rules.is_supported(rules_version):
+        game = _created(document, game_id, problems, limits)
+    else:
+        # Recorded under rules this build no longer replays, and moved to ones it does (``heronlog upgrade``):
+        # the moves before the move are read as recorded, and checked all at once under the new rules when
+        # the RulesUpgraded event is met (what the upgrade checked before writing it).
+        game = _created_as_recorded(document, game_id, problems, limits)
     if game is None:
         raise InvalidLog(problems.items)
     created = game[1]
@@ -488,6 +495,8 @@ class _Checks:
         """Refuse what no token could have written through the API in this event of the game's stream."""
         self.when(event.timestamp)
         self.key(getattr(event, "idempotency_key", None), event.originator_version, self.keys)
+        if isinstance(event, RulesUpgraded):
+            return  # written by whoever runs ``heronlog upgrade``, never by a token: checked against the rules
         seat = self.actor(str(getattr(event, "actor", "")))
         if isinstance(event, MovePlayed | MoveResolved):
             self.for_seats(seat, [event.move.get("seat")], "record")
@@ -635,6 +644,76 @@ def _created(
     return mutate(created, None), created
 
 
+def _upgraded(document: Mapping[str, Any]) -> bool:
+    """Whether the exported log moves the game to rules this build replays (a ``RulesUpgraded`` event)."""
+    entries = document.get("events")
+    return isinstance(entries, list) and any(
+        isinstance(entry, Mapping)
+        and entry.get("type") == RulesUpgraded.__name__
+        and isinstance(entry.get("data"), Mapping)
+        and rules.is_supported(str(entry["data"].get("rules_version")))
+        for entry in entries
+    )
+
+
+def _created_as_recorded(
+    document: Mapping[str, Any], game_id: UUID, problems: _Problems, limits: Limits
+) -> tuple[Game, GameCreated] | None:
+    """The first event of a log recorded under rules this build does not replay, checked for its form, its
+    parent and its date only (the rules cannot decide it here); the game it starts has no states until its
+    RulesUpgraded event."""
+    given: dict[str, Any] = {"setup": {}, "catalog": {}, "opening": [], "parent": None}
+    given.update((name, document[name]) for name in given if name in document)
+    misfits = _misfits(GameCreated, given, sorted(given))
+    for misfit in misfits:
+        problems.add(misfit.split(" ", 1)[0], misfit)
+    if misfits or not _a_parent(given["parent"]):
+        if not misfits:
+            problems.add("parent", "parent must be null or {game_id: a game's id, version: a version from 1}")
+        return None
+    if not _parent_here(given["parent"], document, game_id, problems, limits):
+        return None
+    try:
+        at = _time(document.get("created_at"))
+    except ValueError as error:
+        problems.add("created_at", str(error))
+        return None
+    if at < EARLIEST or at > limits.now + CLOCK_GRACE:
+        problems.add("created_at", f"{at.isoformat()} is not a real date (before 2000, or after this import)")
+        return None
+    created = GameCreated(
+        originator_id=game_id,
+        originator_version=1,
+        timestamp=at,
+        setup=given["setup"],
+        rules_version=str(document["rules_version"]),
+        catalog=given["catalog"],
+        opening=given["opening"],
+        parent=given["parent"],
+    )
+    return mutate(created, None), created
+
+
+def _recheck_upgrade(game: Game, event: RulesUpgraded) -> None:
+    """A RulesUpgraded event must move the game from its own rules to rules this build replays, and its whole
+    line of play so far must pass them (what ``heronlog upgrade`` checks before writing it)."""
+    if not rules.is_supported(event.rules_version):
+        raise ReplayError(
+            f"it moves the game to rules {event.rules_version}, which this build does not replay"
+        )
+    if event.previous != game.rules_version:
+        raise ReplayError(
+            f"it moves the game from rules {event.previous}, but the game is under {game.rules_version}"
+        )
+    line = [(v, game.records[v].move, game.records[v].chance) for v in game.line]
+    refused = rules.first_refusal(game.setup, game.catalog, game.opening, line, event.rules_version)
+    if refused is not None:
+        version, _, error = refused
+        raise ReplayError(
+            f"the line of play does not pass rules {event.rules_version}: version {version}: {error.message}"
+        )
+
+
 def _tidied(setup: Any) -> Any:
     """A setup with its names, colours and title in the form a game keeps text (:func:`replay.text.tidy`): a
     game recorded before the text rules may hold a name with a blank or an invisible character at its end, or
@@ -744,6 +823,18 @@ def _recheck(game: Game, event: DomainEvent, held: _Held) -> list[DomainEvent]:
         raise ReplayError(
             "moves of a resolution must be followed by their amendment (they are written together)"
         )
+    if isinstance(event, RulesUpgraded):  # an abandoned game may be moved too, as ``heronlog upgrade`` does
+        _recheck_upgrade(game, event)
+        return [event]
+    if not game.playable:
+        # Under rules this build does not replay: read as recorded (its words as the file has them: no rules
+        # here say them again); the RulesUpgraded event that follows checks the whole line of play at once.
+        # Only what needs no rules is checked here.
+        if isinstance(event, MovesUndone | MovesRedone | MoveResolved | MoveAmended):
+            _recheck_line_only(game, event)
+        if game.abandoned is not None:
+            raise ReplayError("the game was already abandoned")
+        return [event]
     if isinstance(event, MovePlayed):
         [decided] = decisions.play(game, [event.move], actor=event.actor).events
         if not same_json(decided.chance, event.chance):
@@ -775,6 +866,21 @@ def _recheck(game: Game, event: DomainEvent, held: _Held) -> list[DomainEvent]:
     if isinstance(event, GameAbandoned):  # kept as the rules keep texts now (a reason stored before them)
         return [replace(event, reason=reason(event.reason))]
     return [event]
+
+
+def _recheck_line_only(game: Game, event: DomainEvent) -> None:
+    """The checks of an undo, a redo or an amendment that need no rules: they must fit the line of play."""
+    if isinstance(event, MovesUndone):
+        tail = list(game.line[len(game.line) - len(event.versions) :]) if event.versions else []
+        if not event.versions or tail != list(event.versions):
+            raise ReplayError("an undo must take back the last moves of the line of play, in order")
+    elif isinstance(event, MovesRedone):
+        if not event.versions or list(game.redo[: len(event.versions)]) != list(event.versions):
+            raise ReplayError("a redo must replay the next undone moves, in order")
+    elif isinstance(event, MoveResolved | MoveAmended):
+        target = event.replaces if isinstance(event, MoveResolved) else event.version
+        if target not in game.line:
+            raise ReplayError("an amendment must correct a move of the line of play")
 
 
 def _recheck_amendment(

@@ -9,12 +9,17 @@ each event it returns a new ``Game``; it never validates, never draws a random n
 ("decide once, apply many"). Keeping every state along the line (they are immutable and share structure)
 makes undo to any point O(1) and a replay step free; a game rebuilt from a snapshot starts with only its
 current state and rebuilds the earlier ones the first time they are needed.
+
+:func:`history` reads the same fold without the rules (no states), in time linear in the events: with a
+:class:`GameSnapshot`, which keeps a state and not a history, it restores a game (:func:`restore`). A game
+recorded under rules this build does not replay is folded the same way, read as recorded, without states
+(:attr:`Game.playable`), until a ``RulesUpgraded`` event moves it to rules it replays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import singledispatch
 from typing import Any
@@ -35,6 +40,7 @@ from replay.events import (
     MoveResolved,
     MovesRedone,
     MovesUndone,
+    RulesUpgraded,
 )
 
 MAX_VERSION = 2**63 - 1
@@ -60,6 +66,12 @@ class MoveRecord:
     resolves: int | None = None
     """For a move of an amendment's resolution: the version of the later recorded move it was played in place
     of (that move no longer fitted after the correction)."""
+    redescribed: bool = field(default=False, compare=False)
+    """Whether ``description`` was said again after an amendment (``_redescribe``), so that it may differ from
+    the words of the event that recorded the move: a snapshot keeps only such words (:meth:`GameSnapshot.take`).
+    Not part of the record's value: words said again that came back to the event's own (two amendments, the
+    second undoing what the first changed) are the same record, whether a fold or a snapshot of the first
+    format (which cannot tell them apart) built it."""
 
     @property
     def replaced(self) -> int | None:
@@ -80,6 +92,7 @@ class MoveRecord:
             idempotency_key=data["idempotency_key"],
             amends=data["amends"],
             resolves=data.get("resolves"),  # snapshots written before resolutions existed have none
+            redescribed=bool(data.get("redescribed", False)),
         )
 
 
@@ -141,8 +154,18 @@ class Game:
     """``states[i]`` is the rules-engine state after ``base + i`` effective moves."""
 
     @property
+    def playable(self) -> bool:
+        """Whether this build replays the game's rules version, so that the game has engine states. A game of
+        a version it does not replay is still read as recorded (its moves, words, undo and amendments: what
+        its events say), without states (:func:`replay.rules.is_supported`)."""
+        return bool(self.states)
+
+    @property
     def state(self) -> GameState:
-        """The current rules-engine state."""
+        """The current rules-engine state (``domain.GameState``); :class:`RulesVersionUnsupported` for a game
+        recorded under rules this build does not replay."""
+        if not self.states:
+            raise rules.unsupported(self.rules_version, game_id=self.id)
         return self.states[-1]
 
     @property
@@ -151,15 +174,20 @@ class Game:
 
     @property
     def status(self) -> str:
-        """``abandoned``, ``finished`` (the rules say the game is over) or ``in progress``."""
+        """``abandoned``, ``finished`` (the rules say the game is over), ``in progress``, or ``rules
+        unsupported`` (recorded under rules this build does not replay: readable as recorded, not playable)."""
         if self.abandoned is not None:
             return "abandoned"
+        if not self.states:
+            return "rules unsupported"
         return "finished" if domain.is_over(self.state) else "in progress"
 
     def state_after(self, moves: int) -> GameState:
         """The state after the first ``moves`` effective moves of the line of play."""
         if not 0 <= moves <= len(self.line):
             raise IndexError(moves)
+        if not self.states:
+            raise rules.unsupported(self.rules_version, game_id=self.id)
         if moves >= self.base:
             return self.states[moves - self.base]
         state = rules.opening_state(self.setup, self.catalog, self.opening, rules_version=self.rules_version)
@@ -170,6 +198,8 @@ class Game:
 
     def with_states_from_start(self) -> Game:
         """This game with every state along the line materialised (after a snapshot only the last is)."""
+        if not self.states:
+            raise rules.unsupported(self.rules_version, game_id=self.id)
         if self.base == 0:
             return self
         states = [
@@ -197,7 +227,9 @@ def mutate(event: DomainEvent, game: Game | None) -> Game:
 
 @mutate.register
 def _created(event: GameCreated, _: Game | None) -> Game:
-    rules.ensure_supported(event.rules_version)
+    if not rules.is_supported(event.rules_version):
+        # Read as recorded, without states, until a RulesUpgraded event moves it to rules this build plays.
+        return created_game(event, None)
     opening = tuple(dict(move) for move in event.opening)
     state = rules.opening_state(event.setup, event.catalog, opening, rules_version=event.rules_version)
     return created_game(event, state)
@@ -205,7 +237,8 @@ def _created(event: GameCreated, _: Game | None) -> Game:
 
 def created_game(event: GameCreated, state: Any) -> Game:
     """The game a ``GameCreated`` event starts, given its opening state: the state the rules engine built when
-    it decided the game (``decisions.create``), or the one the fold builds from the event."""
+    it decided the game (``decisions.create``), or the one the fold builds from the event (None: the game's
+    rules are not replayed here, and it has no states)."""
     opening = tuple(dict(move) for move in event.opening)
     return Game(
         id=event.originator_id,
@@ -214,7 +247,9 @@ def created_game(event: GameCreated, state: Any) -> Game:
         modified_on=event.timestamp,
         setup=event.setup,
         rules_version=event.rules_version,
-        catalog=rules.shared_catalog(state, event.catalog),  # one copy per catalog, not per game read
+        # One copy per catalog, not per game read (a game whose rules are not replayed here has no engine state
+        # to share it with, and keeps its own).
+        catalog=event.catalog if state is None else rules.shared_catalog(state, event.catalog),
         opening=opening,
         parent=event.parent,
         records={},
@@ -224,7 +259,7 @@ def created_game(event: GameCreated, state: Any) -> Game:
         keys={},
         abandoned=None,
         base=0,
-        states=(state,),
+        states=() if state is None else (state,),
     )
 
 
@@ -254,7 +289,10 @@ def _advance(game: Game, event: DomainEvent) -> dict[str, Any]:
 
 
 def _extend(game: Game, versions: Iterable[int], records: Mapping[int, MoveRecord]) -> tuple[Any, ...]:
-    """The states after playing ``versions`` (recorded moves) on from the current state."""
+    """The states after playing ``versions`` (recorded moves) on from the current state (none for a game
+    without states: its rules are not replayed here)."""
+    if not game.states:
+        return ()
     states = list(game.states)
     for version in versions:
         record = records[version]
@@ -264,6 +302,8 @@ def _extend(game: Game, versions: Iterable[int], records: Mapping[int, MoveRecor
 
 def _truncated(game: Game, moves: int) -> Game:
     """The game with its states cut back to the first ``moves`` effective moves (rebuilding if needed)."""
+    if not game.states:
+        return replace(game, line=game.line[:moves])
     if moves < game.base:
         game = game.with_states_from_start()
     return replace(game, line=game.line[:moves], states=game.states[: moves - game.base + 1])
@@ -286,7 +326,9 @@ def _played_to(event: MovePlayed, game: Game, state: Any) -> Game:
         records=records,
         line=(*game.line, record.version),
         redo=(),  # a new move ends what could be redone
-        states=_extend(game, [record.version], records) if state is None else (*game.states, state),
+        states=_extend(game, [record.version], records)
+        if state is None or not game.states
+        else (*game.states, state),
     )
 
 
@@ -295,7 +337,7 @@ def _undone(event: MovesUndone, game: Game | None) -> Game:
     assert game is not None
     kept = len(game.line) - len(event.versions)
     cut = _truncated(game, kept)
-    entry = AuditEntry(event.originator_version, "undo", event.actor, event.timestamp, tuple(event.versions))
+    entry = _entry_of(event)
     return replace(
         cut,
         **_advance(game, event),
@@ -307,7 +349,7 @@ def _undone(event: MovesUndone, game: Game | None) -> Game:
 @mutate.register
 def _redone(event: MovesRedone, game: Game | None) -> Game:
     assert game is not None
-    entry = AuditEntry(event.originator_version, "redo", event.actor, event.timestamp, tuple(event.versions))
+    entry = _entry_of(event)
     return replace(
         game,
         **_advance(game, event),
@@ -326,15 +368,19 @@ def _resolved(event: MoveResolved, game: Game | None) -> Game:
     return replace(game, **_advance(game, event), records={**game.records, record.version: record})
 
 
-@mutate.register
-def _amended(event: MoveAmended, game: Game | None) -> Game:
-    assert game is not None
-    position = game.line.index(event.version)
+def _amendment(
+    event: MoveAmended, line: Sequence[int], records: dict[int, MoveRecord]
+) -> tuple[int, list[int], AuditEntry]:
+    """What an amendment does to the line of play and the records, without the rules: where it stands on the
+    line, the later moves kept after it (resolutions in place), and its audit entry. ``records`` is changed in
+    place: the amended move is added, and the kept moves whose chance was drawn again get their new outcomes.
+    Shared by the fold (:func:`_amended`) and the reading of a history (:func:`history`)."""
+    position = list(line).index(event.version)
     dropped = set(event.dropped)
     resolutions = {int(entry["version"]): entry for entry in event.resolutions}
     later: list[int] = []
     left: list[int] = []  # the later moves that leave the line: dropped, or replaced by their resolution
-    for version in game.line[position + 1 :]:
+    for version in line[position + 1 :]:
         resolution = resolutions.get(version)
         if resolution is not None:
             later.extend(int(move) for move in resolution["moves"])
@@ -346,7 +392,6 @@ def _amended(event: MoveAmended, game: Game | None) -> Game:
             left.append(version)
         else:
             later.append(version)
-    records = dict(game.records)
     for key, outcomes in event.redrawn.items():
         records[int(key)] = replace(records[int(key)], chance=tuple(dict(o) for o in outcomes))
     amended = MoveRecord(
@@ -360,13 +405,6 @@ def _amended(event: MoveAmended, game: Game | None) -> Game:
         amends=event.version,
     )
     records[amended.version] = amended
-    cut = _truncated(game, position)
-    states = _extend(cut, [amended.version, *later], records)
-    # The kept later moves are now played on the corrected line: their words are said again from the states
-    # they are played on there ("places the coral 6", not the die the old line had taken). Only here: a move
-    # recorded is described once, when it is decided (``decisions.play``), on the line it is played on.
-    first = position + 1 - cut.base  # index in ``states`` of the state before the first kept move
-    _redescribe(records, later, states[first:])
     corrected = f"; played {len(resolutions)} later move(s) anew" if resolutions else ""
     entry = AuditEntry(
         event.originator_version,
@@ -377,11 +415,27 @@ def _amended(event: MoveAmended, game: Game | None) -> Game:
         note=f"replaced the move of version {event.version}{corrected}; dropped {len(event.dropped)} later "
         "move(s)",
     )
+    return position, later, entry
+
+
+@mutate.register
+def _amended(event: MoveAmended, game: Game | None) -> Game:
+    assert game is not None
+    records = dict(game.records)
+    position, later, entry = _amendment(event, game.line, records)
+    amended = event.originator_version
+    cut = _truncated(game, position)
+    states = _extend(cut, [amended, *later], records)
+    # The kept later moves are now played on the corrected line: their words are said again from the states
+    # they are played on there ("places the coral 6", not the die the old line had taken). Only here: a move
+    # recorded is described once, when it is decided (``decisions.play``), on the line it is played on.
+    first = position + 1 - cut.base  # index in ``states`` of the state before the first kept move
+    _redescribe(records, later, states[first:])
     return replace(
         cut,
         **_advance(game, event),
         records=records,
-        line=(*cut.line, amended.version, *later),
+        line=(*cut.line, amended, *later),
         redo=(),
         audit=(*game.audit, entry),
         states=states,
@@ -395,30 +449,156 @@ def _redescribe(records: dict[int, MoveRecord], versions: Sequence[int], befores
         record = records[version]
         description = domain.describe(before, record.move)
         if description != record.description:
-            records[version] = replace(record, description=description)
+            records[version] = replace(record, description=description, redescribed=True)
 
 
 @mutate.register
 def _abandoned(event: GameAbandoned, game: Game | None) -> Game:
     assert game is not None
-    entry = AuditEntry(
-        event.originator_version, "abandon", event.actor, event.timestamp, (), note=event.reason
-    )
+    entry = _entry_of(event)
     return replace(game, **_advance(game, event), abandoned=entry, audit=(*game.audit, entry))
+
+
+@mutate.register
+def _upgraded(event: RulesUpgraded, game: Game | None) -> Game:
+    assert game is not None
+    moved = replace(
+        game,
+        **_advance(game, event),
+        rules_version=event.rules_version,
+        audit=(*game.audit, _entry_of(event)),
+    )
+    if not rules.is_supported(event.rules_version):
+        return replace(moved, base=0, states=())
+    # The whole line of play was checked under the new rules before this event was written: every state is
+    # built again under them, from the opening on.
+    states = [
+        rules.opening_state(moved.setup, moved.catalog, moved.opening, rules_version=moved.rules_version)
+    ]
+    for version in moved.line:
+        record = moved.records[version]
+        states.append(rules.reapply(states[-1], record.move, record.chance))
+    return replace(moved, base=0, states=tuple(states))
+
+
+# --- a game's history, without the rules ------------------------------------------------------------------
+
+
+def _entry_of(event: DomainEvent) -> AuditEntry:
+    """The audit entry of an event that changes the line of play other than by a new move (amendments make
+    theirs in :func:`_amendment`)."""
+    if isinstance(event, MovesUndone | MovesRedone):
+        kind = "undo" if isinstance(event, MovesUndone) else "redo"
+        return AuditEntry(event.originator_version, kind, event.actor, event.timestamp, tuple(event.versions))
+    if isinstance(event, GameAbandoned):
+        return AuditEntry(
+            event.originator_version, "abandon", event.actor, event.timestamp, (), note=event.reason
+        )
+    if isinstance(event, RulesUpgraded):
+        return AuditEntry(
+            event.originator_version,
+            "upgrade",
+            event.actor,
+            event.timestamp,
+            (),
+            note=f"moved from rules {event.previous} to rules {event.rules_version}",
+        )
+    raise NotAGameEvent(f"no audit entry for {type(event).__name__}")
+
+
+def history(events: Iterable[DomainEvent]) -> Game:
+    """A game's history read from its events without the rules engine: its records, line of play, what can
+    be redone, the audit and the keys of its writes, exactly as :func:`project_game` folds them, but without
+    states (``states`` is empty) and in time linear in the events (the fold copies its mappings at each
+    event). What restoring a snapshot needs (:func:`restore`), which then adds the engine's state.
+
+    The one thing it cannot say without the rules is the words of the moves an amendment kept, which are said
+    again from the states of the corrected line (:func:`_redescribe`): they stay as recorded here, and a
+    snapshot keeps the words said again."""
+    events = iter(events)
+    created = next(events, None)
+    if not isinstance(created, GameCreated):
+        raise NotAGameEvent("a game's history starts with its GameCreated event")
+    records: dict[int, MoveRecord] = {}
+    line: list[int] = []
+    redo: list[int] = []
+    audit: list[AuditEntry] = []
+    keys: dict[str, tuple[int, ...]] = {}
+    abandoned: AuditEntry | None = None
+    rules_version = created.rules_version
+    version, modified_on = created.originator_version, created.timestamp
+    for event in events:
+        version, modified_on = event.originator_version, event.timestamp
+        key = getattr(event, "idempotency_key", None)
+        if key:
+            keys[key] = (*keys.get(key, ()), version)
+        if isinstance(event, MovePlayed):
+            records[version] = _record_of(event)
+            line.append(version)
+            redo = []
+        elif isinstance(event, MovesUndone):
+            del line[len(line) - len(event.versions) :]
+            redo = [*event.versions, *redo]
+            audit.append(_entry_of(event))
+        elif isinstance(event, MovesRedone):
+            line.extend(event.versions)
+            redo = redo[len(event.versions) :]
+            audit.append(_entry_of(event))
+        elif isinstance(event, MoveResolved):
+            records[version] = _record_of(event, resolves=event.replaces)
+        elif isinstance(event, MoveAmended):
+            position, later, entry = _amendment(event, line, records)
+            line = [*line[:position], version, *later]
+            redo = []
+            audit.append(entry)
+        elif isinstance(event, GameAbandoned):
+            abandoned = _entry_of(event)
+            audit.append(abandoned)
+        elif isinstance(event, RulesUpgraded):
+            rules_version = event.rules_version
+            audit.append(_entry_of(event))
+        else:
+            raise NotAGameEvent(f"not a game event: {type(event).__name__}")
+    return Game(
+        id=created.originator_id,
+        version=version,
+        created_on=created.timestamp,
+        modified_on=modified_on,
+        setup=created.setup,
+        rules_version=rules_version,
+        catalog=created.catalog,
+        opening=tuple(dict(move) for move in created.opening),
+        parent=created.parent,
+        records=records,
+        line=tuple(line),
+        redo=tuple(redo),
+        audit=tuple(audit),
+        keys=keys,
+        abandoned=abandoned,
+        base=len(line),
+        states=(),
+    )
 
 
 # --- snapshots --------------------------------------------------------------------------------------------
 
+SNAPSHOT_FORMAT = 2
+"""The snapshot format written now: the engine's state and the line of play, not the history (see below)."""
+
 
 @dataclass(frozen=True)
 class GameSnapshot(DomainEvent):
-    """A game's fold at one version: the library's snapshot store keeps these so that reading a long game, or
-    any past version of it, folds only the events after the nearest snapshot.
+    """A game's state at one version: the library's snapshot store keeps these so that reading a long game, or
+    any past version of it, needs no rules-engine fold of the moves before it.
 
-    ``state`` is the fold as JSON text, written by msgspec and kept by the library as one string. The
-    library's own JSON transcoder took about 1 ms for a typical 50 KB fold (a tenth of that for msgspec), and
-    snapshots are written while moves are being recorded. Snapshots written before this hold the same data as
-    JSON data (a dictionary), and restore as they did."""
+    A snapshot costs what a state costs, not what a history costs: it holds the engine's state (without the
+    catalog, which the game's first event holds), the line of play and what can be redone (both bounded by a
+    game's length), the rules version, and the words of the moves an amendment said again. The records, the
+    audit and the keys, which grow with every event, are read from the events themselves (:func:`history`),
+    which also checks the snapshot against the events it summarises (:func:`restore`). Snapshots of the
+    earlier formats (the whole fold, as JSON text or JSON data) restore the same way.
+
+    ``state`` is JSON text written by msgspec (the library's transcoder keeps it as one string)."""
 
     topic: str
     state: dict[str, Any] | str
@@ -426,29 +606,18 @@ class GameSnapshot(DomainEvent):
     @classmethod
     def take(cls, game: Game) -> GameSnapshot:
         # The engine's state holds the catalog too, the same as the game's own (its first event's): it is
-        # kept once, beside the engine's state, and put back on restoring. It was a third of every snapshot,
-        # and snapshots are taken while recording moves. Snapshots written before keep their copy, and so
-        # does one whose engine catalog differs from the game's (none is known to).
+        # left out, and put back on restoring. Kept only if the two differ (none is known to).
         engine = domain.state_to_dict(game.state, catalog=not _catalog_is_the_games(game))
         fold = {
-            "created_on": game.created_on,
-            "setup": game.setup,
+            "format": SNAPSHOT_FORMAT,
             "rules_version": game.rules_version,
-            "catalog": game.catalog,
-            "opening": game.opening,
-            "parent": game.parent,
-            # The records are frozen dataclasses: msgspec writes each as an object of its fields, with no
-            # dictionary made for it (a unit test holds that equal to the earlier format's records).
-            "records": list(game.records.values()),
             "line": game.line,
             "redo": game.redo,
-            "audit": game.audit,
-            "keys": game.keys,
-            "abandoned": game.abandoned,
+            # Only the words an amendment said again differ from their events' (``_redescribe``).
+            "described": {
+                str(v): record.description for v, record in game.records.items() if record.redescribed
+            },
             "engine": engine,
-            # The records' words are those of the line of play as it stands (``_redescribe``): a snapshot
-            # without this mark was written before amendments said their kept moves again (see ``_restored``).
-            "described_on_line": True,
         }
         return cls(
             originator_id=game.id,
@@ -459,24 +628,111 @@ class GameSnapshot(DomainEvent):
         )
 
     def fold(self) -> dict[str, Any]:
-        """The fold as JSON data, times as ``datetime`` (as snapshots of the earlier format read back)."""
+        """The snapshot's data. For the earlier formats, the whole fold with times as ``datetime``."""
         if isinstance(self.state, dict):
             return self.state
         data: dict[str, Any] = _SNAPSHOT_JSON_DATA.decode(self.state)
+        if "format" in data:
+            return data
         data["created_on"] = datetime.fromisoformat(data["created_on"])
         for entry in (*data["records"], *data["audit"], data["abandoned"]):
             if entry is not None:
                 entry["at"] = datetime.fromisoformat(entry["at"])
         return data
 
+    def restored(self, past: Game) -> Game | None:
+        """The game at this snapshot's version, given its history read from the events up to that version
+        (:func:`history`); None when the snapshot does not summarise those events (another event at its
+        version, another line of play, other rules: a snapshot written from a stale fold, or damaged)."""
+        data = self.fold()
+        if (past.id, past.version, past.modified_on) != (
+            self.originator_id,
+            self.originator_version,
+            self.timestamp,
+        ):
+            return None
+        if list(past.line) != list(data["line"]) or list(past.redo) != list(data["redo"]):
+            return None
+        if past.rules_version != data["rules_version"]:
+            return None
+        if not rules.is_supported(past.rules_version):
+            return past  # read as recorded: no states
+        described = _described(data, past)
+        if described is None:
+            return None
+        records = dict(past.records)
+        for version, words in described.items():
+            if version not in records:
+                return None
+            records[version] = replace(records[version], description=words, redescribed=True)
+        engine = domain.state_from_dict(_with_catalog(data["engine"], past.catalog))
+        return replace(
+            past,
+            catalog=rules.shared_catalog(engine, past.catalog),  # one copy per catalog, not per game read
+            records=records,
+            base=len(past.line),
+            states=(engine,),
+        )
+
+    def state_on(self, game: Game, moves: int) -> GameState | None:
+        """The engine state this snapshot keeps, when it is ``game``'s after the first ``moves`` moves of its
+        line of play: taken at an event the game holds (same version, same time), on that line, under the same
+        rules. None otherwise (a snapshot of a line since undone or corrected, of rules the game has moved
+        from, or written from a fold the store no longer holds). What rebuilding a game's earlier states may
+        start from (:meth:`replay.application.GameLog.reaching`)."""
+        if self.originator_id != game.id or _time_of(game, self.originator_version) != self.timestamp:
+            return None
+        data = self.fold()
+        if data["rules_version"] != game.rules_version or list(data["line"]) != list(game.line[:moves]):
+            return None
+        catalog = game.catalog if "format" in data else data["catalog"]
+        return domain.state_from_dict(_with_catalog(data["engine"], catalog))
+
+
+def _time_of(game: Game, version: int) -> datetime | None:
+    """When the game's event at ``version`` was written, as the fold knows it (None: it does not)."""
+    if version == 1:
+        return game.created_on
+    record = game.records.get(version)
+    if record is not None:
+        return record.at
+    return next((entry.at for entry in game.audit if entry.version == version), None)
+
+
+def _described(data: Mapping[str, Any], past: Game) -> dict[int, str] | None:
+    """The words of the moves an amendment said again, as the snapshot keeps them; None when a snapshot of
+    the first format, written before amendments said them again, summarises a game with an amendment (it
+    cannot say them: the game is folded from its events instead)."""
+    if "format" in data:
+        return {int(version): words for version, words in data["described"].items()}
+    amended = any(record.amends is not None for record in past.records.values())
+    if amended and not data.get("described_on_line"):
+        return None
+    said = {int(record["version"]): str(record["description"]) for record in data["records"]}
+    return {
+        version: words
+        for version, words in said.items()
+        if version in past.records and past.records[version].description != words
+    }
+
 
 _SNAPSHOT_JSON = msgspec.json.Encoder()
 _SNAPSHOT_JSON_DATA = msgspec.json.Decoder()
 
 
+def restore(snapshot: GameSnapshot, events: Sequence[DomainEvent]) -> Game | None:
+    """The game at ``snapshot``'s version from the snapshot and the events it summarises (the game's events up
+    to that version, in order); None when they do not agree (:meth:`GameSnapshot.restored`)."""
+    return snapshot.restored(history(events))
+
+
 @mutate.register
 def _restored(event: GameSnapshot, _: Game | None) -> Game:
+    """A snapshot of the first formats holds a whole fold: it restores on its own (the library's way). One of
+    the current format needs the events it summarises (:func:`restore`)."""
     data = event.fold()
+    if "format" in data:
+        raise TypeError("a snapshot of this format is restored with the events it summarises (game.restore)")
     rules.ensure_supported(data["rules_version"])
     records = {record.version: record for record in map(MoveRecord.from_dict, data["records"])}
     line = tuple(data["line"])

@@ -1,15 +1,36 @@
-"""Liveness of the configured event store, for ``GET /healthz`` and the start-up banner, and the version of
-heronlog that answers (``/healthz``, the OpenAPI document, a backup's index)."""
+"""Whether the store serves, shard by shard, for ``GET /readyz``; and the version of heronlog that answers
+(``/healthz``, the OpenAPI document, a backup's index).
+
+Health tells what requests meet (issue 27.4). It once said "redis answered PING" while every request was
+refused (a cluster without full coverage, a master out of memory), because it asked another question, of one
+node, with another client. Now each store (each shard) is asked through its own client, on its own hash tag, by
+the way requests go: a read of its log's counter, and a short write beside it (``{tag}:health``, expiring
+after a minute) which fails exactly when a move would (out of memory, read-only replica, disk errors, the
+slot's master down). With ``REDIS_WAIT_REPLICAS``, the write must also reach the replicas, as a move must. A
+shard is ``ok``, ``read-only`` (reads work, writes are refused) or ``unavailable``; the whole is ``ok`` when every
+shard is, ``unavailable`` when none serves, and ``degraded`` in between (the process still records the games of
+the shards that serve). Every probe has a deadline (:data:`PROBE_SECONDS`).
+"""
 
 from __future__ import annotations
 
 import functools
-import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from replay.config import StoreConfig
+from replay.errors import store_unavailable
+
+if TYPE_CHECKING:
+    from replay.application import GameLog
+    from replay.stores import GameStore
+
+PROBE_SECONDS = 2.0
+"""How long a readiness check waits for every shard: a shard that has not answered by then is unavailable
+(a container's health check gives up after 3 s)."""
 
 
 @functools.cache
@@ -22,49 +43,79 @@ def package_version() -> str:
         return "0+unknown"
 
 
-_clients: dict[str, Any] = {}
-_clients_lock = threading.Lock()
+@dataclass(frozen=True)
+class ShardHealth:
+    """One store's (shard's) state: ``ok``, ``read-only`` or ``unavailable``, in words, and where it lives
+    (``host:port`` of its Redis node, when it has one)."""
 
+    name: str
+    status: str
+    detail: str
+    node: str | None = None
 
-def _redis_client(url: str) -> Any:
-    """One client (a small connection pool) per URL, made on first use: a health check every few seconds
-    should not open and close a connection each time. A dead connection is dropped and remade by the pool."""
-    import redis  # imported here: SQLite users never pay for the Redis client at start-up
-
-    with _clients_lock:
-        client = _clients.get(url)
-        if client is None:
-            client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-            _clients[url] = client
-        return client
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "status": self.status, "detail": self.detail, "node": self.node}
 
 
 @dataclass(frozen=True)
-class StoreHealth:
-    """Whether the store answered, and a short human explanation when it did not."""
+class Readiness:
+    """Every store's state, and the whole: ``ok``, ``degraded`` (some shards serve) or ``unavailable``."""
 
-    ok: bool
+    status: str
+    shards: tuple[ShardHealth, ...]
     detail: str
 
+    @property
+    def serving(self) -> bool:
+        """Whether the process serves at least some games (the HTTP answer is 200 then, 503 otherwise)."""
+        return self.status != "unavailable"
 
-def check_store(config: StoreConfig) -> StoreHealth:
-    """Ask the store a trivial question; never raises."""
-    if config.kind == "redis":
-        import redis
 
-        try:
-            _redis_client(config.redis_url or "").ping()
-        except (redis.RedisError, OSError, ValueError) as error:
-            return StoreHealth(ok=False, detail=f"redis unreachable: {error}")
-        return StoreHealth(ok=True, detail="redis answered PING")
-    if config.kind == "sqlite":
-        assert config.sqlite_path is not None
-        folder = config.sqlite_path.parent
-        # Never the folder's path: /healthz answers anyone, and where the files live is the operator's to know
-        # (heronlog serve prints it at start).
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            return StoreHealth(ok=False, detail=f"data folder not writable: {error.strerror or 'error'}")
-        return StoreHealth(ok=True, detail="data folder writable")
-    return StoreHealth(ok=True, detail="in-memory")
+def readiness(log: GameLog, timeout: float = PROBE_SECONDS) -> Readiness:
+    """Probe every store of ``log`` at once, each by the way its requests go; never raises."""
+    stores = list(log.stores)
+    deadline = time.monotonic() + timeout
+    pool = ThreadPoolExecutor(max_workers=len(stores), thread_name_prefix="heronlog-probe")
+    try:
+        futures = [pool.submit(probe, store) for store in stores]
+        shards = []
+        for store, future in zip(stores, futures, strict=True):
+            try:
+                shards.append(future.result(timeout=max(0.0, deadline - time.monotonic())))
+            except FutureTimeout:
+                shards.append(ShardHealth(store.name, "unavailable", f"no answer within {timeout:.0f} s"))
+    finally:
+        pool.shutdown(wait=False)  # a probe stuck in a socket ends at its own timeout
+    return summarise(tuple(shards))
+
+
+def summarise(shards: tuple[ShardHealth, ...]) -> Readiness:
+    """The whole from the shards' states."""
+    ok = sum(shard.status == "ok" for shard in shards)
+    if ok == len(shards):
+        return Readiness(
+            "ok", shards, "every store reads and writes" if len(shards) > 1 else "the store reads and writes"
+        )
+    serving = sum(shard.status != "unavailable" for shard in shards)
+    names = ", ".join(f"{shard.name} {shard.status}" for shard in shards if shard.status != "ok")
+    if serving == 0:
+        return Readiness("unavailable", shards, f"no store serves: {names}")
+    return Readiness("degraded", shards, f"{ok} of {len(shards)} stores read and write; {names}")
+
+
+def probe(store: GameStore) -> ShardHealth:
+    """One store's state, asked the way its requests ask (see the module docstring); never raises."""
+    recorder: Any = store.recorder
+    if type(recorder).__module__.startswith("replay.store"):
+        status, detail, node = recorder.datastore.probe(recorder.tag)
+        return ShardHealth(store.name, status, detail, node)
+    try:
+        recorder.max_notification_id()
+    except Exception as error:
+        if not store_unavailable(error) and not isinstance(error, OSError):
+            raise
+        return ShardHealth(store.name, "unavailable", f"reads fail: {type(error).__name__}")
+    if type(recorder).__module__ == "eventsourcing.sqlite":
+        # Never the file's path: /readyz answers anyone, and where the files live is the operator's to know.
+        return ShardHealth(store.name, "ok", "the SQLite file reads")
+    return ShardHealth(store.name, "ok", "in memory")

@@ -53,12 +53,14 @@ import re
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import domain
+from replay import rules
+from replay.errors import GameCorrupt, store_unavailable
 from replay.events import GameCreated, GameIndexed
 from replay.game import Game
 
@@ -211,6 +213,9 @@ class Summary:
     round: int
     winner: str | None
     created_on: str | None = None
+    rules_version: str | None = None
+    """The rules the game is recorded under (None in a summary written before it was kept): a build that does
+    not replay them lists the game as ``rules unsupported`` (:meth:`shown`), whatever the summary says."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -219,23 +224,46 @@ class Summary:
             "round": self.round,
             "winner": self.winner,
             "created_on": self.created_on,
+            "rules_version": self.rules_version,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Summary:
         return cls(
-            int(data["version"]), data["status"], int(data["round"]), data["winner"], data.get("created_on")
+            int(data["version"]),
+            data["status"],
+            int(data["round"]),
+            data["winner"],
+            data.get("created_on"),
+            data.get("rules_version"),
         )
+
+    def shown(self) -> Summary:
+        """The summary as this build lists it: a game of rules it does not replay is ``rules unsupported``,
+        with neither round nor winner (those are the rules engine's to say)."""
+        if self.rules_version is None or rules.is_supported(self.rules_version) or self.status == DAMAGED:
+            return self
+        return replace(self, status=UNSUPPORTED, round=0, winner=None)
+
+
+DAMAGED = "damaged"
+"""The status the list shows for a game whose stored events are damaged (opening it names the damage)."""
+UNSUPPORTED = "rules unsupported"
+"""The status of a game recorded under rules this build does not replay (``Game.status`` says the same)."""
 
 
 def summary_of(game: Game) -> Summary:
-    """A game's summary as it stands."""
+    """A game's summary as it stands (a game of rules this build does not replay: its status, ``rules
+    unsupported``, with neither round nor winner: those are the rules engine's to say)."""
+    created_on = game.created_on.isoformat()
+    if not game.playable:
+        return Summary(game.version, game.status, 0, None, created_on, game.rules_version)
     winner = None
     if domain.is_over(game.state):
         sheets = [sheet.to_dict() for sheet in domain.score(game.state)]
         best = min(range(len(sheets)), key=lambda seat: sheets[seat]["rank"])
         winner = str(game.setup["players"][best]["name"])
-    return Summary(game.version, game.status, int(game.state.round), winner, game.created_on.isoformat())
+    return Summary(game.version, game.status, int(game.state.round), winner, created_on, game.rules_version)
 
 
 @dataclass(frozen=True)
@@ -308,6 +336,9 @@ class Page:
     """The cursor of the page before this one (newer games), when there is one."""
     older: Key | None
     """The cursor of the page after this one (older games), when there is one."""
+    unavailable: tuple[str, ...] = ()
+    """The stores (shards) that did not answer (a cluster node down): their games are missing from the page
+    and from the total (empty when every store answered)."""
 
 
 @dataclass(frozen=True)
@@ -651,8 +682,18 @@ def entry_for(
     )
 
 
+DAMAGED_KEPT = 1_024
+"""At most this many games found damaged are remembered by a process (past it, the memory starts again)."""
+
+
 class GameIndex:
-    """The list of games across every store of a game log. ``load`` reads a game as it stands."""
+    """The list of games across every store of a game log. ``load`` reads a game as it stands.
+
+    The list never refuses a game, and a store that does not answer (a cluster node down) stops only its own
+    games: a page names it (:attr:`Page.unavailable`) and lists the others. A game whose stored events are
+    damaged is listed as ``damaged`` once this process has found it so (reading it, or working out its
+    summary): its summary is the last one written, which the damage does not reach, so the list asks the game
+    again at each page until it reads whole."""
 
     def __init__(
         self, stores: Sequence[Any], load: Callable[[UUID], Game], of: Callable[[UUID], Any]
@@ -660,6 +701,15 @@ class GameIndex:
         self._stores = stores
         self._load = load
         self._of = of
+        self._damaged: set[UUID] = set()
+        self._damaged_lock = threading.Lock()
+
+    def found_damaged(self, game_id: UUID) -> None:
+        """A read found this game's stored events damaged (:class:`replay.errors.GameCorrupt`)."""
+        with self._damaged_lock:
+            if len(self._damaged) >= DAMAGED_KEPT:
+                self._damaged.clear()
+            self._damaged.add(game_id)
 
     def next_entry(self, store: Any, created: GameCreated, listed_at: datetime | None = None) -> GameIndexed:
         """The entry a new game of ``store`` takes: the next position of its index stream. A game indexed at
@@ -729,7 +779,16 @@ class GameIndex:
             limit=wanted if single else offset + wanted,
             offset=offset if single else 0,
         )
-        found = [self._found(store, query) for store in self._stores]
+        found: list[Found] = []
+        unavailable: list[str] = []
+        for store in self._stores:
+            try:
+                found.append(self._found(store, query))
+            except Exception as error:
+                if not store_unavailable(error) or len(unavailable) + 1 == len(self._stores):
+                    raise  # not a store that is down, or none answered: the page's own answer
+                logger.warning("the list of games goes without store %s: %s", store.name, error)
+                unavailable.append(store.name)
         rows = sorted((row for each in found for row in each.rows), key=lambda row: row.key, reverse=True)
         if before is not None:
             rows = rows if single else rows[max(0, len(rows) - offset - wanted) : len(rows) - offset]
@@ -748,6 +807,7 @@ class GameIndex:
             complete=all(each.complete for each in found),
             newer=rows[0].key if rows and more_newer else None,
             older=rows[-1].key if rows and more_older else None,
+            unavailable=tuple(unavailable),
         )
 
     def _found(self, store: Any, query: Query) -> Found:
@@ -761,23 +821,31 @@ class GameIndex:
         entry, summary = row.entry, row.summary
         game_id = UUID(entry.game_id)
         version = row.version or (summary.version if summary else 0)
-        if summary is None or summary.version < version:
+        damaged = game_id in self._damaged
+        if summary is None or summary.version < version or damaged:
             # Never written (an archive projected from its index), or maybe left behind: worked out from the
-            # game when there is no summary at all, or when this process holds the game warm anyway.
+            # game when there is no summary at all, or when this process holds the game warm anyway, or found
+            # it damaged (asked again: it may have been repaired).
             warm = self._of(game_id).peek(game_id)
             game = warm if isinstance(warm, Game) and warm.version == version else None
-            if game is None and summary is None:
+            if game is None and (summary is None or damaged):
                 try:
                     game = self._load(game_id)
-                except domain.DomainError as error:  # a game this build cannot read (its rules version)
+                except GameCorrupt:  # opening it names the damage; the list only says so
+                    self.found_damaged(game_id)
+                    summary = Summary(version, DAMAGED, 0, None, summary.created_on if summary else None)
+                except domain.DomainError as error:  # a game this build cannot read at all
                     logger.warning("the list cannot read game %s: %s", game_id, error)
                     summary = Summary(version, "unreadable", 0, None)
             if game is not None:
+                with self._damaged_lock:
+                    self._damaged.discard(game_id)
                 fresh = summary_of(game)
                 if fresh != summary:
                     self._of(game_id).listing.note(game_id, fresh)
                 summary, version = fresh, game.version
         assert summary is not None
+        summary = summary.shown()
         return GameSummary(
             game_id=entry.game_id,
             title=entry.title,
@@ -797,12 +865,14 @@ class GameIndex:
 
 def _batches(store: Any, after: int = 0) -> Iterator[tuple[int, list[GameIndexed]]]:
     """A store's index stream after position ``after``, :data:`CATCH_UP_BATCH` entries at a time (a store
-    reads a stream of any length that way, in bounded steps): each batch with the position it ends at."""
+    reads a stream of any length that way, in bounded steps): each batch with the position it ends at. An
+    entry whose record is damaged is left out (and logged: ``heronlog verify`` names it), so it hides no other
+    game; the game itself is still found by backups and checks (:meth:`GameLog.stored_game_ids`)."""
     while True:
-        events = list(store.events.get(index_id(store), gt=after or None, limit=CATCH_UP_BATCH))
-        if not events:
+        events, last = store.readable_events(index_id(store), gt=after or None, limit=CATCH_UP_BATCH)
+        if last is None:
             return
-        after = events[-1].originator_version
+        after = last
         yield after, [event for event in events if isinstance(event, GameIndexed)]
 
 
@@ -812,6 +882,8 @@ def _stream(store: Any) -> Iterator[GameIndexed]:
 
 
 def _changes_summary(before: Game, after: Game) -> bool:
+    if not (before.playable and after.playable) or before.rules_version != after.rules_version:
+        return True  # moved to other rules, or no states to compare (rules not replayed here)
     if before.abandoned is not after.abandoned or before.state.round != after.state.round:
         return True
     # A finished game's summary names its winner: a correction of its moves may change it.

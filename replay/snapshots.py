@@ -9,6 +9,13 @@ The policy: a snapshot at every round's end and at least every :data:`SNAPSHOT_E
 spread by the game's id (:func:`snapshot_phase`). The writer: in the request that crosses the mark, or, with
 ``SNAPSHOTS_IN_BACKGROUND`` (``heronlog serve`` turns it on), from a thread of each process
 (:class:`SnapshotWriter`), so the write that crossed it answers without waiting.
+
+Restoring (:func:`restore_latest`): a snapshot holds a game's state, not its history
+(:class:`replay.game.GameSnapshot`), so a game is restored from its nearest snapshot *and* the events the
+snapshot summarises, which are read anyway to rebuild the history without the rules. They are also what the
+snapshot is checked against: it must end on the very event stored at its version, with the same line of play.
+One that does not (written from a fold that was stale, or damaged), or that fails its integrity check, is
+dropped from the store and the next earlier one is tried; without any, the game is folded from its first event.
 """
 
 from __future__ import annotations
@@ -19,10 +26,23 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 from uuid import UUID
 
-from replay.game import Game
+from eventsourcing.persistence import PersistenceError
+
+from domain import GameState
+from replay.game import Game, GameSnapshot, restore
+from replay.integrity import is_sealed
+
+
+class SnapshotStore(Protocol):
+    """What restoring asks of a store (``replay.stores.GameStore``, which imports this module)."""
+
+    snapshots: Any
+    mapper: Any
+
 
 SNAPSHOT_EVERY = 50
 """Take a snapshot at least every this many events (and at every round's end): reading any version then
@@ -48,10 +68,11 @@ def snapshot_crossed(game_id: UUID, before: int, after: int) -> bool:
 
 def snapshot_due(before: Game | None, after: Game) -> bool:
     """Whether the write that took a game from ``before`` (None: a new game) to ``after`` should be followed by
-    a snapshot of ``after``: at each round's end and at least every ``SNAPSHOT_EVERY`` events."""
-    if after.version <= 1:
+    a snapshot of ``after``: at each round's end and at least every ``SNAPSHOT_EVERY`` events (never for a game
+    this build cannot replay: it has no state to keep)."""
+    if after.version <= 1 or not after.playable:
         return False
-    if before is None or snapshot_crossed(after.id, before.version, after.version):
+    if before is None or not before.playable or snapshot_crossed(after.id, before.version, after.version):
         return True
     # A state's round is its coordinates' round; read directly, as domain.coordinates would work out the
     # whole prompt to tell it (that was a tenth of recording a move).
@@ -178,10 +199,22 @@ class Snapshots:
         return self._writer is not None
 
     def after_write(self, before: Game | None, after: Game) -> None:
+        """Store a snapshot of ``after`` when one is due. Never raises: the write it follows is stored already,
+        and a snapshot is an optimisation (one that cannot be stored, say where a snapshot of a line the store
+        lost still sits at that version, is logged and a cold read folds a little more)."""
         if not snapshot_due(before, after):
             return
-        if self._writer is None or not self._writer.submit(after):
+        if self._writer is not None and self._writer.submit(after):
+            return
+        try:
             self.write(after)
+        except Exception:
+            logger.warning(
+                "could not store the snapshot of game %s at version %s",
+                after.id,
+                after.version,
+                exc_info=True,
+            )
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until the snapshots taken in the background are stored; whether they all were."""
@@ -190,3 +223,111 @@ class Snapshots:
     def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
+
+
+# --- restoring ----------------------------------------------------------------------------------------------
+
+RESTORE_ATTEMPTS = 3
+"""Snapshots tried, newest first, before a game is folded from its first event."""
+
+
+def restore_latest(store: SnapshotStore, game_id: UUID, events: list[Any]) -> tuple[Game | None, int | None]:
+    """The game at the version of its newest good snapshot within ``events`` (the game's stored events from
+    version 1, in order), restored from that snapshot and the events it summarises, or None when it has none;
+    and the version of a snapshot passed over because it was written before snapshots carried a checksum.
+
+    A snapshot that fails its integrity check or does not match the events is dropped (:func:`drop`). One
+    without a checksum is not used: its engine state (a player's coins) could have changed without anything
+    to tell, and only a fold of the events can prove it; the caller folds them, and writes a sealed snapshot
+    in its place (:func:`reseal`)."""
+    if store.snapshots is None or not events:
+        return None, None
+    upto = events[-1].originator_version
+    for _ in range(RESTORE_ATTEMPTS):
+        found = store.snapshots.recorder.select_events(game_id, desc=True, limit=1, lte=upto)
+        if not found:
+            return None, None
+        version = found[0].originator_version
+        if not is_sealed(found[0]):
+            return None, version
+        try:
+            snapshot = store.mapper.to_domain_event(found[0])
+            game = restore(snapshot, events[:version]) if isinstance(snapshot, GameSnapshot) else None
+            why = "does not match the events it summarises"
+        except PersistenceError:
+            raise
+        except Exception as error:  # a cache that cannot be read is dropped, whatever broke in it
+            game, why = None, f"cannot be read ({error!r})"
+        if game is not None:
+            return (game if game.playable else None), None  # a game not replayed here is read as recorded
+        logger.warning("game %s: the snapshot at version %s %s: dropped", game_id, version, why)
+        drop(store, game_id, version)
+        upto = version - 1
+    return None, None
+
+
+def state_within(
+    store: SnapshotStore, game: Game, *, lte: int, moves_at: Sequence[int], most: int
+) -> tuple[int, GameState] | None:
+    """The engine state after ``start`` <= ``most`` moves of ``game``'s line of play, from one of its newest
+    few snapshots at or before version ``lte`` (``moves_at[v]``: how many moves of today's line stood after
+    version ``v``, -1 for a line since undone or corrected): ``(start, state)``, or None when none fits. Only a
+    sealed snapshot that matches the game as this process holds it is used (:meth:`GameSnapshot.state_on`);
+    a damaged one is passed over (the game's next read from the store drops it)."""
+    if store.snapshots is None:
+        return None
+    for record in store.snapshots.recorder.select_events(
+        game.id, desc=True, lte=lte, limit=RESTORE_ATTEMPTS + 1
+    ):
+        start = moves_at[record.originator_version]
+        if not 0 <= start <= most or not is_sealed(record):
+            continue
+        try:
+            snapshot = store.mapper.to_domain_event(record)
+            state = snapshot.state_on(game, start) if isinstance(snapshot, GameSnapshot) else None
+        except PersistenceError:
+            raise
+        except Exception:  # a cache that cannot be read is passed over, whatever broke in it
+            logger.warning(
+                "game %s: the snapshot at version %s cannot be read", game.id, record.originator_version
+            )
+            continue
+        if state is not None:
+            return start, state
+    return None
+
+
+def reseal(store: SnapshotStore, game: Game, unproved: int) -> None:
+    """After a game was folded from its events in place of a snapshot without a checksum (at version
+    ``unproved``), store a sealed snapshot of it, so that the next cold read is restored again: in the old
+    one's place when the game is still at that version. Never raises: it is a cache."""
+    if store.snapshots is None or not game.playable:
+        return
+    try:
+        if game.version == unproved:
+            drop(store, game.id, unproved)
+        store.snapshots.put([GameSnapshot.take(game)])
+    except Exception:  # a snapshot is an optimisation: the game was read, the next read folds again
+        logger.warning("could not reseal the snapshot of game %s", game.id, exc_info=True)
+
+
+def drop(store: SnapshotStore, game_id: UUID, version: int) -> None:
+    """Delete the snapshot of ``game_id`` at ``version`` from the store, as far as the store allows (Redis and
+    SQLite; the in-memory store keeps it, and it is passed over at each read). Never raises: a snapshot not
+    dropped is only passed over again."""
+    assert store.snapshots is not None
+    recorder: Any = store.snapshots.recorder
+    try:
+        discard = getattr(recorder, "discard", None)
+        if discard is not None:  # replay.store (Redis)
+            discard(game_id, version)
+        elif type(recorder).__module__ == "eventsourcing.sqlite":
+            with recorder.datastore.transaction(commit=True) as cursor:
+                cursor.execute(
+                    f"DELETE FROM {recorder.events_table_name} WHERE originator_id = ? AND originator_version = ?",
+                    (game_id.hex, version),  # the library keeps UUIDs as their 32 hex digits
+                )
+    except (PersistenceError, OSError):
+        logger.warning(
+            "could not drop the snapshot of game %s at version %s", game_id, version, exc_info=True
+        )

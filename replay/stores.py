@@ -16,19 +16,37 @@ game's store from its id alone (:func:`replay.store.shards.shard_index`), so not
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID, uuid4
 
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import Application
+from eventsourcing.persistence import DataError, Mapper, MapperDeserialisationError, PersistenceError
+from eventsourcing.utils import TopicError, get_topic
 
+from replay import snapshots
 from replay.cache import WarmCache
 from replay.ephemeral import Ephemeral, MemoryEphemeral, SQLiteEphemeral
-from replay.game import GameSnapshot
+from replay.errors import GameCorrupt, RulesVersionUnsupported
+from replay.events import DomainEvent, GameCreated
+from replay.game import GameSnapshot, NotAGameEvent, project_game
 from replay.index import Listing, MemoryListing, index_id
+from replay.integrity import CheckedMapper
 from replay.store.shards import shard_classes, shard_index
 from replay.watch import ChangeWatch, can_watch
+
+logger = logging.getLogger(__name__)
+
+CREATED_PAGE = 500
+HEADS_KEPT = 16_384
+"""The most streams whose last event a store remembers (least recently used out, a few hundred bytes each):
+about as many folds as the warm cache holds at its default budget. A fold whose head was forgotten is read
+again from the store, which costs a read, never a wrong answer."""
 
 Projector = Callable[[Any, Iterable[Any]], Any]
 """A stream's fold: given the fold so far (None at first) and some events, the new fold."""
@@ -36,17 +54,31 @@ Projector = Callable[[Any, Iterable[Any]], Any]
 
 class GameStore(Application[UUID]):
     """One store of games (see the module docstring). Its name is part of the stored data's layout (Redis keys
-    and the library's per-application settings are named after it), so it stays ``GameLog``."""
+    and the library's per-application settings are named after it), so it stays ``GameLog``.
+
+    Reading a stream (:meth:`read`) is the store's own, not the library repository's, for three reasons:
+
+    * **a fold held in memory is checked against the store** before it is brought up to date: the store must
+      still hold the very event the fold ends with (same version, same time). A server that came back with
+      older data (a Redis restarted from an older snapshot, an ``everysec`` AOF after a power loss, a replica
+      that took over) no longer does, and the stream is read again from the store, rather than served, or
+      written on, from versions the store lost;
+    * **every record is checked** (:mod:`replay.integrity`) and a damaged one, or a stream that does not fold,
+      is a :class:`replay.errors.GameCorrupt` naming the stream and the version, for that stream only;
+    * **a game is restored from a snapshot and the events it summarises** (:mod:`replay.snapshots`): a
+      snapshot that does not match them, or fails its check, is dropped and an earlier one (or none) used.
+    """
 
     name = "GameLog"
     env: ClassVar[dict[str, str]] = {
         "IS_SNAPSHOTTING_ENABLED": "y",
-        # The library builds its cache (and fast-forwards what it holds) when this is set; the game log then
-        # puts its own cache, bounded by bytes, in its place (``cache`` below). An empty value turns caching
-        # off, as it does in the library.
+        # The library builds its cache when this is set; the game log then puts its own cache, bounded by
+        # bytes, in its place (``cache`` below). An empty value turns caching off, as it does in the library.
         "AGGREGATE_CACHE_MAXSIZE": "256",
         # Games are immutable values: a cached one is shared, never deep-copied (the library's default copies).
         "DEEPCOPY_FROM_AGGREGATE_CACHE": "n",
+        # The library's JSON, read with msgspec (replay/transcoding.py): the same bytes, read several times faster.
+        "TRANSCODER_TOPIC": "replay.transcoding:FastJSONTranscoder",
     }
     snapshot_class = GameSnapshot
 
@@ -58,6 +90,14 @@ class GameStore(Application[UUID]):
         self._ephemeral: Ephemeral | None = None
         self._listing: Listing | None = None
         self._lazy_lock = threading.Lock()
+        # stream id -> (version, time) of the last event of the fold this process holds: what the store must
+        # still hold for that fold to be brought up to date rather than read again.
+        self._heads: OrderedDict[UUID, tuple[int, datetime]] = OrderedDict()
+        self._heads_lock = threading.Lock()
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        """The library's mapper with an integrity check in every record (:mod:`replay.integrity`)."""
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=CheckedMapper)
 
     @property
     def ephemeral(self) -> Ephemeral:
@@ -101,12 +141,175 @@ class GameStore(Application[UUID]):
             return SQLiteEphemeral(recorder.datastore)
         return MemoryEphemeral()
 
+    def save(self, *objs: Any, **kwargs: Any) -> Any:
+        """Save events (one atomic write) and note the last one of each stream: the fold kept after this write
+        ends with it (:meth:`keep`)."""
+        recordings = super().save(*objs, **kwargs)
+        for event in objs:
+            if isinstance(event, DomainEvent):
+                self._note(event)
+        return recordings
+
+    def _note(self, event: Any) -> None:
+        with self._heads_lock:
+            self._heads[event.originator_id] = (event.originator_version, event.timestamp)
+            self._heads.move_to_end(event.originator_id)
+            if len(self._heads) > HEADS_KEPT:  # bounded: a forgotten head only costs a fresh read
+                self._heads.popitem(last=False)
+
+    def _head(self, stream_id: UUID) -> tuple[int, datetime] | None:
+        with self._heads_lock:
+            head = self._heads.get(stream_id)
+            if head is not None:
+                self._heads.move_to_end(stream_id)
+            return head
+
+    # --- reading -------------------------------------------------------------------------------------------
+
     def read(self, stream_id: UUID, projector: Projector, version: int | None = None) -> Any | None:
-        """The fold of one stream (at ``version``, or as it stands), or None when it has no events."""
-        try:
-            return self.repository.get(stream_id, version=version, projector_func=projector)
-        except AggregateNotFoundError:
+        """The fold of one stream (at ``version``, or as it stands), or None when it has no events. A fold held
+        in memory is brought up to date when the store still holds the event it ends with; otherwise, and for
+        a past version, the stream is read from the store (a game from its nearest good snapshot)."""
+        if version is None:
+            held = self.cached(stream_id)
+            if held is not None:
+                head = self._head(stream_id)
+                if head is not None and head[0] == held.version:
+                    events = self.stream_events(stream_id, gt=held.version - 1)
+                    fold = self._forward(stream_id, projector, held, head, events)
+                    if fold is not None:
+                        return fold
+                self._forget(stream_id)
+        if projector is project_game:
+            fold, last = self._read_game(stream_id, version)
+        else:
+            events = self.stream_events(stream_id, lte=version)
+            fold, last = self.fold_events(stream_id, projector, None, events), events[-1] if events else None
+        if fold is not None and version is None and last is not None:
+            self.keep(stream_id, fold)
+            self._note(last)
+        return fold
+
+    def _forward(
+        self,
+        stream_id: UUID,
+        projector: Projector,
+        held: Any,
+        head: tuple[int, datetime],
+        events: Sequence[Any],
+    ) -> Any | None:
+        """``held`` brought up to date with ``events`` (the stored events from its last one on), or None when
+        the store no longer holds that last event as the fold knew it."""
+        if not events or (events[0].originator_version, events[0].timestamp) != head:
+            logger.warning(
+                "stream %s: the store no longer holds version %s as this process knew it (the store came back "
+                "with older data?): read again from the store",
+                stream_id,
+                held.version,
+            )
             return None
+        if len(events) == 1:
+            return held
+        fold = self.fold_events(stream_id, projector, held, events[1:])
+        self.keep(stream_id, fold)
+        self._note(events[-1])
+        return fold
+
+    def _read_game(self, game_id: UUID, version: int | None) -> tuple[Any | None, Any]:
+        """A game from the store (and the last event read): its events up to ``version``, from its nearest
+        good snapshot, else folded from the first."""
+        events = self.stream_events(game_id, lte=version)
+        if not events:
+            return None, None
+        if not isinstance(events[0], GameCreated):
+            raise NotAGameEvent(f"stream {game_id} is not a game's")
+        if events[0].originator_version != 1:
+            raise GameCorrupt.of(game_id, 1, "is missing: the stored events start later")
+        restored, unproved = snapshots.restore_latest(self, game_id, events)
+        if restored is None:
+            game = self.fold_events(game_id, project_game, None, events)
+            if unproved is not None and version is None:
+                snapshots.reseal(self, game, unproved)
+            return game, events[-1]
+        return self.fold_events(game_id, project_game, restored, events[restored.version :]), events[-1]
+
+    def fold_events(self, stream_id: UUID, projector: Projector, start: Any, events: Sequence[Any]) -> Any:
+        """Fold ``events`` onto ``start`` one at a time, so that one that does not fold is named."""
+        fold = start
+        for event in events:
+            try:
+                fold = projector(fold, (event,))
+            except (NotAGameEvent, PersistenceError, RulesVersionUnsupported):
+                raise
+            except Exception as error:  # the stored events do not fold: damaged, or written by a bug
+                logger.warning(
+                    "stream %s does not fold at version %s",
+                    stream_id,
+                    event.originator_version,
+                    exc_info=True,
+                )
+                raise GameCorrupt.of(
+                    stream_id, event.originator_version, f"does not fold: {error!r}"
+                ) from error
+        return fold
+
+    def stream_events(self, stream_id: UUID, *, gt: int | None = None, lte: int | None = None) -> list[Any]:
+        """A stream's stored events after version ``gt`` up to ``lte``, each checked (:mod:`replay.integrity`)
+        and in an unbroken run of versions; a damaged one is a :class:`GameCorrupt` naming the stream and the
+        version."""
+        try:
+            stored = self.recorder.select_events(stream_id, gt=gt, lte=lte)
+        except DataError as error:  # the store's index names a record it does not hold
+            raise GameCorrupt.of(stream_id, None, str(error)) from error
+        events: list[Any] = []
+        for record in stored:
+            if events and record.originator_version != events[-1].originator_version + 1:
+                raise GameCorrupt.of(
+                    stream_id,
+                    events[-1].originator_version + 1,
+                    f"is missing: the stored versions go from {events[-1].originator_version} to "
+                    f"{record.originator_version}",
+                )
+            try:
+                events.append(self.mapper.to_domain_event(record))
+            except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
+                raise GameCorrupt.of(stream_id, record.originator_version, str(error)) from error
+        return events
+
+    def created_game_ids(self) -> Iterator[UUID]:
+        """The id of every game whose ``GameCreated`` this store's notification log holds, oldest first: every
+        game, found without the list of games and without decoding a record (so a damaged record hides none)."""
+        topic = get_topic(GameCreated)
+        start = 1
+        while True:
+            page = self.recorder.select_notifications(start, CREATED_PAGE, topics=[topic])
+            for notification in page:
+                originator = notification.originator_id
+                yield originator if isinstance(originator, UUID) else UUID(str(originator))
+            if len(page) < CREATED_PAGE:
+                return
+            start = page[-1].id + 1
+
+    def readable_events(
+        self, stream_id: UUID, *, gt: int | None = None, limit: int | None = None
+    ) -> tuple[list[Any], int | None]:
+        """A stream's events after version ``gt`` (``limit`` records at most) that can be read, the damaged
+        ones left out (each logged), and the version of the last record read (None when there was none): for
+        a stream whose entries stand alone (the list of games), where one damaged entry must not hide the
+        others."""
+        records = self.recorder.select_events(stream_id, gt=gt, limit=limit)
+        events = []
+        for record in records:
+            try:
+                events.append(self.mapper.to_domain_event(record))
+            except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
+                logger.error(
+                    "stream %s: the record at version %s is damaged: %s",
+                    stream_id,
+                    record.originator_version,
+                    error,
+                )
+        return events, (int(records[-1].originator_version) if records else None)
 
     def cached(self, stream_id: UUID) -> Any | None:
         """The fold of a stream as this process last kept it, or None."""
@@ -138,32 +341,67 @@ class GameStore(Application[UUID]):
         if self.repository.cache is not None:
             self.repository.cache.put(stream_id, fold)
 
+    def _forget(self, stream_id: UUID) -> None:
+        """Forget the fold of a stream the store no longer holds as this process knew it, and whatever was
+        derived from it (:meth:`replay.cache.WarmCache.forget_stream`)."""
+        cache = self.repository.cache
+        if isinstance(cache, WarmCache):
+            cache.forget_stream(stream_id)
+        elif cache is not None:
+            with contextlib.suppress(KeyError):
+                cache.get(stream_id, evict=True)
+        with self._heads_lock:
+            self._heads.pop(stream_id, None)
+
     def read_together(self, streams: Sequence[tuple[UUID, Projector]]) -> list[Any | None]:
         """The folds of several streams of this store as they stand. When every one is cached and the store can
         read several streams' new events at once (Redis), one round trip brings them all up to date: every
         write to a game reads the game and its access stream. Otherwise each is read on its own."""
         held: list[Any] = [self.cached(stream_id) for stream_id, _ in streams]
+        heads = [self._head(stream_id) for stream_id, _ in streams]
         select: Callable[..., list[list[Any]]] | None = getattr(self.recorder, "select_new_events", None)
-        if select is None or not self.repository.fastforward or any(fold is None for fold in held):
+        if (
+            select is None
+            or any(fold is None for fold in held)
+            or any(head is None or head[0] != fold.version for head, fold in zip(heads, held, strict=True))
+        ):
             return [self.read(stream_id, projector) for stream_id, projector in streams]
-        found = select(
-            [(stream_id, fold.version) for (stream_id, _), fold in zip(streams, held, strict=True)]
-        )
+        try:
+            found = select(
+                [(stream_id, fold.version - 1) for (stream_id, _), fold in zip(streams, held, strict=True)]
+            )
+        except DataError as error:
+            raise GameCorrupt.of(streams[0][0], None, str(error)) from error
         folds = []
-        for (stream_id, projector), held_fold, new in zip(streams, held, found, strict=True):
-            fold = held_fold
-            if new:
-                fold = projector(held_fold, map(self.mapper.to_domain_event, new))
-                self.keep(stream_id, fold)
-            folds.append(fold)
+        for (stream_id, projector), held_fold, head, new in zip(streams, held, heads, found, strict=True):
+            assert head is not None
+            events = []
+            for record in new:
+                try:
+                    events.append(self.mapper.to_domain_event(record))
+                except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
+                    raise GameCorrupt.of(stream_id, record.originator_version, str(error)) from error
+            fold = self._forward(stream_id, projector, held_fold, head, events)
+            folds.append(fold if fold is not None else self.read(stream_id, projector))
         return folds
 
+    def confirm_replicated(self) -> None:
+        """Before a retry is answered from what this store holds (a write found recorded under its
+        ``Idempotency-Key``, a creation's receipt): with ``REDIS_WAIT_REPLICAS``, make sure the replicas hold it
+        too (:meth:`replay.store.datastore.RedisDatastore.confirm_replicated`), since the first attempt may
+        have been answered 503 precisely because they did not confirm it; ``NotReplicatedError`` (503) when
+        they still do not. Nothing to do for a store without replicas to wait for (SQLite, memory)."""
+        recorder: Any = self.recorder
+        confirm = getattr(getattr(recorder, "datastore", None), "confirm_replicated", None)
+        if confirm is not None and hasattr(recorder, "log_key"):
+            confirm(recorder.log_key)
+
     def exists(self, stream_id: UUID) -> bool:
-        return bool(list(self.events.get(stream_id, limit=1)))
+        return bool(self.recorder.select_events(stream_id, limit=1))
 
     def last_version(self, stream_id: UUID) -> int:
         """The version of a stream's last event (0 when it has none)."""
-        last = list(self.events.get(stream_id, desc=True, limit=1))
+        last = self.recorder.select_events(stream_id, desc=True, limit=1)
         return int(last[0].originator_version) if last else 0
 
 

@@ -29,6 +29,7 @@ from replay import access as grants
 from replay.application import GameLog
 from replay.events import DomainEvent, GameCreated
 from replay.index import Entry, Summary, entry_for, index_id, summary_of
+from replay.integrity import seal, unseal
 
 FIRST_NAMES = [
     "Aiko",
@@ -174,18 +175,19 @@ MARK = "heronlog-bulk-catalog"
 
 def _stored(store: Any, created: GameCreated, catalog_json: dict[int, bytes]) -> StoredEvent:
     """The stored ``GameCreated``, as the store's mapper writes it, with the catalog's JSON encoded once per
-    catalog (it is four fifths of the event's bytes and of the time to encode them)."""
+    catalog (it is four fifths of the event's bytes and of the time to encode them). The splice is made in the
+    record as the library writes it, and the record sealed again (its integrity check: replay.integrity)."""
     if not created.catalog:
         return store.mapper.to_stored_event(created)
-    marked = store.mapper.to_stored_event(replace(created, catalog=MARK))
+    marked = unseal(store.mapper.to_stored_event(replace(created, catalog=MARK)))
     text = catalog_json.get(id(created.catalog))
     if text is None:
         text = catalog_json[id(created.catalog)] = store.mapper.transcoder.encode(created.catalog)
         whole = store.mapper.to_stored_event(created)  # once: the splice gives the same bytes
-        assert whole.state == marked.state.replace(b'"' + MARK.encode() + b'"', text), (
-            "not what the mapper writes"
-        )
-    return replace(marked, state=marked.state.replace(b'"' + MARK.encode() + b'"', text))
+        assert whole == seal(
+            replace(marked, state=marked.state.replace(b'"' + MARK.encode() + b'"', text))
+        ), "not what the mapper writes"
+    return seal(replace(marked, state=marked.state.replace(b'"' + MARK.encode() + b'"', text)))
 
 
 def _save(

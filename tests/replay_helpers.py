@@ -109,3 +109,52 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
     _, before = log.before_move(edited, first)
     log.amend(edited, first, pick(before, rng), expected_version=game.version, actor="owner")
     return tokens
+
+
+def first_format_snapshot(game: Any, *, described_on_line: bool = True, as_data: bool = False) -> Any:
+    """``game``'s snapshot as heronlog wrote them before snapshots kept a state rather than a history: the
+    whole fold (records, audit, keys, catalog...) as JSON text, or as JSON data (``as_data``: the format before
+    that). Archives hold such snapshots; they must still restore."""
+    import msgspec
+
+    from replay.game import GameSnapshot
+
+    fold = {
+        "created_on": game.created_on,
+        "setup": game.setup,
+        "rules_version": game.rules_version,
+        "catalog": game.catalog,
+        "opening": list(game.opening),
+        "parent": game.parent,
+        "records": [
+            {
+                "version": record.version,
+                "move": record.move,
+                "chance": list(record.chance),
+                "seat": record.seat,
+                "actor": record.actor,
+                "at": record.at,
+                "description": record.description,
+                "idempotency_key": record.idempotency_key,
+                "amends": record.amends,
+                "resolves": record.resolves,
+            }
+            for record in game.records.values()
+        ],
+        "line": list(game.line),
+        "redo": list(game.redo),
+        "audit": [entry.to_dict() for entry in game.audit],
+        "keys": {key: list(versions) for key, versions in game.keys.items()},
+        "abandoned": game.abandoned.to_dict() if game.abandoned else None,
+        "engine": domain.state_to_dict(game.state, catalog=False),
+    }
+    if described_on_line:
+        fold["described_on_line"] = True
+    text = msgspec.json.encode(fold).decode()
+    return GameSnapshot(
+        originator_id=game.id,
+        originator_version=game.version,
+        timestamp=game.modified_on,
+        topic="replay.game:Game",
+        state=GameSnapshot(game.id, game.version, game.modified_on, "t", text).fold() if as_data else text,
+    )

@@ -264,9 +264,19 @@ def benches() -> list[tuple[str, Sequence[str]]]:
     return [("benchmarks", [str(BIN / "python"), "bench/report.py"])]
 
 
+def faults() -> list[tuple[str, Sequence[str]]]:
+    """`make faults`: the long fault scenarios (tests/faults), on servers each one starts for itself; their
+    figures are written to test-output/faults.md."""
+    pytest = [str(BIN / "python"), "-m", "pytest", "-p", "no:cacheprovider"]
+    return [("fault scenarios", [*pytest, "tests/faults"])]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", action="store_true", help="run the benchmarks instead of the tests")
+    parser.add_argument(
+        "--faults", action="store_true", help="run the long fault scenarios instead of the tests"
+    )
     parser.add_argument("--only", help="run only the checks whose name contains this text")
     parser.add_argument("pytest_args", nargs="*", help="extra arguments for every pytest step")
     args = parser.parse_args(argv)
@@ -274,7 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     paths = provision(PROGRAMS)
     results: list[tuple[str, int, float]] = []
     with running_stack(paths) as env, tempfile.TemporaryDirectory(prefix="heronlog-site-") as site:
-        steps = benches() if args.bench else checks(Path(site))
+        steps = benches() if args.bench else faults() if args.faults else checks(Path(site))
         if args.only:
             steps = [step for step in steps if args.only in step[0]]
         # NO_MKDOCS_2_WARNING: Material prints a banner about its successor on every build; it is no failure.

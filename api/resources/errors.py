@@ -16,7 +16,8 @@ an invalid log, the fields of a malformed request...).
 The rules engine's errors (``domain.errors``) and the game log's (``replay.errors``) already carry a stable
 ``code``: :data:`STATUS` maps each code to its HTTP status, in one place. Nothing a client sends may produce
 a 500: an unexpected exception is logged with its traceback and answered ``500 internal_error`` (the tests
-treat any 500 as a failure); an unreachable store is ``503 store_unavailable``.
+treat any 500 as a failure); a game whose stored events are damaged is ``500 game_corrupt``, naming the game and
+the version, for that game only; an unreachable store is ``503 store_unavailable``.
 """
 
 from __future__ import annotations
@@ -80,6 +81,9 @@ STATUS: Mapping[str, int] = {
     "precondition_required": 428,
     "rate_limited": 429,
     "internal_error": 500,
+    # a game whose stored events are damaged (they fail their integrity check or do not fold): the server's
+    # fault, for that game only; it names the game and the version, and is logged as an error
+    "game_corrupt": 500,
     "store_unavailable": 503,
     "too_many_streams": 503,  # every event stream this process may hold is open: a spectator tries again later
     "too_many_imports": 503,  # this process refolds as many heavy imports as it may at once: try again shortly
@@ -267,6 +271,8 @@ def from_exception(error: Exception) -> Response:
         )
     if isinstance(error, DomainError):
         status = status_of(error.code, 400 if isinstance(error, ReplayError) else 422)
+        if status >= 500:  # stored data damaged: the operator must hear of it (heronlog verify)
+            logger.error("%s: %s", error.code, error.message)
         return error_response(status, error.code, error.message, rule=error.rule, details=error.details)
     if store_unavailable(error):
         logger.warning("store unavailable: %s", error)

@@ -209,6 +209,8 @@ class Games(MethodView):
             # The next pages' addresses, as the client asked for this one, from this page's last (first) game.
             "next": url_for(".Games", **asked, after=page.older.text()) if page.older else None,
             "previous": url_for(".Games", **asked, before=page.newer.text()) if page.newer else None,
+            # the shards that did not answer (a cluster node down): their games are missing from this page
+            "unavailable": list(page.unavailable),
         }
 
     @errors(blp, *OPEN_WRITE, 422)

@@ -456,6 +456,14 @@ class GameListSchema(Schema):
         allow_none=True,
         metadata={"description": "the path of the page before (newer games), or null on the first"},
     )
+    unavailable = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "the stores (shards) that did not answer: their games are missing from this page and "
+            "from total (empty when every store answered)"
+        },
+    )
 
 
 # --- moves ------------------------------------------------------------------------------------------------

@@ -3,8 +3,9 @@
 ``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
 game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
 settings as ``serve``, or ``--store`` and ``--data``); ``backup`` and ``restore`` do it for every game at once
-(replay.backups); ``revalidate`` dry-runs stored games under the current rules; ``demo`` plays a seeded game
-with random legal moves and prints it with its score sheet. ``heronlog --version`` prints the version.
+(replay.backups); ``revalidate`` dry-runs stored games under the current rules and ``upgrade`` moves those that
+pass to them; ``verify`` checks every stored record, snapshot and fold; ``demo`` plays a seeded game with
+random legal moves and prints it with its score sheet. ``heronlog --version`` prints the version.
 
 ``export`` only reads: it opens the store read-only and creates nothing (no data folder, no SQLite file, no
 table), so it can run beside a server, on a copy, or on a read-only volume.
@@ -449,18 +450,101 @@ def _revalidate(args: argparse.Namespace) -> int:
     except ReplayError as error:  # a game that is not there: said in a line, as export says it
         fail(error.message, error_code=error.code)
         return 1
+    finally:
+        log.close()
     failed = 0
     for report in reports:
+        recorded = f" (recorded under rules {report['rules_version']})" if report.get("rules_version") else ""
         if report["ok"]:
-            print(f"{report['game_id']}: all moves pass the current rules")
+            print(f"{report['game_id']}: all moves pass the current rules{recorded}")
         else:
             failed += 1
-            refusal = report["error"]
-            print(
-                f"{report['game_id']}: version {report['version']} rejected ({refusal['rule']}): "
-                f"{refusal['message']}"
-            )
+            print(f"{report['game_id']}: {_refusal(report)}{recorded}")
     return 1 if failed else 0
+
+
+def _refusal(report: dict[str, Any]) -> str:
+    """A report's refusal in words: where, which rule, why."""
+    refusal = report["error"]
+    rule = f" ({refusal['rule']})" if refusal.get("rule") else ""
+    where = "" if report.get("version") is None else f"version {report['version']} "
+    return f"{where}rejected{rule}: {refusal['message']}"
+
+
+def _upgrade(args: argparse.Namespace) -> int:
+    """Check stored games under the current rules (or ``--to``) and, with ``--apply``, move those that pass."""
+    import domain
+    from replay.errors import ReplayError
+
+    game_ids = []
+    for text in args.game_ids:
+        try:
+            game_ids.append(uuid.UUID(text))
+        except ValueError:
+            return _not_a_game_id(text)
+    target = args.to or domain.RULES_VERSION
+    log = open_log(_store(args))
+    counts = {"current": 0, "refused": 0, "would move": 0, "moved": 0}
+    try:
+        for game_id in game_ids or log.stored_game_ids():
+            try:
+                report = log.upgrade(game_id, to=target, apply=args.apply)
+            except ReplayError as error:  # not there, a rules version this build lacks, or moved meanwhile
+                fail(f"{game_id}: {error.message}", error_code=error.code)
+                counts["refused"] += 1
+                continue
+            outcome = report["outcome"]
+            counts[outcome] += 1
+            if outcome == "current":
+                continue
+            recorded = f"rules {report['rules_version']}"
+            if outcome == "refused":
+                print(f"{game_id}: stays under {recorded}: {_refusal(report)}")
+            elif outcome == "would move":
+                print(f"{game_id}: {recorded} -> {target}: every move passes (run with --apply to move it)")
+            else:
+                print(f"{game_id}: moved from {recorded} to {target} (event {report['version']})")
+    finally:
+        log.close()
+    done = "moved" if args.apply else "would move"
+    print(
+        f"{counts['moved'] if args.apply else counts['would move']} {done} to rules {target}, "
+        f"{counts['refused']} refused (left as recorded), {counts['current']} already under it"
+    )
+    return 1 if counts["refused"] else 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """Read every record, fold every stream, check every snapshot; exit 1 when anything is wrong."""
+    from replay import verify
+
+    store = _store(args)
+    log = open_log(store)
+
+    def problem(found: verify.Problem) -> None:
+        print(found, flush=True)
+
+    try:
+        report = verify.verify(log, drop_bad_snapshots=args.drop_bad_snapshots, progress=problem)
+    finally:
+        log.close()
+    unsealed = (
+        f"; {report.unsealed} written before records carried a checksum (read, not proved intact)"
+        if report.unsealed
+        else ""
+    )
+    unplayable = (
+        f"; {_count(report.unplayable, 'game')} under rules this build does not replay (heronlog upgrade)"
+        if report.unplayable
+        else ""
+    )
+    dropped = f"; {_count(report.dropped, 'bad snapshot')} dropped" if report.dropped else ""
+    print(
+        f"{store.describe()}: {report.records:,} records, {_count(report.streams, 'stream')} "
+        f"({_count(report.games, 'game')}), {_count(report.snapshots, 'snapshot')}: "
+        f"{_count(len(report.problems), 'problem')}{unsealed}{unplayable}{dropped}"
+    )
+    return 0 if report.ok else 1
 
 
 def _count(number: int, noun: str) -> str:
@@ -483,12 +567,19 @@ def _backup(args: argparse.Namespace) -> int:
         return 2
     finally:
         log.close()
+    for failed in report.failed:
+        print(f"heronlog: not backed up: {failed.game_id}: {failed.message}", file=sys.stderr)
     print(
         f"backed up {_count(len(report.games), 'game')} ({report.private} private, "
         f"{_count(report.forks, 'fork')}) from {store.describe()} to {report.directory}: "
         f"{report.bytes:,} bytes in {report.seconds:.1f} s"
+        + (
+            f"; {_count(len(report.failed), 'game')} damaged, not backed up (heronlog verify)"
+            if report.failed
+            else ""
+        )
     )
-    return 0
+    return 0 if report.ok else 1
 
 
 def _restore(args: argparse.Namespace) -> int:
@@ -670,6 +761,40 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _store_options(revalidate)
     revalidate.set_defaults(handler=_revalidate)
+
+    upgrade = commands.add_parser(
+        "upgrade",
+        help="check stored games under the current rules and move those that pass (dry run first)",
+        description="Check stored games under the current rules (or --to) with every check; with --apply, "
+        "move those whose whole line of play passes with a RulesUpgraded event. Exit status 1 when a game is "
+        "refused.",
+    )
+    upgrade.add_argument("game_ids", nargs="*", help="games to check (default: every game)")
+    upgrade.add_argument(
+        "--to", metavar="VERSION", help="the rules version to move to (default: the current one)"
+    )
+    upgrade.add_argument(
+        "--apply",
+        action="store_true",
+        help="move the games that pass (without it, only report what would happen)",
+    )
+    _store_options(upgrade)
+    upgrade.set_defaults(handler=_upgrade)
+
+    verify = commands.add_parser(
+        "verify",
+        help="check every stored event and snapshot and refold every game; exit 1 if anything is wrong",
+        description="Read every stored record and check its checksum, fold every stream, check every snapshot "
+        "against the events it summarises, and name each problem (stream, version, what). Exit status 1 when "
+        "anything is wrong.",
+    )
+    verify.add_argument(
+        "--drop-bad-snapshots",
+        action="store_true",
+        help="delete the snapshots found bad (games read from events)",
+    )
+    _store_options(verify)
+    verify.set_defaults(handler=_verify)
 
     backup = commands.add_parser(
         "backup",

@@ -4,9 +4,11 @@ The library's callers catch its ``PersistenceError`` hierarchy (named after PEP 
 classes, so every call the recorders make goes through :func:`translated`. The mapping:
 
 * the server could not be reached or is not serving now (connection refused or lost, timeouts, loading,
-  cluster down, a replica that took over, out of memory, disk errors) -> ``OperationalError``;
-* a script refused a write because a version or tracking position is taken (``HLCONFLICT``, ``HLTRACKING``)
-  -> ``IntegrityError``;
+  cluster down or a slot without a reachable node, a replica that took over, out of memory, disk errors, too
+  few replicas confirmed a write) -> ``OperationalError``;
+* a script refused a write because a version or tracking position is taken, or because an event would not
+  follow its stream's stored head (``HLCONFLICT``, ``HLTRACKING``, ``HLGAP``) -> ``IntegrityError``;
+* a stream's index names a record the log does not hold -> :class:`RecordMissingError` (a ``DataError``);
 * a key of ours holds another type, keys in different slots, missing permissions -> ``ProgrammingError``;
 * bad arguments caught by redis-py before anything was sent -> ``InterfaceError``;
 * anything else the server answered with an error -> ``DatabaseError``.
@@ -24,6 +26,7 @@ import redis
 import redis.exceptions as rex
 from eventsourcing.persistence import (
     DatabaseError,
+    DataError,
     IntegrityError,
     InterfaceError,
     OperationalError,
@@ -31,7 +34,7 @@ from eventsourcing.persistence import (
     ProgrammingError,
 )
 
-INTEGRITY_CODES = frozenset({"HLCONFLICT", "HLTRACKING"})
+INTEGRITY_CODES = frozenset({"HLCONFLICT", "HLGAP", "HLTRACKING"})
 OPERATIONAL_CODES = frozenset(
     {"OOM", "MISCONF", "BUSY", "LOADING", "MASTERDOWN", "READONLY", "CLUSTERDOWN", "TRYAGAIN", "NOREPLICAS"}
 )
@@ -40,6 +43,15 @@ PROGRAMMING_CODES = frozenset({"WRONGTYPE", "CROSSSLOT", "NOPERM", "NOSCRIPT", "
 
 class OutcomeUnknownError(OperationalError):
     """A write was sent but its reply was lost (connection dropped or timed out): it may have been applied."""
+
+
+class NotReplicatedError(OperationalError):
+    """A write was applied on the master but fewer replicas than asked confirmed it within the timeout
+    (``REDIS_WAIT_REPLICAS``): it is not acknowledged, and may be lost if the master fails now."""
+
+
+class RecordMissingError(DataError):
+    """A stream's index names a notification that the log does not hold: the stored data is damaged."""
 
 
 def error_code(error: rex.ResponseError) -> str:
@@ -85,5 +97,7 @@ def translated(*, write: bool = False) -> Iterator[None]:
         yield
     except PersistenceError:
         raise
-    except (redis.RedisError, OSError) as error:
+    except (redis.RedisError, rex.RedisClusterException, OSError) as error:
+        # RedisClusterException is not a RedisError: the cluster client raises it when no reachable node
+        # serves a slot (a master down and not replaced), which is the store being unavailable.
         raise translate(error, write=write) from error

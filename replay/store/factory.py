@@ -12,6 +12,11 @@ Environment keys (each may be given per application too, as ``<APPLICATION NAME>
     seconds to wait for a reply (default 10).
 ``REDIS_SUBSCRIBE_BLOCK_MS``
     how long a subscription's blocking read waits before it checks whether it was stopped (default 200).
+``REDIS_WAIT_REPLICAS``
+    replicas that must confirm each append of events before it is acknowledged (default 0: the master's own
+    word, with its fsync policy); a write they do not confirm in time raises ``NotReplicatedError``.
+``REDIS_WAIT_TIMEOUT_MS``
+    how long an append waits for those replicas (default 1000).
 
 and the library's own keys: ``APPLICATION_RECORDER_TOPIC``, ``TRACKING_RECORDER_TOPIC``,
 ``PROCESS_RECORDER_TOPIC``, ``TRANSCODER_TOPIC``, ``COMPRESSOR_TOPIC``, ``CIPHER_TOPIC``/``CIPHER_KEY``,
@@ -35,6 +40,7 @@ from replay.store.datastore import (
     DEFAULT_PREFIX,
     DEFAULT_SOCKET_TIMEOUT,
     DEFAULT_SUBSCRIBE_BLOCK_MS,
+    DEFAULT_WAIT_TIMEOUT_MS,
     RedisDatastore,
 )
 from replay.store.recorders import (
@@ -55,6 +61,8 @@ class RedisFactory(InfrastructureFactory[RedisTrackingRecorder]):
     REDIS_CLUSTER = "REDIS_CLUSTER"
     REDIS_SOCKET_TIMEOUT = "REDIS_SOCKET_TIMEOUT"
     REDIS_SUBSCRIBE_BLOCK_MS = "REDIS_SUBSCRIBE_BLOCK_MS"
+    REDIS_WAIT_REPLICAS = "REDIS_WAIT_REPLICAS"
+    REDIS_WAIT_TIMEOUT_MS = "REDIS_WAIT_TIMEOUT_MS"
 
     aggregate_recorder_class = RedisAggregateRecorder
     application_recorder_class = RedisApplicationRecorder
@@ -73,6 +81,8 @@ class RedisFactory(InfrastructureFactory[RedisTrackingRecorder]):
             cluster=None if cluster in ("", "auto") else strtobool(cluster),
             socket_timeout=self._number(self.REDIS_SOCKET_TIMEOUT, DEFAULT_SOCKET_TIMEOUT),
             subscribe_block_ms=int(self._number(self.REDIS_SUBSCRIBE_BLOCK_MS, DEFAULT_SUBSCRIBE_BLOCK_MS)),
+            wait_replicas=int(self._number(self.REDIS_WAIT_REPLICAS, 0)),
+            wait_timeout_ms=int(self._number(self.REDIS_WAIT_TIMEOUT_MS, DEFAULT_WAIT_TIMEOUT_MS)),
         )
 
     def _number(self, key: str, default: float) -> float:

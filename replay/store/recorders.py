@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, TypeVar, cast
 from uuid import UUID
 
@@ -37,6 +38,7 @@ from eventsourcing.persistence import (
     Notification,
     OperationalError,
     ProcessRecorder,
+    ProgrammingError,
     StoredEvent,
     Subscription,
     Tracking,
@@ -45,13 +47,17 @@ from eventsourcing.persistence import (
 
 from replay.store import scripts
 from replay.store.datastore import RedisDatastore
-from replay.store.errors import OutcomeUnknownError
+from replay.store.errors import OutcomeUnknownError, RecordMissingError
 
 T = TypeVar("T")
 DEFAULT_APPLICATION_NAME = "default"
 # Log entries scanned per call when notifications are filtered by topic: bounds how long one call holds the
 # server (a Redis script blocks every other client while it runs).
 TOPIC_SCAN_BUDGET = 2000
+# Events returned by one call that reads a stream: a long stream (a game of 20,000 events, the list of
+# 8,000 games) is read page by page, each page one short script, so no call holds the server for long and no
+# script unpacks an unbounded list.
+RECORDS_PER_PAGE = 1000
 
 ViewCommand = tuple[str | bytes | int | float, ...]
 """A Redis command on one of a view's keys: ``(command, view key name, *arguments)``, for example
@@ -79,10 +85,17 @@ def unpack_record(record: bytes, notification_id: int) -> Notification:
     )
 
 
-def stored_event(originator_id: UUID | str, record: bytes) -> StoredEvent:
+def stored_event(originator_id: UUID | str, record: bytes | None) -> StoredEvent:
     """A log record (:func:`pack_record`) as a stored event of an originator already known to the reader
     (the originator's own part of the record is not decoded again)."""
-    topic, version, _, state = record.split(b"\n", 3)
+    if record is None:  # the stream's index names a notification the log does not hold
+        raise RecordMissingError(f"an event of {originator_id} is indexed but missing from the log")
+    try:
+        topic, version, _, state = record.split(b"\n", 3)
+    except ValueError:
+        raise RecordMissingError(
+            f"an event record of {originator_id} is not a record: {record[:40]!r}"
+        ) from None
     return StoredEvent(
         originator_id=originator_id, originator_version=int(version), topic=topic.decode(), state=state
     )
@@ -188,6 +201,15 @@ class RedisAggregateRecorder(RedisRecorder, AggregateRecorder):
             return "ours"
         return "absent" if found == 0 else "conflict"
 
+    def discard(self, originator_id: UUID | str, version: int) -> None:
+        """Delete the record at ``version`` of an originator: for a store of snapshots only (a snapshot found
+        damaged, or not matching the events it summarises, is dropped). Events are never deleted."""
+        if self.purpose == "events":
+            raise ProgrammingError("events are never deleted: only snapshots can be discarded")
+        key = self.stream_key(originator_id)
+        client = self.datastore.client
+        self.datastore.write(lambda: client.zremrangebyscore(key, version, version))
+
     def select_events(
         self,
         originator_id: UUID | str,
@@ -242,7 +264,7 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         batch = self._batch(stored_events, tracking)
         append = self.datastore.script(scripts.APPEND_EVENTS)
         try:
-            first = int(self.datastore.write(lambda: append(batch.keys, batch.args)))
+            first = int(self.datastore.write_script(append, batch.keys, batch.args))
         except OutcomeUnknownError:
             return self._resolve_unknown_append(stored_events, tracking, batch)
         return list(range(first, first + len(stored_events)))
@@ -255,12 +277,13 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         if outcome == "absent":
             append = self.datastore.script(scripts.APPEND_EVENTS)
             try:
-                first = int(self.datastore.write(lambda: append(batch.keys, batch.args)))
+                first = int(self.datastore.write_script(append, batch.keys, batch.args))
                 return list(range(first, first + len(stored_events)))
             except IntegrityError:
                 outcome, ids = self._append_outcome(stored_events, tracking)
         if outcome != "ours":
             raise IntegrityError("other events or a later tracking position were recorded by someone else")
+        self.datastore.confirm_replicated(self.log_key)
         return ids
 
     def _append_outcome(
@@ -312,28 +335,51 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         low, high = score_range(gt, lte)
         select = self.datastore.script(scripts.SELECT_EVENTS)
         keys = [self.stream_key(originator_id), self.log_key]
-        args = [low, high, "1" if desc else "0", "" if limit is None else str(limit)]
-        records = cast(list[bytes], self.datastore.read(lambda: select(keys, args)))
-        return [stored_event(originator_id, record) for record in records]
+        found: list[StoredEvent] = []
+        # Page by page (RECORDS_PER_PAGE): a stream only grows at its end, so each page goes on after the last
+        # version of the one before.
+        while True:
+            wanted = RECORDS_PER_PAGE if limit is None else min(RECORDS_PER_PAGE, limit - len(found))
+            if wanted <= 0:
+                return found
+            args = [low, high, "1" if desc else "0", str(wanted)]
+            records = cast(list[bytes | None], self.datastore.read(partial(select, keys, args)))
+            page = [stored_event(originator_id, record) for record in records]
+            found += page
+            if len(page) < wanted:
+                return found
+            after = f"({page[-1].originator_version}"
+            low, high = (low, after) if desc else (after, high)
 
     def select_new_events(self, after: Sequence[tuple[UUID | str, int]]) -> list[list[StoredEvent]]:
         """The events of each ``(originator, version)`` pair recorded after that version, in one round trip:
-        what bringing several cached aggregates up to date needs (``GameStore.read_together``)."""
+        what bringing several cached aggregates up to date needs (``GameStore.read_together``). An originator
+        with more than a page of new events is read page by page after it."""
         select = self.datastore.script(scripts.SELECT_NEW_EVENTS)
         keys, args = self._new_events_keys(after)
         reply = self.datastore.read(lambda: select(keys, args))
-        return self._parse_new_events(after, reply)
+        found = self._parse_new_events(after, reply)
+        return [
+            list(self.select_events(originator_id, gt=version)) if events is None else events
+            for (originator_id, version), events in zip(after, found, strict=True)
+        ]
 
-    def _new_events_keys(self, after: Sequence[tuple[UUID | str, int]]) -> tuple[list[str], list[str]]:
+    def _new_events_keys(self, after: Sequence[tuple[UUID | str, int]]) -> tuple[list[str], list[str | int]]:
         keys = [self.log_key, *(self.stream_key(originator_id) for originator_id, _ in after)]
-        return keys, [f"({version}" for _, version in after]
+        return keys, [RECORDS_PER_PAGE, *(f"({version}" for _, version in after)]
 
     @staticmethod
-    def _parse_new_events(after: Sequence[tuple[UUID | str, int]], reply: Any) -> list[list[StoredEvent]]:
-        found: list[list[StoredEvent]] = []
+    def _parse_new_events(
+        after: Sequence[tuple[UUID | str, int]], reply: Any
+    ) -> list[list[StoredEvent] | None]:
+        found: list[list[StoredEvent] | None] = []
         position = 0
         for originator_id, _ in after:
             count = int(reply[position])
+            if count < 0:  # more than a page: the caller reads it page by page
+                found.append(None)
+                position += 1
+                continue
             found.append(
                 [stored_event(originator_id, record) for record in reply[position + 1 : position + 1 + count]]
             )

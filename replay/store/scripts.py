@@ -5,8 +5,9 @@ Redis does not roll a script back when it fails half way, so every write script 
 (which also fails on a key of the wrong type) and makes every check before its first write.
 
 Errors raised on purpose start with a code that ``replay.store.errors`` maps to the library's error classes:
-``HLCONFLICT`` (an event's originator and version are taken) and ``HLTRACKING`` (a tracking position does not
-rise) become ``IntegrityError``; ``HLCORRUPT`` (the id counter is behind the log) becomes ``DatabaseError``.
+``HLCONFLICT`` (an event's originator and version are taken), ``HLGAP`` (an event would not follow its stream's
+stored head) and ``HLTRACKING`` (a tracking position does not rise) become ``IntegrityError``; ``HLCORRUPT``
+(the id counter is behind the log) becomes ``DatabaseError``.
 
 Each script names every key it touches in ``KEYS``, and all those keys share one hash tag, so the scripts run
 unchanged on Redis Cluster. The ``#!lua`` first line opts into Redis 7 script flags: write scripts are refused
@@ -22,22 +23,38 @@ from __future__ import annotations
 #       events, then four values per event: index of its sorted set in KEYS, version, description (for error
 #       messages), record (topic, version, originator id, state: see recorders.pack_record).
 # Returns the notification id of the first event (the others follow it without gaps), 0 for no events.
+#
+# An event is appended only right after the last version its stream holds (the stored head): a stream's
+# first event has version 0 or 1, and each later one the head's version plus one. Checking only that the new
+# version is free would let a writer that still believes an older head (a process whose cached game is ahead
+# of a server that came back with older data) write a gap, after which the stream no longer folds.
 APPEND_EVENTS = """#!lua
 local log, counter, notices, tracking = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local upstream, position = ARGV[1], ARGV[2]
 local count = tonumber(ARGV[3])
-local seen = {}
+local heads = {}
 for i = 0, count - 1 do
   local b = 4 + i * 4
-  local k, version = ARGV[b], ARGV[b + 1]
-  local pair = k .. ' ' .. version
-  if seen[pair] then
-    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. ARGV[b + 2] .. ' twice in a batch')
+  local k, version = ARGV[b], tonumber(ARGV[b + 1])
+  local head = heads[k]
+  if head == nil then
+    local top = redis.call('ZRANGE', KEYS[tonumber(k)], '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1,
+      'WITHSCORES')
+    head = false
+    if #top > 0 then head = tonumber(top[2]) end
   end
-  seen[pair] = true
-  if redis.call('ZCOUNT', KEYS[tonumber(k)], version, version) > 0 then
-    return redis.error_reply('HLCONFLICT version ' .. version .. ' of ' .. ARGV[b + 2] .. ' is taken')
+  if head == false then
+    if version ~= 0 and version ~= 1 then
+      return redis.error_reply('HLGAP version ' .. ARGV[b + 1] .. ' of ' .. ARGV[b + 2] ..
+        ' would start an empty stream (its first version is 0 or 1)')
+    end
+  elseif version <= head then
+    return redis.error_reply('HLCONFLICT version ' .. ARGV[b + 1] .. ' of ' .. ARGV[b + 2] .. ' is taken')
+  elseif version ~= head + 1 then
+    return redis.error_reply('HLGAP version ' .. ARGV[b + 1] .. ' of ' .. ARGV[b + 2] ..
+      ' does not follow the stored head, version ' .. string.format('%d', head))
   end
+  heads[k] = version
 end
 if upstream ~= '' then
   local last = redis.call('HGET', tracking, upstream)
@@ -94,38 +111,48 @@ end
 return count
 """
 
-# Read one originator's events from the notification log.
+# Read one page of an originator's events from the notification log.
 # KEYS: 1 the originator's sorted set (version -> notification id), 2 the log hash.
-# ARGV: 1 lowest score, 2 highest score (ZRANGE BYSCORE syntax), 3 '1' for descending order, 4 limit or ''.
-# Returns the events' records, in order.
+# ARGV: 1 lowest score, 2 highest score (ZRANGE BYSCORE syntax), 3 '1' for descending order, 4 the most
+#       events to return (the caller reads a long stream page by page: RECORDS_PER_PAGE).
+# Returns the events' records, in order (false where the index names a record the log does not hold).
+#
+# Lua's unpack() takes at most a few thousand values, so the records are fetched in slices of 500 ids:
+# one HMGET of every id of a stream failed with "too many results to unpack" at 8,000 events.
 SELECT_EVENTS = """#!lua flags=no-writes
 local seq, log = KEYS[1], KEYS[2]
 local low, high, desc, limit = ARGV[1], ARGV[2], ARGV[3] == '1', ARGV[4]
 local ids
-if desc then
-  if limit ~= '' then ids = redis.call('ZRANGE', seq, high, low, 'BYSCORE', 'REV', 'LIMIT', 0, limit)
-  else ids = redis.call('ZRANGE', seq, high, low, 'BYSCORE', 'REV') end
-else
-  if limit ~= '' then ids = redis.call('ZRANGE', seq, low, high, 'BYSCORE', 'LIMIT', 0, limit)
-  else ids = redis.call('ZRANGE', seq, low, high, 'BYSCORE') end
+if desc then ids = redis.call('ZRANGE', seq, high, low, 'BYSCORE', 'REV', 'LIMIT', 0, limit)
+else ids = redis.call('ZRANGE', seq, low, high, 'BYSCORE', 'LIMIT', 0, limit) end
+local out = {}
+for i = 1, #ids, 500 do
+  local records = redis.call('HMGET', log, unpack(ids, i, math.min(i + 499, #ids)))
+  for j = 1, #records do out[#out + 1] = records[j] end
 end
-if #ids == 0 then return {} end
-return redis.call('HMGET', log, unpack(ids))
+return out
 """
 
 # Read the events of several originators after a version of each, in one round trip (a write reads the game
 # and its access stream: both live under the application's hash tag).
-# KEYS: 1 the log hash, then each originator's sorted set. ARGV: the lowest score of each, in the same order.
-# Returns, for each originator in turn, how many records follow, then its records in order.
+# KEYS: 1 the log hash, then each originator's sorted set. ARGV: 1 the most events to return per originator,
+# then the lowest score of each, in the same order.
+# Returns, for each originator in turn, how many records follow (-1, and none, when it has more than the
+# most: the caller reads that one page by page), then its records in order.
 SELECT_NEW_EVENTS = """#!lua flags=no-writes
 local log = KEYS[1]
+local most = tonumber(ARGV[1])
 local out = {}
 for i = 2, #KEYS do
-  local ids = redis.call('ZRANGE', KEYS[i], ARGV[i - 1], '+inf', 'BYSCORE')
-  out[#out + 1] = #ids
-  if #ids > 0 then
-    local records = redis.call('HMGET', log, unpack(ids))
-    for j = 1, #records do out[#out + 1] = records[j] end
+  local ids = redis.call('ZRANGE', KEYS[i], ARGV[i], '+inf', 'BYSCORE', 'LIMIT', 0, most + 1)
+  if #ids > most then
+    out[#out + 1] = -1
+  else
+    out[#out + 1] = #ids
+    for j = 1, #ids, 500 do
+      local records = redis.call('HMGET', log, unpack(ids, j, math.min(j + 499, #ids)))
+      for r = 1, #records do out[#out + 1] = records[r] end
+    end
   end
 end
 return out

@@ -4,7 +4,9 @@ a gunicorn worker mid-request (tests/e2e/test_faults_http.py). Served by gunicor
 
 A request to record a move carrying ``X-Test-Hold: before-commit`` or ``after-commit`` writes the worker's pid
 to the file named by ``HERONLOG_TEST_HOLD_FILE`` at that point and then waits (at most a minute) for the test
-to kill the worker: before the move's event is written, or after it is written but before any answer leaves.
+to kill the worker: before the move's event is written, or after it is written but before any answer leaves. A
+request that creates a game holds the same way with ``create-before-commit`` (its receipt kept, its events not
+yet written) or ``create-after-commit``.
 """
 
 from __future__ import annotations
@@ -45,6 +47,15 @@ def create() -> Flask:
             return result
 
         services.log.play = held_play
+        save_new = services.log._save_new_owned
+
+        def held_save_new(*args: Any, **kwargs: Any) -> Any:
+            hold("create-before-commit")
+            result = save_new(*args, **kwargs)
+            hold("create-after-commit")
+            return result
+
+        services.log._save_new_owned = held_save_new
         return services
 
     box._build = build_held

@@ -136,14 +136,14 @@ def test_the_entry_point_is_the_heronlog_console_script_and_its_command_a_real_s
     assert int(exposed) == args.port == int(env["HERONLOG_PORT"])
 
 
-def test_the_health_check_runs_the_shipped_script_against_the_apps_healthz() -> None:
+def test_the_health_check_runs_the_shipped_script_against_the_apps_readiness() -> None:
     final = final_stage()
     [check] = [instruction.arguments for instruction in final if instruction.keyword == "HEALTHCHECK"]
     _, _, command = check.partition("CMD ")
     assert Instruction(0, "CMD", command.strip()).words() == ["python", healthcheck_destination()]
     script = (DOCKER / "healthcheck.py").read_text()
-    assert "/healthz" in script
-    assert "/healthz" in app_routes()
+    assert "/readyz" in script
+    assert "/readyz" in app_routes()
     assert variables()["HERONLOG_PORT"].default == load_healthcheck().DEFAULT_PORT
 
 
@@ -182,13 +182,13 @@ def test_the_image_sets_only_variables_the_app_reads() -> None:
 
 @pytest.fixture
 def http_answering() -> Iterator[Any]:
-    """Start a loopback HTTP server answering /healthz with a given status; yields a starter."""
+    """Start a loopback HTTP server answering /readyz with a given status; yields a starter."""
     servers: list[http.server.ThreadingHTTPServer] = []
 
     def start(status: int) -> int:
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                self.send_response(status if self.path == "/healthz" else 404)
+                self.send_response(status if self.path == "/readyz" else 404)
                 self.end_headers()
 
             def log_message(self, *_args: Any) -> None:
@@ -205,7 +205,7 @@ def http_answering() -> Iterator[Any]:
         server.server_close()
 
 
-def test_the_health_check_script_is_healthy_only_when_healthz_answers_200(
+def test_the_health_check_script_is_healthy_only_when_readyz_answers_200(
     http_answering: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     script = load_healthcheck()
@@ -263,8 +263,12 @@ def check_api_service(document: Mapping[str, Any], name: str) -> StoreConfig:
     store = StoreConfig.from_environ(environment)
     assert store.kind == "redis"
     assert store.redis_url is not None
-    target = urlsplit(store.redis_url)
+    first, *more = store.redis_url.split(",")  # a cluster's URL may name several nodes
+    target = urlsplit(first)
     assert target.hostname in redis_services(document) and (target.port or REDIS_PORT) == REDIS_PORT
+    for node in more:
+        host, _, port = node.split("/", 1)[0].rpartition(":")
+        assert host in redis_services(document) and int(port) == REDIS_PORT
     args = serve_args({**env_of(final_stage()), **environment}, ["serve"])
     assert args.host == "0.0.0.0"
     published = [str(port).rsplit(":", 2) for port in service["ports"]]
@@ -286,23 +290,26 @@ def test_compose_runs_durable_redis_and_the_api_that_waits_for_it() -> None:
     assert "ports" not in document["services"]["redis"], "Redis stays private to the compose network"
 
 
-def test_compose_cluster_runs_three_cluster_masters_an_init_job_and_two_sharded_apis() -> None:
+def test_compose_cluster_runs_three_masters_with_replicas_an_init_job_and_two_sharded_apis() -> None:
     document = compose("compose.cluster.yaml")
     nodes = redis_services(document)
-    assert len(nodes) == 3
+    assert len(nodes) == 6
     data_volumes = set()
     for name in nodes:
         command = check_redis_service(document, name)
         assert command[command.index("--cluster-enabled") + 1] == "yes"
         assert "--cluster-config-file" in command
+        # a master down stops only its own slots (issue 27.3)
+        assert command[command.index("--cluster-require-full-coverage") + 1] == "no"
         data_volumes.add(next(v.split(":")[0] for v in nodes[name]["volumes"] if v.endswith(":/data")))
-    assert len(data_volumes) == 3, "each node keeps its own data"
+    assert len(data_volumes) == 6, "each node keeps its own data"
 
     init = document["services"]["cluster-init"]
     assert init["entrypoint"] == ["sh", "/usr/local/bin/cluster-init.sh"]
     assert "./cluster-init.sh:/usr/local/bin/cluster-init.sh:ro" in init["volumes"]
     script = (DOCKER / "cluster-init.sh").read_text()
-    assert "redis-cli --cluster create $NODES --cluster-replicas 0" in script
+    assert 'redis-cli --cluster create $NODES --cluster-replicas "${REPLICAS:-0}"' in script
+    assert init["environment"]["REPLICAS"] == "1"  # three masters, one replica each
     assert init["environment"]["NODES"].split() == [f"{name}:{REDIS_PORT}" for name in sorted(nodes)]
     assert {name: dep["condition"] for name, dep in init["depends_on"].items()} == dict.fromkeys(
         nodes, "service_healthy"
@@ -315,6 +322,8 @@ def test_compose_cluster_runs_three_cluster_masters_an_init_job_and_two_sharded_
         store = check_api_service(document, name)
         assert store.shards > 1, "games are spread over several shards"
         assert document["services"][name]["environment"]["REDIS_CLUSTER"] == "yes"
+        # acknowledged once the master's replica holds it too (issue 27.2)
+        assert document["services"][name]["environment"]["REDIS_WAIT_REPLICAS"] == "1"
         assert document["services"][name]["depends_on"]["cluster-init"]["condition"] == (
             "service_completed_successfully"
         )

@@ -1,4 +1,5 @@
-"""GET /healthz names the store kind and the package version (issue: Foundation)."""
+"""GET /healthz (liveness) names the store kind and the package version; GET /readyz says whether the store
+serves (issue 27.4)."""
 
 from __future__ import annotations
 
@@ -19,16 +20,22 @@ def test_healthz_names_the_memory_store() -> None:
         "status": "ok",
         "store": "memory",
         "version": package_version(),
-        "detail": "in-memory",
+        "detail": "the process answers; GET /readyz says whether the store serves",
     }
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    assert ready.json["status"] == "ok" and ready.json["shards"] == [
+        {"name": "GameLog", "status": "ok", "detail": "in memory", "node": None}
+    ]
 
 
 def test_health_does_not_tell_anyone_where_the_data_lives(tmp_path: Path) -> None:
     client = create_app({"STORE": StoreConfig.from_environ({"HERONLOG_DATA": str(tmp_path)})}).test_client()
-    answer = client.get("/healthz")
-    assert answer.status_code == 200 and answer.json["store"] == "sqlite"
-    assert answer.json["detail"] == "data folder writable"
-    assert str(tmp_path) not in answer.get_data(as_text=True)
+    for route in ("/healthz", "/readyz"):
+        answer = client.get(route)
+        assert answer.status_code == 200 and answer.json["store"] == "sqlite"
+        assert str(tmp_path) not in answer.get_data(as_text=True)
+    assert client.get("/readyz").json["shards"][0]["detail"] == "the SQLite file reads"
 
 
 def test_sqlite_is_the_default_store_in_the_data_folder(tmp_path: Path) -> None:
@@ -57,10 +64,13 @@ def test_unusable_store_is_a_clear_error(environ: dict[str, str]) -> None:
         StoreConfig.from_environ(environ)
 
 
-def test_healthz_answers_503_when_redis_is_unreachable() -> None:
+def test_readyz_answers_503_when_redis_is_unreachable_and_healthz_still_200() -> None:
     # Port 1 on loopback refuses connections: the check must say so, not crash.
     store = StoreConfig(kind="redis", redis_url="redis://127.0.0.1:1/0")
-    response = create_app({"STORE": store}).test_client().get("/healthz")
+    client = create_app({"STORE": store}).test_client()
+    response = client.get("/readyz")
     assert response.status_code == 503
     assert response.json["store"] == "redis"
     assert response.json["status"] == "unavailable"
+    assert response.headers["Retry-After"]
+    assert client.get("/healthz").status_code == 200

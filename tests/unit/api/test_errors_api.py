@@ -122,6 +122,7 @@ def test_every_error_code_has_a_client_or_server_status() -> None:
     assert all(400 <= status < 600 for status in STATUS.values())
     assert [code for code, status in STATUS.items() if status >= 500] == [
         "internal_error",
+        "game_corrupt",
         "store_unavailable",
         "too_many_streams",
         "too_many_imports",
@@ -158,6 +159,7 @@ def test_the_score_sheet_scores_tallies_and_stores_nothing(api: ApiClient) -> No
 def test_the_app_starts_while_redis_is_down_and_answers_503_until_it_is_up() -> None:
     app = create_app({"STORE": StoreConfig(kind="redis", redis_url="redis://127.0.0.1:1/0")})
     api = ApiClient(flask_transport(app.test_client()))
-    assert api.get("/healthz").status == 503
+    assert api.get("/readyz").status == 503
+    assert api.get("/healthz").status == 200  # liveness: the process answers
     assert api.get("/api/games").error() == (503, "store_unavailable")
     assert api.post("/api/games", {"players": 2}).error() == (503, "store_unavailable")

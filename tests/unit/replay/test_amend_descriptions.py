@@ -15,8 +15,9 @@ import domain
 from replay.application import GameLog
 from replay.config import StoreConfig, open_log
 from replay.errors import ReplayError
-from replay.game import Game, GameSnapshot, MovePlayed, fold, project_game
+from replay.game import Game, GameSnapshot, MovePlayed, fold, project_game, restore
 from replay.history import text_record, timeline
+from tests.replay_helpers import first_format_snapshot
 
 
 def described(game: Game) -> list[tuple[str, tuple[str, ...]]]:
@@ -96,10 +97,14 @@ def test_the_kept_moves_after_an_amended_die_read_as_on_a_game_recorded_with_the
     assert described(cold) == expected
     snapshot = GameSnapshot.take(amended)
     mapper = log.stores.all[0].mapper
-    restored = project_game(None, [mapper.to_domain_event(mapper.to_stored_event(snapshot))])
+    events = log.events_of(game_id)
+    restored = restore(mapper.to_domain_event(mapper.to_stored_event(snapshot)), events)
     assert restored is not None and described(restored) == expected
     assert restored.records == amended.records
-    earlier = json.loads(snapshot.state) if isinstance(snapshot.state, str) else dict(snapshot.state)
+    # a snapshot of the first format (the whole fold) that marks its words as the line's restores the same
+    first = restore(first_format_snapshot(amended), events)
+    assert first is not None and first.records == amended.records
+    earlier = json.loads(first_format_snapshot(amended).state)
     del earlier["described_on_line"]
     for record in earlier["records"]:
         record["description"] = recorded.get(record["version"], record["description"])
@@ -110,6 +115,9 @@ def test_the_kept_moves_after_an_amended_die_read_as_on_a_game_recorded_with_the
         topic=snapshot.topic,
         state=json.dumps(earlier),
     )
+    # Without the mark its words cannot be trusted: restored with its events it is refused (the game is folded
+    # from its events instead), and on its own, the library's way, it says them again from its states.
+    assert restore(stale, events) is None
     again = project_game(None, [stale])
     assert again is not None and described(again) == expected
     assert {v: r.description for v, r in again.records.items() if v in again.line} == {

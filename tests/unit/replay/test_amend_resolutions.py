@@ -29,7 +29,7 @@ from replay.config import StoreConfig, open_log
 from replay.decisions import line_at
 from replay.events import MoveAmended, MoveResolved
 from replay.exports import event_to_dict
-from replay.game import GameSnapshot, fold, project_game
+from replay.game import GameSnapshot, fold, restore
 from replay.history import timeline
 from tests.replay_helpers import canonical
 from tests.unit.replay.amend_support import (
@@ -360,7 +360,7 @@ def test_a_snapshot_of_a_resolved_game_restores_it(log: GameLog) -> None:
     _, _, after = corrected_scenario(log)
     snapshot = GameSnapshot.take(after)
     mapper = log.stores.all[0].mapper
-    restored = project_game(None, [mapper.to_domain_event(mapper.to_stored_event(snapshot))])
+    restored = restore(mapper.to_domain_event(mapper.to_stored_event(snapshot)), log.events_of(after.id))
     assert restored is not None
     assert restored.records == after.records and restored.line == after.line and restored.audit == after.audit
     assert canonical(restored.state) == canonical(after.state)

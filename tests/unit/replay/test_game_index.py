@@ -193,9 +193,10 @@ def test_a_summary_that_cannot_be_written_never_fails_the_write(
     assert log.get(game_id).status == "abandoned"
 
 
-def test_a_game_this_build_cannot_read_is_listed_as_unreadable(
+def test_a_game_of_rules_this_build_does_not_replay_is_listed_as_rules_unsupported(
     log: GameLog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Such a game is read as recorded (replay.rules): its summary is worked out all the same."""
     from replay import rules
 
     game_id = log.create_game({"players": 2, "seed": 6, "title": "From the future"}).game_id
@@ -206,4 +207,4 @@ def test_a_game_this_build_cannot_read_is_listed_as_unreadable(
     log.cache.clear()
     monkeypatch.setattr(rules, "COMPATIBLE", frozenset())
     [listed] = log.list_games()
-    assert (listed.title, listed.status, listed.version) == ("From the future", "unreadable", 1)
+    assert (listed.title, listed.status, listed.version) == ("From the future", "rules unsupported", 1)

@@ -1,5 +1,7 @@
-"""Snapshots keep the catalog once (beside the engine's state, not inside it too) and restore the same game;
-snapshots written before, with the engine's own copy of the catalog, restore as they did."""
+"""Snapshots keep a game's state, not its history: the engine's state (without the catalog), the line of play and
+the words an amendment said again; a game restored from one and the events it summarises is the game. Snapshots
+of the earlier formats (the whole fold, as JSON text or JSON data) restore the same. A snapshot that does not
+match its events is refused."""
 
 from __future__ import annotations
 
@@ -7,15 +9,16 @@ import dataclasses
 import json
 import random
 from collections.abc import Mapping
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 
 import domain
 from replay.config import StoreConfig, open_log
-from replay.game import GameSnapshot, project_game
-from tests.replay_helpers import canonical
+from replay.game import GameSnapshot, history, restore
+from tests.replay_helpers import canonical, first_format_snapshot
 
 
 @pytest.mark.parametrize(
@@ -28,7 +31,7 @@ from tests.replay_helpers import canonical
     ],
     ids=["three players", "solo", "matcha", "table mode"],
 )
-def test_a_snapshot_holds_the_catalog_once_and_restores_the_same_game(setup: dict[str, Any]) -> None:
+def test_a_snapshot_holds_the_state_not_the_history_and_restores_the_same_game(setup: dict[str, Any]) -> None:
     log = open_log(StoreConfig(kind="memory"))
     game_id = log.create_game(setup).game_id
     game = log.get(game_id)
@@ -39,41 +42,53 @@ def test_a_snapshot_holds_the_catalog_once_and_restores_the_same_game(setup: dic
         move = rng.choice(domain.legal_moves(game.state))
         game = log.play(game_id, move, expected_version=game.version, actor="owner").game
     snapshot = GameSnapshot.take(game)
-    assert "catalog" not in snapshot.fold()["engine"]
-    stored = log.stores.all[0].mapper.to_stored_event(snapshot)  # as the snapshot store keeps it
-    restored = project_game(None, [log.stores.all[0].mapper.to_domain_event(stored)])
+    data = snapshot.fold()
+    assert "catalog" not in data["engine"]
+    assert not {"records", "audit", "keys", "catalog", "setup", "opening"} & set(data)
+    mapper = log.stores.all[0].mapper
+    stored = mapper.to_domain_event(mapper.to_stored_event(snapshot))  # as the snapshot store keeps it
+    events = log.events_of(game_id)
+    restored = restore(stored, events)
     assert restored is not None
     assert canonical(restored.state) == canonical(game.state)
     assert (restored.line, restored.version, restored.catalog) == (game.line, game.version, game.catalog)
+    assert restored.records == game.records and restored.audit == game.audit
 
-    # Snapshots of the earlier formats (JSON data through the library's transcoder, with or without the
-    # engine's own copy of the catalog) restore the same.
-    with_copy = {**snapshot.fold(), "engine": json.loads(json.dumps(domain.state_to_dict(game.state)))}
-    sizes = []
-    for data in (snapshot.fold(), with_copy):
-        stored_earlier = log.stores.all[0].mapper.to_stored_event(earlier_format(snapshot, data))
-        again = project_game(None, [log.stores.all[0].mapper.to_domain_event(stored_earlier)])
+    # Snapshots of the earlier formats (the whole fold as JSON text, or as JSON data through the library's
+    # transcoder) restore the same, and are several times larger.
+    for earlier in (first_format_snapshot(game), first_format_snapshot(game, as_data=True)):
+        stored_earlier = mapper.to_stored_event(earlier)
+        again = restore(mapper.to_domain_event(stored_earlier), events)
         assert again is not None and canonical(again.state) == canonical(game.state)
-        sizes.append(len(stored_earlier.state))
-    catalog_size = len(json.dumps(game.catalog, separators=(",", ":"), ensure_ascii=False).encode())
-    assert sizes[1] - sizes[0] >= 0.9 * catalog_size  # the copy is what was saved
+        assert again.records == game.records
+        assert len(stored_earlier.state) > 2 * len(mapper.to_stored_event(snapshot).state)
 
 
-def earlier_format(snapshot: GameSnapshot, data: dict[str, Any]) -> GameSnapshot:
-    """``snapshot`` as snapshots were written before their fold became JSON text: JSON data."""
-    return GameSnapshot(
-        originator_id=snapshot.originator_id,
-        originator_version=snapshot.originator_version,
-        timestamp=snapshot.timestamp,
-        topic=snapshot.topic,
-        state=data,
-    )
+def test_a_snapshot_that_does_not_summarise_its_events_is_refused() -> None:
+    """Written from a fold that was stale (a store that came back with older data, then took other moves), a
+    snapshot ends on another event than the one stored at its version, or has another line of play."""
+    log = open_log(StoreConfig(kind="memory"))
+    game_id = log.create_game({"players": 2, "seed": 3}).game_id
+    rng = random.Random(3)
+    game = log.get(game_id)
+    for _ in range(12):
+        game = log.play(
+            game_id, rng.choice(domain.legal_moves(game.state)), expected_version=game.version, actor="o"
+        ).game
+    events = log.events_of(game_id)
+    snapshot = GameSnapshot.take(game)
+    assert restore(snapshot, events) is not None
+    later = replace(snapshot, timestamp=snapshot.timestamp + timedelta(microseconds=1))
+    assert restore(later, events) is None  # another event at its version
+    assert restore(snapshot, events[:-1]) is None  # the store holds fewer events
+    other_line = json.loads(str(snapshot.state))
+    other_line["line"] = other_line["line"][:-1]
+    assert restore(replace(snapshot, state=json.dumps(other_line)), events) is None
 
 
-def test_a_snapshot_restores_every_part_of_a_game_and_reads_as_the_earlier_format_did() -> None:
-    """Moves with idempotency keys, an undo, a redo, an amend, a branch's parent and an abandon: a game
-    restored from its snapshot is the game, field for field, in both formats; and the fold written as JSON
-    text is the JSON data the earlier format held (each record's fields by name, times as times)."""
+def test_the_history_read_without_the_rules_is_the_folds() -> None:
+    """Moves with idempotency keys, undo, redo, an amendment, an abandon: the history read from the events alone
+    (what a snapshot is restored with) is the fold's, field for field, but for the states."""
     log = open_log(StoreConfig(kind="memory"))
     rng = random.Random(5)
     game_id = log.create_game({"players": 3, "seed": 5}).game_id
@@ -90,57 +105,59 @@ def test_a_snapshot_restores_every_part_of_a_game_and_reads_as_the_earlier_forma
     original = game.records[game.line[4]].move
     amended = next(m for m in domain.legal_moves(game.state_after(4)) if m != original)
     log.amend(game_id, game.line[4], amended, expected_version=game.version, actor="owner")
-    branch = log.fork(game_id, log.get(game_id).version - 1).game_id
     game = log.get(game_id)
     log.abandon(game_id, expected_version=game.version, actor="owner", reason="bedtime — ça suffit")
+    game = log.get(game_id)
+    past = history(log.events_of(game_id))
+    for field in dataclasses.fields(game):
+        if field.name == "records":
+            # the words an amendment said again need the rules: the history keeps the recorded ones
+            assert {v: replace(r, description="", redescribed=False) for v, r in past.records.items()} == {
+                v: replace(r, description="", redescribed=False) for v, r in game.records.items()
+            }
+        elif field.name not in ("states", "base"):
+            assert getattr(past, field.name) == getattr(game, field.name), field.name
+    restored = restore(GameSnapshot.take(game), log.events_of(game_id))
+    assert restored is not None
+    for field in dataclasses.fields(restored):
+        if field.name not in ("states", "base"):
+            assert getattr(restored, field.name) == getattr(game, field.name), field.name
 
-    for game in (log.get(game_id), log.get(branch)):
-        snapshot = GameSnapshot.take(game)
-        assert isinstance(snapshot.state, str)
-        earlier = {
-            "created_on": game.created_on,
-            "setup": game.setup,
-            "rules_version": game.rules_version,
-            "catalog": game.catalog,
-            "opening": list(game.opening),
-            "parent": game.parent,
-            "records": [
-                {
-                    "version": record.version,
-                    "move": record.move,
-                    "chance": list(record.chance),
-                    "seat": record.seat,
-                    "actor": record.actor,
-                    "at": record.at,
-                    "description": record.description,
-                    "idempotency_key": record.idempotency_key,
-                    "amends": record.amends,
-                }
-                for record in game.records.values()
-            ],
-            "line": list(game.line),
-            "redo": list(game.redo),
-            "audit": [entry.to_dict() for entry in game.audit],
-            "keys": {key: list(versions) for key, versions in game.keys.items()},
-            "abandoned": game.abandoned.to_dict() if game.abandoned else None,
-            "engine": json.loads(json.dumps(domain.state_to_dict(game.state, catalog=False))),
-        }
-        # this format marks its records' words as the line of play's (an amendment's kept moves described
-        # again), and each record says which move of an amendment's resolution it is (``resolves``, none here);
-        # a snapshot without them, as ``earlier`` is, is restored as one written before
-        records = [{**record, "resolves": None} for record in earlier["records"]]
-        assert as_data(snapshot.fold()) == as_data({**earlier, "records": records, "described_on_line": True})
-        for taken in (snapshot, earlier_format(snapshot, earlier)):
-            mapper = log.stores.all[0].mapper
-            restored = project_game(None, [mapper.to_domain_event(mapper.to_stored_event(taken))])
-            assert restored is not None
-            for field in dataclasses.fields(restored):
-                if field.name not in ("states", "base"):
-                    assert getattr(restored, field.name) == getattr(game, field.name), field.name
-            assert canonical(restored.state) == canonical(game.state)
-    assert log.get(game_id).abandoned is not None and log.get(branch).parent is not None
-    assert any(record.amends for record in log.get(game_id).records.values())
-    assert log.get(game_id).keys and log.get(game_id).audit
+
+def test_snapshot_storage_grows_with_the_state_not_the_history() -> None:
+    """A game undone and replayed over and over: its history grows with every event, its snapshots do not."""
+    log = open_log(StoreConfig(kind="memory"))
+    game_id = log.create_game({"players": 2, "seed": 12}).game_id
+    rng = random.Random(12)
+    sizes = []
+    for round_trip in range(40):
+        game = log.get(game_id)
+        for _ in range(3):
+            game = log.play(
+                game_id,
+                rng.choice(domain.legal_moves(game.state)),
+                expected_version=game.version,
+                actor="o",
+                idempotency_key=f"k{game.version}",
+            ).game
+        game = log.undo(
+            game_id,
+            to_version=game.line[-3] if len(game.line) > 3 else None,
+            expected_version=game.version,
+            actor="o",
+        ).game
+        if round_trip in (5, 39):
+            sizes.append(
+                (
+                    game.version,
+                    len(str(GameSnapshot.take(game).state)),
+                    len(first_format_snapshot(game).state),
+                )
+            )
+    (v1, new1, old1), (v2, new2, old2) = sizes
+    assert v2 > 5 * v1
+    assert old2 - old1 > 20 * abs(new2 - new1)  # the whole fold grows with the events, the state hardly
+    assert new2 < 1.5 * new1
 
 
 def as_data(value: Any) -> Any:
@@ -232,3 +249,29 @@ def test_a_game_is_snapshotted_at_every_round_end_and_every_50_events_from_its_o
     ] == expected
     # Games started together take their snapshots at different versions (a phase drawn from their ids).
     assert len({snapshot_phase(uuid4()) for _ in range(200)}) > SNAPSHOT_EVERY // 2
+
+
+def test_a_snapshot_anchors_the_rebuilding_of_earlier_states_only_for_the_line_and_event_it_was_taken_at() -> (
+    None
+):
+    """``GameSnapshot.state_on``: what rebuilding a game's earlier states starts from (GameLog.reaching). A
+    snapshot of another line length, of an event the game does not hold (a line the store lost), or of other
+    rules gives nothing; the earlier format's snapshots anchor the same."""
+    log = open_log(StoreConfig(kind="memory"))
+    game_id = log.create_game({"players": 3, "seed": 6}).game_id
+    game = log.get(game_id)
+    rng = random.Random(6)
+    for _ in range(12):
+        move = rng.choice(domain.legal_moves(game.state))
+        game = log.play(game_id, move, expected_version=game.version, actor="owner").game
+    moves = len(game.line)
+    for snapshot in (GameSnapshot.take(game), first_format_snapshot(game)):
+        state = snapshot.state_on(game, moves)
+        assert state is not None and canonical(state) == canonical(game.state)
+        assert snapshot.state_on(game, moves - 1) is None
+        assert (
+            replace(snapshot, timestamp=snapshot.timestamp + timedelta(seconds=1)).state_on(game, moves)
+            is None
+        )
+        assert snapshot.state_on(replace(game, rules_version="0.0.9"), moves) is None
+    log.close()

@@ -15,7 +15,7 @@ from replay import InvalidSetup
 from replay.application import GameLog
 from replay.config import StoreConfig, open_log
 from replay.decisions import normalise_setup
-from replay.game import GameSnapshot, fold, project_game
+from replay.game import GameSnapshot, fold, restore
 from tests.replay_helpers import canonical, play_random
 
 
@@ -97,7 +97,7 @@ def test_amend_fork_and_snapshots_refold_a_solo_game(log: GameLog) -> None:
     stored = log.stores.all[0].mapper.to_stored_event(
         snapshot
     )  # as the snapshot store keeps it (tuples become lists)
-    restored = project_game(None, [log.stores.all[0].mapper.to_domain_event(stored)])
+    restored = restore(log.stores.all[0].mapper.to_domain_event(stored), log.events_of(game_id))
     assert restored is not None and restored.line == amended.line
     assert canonical(restored.state) == canonical(amended.state)
     assert restored.state.solo == amended.state.solo

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 import pytest
 
@@ -69,6 +69,19 @@ def test_put_if_keeps_a_value_only_while_its_condition_holds() -> None:
     assert not cache.put_if("k", Sized(20), lambda held: held is None)
     assert cache.put_if("k", Sized(20), lambda held: held is not None)
     assert cache.stats().bytes == 20
+
+
+def test_forgetting_a_stream_forgets_what_was_derived_from_it_and_nothing_else() -> None:
+    """What a store does when it no longer holds a stream as this process knew it (replay.stores): the fold,
+    its states off the line and its line lengths go; another stream's stay."""
+    cache = WarmCache(10_000)
+    lost, other = uuid4(), uuid4()
+    keys = [lost, ("state", lost, 3), ("lines", lost), other, ("state", other, 3), ("lines", other)]
+    for key in keys:
+        cache.put(key, Sized(10))
+    cache.forget_stream(lost)
+    assert [cache.peek(key) is not None for key in keys] == [False, False, False, True, True, True]
+    assert cache.stats().bytes == 30
 
 
 def test_the_budget_comes_from_cache_mb_and_zero_turns_caching_off() -> None:

@@ -28,6 +28,12 @@ from replay.store.shards import ShardRouter, shard_classes, shard_index, shard_n
         (rex.ResponseError("HLCONFLICT version 3 of {p:a}:events:seq:x is taken"), IntegrityError),
         (rex.ResponseError("HLTRACKING up is at 5, not below 5"), IntegrityError),
         (
+            rex.ResponseError("HLGAP version 22 of {p:a}:events:seq:x does not follow the stored head, 11"),
+            IntegrityError,
+        ),
+        (rex.RedisClusterException("Redis Cluster cannot be connected"), OperationalError),
+        (rex.SlotNotCoveredError("slot 42 is not covered"), OperationalError),
+        (
             rex.ResponseError("WRONGTYPE Operation against a key holding the wrong kind of value"),
             ProgrammingError,
         ),
@@ -45,6 +51,17 @@ from replay.store.shards import ShardRouter, shard_classes, shard_index, shard_n
 def test_redis_errors_become_the_library_errors(error: Exception, expected: type[Exception]) -> None:
     translated = translate(error)
     assert type(translated) is expected
+
+
+def test_a_cluster_without_a_reachable_node_is_the_store_unavailable_not_a_500() -> None:
+    """redis-py's RedisClusterException is not a RedisError: it once escaped as an unexpected error (a 500)."""
+    from replay.errors import store_unavailable
+    from replay.store.errors import translated
+
+    assert not isinstance(rex.RedisClusterException("x"), redis.RedisError)
+    assert store_unavailable(rex.RedisClusterException("Redis Cluster cannot be connected"))
+    with pytest.raises(OperationalError), translated():
+        raise rex.RedisClusterException("Redis Cluster cannot be connected")
 
 
 def test_a_lost_connection_is_an_unknown_outcome_for_writes_only() -> None:

@@ -1,0 +1,1 @@
+"""The long fault scenarios of `make faults` (not part of `make test`)."""
