@@ -177,17 +177,20 @@ TestGameLogMachine = GameLogMachine.TestCase
 
 
 def test_words_said_again_and_back_to_the_recorded_ones_restore_from_either_snapshot_format() -> None:
-    """A run the machine found: a later move's words said again by one amendment and back to its event's own by
-    the next. The fold marks the record as said again; a snapshot of the first format cannot tell (its words
-    are the event's): the two are the same record all the same (``MoveRecord.redescribed`` is not compared)."""
+    """A run the machine found: later moves' words said again by one amendment and back to their events' own by
+    the next. The fold marks such a record as said again; a snapshot of the first format cannot tell (its words
+    are the event's): the two are the same record all the same (``MoveRecord.redescribed`` is not compared).
+    (Found again under rules 0.3.0, whose move words differ: the search kept the first run where the two
+    formats disagree on the mark.)"""
     machine = GameLogMachine()
-    machine.create(players=3, seed=8254)
-    machine.play(count=4)
-    machine.amend(resolving=0, where=3)
-    machine.play(count=5)
-    machine.amend(resolving=1, where=490)
-    machine.amend(resolving=4, where=0)
-    assert any(record.redescribed for record in machine.game.records.values())
+    machine.create(players=4, seed=551)
+    machine.play(count=12)
+    machine.amend(resolving=3, where=562)
+    machine.amend(resolving=3, where=994)
+    game = machine.game
+    first = restore(first_format_snapshot(game), machine.log.events_of(machine.game_id))
+    assert first is not None
+    assert any(first.records[v].redescribed != record.redescribed for v, record in game.records.items())
     machine.fold_from_scratch_equals_live()
     machine.snapshot_rebuild_equals_full_replay()
     machine.state_at_equals_what_was_live()
