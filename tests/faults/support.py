@@ -26,11 +26,13 @@ HEADER = (
 
 @dataclass
 class Ack:
-    """A move the API answered 201 for: its version, its Idempotency-Key, and when."""
+    """A move the API answered 201 for: its version, its Idempotency-Key, when the answer came and when the
+    request it answers was sent (a write applied just before a fault may be answered well after it)."""
 
     version: int
     key: str
     at: float
+    sent: float
 
 
 @dataclass
@@ -66,10 +68,11 @@ class Player:
                 continue
             move, key = rng.choice(moves), uuid.uuid4().hex
             while not stop.is_set():
+                sent = time.monotonic()
                 answer = self.call(api.play, self.game_id, move, self.token, listing.etag, key=key)
                 if answer is not None and answer.status == 201:
                     [version] = answer.body["versions"]
-                    self.acks.append(Ack(version, key, time.monotonic()))
+                    self.acks.append(Ack(version, key, time.monotonic(), sent))
                     break
                 self.count(answer)
                 if answer is not None and answer.status not in (500, 503):
@@ -127,10 +130,18 @@ class Outcome:
     lost_keys: list[str] = field(default_factory=list)
 
 
-def account(url: str, players: list[Player], may_lose: tuple[float, float] | None = None) -> Outcome:
+def account(
+    url: str,
+    players: list[Player],
+    may_lose: tuple[float, float] | None = None,
+    answered_by: float | None = None,
+) -> Outcome:
     """Compare each player's acknowledgements with its game's exported log: an acknowledged move is kept when
     the event at its version carries its Idempotency-Key. ``may_lose``: the window (monotonic times) whose
-    acknowledgements the scenario's promise allows to lose."""
+    writes the scenario's promise allows to lose: those answered after it began whose request was sent before
+    it ended (a write sent after it cannot have been applied within it, however late its answer came), and,
+    with ``answered_by``, answered before then (the store came back: a write applied before the fault was
+    answered long before that)."""
     api = ApiClient(http_transport(url, timeout=60))
     outcome = Outcome()
     for player in players:
@@ -145,11 +156,19 @@ def account(url: str, players: list[Player], may_lose: tuple[float, float] | Non
             outcome.acknowledged += 1
             if keys.get(ack.version) == ack.key:
                 continue
-            if may_lose is not None and may_lose[0] <= ack.at <= may_lose[1]:
+            if (
+                may_lose is not None
+                and may_lose[0] <= ack.at
+                and ack.sent <= may_lose[1]
+                and (answered_by is None or ack.at <= answered_by)
+            ):
                 outcome.lost_allowed += 1
             else:
                 outcome.lost += 1
-                outcome.lost_keys.append(f"{player.game_id} v{ack.version} acknowledged at {ack.at:.3f}")
+                outcome.lost_keys.append(
+                    f"{player.game_id} v{ack.version} sent at {ack.sent:.3f}, acknowledged at {ack.at:.3f}"
+                    + (f" (the window: {may_lose[0]:.3f} to {may_lose[1]:.3f})" if may_lose else "")
+                )
     return outcome
 
 

@@ -67,13 +67,13 @@ def test_redis_back_with_older_data_under_load(tmp_path: Path, test_output: str)
             redis.Redis.from_url(server.url).save()  # what the server will come back with
             time.sleep(1.0)  # the second that will be lost
             server.kill()
-            killed = time.monotonic()  # after: a write applied just before the kill is answered just after it
+            killed = time.monotonic()  # a write sent before this may have been applied before the kill
             time.sleep(1.0)
             server.start()
             back = time.monotonic()
             time.sleep(8)
             stop_players(threads, stop)
-            outcome = account(api_server.url, players, may_lose=(saved, killed))
+            outcome = account(api_server.url, players, may_lose=(saved, killed), answered_by=back)
     finally:
         server.stop()
     stale = sum(player.stale_409 for player in players)
