@@ -26,7 +26,6 @@ import statistics
 import sys
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,7 @@ import redis  # noqa: E402
 from eventsourcing.cipher import AESCipher  # noqa: E402
 from eventsourcing.persistence import Mapper  # noqa: E402
 from eventsourcing.utils import Environment  # noqa: E402
+from timing import median_ms  # noqa: E402
 
 import domain  # noqa: E402
 from api.app import create_app  # noqa: E402
@@ -52,15 +52,6 @@ from tests.api_helpers import ApiClient, flask_transport  # noqa: E402
 from tests.replay_helpers import first_format_snapshot, pick  # noqa: E402
 
 SIZES = tuple(int(size) for size in os.environ.get("FOOTPRINT_SIZES", "3000,20000").split(","))
-
-
-def median_ms(call: Callable[[], object], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
 
 
 def record(log: Any, events: int, seed: int) -> tuple[uuid.UUID, int]:

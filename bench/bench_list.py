@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -39,6 +38,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from bench_replay import redis_url  # noqa: E402
+from timing import median_ms as median_of  # noqa: E402
 
 import domain  # noqa: E402
 from replay.application import GameLog  # noqa: E402
@@ -60,14 +60,8 @@ GOAL_SEARCH_MS = 100.0
 GOAL_RSS_MB = 150.0
 
 
-def median_ms(action: Callable[[], Any], repeat: int) -> float:
-    action()  # once first: scripts loaded, caches warm
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
+def median_ms(call: Callable[[], Any], repeat: int) -> float:
+    return median_of(call, repeat, warm=1)  # once first: scripts loaded, caches warm
 
 
 def anchor_ms(log: GameLog, kind: str) -> float:

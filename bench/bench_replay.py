@@ -23,7 +23,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
+from timing import median_ms
 
 import domain
 from replay.application import GameLog
@@ -40,15 +41,6 @@ from replay.game import project_game
 
 PLAYERS = 4
 SEED = 2026
-
-
-def median_ms(action: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        action()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times)
 
 
 class Counter(Aggregate):

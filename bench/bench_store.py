@@ -16,7 +16,6 @@ import os
 import re
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from eventsourcing.persistence import ApplicationRecorder, InfrastructureFactory, StoredEvent  # noqa: E402
 from eventsourcing.utils import Environment  # noqa: E402
+from timing import median_us as median_of  # noqa: E402
 
 from replay.store import RedisApplicationRecorder, RedisDatastore  # noqa: E402
 
@@ -43,6 +43,11 @@ BATCHES = 30
 STREAM_READS = 200
 PAGE_READS = 200
 PINGS = 2000
+
+
+def median_us(call: Callable[[], object], repeat: int) -> float:
+    """Median wall time of one call, in microseconds (after a short warm-up)."""
+    return median_of(call, repeat, warm=min(20, repeat))
 
 
 def free_port() -> int:
@@ -75,18 +80,6 @@ def redis_server(*options: str) -> Iterator[str]:
         finally:
             process.terminate()
             process.wait(timeout=10)
-
-
-def median_us(call: Callable[[], object], repeat: int) -> float:
-    """Median wall time of one call, in microseconds (after a short warm-up)."""
-    for _ in range(min(20, repeat)):
-        call()
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1e6
 
 
 def measure(recorder: ApplicationRecorder) -> dict[str, float]:
