@@ -623,13 +623,8 @@ def _created(
         if not same_json(drawn, document.get("opening")):
             problems.add("opening", "the setup's chance outcomes are not what the seed draws")
             return None
-    try:
-        at = _time(document.get("created_at"))
-    except ValueError as error:
-        problems.add("created_at", str(error))
-        return None
-    if at < EARLIEST or at > limits.now + CLOCK_GRACE:
-        problems.add("created_at", f"{at.isoformat()} is not a real date (before 2000, or after this import)")
+    at = _created_at(document, problems, limits)
+    if at is None:
         return None
     created = GameCreated(
         originator_id=game_id,
@@ -642,6 +637,20 @@ def _created(
         parent=event.parent,
     )
     return mutate(created, None), created
+
+
+def _created_at(document: Mapping[str, Any], problems: _Problems, limits: Limits) -> datetime | None:
+    """When the exported game was created, if it is a real date (from 2000 to this import, give or take the
+    clock's grace); else a problem at ``created_at`` and None."""
+    try:
+        at = _time(document.get("created_at"))
+    except ValueError as error:
+        problems.add("created_at", str(error))
+        return None
+    if at < EARLIEST or at > limits.now + CLOCK_GRACE:
+        problems.add("created_at", f"{at.isoformat()} is not a real date (before 2000, or after this import)")
+        return None
+    return at
 
 
 def _upgraded(document: Mapping[str, Any]) -> bool:
@@ -673,13 +682,8 @@ def _created_as_recorded(
         return None
     if not _parent_here(given["parent"], document, game_id, problems, limits):
         return None
-    try:
-        at = _time(document.get("created_at"))
-    except ValueError as error:
-        problems.add("created_at", str(error))
-        return None
-    if at < EARLIEST or at > limits.now + CLOCK_GRACE:
-        problems.add("created_at", f"{at.isoformat()} is not a real date (before 2000, or after this import)")
+    at = _created_at(document, problems, limits)
+    if at is None:
         return None
     created = GameCreated(
         originator_id=game_id,

@@ -5,37 +5,17 @@ again (every `docker compose up` does) changes nothing."""
 from __future__ import annotations
 
 import os
-import random
 import shutil
-import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.redis_cluster import node_port
 from tests.redis_process import RedisProcess
 
 SCRIPT = Path(__file__).resolve().parents[2] / "docker" / "cluster-init.sh"
-
-
-def node_port() -> int:
-    """A free loopback port whose cluster bus port (+10000) is free and valid too."""
-
-    def free(port: int) -> bool:
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                return False
-            return True
-
-    rng = random.Random()
-    for _ in range(1000):
-        port = rng.randrange(20000, 40000)
-        if free(port) and free(port + 10000):
-            return port
-    pytest.fail("no free port pair for a cluster node")
 
 
 @pytest.fixture

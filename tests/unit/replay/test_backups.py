@@ -53,6 +53,15 @@ def rewrite_index(folder: Path, index: dict[str, Any]) -> None:
     (folder / backups.INDEX_FILE).write_text(json.dumps(index))
 
 
+def swapped(folder: Path, index: dict[str, Any], victim: dict[str, Any], text: str) -> None:
+    """The victim's file replaced by ``text``, with a checksum in the index that agrees (what is inside the
+    file has to be caught, not the checksum)."""
+    path = folder / victim["file"]
+    path.write_text(text)
+    victim["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    rewrite_index(folder, index)
+
+
 def test_every_game_comes_back_equal_in_a_fresh_store(
     archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
 ) -> None:
@@ -168,14 +177,9 @@ def test_a_file_that_breaks_the_rules_is_reported_with_the_position_of_each_prob
     backups.backup(source, folder)
     index = index_of(folder)
     victim = next(entry for entry in index["games"] if entry["version"] > 5 and not entry["parent_id"])
-    path = folder / victim["file"]
-    document = json.loads(path.read_text())
+    document = json.loads((folder / victim["file"]).read_text())
     document["events"][2]["data"]["move"]["seat"] = 7  # a seat the game does not have
-    path.write_text(exports.json_text(document))
-    victim["sha256"] = hashlib.sha256(
-        path.read_bytes()
-    ).hexdigest()  # a checksum that agrees: the rules catch it
-    rewrite_index(folder, index)
+    swapped(folder, index, victim, exports.json_text(document))  # the rules catch it
 
     report = backups.restore(memory_log(), folder)
     [failed] = [game for game in report.games if game.outcome is Outcome.FAILED]
@@ -285,10 +289,7 @@ def test_a_file_nested_past_the_interpreter_s_limit_is_reported_not_a_traceback(
     backups.backup(source, folder)
     index = index_of(folder)
     victim = index["games"][1]
-    path = folder / victim["file"]
-    path.write_text("[" * 100_000 + "]" * 100_000)
-    victim["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()  # a checksum that agrees
-    rewrite_index(folder, index)
+    swapped(folder, index, victim, "[" * 100_000 + "]" * 100_000)
 
     report = backups.restore(memory_log(), folder)
     [failed] = [game for game in report.games if game.outcome is Outcome.FAILED]
