@@ -318,8 +318,14 @@ class RedisDatastore:
                 )
 
     def close(self) -> None:
-        """Close every connection of the client."""
+        """Close every connection of the client. A cluster client's ``close`` hands each node's connection back
+        to that node's pool without closing the pool (redis-py gives the nodes pools of their own), so the
+        sockets stayed open until the garbage collector found them: each node's pool is disconnected too."""
+        nodes = self.client.get_nodes() if isinstance(self.client, RedisCluster) else []  # type: ignore[no-untyped-call]
         self.client.close()
+        for node in nodes:
+            if node.redis_connection is not None:
+                node.redis_connection.connection_pool.disconnect()
 
 
 def _node(address: str) -> ClusterNode:

@@ -63,18 +63,18 @@ def damage_event(store: StoreConfig, stream: uuid.UUID, version: int, purpose: s
                 (flip(state), stream.hex, version),
             )
         return
-    client = redis.Redis.from_url(str(store.redis_url))
-    tag = "{" + store.redis_prefix + ":GameLog}"
-    if purpose == "events":
-        [notification] = client.zrange(f"{tag}:events:seq:{stream}", version, version, byscore=True)
-        record = client.hget(f"{tag}:events:log", notification)
-        assert record is not None
-        client.hset(f"{tag}:events:log", notification, flip(record))
-    else:
-        key = f"{tag}:snapshots:agg:{stream}"
-        [member] = client.zrange(key, version, version, byscore=True)
-        client.zremrangebyscore(key, version, version)
-        client.zadd(key, {flip(member): version})
+    with redis.Redis.from_url(str(store.redis_url)) as client:
+        tag = "{" + store.redis_prefix + ":GameLog}"
+        if purpose == "events":
+            [notification] = client.zrange(f"{tag}:events:seq:{stream}", version, version, byscore=True)
+            record = client.hget(f"{tag}:events:log", notification)
+            assert record is not None
+            client.hset(f"{tag}:events:log", notification, flip(record))
+        else:
+            key = f"{tag}:snapshots:agg:{stream}"
+            [member] = client.zrange(key, version, version, byscore=True)
+            client.zremrangebyscore(key, version, version)
+            client.zadd(key, {flip(member): version})
 
 
 @pytest.fixture

@@ -70,7 +70,8 @@ def test_after_redis_comes_back_with_older_data_no_write_lands_on_the_lost_versi
     rng = random.Random(27)
     game_id = writer.create_game({"players": 3, "seed": 27}).game_id
     play(writer, game_id, 11, rng)
-    redis.Redis.from_url(server.url).save()  # what the server will come back with
+    with redis.Redis.from_url(server.url) as client:
+        client.save()  # what the server will come back with
     play(writer, game_id, 21, rng)
     lost_game = writer.create_game({"players": 2, "seed": 3}).game_id
     play(writer, lost_game, 5, rng)
@@ -118,7 +119,8 @@ def test_a_snapshot_written_from_a_stale_game_is_dropped_not_served(server: Redi
     rng = random.Random(5)
     game_id = writer.create_game({"players": 2, "seed": 5}).game_id
     play(writer, game_id, 12, rng)
-    redis.Redis.from_url(server.url).save()
+    with redis.Redis.from_url(server.url) as client:
+        client.save()
     play(writer, game_id, 30, rng)
     stale_game = writer.get(game_id)
     server.kill()

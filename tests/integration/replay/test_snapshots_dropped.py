@@ -21,9 +21,9 @@ def drop_snapshots(store: StoreConfig) -> int:
         assert store.sqlite_path is not None
         with sqlite3.connect(store.sqlite_path) as connection:
             return connection.execute("DELETE FROM stored_snapshots").rowcount
-    client = redis.Redis.from_url(str(store.redis_url))
-    keys = list(client.scan_iter(match=f"{{{store.redis_prefix}:*}}:snapshots:agg:*"))
-    return int(client.delete(*keys)) if keys else 0
+    with redis.Redis.from_url(str(store.redis_url)) as client:
+        keys = list(client.scan_iter(match=f"{{{store.redis_prefix}:*}}:snapshots:agg:*"))
+        return int(client.delete(*keys)) if keys else 0
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "redis"])

@@ -44,6 +44,7 @@ def pair(tmp_path: Path) -> Iterator[tuple[RedisProcess, RedisProcess]]:
     while linked.info("replication").get("master_link_status") != "up":
         assert time.monotonic() < deadline, "the replica did not link"
         time.sleep(0.05)
+    linked.close()
     yield master, replica
     for node in (replica, master):
         if node.process is not None and node.process.poll() is None:
@@ -145,7 +146,8 @@ def test_after_the_link_was_cut_and_the_master_died_its_replica_holds_every_ackn
     unconfirmed = (game.version, move)
     master.kill()
     resume(replica)
-    redis.Redis(port=replica.port).replicaof("NO", "ONE")  # the replica takes over
+    with redis.Redis(port=replica.port) as client:
+        client.replicaof("NO", "ONE")  # the replica takes over
     log.close()
 
     promoted = open_log(StoreConfig(kind="redis", redis_url=replica.url, redis_prefix=prefix))
