@@ -39,15 +39,15 @@ class ScoreSheets(MethodView):
         `geisha_points`, and the sheet gains a geishas line."""
         players = [dict(player) for player in body["players"]]
         tallies = {"players": players, "tie_break": body["tie_break"], "expansions": list(body["expansions"])}
-        scored = judged(
-            lambda: domain.score_sheet(tallies), "invalid_tallies", "the scorer could not read these tallies"
-        )
-        # The names are shown on the sheet the answer carries: held to the text rules a game's names are held to
-        # (no control, bidi or invisible characters), though nothing is stored.
+        # Checked before scoring: the names go on the sheet the answer carries, so they are held to the text rules
+        # of a game's names (no control, bidi or invisible characters), though nothing is stored.
         names = [
             text.checked(player["name"], f"player {seat + 1}'s name", max_length=40)
             if player.get("name")
             else f"Player {seat + 1}"
             for seat, player in enumerate(players)
         ]
+        scored = judged(
+            lambda: domain.score_sheet(tallies), "invalid_tallies", "the scorer could not read these tallies"
+        )
         return {"sheets": present.sheets_from(scored, names)}

@@ -45,6 +45,19 @@ QUIET = {
 }
 
 
+def cluster_env(cluster: Cluster, prefix: str, **more: str) -> dict[str, str]:
+    """The settings of a heronlog serving three shards on ``cluster`` under ``prefix``, and ``more``."""
+    return {
+        "REDIS_URL": cluster.url,
+        "HERONLOG_STORE": "redis",
+        "REDIS_CLUSTER": "yes",
+        "HERONLOG_SHARDS": "3",
+        "REDIS_KEY_PREFIX": prefix,
+        **more,
+        **QUIET,
+    }
+
+
 def distinct_prefix(cluster: Cluster) -> tuple[str, list[int]]:
     """A key prefix whose three shards' hash tags fall on three masters, and those masters' ports."""
     while True:
@@ -95,16 +108,7 @@ def test_a_master_dies_after_its_replication_link_was_cut(tmp_path: Path, test_o
     try:
         cluster.start()
         prefix, _ = distinct_prefix(cluster)
-        env = {
-            "REDIS_URL": cluster.url,
-            "HERONLOG_STORE": "redis",
-            "REDIS_CLUSTER": "yes",
-            "HERONLOG_SHARDS": "3",
-            "REDIS_KEY_PREFIX": prefix,
-            "REDIS_WAIT_REPLICAS": "1",
-            "REDIS_WAIT_TIMEOUT_MS": "500",
-            **QUIET,
-        }
+        env = cluster_env(cluster, prefix, REDIS_WAIT_REPLICAS="1", REDIS_WAIT_TIMEOUT_MS="500")
         with served(tmp_path, env, "--workers", "2") as api_server:
             players, threads, stop = start_players(api_server.url, PLAYERS, seed=200)
             created: list[str] = []
@@ -166,14 +170,7 @@ def test_one_master_of_three_dies_and_comes_back(tmp_path: Path, test_output: st
     try:
         cluster.start()
         prefix, masters = distinct_prefix(cluster)
-        env = {
-            "REDIS_URL": cluster.url,
-            "HERONLOG_STORE": "redis",
-            "REDIS_CLUSTER": "yes",
-            "HERONLOG_SHARDS": "3",
-            "REDIS_KEY_PREFIX": prefix,
-            **QUIET,
-        }
+        env = cluster_env(cluster, prefix)
         with served(tmp_path, env, "--workers", "2") as api_server:
             players, threads, stop = start_players(api_server.url, PLAYERS, seed=300)
             time.sleep(5)

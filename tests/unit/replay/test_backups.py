@@ -45,6 +45,14 @@ def archive() -> tuple[GameLog, dict[UUID, str]]:
     return log, club_archive(log)
 
 
+@pytest.fixture
+def backup_folder(archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path) -> Path:
+    """The archive backed up into a fresh folder."""
+    folder = tmp_path / "backup"
+    backups.backup(archive[0], folder)
+    return folder
+
+
 def index_of(folder: Path) -> dict[str, Any]:
     return dict(json.loads((folder / backups.INDEX_FILE).read_text()))
 
@@ -150,11 +158,10 @@ def test_restoring_twice_finds_every_game_already_there_and_writes_nothing(
 
 
 def test_a_tampered_file_is_reported_and_every_other_game_restores(
-    archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
+    archive: tuple[GameLog, dict[UUID, str]], backup_folder: Path
 ) -> None:
     source, _ = archive
-    folder = tmp_path / "backup"
-    backups.backup(source, folder)
+    folder = backup_folder
     victim = index_of(folder)["games"][2]
     path = folder / victim["file"]
     path.write_text(path.read_text().replace(victim["title"], "Someone else's game"))
@@ -170,11 +177,9 @@ def test_a_tampered_file_is_reported_and_every_other_game_restores(
 
 
 def test_a_file_that_breaks_the_rules_is_reported_with_the_position_of_each_problem(
-    archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
+    backup_folder: Path,
 ) -> None:
-    source, _ = archive
-    folder = tmp_path / "backup"
-    backups.backup(source, folder)
+    folder = backup_folder
     index = index_of(folder)
     victim = next(entry for entry in index["games"] if entry["version"] > 5 and not entry["parent_id"])
     document = json.loads((folder / victim["file"]).read_text())
@@ -188,12 +193,8 @@ def test_a_file_that_breaks_the_rules_is_reported_with_the_position_of_each_prob
     assert report.count(Outcome.RESTORED) == 5
 
 
-def test_a_game_that_differs_in_the_target_is_a_conflict_and_left_untouched(
-    archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
-) -> None:
-    source, _ = archive
-    folder = tmp_path / "backup"
-    backups.backup(source, folder)
+def test_a_game_that_differs_in_the_target_is_a_conflict_and_left_untouched(backup_folder: Path) -> None:
+    folder = backup_folder
     target = memory_log()
     backups.restore(target, folder)
     moved_on = UUID(index_of(folder)["games"][0]["game_id"])
@@ -210,12 +211,8 @@ def test_a_game_that_differs_in_the_target_is_a_conflict_and_left_untouched(
     assert json.loads(exports.json_text(target.export(moved_on))) == kept
 
 
-def test_forks_are_restored_after_their_parents_whatever_the_order_of_the_index(
-    archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
-) -> None:
-    source, _ = archive
-    folder = tmp_path / "backup"
-    backups.backup(source, folder)
+def test_forks_are_restored_after_their_parents_whatever_the_order_of_the_index(backup_folder: Path) -> None:
+    folder = backup_folder
     index = index_of(folder)
     index["games"].reverse()  # the fork now comes before its parent
     rewrite_index(folder, index)
@@ -281,12 +278,8 @@ def test_a_backup_creates_its_folder_and_leaves_no_temporary_file(tmp_path: Path
     assert sorted(path.name for path in folder.iterdir()) == sorted([backups.INDEX_FILE, f"{game_id}.json"])
 
 
-def test_a_file_nested_past_the_interpreter_s_limit_is_reported_not_a_traceback(
-    archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
-) -> None:
-    source, _ = archive
-    folder = tmp_path / "backup"
-    backups.backup(source, folder)
+def test_a_file_nested_past_the_interpreter_s_limit_is_reported_not_a_traceback(backup_folder: Path) -> None:
+    folder = backup_folder
     index = index_of(folder)
     victim = index["games"][1]
     swapped(folder, index, victim, "[" * 100_000 + "]" * 100_000)
