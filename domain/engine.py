@@ -8,7 +8,6 @@ handler's `explain` only finds the best error (with the rule number) for a move 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -23,6 +22,7 @@ from domain.areas import (
     well,
     yards,
 )
+from domain.chance import Draws, rng_for
 from domain.effects import futile, menu_auto, menu_moves, menu_play, menu_waiting, run_seq, why_no_action
 from domain.end_of_round import begin_round_auto, clear_dice_auto, end_of_round_auto, next_round_auto
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
@@ -134,7 +134,7 @@ class Handler:
     play: Callable[[GameState, Any, dict[str, Any]], GameState] | None = None
     kinds: frozenset[str] = frozenset()
     rule: str | None = None
-    draw: Callable[[GameState, Any, random.Random], dict[str, Any]] | None = None
+    draw: Callable[[GameState, Any, Draws], dict[str, Any]] | None = None
     valid: Callable[[GameState, Any, dict[str, Any]], bool] | None = None
     explain: Callable[[GameState, Any, dict[str, Any]], DomainError | None] | None = None
 
@@ -865,11 +865,12 @@ def waiting_for_chance(state: GameState) -> bool:
 
 def draw_chance(state: GameState) -> dict[str, Any]:
     """The seeded outcome of the pending chance prompt, drawn from the game's seed and its chance counter alone
-    (so a replay, or a redraw after an amendment, draws the same)."""
+    (so a replay, or a redraw after an amendment, draws the same), with its rules version's generator
+    (`domain.chance`)."""
     frame = state.stack[-1]
     handler = HANDLERS[type(frame)]
     assert handler.draw is not None
-    return handler.draw(state, frame, random.Random(f"{state.seed}:{state.chance}"))
+    return handler.draw(state, frame, rng_for(state.rules_version, state.seed, state.chance))
 
 
 def resolve_chance(state: GameState) -> Step:

@@ -24,9 +24,9 @@ from domain.solo.game import parse_solo, solo_setup
 from domain.state import GameState
 from domain.vocabulary import Mode, Phase
 
-RULES_VERSION = "0.3.0"
+RULES_VERSION = "0.4.0"
 """The version of the rules this engine enforces in a new game; stored in every game's first event (DESIGN §2)."""
-RULES_VERSIONS = ("0.1.0", "0.2.0", RULES_VERSION)
+RULES_VERSIONS = ("0.1.0", "0.2.0", "0.3.0", RULES_VERSION)
 """Every rules version this engine plays, oldest first; a game keeps the one it was recorded under
 (`new_game(rules_version=...)`, `GameState.rules_version`), so that whatever is checked or drawn again (an
 imported log, its seed) is as it was recorded.
@@ -41,7 +41,12 @@ imported log, its seed) is as it was recorded.
   food within reach, a Warrior action with no yard's iron) is not offered, and a menu with nothing doable left
   closes itself (`domain.effects.futile`); a move that needs seals converted first is offered with them
   (``"convert": ["coin"]``: the conversions, then the move, R-R02 and decision C.2), beside the conversions
-  themselves (`domain.engine.legal_moves`). Games of 0.1.0 and 0.2.0 are played on as they were."""
+  themselves (`domain.engine.legal_moves`). Games of 0.1.0 and 0.2.0 are played on as they were.
+- 0.4.0: a cheaper seeded draw. A seeded game draws each chance outcome from SplitMix64 started from a BLAKE2b
+  digest of (seed, chance counter) instead of a Mersenne Twister seeded with their text (`domain.chance`): the
+  same deals, rolls and reveals are possible, each as likely, but a seed deals another game than it did under
+  0.3.0. A table game is played exactly as under 0.3.0. Seeded games of earlier versions keep their draw, so
+  they replay, and draw again after an amendment, as recorded."""
 
 
 def new_game(

@@ -33,13 +33,13 @@ matched by searching the order of draws that lays them so.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from domain.areas import castle
 from domain.areas.bridges import dice_per_colour
+from domain.chance import rng_for
 from domain.engine import Step, draw_chance, legal_moves, play, validate
 from domain.errors import DomainError, InvalidLayout, InvalidSetup
 from domain.prompts import CHANCE_FRAMES, DealCard, DealDieTile, DealWellTile, RollBridge, StackOrder
@@ -586,7 +586,7 @@ def _search(
             elif wanted or seed is None:
                 free.append(colour)
         if seed is not None:
-            random.Random(f"{seed}:{current.chance}:tiles").shuffle(free)
+            rng_for(current.rules_version, seed, current.chance, "tiles").shuffle(free)
         elif wanted:
             free = []  # a space left free with nothing to draw it from: not this way
         for colour in ranked + free:

@@ -13,11 +13,11 @@ expansion board's deals come after the dice, and a ceremony token lies under eac
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from domain.catalog import Catalog, natural
+from domain.chance import Draws
 from domain.errors import InvalidSetup
 from domain.matcha import expansion as matcha
 from domain.prompts import (
@@ -311,7 +311,7 @@ def deal_moves(state: GameState, frame: DealCard) -> list[dict[str, Any]]:
     ]
 
 
-def deal_draw(state: GameState, frame: DealCard, rng: random.Random) -> dict[str, Any]:
+def deal_draw(state: GameState, frame: DealCard, rng: Draws) -> dict[str, Any]:
     """Each physical card equally likely (two copies of a starting action are twice as likely)."""
     if frame.pool in matcha.POOLS:
         return matcha.deal_draw(state, frame, rng)
@@ -370,7 +370,7 @@ def stack_moves(state: GameState, frame: StackOrder) -> list[dict[str, Any]]:
     ]
 
 
-def stack_draw(state: GameState, frame: StackOrder, rng: random.Random) -> dict[str, Any]:
+def stack_draw(state: GameState, frame: StackOrder, rng: Draws) -> dict[str, Any]:
     order = list(range(len(state.players)))
     rng.shuffle(order)
     return {"kind": "stack_order", "seat": None, "order": order}

@@ -374,7 +374,8 @@ class GameState:
     mode: Mode
     seed: int | None
     chance: int
-    """How many chance moves have been applied; seeded draws use random.Random(f"{seed}:{chance}")."""
+    """How many chance moves have been applied; a seeded draw comes from (seed, chance) alone, with the
+    generator of the game's rules version (`domain.chance.rng_for`)."""
     options: Options
     rules: Rules
     catalog: Catalog

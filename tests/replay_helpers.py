@@ -107,7 +107,9 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
     game = log.redo(edited, count=2, expected_version=game.version, actor="owner").game
     first = game.line[0]
     _, before = log.before_move(edited, first)
-    log.amend(edited, first, pick(before, rng), expected_version=game.version, actor="owner")
+    # another move than the recorded one: a correction must change it (a random legal move may be the same)
+    others = [m for m in domain.legal_moves(before) if m != game.records[first].move and not is_free(m)]
+    log.amend(edited, first, rng.choice(others), expected_version=game.version, actor="owner")
     return tokens
 
 

@@ -9,9 +9,9 @@ Reward (R-T05). Option ``bridge_ends="lone_die_both_ends"`` lets a lone die be t
 from __future__ import annotations
 
 import itertools
-import random
 from typing import Any
 
+from domain.chance import Draws
 from domain.prompts import PlaceDie, RollBridge, TakeDie
 from domain.state import Bridge, GameState, Held, bridge_index, pop, replace, replace_in, with_board
 
@@ -91,7 +91,7 @@ def roll_moves(state: GameState, frame: RollBridge) -> list[dict[str, Any]]:
     ]
 
 
-def roll_draw(state: GameState, frame: RollBridge, rng: random.Random) -> dict[str, Any]:
+def roll_draw(state: GameState, frame: RollBridge, rng: Draws) -> dict[str, Any]:
     dice = sorted(rng.randint(1, 6) for _ in range(dice_per_colour(state)))
     return {"kind": "roll", "seat": None, "bridge": frame.bridge.value, "dice": dice}
 

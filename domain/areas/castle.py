@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import functools
 import itertools
-import random
 from typing import Any
 
 from domain.catalog import Block, Card
+from domain.chance import Draws
 from domain.errors import DomainError, IllegalMove, InvalidMove
 from domain.prompts import Arrive, CheckCastle, DealCard, DealDieTile, Menu, Option
 from domain.state import GameState, Room, pop, push, replace, replace_in, room_index, with_board, with_player
@@ -354,7 +354,7 @@ def die_tile_valid(state: GameState, frame: DealDieTile, move: dict[str, Any]) -
     return not any(_leaves_a_way(state, other) for other in ahead)  # no way out: R-S05 alone
 
 
-def die_tile_draw(state: GameState, frame: DealDieTile, rng: random.Random) -> dict[str, Any]:
+def die_tile_draw(state: GameState, frame: DealDieTile, rng: Draws) -> dict[str, Any]:
     """Draw a tile from the bag (each tile equally likely) among the colours R-S05 can place; a tile that would
     leave no way to finish the castle with two colours in every room goes back and another is drawn (decision
     C.9). The first draw is the one `ONE_TILE_AHEAD` made: a deal that never needed a redraw is unchanged."""

@@ -6,9 +6,9 @@ die (die - 1) are settled at placement. The Well tiles are dealt reward side up 
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
+from domain.chance import Draws
 from domain.prompts import DealWellTile, Menu, Option
 from domain.state import GameState, pop, replace, with_board
 
@@ -47,7 +47,7 @@ def well_tile_moves(state: GameState, frame: DealWellTile) -> list[dict[str, Any
     return [{"kind": "well_tile", "seat": None, "tile": tile} for tile in well_tile_outcomes(state)]
 
 
-def well_tile_draw(state: GameState, frame: DealWellTile, rng: random.Random) -> dict[str, Any]:
+def well_tile_draw(state: GameState, frame: DealWellTile, rng: Draws) -> dict[str, Any]:
     """Every tile left in the bag is equally likely: draw its colour by count, then one tile of that
     colour."""
     colour = rng.choice(state.board.decks.die_tiles)

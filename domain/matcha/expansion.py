@@ -12,11 +12,11 @@ action, R-M04) and the Himeji Principality (then its curtains, R-M05), and turns
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 from domain.catalog import HIMEJI_DECKS, Catalog, natural
+from domain.chance import Draws
 from domain.errors import InvalidSetup
 from domain.matcha.ceremony import dark_menu, light_menu, own_token, stone_menu, yard_blue_menu, yard_yellow
 from domain.matcha.himeji import (
@@ -179,7 +179,7 @@ def deal_outcomes(state: GameState, frame: DealCard) -> list[str]:
     return sorted(set(items), key=natural)
 
 
-def deal_draw(state: GameState, frame: DealCard, rng: random.Random) -> dict[str, Any]:
+def deal_draw(state: GameState, frame: DealCard, rng: Draws) -> dict[str, Any]:
     """Each token, lily pad or card left equally likely."""
     item = rng.choice(pool(state, frame.pool))
     if frame.pool == "ceremony":

@@ -23,12 +23,12 @@ never pays); an ascent stops at the Daimyo's floor; a card discarded from a room
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from domain.areas.bridges import ends, take
 from domain.areas.courtier import LEVEL
 from domain.catalog import natural
+from domain.chance import Draws
 from domain.matcha import expansion as matcha
 from domain.prompts import DealCard, RevealSoloCard, RivalGarden, RivalIcons, RivalRoom, TakeDie
 from domain.solo.cards import TEA_ROOM, TOKUGAWA_KINDS, RivalIcon, RivalIconKind, SoloCard, parse_rival_icon
@@ -81,7 +81,7 @@ def reveal_moves(state: GameState, frame: RevealSoloCard) -> list[dict[str, Any]
     ]
 
 
-def reveal_draw(state: GameState, frame: RevealSoloCard, rng: random.Random) -> dict[str, Any]:
+def reveal_draw(state: GameState, frame: RevealSoloCard, rng: Draws) -> dict[str, Any]:
     return {"kind": "solo_card", "seat": None, "card": rng.choice(solo_of(state).deck)}
 
 

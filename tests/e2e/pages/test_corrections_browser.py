@@ -14,26 +14,25 @@ from typing import Any
 
 import pytest
 
-from replay.config import StoreConfig, open_log
 from tests.e2e.conftest import Served
 from tests.e2e.pages.conftest import Api, no_horizontal_scroll
 from tests.e2e.pages.test_pages_browser import PHONE, wait_shown, wait_version
-from tests.unit.replay.amend_support import MOVE_14_RECORDED, MOVE_14_RESOLVED, seeded_scenario
+from tests.unit.replay.amend_support import (
+    MOVE_14_RECORDED,
+    MOVE_14_RESOLVED,
+    SCENARIO_RULES,
+    seeded_scenario_export,
+)
 
 pytestmark = pytest.mark.browser
 
 
 def recorded_scenario(api: Api) -> tuple[str, str, int]:
-    """The issue's scenario recorded through the API (the moves of the finished seeded game, in one batch): the
+    """The issue's scenario, a finished seeded game recorded under rules 0.2.0, imported through the API: the
     game's id, its owner token and its version."""
-    local = open_log(StoreConfig(kind="memory"))
-    played = local.get(seeded_scenario(local))
-    created = api.call("POST", "/api/games", {"players": ["Ann", "Ben"], "mode": "seeded", "seed": 277})
-    game_id, token = created["game"]["game_id"], created["owner_token"]
-    moves = [played.records[version].move for version in played.line]
-    answer = api.call("POST", f"/api/games/{game_id}/moves", {"moves": moves}, token, 1)
-    assert answer["game"]["status"] == "finished"
-    return game_id, token, answer["game"]["version"]
+    created = api.call("POST", "/api/games/import?new_id=1", seeded_scenario_export())
+    assert created["game"]["status"] == "finished" and created["game"]["rules_version"] == SCENARIO_RULES
+    return created["game"]["game_id"], created["owner_token"], created["game"]["version"]
 
 
 def test_a_correction_resolves_the_misfit_it_makes_and_the_finished_game_stays_finished(

@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from replay.config import StoreConfig, open_log
 from tests.api_helpers import ApiClient
 from tests.unit.replay.amend_support import (
     MOVE_14_RECORDED,
     MOVE_14_RESOLVED,
+    SCENARIO_RULES,
     SEEDED_CORRECTION,
     SEEDED_RESOLUTIONS,
-    seeded_scenario,
+    seeded_scenario_export,
 )
 
 BEN_TOOK_THE_WELL = SEEDED_RESOLUTIONS[0]["move"]
@@ -23,15 +23,12 @@ BEN_TOOK_THE_WELL = SEEDED_RESOLUTIONS[0]["move"]
 
 @pytest.fixture
 def scenario(api: ApiClient) -> tuple[str, str, int]:
-    """The issue's scenario recorded over HTTP (the moves of a finished seeded game, in one batch): the game's
+    """The issue's scenario, a finished seeded game recorded under rules 0.2.0, imported over HTTP: the game's
     id, its owner token and its version."""
-    local = open_log(StoreConfig(kind="memory"))
-    played = local.get(seeded_scenario(local))
-    game_id, token, _ = api.create(["Ann", "Ben"], mode="seeded", seed=277)
-    moves = [played.records[version].move for version in played.line]
-    answer = api.post(f"/api/games/{game_id}/moves", {"moves": moves}, token=token, if_match=1)
+    answer = api.post("/api/games/import?new_id=1", seeded_scenario_export())
     assert answer.status == 201 and answer.body["game"]["status"] == "finished"
-    return game_id, token, answer.etag
+    assert answer.body["game"]["rules_version"] == SCENARIO_RULES
+    return answer.body["game"]["game_id"], answer.body["owner_token"], answer.etag
 
 
 def amend(api: ApiClient, game_id: str, token: str, version: int, **body: Any) -> Any:

@@ -14,7 +14,7 @@ from tests.api_helpers import ApiClient
 
 
 def started(api: ApiClient, moves: int, players: int = 2, **setup: Any) -> tuple[str, str]:
-    game_id, token, _ = api.create(players, **{"seed": 5, **setup})
+    game_id, token, _ = api.create(players, **{"seed": 6, **setup})
     for _ in range(moves):
         listing = api.legal(game_id)
         assert api.play(game_id, listing.body["moves"][0], token, listing.etag).status == 201
@@ -46,7 +46,7 @@ def test_undo_back_to_a_version_and_the_timeline_keeps_undone_moves_on_request(a
 
 
 def test_nothing_to_undo_is_409_and_a_stale_undo_is_412(api: ApiClient) -> None:
-    game_id, token, _ = api.create(2, seed=5)
+    game_id, token, _ = api.create(2, seed=6)
     assert api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=1).error() == (
         409,
         "nothing_to_undo",
@@ -65,7 +65,7 @@ def test_a_seat_token_undoes_only_its_own_moves(api: ApiClient) -> None:
 
 
 def test_amend_replaces_a_move_and_reports_what_still_fits(api: ApiClient) -> None:
-    game_id, token, _game = api.create(2, seed=5)
+    game_id, token, _game = api.create(2, seed=6)
     listing = api.legal(game_id).body["moves"]
     api.play(game_id, listing[0], token, 1)
     api.play(game_id, api.legal(game_id).body["moves"][0], token, 2)
@@ -98,7 +98,7 @@ def test_amend_replaces_a_move_and_reports_what_still_fits(api: ApiClient) -> No
 
 
 def test_legal_moves_before_a_past_move_are_the_alternatives_amend_accepts(api: ApiClient) -> None:
-    game_id, token, _game = api.create(2, seed=5)
+    game_id, token, _game = api.create(2, seed=6)
     listings = []
     for version in range(1, 6):
         listing = api.legal(game_id).body
@@ -208,20 +208,20 @@ def test_a_turn_addressed_by_round_and_turn_is_read_on_the_line_as_it_stands_aft
 
 def test_an_amend_report_names_the_kept_moves_whose_chance_is_drawn_again(api: ApiClient) -> None:
     game_id, token = started(api, 40, seed=1)
-    # (rules 0.3.0: the game's first moves climb to the Gate a move earlier than before)
-    move = {"kind": "ascend", "seat": 0, "from": "gate", "to": "steward_2"}
-    assert move in api.get(f"/api/games/{game_id}/legal-moves?before=15").body["moves"]
+    # (rules 0.4.0 deal seed 1 otherwise: Bo climbs from the Gate at move 20, Ana at move 14 under 0.3.0)
+    move = {"kind": "ascend", "seat": 1, "from": "gate", "to": "steward_2"}
+    assert move in api.get(f"/api/games/{game_id}/legal-moves?before=21").body["moves"]
     chance = {e["version"]: e["chance"] for e in api.get(f"/api/games/{game_id}/timeline").body["entries"]}
     dry = api.post(
         f"/api/games/{game_id}/amend",
-        {"version": 15, "move": move, "dry_run": True},
+        {"version": 21, "move": move, "dry_run": True},
         token=token,
         if_match=41,
     ).body["report"]
     assert dry["redrawn"] == [22] and 22 in dry["kept"]
     assert (
         api.post(
-            f"/api/games/{game_id}/amend", {"version": 15, "move": move}, token=token, if_match=41
+            f"/api/games/{game_id}/amend", {"version": 21, "move": move}, token=token, if_match=41
         ).status
         == 200
     )
@@ -243,7 +243,7 @@ def test_legal_moves_before_refuses_what_is_not_a_move_of_the_line(api: ApiClien
         assert api.get(f"/api/games/{game_id}/legal-moves?{query}").error() == expected, query
     api.post(f"/api/games/{game_id}/undo", {}, token=token, if_match=3)
     assert api.get(f"/api/games/{game_id}/legal-moves?before=3").error() == (404, "unknown_version")
-    private_id, owner, _ = api.create(2, seed=5, private=True)
+    private_id, owner, _ = api.create(2, seed=6, private=True)
     api.play(private_id, api.legal(private_id, owner).body["moves"][0], owner, 1)
     assert api.get(f"/api/games/{private_id}/legal-moves?before=2").error() == (401, "unauthorized")
     assert api.get(f"/api/games/{private_id}/legal-moves?before=2", owner).status == 200
@@ -424,7 +424,7 @@ def test_a_prompt_carries_its_question_in_words(api: ApiClient) -> None:
 
 
 def test_a_move_of_the_wrong_seat_is_refused_naming_the_players_from_seat_1(api: ApiClient) -> None:
-    game_id, token, game = api.create(["Aiko", "Ben"], seed=5)
+    game_id, token, game = api.create(["Aiko", "Ben"], seed=6)
     waited = game["prompt"]["seat"]
     move = {**api.legal(game_id).body["moves"][0], "seat": 1 - waited}
     answer = api.play(game_id, move, token, game["version"])
@@ -437,7 +437,7 @@ def test_a_move_of_the_wrong_seat_is_refused_naming_the_players_from_seat_1(api:
 
 def test_a_game_that_is_over_cannot_be_abandoned(api: ApiClient) -> None:
     """A finished game has its result: abandoning it showed "abandoned" beside the winner. 409 game_closed."""
-    game_id, owner, _ = api.create(2, seed=4)
+    game_id, owner, _ = api.create(2, seed=6)
     listing = api.legal(game_id).body
     rng = random.Random(4)
     while not listing["over"]:

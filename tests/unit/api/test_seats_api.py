@@ -17,7 +17,7 @@ SEATS_OF_AIKO_AND_BEN = "this game has seats 1 to 2: Aiko (seat 1) and Ben (seat
 
 def aiko_and_ben(api: ApiClient, **setup: Any) -> tuple[str, str, str]:
     """A game of Aiko (index 0) and Ben (index 1): (game id, owner token, Ben's seat token)."""
-    game_id, owner, _ = api.create(AIKO_AND_BEN, **{"seed": 5, **setup})
+    game_id, owner, _ = api.create(AIKO_AND_BEN, **{"seed": 4, **setup})
     ben = api.post(f"/api/games/{game_id}/seats/1/token", token=owner)
     assert ben.status == 201 and ben.body["seat"] == 1 and ben.body["actor"] == "seat:1"
     return game_id, owner, ben.body["token"]
@@ -34,7 +34,7 @@ def refused(answer: Answer, status: int, code: str) -> str:
 def test_a_seat_the_game_does_not_have_is_400_invalid_seat_listing_its_seats_counted_from_1(
     api: ApiClient, method: str, seat: int
 ) -> None:
-    game_id, owner, _ = api.create(AIKO_AND_BEN, seed=5)
+    game_id, owner, _ = api.create(AIKO_AND_BEN, seed=4)
     answer = getattr(api, method)(f"/api/games/{game_id}/seats/{seat}/token", token=owner)
     assert refused(answer, 400, "invalid_seat") == f"there is no seat {seat + 1}: {SEATS_OF_AIKO_AND_BEN}"
     assert answer.body["details"] == {"seat": seat, "seats": 2}  # the index as sent, and how many seats
@@ -43,7 +43,7 @@ def test_a_seat_the_game_does_not_have_is_400_invalid_seat_listing_its_seats_cou
 
 
 def test_a_game_of_four_lists_its_four_seats_by_name(api: ApiClient) -> None:
-    game_id, owner, _ = api.create(["Aiko", "Ben", "Chie", "Dai"], seed=5)
+    game_id, owner, _ = api.create(["Aiko", "Ben", "Chie", "Dai"], seed=4)
     answer = api.post(f"/api/games/{game_id}/seats/4/token", token=owner)
     assert refused(answer, 400, "invalid_seat") == (
         "there is no seat 5: this game has seats 1 to 4: Aiko (seat 1), Ben (seat 2), Chie (seat 3) and "

@@ -80,9 +80,9 @@ def test_R_PT02_a_milestone_paid_by_choice_says_where_the_marker_went() -> None:
 
 def test_R_S12_a_starting_pair_says_what_it_gave() -> None:
     state = domain.new_game(["Ana", "Bo"], seed=7)
-    move = next(m for m in domain.legal_moves(state) if m["resource"] == "SR9")
+    move = next(m for m in domain.legal_moves(state) if m["resource"] == "SR8")
     assert domain.describe(state, move) == (
-        "Ana chooses the starting pair SR9 + A2; gains 3 coins, 2 seals, 4 food and 2 iron"
+        "Ana chooses the starting pair SR8 + A2; gains 4 coins, 1 seal, 2 food, 2 iron and 1 pearl"
     )
 
 

@@ -11,7 +11,10 @@ def test_the_docs_rules_engine_examples_run() -> None:
     assert len(blocks) == 2
     printed, _ = run_examples(blocks)
     assert printed[0] == "{'kind': 'choose_start', 'seat': 0}"
-    assert printed[1] == "Ana chooses the starting pair SR9 + A2; gains 3 coins, 2 seals, 4 food and 2 iron"
+    assert (
+        printed[1]
+        == "Ana chooses the starting pair SR8 + A2; gains 4 coins, 1 seal, 2 food, 2 iron and 1 pearl"
+    )
     assert "Chance: which steward card was revealed for steward room 1?" in printed
     assert printed[-1] == "R-S03 S4 is not among the steward cards left to reveal"
 

@@ -23,7 +23,8 @@ DIAMOND_CARDS = {"S1", "S3", "S6", "S8", "S11", "S14", "D1", "D9", "D12"}
 def test_R_SO01_the_difficulty_sets_the_rivals_cp_turn_order_and_passage_of_time(
     difficulty: str, cp: int, order: tuple[int, int], pot: int
 ) -> None:
-    state = domain.new_game(["Ana"], solo=difficulty, seed=4)
+    # seed 3: where the rival goes first (medium, hard), its first turn, played inside new_game, gains no CP
+    state = domain.new_game(["Ana"], solo=difficulty, seed=3)
     rival = state.players[RIVAL]
     assert (rival.cp, rival.pot, state.turn_order) == (cp, pot, order)
     assert state.players[HUMAN].cp == 0 and state.players[HUMAN].pot == 0

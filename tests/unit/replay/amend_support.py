@@ -12,6 +12,7 @@ from typing import Any
 
 import domain
 from replay.application import GameLog
+from replay.config import StoreConfig, open_log
 from tests.unit.domain.helpers import eager
 
 GOLDEN = Path(__file__).resolve().parents[1] / "domain" / "golden" / "two_players.json"
@@ -37,6 +38,17 @@ def seeded_scenario(log: GameLog) -> uuid.UUID:
         move = eager(rng, domain.legal_moves(game.state), bias=0.9)
         game = log.play(game_id, move, expected_version=game.version, actor="owner").game
     return game_id
+
+
+def seeded_scenario_export() -> dict[str, Any]:
+    """The issue's scenario as an export (JSON data), for a server to import: the way a game recorded under
+    rules 0.2.0 reaches a server whose new games are under later rules, which deal seed 277 otherwise (0.4.0
+    draws from another generator), so the scenario's moves could not be played again on a new game there."""
+    log = open_log(StoreConfig(kind="memory"))
+    try:
+        return json.loads(json.dumps(log.export(seeded_scenario(log))))
+    finally:
+        log.close()
 
 
 MOVE_10_RECORDED = (

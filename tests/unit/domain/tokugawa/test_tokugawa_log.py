@@ -39,7 +39,7 @@ def test_R_TK03_describe_tells_the_players_choice_for_the_rival_and_what_followe
 
 
 def test_R_TK01_describe_tells_the_starting_choice() -> None:
-    state = domain.new_game(["Ana"], solo="easy", seed=3, expansions=["matcha"])
+    state = domain.new_game(["Ana"], solo="easy", seed=4, expansions=["matcha"])
     move = domain.legal_moves(state)[0]
     assert domain.describe(state, move).startswith(
         f"Ana chooses the starting cards {move['resource']} + {move['action']} and ceremony token {move['token']}; "

@@ -17,7 +17,7 @@ from .helpers import HUMAN, RIVAL, answers_of, tokugawa_game
 
 
 def test_R_TK01_the_player_chooses_one_of_two_starting_resources_actions_and_tokens() -> None:
-    state = domain.new_game(["Ana"], solo="medium", seed=11, expansions=["matcha"])
+    state = domain.new_game(["Ana"], solo="medium", seed=10, expansions=["matcha"])
     prompt = domain.prompt_of(state)
     assert prompt == {"kind": "choose_start_cards", "seat": HUMAN}
     offer = state.board.offer
