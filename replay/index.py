@@ -441,8 +441,12 @@ def plan(query: Query, expand: Callable[[tuple[str, ...]], list[list[tuple[str, 
     if any(not words for words in plans):
         return Plan("empty")
     sizes = [sum(count for _, count in words) if len(words) <= EXPANSION_MAX else None for words in plans]
+    # A term's words are the whole of what it starts only when its expansion was not cut at EXPANSION_MAX + 1:
+    # a cut list checked as membership would miss the games of the words past the cut (Redis checks by
+    # membership, the other stores by each game's words). With the limits as set, a cut list is always too
+    # long for membership; a test that lowers EXPANSION_MAX below MEMBERSHIP_MAX met the difference.
     checks = [
-        (term, tuple(word for word, _ in words) if len(words) <= MEMBERSHIP_MAX else None)
+        (term, tuple(word for word, _ in words) if len(words) <= min(MEMBERSHIP_MAX, EXPANSION_MAX) else None)
         for term, words in zip(query.terms, plans, strict=True)
     ]
     known = [index for index, size in enumerate(sizes) if size is not None]

@@ -208,3 +208,17 @@ def test_a_game_of_rules_this_build_does_not_replay_is_listed_as_rules_unsupport
     monkeypatch.setattr(rules, "COMPATIBLE", frozenset())
     [listed] = log.list_games()
     assert (listed.title, listed.status, listed.version) == ("From the future", "rules unsupported", 1)
+
+
+def test_a_search_word_whose_expansion_was_cut_is_checked_by_each_games_words(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Redis checks a search's other words by membership in the games of the words each one starts; a list cut
+    at EXPANSION_MAX + 1 would miss the games of the words past the cut ("1" starting "19"). Found by the
+    stores' suite, which lowers EXPANSION_MAX under MEMBERSHIP_MAX."""
+    monkeypatch.setattr(index, "EXPANSION_MAX", 2)
+    starts = {"night": [("night", 1)], "1": [("10", 1), ("11", 1), ("12", 1)], "2": [("20", 1), ("21", 1)]}
+    cut = index.plan(index.Query(terms=("night", "1")), lambda terms: [starts[term] for term in terms])
+    assert (cut.mode, cut.words, cut.filters) == ("gather", ("night",), (("1", None),))
+    whole = index.plan(index.Query(terms=("night", "2")), lambda terms: [starts[term] for term in terms])
+    assert whole.filters == (("2", ("20", "21")),)
