@@ -92,6 +92,12 @@ class SplitMix:
             x[i], x[j] = x[j], x[i]
 
 
+def draw_of(rules_version: str) -> str:
+    """The generator a seeded game of `rules_version` draws from, in words: two versions that name the same one
+    draw alike from the same seed (what ``heronlog upgrade`` checks before moving a seeded game)."""
+    return "the Mersenne Twister" if rules_version in MERSENNE else "SplitMix64"
+
+
 def rng_for(rules_version: str, seed: int | None, chance: int, salt: str = "") -> Draws:
     """The generator of the draw numbered `chance` of the game seeded with `seed`, under `rules_version`'s
     draw; `salt` tells apart a second use of the same two numbers (the layout's ``"tiles"``)."""

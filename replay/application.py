@@ -1033,6 +1033,8 @@ class GameLog:
         except GameCorrupt as error:
             return {**report, "ok": False, "version": error.details.get("version"), "error": error.to_dict()}
         report["rules_version"] = game.rules_version
+        report["draw_change"] = rules.draw_change(game.setup, game.rules_version, target)
+        report["draw_kept"] = rules.draw_kept(game.setup, game.rules_version, target)
         line = [(v, game.records[v].move, game.records[v].chance) for v in game.line]
         refused = rules.first_refusal(game.setup, game.catalog, game.opening, line, target)
         if refused is None:
@@ -1050,8 +1052,11 @@ class GameLog:
         """Move a game to the rules ``to`` (the current ones by default) when its whole line of play passes
         them: with ``apply``, a ``RulesUpgraded`` event is appended and the game is replayed and played on
         under them from then on; without it, only what would happen is reported. A game that does not pass is
-        left as recorded (and, if this build no longer replays its rules, read as recorded and flagged).
-        ``outcome``: ``current`` (already under them), ``refused``, ``would move`` or ``moved``."""
+        left as recorded (and, if this build no longer replays its rules, read as recorded and flagged). A
+        seeded game whose draw they would change stays under its own rules while this build replays them
+        (``draw_kept`` says why: `replay.rules.draw_kept`). ``outcome``: ``current`` (already under them),
+        ``refused``, ``kept`` (that seeded game), ``would move`` or ``moved``; ``draw_change`` says how a
+        seeded game that moves draws from then on."""
         target = to or domain.RULES_VERSION
         rules.ensure_supported(target)
         report = self.revalidate(game_id, rules_version=target)
@@ -1059,6 +1064,8 @@ class GameLog:
             return {**report, "outcome": "current"}
         if not report["ok"]:
             return {**report, "outcome": "refused"}
+        if report["draw_kept"]:
+            return {**report, "outcome": "kept"}
         if not apply:
             return {**report, "outcome": "would move"}
         game = self.get_game(game_id)

@@ -7,7 +7,8 @@ under another version is replayed under its own (the engine plays every version 
 (its moves, words, undo and amendments), without engine states, so that it is still listed, exported and backed
 up, and what needs its states is refused with :class:`RulesVersionUnsupported`. ``revalidate`` (dry-run) tells
 which stored games the current rules would reject (:func:`first_refusal`); ``heronlog upgrade`` moves the games
-that pass to the current rules with a ``RulesUpgraded`` event.
+that pass to the current rules with a ``RulesUpgraded`` event, except a seeded game whose rules this build still
+replays and whose draw the new rules would change (:func:`draw_kept`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 import domain
 from domain import GameState
 from domain.catalog import load_catalog
+from domain.chance import draw_of
 from replay.errors import RulesVersionUnsupported
 from replay.events import Move
 
@@ -161,6 +163,37 @@ def first_refusal(
         except domain.DomainError as error:
             return version, move, error
     return None
+
+
+def draw_change(setup: Mapping[str, Any], recorded: str, target: str) -> str | None:
+    """How moving a game from rules ``recorded`` to ``target`` would change what its seed draws, in words; None
+    when it would not: a table game (its chance is entered, never drawn), rules that draw alike, or a version
+    this build does not know (it cannot tell how that one drew)."""
+    known = domain.RULES_VERSIONS
+    if setup.get("mode") != "seeded" or recorded not in known or target not in known:
+        return None
+    now, then = draw_of(target), draw_of(recorded)
+    if now == then:
+        return None
+    return f"rules {target} draw a seeded game's chance from {now}, rules {recorded} from {then}"
+
+
+def draw_kept(setup: Mapping[str, Any], recorded: str, target: str) -> str | None:
+    """Why ``heronlog upgrade`` leaves a seeded game under the rules it was recorded with rather than move it
+    to ``target``, or None when it may move. Moved, it would draw its later chance, and the chance drawn again
+    after a correction of a recorded move, from another generator than the one its seed was recorded with:
+    its deal would no longer be its seed's. While this build replays its own rules the game loses nothing by
+    staying; once a build drops them, moving is the only way to play it on, and it moves (the report says how
+    its draw changed)."""
+    change = draw_change(setup, recorded, target)
+    if change is None or not is_supported(recorded):
+        return None
+    alike = [v for v in domain.RULES_VERSIONS if is_supported(v) and draw_of(v) == draw_of(recorded)]
+    latest = f" (--to {alike[-1]}: the latest rules that draw as it did)" if alike[-1] != recorded else ""
+    return (
+        f"a seeded game keeps the draw it was recorded with: {change}, so what it draws from here on, and again "
+        f"after a correction, would not be what its seed draws under rules {recorded}{latest}"
+    )
 
 
 @functools.lru_cache(maxsize=16)

@@ -456,11 +456,22 @@ def _revalidate(args: argparse.Namespace) -> int:
     for report in reports:
         recorded = f" (recorded under rules {report['rules_version']})" if report.get("rules_version") else ""
         if report["ok"]:
-            print(f"{report['game_id']}: all moves pass the current rules{recorded}")
+            print(f"{report['game_id']}: all moves pass the current rules{recorded}{_draw_note(report)}")
         else:
             failed += 1
             print(f"{report['game_id']}: {_refusal(report)}{recorded}")
     return 1 if failed else 0
+
+
+def _draw_note(report: dict[str, Any]) -> str:
+    """What a seeded game's report says of its draw under the rules checked: that upgrade keeps it under its
+    own rules, or that the move changes what its seed draws; nothing for a table game or rules that draw
+    alike."""
+    if report.get("draw_kept"):
+        return f"; upgrade keeps it there: {report['draw_kept']}"
+    if report.get("draw_change"):
+        return f"; its draw changes: {report['draw_change']}"
+    return ""
 
 
 def _refusal(report: dict[str, Any]) -> str:
@@ -484,7 +495,7 @@ def _upgrade(args: argparse.Namespace) -> int:
             return _not_a_game_id(text)
     target = args.to or domain.RULES_VERSION
     log = open_log(_store(args))
-    counts = {"current": 0, "refused": 0, "would move": 0, "moved": 0}
+    counts = {"current": 0, "refused": 0, "kept": 0, "would move": 0, "moved": 0}
     try:
         for game_id in game_ids or log.stored_game_ids():
             try:
@@ -500,16 +511,24 @@ def _upgrade(args: argparse.Namespace) -> int:
             recorded = f"rules {report['rules_version']}"
             if outcome == "refused":
                 print(f"{game_id}: stays under {recorded}: {_refusal(report)}")
+            elif outcome == "kept":
+                print(f"{game_id}: stays under {recorded}: {report['draw_kept']}")
             elif outcome == "would move":
-                print(f"{game_id}: {recorded} -> {target}: every move passes (run with --apply to move it)")
+                print(
+                    f"{game_id}: {recorded} -> {target}: every move passes (run with --apply to move it)"
+                    f"{_draw_note(report)}"
+                )
             else:
-                print(f"{game_id}: moved from {recorded} to {target} (event {report['version']})")
+                print(
+                    f"{game_id}: moved from {recorded} to {target} (event {report['version']}){_draw_note(report)}"
+                )
     finally:
         log.close()
     done = "moved" if args.apply else "would move"
+    kept = f"{counts['kept']} seeded kept under their rules' draw, " if counts["kept"] else ""
     print(
         f"{counts['moved'] if args.apply else counts['would move']} {done} to rules {target}, "
-        f"{counts['refused']} refused (left as recorded), {counts['current']} already under it"
+        f"{counts['refused']} refused (left as recorded), {kept}{counts['current']} already under it"
     )
     return 1 if counts["refused"] else 0
 
@@ -766,8 +785,9 @@ def build_parser() -> argparse.ArgumentParser:
         "upgrade",
         help="check stored games under the current rules and move those that pass (dry run first)",
         description="Check stored games under the current rules (or --to) with every check; with --apply, "
-        "move those whose whole line of play passes with a RulesUpgraded event. Exit status 1 when a game is "
-        "refused.",
+        "move those whose whole line of play passes with a RulesUpgraded event. A seeded game stays under its "
+        "rules while this build replays them if the new ones would draw its chance from another generator. "
+        "Exit status 1 when a game is refused.",
     )
     upgrade.add_argument("game_ids", nargs="*", help="games to check (default: every game)")
     upgrade.add_argument(

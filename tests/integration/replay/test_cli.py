@@ -195,3 +195,37 @@ def test_import_writes_its_owner_token_to_a_private_file_when_asked(tmp_path: Pa
     ]
     assert tokens.stat().st_mode & 0o777 == 0o600
     assert lines[0][1] not in first.stderr + first.stdout  # the secret is in the file alone
+
+
+def test_revalidate_and_upgrade_keep_a_seeded_game_under_the_draw_it_was_recorded_with(
+    tmp_path: Path,
+) -> None:
+    """On the command line: a seeded game of rules 0.3.0 passes rules 0.4.0 move by move, but they would draw
+    its chance from another generator, so `revalidate` says upgrade keeps it and `upgrade --apply` does (exit
+    status 0: nothing refused); a table game moves."""
+    log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
+    seeded = log.create_game({"players": ["Ann", "Bo"], "seed": 3}, rules_version="0.3.0").game_id
+    table = log.create_game({"players": ["Ann", "Bo"], "mode": "table"}, rules_version="0.3.0").game_id
+    list(play_random(log, seeded, 6, random.Random(3)))
+    log.close()
+    kept = (
+        "a seeded game keeps the draw it was recorded with: rules 0.4.0 draw a seeded game's chance from "
+        "SplitMix64, rules 0.3.0 from the Mersenne Twister"
+    )
+
+    checked = heronlog(tmp_path, "revalidate")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    lines = dict(line.split(": ", 1) for line in checked.stdout.splitlines())
+    assert lines[str(seeded)].startswith(
+        f"all moves pass the current rules (recorded under rules 0.3.0); upgrade keeps it there: {kept}"
+    )
+    assert lines[str(table)] == "all moves pass the current rules (recorded under rules 0.3.0)"
+
+    moved = heronlog(tmp_path, "upgrade", "--apply")
+    assert moved.returncode == 0, moved.stdout + moved.stderr
+    assert f"{seeded}: stays under rules 0.3.0: {kept}" in moved.stdout
+    assert f"{table}: moved from rules 0.3.0 to 0.4.0 (event 2)" in moved.stdout
+    assert moved.stdout.splitlines()[-1] == (
+        "1 moved to rules 0.4.0, 0 refused (left as recorded), 1 seeded kept under their rules' draw, "
+        "0 already under it"
+    )

@@ -6,6 +6,7 @@ they are replayed and played on under the new rules, and leaves the others as re
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -23,7 +24,7 @@ from replay.errors import RulesVersionUnsupported
 from replay.events import RulesUpgraded
 from replay.game import fold
 from tests.api_helpers import ApiClient, flask_transport
-from tests.replay_helpers import canonical, pick
+from tests.replay_helpers import canonical, pick, play_random
 
 OLD = "0.1.0"
 
@@ -116,6 +117,12 @@ def test_upgrade_dry_runs_then_moves_the_games_that_pass_and_leaves_the_others_a
             "current",
         ]
         assert {name: log.get(archive[name]).version for name in versions} == versions  # nothing written
+        # seeded, and under rules this build no longer replays: moving is the only way on, and its draw changes
+        assert dry["passes"]["draw_kept"] is None
+        assert dry["passes"]["draw_change"] == (
+            f"rules {domain.RULES_VERSION} draw a seeded game's chance from SplitMix64, rules {OLD} from the "
+            "Mersenne Twister"
+        )
 
         moved = log.upgrade(archive["passes"], apply=True)
         assert moved["outcome"] == "moved" and moved["version"] == versions["passes"] + 1
@@ -155,3 +162,77 @@ def test_over_http_a_game_of_dropped_rules_is_listed_flagged_exported_and_named(
     assert answer.error() == (422, "rules_version_unsupported")
     assert answer.body["details"]["game_id"] == game_id and answer.body["details"]["rules_version"] == OLD
     assert api.get(f"/api/games/{game_id}/export").status == 200
+
+
+def seeded_and_table_games(log: GameLog) -> dict[str, UUID]:
+    """Games recorded under rules before 0.4.0, each played a few moves: seeded under 0.3.0 and 0.2.0 (both
+    drawn by the Mersenne Twister), and a table game of 0.3.0."""
+    games = {
+        "seeded": log.create_game({"players": ["Aiko", "Ben"], "seed": 7}, rules_version="0.3.0").game_id,
+        "older": log.create_game({"players": ["Aiko", "Ben"], "seed": 7}, rules_version="0.2.0").game_id,
+        "table": log.create_game(
+            {"players": ["Aiko", "Ben"], "mode": "table"}, rules_version="0.3.0"
+        ).game_id,
+    }
+    for game_id in games.values():
+        list(play_random(log, game_id, 6, random.Random(7)))
+    return games
+
+
+def test_a_seeded_game_keeps_the_draw_it_was_recorded_with_while_this_build_replays_its_rules() -> None:
+    """Rules 0.4.0 draw a seeded game's chance from SplitMix64 (`domain.chance`): a seeded game of 0.3.0
+    moved to them would draw its later chance, and the chance drawn again after a correction, otherwise than
+    its seed did. Every move of it passes them, but upgrade keeps it (dry run and --apply alike), and says
+    why; a seeded game of 0.2.0 may move as far as 0.3.0, the latest rules that draw as it did; a table game
+    moves (its chance was entered, never drawn)."""
+    log = open_log(StoreConfig(kind="memory"))
+    games = seeded_and_table_games(log)
+    change = "rules 0.4.0 draw a seeded game's chance from SplitMix64, rules 0.3.0 from the Mersenne Twister"
+
+    checked = log.revalidate(games["seeded"])
+    assert (checked["ok"], checked["draw_change"]) == (True, change)
+    assert checked["draw_kept"] == (
+        f"a seeded game keeps the draw it was recorded with: {change}, so what it draws from here on, and again "
+        "after a correction, would not be what its seed draws under rules 0.3.0"
+    )
+    versions = {name: log.get(game_id).version for name, game_id in games.items()}
+    for apply in (False, True):
+        report = log.upgrade(games["seeded"], apply=apply)
+        assert (report["outcome"], report["draw_kept"]) == ("kept", checked["draw_kept"])
+        older = log.upgrade(games["older"], apply=apply)
+        assert older["outcome"] == "kept"
+        assert older["draw_kept"].endswith(
+            "under rules 0.2.0 (--to 0.3.0: the latest rules that draw as it did)"
+        )
+    assert {name: log.get(game_id).version for name, game_id in games.items()} == versions  # nothing written
+
+    moved = log.upgrade(games["older"], to="0.3.0", apply=True)
+    assert (moved["outcome"], moved["draw_change"], moved["draw_kept"]) == ("moved", None, None)
+    assert log.get(games["older"]).state.rules_version == "0.3.0"
+    table = log.upgrade(games["table"], apply=True)
+    assert (table["outcome"], table["draw_change"]) == ("moved", None)
+    assert log.get(games["table"]).state.rules_version == "0.4.0"
+
+
+def test_once_a_build_drops_its_rules_a_seeded_game_moves_and_draws_as_the_new_rules_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A build that no longer replays 0.3.0 (stood in for by ``COMPATIBLE`` narrowed): kept under its rules, the
+    game could only be read; it moves, and its chance is drawn by SplitMix64 from the move on."""
+    log = open_log(StoreConfig(kind="memory"))
+    game_id = seeded_and_table_games(log)["seeded"]
+    monkeypatch.setattr(rules, "COMPATIBLE", frozenset({domain.RULES_VERSION}))
+    moved = log.upgrade(game_id, apply=True)
+    assert (moved["outcome"], moved["draw_kept"]) == ("moved", None)
+    assert moved["draw_change"].startswith("rules 0.4.0 draw a seeded game's chance from SplitMix64")
+    game = log.get(game_id)
+    rng = random.Random(1)
+    while True:  # on to the first move that chance follows
+        state, move = game.state, pick(game.state, rng)
+        game = log.play(game_id, move, expected_version=game.version, actor="owner").game
+        drawn = game.records[game.line[-1]].chance
+        if drawn:
+            break
+    assert state.rules_version == "0.4.0"
+    assert list(drawn) == list(domain.step(state, move).chance)
+    assert list(drawn) != list(domain.step(dataclasses.replace(state, rules_version="0.3.0"), move).chance)
