@@ -63,5 +63,5 @@ def test_the_docs_api_examples_run_as_written(server: Served, tmp_path: Path) ->
     printed = "\n".join(run_against(server, script, tmp_path))
     assert '"versions":[3]' in printed.replace(" ", "")  # the second move
     assert "event: MovesUndone" in printed  # the undo, seen by the spectator's stream
-    assert "1. Ben chooses the starting pair SR9 + A2" in printed  # the text export
+    assert "1. Chie chooses the starting pair SR8 + A2" in printed  # the text export
     assert '{"label":"CP during the game","points":41,"icons":["cp"]}' in printed  # the score sheet

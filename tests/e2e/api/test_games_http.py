@@ -250,7 +250,7 @@ def read_stream(web: RecordingClient, path: str, *, last_event_id: int) -> list[
 
 
 def test_refusals_write_nothing(web: RecordingClient) -> None:
-    game_id, owner, game = web.create(["Aiko", "Ben"], seed=3)
+    game_id, owner, game = web.create(["Aiko", "Ben"], seed=4)  # a game whose seat 0 moves first
     seat1 = web.post(f"/api/games/{game_id}/seats/1/token", token=owner).body["token"]
     move = web.legal(game_id).body["moves"][0]
     assert move["seat"] == 0

@@ -503,7 +503,9 @@ def test_correct_a_move_from_the_replay_with_a_dry_run_first(
 
     # Choose another move: the dry run's report, in words, as the API gives it.
     choice = page.locator("#correct-moves button.move:not(:has(.tag))").first
-    choice_label = choice.inner_text()
+    # its words: a control shows the move's icons first, with a count beside each ("1" before "1 iron")
+    icons = choice.locator(".move-icons")
+    choice_label = choice.inner_text().removeprefix(icons.inner_text() if icons.count() else "").strip()
     choice.click()
     dropped = to_the_confirmation(page)
     report_box = page.locator("#correct-report")
