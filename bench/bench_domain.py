@@ -1,8 +1,10 @@
-"""Benchmark of the rules engine: random complete games per second and the time to re-apply a recorded game.
+"""Benchmark of the rules engine: random complete games per second, the time to re-apply a recorded game, and
+the cost of one seeded draw under rules 0.3.0 beside 0.4.0.
 
 Prints a Markdown section (bench/report.py gathers it into docs/PERFORMANCE.md). Each figure stands beside
 anchors measured in the same run on the same core, so that readers can compare machines: a plain Python loop,
-`copy.deepcopy` of a 4-player state, and a JSON round trip of that state. Run stand-alone:
+`copy.deepcopy` of a 4-player state, a JSON round trip of that state, and the generators' seeding alone. Run
+stand-alone:
 
     .venv/bin/python bench/bench_domain.py
 """
@@ -23,7 +25,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from timing import median_us  # noqa: E402
+
 import domain  # noqa: E402
+from domain.chance import rng_for  # noqa: E402
+from domain.engine import draw_chance, play  # noqa: E402
+from domain.prompts import RollBridge  # noqa: E402
+
+DRAWS = 200
+"""Draws per timed call: one draw is a few microseconds, so each call times a batch (its median / DRAWS)."""
 
 
 def per_call(function: Callable[[], object], seconds: float = 1.0) -> float:
@@ -69,6 +79,26 @@ def replay(start: domain.GameState, record: list[dict[str, Any]], check: bool) -
     for move in record:
         state = domain.apply(state, move, check=check, draw=False)
     return state
+
+
+def per_draw(call: Callable[[], object]) -> float:
+    """Median µs of one call, timed in batches of `DRAWS` (bench/timing.py's timer)."""
+    return median_us(lambda: [call() for _ in range(DRAWS)], repeat=60, warm=5) / DRAWS
+
+
+def seeded_draws(rules_version: str) -> dict[str, float]:
+    """µs per seeded draw under `rules_version`, by the engine's own `draw_chance` (the generator seeded from
+    (seed, chance), then the prompt's draw): a 2-player game's first castle card revealed, and its first bridge
+    roll (3 dice); and the generator's seeding alone."""
+    reveal = domain.new_game(2, seed=7, draw=False, rules_version=rules_version)
+    roll = reveal
+    while not isinstance(roll.stack[-1], RollBridge):
+        roll = play(roll, draw_chance(roll))
+    return {
+        "reveal": per_draw(lambda: draw_chance(reveal)),
+        "roll": per_draw(lambda: draw_chance(roll)),
+        "seeding": per_draw(lambda: rng_for(rules_version, 7, 12)),
+    }
 
 
 def main() -> int:
@@ -120,6 +150,8 @@ def main() -> int:
         t_games, t_moves, seed = t_games + 1, t_moves + count, seed + 1
     t_per_second = t_games / (time.perf_counter() - started)
 
+    old, new = seeded_draws("0.3.0"), seeded_draws("0.4.0")
+
     print("## Rules engine (bench/bench_domain.py)\n")
     print(f"Python {platform.python_version()} on {platform.machine()}, one core.\n")
     print("| figure | measured | target | anchor in the same run |")
@@ -156,6 +188,12 @@ def main() -> int:
         f"| Tokugawa: random complete solo games with Matcha per second (the rival's turns played by the engine, "
         f"every difficulty) | **{t_per_second:.0f}** games/s ({t_moves / t_games:.0f} player moves per game) "
         f"| ≥ 25 | the base solo games above |"
+    )
+    print(
+        f"| one seeded draw, rules 0.4.0 / 0.3.0 (the engine's `draw_chance`): a castle card revealed; a bridge's "
+        f"roll of 3 dice | **{new['reveal']:.1f}** / {old['reveal']:.1f} µs; **{new['roll']:.1f}** / "
+        f"{old['roll']:.1f} µs | below 0.3.0's | the generator seeded alone: SplitMix64 from a BLAKE2b digest "
+        f"{new['seeding']:.2f} µs, `random.Random` of the text {old['seeding']:.2f} µs |"
     )
     print()
     return 0

@@ -8,18 +8,26 @@ die-tile draws (R-S05, decision C.9) shuffles the spaces it leaves free from the
 the one of the rules version it was recorded under (`GameState.rules_version`).
 
 - 0.1.0 to 0.3.0 (`MERSENNE`): ``random.Random(f"{seed}:{chance}")``, CPython's Mersenne Twister seeded from
-  that text (``:tiles`` appended for the layout's shuffle). Seeding it costs about 4 µs per draw (the text
-  hashed with SHA-512, then 624 words of state initialised and twisted before the first number), most of what a
-  draw costs: a choice is one number, a bridge's roll three.
+  that text (``:tiles`` appended for the layout's shuffle). Seeding it is most of what a draw costs: the text
+  hashed with SHA-512, then 624 words of state initialised and twisted before the first number.
 - 0.4.0 on: `SplitMix`, SplitMix64 whose 64-bit state is a BLAKE2b digest of the same text, with bounded
-  integers by rejection (unbiased) and a Fisher-Yates shuffle written here. Seeding is one 8-byte BLAKE2b digest
-  (about 0.7 µs), and each number a few integer operations. SplitMix64 passes TestU01's BigCrush; the digest
-  takes any whole number as a seed exactly (no folding to 64 bits) and gives unrelated states to neighbouring
-  chance counters. The draws, choice, shuffle and bounds included, are all defined in this module, so they
-  cannot change with the Python that runs them.
+  integers by rejection (unbiased) and a Fisher-Yates shuffle written here. Seeding is one 8-byte BLAKE2b
+  digest, and each number a few integer operations. SplitMix64 passes TestU01's BigCrush; the digest takes any
+  whole number as a seed exactly (the domain takes any, negative or past 64 bits) and gives unrelated states to
+  neighbouring chance counters. The draws, choice, shuffle and bounds included, are all defined in this module,
+  so they cannot change with the Python that runs them.
 
-Measured with the candidates beside it (bench/bench_domain.py prints the cost of one draw under 0.3.0 beside
-0.4.0, and docs/engine/rules-versions.md gives the figures).
+Chosen among candidates timed alike (CPython 3.11, the shared development machine, the least disturbed of 30
+rounds; µs for seeding alone / seeding and a roll of 3 dice / a choice): the Twister from the text 4.8 / 6.0 /
+5.2, from an integer 4.1 / 5.3 / 4.5 (the 624-word initialisation is the cost either way); a ``random.Random``
+subclass drawing from SplitMix64 1.05 / 3.5 / 1.8 (its C base initialises a Twister all the same, and its
+bounded draws go through Python); BLAKE2b in counter mode, a digest per number, 0.41 / 2.5 / 1.0 (the
+cheapest single choice, dearer for each number after the first: a shuffle of 10 costs 5.4 against 4.4);
+SplitMix64 keyed by BLAKE2b, this one, 0.74 / 2.3 / 1.2; keyed by an integer mix of seed and chance 0.57 /
+2.25 / 0.97. Those last differences are a fifth of a microsecond a draw (about 20 µs in a game of a hundred
+draws, against milliseconds of moves). The integer mix folds seeds past 64 bits, and negative ones, onto
+others, or needs a second way to key those; the digest keys them all one way, from the text the Twister was
+keyed with. bench/bench_domain.py prints a draw of each version in the same run.
 """
 
 from __future__ import annotations
@@ -58,8 +66,8 @@ class SplitMix:
 
     __slots__ = ("_state",)
 
-    def __init__(self, key: str) -> None:
-        self._state = int.from_bytes(blake2b(key.encode(), digest_size=8).digest(), "little")
+    def __init__(self, key: bytes) -> None:
+        self._state = int.from_bytes(blake2b(key, digest_size=8).digest(), "little")
 
     def _below(self, n: int) -> int:
         """A whole number in [0, n), every one equally likely: outputs at or past the largest multiple of n
@@ -101,7 +109,8 @@ def draw_of(rules_version: str) -> str:
 def rng_for(rules_version: str, seed: int | None, chance: int, salt: str = "") -> Draws:
     """The generator of the draw numbered `chance` of the game seeded with `seed`, under `rules_version`'s
     draw; `salt` tells apart a second use of the same two numbers (the layout's ``"tiles"``)."""
-    key = f"{seed}:{chance}:{salt}" if salt else f"{seed}:{chance}"
     if rules_version in MERSENNE:
-        return random.Random(key)
-    return SplitMix(key)
+        return random.Random(f"{seed}:{chance}:{salt}" if salt else f"{seed}:{chance}")
+    assert seed is not None, "a seeded draw has a seed"
+    # the same text as the Twister's key, formatted as bytes directly (a tenth of a microsecond less than str)
+    return SplitMix(b"%d:%d:%s" % (seed, chance, salt.encode()) if salt else b"%d:%d" % (seed, chance))
