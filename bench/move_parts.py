@@ -77,21 +77,22 @@ def seeded_games(rng: random.Random) -> Iterator[dict[str, Any]]:
 
 def measure(redis_url: str, moves: int = 2000, warm: int = 300) -> Parts:
     """Record ``warm`` moves, then ``moves`` measured ones, each part timed; return the sums."""
-    os.environ.update(
+    from api.app import create_app
+    from api.resources.context import game_log
+    from api.resources.fastjson import encode
+    from api.resources.games import played
+    from replay import decisions
+    from replay.config import StoreConfig
+    from replay.game import after_decided
+
+    store = StoreConfig.from_environ(
         {
             "HERONLOG_STORE": "redis",
             "REDIS_URL": redis_url,
             "REDIS_KEY_PREFIX": "parts-" + uuid.uuid4().hex[:8],
         }
     )
-    from api.app import create_app
-    from api.resources.context import game_log
-    from api.resources.fastjson import encode
-    from api.resources.games import played
-    from replay import decisions
-    from replay.game import after_decided
-
-    app = create_app()
+    app = create_app({"STORE": store})
     client = app.test_client()
     with app.app_context():
         log = game_log()
