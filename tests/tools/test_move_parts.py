@@ -3,24 +3,16 @@ Redis (the suite's), a few moves; no timing is asserted, only that every part wa
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-PARTS = Path(__file__).resolve().parents[2] / "bench" / "move_parts.py"
+from tests.tools.benches import load_bench
 
 
 @pytest.fixture(scope="module")
 def parts_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("move_parts", PARTS)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["move_parts"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("move_parts")
 
 
 def test_every_part_of_a_move_is_timed_and_the_floor_adds_the_unskippable_ones(
