@@ -4,8 +4,8 @@ The load bench measures heronlog's CPU per move over HTTP beside its CPU per `/h
 twice). This module says what that ratio is made of. It records seeded games move by move, as the load's
 clients do, calling in turn each part a `POST moves` runs, and counts the process's CPU each one takes:
 
-* the write guard's rate counter (`GameLog.tally`, one Redis round trip);
-* reading the game and its grants, caught up (`GameLog.game_and_grant`, one round trip);
+* the write guard's count, which reads the game and its grants ahead, caught up (`GameLog.tally_ahead`, one
+  Redis round trip), and the view taking that read (`GameLog.game_and_grant`);
 * deciding the move (`replay.decisions.play`: the rules engine checks and plays it, and makes its event);
 * the append (`GameLog._commit`: the event encoded and written with its version check, one round trip, then the
   game kept warm and the list's summary noted);
@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-PARTS = ("the rate counter", "the game and its grants read", "deciding the move", "the append", "the answer")
+PARTS = ("the count, reading the game ahead", "deciding the move", "the append", "the answer")
 UNSKIPPABLE = ("deciding the move", "the append", "the answer")
 """The parts any `POST moves` must run whatever the server and framework: the rules' verdict and the event, the
 event written, and an answer carrying the next legal moves (the one-request client plays from it)."""
@@ -109,10 +109,9 @@ def measure(redis_url: str, moves: int = 2000, warm: int = 300) -> Parts:
                 move = rng.choice(listing["moves"])
                 key = uuid.UUID(int=rng.getrandbits(128)).hex
                 cpu = parts.cpu
-                with clock(cpu, "the rate counter"):
-                    log.tally("parts", 60, near=game_id)
-                with clock(cpu, "the game and its grants read"):
-                    game, grant = log.game_and_grant(game_id, token)
+                with clock(cpu, "the count, reading the game ahead"):
+                    _, _, ahead = log.tally_ahead("parts", 60, game_id)
+                    game, grant = log.game_and_grant(game_id, token, ahead)
                 assert grant is not None
                 with clock(cpu, "deciding the move"):
                     decided = decisions.play(game, [move], actor=grant.actor, idempotency_key=key)
