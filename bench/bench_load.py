@@ -55,6 +55,9 @@ import msgspec
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import move_parts  # noqa: E402  (the bench folder is on the path only from here)
 
 REDIS_CONF = ROOT / "docker" / "redis.conf"
 CLIENTS = 50
@@ -816,8 +819,11 @@ def ping_anchor(redis_url: str, seconds: float) -> tuple[Result, float]:
     pool = redis.ConnectionPool.from_url(redis_url, max_connections=CLIENTS + 1)
     shared = redis.Redis(connection_pool=pool)
 
+    def ping() -> None:
+        shared.ping()
+
     def worker(window: Window, stop: threading.Event, tally: Tally) -> None:
-        hammer(shared.ping, window, stop, tally, "PING")
+        hammer(ping, window, stop, tally, "PING")
 
     result = run_clients([worker] * CLIENTS, seconds)
     single = []
@@ -1011,6 +1017,18 @@ def verdict(name: str, result: Result, offered: float | None = None) -> str:
     )
 
 
+def parts_of_a_move(redis_url: str) -> move_parts.Parts:
+    """The parts of a move, each timed in a process of their own on this Redis (bench/move_parts.py)."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "move_parts.py"), redis_url],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    return move_parts.from_json(run.stdout.strip().splitlines()[-1])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=LOAD_SECONDS, help="measured seconds per run")
@@ -1067,6 +1085,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     single = double = relaxed = health = pings = None
+    parts: move_parts.Parts | None = None
     probes: dict[int, Probes] = {}
     paced_runs: list[Result] = []
     swept: list[tuple[float, Result]] = []
@@ -1098,6 +1117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not args.no_anchors:
                 health = healthz_anchor(port, args.seconds / 2)
                 pings, ping_us = ping_anchor(url, args.seconds / 2)
+                if args.source.resolve() == ROOT:  # the parts are timed on this tree's code only
+                    parts = parts_of_a_move(url)
             if args.slow_clients > 0:
                 for slow in (0, args.slow_clients):
                     probes[slow] = slow_clients_run(port, max(5.0, args.seconds / 2), slow)
@@ -1152,10 +1173,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(row("  its `GET legal-moves` alone", double, "legal-moves", "moves"))
         print(row("  its `POST moves` alone", double, "moves", "moves"))
     if relaxed is not None:
-        requests = "two requests" if args.client == "two" else "one request"
-        print(row(f"closed loop: a move in {requests}, AOF `appendfsync everysec`", relaxed, "move", "moves"))
+        asked = "two requests" if args.client == "two" else "one request"
+        print(row(f"closed loop: a move in {asked}, AOF `appendfsync everysec`", relaxed, "move", "moves"))
     if health is not None and pings is not None:
-        print(row("anchor: `GET /healthz` (HTTP round trip + a Redis PING)", health, "healthz", "requests"))
+        print(
+            row(
+                "anchor: `GET /healthz` (liveness: the HTTP round trip, no store)",
+                health,
+                "healthz",
+                "requests",
+            )
+        )
         print(row("anchor: redis-py PING, 50 threads", pings, "PING", "PINGs"))
         print(f"| anchor: one redis-py PING round trip | | {ping_us / 1000:.3f} | | |")
     print()
@@ -1204,10 +1232,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if health is not None:
         print(
-            f"The `/healthz` anchor ({health.rate:.0f} requests/s: the same server answering with one Redis PING "
-            "and nothing else) puts the ceiling of this stack on this machine, in this run, at about "
+            f"The `/healthz` anchor ({health.rate:.0f} requests/s: the same server answering that it is alive, "
+            "with its request log and metrics, and nothing else) puts the ceiling of this stack on this machine, "
+            "in this run, at about "
             f"{health.rate:.0f} moves/s with one request per move ({health.rate / 2:.0f} with two)."
         )
+    if parts is not None:
+        healthz_cpu = health.cpu.heronlog / max(health.rate, 0.01) * 1000 if health and health.cpu else None
+        move_cpu = single.cpu.heronlog / max(single.rate, 0.01) * 1000 if single and single.cpu else None
+        print()
+        print("\n".join(move_parts.report(parts, healthz_cpu, move_cpu)))
     if probes:
         print()
         print(

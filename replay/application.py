@@ -56,7 +56,7 @@ from replay.game import (
 from replay.idempotency import Receipt, fingerprint, receipt_key, reused
 from replay.index import GameIndex, GameSummary, Key, Page
 from replay.snapshots import SNAPSHOT_EVERY, Snapshots, state_within
-from replay.stores import GameStore, Stores
+from replay.stores import GameStore, Projector, Stores
 from replay.watch import ChangeWatch
 
 __all__ = ["GameLog", "GameSummary", "Page", "Played"]
@@ -82,6 +82,15 @@ def _expected(game: Game, expected_version: int | None) -> None:
     """Refuse a write that expects another version than the game's (None: whatever it is now)."""
     if expected_version is not None and expected_version != game.version:
         raise StaleVersion(expected_version, game.version)
+
+
+@dataclass(frozen=True)
+class ReadAhead:
+    """A game and its grants as the write guard read them with its count (:meth:`GameLog.tally_ahead`), for
+    the one request it counted: a read made a moment before the write's own, in the same round trip."""
+
+    game: Game
+    access: Access
 
 
 class GameLog:
@@ -128,6 +137,26 @@ class GameLog:
         than one)."""
         return self.ephemeral(near, key).hit(key, window, weight)
 
+    def tally_ahead(
+        self, key: str, window: int, game_id: UUID, *, weight: int = 1
+    ) -> tuple[int, int, ReadAhead | None]:
+        """:meth:`tally` beside the game ``game_id``, reading the game and its grants in the same round trip when
+        the store can (Redis, both kept warm here): the write guard counts a write to a game and reads it ahead
+        for the write (:meth:`game_and_access` takes it). The count, the seconds left, and what was read (None
+        when only the count was made)."""
+        store = self.stores.of(game_id)
+        if not isinstance(store.cached(game_id), Game):  # only a game kept warm here is read ahead
+            return (*store.ephemeral.hit(key, window, weight), None)
+        streams: list[tuple[UUID, Projector]] = [
+            (game_id, project_game),
+            (grants.stream_id(game_id), project_access),
+        ]
+        count, left, folds = store.count_reading(key, window, weight, streams)
+        if folds is None or not isinstance(folds[0], Game):
+            return count, left, None
+        access = folds[1] if isinstance(folds[1], Access) else grants.empty(game_id)
+        return count, left, ReadAhead(folds[0], access)
+
     # --- reading -------------------------------------------------------------------------------------------
 
     def get_game(self, game_id: UUID, version: int | None = None) -> Game:
@@ -153,10 +182,14 @@ class GameLog:
 
     get = get_game
 
-    def game_and_access(self, game_id: UUID) -> tuple[Game, Access]:
+    def game_and_access(self, game_id: UUID, ahead: ReadAhead | None = None) -> tuple[Game, Access]:
         """The game as it stands (``GameNotFound`` as :meth:`get_game`) and its live grants, read together:
-        every write with a token asks for both (one round trip on Redis when both are cached)."""
+        every write with a token asks for both (one round trip on Redis when both are cached; none when the
+        write guard read them ahead for this very request, ``ahead`` from :meth:`tally_ahead`)."""
         store = self.stores.of(game_id)
+        if ahead is not None and ahead.game.id == game_id:
+            store.keep(game_id, ahead.game)
+            return ahead.game, ahead.access
         access_id = grants.stream_id(game_id)
         try:
             game, stream = store.read_together([(game_id, project_game), (access_id, project_access)])
@@ -167,9 +200,11 @@ class GameLog:
         store.keep(game_id, game)
         return game, stream if isinstance(stream, Access) else grants.empty(game_id)
 
-    def game_and_grant(self, game_id: UUID, token: str) -> tuple[Game, Grant | None]:
-        """The game and the live grant of ``token`` for it, or None."""
-        game, access = self.game_and_access(game_id)
+    def game_and_grant(
+        self, game_id: UUID, token: str, ahead: ReadAhead | None = None
+    ) -> tuple[Game, Grant | None]:
+        """The game and the live grant of ``token`` for it, or None (``ahead``: as :meth:`game_and_access`)."""
+        game, access = self.game_and_access(game_id, ahead)
         return game, access.match(token)
 
     def access(self, game_id: UUID) -> Access:

@@ -21,6 +21,7 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, ClassVar
 from uuid import UUID, uuid4
@@ -50,6 +51,17 @@ again from the store, which costs a read, never a wrong answer."""
 
 Projector = Callable[[Any, Iterable[Any]], Any]
 """A stream's fold: given the fold so far (None at first) and some events, the new fold."""
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """Bringing cached folds up to date: each fold, the head the store had for it, and what to ask the store (each
+    stream's events after the version before the fold's last, so the first one returned proves the fold's last
+    event is still there)."""
+
+    held: list[Any]
+    heads: list[tuple[int, datetime]]
+    after: list[tuple[UUID, int]]
 
 
 class GameStore(Application[UUID]):
@@ -357,24 +369,58 @@ class GameStore(Application[UUID]):
         """The folds of several streams of this store as they stand. When every one is cached and the store can
         read several streams' new events at once (Redis), one round trip brings them all up to date: every
         write to a game reads the game and its access stream. Otherwise each is read on its own."""
-        held: list[Any] = [self.cached(stream_id) for stream_id, _ in streams]
-        heads = [self._head(stream_id) for stream_id, _ in streams]
         select: Callable[..., list[list[Any]]] | None = getattr(self.recorder, "select_new_events", None)
-        if (
-            select is None
-            or any(fold is None for fold in held)
-            or any(head is None or head[0] != fold.version for head, fold in zip(heads, held, strict=True))
-        ):
+        plan = self._catch_up(streams) if select is not None else None
+        if select is None or plan is None:
             return [self.read(stream_id, projector) for stream_id, projector in streams]
         try:
-            found = select(
-                [(stream_id, fold.version - 1) for (stream_id, _), fold in zip(streams, held, strict=True)]
-            )
+            found = select(plan.after)
         except DataError as error:
             raise GameCorrupt.of(streams[0][0], None, str(error)) from error
+        return self._caught_up(streams, plan, found)
+
+    def count_reading(
+        self, key: str, window: int, weight: int, streams: Sequence[tuple[UUID, Projector]]
+    ) -> tuple[int, int, list[Any | None] | None]:
+        """Count ``weight`` hits of ``key`` in the current ``window`` (as ``ephemeral.hit``) and, when the store
+        can do both in one round trip (Redis, every stream cached), bring the streams' folds up to date in it:
+        the write guard's count with the write's read of its game. The count, the seconds left of the window,
+        and the folds as :meth:`read_together` gives them, or None when only the count was made."""
+        counted: Callable[..., tuple[int, list[list[Any]]]] | None = getattr(
+            self.recorder, "count_and_select_new_events", None
+        )
+        counter: Callable[[str, int], tuple[str, int, int]] | None = getattr(self.ephemeral, "counter", None)
+        plan = self._catch_up(streams) if counted is not None and counter is not None else None
+        if counted is None or counter is None or plan is None:
+            return (*self.ephemeral.hit(key, window, weight), None)
+        name, seconds, left = counter(key, window)
+        try:
+            count, found = counted(name, weight, seconds, plan.after)
+        except DataError as error:
+            raise GameCorrupt.of(streams[0][0], None, str(error)) from error
+        return count, left, self._caught_up(streams, plan, found)
+
+    def _catch_up(self, streams: Sequence[tuple[UUID, Projector]]) -> CatchUp | None:
+        """What bringing these streams' cached folds up to date asks of the store (each one's events from the
+        last one its fold holds on), or None when one of them is not cached as the store last had it."""
+        held: list[Any] = [self.cached(stream_id) for stream_id, _ in streams]
+        heads = [self._head(stream_id) for stream_id, _ in streams]
+        if any(fold is None for fold in held) or any(
+            head is None or head[0] != fold.version for head, fold in zip(heads, held, strict=True)
+        ):
+            return None
+        after = [(stream_id, fold.version - 1) for (stream_id, _), fold in zip(streams, held, strict=True)]
+        return CatchUp(held, [head for head in heads if head is not None], after)
+
+    def _caught_up(
+        self, streams: Sequence[tuple[UUID, Projector]], plan: CatchUp, found: Sequence[Sequence[Any]]
+    ) -> list[Any | None]:
+        """The folds of :meth:`_catch_up`'s plan brought forward by the stored events ``found`` for each; a
+        stream whose fold the store no longer holds as it was is read again whole."""
         folds = []
-        for (stream_id, projector), held_fold, head, new in zip(streams, held, heads, found, strict=True):
-            assert head is not None
+        for (stream_id, projector), held_fold, head, new in zip(
+            streams, plan.held, plan.heads, found, strict=True
+        ):
             events = []
             for record in new:
                 try:

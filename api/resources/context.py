@@ -112,12 +112,13 @@ def _granted(grant: Grant | None) -> Grant:
 
 def game_and_caller(game_id: UUID) -> tuple[Game, Grant | None]:
     """The game (404 first, whatever the token) and the caller's grant as :func:`caller` has it. With a token,
-    the game and its access stream are read together (one round trip to Redis instead of two)."""
+    the game and its access stream are read together (one round trip to Redis instead of two), or taken as
+    the write guard read them ahead with its count, for this request only (``g.read_ahead``, used once)."""
     header = request.headers.get("Authorization")
     match = BEARER.match(header) if header is not None else None
     if match is None:  # no token, or a malformed header: refused by caller() once the game is found
         return game_log().get_game(game_id), caller(game_id)
-    game, grant = game_log().game_and_grant(game_id, match.group(1))
+    game, grant = game_log().game_and_grant(game_id, match.group(1), g.pop("read_ahead", None))
     return game, _granted(grant)
 
 

@@ -123,16 +123,22 @@ def _count(
     what: str = "writes",
     costly: int = 0,
     said: bool = False,
+    ahead: bool = False,
 ) -> None:
     """Count ``weight`` writes of ``who`` in the window; ``429 rate_limited`` when they go past ``limit``.
     ``costly``: the weight of a costly write whose first write the guard counted already (``weight`` is the
     rest); refused, it gives that rest back (the attempt counted; work refused never costs the rest of the
     window) and says what it weighs (``details.weight``). ``said``: the window's state goes on the answer
-    (the RateLimit header fields), refused or not."""
+    (the RateLimit header fields), refused or not. ``ahead``: a write to the game ``near``, which its view
+    reads: the count reads it ahead, in the same round trip where the store can (``g.read_ahead``, taken by
+    :func:`api.resources.context.game_and_caller`)."""
     if limit <= 0:
         return
     window = _window()
-    count, reset = game_log().tally(who, window, near=near, weight=weight)
+    if ahead and near is not None:
+        count, reset, g.read_ahead = game_log().tally_ahead(who, window, near, weight=weight)
+    else:
+        count, reset = game_log().tally(who, window, near=near, weight=weight)
     decided = verdict(limit, count, reset)
     if said:
         g.rate_limit = rate_limit_headers(decided, window)
@@ -292,7 +298,8 @@ def install(app: Flask) -> None:
         key = checked_key()
         limit = _limit("RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS")
         game_id = (request.view_args or {}).get("game_id")
-        _count(who, limit, near=game_id if isinstance(game_id, UUID) else None, said=True)
+        to_game = isinstance(game_id, UUID)
+        _count(who, limit, near=game_id if to_game else None, said=True, ahead=to_game)
         if key is not None:
             g.idempotency_key = key
             scope = key_scope()

@@ -24,12 +24,17 @@ class RedisEphemeral:
         self._tag = tag
         self._clock = clock
 
-    def hit(self, key: str, window: int, weight: int = 1) -> tuple[int, int]:
+    def counter(self, key: str, window: int) -> tuple[str, int, int]:
+        """The counter of ``key``'s current window: its name, how long it is kept (seconds), and the seconds left
+        of the window. A write's count may travel with its read (``GameStore.count_reading``)."""
         start, left = window_of(self._clock(), window)
-        name = f"{self._tag}:ratelimit:{key}:{start}"
+        return f"{self._tag}:ratelimit:{key}:{start}", window + 1, left
+
+    def hit(self, key: str, window: int, weight: int = 1) -> tuple[int, int]:
+        name, seconds, left = self.counter(key, window)
         pipe = self._datastore.client.pipeline(transaction=False)
         pipe.incrby(name, weight)
-        pipe.expire(name, window + 1)
+        pipe.expire(name, seconds)
         count, _ = self._datastore.write(pipe.execute)
         return int(count), left
 

@@ -358,7 +358,24 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         select = self.datastore.script(scripts.SELECT_NEW_EVENTS)
         keys, args = self._new_events_keys(after)
         reply = self.datastore.read(lambda: select(keys, args))
-        found = self._parse_new_events(after, reply)
+        return self._paged(after, self._parse_new_events(after, reply))
+
+    def count_and_select_new_events(
+        self, counter: str, weight: int, seconds: int, after: Sequence[tuple[UUID | str, int]]
+    ) -> tuple[int, list[list[StoredEvent]]]:
+        """Add ``weight`` to the rate-limit counter ``counter`` (a key under this store's hash tag, kept
+        ``seconds``), then read as :meth:`select_new_events` does, in the same round trip: the write guard's
+        count and the write's read of its game (``GameStore.count_reading``). A write (the count): sent once."""
+        script = self.datastore.script(scripts.COUNT_AND_SELECT_NEW_EVENTS)
+        keys, args = self._new_events_keys(after)
+        reply = self.datastore.write(lambda: script([counter, *keys], [weight, seconds, *args]))
+        found = self._parse_new_events(after, reply[1:])
+        return int(reply[0]), self._paged(after, found)
+
+    def _paged(
+        self, after: Sequence[tuple[UUID | str, int]], found: Sequence[list[StoredEvent] | None]
+    ) -> list[list[StoredEvent]]:
+        """Each originator's new events, read page by page after the round trip where it had more than a page."""
         return [
             list(self.select_events(originator_id, gt=version)) if events is None else events
             for (originator_id, version), events in zip(after, found, strict=True)

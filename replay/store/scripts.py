@@ -139,12 +139,10 @@ return out
 # then the lowest score of each, in the same order.
 # Returns, for each originator in turn, how many records follow (-1, and none, when it has more than the
 # most: the caller reads that one page by page), then its records in order.
-SELECT_NEW_EVENTS = """#!lua flags=no-writes
-local log = KEYS[1]
-local most = tonumber(ARGV[1])
-local out = {}
-for i = 2, #KEYS do
-  local ids = redis.call('ZRANGE', KEYS[i], ARGV[i], '+inf', 'BYSCORE', 'LIMIT', 0, most + 1)
+_NEW_EVENTS = """local log = KEYS[{log}]
+local most = tonumber(ARGV[{most}])
+for i = {log} + 1, #KEYS do
+  local ids = redis.call('ZRANGE', KEYS[i], ARGV[i + {shift}], '+inf', 'BYSCORE', 'LIMIT', 0, most + 1)
   if #ids > most then
     out[#out + 1] = -1
   else
@@ -157,6 +155,18 @@ for i = 2, #KEYS do
 end
 return out
 """
+SELECT_NEW_EVENTS = "#!lua flags=no-writes\nlocal out = {}\n" + _NEW_EVENTS.format(log=1, most=1, shift=0)
+
+# The same read, after counting a write in a rate-limit window (replay.ephemeral): the write guard's count and
+# the write's read of its game in one round trip (api.resources.write_guard). The counter lives under the same
+# hash tag as the game.
+# KEYS: 1 the window's counter, 2 the log hash, then each originator's sorted set. ARGV: 1 the weight to add,
+# 2 the counter's lifetime in seconds, 3 the most events per originator, then the lowest score of each.
+# Returns the counter's new value, then what SELECT_NEW_EVENTS returns.
+COUNT_AND_SELECT_NEW_EVENTS = (
+    "#!lua\nlocal out = {redis.call('INCRBY', KEYS[1], ARGV[1])}\nredis.call('EXPIRE', KEYS[1], ARGV[2])\n"
+    + _NEW_EVENTS.format(log=2, most=3, shift=1)
+)
 
 # Read notifications of some topics, scanning at most a bounded number of log entries per call so that a rare
 # topic never blocks the server for long; the caller continues from the returned position.

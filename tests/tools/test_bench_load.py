@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import os
 import signal
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -14,18 +12,13 @@ from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_load.py"
+from tests.tools.benches import load_bench
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
     """bench/bench_load.py, loaded from its file (the bench folder is not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_load", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_load"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("bench_load")
 
 
 def run_of(bench: ModuleType, rate: float, latency: float) -> object:

@@ -1,0 +1,134 @@
+"""The write guard's read-ahead on Redis (api.resources.write_guard, GameLog.tally_ahead): a write to a game this
+worker keeps warm is counted and its game and grants read in one round trip, and the write then sees everything
+another worker wrote before it (a move, a withdrawn token), as a read of its own would."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+from collections.abc import Callable
+
+import pytest
+import redis
+from flask import Flask
+
+from tests.api_helpers import ApiClient, flask_transport
+from tests.integration.api.test_limits_redis import two_apps
+
+
+@pytest.fixture
+def apps(redis_url: str) -> list[Flask]:
+    # A window far longer than the test, so no window boundary falls between its requests.
+    return two_apps(redis_url, RATE_LIMIT_PER_TOKEN=1000, RATE_LIMIT_WINDOW=10**9)
+
+
+def clients(apps: list[Flask]) -> tuple[ApiClient, ApiClient]:
+    first, second = (ApiClient(flask_transport(app.test_client())) for app in apps)
+    return first, second
+
+
+def sent_by_clients(redis_url: str, action: Callable[[], object]) -> list[str]:
+    """The commands clients sent the server while ``action`` ran (MONITOR; a script's own commands left out), by
+    name: each is one round trip of heronlog's here, which sends no pipelines on this path."""
+    mark = f"end-of-action-{uuid.uuid4().hex}"
+    seen: list[tuple[str, str]] = []
+    watcher = redis.Redis.from_url(redis_url)
+    marker = redis.Redis.from_url(redis_url)
+    marker.ping()  # connected before MONITOR starts: its handshake is not counted
+    ready = threading.Event()
+
+    def watch() -> None:
+        with watcher.monitor() as monitor:
+            ready.set()
+            for command in monitor.listen():
+                if mark in command["command"]:
+                    return
+                seen.append((command["client_type"], command["command"]))
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    assert ready.wait(10)
+    time.sleep(0.2)  # MONITOR is in place once its reply came back; let it settle
+    try:
+        action()
+    finally:
+        marker.get(mark)
+        marker.close()
+        thread.join(10)
+        watcher.close()
+    return [command.split()[0].upper() for kind, command in seen if kind != "lua"]
+
+
+def test_a_move_on_a_warm_game_takes_two_round_trips(apps: list[Flask], redis_url: str) -> None:
+    first, _ = clients(apps)
+    game_id, owner, _ = first.create(2, seed=5)
+    listing = first.legal(game_id, owner)
+    answer = first.play(game_id, listing.body["moves"][0], owner, listing.etag, key="warm-1")
+    assert answer.status == 201, answer.body
+    answers = []
+    move = answer.body["legal_moves"]["moves"][0]
+    sent = sent_by_clients(
+        redis_url, lambda: answers.append(first.play(game_id, move, owner, answer.etag, key="w2"))
+    )
+    assert answers[0].status == 201, answers[0].body
+    # The count with the read in one script, the append in another: no INCRBY pipeline, no read of its own.
+    assert sent == ["EVALSHA", "EVALSHA"], sent
+
+
+def test_a_write_counted_with_its_read_still_counts_against_the_limit(redis_url: str) -> None:
+    first, second = clients(two_apps(redis_url, RATE_LIMIT_PER_TOKEN=3, RATE_LIMIT_WINDOW=10**9))
+    game_id, owner, _ = first.create(2, seed=6)
+    statuses = []
+    for api in (first, first, second, first):
+        listing = api.legal(game_id, owner)
+        statuses.append(api.play(game_id, listing.body["moves"][0], owner, listing.etag).status)
+    # Three writes a window for this token, counted in Redis whichever worker took them.
+    assert statuses == [201, 201, 201, 429]
+    assert first.game(game_id)["version"] == 4
+
+
+def test_a_move_another_worker_recorded_is_seen_by_the_read_ahead(apps: list[Flask]) -> None:
+    first, second = clients(apps)
+    game_id, owner, _ = first.create(3, seed=7)
+    rng = random.Random(7)
+    listing = first.legal(game_id, owner)
+    answer = first.play(game_id, rng.choice(listing.body["moves"]), owner, listing.etag)
+    assert answer.status == 201
+    stale_version = answer.etag
+    # The second worker records a move; the first keeps its game warm as it was.
+    on_second = second.legal(game_id, owner)
+    assert on_second.etag == stale_version
+    assert second.play(game_id, rng.choice(on_second.body["moves"]), owner, on_second.etag).status == 201
+    # The first worker, told the old version, refuses as stale and names the version that won.
+    refused = first.play(game_id, rng.choice(answer.body["legal_moves"]["moves"]), owner, stale_version)
+    assert refused.error() == (412, "stale_version")
+    assert refused.body["details"]["current_version"] == stale_version + 1
+    # Told the new one, it plays from the game as the second worker left it.
+    fresh = second.legal(game_id, owner)
+    played = first.play(game_id, rng.choice(fresh.body["moves"]), owner, fresh.etag)
+    assert played.status == 201, played.body
+    assert played.etag == stale_version + 2
+
+
+def test_a_token_withdrawn_on_another_worker_is_refused_at_once(apps: list[Flask]) -> None:
+    first, second = clients(apps)
+    game_id, owner, _ = first.create(2, seed=8)
+    listing = first.legal(game_id, owner)
+    seat_moves = [move for move in listing.body["moves"] if move.get("seat") is not None]
+    seat_index = seat_moves[0]["seat"]
+    issued = first.post(f"/api/games/{game_id}/seats/{seat_index}/token", token=owner)
+    assert issued.status in (200, 201), issued.body
+    seat = issued.body["token"]
+    # A write with the seat's token warms the game and its grants on the first worker (refused: not the
+    # seat's move, or played: either way both streams are read and kept)...
+    assert first.get(f"/api/games/{game_id}", seat).status == 200
+    listing = first.legal(game_id, owner)
+    seat_moves = [move for move in listing.body["moves"] if move.get("seat") == seat_index]
+    assert seat_moves, "the seat still has a move to make"
+    # ...then the second worker withdraws the seat's token.
+    assert second.delete(f"/api/games/{game_id}/seats/{seat_index}/token", token=owner).status == 204
+    refused = first.play(game_id, seat_moves[0], seat, listing.etag)
+    assert refused.error()[0] == 401, refused.body
+    assert first.game(game_id)["version"] == listing.etag
