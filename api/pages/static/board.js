@@ -746,7 +746,7 @@ export function draw(host, model, options = {}) {
       h("button", { type: "button", class: "region", "data-region": name, "aria-pressed": "false", on: { click: () => { view.chosen = name; show(host, name); } } }, words),
     ),
   );
-  show(host, view.chosen || (narrow ? wanted : "all"));
+  show(host, view.chosen || (narrow ? wanted : "all"), !view.chosen);
 }
 
 function regionOf(host, ids) {
@@ -758,16 +758,59 @@ function regionOf(host, ids) {
   return null;
 }
 
-/** Show one region of the main board (narrow screens; "all" shows the whole board). */
-function show(host, name) {
+/** Show one region of the main board (narrow screens; "all" shows the whole board). With `near`, on a narrow
+ * screen, the region the prompt asks about is brought nearer when a part to tap would be drawn under TAP px: a
+ * room's two action blocks, say, drawn a few millimetres tall at the castle's scale (a region chosen from the
+ * bar is shown whole). */
+function show(host, name, near = false) {
   const view = views.get(host);
   const svg = host.querySelector(".board-main");
   if (!view || !svg) return;
   const box = view.regions[name] || view.regions.all;
   const [x, y, w, hgt] = view.narrow || name !== "all" ? box : view.regions.all;
   svg.setAttribute("viewBox", `${x} ${y} ${w} ${hgt}`);
+  if (near && view.narrow && name !== "all") {
+    const near = nearer(svg, [x, y, w, hgt]);
+    if (near) svg.setAttribute("viewBox", near.join(" "));
+  }
   host.dataset.region = name;
   for (const button of host.querySelectorAll(".region-bar .region")) button.setAttribute("aria-pressed", String(button.dataset.region === name));
+}
+
+const TAP = 44; // px: the least size of a tap target (WCAG 2.5.5), as every other control of the pages
+
+/** A view of `box` (the board's units) near enough that the prompt's parts in it are TAP px tall and wide on
+ * screen, keeping them all in view; null when they are large enough already, or none is in the region. */
+function nearer(svg, box) {
+  const ctm = svg.getScreenCTM();
+  const width = svg.getBoundingClientRect().width;
+  if (!ctm || !width) return null;
+  const back = ctm.inverse();
+  const [x, y, w, hgt] = box;
+  const parts = [];
+  for (const node of svg.querySelectorAll("[data-part].target")) {
+    const r = node.getBoundingClientRect();
+    const a = new DOMPoint(r.left, r.top).matrixTransform(back);
+    const b = new DOMPoint(r.right, r.bottom).matrixTransform(back);
+    if (a.x >= x - 1 && b.x <= x + w + 1 && a.y >= y - 1 && b.y <= y + hgt + 1) parts.push([a.x, a.y, b.x, b.y]);
+  }
+  if (!parts.length) return null;
+  const perUnit = width / w; // px per unit of the board as the region is shown
+  const least = Math.min(...parts.map(([x1, y1, x2, y2]) => Math.min(x2 - x1, y2 - y1)));
+  if (least * perUnit >= TAP) return null;
+  const [left, top] = [Math.min(...parts.map((p) => p[0])), Math.min(...parts.map((p) => p[1]))];
+  const [right, bottom] = [Math.max(...parts.map((p) => p[2])), Math.max(...parts.map((p) => p[3]))];
+  const margin = 48; // units: room for a card's name above its blocks
+  // As near as TAP asks, but never so near that a part leaves the view; a view about as tall as it is wide
+  // around them (not the region's height: that would leave them below the fold on a phone).
+  const zoom = Math.min(TAP / (least * perUnit), w / (right - left + 2 * margin));
+  if (zoom <= 1) return null;
+  const nw = w / zoom;
+  const nh = Math.min(hgt, Math.max(bottom - top + 2 * margin, nw * 0.75));
+  const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+  const nx = clamp((left + right) / 2 - nw / 2, x, x + w - nw);
+  const ny = clamp((top + bottom) / 2 - nh / 2, y, y + hgt - nh);
+  return [nx, ny, nw, nh];
 }
 
 function ensureVisible(host, node) {
