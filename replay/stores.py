@@ -403,14 +403,15 @@ class GameStore(Application[UUID]):
     def _catch_up(self, streams: Sequence[tuple[UUID, Projector]]) -> CatchUp | None:
         """What bringing these streams' cached folds up to date asks of the store (each one's events from the
         last one its fold holds on), or None when one of them is not cached as the store last had it."""
-        held: list[Any] = [self.cached(stream_id) for stream_id, _ in streams]
-        heads = [self._head(stream_id) for stream_id, _ in streams]
-        if any(fold is None for fold in held) or any(
-            head is None or head[0] != fold.version for head, fold in zip(heads, held, strict=True)
-        ):
-            return None
-        after = [(stream_id, fold.version - 1) for (stream_id, _), fold in zip(streams, held, strict=True)]
-        return CatchUp(held, [head for head in heads if head is not None], after)
+        plan = CatchUp([], [], [])
+        for stream_id, _ in streams:
+            fold, head = self.cached(stream_id), self._head(stream_id)
+            if fold is None or head is None or head[0] != fold.version:
+                return None
+            plan.held.append(fold)
+            plan.heads.append(head)
+            plan.after.append((stream_id, fold.version - 1))
+        return plan
 
     def _caught_up(
         self, streams: Sequence[tuple[UUID, Projector]], plan: CatchUp, found: Sequence[Sequence[Any]]

@@ -96,20 +96,21 @@ def test_a_move_another_worker_recorded_is_seen_by_the_read_ahead(apps: list[Fla
     listing = first.legal(game_id, owner)
     answer = first.play(game_id, rng.choice(listing.body["moves"]), owner, listing.etag)
     assert answer.status == 201
-    stale_version = answer.etag
+    old_version = answer.etag
     # The second worker records a move; the first keeps its game warm as it was.
     on_second = second.legal(game_id, owner)
-    assert on_second.etag == stale_version
+    assert on_second.etag == old_version
     assert second.play(game_id, rng.choice(on_second.body["moves"]), owner, on_second.etag).status == 201
-    # The first worker, told the old version, refuses as stale and names the version that won.
-    refused = first.play(game_id, rng.choice(answer.body["legal_moves"]["moves"]), owner, stale_version)
-    assert refused.error() == (412, "stale_version")
-    assert refused.body["details"]["current_version"] == stale_version + 1
-    # Told the new one, it plays from the game as the second worker left it.
+    # Told the new version, the first worker plays at once from the game as the second left it: a read-ahead
+    # that did not catch up would hold the old version and refuse the write as stale.
     fresh = second.legal(game_id, owner)
     played = first.play(game_id, rng.choice(fresh.body["moves"]), owner, fresh.etag)
     assert played.status == 201, played.body
-    assert played.etag == stale_version + 2
+    assert played.etag == old_version + 2
+    # Told an old version, it refuses as stale and names the version that won.
+    refused = first.play(game_id, rng.choice(played.body["legal_moves"]["moves"]), owner, old_version)
+    assert refused.error() == (412, "stale_version")
+    assert refused.body["details"]["current_version"] == old_version + 2
 
 
 def test_a_token_withdrawn_on_another_worker_is_refused_at_once(apps: list[Flask]) -> None:
