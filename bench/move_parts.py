@@ -8,7 +8,7 @@ clients do, calling in turn each part a `POST moves` runs, and counts the proces
   Redis round trip), and the view taking that read (`GameLog.game_and_grant`);
 * deciding the move (`replay.decisions.play`: the rules engine checks and plays it, and makes its event);
 * the append (`GameLog._commit`: the event encoded and written with its version check, one round trip, then the
-  game kept warm and the list's summary noted);
+  game kept warm and the list's summary kept);
 * the answer (`api.resources.games.played` and its JSON: the game, the prompt, the next legal moves);
 * beside them, the whole request through Flask's test client (no server, no socket), and a `GET /healthz` the
   same way.

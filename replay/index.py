@@ -15,7 +15,7 @@ is idempotent).
 privacy, parent, when it was listed, the words of its title and players), its version read from the game's own
 stream in the same round trip as the page, and its summary (status, round, winner, and the game's own date:
 an import's is when it was played, not when it came), written by each write
-that changes it (:meth:`GameIndex.noted`: a round's end, the end of a game, an abandon, an undo across
+that changes it (:meth:`GameIndex.after_write`: a round's end, the end of a game, an abandon, an undo across
 either; a few writes per game). A summary never written (an archive projected from its index stream) is
 worked out from the game the first time a page shows it; one left behind by a process that stopped between a
 write and its summary is put right by any process that holds the game warm when a page shows it, or by the
@@ -318,7 +318,7 @@ class Listing(Protocol):
     def add(self, entries: Sequence[tuple[Entry, Summary | None]], position: int) -> None:
         """Project entries (again, harmlessly) and move the position up to ``position`` (never down)."""
 
-    def note(self, game_id: UUID, summary: Summary) -> None:
+    def keep_summary(self, game_id: UUID, summary: Summary) -> None:
         """Keep a game's summary, unless one of a later version is kept already."""
 
     def page(self, query: Query) -> Found:
@@ -586,7 +586,7 @@ class MemoryListing:
                     self._keep(key.game, summary)
             self._position = max(self._position, position)
 
-    def note(self, game_id: UUID, summary: Summary) -> None:
+    def keep_summary(self, game_id: UUID, summary: Summary) -> None:
         with self._lock:
             self._keep(game_id.hex, summary)
 
@@ -742,7 +742,7 @@ class GameIndex:
             taken += len(batch)
         return taken
 
-    def noted(self, before: Game | None, after: Game) -> None:
+    def after_write(self, before: Game | None, after: Game) -> None:
         """After a write: keep the game's summary when the write changed it (a new game, a round's end, the
         end of the game, an abandon, an undo or amendment across one of those). The write is stored already:
         a summary that cannot be written now is only late (the list puts it right, see the module docstring),
@@ -750,7 +750,7 @@ class GameIndex:
         if before is not None and not _changes_summary(before, after):
             return
         try:
-            self._of(after.id).listing.note(after.id, summary_of(after))
+            self._of(after.id).listing.keep_summary(after.id, summary_of(after))
         except Exception:
             logger.warning("could not keep the list's summary of game %s", after.id, exc_info=True)
 
@@ -830,7 +830,7 @@ class GameIndex:
             # Never written (an archive projected from its index), or maybe left behind: worked out from the
             # game when there is no summary at all, or when this process holds the game warm anyway, or found
             # it damaged (asked again: it may have been repaired).
-            warm = self._of(game_id).peek(game_id)
+            warm = self._of(game_id).cached_value(game_id)
             game = warm if isinstance(warm, Game) and warm.version == version else None
             if game is None and (summary is None or damaged):
                 try:
@@ -846,7 +846,7 @@ class GameIndex:
                     self._damaged.discard(game_id)
                 fresh = summary_of(game)
                 if fresh != summary:
-                    self._of(game_id).listing.note(game_id, fresh)
+                    self._of(game_id).listing.keep_summary(game_id, fresh)
                 summary, version = fresh, game.version
         assert summary is not None
         summary = summary.shown()

@@ -154,15 +154,15 @@ class GameStore(Application[UUID]):
         return MemoryEphemeral()
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """Save events (one atomic write) and note the last one of each stream: the fold kept after this write
-        ends with it (:meth:`keep`)."""
+        """Save events (one atomic write) and record the last one of each stream (its head): the fold cached
+        after this write ends with it (:meth:`cache_fold`)."""
         recordings = super().save(*objs, **kwargs)
         for event in objs:
             if isinstance(event, DomainEvent):
-                self._note(event)
+                self._record_head(event)
         return recordings
 
-    def _note(self, event: Any) -> None:
+    def _record_head(self, event: Any) -> None:
         with self._heads_lock:
             self._heads[event.originator_id] = (event.originator_version, event.timestamp)
             self._heads.move_to_end(event.originator_id)
@@ -183,7 +183,7 @@ class GameStore(Application[UUID]):
         in memory is brought up to date when the store still holds the event it ends with; otherwise, and for
         a past version, the stream is read from the store (a game from its nearest good snapshot)."""
         if version is None:
-            held = self.cached(stream_id)
+            held = self.cached_fold(stream_id)
             if held is not None:
                 head = self._head(stream_id)
                 if head is not None and head[0] == held.version:
@@ -198,8 +198,8 @@ class GameStore(Application[UUID]):
             events = self.stream_events(stream_id, lte=version)
             fold, last = self.fold_events(stream_id, projector, None, events), events[-1] if events else None
         if fold is not None and version is None and last is not None:
-            self.keep(stream_id, fold)
-            self._note(last)
+            self.cache_fold(stream_id, fold)
+            self._record_head(last)
         return fold
 
     def _forward(
@@ -223,8 +223,8 @@ class GameStore(Application[UUID]):
         if len(events) == 1:
             return held
         fold = self.fold_events(stream_id, projector, held, events[1:])
-        self.keep(stream_id, fold)
-        self._note(events[-1])
+        self.cache_fold(stream_id, fold)
+        self._record_head(events[-1])
         return fold
 
     def _read_game(self, game_id: UUID, version: int | None) -> tuple[Any | None, Any]:
@@ -323,7 +323,7 @@ class GameStore(Application[UUID]):
                 )
         return events, (int(records[-1].originator_version) if records else None)
 
-    def cached(self, stream_id: UUID) -> Any | None:
+    def cached_fold(self, stream_id: UUID) -> Any | None:
         """The fold of a stream as this process last kept it, or None."""
         cache = self.repository.cache
         if cache is None:
@@ -333,20 +333,20 @@ class GameStore(Application[UUID]):
         except KeyError:
             return None
 
-    def peek(self, key: Any) -> Any | None:
+    def cached_value(self, key: Any) -> Any | None:
         """What this process keeps under ``key`` (a stream's fold, or what the game log derived from one),
         without counting it as a use; None when nothing is kept."""
         cache = self.repository.cache
         return cache.peek(key) if isinstance(cache, WarmCache) else None
 
-    def remember(self, key: Any, value: Any, still: Callable[[Any | None], bool] | None = None) -> bool:
+    def cache_value(self, key: Any, value: Any, still: Callable[[Any | None], bool] | None = None) -> bool:
         """Keep ``value`` under ``key`` (if ``still(what is kept now)``, when given); whether it was kept."""
         cache = self.repository.cache
         if not isinstance(cache, WarmCache):
             return False
         return cache.put_if(key, value, still or (lambda _: True))
 
-    def keep(self, stream_id: UUID, fold: Any) -> None:
+    def cache_fold(self, stream_id: UUID, fold: Any) -> None:
         """Cache ``fold``, the newest fold of a stream. The library's cache fast-forwards the object it holds,
         which suits mutable aggregates; folds here are immutable, so the newest must be put back, or every read
         would refold from the cached version."""
@@ -379,33 +379,55 @@ class GameStore(Application[UUID]):
             raise GameCorrupt.of(streams[0][0], None, str(error)) from error
         return self._caught_up(streams, plan, found)
 
+    def count_claiming(
+        self, key: str, window: int, weight: int, claim: tuple[str, str, int] | None = None
+    ) -> tuple[int, int, str | None]:
+        """Count ``weight`` hits of ``key`` in the current ``window`` (as ``ephemeral.hit``) and, with ``claim``
+        (a name, a kind of write, seconds), claim an ``Idempotency-Key``'s use (``ephemeral.claim``), in one
+        round trip where the store can: the count, the seconds left of the window, and the use kept (None
+        without a claim)."""
+        if claim is None:
+            return (*self.ephemeral.hit(key, window, weight), None)
+        both: Callable[..., tuple[int, int, str]] | None = getattr(self.ephemeral, "hit_and_claim", None)
+        if both is not None:
+            return both(key, window, weight, claim)
+        count, left = self.ephemeral.hit(key, window, weight)
+        return count, left, self.ephemeral.claim(*claim)
+
     def count_reading(
-        self, key: str, window: int, weight: int, streams: Sequence[tuple[UUID, Projector]]
-    ) -> tuple[int, int, list[Any | None] | None]:
-        """Count ``weight`` hits of ``key`` in the current ``window`` (as ``ephemeral.hit``) and, when the store
-        can do both in one round trip (Redis, every stream cached), bring the streams' folds up to date in it:
-        the write guard's count with the write's read of its game. The count, the seconds left of the window,
-        and the folds as :meth:`read_together` gives them, or None when only the count was made."""
-        counted: Callable[..., tuple[int, list[list[Any]]]] | None = getattr(
+        self,
+        key: str,
+        window: int,
+        weight: int,
+        streams: Sequence[tuple[UUID, Projector]],
+        claim: tuple[str, str, int] | None = None,
+    ) -> tuple[int, int, str | None, list[Any | None] | None]:
+        """:meth:`count_claiming` and, when the store can do it in the same round trip (Redis, every stream
+        cached), bring the streams' folds up to date in it: the write guard's count with the write's read of its
+        game. The count, the seconds left of the window, the key's use kept (None without a claim), and the
+        folds as :meth:`read_together` gives them, or None when only the count was made."""
+        counted: Callable[..., tuple[int, str | None, list[list[Any]]]] | None = getattr(
             self.recorder, "count_and_select_new_events", None
         )
         counter: Callable[[str, int], tuple[str, int, int]] | None = getattr(self.ephemeral, "counter", None)
+        claimed: Callable[[str], str] | None = getattr(self.ephemeral, "claimed", None)
         plan = self._catch_up(streams) if counted is not None and counter is not None else None
-        if counted is None or counter is None or plan is None:
-            return (*self.ephemeral.hit(key, window, weight), None)
+        if counted is None or counter is None or claimed is None or plan is None:
+            return (*self.count_claiming(key, window, weight, claim), None)
         name, seconds, left = counter(key, window)
+        in_redis = (claimed(claim[0]), claim[1], claim[2]) if claim is not None else None
         try:
-            count, found = counted(name, weight, seconds, plan.after)
+            count, first, found = counted(name, weight, seconds, plan.after, in_redis)
         except DataError as error:
             raise GameCorrupt.of(streams[0][0], None, str(error)) from error
-        return count, left, self._caught_up(streams, plan, found)
+        return count, left, first, self._caught_up(streams, plan, found)
 
     def _catch_up(self, streams: Sequence[tuple[UUID, Projector]]) -> CatchUp | None:
         """What bringing these streams' cached folds up to date asks of the store (each one's events from the
         last one its fold holds on), or None when one of them is not cached as the store last had it."""
         plan = CatchUp([], [], [])
         for stream_id, _ in streams:
-            fold, head = self.cached(stream_id), self._head(stream_id)
+            fold, head = self.cached_fold(stream_id), self._head(stream_id)
             if fold is None or head is None or head[0] != fold.version:
                 return None
             plan.held.append(fold)

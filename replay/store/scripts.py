@@ -168,6 +168,18 @@ COUNT_AND_SELECT_NEW_EVENTS = (
     + _NEW_EVENTS.format(log=2, most=3, shift=1)
 )
 
+# The same, claiming an Idempotency-Key's use for a kind of write as well (replay.idempotency.key_use): kept
+# unless a use is kept already, and the use kept is returned.
+# KEYS: 1 the window's counter, 2 the key use, 3 the log hash, then each originator's sorted set. ARGV: 1 the
+# weight, 2 the counter's lifetime, 3 the kind of write, 4 the use's lifetime, 5 the most events per originator,
+# then the lowest score of each. Returns the counter's new value, the use kept, then what SELECT_NEW_EVENTS does.
+COUNT_CLAIM_AND_SELECT_NEW_EVENTS = (
+    "#!lua\nlocal out = {redis.call('INCRBY', KEYS[1], ARGV[1])}\nredis.call('EXPIRE', KEYS[1], ARGV[2])\n"
+    "local used = redis.call('GET', KEYS[2])\n"
+    "if not used then redis.call('SET', KEYS[2], ARGV[3], 'EX', ARGV[4]); used = ARGV[3] end\n"
+    "out[2] = used\n" + _NEW_EVENTS.format(log=3, most=5, shift=2)
+)
+
 # Read notifications of some topics, scanning at most a bounded number of log entries per call so that a rare
 # topic never blocks the server for long; the caller continues from the returned position.
 # KEYS: 1 the log hash. ARGV: 1 first notification id to scan, 2 last id to scan, 3 limit, 4 topics...
