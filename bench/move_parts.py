@@ -4,10 +4,10 @@ The load bench measures heronlog's CPU per move over HTTP beside its CPU per `/h
 twice). This module says what that ratio is made of. It records seeded games move by move, as the load's
 clients do, calling in turn each part a `POST moves` runs, and counts the process's CPU each one takes:
 
-* the write guard's count, which reads the game and its grants ahead, caught up (`GameLog.tally_ahead`, one
+* the write guard's count, which reads the game and its grants ahead, caught up (`GameRepository.count_write`, one
   Redis round trip), and the view taking that read (`GameLog.game_and_grant`);
 * deciding the move (`replay.decisions.play`: the rules engine checks and plays it, and makes its event);
-* the append (`GameLog._commit`: the event encoded and written with its version check, one round trip, then the
+* the append (`GameRepository.commit`: the event encoded and written with its version check, one round trip, then the
   game kept warm and the list's summary kept);
 * the answer (`api.resources.games.played` and its JSON: the game, the prompt, the next legal moves);
 * beside them, the whole request through Flask's test client (no server, no socket), and a `GET /healthz` the
@@ -110,13 +110,13 @@ def measure(redis_url: str, moves: int = 2000, warm: int = 300) -> Parts:
                 key = uuid.UUID(int=rng.getrandbits(128)).hex
                 cpu = parts.cpu
                 with clock(cpu, "the count, reading the game ahead"):
-                    _, _, ahead = log.tally_ahead("parts", 60, game_id)
+                    ahead = log.games.count_write("parts", 60, near=game_id, read_ahead=True).ahead
                     game, grant = log.game_and_grant(game_id, token, ahead)
                 assert grant is not None
                 with clock(cpu, "deciding the move"):
                     decided = decisions.play(game, [move], actor=grant.actor, idempotency_key=key)
                 with clock(cpu, "the append"):
-                    result = log._commit(
+                    result = log.games.commit(
                         game, decided.events, after_decided(game, decided.events, decided.states)
                     )
                 with app.test_request_context(), clock(cpu, "the answer"):

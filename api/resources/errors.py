@@ -46,6 +46,7 @@ STATUS: Mapping[str, int] = {
     # 401 / 403: who you are, and what you may do
     "unauthorized": 401,
     "forbidden": 403,
+    "amend_reaches_other_seats": 403,  # a seat token's amendment that takes other seats' moves off the line
     # 404: nothing there
     "not_found": 404,
     "game_not_found": 404,
@@ -99,6 +100,7 @@ TITLES: Mapping[str, str] = {
     "invalid_tallies": "Invalid score-sheet tallies",
     "unauthorized": "A token is needed",
     "forbidden": "This token may not do this",
+    "amend_reaches_other_seats": "The amendment takes other seats' moves off the line",
     "not_found": "Not found",
     "game_not_found": "No such game",
     "annotation_not_found": "No such annotation",

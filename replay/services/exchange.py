@@ -18,7 +18,7 @@ from replay import annotations as comments
 from replay import exports, history, plays
 from replay.access import Issued
 from replay.errors import GameCorrupt, GameNotFound
-from replay.events import DomainEvent, now
+from replay.events import DomainEvent, GameCreated, now
 from replay.game import Game
 from replay.idempotency import fingerprint
 from replay.services.annotating import Annotating
@@ -38,18 +38,21 @@ class Exchange:
 
     def export(self, game_id: UUID) -> dict[str, Any]:
         """The full log as JSON (setup, catalog, rules version, every event, every annotation event)."""
-        # The annotations are read first: each was anchored to a version the game had when it was written, so
-        # the game's events read next reach it, and an export taken while people annotate still imports.
-        store = self.games.stores.of(game_id)
+        # The annotations and the game's events are read together (in one round trip and one moment on Redis),
+        # or the annotations first: each was anchored to a version the game had when it was written, so the
+        # game's events read with or after them reach it, and an export taken while people annotate imports.
+        annotations_id = comments.stream_id(game_id)
         try:
-            annotation_events = [
-                event
-                for event in store.stream_events(comments.stream_id(game_id))
-                if isinstance(event, DomainEvent)
-            ]
+            annotated, events = self.games.stores.of(game_id).streams_events([annotations_id, game_id])
         except GameCorrupt as error:
-            raise error.within(game_id, "annotations") from error
-        return exports.export_document(self.games.events_of(game_id), annotation_events)
+            if error.details.get("game_id") == str(annotations_id):
+                raise error.within(game_id, "annotations") from error
+            raise
+        if not events or not isinstance(events[0], GameCreated):  # none, or another kind of stream
+            raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
+        return exports.export_document(
+            events, [event for event in annotated if isinstance(event, DomainEvent)]
+        )
 
     def export_text(self, game_id: UUID, known: Game | None = None) -> str:
         """The game as a readable record: headings, one line per move, the annotations, the score sheet."""
