@@ -55,7 +55,7 @@ def table(api: ApiClient) -> Table:
 
 
 def send(
-    api: ApiClient, method: str, path: str, body: Any, token: str | None, key: str, version: int
+    api: ApiClient, method: str, path: str, body: Any, *, token: str | None, key: str, version: int
 ) -> Answer:
     headers = {**api.headers(token, version, key)}
     return api.send(method, path, body if body is not None else {}, headers)
