@@ -168,7 +168,13 @@ def test_the_same_kind_of_write_with_the_same_key_is_a_retry(api: ApiClient, kin
     assert first.status in (200, 201)
     if kind == "move":  # a retry names the version the first attempt named
         retry = send(
-            api, "POST", f"{_game(t)}/moves", api.legal(t.game_id).body["moves"][0], t.owner, "again", 5
+            api,
+            "POST",
+            f"{_game(t)}/moves",
+            api.legal(t.game_id).body["moves"][0],
+            token=t.owner,
+            key="again",
+            version=5,
         )
         assert retry.error() == (422, "idempotency_key_reused")  # another move: not a retry of the first
         return
