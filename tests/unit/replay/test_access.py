@@ -13,6 +13,7 @@ from replay.access import AccessGranted, AccessRevoked, InvalidSeat, hash_token,
 from replay.application import GameLog
 from replay.config import StoreConfig, open_log
 from replay.exports import event_to_dict
+from replay.services.exchange import Exchange
 
 
 @pytest.fixture
@@ -111,7 +112,7 @@ def test_an_import_racing_another_for_the_same_id_takes_a_new_one(
     game = log.create_game({"players": 2, "seed": 4})
     document = log.export(game.game_id)
     # as a racing import sees it: the id still free when it looked, taken by the time it writes
-    monkeypatch.setattr(GameLog, "_free_import_id", lambda self, data: game.game_id)
+    monkeypatch.setattr(Exchange, "_free_id", lambda self, data: game.game_id)
     copy = log.import_log(document)
     assert copy.game_id != game.game_id
     assert log.authenticate(copy.game_id, copy.token) is not None
