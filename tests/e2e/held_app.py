@@ -46,7 +46,7 @@ def create() -> Flask:
             hold("after-commit")
             return result
 
-        services.log.recording.play = held_play  # type: ignore[method-assign]
+        services.log.recording.play = held_play
         save_new = services.log.creation._save
 
         def held_save_new(*args: Any, **kwargs: Any) -> Any:
@@ -55,7 +55,7 @@ def create() -> Flask:
             hold("create-after-commit")
             return result
 
-        services.log.creation._save = held_save_new  # type: ignore[method-assign]
+        services.log.creation._save = held_save_new
         return services
 
     box._build = build_held

@@ -224,30 +224,23 @@ def test_a_moves_event_holds_its_key_and_no_copy_of_any_answer(log: GameLog) -> 
     )
 
 
-def _write(log: GameLog, kind: str, game_id: UUID, key: str) -> Any:
-    """One write of ``kind`` to a game with ``key``, as it stands (expecting its current version)."""
+def _write(log: GameLog, kind: str, game_id: UUID, key: str, expected: int) -> Any:
+    """One write of ``kind`` to a game with ``key``, expecting version ``expected``."""
     game = log.get(game_id)
+    said: dict[str, Any] = {"expected_version": expected, "actor": "owner", "idempotency_key": key}
     if kind == "move":
-        return log.play(
-            game_id,
-            pick(game.state, random.Random(1)),
-            expected_version=game.version,
-            actor="owner",
-            idempotency_key=key,
-        )
+        return log.play(game_id, pick(game.state, random.Random(1)), **said)
     if kind == "undo":
-        return log.undo(game_id, expected_version=game.version, actor="owner", idempotency_key=key)
+        return log.undo(game_id, **said)
     if kind == "redo":
-        return log.redo(game_id, expected_version=game.version, actor="owner", idempotency_key=key)
+        return log.redo(game_id, **said)
     if kind == "amend":
         version = game.line[0]
         _, before = log.before_move(game_id, version)
         other = next(move for move in domain.legal_moves(before) if move != game.records[version].move)
-        return log.amend(
-            game_id, version, other, expected_version=game.version, actor="owner", idempotency_key=key
-        )
+        return log.amend(game_id, version, other, **said)
     assert kind == "abandon"
-    return log.abandon(game_id, expected_version=game.version, actor="owner", idempotency_key=key)
+    return log.abandon(game_id, **said)
 
 
 GAME_WRITES = ["move", "undo", "redo", "amend", "abandon"]
@@ -257,13 +250,15 @@ GAME_WRITES = ["move", "undo", "redo", "amend", "abandon"]
 def test_a_key_recorded_with_one_kind_of_write_is_refused_with_another_and_nothing_is_written(
     log: GameLog, first: str, second: str
 ) -> None:
-    """The log's own check, whatever reaches it (the API refuses such a key sooner, at its count): a key
-    recorded with an undo then sent with a move was read as a move's and raised a KeyError."""
+    """The log's own check, whatever reaches it (the API refuses such a key sooner, at its count), sent with
+    the version the first write expected (as a retry would be): a key recorded with an undo then sent with a
+    move was read as a move's and raised a KeyError."""
     game_id = played_game(log, moves=4)
     game = log.get(game_id)
     log.undo(game_id, expected_version=game.version, actor="owner")  # a move to redo
-    _write(log, first, game_id, "k")
+    expected = log.get(game_id).version
+    _write(log, first, game_id, "k", expected)
     written = stored_events(log, game_id)
     with pytest.raises(KeyReused):
-        _write(log, second, game_id, "k")
+        _write(log, second, game_id, "k", expected)
     assert stored_events(log, game_id) == written
