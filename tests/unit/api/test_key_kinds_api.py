@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from api.app import create_app
+from api.resources import write_guard
 from replay.config import StoreConfig
 from tests.api_helpers import Answer, ApiClient, flask_transport
 
@@ -180,3 +181,20 @@ def test_the_same_kind_of_write_with_the_same_key_is_a_retry(api: ApiClient, kin
         return
     retry = WRITES[kind](api, t, "again")
     assert retry.status == first.status and retry.headers.get("idempotent-replayed") == "true"
+
+
+def test_every_write_to_a_game_is_counted_by_its_view_and_every_kind_has_words() -> None:
+    """A write route to one game is counted by the decorator on its view (which hands the view the game read
+    with the count); one without it would be counted by nobody. Every write route names its kind in words."""
+    app = create_app({"STORE": StoreConfig(kind="memory"), "TESTING": True})
+    writes = [
+        (rule, method)
+        for rule in app.url_map.iter_rules()
+        for method in sorted((rule.methods or set()) & write_guard.WRITE_METHODS)
+        if rule.rule.startswith("/api/")
+    ]
+    assert writes
+    for rule, method in writes:
+        view = getattr(app.view_functions[rule.endpoint].view_class, method.lower())
+        assert getattr(view, "counted_by_guard", False) == ("game_id" in rule.arguments), (rule.rule, method)
+        assert f"{rule.endpoint} {method}" in write_guard.WRITE_KINDS, (rule.rule, method)
