@@ -302,12 +302,6 @@ def strangers(grant: Grant | None, seats: Iterable[Any]) -> list[Any]:
     return [found[key] for key in sorted(found, key=lambda key: (found[key] is None, key))]
 
 
-def owner_only(grant: Grant | None, what: str) -> None:
-    """:class:`Forbidden` unless the grant is the owner's (or there is none: a trusted caller)."""
-    if grant is not None and grant.role != OWNER:
-        raise Forbidden(f"only the game's owner may {what}", actor=grant.actor)
-
-
 def _whose(state: Any, seat: Any) -> str:
     """Whose moves a seat token may not make, in words: "Ben's (seat 2)", "chance's", or "those of seat 'x'"
     for a seat that is no index at all (the rules engine refuses such a move anyway)."""

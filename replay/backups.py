@@ -18,7 +18,7 @@ the rules is reported with its position, and the other games restore all the sam
 
 Access does not travel. Tokens are never stored (only their hashes, in each game's access stream), and an
 export does not hold the access stream, so a backup holds no token and no hash of one: a stolen backup opens
-no game of the club's. Each game restored gets a fresh owner token instead (``GameLog.import_log`` saves it
+no game of the club's. Each game restored gets a fresh owner token instead (``Exchange.import_log`` saves it
 with the game, as for any import through the API), which the caller must hand to the club; the old
 owner and seat tokens do not work on the restored copy. A game found already there keeps the access it has.
 """

@@ -41,7 +41,7 @@ from uuid import UUID
 import msgspec
 
 import domain
-from replay import annotations as notes
+from replay import annotations as annotation
 from replay import decisions, rules, text
 from replay.errors import ImportTooLarge, ReplayError
 from replay.events import (
@@ -80,7 +80,9 @@ def event_to_dict(event: DomainEvent) -> dict[str, Any]:
     }
 
 
-def export_document(game_events: Sequence[DomainEvent], note_events: Sequence[DomainEvent]) -> dict[str, Any]:
+def export_document(
+    game_events: Sequence[DomainEvent], annotation_events: Sequence[DomainEvent]
+) -> dict[str, Any]:
     """The export of one game: its first event's contents at the top, then every later event."""
     created = game_events[0]
     assert isinstance(created, GameCreated)
@@ -102,7 +104,7 @@ def export_document(game_events: Sequence[DomainEvent], note_events: Sequence[Do
         "opening": created.opening,
         "parent": created.parent,
         "events": [event_to_dict(event) for event in game_events[1:]],
-        "annotations": [event_to_dict(event) for event in note_events],
+        "annotations": [event_to_dict(event) for event in annotation_events],
     }
 
 
@@ -118,7 +120,7 @@ class ImportedLog:
 
     game: Game
     game_events: list[DomainEvent]
-    note_events: list[DomainEvent]
+    annotation_events: list[DomainEvent]
 
 
 class _Problems:
@@ -426,10 +428,10 @@ def refold(document: Any, *, game_id: UUID, limits: Limits | None = None) -> Imp
             "the log ends with moves of a resolution that no amendment follows (they are written together)",
         )
     stream.close()
-    note_events = _annotations(document, game_id, current, problems, checks)
+    annotation_events = _annotations(document, game_id, current, problems, checks)
     if problems.items:
         raise InvalidLog(problems.items)
-    return ImportedLog(game=current, game_events=written, note_events=note_events)
+    return ImportedLog(game=current, game_events=written, annotation_events=annotation_events)
 
 
 class _Checks:
@@ -519,7 +521,7 @@ class _Checks:
                 raise ReplayError("only the owner abandons a game")
             reason(event.reason)
 
-    def of_note(self, stream: notes.Annotations, event: DomainEvent) -> None:
+    def of_annotation(self, stream: annotation.Annotations, event: DomainEvent) -> None:
         """Refuse what no token could have written through the API in an event of the annotation stream."""
         self.when(event.timestamp)
         key = getattr(event, "idempotency_key", None)
@@ -955,7 +957,7 @@ def _annotations(
     if not isinstance(entries, list):
         problems.add("annotations", "annotations must be a list")
         return []
-    stream = notes.empty(game_id)
+    stream = annotation.empty(game_id)
     replayed = _Stream("annotations", stream.version + 1, problems)
     written: list[DomainEvent] = []
     for index, entry in enumerate(entries):
@@ -973,21 +975,21 @@ def _annotations(
         if not replayed.checks(index, position, event.originator_version):
             continue
         try:
-            checks.of_note(stream, event)
+            checks.of_annotation(stream, event)
             if isinstance(event, AnnotationAdded):
                 if not 1 <= event.version <= game.version:
                     raise ReplayError(f"anchored to version {event.version}, beyond the game")
-                said, glyph, target = notes.check_content(event.text, event.glyph, event.target)
+                said, glyph, target = annotation.check_content(event.text, event.glyph, event.target)
                 # The grants of the installation it was written in are not this one's: here only the owner
                 # may change it (replay.annotations.Annotation.changeable_by).
                 event = replace(event, text=said, glyph=glyph, target=target, author_grant=None)
             elif isinstance(event, AnnotationEdited):
-                said, glyph, target = notes.check_content(event.text, event.glyph, event.target)
+                said, glyph, target = annotation.check_content(event.text, event.glyph, event.target)
                 event = replace(event, text=said, glyph=glyph, target=target)
         except ReplayError as error:
             replayed.refused(position, error.message)
             continue
-        stream = notes.mutate(event, stream)
+        stream = annotation.mutate(event, stream)
         written.append(event)
     replayed.close()
     return written

@@ -11,7 +11,7 @@ Redis, every key it touches shares the store's hash tag). Beside its events it k
 One store is the usual case. On Redis, several stores ("shards", named ``GameLog0``, ``GameLog1``...) each get
 their own hash tag, so Redis Cluster spreads them over its masters; :class:`Stores` is the router that picks a
 game's store from its id alone (:func:`replay.store.shards.shard_index`), so nothing is looked up. The game log
-(:class:`replay.application.GameLog`) asks the router and never knows how many stores there are.
+(:mod:`replay.services`) asks the router and never knows how many stores there are.
 """
 
 from __future__ import annotations

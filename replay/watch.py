@@ -2,7 +2,7 @@
 
 A store that can block until something is committed (Redis: ``XREAD BLOCK`` on an application's notices
 stream, see :mod:`replay.store.subscription`) gets one :class:`ChangeWatch` per application (per shard) and
-process. Its thread follows the application's notification log and notes, for each game, the id of the latest
+process. Its thread follows the application's notification log and records, for each game, the id of the latest
 notification about it, and wakes whoever waits for that game.
 
 A spectator's stream takes a :meth:`ChangeWatch.mark` *before* it reads the game, then
@@ -128,7 +128,7 @@ class ChangeWatch:
         return changed
 
     def _follow(self, last: int) -> None:
-        """The thread: note the notices' horizon, read every notification after the last one seen, then block
+        """The thread: read the notices' horizon, read every notification after the last one seen, then block
         until a notice newer than the horizon exists (what is committed meanwhile is above the horizon)."""
         recorder = self._recorder
         try:
@@ -137,7 +137,7 @@ class ChangeWatch:
                 while True:
                     page = recorder.select_notifications(start=last, limit=PAGE, inclusive_of_start=False)
                     if page:
-                        last = self._note(page)
+                        last = self._record(page)
                     if len(page) < PAGE:
                         break
                 if self._done():
@@ -147,7 +147,7 @@ class ChangeWatch:
             logger.warning("the change watch stopped: the store did not answer", exc_info=True)
             self._stop()
 
-    def _note(self, page: Sequence[Any]) -> int:
+    def _record(self, page: Sequence[Any]) -> int:
         """Record a page of notifications and wake their games' waiters; the last id."""
         with self._lock:
             for notification in page:

@@ -21,7 +21,7 @@ from flask import Flask, Response, current_app, request
 from werkzeug.http import unquote_etag
 
 from api.resources.errors import ApiError
-from api.server.observability import note
+from api.server.observability import observe
 from replay.access import Access, Grant
 from replay.application import GameLog
 from replay.game import Game
@@ -108,7 +108,7 @@ def _granted(grant: Grant | None) -> Grant:
             "this token is not valid for this game",
             headers={"WWW-Authenticate": 'Bearer realm="heronlog", error="invalid_token"'},
         )
-    note(actor=grant.actor)
+    observe(actor=grant.actor)
     return grant
 
 

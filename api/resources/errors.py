@@ -29,7 +29,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
-from api.server.observability import note
+from api.server.observability import observe
 from domain.errors import DomainError
 from replay.errors import ReplayError, store_unavailable
 
@@ -203,7 +203,7 @@ def error_response(
     details: Mapping[str, Any] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    note(error_code=code)
+    observe(error_code=code)
     response = jsonify(envelope(status, code, message, rule, _plain(details or {})))
     response.status_code = status
     response.mimetype = PROBLEM_JSON

@@ -70,7 +70,7 @@ from api.resources.schemas import (
     UndoSchema,
 )
 from api.resources.write_guard import Admitted, counted
-from api.server.observability import note
+from api.server.observability import observe
 from replay import exports
 from replay.access import Issued
 from replay.application import Played
@@ -113,7 +113,7 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
     elif pending is None:
         pending = present.prompt(game.state)
     moves = [] if closed else present.plain(domain.legal_moves(game.state))
-    notes = present.move_notes(game.state, moves)
+    payments = present.payment_words(game.state, moves)
     return {
         "game_id": str(game.id),
         "version": game.version,
@@ -121,8 +121,8 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
         "closed": closed,
         "prompt": pending,
         "moves": moves,
-        "notes": notes,
-        "choices": present.choices(game, game.state, pending, moves, notes),
+        "notes": payments,
+        "choices": present.choices(game, game.state, pending, moves, payments),
     }
 
 
@@ -327,7 +327,7 @@ class LegalMoves(MethodView):
         game, state = game_log().queries.before_move(game.id, version, game)
         pending = present.prompt(state)
         moves = [] if game.abandoned else present.plain(domain.legal_moves(state))
-        notes = present.move_notes(state, moves)
+        payments = present.payment_words(state, moves)
         body = {
             "game_id": str(game.id),
             "version": game.version,
@@ -335,8 +335,8 @@ class LegalMoves(MethodView):
             "closed": game.abandoned is not None,
             "prompt": pending,
             "moves": moves,
-            "notes": notes,
-            "choices": present.choices(game, state, pending, moves, notes),
+            "notes": payments,
+            "choices": present.choices(game, state, pending, moves, payments),
             "before": version,
             "recorded": present.plain(game.records[version].move),
             "state": present.board(state),
@@ -374,7 +374,7 @@ class Moves(MethodView):
                 known=game,
             )
         )
-        note(moves=0 if result.repeated else len(result.versions))
+        observe(moves=0 if result.repeated else len(result.versions))
         return json_response(*played(result, 201))
 
 

@@ -16,7 +16,7 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError
 
 import domain
-from replay import annotations as comments
+from replay import annotations as annotation
 from replay.access import Forbidden, Grant
 from replay.annotations import Annotation, Annotations, project_annotations
 from replay.errors import GameCorrupt, StaleVersion
@@ -56,11 +56,11 @@ class Annotating:
         """The fold of the game's annotation stream (at ``version`` of that stream, or as it stands)."""
         try:
             stream = self.games.stores.of(game_id).read(
-                comments.stream_id(game_id), project_annotations, version
+                annotation.stream_id(game_id), project_annotations, version
             )
         except GameCorrupt as error:
             raise error.within(game_id, "annotations") from error
-        return stream if isinstance(stream, Annotations) else comments.empty(game_id)
+        return stream if isinstance(stream, Annotations) else annotation.empty(game_id)
 
     def annotations(self, game_id: UUID, known: Game | None = None) -> list[Annotation]:
         """The live annotations, in the order of the game (``known``: the game, read already)."""
@@ -89,7 +89,7 @@ class Annotating:
         parts = domain.board_parts(game.state)
 
         def decide(stream: Annotations) -> AnnotationEvent:
-            return comments.add(
+            return annotation.add(
                 stream,
                 version=version,
                 game_version=game.version,
@@ -123,7 +123,7 @@ class Annotating:
 
         def decide(stream: Annotations) -> AnnotationEvent:
             now = stream.get(annotation_id)
-            return comments.edit(
+            return annotation.edit(
                 stream,
                 annotation_id,
                 editor=editor,
@@ -148,7 +148,7 @@ class Annotating:
         """Withdraw a comment (its stream keeps it, for the audit)."""
 
         def decide(stream: Annotations) -> AnnotationEvent:
-            return comments.delete(stream, annotation_id, actor=actor, idempotency_key=idempotency_key)
+            return annotation.delete(stream, annotation_id, actor=actor, idempotency_key=idempotency_key)
 
         return self._write(
             game_id, idempotency_key, decide, retry_races=False, deleted=True, grant=(grant, annotation_id)
@@ -172,7 +172,7 @@ class Annotating:
             done = stream.keys.get(key) if key else None
             if done is not None:
                 then = self.stream(game_id, done[0])
-                before = self.stream(game_id, done[0] - 1) if done[0] > 1 else comments.empty(game_id)
+                before = self.stream(game_id, done[0] - 1) if done[0] > 1 else annotation.empty(game_id)
                 written = list(store.events.get(stream.id, gt=done[0] - 1, lte=done[0]))
                 try:
                     again: AnnotationEvent | None = decide(before)
@@ -190,7 +190,7 @@ class Annotating:
                 store.save(event)
             except IntegrityError:
                 continue
-            folded = comments.mutate(event, stream)
+            folded = annotation.mutate(event, stream)
             written_now = folded.items[event.annotation_id] if deleted else folded.get(event.annotation_id)
             return Annotated(written_now)
         raise StaleVersion(stream.version, self.stream(game_id).version)

@@ -14,7 +14,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.persistence import IntegrityError
 
-from replay import annotations as comments
+from replay import annotations as annotation
 from replay import exports, history, plays
 from replay.access import Issued
 from replay.errors import GameCorrupt, GameNotFound
@@ -41,7 +41,7 @@ class Exchange:
         # The annotations and the game's events are read together (in one round trip and one moment on Redis),
         # or the annotations first: each was anchored to a version the game had when it was written, so the
         # game's events read with or after them reach it, and an export taken while people annotate imports.
-        annotations_id = comments.stream_id(game_id)
+        annotations_id = annotation.stream_id(game_id)
         try:
             annotated, events = self.games.stores.of(game_id).streams_events([annotations_id, game_id])
         except GameCorrupt as error:
@@ -108,7 +108,7 @@ class Exchange:
 
         def decide(new_id: UUID) -> Decided:
             imported = exports.refold(data, game_id=new_id, limits=limits)
-            return list(imported.game_events), list(imported.note_events), None
+            return list(imported.game_events), list(imported.annotation_events), None
 
         asked = fingerprint("import", data=data, keep_id=keep_id, game_id=game_id)
         new = self.creation.new_owned_game
