@@ -1,4 +1,4 @@
-"""The errors the rules engine raises (DESIGN §2, STYLE habit 8).
+"""The errors the rules engine raises, by kind (docs/api/errors.md lists their codes).
 
 Every error carries a stable machine ``code``, the number of the broken rule (``rule``, e.g. ``"R-P04"``, or
 None when no numbered rule applies), a human ``message`` and JSON-ready ``details``. The API turns them into

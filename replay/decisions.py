@@ -45,7 +45,7 @@ from replay.game import Game, MoveRecord
 COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange")
 MODES = ("table", "seeded")
 SOLO = ("easy", "medium", "hard")
-"""The solo rival's difficulties (RULES R-SO01)."""
+"""The solo rival's difficulties (R-SO01)."""
 MAX_REASON = 500
 """The longest reason an abandonment keeps, in characters."""
 
