@@ -55,10 +55,20 @@ class GameOver(DomainError):
 
 
 class InvalidSetup(DomainError):
-    """`new_game` was given an impossible setup: player count, unknown option or value, bad catalog
-    override."""
+    """An impossible setup: player count, names, mode, unknown option or value, bad catalog override. Raised by
+    `new_game` and by the game log's checks of a setup alike; ``details`` may also be given as keywords."""
 
     code = "invalid_setup"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        **more: Any,
+    ) -> None:
+        super().__init__(message, rule=rule, details={**(details or {}), **more})
 
 
 class InvalidTallies(DomainError):
