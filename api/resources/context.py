@@ -112,7 +112,9 @@ def _granted(grant: Grant | None) -> Grant:
     return grant
 
 
-def _read(game_id: UUID, ahead: ReadAhead | None) -> tuple[Game, Access | None, Grant | None]:
+def game_access_and_caller(
+    game_id: UUID, ahead: ReadAhead | None = None
+) -> tuple[Game, Access | None, Grant | None]:
     """The game (404 first, whatever the token), its grants when a token was sent, and the caller's grant as
     :func:`caller` has it. With a token the game and its grants are read together (one round trip to Redis
     instead of two), or taken as the write guard read them with its count (``ahead``: this request's only)."""
@@ -125,8 +127,8 @@ def _read(game_id: UUID, ahead: ReadAhead | None) -> tuple[Game, Access | None, 
 
 
 def game_and_caller(game_id: UUID, ahead: ReadAhead | None = None) -> tuple[Game, Grant | None]:
-    """The game and the caller's grant (see :func:`_read`)."""
-    game, _, grant = _read(game_id, ahead)
+    """The game and the caller's grant (see :func:`game_access_and_caller`)."""
+    game, _, grant = game_access_and_caller(game_id, ahead)
     return game, grant
 
 
@@ -149,10 +151,11 @@ def writer(
     """The game and the caller's grant: every write needs a token of this game (so does reading who holds
     tokens: ``needing`` says what the request was, in the refusal)."""
     game, grant = game_and_caller(game_id, ahead)
-    return game, _needed(grant, needing)
+    return game, needed(grant, needing)
 
 
-def _needed(grant: Grant | None, needing: str) -> Grant:
+def needed(grant: Grant | None, needing: str) -> Grant:
+    """The caller's grant, or ``401 unauthorized`` saying what the request needed a token for."""
     if grant is None:
         raise ApiError(
             "unauthorized",
@@ -164,8 +167,8 @@ def _needed(grant: Grant | None, needing: str) -> Grant:
 
 def owner(game_id: UUID, ahead: ReadAhead | None = None) -> tuple[Game, Access, Grant]:
     """The game, its grants and the owner's grant: 403 for any other token."""
-    game, access, grant = _read(game_id, ahead)
-    granted = _needed(grant, "writing to a game needs")
+    game, access, grant = game_access_and_caller(game_id, ahead)
+    granted = needed(grant, "writing to a game needs")
     if granted.role != "owner":
         raise ApiError("forbidden", "only the game's owner may do this", actor=granted.actor)
     assert access is not None  # a token was sent

@@ -26,8 +26,10 @@ from api.resources.context import (
     creation_key,
     etag,
     expected_version,
+    game_access_and_caller,
     game_log,
     idempotency_key,
+    needed,
     owner,
     reader,
     writer,
@@ -848,7 +850,9 @@ class AccessList(MethodView):
     @blp.response(200, AccessSchema)
     def get(self, game_id: UUID) -> Any:
         """Who holds a token (never the tokens): every grant for the owner, one's own for a seat."""
-        _, grant = writer(game_id, "reading who holds this game's tokens needs")
-        grants = game_log().tokens.access(game_id).grants.values()
+        _, access, caller = game_access_and_caller(game_id)
+        grant = needed(caller, "reading who holds this game's tokens needs")
+        assert access is not None  # read with the token
+        grants = access.grants.values()
         visible = [g for g in grants if grant.role == "owner" or g.id == grant.id]
         return {"game_id": str(game_id), "you": grant.actor, "grants": [g.to_dict() for g in visible]}
