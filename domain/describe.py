@@ -32,6 +32,7 @@ from domain.prompts import (
     DomainRow,
     GardenerAction,
     GeishaAction,
+    HimejiCard,
     Menu,
     Option,
     Pot,
@@ -420,6 +421,8 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         return f"{who} {cost}{icons_text(option.icons)} ({source_text(frame.title, option.id)})"
     if kind == "rest" and isinstance(frame, Menu):
         return f"{who} takes the rest of {source_text(frame.title)} in the usual order"
+    if kind == "done" and isinstance(frame, HimejiCard):
+        return f"{who} declines the card of path space 1"
     if kind == "done":
         title = (
             source_text(frame.title)

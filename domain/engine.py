@@ -598,8 +598,9 @@ HANDLERS: dict[type, Handler] = {
         himeji.card_auto,
         himeji.card_moves,
         himeji.card_play,
-        frozenset({"himeji_card"}),
+        frozenset({"himeji_card", "done"}),
         "R-M11",
+        explain=himeji.explain_card,
     ),
     TakeCurtainCard: _automatic(himeji.take_card_auto),
     Climb: Handler(

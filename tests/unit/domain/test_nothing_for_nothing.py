@@ -135,6 +135,6 @@ def test_a_game_of_rules_0_2_0_takes_conversions_as_moves_of_their_own() -> None
 
 
 def test_the_rules_versions_are_listed_oldest_first() -> None:
-    assert domain.RULES_VERSIONS == ("0.1.0", "0.2.0", "0.3.0", "0.4.0")
-    assert domain.RULES_VERSION == "0.4.0"
-    assert domain.new_game(2, seed=1).rules_version == "0.4.0"
+    assert domain.RULES_VERSIONS == ("0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0")
+    assert domain.RULES_VERSION == "0.5.0"
+    assert domain.new_game(2, seed=1).rules_version == "0.5.0"
