@@ -167,6 +167,7 @@ def test_R_SO05_at_the_daimyo_the_courtier_takes_the_leftmost_free_spot_and_gain
     assert state.board.rooms[3].courtiers == ()
     rival = state.players[RIVAL]
     assert (rival.food, rival.pot, rival.seals) == (0, 1, 0)  # Dm1's spot 2 gives 2 food: not to the rival
+    assert rival.cp == 3  # the floor it could not climb is no action left undone (R-SO03)
 
 
 def test_R_SO05_with_no_free_favour_spot_the_courtier_still_reaches_the_daimyo() -> None:
