@@ -1,4 +1,4 @@
-"""The state machine: legal moves, applying a move, automatic steps and seeded chance (DESIGN §2).
+"""The state machine: legal moves, applying a move, automatic steps and seeded chance.
 
 Each frame type of `domain.prompts` has a `Handler`: whether it waits for a move, what it does on its own when
 it does not, its legal moves, and how a move changes the state. After every move, `settle` runs the automatic

@@ -25,7 +25,7 @@ from domain.state import GameState
 from domain.vocabulary import Mode, Phase
 
 RULES_VERSION = "0.5.0"
-"""The version of the rules this engine enforces in a new game; stored in every game's first event (DESIGN §2)."""
+"""The version of the rules this engine enforces in a new game; stored in every game's first event."""
 RULES_VERSIONS = ("0.1.0", "0.2.0", "0.3.0", "0.4.0", RULES_VERSION)
 """Every rules version this engine plays, oldest first; a game keeps the one it was recorded under
 (`new_game(rules_version=...)`, `GameState.rules_version`), so that whatever is checked or drawn again (an

@@ -44,7 +44,7 @@ from domain.setup import choose_start_play
 from domain.state import GameState, Solo, StartPair, replace, replace_in, with_board, with_player
 
 RIVAL_NAME = "Rival"
-"""The rival's name: FR calls it "le rival" and names it nothing more (RULES §B.1 E13)."""
+"""The rival's name: FR calls it "le rival" and names it nothing more (docs/rules/disagreements.md E13)."""
 RIVAL_SEAT = 1
 DIFFICULTIES: dict[str, tuple[int, int, int]] = {"easy": (0, 1, 0), "medium": (3, 0, 1), "hard": (8, 0, 3)}
 """R-SO01: the rival's starting CP, its place in the turn order (0 = first) and its Passage of Time space."""

@@ -82,11 +82,6 @@ STEPS: dict[str, tuple[str, ...]] = {
 ``discard`` is R-TK03's, for a geisha stopping on a path space."""
 
 
-def is_tokugawa(state: GameState) -> bool:
-    """A solo game with Matcha: the rival is the Tokugawa clan (R-TK01)."""
-    return state.solo is not None and state.board.matcha is not None
-
-
 # --- setup (R-TK01) -
 
 

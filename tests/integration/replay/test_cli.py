@@ -84,7 +84,7 @@ def test_check_reports_every_problem_with_its_position(tmp_path: Path) -> None:
 
 
 def test_a_log_with_resolutions_is_checked_again_on_the_command_line(tmp_path: Path) -> None:
-    """`check`, `import` and `export` of a game corrected with a resolution (the issue's scenario): the
+    """`check`, `import` and `export` of a game corrected with a resolution (the correction scenario): the
     resolution is part of the log, re-decided by the rules; a forged one is refused at its position."""
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
     game_id = seeded_scenario(log)

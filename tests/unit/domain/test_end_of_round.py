@@ -1,4 +1,4 @@
-"""A.14 End of round (R-E01..R-E05): turn order, gardens, preparation, and the end of the game."""
+"""End of round (R-E01..R-E05): turn order, gardens, preparation, and the end of the game."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A.7 The Personal Domain (R-D01..R-D03)."""
+"""The Personal Domain (R-D01..R-D03)."""
 
 from __future__ import annotations
 

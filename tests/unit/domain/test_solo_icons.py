@@ -1,4 +1,4 @@
-"""A.17 The rival's icons (R-SO05, with R-SO02): gardener, warrior, courtier to the Gate, courtier ascent, CP,
+"""The rival's icons (R-SO05, with R-SO02): gardener, warrior, courtier to the Gate, courtier ascent, CP,
 influence and coins; the player's choices made for the rival (a tie between gardens, the room reached)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rules upgrades never lock an archive (issue 27.6). A future build that no longer plays rules 0.1.0 stands in as
+"""Rules upgrades never lock an archive. A future build that no longer plays rules 0.1.0 stands in as
 ``replay.rules.COMPATIBLE`` narrowed to the current version: games of 0.1.0 are still listed, exported and
 backed up, read as recorded and flagged; ``revalidate`` reports and never raises; ``upgrade`` checks them under
 the new rules (a dry run first, writing nothing), moves those that pass with a ``RulesUpgraded`` event, after which

@@ -1,4 +1,4 @@
-"""A.16 The Himeji curtains (R-M11, R-M12, R-M17, decision C.7): path space 1 takes a card into the Lantern Area
+"""The Himeji curtains (R-M11, R-M12, R-M17, decision C.7): path space 1 takes a card into the Lantern Area
 (the last card stays), path space 2 a blue curtain with its seals, and the curtain symbols."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Scenario tests from an audit of the Matcha engine against RULES.md A.16 and R-F08: situations the area tests
-did not drive (each found by breaking the implementing line and seeing every test still pass), played through
-`legal_moves` and `apply`, checking both what is offered and what is refused."""
+"""Scenario tests from an audit of the Matcha engine against its rules (docs/rules/matcha.md) and R-F08:
+situations the area tests did not drive (each found by breaking the implementing line and seeing every test
+still pass), played through `legal_moves` and `apply`, checking both what is offered and what is refused."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def bare(state: GameState) -> GameState:
 
 
 def room_scoring(state: GameState, member: str) -> str:
-    """The Tea House room whose geishas score `member`s (the catalog's, COMPONENTS §1.12 item 5)."""
+    """The Tea House room whose geishas score `member`s (the catalog's, docs/rules/components.md §1.12 item 5)."""
     spec = state.catalog.matcha
     assert spec is not None
     return next(room for room, scores in spec.tea_house if scores == member)

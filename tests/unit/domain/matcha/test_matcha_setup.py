@@ -1,4 +1,4 @@
-"""A.16 Matcha setup (R-M01, with R-S07, R-S09, R-S10, R-S12): the expansion board, the green bridge, the
+"""Matcha setup (R-M01, with R-S07, R-S09, R-S10, R-S12): the expansion board, the green bridge, the
 ceremony tokens under the starting pairs, and base games left exactly as they were."""
 
 from __future__ import annotations
