@@ -14,7 +14,7 @@ With Matcha the rival is the Tokugawa clan (`domain.solo.tokugawa`, R-TK01..R-TK
 starting cards of each kind and 1 of 2 ceremony tokens, and a rival geisha on the Viewing Platform when the
 green bridge is activated counts as an activated gardener (decision).
 
-The rival's turn itself is `domain.solo.rival`. Its final score (decision, README "Solo"): by default the whole
+The rival's turn itself is `domain.solo.rival`. Its final score (docs/rules/decisions.md): by default the whole
 score sheet, since its members stand on the board as a player's do (R-F01..R-F07; it holds no resources or
 seals); the setup option ``rival_scoring="cp_only"`` counts its Clan Points alone.
 

@@ -14,7 +14,7 @@ Two choices the rules leave to the player become prompts to the player's seat: a
 (`RivalGarden`) and the room the rival's courtier reaches on floor 1 or 2, whose card is discarded and replaced
 (`RivalRoom`). What the rival did is kept in words in ``state.solo.notes`` for the log and the pages.
 
-Decisions where FR is silent (README "Solo"): the line of revealed cards lasts until the end-of-round
+Decisions where FR is silent (docs/rules/decisions.md): the line of revealed cards lasts until the end-of-round
 reshuffle (so the "last two" may include the previous turn's card; alone in the line, a card resolves alone);
 a deck that runs out during a search gets the line's cards but the last one back, shuffled; a die is "present"
 when it lies at the named end (decision C.1); influence moves the rival's marker without paying milestones (it
