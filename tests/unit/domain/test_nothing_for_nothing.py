@@ -174,6 +174,12 @@ def test_R_GA01_an_entry_its_own_cost_leaves_with_nothing_to_do_is_refused_sayin
         "would do nothing: paying its 1 seal leaves no garden they can pay for: they hold 0 food, 1 seal left"
         in error.value.message
     )
+    # placed on steward room 3, the same block alone: the menu closes itself, and the log says why
+    taken = play(with_player(standard(), 0, lantern=(), seals=2, food=0), TAKE_BLACK_RIGHT)
+    assert domain.describe(taken, TO_STEWARD_3).endswith(
+        "nothing more at steward room 3: a Gardener action (paying its 1 seal leaves no garden they can pay for: "
+        "they hold 0 food, 1 seal left (R-GA01))"
+    )
 
 
 def test_R_R02_a_conversion_of_one_seal_says_seal() -> None:
