@@ -1,31 +1,7 @@
 """Load benchmark: 50 concurrent clients, each recording its own seeded game through the HTTP API.
 
-Starts, on loopback only, a redis-server with the shipped durability settings (``docker/redis.conf``: AOF,
-``appendfsync always``, ``noeviction``) and ``heronlog serve`` (gunicorn) on it; then 50 client threads each
-create a game and record it move by move as a phone would: ``POST moves`` with the move, ``If-Match`` and an
-``Idempotency-Key``, starting a new game when one ends. Two clients are measured: one that takes the next legal
-moves from each answer (one request per move, as the pages do), and one that asks ``GET legal-moves`` before
-every move (two requests per move, as clients did before the answers carried them). The run is bounded in time
-(a warm-up, then ``LOAD_SECONDS`` measured) and prints a Markdown section: moves per second and the p50/p99
-latency of each request, and the cores each party used during the measured window (heronlog's CPU per move).
-
-Those two runs are closed-loop (each client sends its next move as soon as the answer arrives: no think time,
-so by Little's law 50 clients = throughput × mean latency). A third, paced run is open-loop, as players at a
-table are: each client offers a move on a fixed schedule (``--paced-rate``, default 500 moves/s for the 50
-together, 10 each), whatever the answers' latency, and a move's latency counts from its scheduled send time
-(no coordinated omission: a slow answer delays the next moves, and that wait is counted). The paced run is
-repeated (``--repeats``, default 3: on a shared machine one run's p99 says little) and when most of its runs
-miss the target, a sweep finds the highest paced rate that keeps its p99 within it. The report says plainly
-how many paced runs met the target, and whether the closed-loop run did. Anchors measured in the same run on
-the same servers:
-
-* the raw HTTP round trip of the same gunicorn (``GET /healthz``, which also PINGs Redis) with 50 clients;
-* the raw Redis ceiling: redis-py PINGs from 50 threads, and one PING round trip;
-* the same load with AOF ``appendfsync everysec`` (at most about a second of acknowledged writes at risk).
-
-Run it stand-alone (``.venv/bin/python bench/bench_load.py [--seconds S] [--workers W] [--threads T]``) or
-through ``make bench``; ``--client two --source OTHER_TREE`` measures an older tree with the same load. It never
-asserts a timing: it reports.
+Paced (open-loop) and closed-loop runs on `heronlog serve` and redis-server, each beside `/healthz` and Redis
+anchors, then the parts of a move timed in process (docs/performance/load.md).
 """
 
 from __future__ import annotations
