@@ -1,10 +1,8 @@
 """What every view needs from a request: the game log, who is calling, and which version a write expects.
 
-Views stay thin: they ask here for the game log, read the game and the caller's grant with :func:`reader` /
-:func:`writer` / :func:`owner` (once per request: a write hands on what the write guard read with its count,
-:mod:`api.resources.write_guard`), read the expected version with :func:`expected_version` and the write's
-``Idempotency-Key`` with :func:`idempotency_key`, and hand the rest, the game read included, to a service of
-the game log (:mod:`replay.services`), which also checks what the caller's token may do.
+Views stay thin: they ask here for the log, read the game and the caller's grant once with :func:`reader` /
+:func:`writer` / :func:`owner` (a write's from what the write guard read with its count), and read the expected
+version and the write's ``Idempotency-Key``; the services check what the token may do.
 """
 
 from __future__ import annotations

@@ -114,3 +114,47 @@ def test_the_readme_is_the_front_door() -> None:
         "the README is the front door: at most 200 lines, the rest in docs/"
     )
     assert "make run" in readme and "make test" in readme
+
+
+# --- the decisions page: each decision and reading names a test that exists -
+
+DECISIONS = ROOT / "docs" / "rules" / "decisions.md"
+DOMAIN_TESTS = ROOT / "tests" / "unit" / "domain"
+TEST_CITED = re.compile(r"`([\w/]+\.py)::(test_\w+)`")
+
+
+def unheld(text: str, tests: Path) -> list[str]:
+    """Each decision (a ``## C.`` section) and reading (a ``###`` section or a bullet under ``## Readings``) that
+    cites no test, and each test cited that is not a test function of its file under `tests`."""
+    problems = [
+        f"{path}::{name} does not exist"
+        for path, name in TEST_CITED.findall(text)
+        if not (tests / path).is_file() or f"def {name}(" not in (tests / path).read_text(encoding="utf-8")
+    ]
+    decisions, _, readings = text.partition("\n## Readings")
+    parts = re.split(r"\n(?=## C\.)", decisions)[1:] + re.split(r"\n(?=### |- \*\*)", readings)[1:]
+    for part in parts:
+        heading, _, body = part.partition("\n")
+        over_bullets = heading.startswith("### ") and not body.strip()  # a group's heading: its bullets cite
+        if not over_bullets and not TEST_CITED.search(part):
+            problems.append(f"no test for: {heading[:80]}")
+    return problems
+
+
+def test_every_decision_and_reading_names_a_test_that_exists() -> None:
+    text = DECISIONS.read_text(encoding="utf-8")
+    assert len(TEST_CITED.findall(text)) > 40, "the page cites tests: the scan found too few, so it is broken"
+    assert unheld(text, DOMAIN_TESTS) == []
+
+
+def test_a_reading_without_a_test_or_with_a_missing_one_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "test_x.py").write_text("def test_real() -> None: ...\n", encoding="utf-8")
+    page = (
+        "# D\n\n## C.1 Held { #c1 }\n\n`test_x.py::test_real`.\n\n## C.2 Bare { #c2 }\n\nNo test.\n\n"
+        "## Readings\n\n### Group\n\n- **One.** `test_x.py::test_gone`.\n- **Two.** None.\n"
+    )
+    assert unheld(page, tmp_path) == [
+        "test_x.py::test_gone does not exist",
+        "no test for: ## C.2 Bare { #c2 }",
+        "no test for: - **Two.** None.",
+    ]
