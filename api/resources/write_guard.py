@@ -1,37 +1,12 @@
-"""The write guard: what every write to the API passes before its view runs (one middleware, one place).
+"""The write guard: what every write to the API passes before its view (docs/api/limits.md, docs/api/idempotency.md).
 
-1. **Its body is JSON** (or it has none): a body sent as text or a form is never read, whether its length is
-   given (``Content-Length``) or not (``Transfer-Encoding: chunked``). A chunked body is read here, up to
-   ``MAX_CONTENT_LENGTH``: one longer is ``413 payload_too_large``, as a body whose length says so.
-2. **The rate limit**: fixed windows of ``RATE_LIMIT_WINDOW`` seconds; at most ``RATE_LIMIT_PER_TOKEN`` writes
-   per window per token for a write to a game, ``RATE_LIMIT_PER_ADDRESS`` per client address for the writes
-   that take no token and for every **creation** (a game, a fork, an import, a score sheet): a fork is counted
-   by the address that asks for it whatever token it sends, so the tokens of the games it makes cannot make
-   more. A refused write is ``429 rate_limited`` with ``Retry-After``. The counters are kept beside the game's
-   events (in Redis: under its store's hash tag, shared by every process; on SQLite and in memory: per
-   process). Every answer to a write carries the state of its window as the IETF draft "RateLimit header
-   fields for HTTP" names it: the current draft's ``RateLimit-Policy: "writes";q=600;w=60`` and
-   ``RateLimit: "writes";r=599;t=42``, and the earlier drafts' ``RateLimit-Limit``, ``RateLimit-Remaining`` and
-   ``RateLimit-Reset`` that many clients read.
-3. **The Idempotency-Key**: checked (1 to 200 printable characters); the view reads it trimmed
-   (:func:`api.resources.context.idempotency_key`) and hands it to the game log, which records it with the
-   write and answers a retry from what it recorded (:mod:`replay.idempotency`). A creation's key is scoped by
-   who sent it (:func:`api.resources.context.creation_key`). The count claims the key for this kind of write
-   (the route and its method), in the same round trip: the same client sending it with another kind of write
-   is ``422 idempotency_key_reused`` at once, on every route.
-
-A write to one game is counted by the decorator :func:`counted` on its view rather than before it: the count
-reads the game and its grants in the same round trip where the store can (Redis), and the decorator hands what
-it read to the view as an argument (``admitted``), which hands it on to the service: the request reads its game
-once. Every other write is counted before its view runs.
-
-What a view knows only once it has read the body is weighed by the view, here too: :func:`weigh` charges a
-costly write (an import weighs one write per ``IMPORT_EVENTS_PER_WRITE`` of its events) to its address,
-:func:`count_source` counts a fork or an import against the game it comes from (``RATE_LIMIT_PER_SOURCE``),
-and :func:`heavy_import` lets a process refold only ``IMPORTS_AT_ONCE`` heavy imports at a time
-(``503 too_many_imports``), so that a flood of them cannot starve the requests of everyone else.
-
-Nothing is remembered here: there is no second copy of any answer.
+Its body must be JSON (a chunked one is read here, up to ``MAX_CONTENT_LENGTH``); it is counted in its rate-limit
+window (per token for a write to a game, per address for the rest and for every creation), every answer carrying
+the RateLimit header fields; its ``Idempotency-Key`` is checked, and claimed in the count's round trip for this kind
+of write, so the same client sending it with another kind is ``422 idempotency_key_reused`` at once. A write to
+one game is counted by :func:`counted` on its view, before its body is read: the count reads the game and its grants
+in the same round trip (Redis), and the view is handed that read (``admitted``), so the request reads its game once.
+A costly write is weighed by its view (:func:`weigh`, :func:`count_source`, :func:`heavy_import`).
 """
 
 from __future__ import annotations
