@@ -6,9 +6,10 @@ json`` prints for that game (:func:`replay.exports.json_text`: every event, undo
 annotations included), and ``index.json``: the backup's format, the heronlog version that wrote it, when, and
 per game its id, title, players, status, parent, version (its number of events), file name, size and SHA-256.
 Every game is backed up: public and private ones, forks, abandoned and finished games, and games recorded under
-rules this build no longer replays (an export needs no rules). The games are found in the store's log itself, not
-in the list of games. A game whose stored events are damaged is reported and left out (``failed`` in the index),
-and the others are backed up all the same.
+rules this build no longer replays (an export needs no rules). The games are found in each store's index of
+streams (:mod:`replay.census`), not in its notification log nor in the list of games, and each is read on its
+own: a game whose stored events are damaged (a record changed or missing, its first event included, in any of
+its parts) is reported by its id and left out (``failed`` in the index), and every other game is backed up.
 
 A restore imports each game exactly as ``heronlog import`` does (:func:`replay.exports.refold`: every event
 re-decided with the rules, nothing written unless the whole log refolds), keeping its id, parents before their
@@ -39,7 +40,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from replay import exports
+from replay import census, exports
 from replay.application import GameLog
 from replay.errors import GameCorrupt, GameNotFound, InvalidLog, ReplayError
 from replay.events import now
@@ -150,13 +151,16 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
     games: list[BackedUpGame] = []
     failed: list[NotBackedUp] = []
     written = 0
-    for game_id in log.stored_game_ids():
+    for game_id in census.game_ids(log.stores):
         try:
             game, data = _backed_up(log, game_id)
-        except (GameCorrupt, GameNotFound) as error:
+        except GameCorrupt as error:
             # One damaged game must not cost the club the backup of the others: it is reported, and the
             # backup goes on (the command then exits non-zero).
             failed.append(NotBackedUp(str(game_id), error.message))
+            continue
+        except GameNotFound:
+            failed.append(NotBackedUp(str(game_id), _NO_FIRST_EVENT))
             continue
         _write_atomically(directory / game.file, data)
         games.append(game)
@@ -184,6 +188,12 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
         (directory / name).unlink(missing_ok=True)
     _sync_directory(directory)
     return BackupReport(directory, tuple(games), written, time.perf_counter() - started, tuple(failed))
+
+
+_NO_FIRST_EVENT = (
+    "the store holds events of this stream, or the list of games names it, but no game's first event: "
+    "heronlog verify says what is there"
+)
 
 
 def _earlier_files(directory: Path, *, force: bool) -> set[str]:

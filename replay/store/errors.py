@@ -51,7 +51,12 @@ class NotReplicatedError(OperationalError):
 
 
 class RecordMissingError(DataError):
-    """A stream's index names a notification that the log does not hold: the stored data is damaged."""
+    """A stream's index names a notification that the log does not hold: the stored data is damaged.
+    ``version`` is the version of the stream whose record is missing, when it is known."""
+
+    def __init__(self, message: str, *, version: int | None = None) -> None:
+        super().__init__(message)
+        self.version = version
 
 
 def error_code(error: rex.ResponseError) -> str:
