@@ -442,6 +442,22 @@ def _ordered(entries: Iterable[_Entry]) -> list[_Entry]:
     return ordered
 
 
+def as_restored(document: Mapping[str, Any]) -> dict[str, Any]:
+    """An export as restoring it keeps it: what does not travel left out. A comment names the grant whose token
+    wrote it, and grants never travel (a restored game has a fresh owner): the import drops it
+    (:func:`replay.exports.refold`), so a game restored from a file is that file without it."""
+    notes = document.get("annotations")
+    if not isinstance(notes, list):
+        return dict(document)
+    kept = []
+    for entry in notes:
+        data = entry.get("data") if isinstance(entry, Mapping) else None
+        if entry.get("type") == "AnnotationAdded" and isinstance(data, Mapping) and data.get("author_grant"):
+            entry = {**entry, "data": {**data, "author_grant": None}}  # noqa: PLW2901  (a copy, as restored)
+        kept.append(entry)
+    return {**document, "annotations": kept}
+
+
 def _restore_one(log: GameLog, directory: Path, entry: _Entry) -> Restored:
     def outcome(kind: Outcome, message: str = "", **more: Any) -> Restored:
         return Restored(entry.position, entry.file, entry.game_id, entry.title, kind, message, **more)
@@ -484,9 +500,10 @@ def _restore_one(log: GameLog, directory: Path, entry: _Entry) -> Restored:
 def _compared(
     present: Mapping[str, Any], document: Mapping[str, Any], outcome: Callable[..., Restored]
 ) -> Restored:
-    """Already there when the store's export of the game is the backup's file (both as JSON data), else a
-    conflict saying where they part."""
-    here = json.loads(exports.json_text(present))
+    """Already there when the store's export of the game is the backup's file as a restore keeps it (both as
+    JSON data: :func:`as_restored`), else a conflict saying where they part."""
+    here = as_restored(json.loads(exports.json_text(present)))
+    document = as_restored(document)
     if here == document:
         return outcome(Outcome.ALREADY_THERE)
     ours, theirs = here.get("events", []), document.get("events", [])
