@@ -195,6 +195,11 @@ class GameLog:
             game, stream = store.read_together([(game_id, project_game), (access_id, project_access)])
         except NotAGameEvent:
             game, stream = None, None
+        except GameCorrupt as error:  # said of the game, whichever of its streams is damaged
+            if error.details.get("game_id") == str(access_id):
+                raise error.within(game_id, "grants") from error
+            self.index.found_damaged(game_id)
+            raise
         if not isinstance(game, Game):
             raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
         store.keep(game_id, game)
