@@ -59,9 +59,15 @@ class RecordMissingError(DataError):
         self.version = version
 
 
+PIPELINE_ERROR = " of pipeline caused error: "
+
+
 def error_code(error: rex.ResponseError) -> str:
-    """The first word of an error reply, which Redis uses as the error's code (``WRONGTYPE``, ``OOM``...)."""
+    """The first word of an error reply, which Redis uses as the error's code (``WRONGTYPE``, ``OOM``...).
+    redis-py puts ``Command # 1 (...) of pipeline caused error:`` before the reply of a command of a pipeline."""
     text = str(error)
+    if text.startswith("Command # ") and PIPELINE_ERROR in text:
+        text = text.split(PIPELINE_ERROR, 1)[1]
     return text.split(" ", 1)[0] if text else ""
 
 
