@@ -135,9 +135,11 @@ class _Checker:
         for name in unlisted:
             self.found(name, None, "the game is missing from the list of games")
 
-    def records(self, stream: UUID, part: str, owner: UUID, missing: set[int] | None = None) -> list[Any]:
+    def records(
+        self, stream: UUID, part: str, owner: UUID, missing: set[int] | None = None, *, name: bool = True
+    ) -> list[Any]:
         """Every stored record of a stream that can be read, each counted; a record indexed but missing is
-        named (its version added to ``missing``), and the reading goes on after it."""
+        named (unless ``name`` is false; its version added to ``missing``), and the reading goes on after it."""
         records: list[Any] = []
         after: int | None = None
         while True:
@@ -145,7 +147,8 @@ class _Checker:
                 page = self.store.recorder.select_events(stream, gt=after, limit=PAGE)
             except DataError as error:  # the index names a record the log does not hold
                 version = getattr(error, "version", None)
-                self.found(owner, version, f"damaged record: {error}", part)
+                if name or version is None:
+                    self.found(owner, version, f"damaged record: {error}", part)
                 if version is None:
                     return records
                 if missing is not None:
@@ -200,7 +203,12 @@ class _Checker:
         """The readable entries of the list of games, and each damaged one's version and what is wrong."""
         entries: list[GameIndexed] = []
         damaged: list[tuple[int, str]] = []
-        for record in self.records(list_id, "list", list_id):
+        missing: set[int] = set()
+        expected = 1
+        for record in self.records(list_id, "list", list_id, missing, name=False):
+            # An entry missing (deleted, lost) is said as a damaged one is: the list's, once.
+            missing |= set(range(expected, record.originator_version))
+            expected = record.originator_version + 1
             try:
                 entry = self.store.mapper.to_domain_event(record)
             except Exception as error:
@@ -209,7 +217,8 @@ class _Checker:
             if isinstance(entry, GameIndexed):
                 entries.append(entry)
         self.report.streams += 1
-        return entries, damaged
+        damaged += [(version, "it is missing") for version in missing]
+        return entries, sorted(damaged)
 
     def game(self, game_id: UUID, streams: dict[str, UUID], *, listed: bool) -> bool:
         """Check every part of one game; whether it is a game (not a stream of another kind whose game the
