@@ -6,10 +6,12 @@ refused (a cluster without full coverage, a master out of memory), because it as
 node, with another client. Now each store (each shard) is asked through its own client, on its own hash tag, by
 the way requests go: a read of its log's counter, and a short write beside it (``{tag}:health``, expiring
 after a minute) which fails exactly when a move would (out of memory, read-only replica, disk errors, the
-slot's master down). With ``REDIS_WAIT_REPLICAS``, the write must also reach the replicas, as a move must. A
+slot's master down, ``MISCONF``). With ``REDIS_WAIT_REPLICAS``, the write must also reach the replicas, as a move
+must. A SQLite file is probed with a committed write larger than any move's (a full disk, a read-only file). A
 shard is ``ok``, ``read-only`` (reads work, writes are refused) or ``unavailable``; the whole is ``ok`` when every
-shard is, ``unavailable`` when none serves, and ``degraded`` in between (the process still records the games of
-the shards that serve). Every probe has a deadline (:data:`PROBE_SECONDS`).
+shard is, ``degraded`` when some are (the process still records the games of the shards that serve),
+``read-only`` when none takes writes, and ``unavailable`` when none serves. Every probe has a deadline
+(:data:`PROBE_SECONDS`).
 """
 
 from __future__ import annotations
