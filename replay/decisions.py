@@ -1,9 +1,6 @@
 """Command functions: decide what happens to a game and return the events that say so.
 
-Each function takes the current :class:`~replay.game.Game` (never mutating it) and returns new events, or
-raises an error and returns nothing. All checks happen here, before any event exists: the rules engine
-validates moves, seeded chance outcomes are drawn, timestamps are read. Folding the events later
-(:mod:`replay.game`) never validates again.
+Everything is decided here, before an event exists, so folding an event never validates, draws or reads the clock.
 """
 
 from __future__ import annotations

@@ -1,17 +1,8 @@
-"""Whether the store serves, shard by shard, for ``GET /readyz``; and the version of heronlog that answers
-(``/healthz``, the OpenAPI document, a backup's index).
+"""Whether the store serves, shard by shard, for ``GET /readyz``; and the version of heronlog that answers.
 
-Health tells what requests meet. It once said "redis answered PING" while every request was
-refused (a cluster without full coverage, a master out of memory), because it asked another question, of one
-node, with another client. Now each store (each shard) is asked through its own client, on its own hash tag, by
-the way requests go: a read of its log's counter, and a short write beside it (``{tag}:health``, expiring
-after a minute) which fails exactly when a move would (out of memory, read-only replica, disk errors, the
-slot's master down, ``MISCONF``). With ``REDIS_WAIT_REPLICAS``, the write must also reach the replicas, as a move
-must. A SQLite file is probed with a committed write larger than any move's (a full disk, a read-only file). A
-shard is ``ok``, ``read-only`` (reads work, writes are refused) or ``unavailable``; the whole is ``ok`` when every
-shard is, ``degraded`` when some are (the process still records the games of the shards that serve),
-``read-only`` when none takes writes, and ``unavailable`` when none serves. Every probe has a deadline
-(:data:`PROBE_SECONDS`).
+Each shard is asked the way requests go (a read and a short write on its own hash tag; on SQLite a committed write
+larger than any move's), so readiness fails exactly when a move would; a process whose every shard only reads is
+not ready.
 """
 
 from __future__ import annotations

@@ -1,25 +1,6 @@
-"""``heronlog verify``: read every stored record of every game, fold every stream, and check every snapshot against
-the events it summarises.
-
-The games are found in each store's index of streams (:mod:`replay.census`), not in its notification log, and
-each game is read on its own, part by part (its own stream, its annotations, its grants): one missing or damaged
-record hides nothing else, and every problem is named by the game it belongs to. What it reports, per store
-(shard):
-
-* **damaged records**: an event or snapshot that fails its integrity check (:mod:`replay.integrity`), cannot be
-  read, is indexed but missing, or lacks the checksum the records before it carry;
-* **broken streams**: a stream whose versions are not an unbroken run from 1 (an event missing), or whose events
-  do not fold (a game through the rules, annotations and grants through their own folds);
-* **bad snapshots**: one that does not restore, or restores to another state, line of play or history than the
-  fold of its events at its version (``--drop-bad-snapshots`` deletes them: a game then reads from its events,
-  as it does already whenever a read meets one);
-* **the list of games**: a damaged entry (once, naming the games no readable entry names), a game it names whose
-  events the store does not hold, and a game missing from it.
-
-It also counts what it cannot check: records written before the integrity check existed (read, not proved
-intact), and games recorded under rules this build does not replay (read as recorded; ``heronlog upgrade``).
-Nothing is written unless ``--drop-bad-snapshots`` is given. It reads the whole store: run it when the club can
-spare the time (about the time of a backup).
+"""``heronlog verify``: read every stored record of every store, fold every stream, and check every snapshot against
+the events it summarises (docs/cli.md#verify). Each game is found in its store's index of streams
+(:mod:`replay.census`) and read on its own, part by part: a missing or damaged record hides nothing else.
 """
 
 from __future__ import annotations
