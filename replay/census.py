@@ -1,15 +1,9 @@
-"""Every stream a store holds, and whose each one is: how backups and ``heronlog verify`` find every game past any
-damage.
+"""Every stream a store holds, named by its game: how backups and ``heronlog verify`` find every game past any damage.
 
-The streams are found in each store's index of streams, not in its notification log, and not in the list of
-games: on Redis the sorted set each stream's events are indexed in, on SQLite the stream ids of its events table,
-in memory its log (which cannot lose a record). A missing or damaged record, of a game or of the list, hides no
-other game, and a game whose first event is gone is still found by its later ones.
-
-Each stream is then named by the game it belongs to: the list of games is the store's (its id derives from the
-store's name), a game's annotation and access streams derive their ids from the game's, and every other stream is
-a game's own. Each game is then read on its own (:mod:`replay.backups`, :mod:`replay.verify`).
-"""
+The streams come from the store's index of streams (Redis: each stream's sorted set; SQLite: the stream ids of its
+events table), not from its log of records nor from the list of games, so a missing or damaged record hides no
+other game. The list's id derives from the store's name and a game's comments and grants from the game's id; every
+other stream is a game's own."""
 
 from __future__ import annotations
 
