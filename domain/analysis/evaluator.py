@@ -167,7 +167,9 @@ def evaluate(
             samples[index].rounds += 1
         if number < total_rounds - 1:
             in_play = pruning.halve(in_play, lambda i: estimates.mean(samples[i].margins), kept)
-    return _result(state, seat, moves, samples, spent, seed, total_rounds)
+    return _result(
+        state, seat, moves=moves, samples=samples, spent=spent, seed=seed, total_rounds=total_rounds
+    )
 
 
 def _play_one(sample: _Samples, seat: int, seed: int) -> None:
@@ -182,6 +184,7 @@ def _play_one(sample: _Samples, seat: int, seed: int) -> None:
 def _result(
     state: GameState,
     seat: int,
+    *,
     moves: list[Move],
     samples: list[_Samples],
     spent: int,

@@ -79,4 +79,3 @@ def play_out(state: GameState, seed: int, policy: Any = choose) -> GameState:
         if waiting_for_chance(state):
             state = resolve_chance(state).state
     raise RuntimeError(f"a playout ran past {MAX_STEPS} moves")
-
