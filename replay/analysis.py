@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import singledispatch
@@ -141,6 +141,8 @@ class Run:
     requeued: Mapping[int, tuple[int, datetime]] = field(default_factory=dict)
     """Decisions queued again: the attempt queued, and when."""
     cpu_seconds: float = 0.0
+    last_change: datetime | None = None
+    """When the latest event about this run was decided (None: only its request)."""
 
     @property
     def total(self) -> int:
@@ -220,7 +222,8 @@ def _on_run(stream: Analysis | None, event: Any, **changes: Any) -> Analysis:
     run = stream.run
     if run is None or run.number != event.run:
         return replace(stream, version=event.originator_version)
-    return replace(stream, version=event.originator_version, run=replace(run, **changes))
+    changed = replace(run, **changes, last_change=event.timestamp)
+    return replace(stream, version=event.originator_version, run=changed)
 
 
 @mutate.register
@@ -371,22 +374,15 @@ def lost(run: Run, at: datetime) -> list[int]:
     return found
 
 
-def unclaimed_and_unqueued(run: Run, queued: Sequence[int], at: datetime) -> list[int]:
-    """Open decisions no worker holds and no job in the queue stands for (a job taken from the queue by a worker
-    that died before it could claim it), beyond the grace period after the run's request or their last
-    requeue."""
-    if at - run.requested_on < timedelta(seconds=GRACE_SECONDS):
+def stalled(run: Run, queued: int, at: datetime) -> list[int]:
+    """The open decisions of a run that nothing moves any more: no job of it waits in the queue, no worker holds
+    any of its decisions, and nothing happened to it for `GRACE_SECONDS` (a job taken from the queue by a worker
+    that died before it could claim its decision leaves exactly this)."""
+    if queued or any(run.leased(index, at) for index in run.open_decisions()):
         return []
-    waiting = set(queued)
-    found = []
-    for index in run.open_decisions():
-        if index in waiting or index in run.claims:
-            continue
-        requeued = run.requeued.get(index)
-        if requeued is not None and at - requeued[1] < timedelta(seconds=GRACE_SECONDS):
-            continue
-        found.append(index)
-    return found
+    if at - (run.last_change or run.requested_on) < timedelta(seconds=GRACE_SECONDS):
+        return []
+    return run.open_decisions()
 
 
 def requeue(stream: Analysis, run: Run, index: int) -> DecisionRequeued | DecisionFailed:

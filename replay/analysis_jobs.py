@@ -251,10 +251,10 @@ class Analyses:
             return 0
         at = self.clock()
         candidates = analysis.lost(run, at)
-        if not candidates and len(run.claims) < run.total:
+        if not candidates:
             ours = (str(game_id), run.number)
-            waiting = [job.decision for job in self.queue.waiting() if (job.game_id, job.run) == ours]
-            candidates = analysis.unclaimed_and_unqueued(run, waiting, at)
+            queued = sum(1 for job in self.queue.waiting() if (job.game_id, job.run) == ours)
+            candidates = analysis.stalled(run, queued, at)
         sent = 0
         for index in candidates:
             job = self._requeue(game_id, run, index)
@@ -278,6 +278,8 @@ class Analyses:
                 return None
             if now_run.leased(index, self.clock()) or now_run.attempts(index) != run.attempts(index):
                 return None  # a worker holds it, or another sweep queued it again meanwhile
+            if now_run.last_change != run.last_change and index not in analysis.lost(now_run, self.clock()):
+                return None  # the run moved since the sweep looked: it is not stalled
             event = analysis.requeue(stream, now_run, index)
             if isinstance(event, analysis.DecisionRequeued):
                 resent.append(Job(str(game_id), run.number, index, event.attempt))

@@ -108,15 +108,16 @@ def queue_location(store: StoreConfig, environ: Mapping[str, str]) -> str:
     return "memory:"
 
 
-def make_huey(location: str) -> Any:
-    """The huey instance of a queue location (no results kept: a job's result is in the analysis stream)."""
+def make_huey(location: str, store: StoreConfig) -> Any:
+    """The huey instance of a queue location (no results kept: a job's result is in the analysis stream). On
+    Redis its keys are named after the store's key prefix, so stores that share a server share no queue."""
     from huey import RedisHuey, SqliteHuey
 
     if location.startswith("sqlite://"):
         path = Path(location.removeprefix("sqlite://"))
         path.parent.mkdir(parents=True, exist_ok=True)
         return SqliteHuey(QUEUE_NAME, filename=str(path), results=False)
-    return RedisHuey(QUEUE_NAME, url=location, results=False)
+    return RedisHuey(f"{store.redis_prefix}-{QUEUE_NAME}", url=location, results=False)
 
 
 class HueyQueue:
@@ -200,7 +201,7 @@ def analyses_for(store: StoreConfig, environ: Mapping[str, str], log: Any, playo
         queue = ThreadQueue(lambda job: service.run_job(job))  # noqa: PLW0108  (service is made just below)
         service = Analyses(log, queue, settings)
         return service
-    return Analyses(log, HueyQueue(make_huey(location)), settings)
+    return Analyses(log, HueyQueue(make_huey(location, store)), settings)
 
 
 # --- the workers ------------------------------------------------------------------------------------------------
@@ -219,7 +220,7 @@ def work(
         )
     settings = settings_from(environ)
     box = ServiceBox(lambda: Analyses(open_log(store), queue, settings))
-    queue = HueyQueue(make_huey(location), box.run)
+    queue = HueyQueue(make_huey(location, store), box.run)
     count = workers or worker_count(environ)
     lock = None
     if embedded:
