@@ -278,8 +278,9 @@ class Analyses:
                 return None
             if now_run.leased(index, self.clock()) or now_run.attempts(index) != run.attempts(index):
                 return None  # a worker holds it, or another sweep queued it again meanwhile
-            if now_run.last_change != run.last_change and index not in analysis.lost(now_run, self.clock()):
-                return None  # the run moved since the sweep looked: it is not stalled
+            moved = now_run.claims != run.claims or len(now_run.evaluations) != len(run.evaluations)
+            if moved and index not in analysis.lost(now_run, self.clock()):
+                return None  # a worker took or finished a decision since the sweep looked: it is not stalled
             event = analysis.requeue(stream, now_run, index)
             if isinstance(event, analysis.DecisionRequeued):
                 resent.append(Job(str(game_id), run.number, index, event.attempt))
