@@ -17,7 +17,7 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from uuid import UUID
 
@@ -81,6 +81,29 @@ def install(app: Flask) -> None:
 def analyses() -> Analyses:
     box: LazyAnalyses = current_app.extensions[EXTENSION]
     return box.get()
+
+
+def analysis_progress(game_id: UUID) -> Callable[[], dict[str, Any] | None] | None:
+    """How far the game's analysis has come, asked again at each look of an event stream; None when no
+    analysis of the game is under way (nothing to follow)."""
+    service = analyses()
+    stream = service.stream(game_id)
+    if stream.run is None or stream.run.finished:
+        return None
+
+    def progress() -> dict[str, Any] | None:
+        run = service.stream(game_id).run
+        if run is None:
+            return None
+        return {
+            "run": run.number,
+            "status": "finished" if run.finished else "running",
+            "evaluated": len(run.evaluations),
+            "failed": len(run.failures),
+            "total": run.total,
+        }
+
+    return progress
 
 
 def _local_workers() -> None:

@@ -152,3 +152,34 @@ def test_a_bot_analysis_weighs_its_playouts_in_the_rate_limit(app: Flask, api: A
     answer = api.post("/api/analyse", {"position": position_of(), "playouts": 200})
     assert answer.error() == (429, "rate_limited")
     assert answer.body["details"]["weight"] == 20
+
+
+def test_the_event_stream_carries_the_progress_of_an_analysis_under_way(app: Flask, api: ApiClient) -> None:
+    from tests.unit.api.test_stream_api import parse
+
+    app.config.update(STREAM_POLL_SECONDS=0.02)
+    game_id, token = played_game(api, moves=6)
+    service = app.extensions["heronlog.analysis"].get()
+    sent: list[Any] = []
+    service.queue.send = sent.extend  # the jobs are run below, one at a time, while the stream is open
+    version = api.game(game_id)["version"]
+    api.post(f"/api/games/{game_id}/analysis", {}, token=token, if_match=version)
+    for job in sent[:2]:
+        service.run_job(job)
+    client = app.test_client()
+    text = client.get(f"/api/games/{game_id}/stream?after={version}&timeout=0.3").get_data(as_text=True)
+    progress = [event for event in parse(text) if event.get("event") == "AnalysisProgressed"]
+    assert progress and progress[0]["data"] == {
+        "run": 1,
+        "status": "running",
+        "evaluated": 2,
+        "failed": 0,
+        "total": 6,
+    }
+    assert "id" not in progress[0], "a progress event is no game version: resuming is by the game's versions"
+    for job in sent[2:]:
+        service.run_job(job)
+    finished_text = client.get(f"/api/games/{game_id}/stream?after={version}&timeout=0.1").get_data(
+        as_text=True
+    )
+    assert not [e for e in parse(finished_text) if e.get("event") == "AnalysisProgressed"]

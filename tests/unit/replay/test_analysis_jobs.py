@@ -70,7 +70,9 @@ def test_a_live_claim_is_not_taken_over(setting: Any) -> None:
     log, game_id, queue, service = setting
     service.request(log.get_game(game_id), actor="owner")
     job = queue.sent[0]
-    service._write(game_id, lambda s: analysis.claim(s, job.run, job.decision, attempt=1, worker="w", lease=30))
+    service._write(
+        game_id, lambda s: analysis.claim(s, job.run, job.decision, attempt=1, worker="w", lease=30)
+    )
     assert service.run_job(job) == "held"
     assert not events(log, game_id, analysis.DecisionEvaluated)
 
