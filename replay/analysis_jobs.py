@@ -251,7 +251,7 @@ class Analyses:
             return 0
         at = self.clock()
         candidates = analysis.lost(run, at)
-        if not candidates:
+        if not candidates and analysis.stalled(run, 0, at):  # only then is the queue worth reading
             ours = (str(game_id), run.number)
             queued = sum(1 for job in self.queue.waiting() if (job.game_id, job.run) == ours)
             candidates = analysis.stalled(run, queued, at)
