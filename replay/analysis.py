@@ -390,7 +390,7 @@ def requeue(stream: Analysis, run: Run, index: int) -> DecisionRequeued | Decisi
     attempt = run.attempts(index) + 1
     version, at = stream.version + 1, now()
     if attempt > MAX_ATTEMPTS:
-        reason = f"{MAX_ATTEMPTS} workers took this decision and none finished it"
+        reason = f"its job was sent {MAX_ATTEMPTS} times and no worker finished it"
         return DecisionFailed(stream.id, version, at, run=run.number, index=index, reason=reason)
     return DecisionRequeued(stream.id, version, at, run=run.number, index=index, attempt=attempt)
 

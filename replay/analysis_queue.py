@@ -139,7 +139,7 @@ class HueyQueue:
             self.huey.enqueue(self._task.s(*job))
 
     def waiting(self) -> list[Job]:
-        return [Job(*task.args) for task in self.huey.pending() if task.name == TASK]
+        return [Job(*task.args) for task in self.huey.pending() if task.name == self._task.name]
 
 
 class ThreadQueue:
@@ -280,13 +280,19 @@ def start_local_workers(store: StoreConfig, environ: Mapping[str, str]) -> subpr
         return None
     assert store.sqlite_path is not None
     env = {**os.environ, "HERONLOG_STORE": "sqlite", "HERONLOG_DATA": str(store.sqlite_path.parent)}
-    command = [sys.executable, "-m", "replay.analysis_queue", "--embedded"]
+    # not `-m replay.analysis_queue`: run as __main__, its task would be named after __main__, not this module
+    command = [
+        sys.executable,
+        "-c",
+        "from replay.analysis_queue import main; raise SystemExit(main())",
+        "--embedded",
+    ]
     return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m replay.analysis_queue --embedded``: the local consumer ``start_local_workers`` starts."""
-    parser = argparse.ArgumentParser(prog="python -m replay.analysis_queue")
+    """The local consumer ``start_local_workers`` starts (``--embedded``)."""
+    parser = argparse.ArgumentParser(prog="heronlog-local-workers")
     parser.add_argument("--embedded", action="store_true")
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args(argv)
@@ -294,7 +300,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     return work(
         StoreConfig.from_environ(os.environ), os.environ, workers=args.workers, embedded=args.embedded
     )
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
