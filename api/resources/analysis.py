@@ -174,10 +174,17 @@ def _slot() -> Iterator[None]:
         ) from None
 
 
+ANALYSE_KEY = {
+    **IDEMPOTENCY_KEY,
+    "description": "1 to 200 printable characters, checked as every write's: this request writes nothing, and the "
+    "same body with the same seed is answered with the same figures, so a retry is safe with or without it",
+}
+
+
 @blp.route("/analyse")
 class Analyse(MethodView):
     @errors(blp, *OPEN_WRITE, 422)
-    @blp.doc(security=[{}])
+    @blp.doc(security=[{}], parameters=[ANALYSE_KEY])
     @blp.arguments(AnalyseRequestSchema, error_status_code=400)
     @blp.response(200, EvaluationSchema)
     def post(self, body: Mapping[str, Any]) -> Any:

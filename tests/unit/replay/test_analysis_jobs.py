@@ -82,11 +82,11 @@ def test_a_claim_whose_lease_ran_out_is_queued_again_then_given_up(setting: Any)
     run, _ = service.request(log.get_game(game_id), actor="owner")
     start = now()
     for attempt in range(1, analysis.MAX_ATTEMPTS + 1):
-        service.clock = lambda: start + timedelta(seconds=100 * attempt)
+        service.clock = lambda a=attempt: start + timedelta(seconds=100 * a)
         service._write(
             game_id, lambda s, a=attempt: analysis.claim(s, run.number, 3, attempt=a, worker="dead", lease=30)
         )
-        service.clock = lambda: start + timedelta(seconds=100 * attempt + 31)
+        service.clock = lambda a=attempt: start + timedelta(seconds=100 * a + 31)
         sent = service.sweep(game_id)
         if attempt < analysis.MAX_ATTEMPTS:
             assert sent == 1 and queue.sent[-1] == Job(str(game_id), run.number, 3, attempt + 1)
