@@ -145,6 +145,9 @@ def evaluate(
     kept = {i for i, move in enumerate(moves) if _key(move) in {_key(k) for k in keep}}
     total_rounds = pruning.round_count(len(moves))
     started = clock() if clock is not None else 0.0
+    # past this, even a pass under way stops (a pass is one playout of every move in play: many moves, or a
+    # position whose playouts are long, would otherwise run far beyond the budget)
+    hard_stop = None if seconds is None else started + 2 * seconds
     in_play = list(range(len(moves)))
     spent = 0
     for number in range(total_rounds):
@@ -155,13 +158,22 @@ def evaluate(
         deadline = None if seconds is None else started + seconds * (number + 1) / total_rounds
         passes = 0
         while target is None or passes < target:
-            if passes >= (pruning.FIRST_ROUND_MINIMUM if first else 1):
-                assert clock is not None or deadline is None
-                if deadline is not None and clock is not None and clock() >= deadline:
-                    break
+            enough = passes >= (pruning.FIRST_ROUND_MINIMUM if first else 1)
+            if enough and deadline is not None and clock is not None and clock() >= deadline:
+                break
             for index in in_play:
+                if hard_stop is not None and clock is not None and clock() >= hard_stop:
+                    return _result(
+                        state,
+                        seat,
+                        moves=moves,
+                        samples=samples,
+                        spent=spent,
+                        seed=seed,
+                        total_rounds=number + 1,
+                    )
                 _play_one(samples[index], seat, seed)
-            spent += len(in_play)
+                spent += 1
             passes += 1
         for index in in_play:
             samples[index].rounds += 1
@@ -192,13 +204,14 @@ def _result(
     total_rounds: int,
 ) -> Evaluation:
     order = sorted(
-        range(len(moves)), key=lambda i: (-samples[i].rounds, -estimates.mean(samples[i].margins), i)
+        range(len(moves)),
+        key=lambda i: (-samples[i].rounds, not samples[i].margins, -estimates.mean(samples[i].margins), i),
     )
     best = samples[order[0]]
     values = []
     for i in order:
         sample = samples[i]
-        n = len(sample.margins)
+        n = len(sample.margins)  # 0 only when a time budget's hard stop came first
         common = min(n, len(best.margins))
         differences = [b - m for b, m in zip(best.margins[:common], sample.margins[:common], strict=True)]
         cost, cost_se = estimates.mean(differences), estimates.standard_error(differences)
@@ -208,13 +221,13 @@ def _result(
                 playouts=n,
                 margin=estimates.mean(sample.margins),
                 margin_se=estimates.standard_error(sample.margins),
-                win=sample.wins / n,
+                win=sample.wins / n if n else 0.0,
                 win_se=estimates.win_error(sample.wins, n),
                 rounds=sample.rounds,
                 cost=0.0 if sample is best else cost,
                 cost_se=0.0 if sample is best else cost_se,
-                confidence=None if sample is best else estimates.confidence(cost, cost_se),
-                seats=tuple(total / n for total in sample.sums),
+                confidence=None if sample is best or not n else estimates.confidence(cost, cost_se),
+                seats=tuple(total / n if n else 0.0 for total in sample.sums),
             )
         )
     return Evaluation(seat=seat, moves=tuple(values), playouts=spent, seed=seed, rounds=total_rounds)

@@ -181,3 +181,14 @@ def test_an_evaluation_reads_as_json() -> None:
     assert data["playouts"] == result.playouts and len(data["moves"]) == len(result.moves)
     assert set(data["moves"][0]) >= {"move", "margin", "margin_se", "win", "win_se", "cost", "cost_se"}
     assert isinstance(result, Evaluation)
+
+
+def test_a_time_budget_is_held_even_within_a_pass() -> None:
+    """A clock that jumps past twice the budget mid-pass stops the evaluation there: every legal move is still
+    reported, the ones not played with no playout and no confidence claimed."""
+    state = next(p for p in policy_positions(2, seed=7) if len(domain.legal_moves(p)) >= 6)
+    ticks = iter([0.0] + [0.5] * 8 + [100.0] * 10_000)
+    result = evaluate(state, playouts=None, seconds=10, clock=lambda: next(ticks), seed=1)
+    assert len(result.moves) == len(domain.legal_moves(state))
+    assert result.playouts < 2 * len(result.moves)
+    assert all(value.confidence is None for value in result.moves if value.playouts == 0)
