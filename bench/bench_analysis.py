@@ -218,16 +218,30 @@ def analyse_through_queue(store: StoreConfig, log: Any, game: Any, count: int) -
     }
 
 
-def plain_loop(game: Any, run_seed: int) -> float:
-    """CPU seconds of the same evaluations in a plain loop, in this process."""
-    started = time.process_time()
+def plain_loop(log: Any, game: Any, every: int) -> tuple[float, float]:
+    """Every ``every``-th decision of the game's latest analysis evaluated again in a plain loop in this process,
+    with the very seeds and budget its jobs had (the same playouts): (CPU seconds here, CPU seconds the jobs
+    reported for the same decisions)."""
+    stream = log.stores.of(game.id).read(analysis.stream_id(game.id), analysis.project_analysis)
+    run = stream.run
+    spent = {event.index: event.cpu_seconds for event in _evaluations(log, game.id)}
     full = game.with_states_from_start()
-    for decision in analysis.decisions_of(game):
+    here = there = 0.0
+    for decision in run.decisions[::every]:
         index = decision["index"]
-        position = full.states[index - 1]
         played = game.records[game.line[index - 1]].move
-        evaluate(position, playouts=PLAYOUTS, seed=decision_seed(run_seed, index), keep=[played])
-    return time.process_time() - started
+        started = time.process_time()
+        evaluate(
+            full.states[index - 1], playouts=run.playouts, seed=decision_seed(run.seed, index), keep=[played]
+        )
+        here += time.process_time() - started
+        there += spent[index]
+    return here, there
+
+
+def _evaluations(log: Any, game_id: Any) -> list[Any]:
+    events = log.stores.of(game_id).stream_events(analysis.stream_id(game_id))
+    return [event for event in events if isinstance(event, analysis.DecisionEvaluated)]
 
 
 def main() -> int:
@@ -237,10 +251,6 @@ def main() -> int:
     policy_rate = cpu_rate(lambda i: (play_out(positions[i % 12], i), 1)[1], 3.0)
     uniform_rate = cpu_rate(lambda i: (play_out(positions[i % 12], i, uniform), 1)[1], 3.0)
     rate, rate_se, margin, margin_se = head_to_head(HEAD_TO_HEAD)
-    one_decision = positions[0]
-    per_decision = cpu_rate(
-        lambda i: (evaluate(one_decision, playouts=PLAYOUTS, seed=i), 1)[1], 4.0, repeats=1
-    )
 
     lines = [
         "## Computer analysis (bench_analysis.py)\n",
@@ -258,8 +268,6 @@ def main() -> int:
         f"| one policy seat against three uniform random seats, {HEAD_TO_HEAD} games, seats rotated | "
         f"wins **{rate:.0%} ± {rate_se:.0%}**, mean margin **{margin:+.1f} ± {margin_se:.1f} CP** | "
         "a uniform random seat wins 25% |",
-        f"| one mid-game decision evaluated with {PLAYOUTS} playouts | **{1 / per_decision:.2f} s CPU** | "
-        f"{PLAYOUTS / games_per_cpu_second:.2f} s for as many whole random games |",
     ]
 
     with contextlib.ExitStack() as stack:
@@ -272,14 +280,15 @@ def main() -> int:
         log = open_log(store)
         game = recorded_game(log, seed=77)
         decisions = len(analysis.decisions_of(game))
-        plain = plain_loop(game, run_seed=1)
         one = analyse_through_queue(store, log, game, 1)
+        sample_here, sample_jobs = plain_loop(log, game, every=4)
         second = recorded_game(log, seed=78)
         two = analyse_through_queue(store, log, second, 2)
         log.close()
 
     jobs = one["decisions"]
-    overhead = one["workers_cpu"] / one["evaluate_cpu"]
+    plain = one["evaluate_cpu"] * sample_here / sample_jobs  # the whole game in a plain loop, from the sample
+    overhead = one["workers_cpu"] / plain
     machinery = (one["workers_cpu"] - one["evaluate_cpu"]) / jobs
     redis_per_job = one["redis_cpu"] / jobs
     seconds_per_job = one["evaluate_cpu"] / jobs
@@ -287,11 +296,12 @@ def main() -> int:
     throughput_two = two["decisions"] / two["wall"]
     lines += [
         f"| a whole recorded 4-player game ({decisions} decisions, {PLAYOUTS} playouts each), the evaluations in "
-        f"a plain loop | **{plain:.0f} s CPU** | {plain * games_per_cpu_second / decisions:.0f} random games' "
-        "worth per decision |",
-        f"| the same game through the queue, one worker: the workers' CPU against the evaluations' own | "
-        f"**{overhead:.3f} x** (target at most 1.2 x) | the plain loop above: {plain:.0f} s; in the jobs: "
-        f"{one['evaluate_cpu']:.0f} s; the worker process in all: {one['workers_cpu']:.0f} s |",
+        f"a plain loop | **{plain:.0f} s CPU** (every 4th decision run again here with its job's seed: "
+        f"{sample_here:.1f} s, against {sample_jobs:.1f} s in the jobs) | "
+        f"{plain * games_per_cpu_second / decisions:.0f} random games' worth per decision |",
+        f"| the same game through the queue, one worker: the worker's whole CPU against the plain loop's | "
+        f"**{overhead:.3f} x** (target at most 1.2 x) | the evaluations inside the jobs: {one['evaluate_cpu']:.0f} s; "
+        f"the worker processes in all: {one['workers_cpu']:.0f} s |",
         f"| one worker's throughput | **{throughput_one:.2f} decisions/s** ({one['wall']:.0f} s for the game) | "
         f"{one['busy']:.2f} of {os.cpu_count()} cores busy on the machine meanwhile |",
         f"| two workers (another recorded game, {two['decisions']} decisions) | **{two['wall']:.0f} s** for the "
