@@ -150,7 +150,7 @@ export function lineChart(players, points, current = null) {
  * The computer analysis's chart: each player's expected final margin (their total less the best other total,
  * CP) after every decision analysed. `points` is a list of {label, version, seat, values: [margin per seat], mark};
  * a move marked ?!, ? or ?? carries its glyph over the mover's point; `current` is the version shown, and
- * clicking a point calls onPick(version). The zero line is the tie; above it a player is ahead.
+ * clicking a point (with a mouse) calls onPick(version). The zero line is the tie; above it a player is ahead.
  */
 export function marginChart(players, points, current, onPick) {
   const width = 640;
@@ -180,14 +180,10 @@ export function marginChart(players, points, current, onPick) {
     const px = x(i);
     const py = y(point.values[point.seat] || 0);
     const label = `${point.label}: ${players[point.seat] ? players[point.seat].name : ""} ${point.values[point.seat] >= 0 ? "+" : ""}${(point.values[point.seat] || 0).toFixed(1)}${point.mark ? ` ${point.mark}` : ""}`;
-    const hit = s("circle", { cx: px, cy: py, r: point.mark ? 5 : 3, class: `pick${point.mark ? " marked" : ""}`, tabindex: "0", role: "button", "aria-label": label }, s("title", {}, label));
+    // a shortcut for the mouse (the step bar and the list of moves reach every move, by keyboard and on a phone):
+    // no control of its own, so the chart stays one image for a screen reader
+    const hit = s("circle", { cx: px, cy: py, r: point.mark ? 5 : 3, class: `pick${point.mark ? " marked" : ""}` }, s("title", {}, label));
     hit.addEventListener("click", () => onPick(point.version));
-    hit.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        onPick(point.version);
-      }
-    });
     nodes.push(hit);
     if (point.mark) nodes.push(s("text", { x: px, y: py - 8, class: `t small glyph-mark mark-${point.mark === "??" ? "blunder" : point.mark === "?" ? "mistake" : "dubious"}`, "text-anchor": "middle" }, point.mark));
   });
@@ -205,5 +201,5 @@ export function marginChart(players, points, current, onPick) {
       ),
     ),
   );
-  return h("figure", { class: "line-chart margin-chart" }, s("svg", { viewBox: `0 0 ${width} ${height}`, role: "group", "aria-label": summary, class: "chart-svg" }, ...nodes), h("figcaption", {}, legend));
+  return h("figure", { class: "line-chart margin-chart" }, s("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": summary, class: "chart-svg" }, ...nodes), h("figcaption", {}, legend));
 }

@@ -122,6 +122,11 @@ def test_a_finished_game_is_analysed_by_two_workers_and_the_page_shows_the_chart
     page.locator("#analysis").scroll_into_view_if_needed()
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, "nothing is wider than a phone"
+    controls = page.locator("#analysis button:visible, #analysis summary:visible")
+    assert controls.count() >= 3
+    for number in range(controls.count()):
+        box = controls.nth(number).bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, (controls.nth(number).inner_text(), box)
     page.locator("#analysis").screenshot(path=str(shots / "analysis-phone.png"))
     page.set_viewport_size({"width": 1280, "height": 900})
 
