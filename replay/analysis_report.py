@@ -8,7 +8,7 @@ page's "Annotate this" offers: the best move, the move played and what it cost, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -150,14 +150,3 @@ def report(
         decisions=[decision_view(game, decision, run) for decision in run.decisions],
     )
     return base
-
-
-def chart(decisions: Sequence[Mapping[str, Any]], seats: int) -> list[list[float | None]]:
-    """Each seat's expected final margin after each decision (None where a decision has no evaluation yet): the
-    points of the replay page's chart, one list per seat."""
-    lines: list[list[float | None]] = [[] for _ in range(seats)]
-    for decision in decisions:
-        played = decision.get("played")
-        for seat in range(seats):
-            lines[seat].append(played["seats"][seat] if played else None)
-    return lines
