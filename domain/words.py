@@ -1,14 +1,8 @@
-"""The game's words for things and questions: what the board's places, the piles, the icons and the seats are
-called (`source_text`, `target_text`, `pool_text`, `icons_text`, `seat_text`, `part_text`), the question the
-pending prompt asks (`prompt_text(state)`, the recording page's heading and the engine's turn errors), and what
-that question alone does not say (`prompt_help(state)`: a castle dealt again, R-S03).
+"""The game's words for things and questions: what the board's places, piles, icons and seats are called, the
+question the pending prompt asks (`prompt_text`), and what it alone does not say (`prompt_help`, R-S03).
 
-These words sit below the engine (`domain.engine` quotes them in its errors); the log's sentences about moves,
-which run the engine to tell what the solo rival did, are `domain.describe`, above it.
-
-Everything a person reads names places as the rulebook and the board do ("steward room 2", "starting pair 1",
-"the blue tile space of yard 1"), counts from 1 and names players: the engine's ids (``offer_0:resource``,
-``yard_tiles``) stay in the moves and prompts' data, never in these words."""
+The words live in the engine alone: the server sends them and the pages show what it sends.
+"""
 
 from __future__ import annotations
 

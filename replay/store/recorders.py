@@ -1,26 +1,4 @@
-"""The four Redis recorders of the eventsourcing library: aggregate, application, tracking and process.
-
-Key layout, for an application named ``N`` with the key prefix ``P`` (``T`` is the hash tag ``{P:N}``):
-
-===============================  ===========  ================================================================
-key                              type         holds
-===============================  ===========  ================================================================
-``T:events:log``                 hash         the notification log: notification id -> record
-                                              ``<topic>\\n<version>\\n<originator>\\n<state>``
-                                              (:func:`pack_record`). The only copy of each event's state.
-``T:events:last``                string       the last notification id given out
-``T:events:notices``             stream       one short entry per commit (trimmed to about 1000), for
-                                              subscriptions to block on (``XREAD BLOCK``)
-``T:events:seq:<originator>``    sorted set   one aggregate's events: score = version, member = notif. id
-``T:<purpose>:agg:<originator>`` sorted set   aggregate recorder (snapshots): score = version, member =
-                                              ``<version>\\n<topic>\\n<state>``
-``T:tracking``                   hash         upstream application name -> last processed notification id
-``T:view:<name>``                any          a projection's own data (:meth:`RedisTrackingRecorder.view_key`)
-===============================  ===========  ================================================================
-
-Every append is one Lua script (``replay.store.scripts``) that checks everything before it writes, so a clash
-writes nothing and notification ids follow commit order without gaps or interleaving.
-"""
+"""The four Redis recorders of the eventsourcing library: aggregate, application, tracking and process."""
 
 from __future__ import annotations
 
@@ -361,16 +339,30 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         return self._paged(after, self._parse_new_events(after, reply))
 
     def count_and_select_new_events(
-        self, counter: str, weight: int, seconds: int, after: Sequence[tuple[UUID | str, int]]
-    ) -> tuple[int, list[list[StoredEvent]]]:
+        self,
+        counter: str,
+        weight: int,
+        seconds: int,
+        after: Sequence[tuple[UUID | str, int]],
+        claim: tuple[str, str, int] | None = None,
+    ) -> tuple[int, str | None, list[list[StoredEvent]]]:
         """Add ``weight`` to the rate-limit counter ``counter`` (a key under this store's hash tag, kept
         ``seconds``), then read as :meth:`select_new_events` does, in the same round trip: the write guard's
-        count and the write's read of its game (``GameStore.count_reading``). A write (the count): sent once."""
-        script = self.datastore.script(scripts.COUNT_AND_SELECT_NEW_EVENTS)
+        count and the write's read of its game (``GameStore.count_reading``). ``claim`` (a Redis key under the
+        same tag, a kind of write, seconds): an ``Idempotency-Key``'s use, kept unless one is kept already; the
+        use kept is returned (None without a claim). A write (the count): sent once."""
         keys, args = self._new_events_keys(after)
-        reply = self.datastore.write(lambda: script([counter, *keys], [weight, seconds, *args]))
-        found = self._parse_new_events(after, reply[1:])
-        return int(reply[0]), self._paged(after, found)
+        if claim is None:
+            script = self.datastore.script(scripts.COUNT_AND_SELECT_NEW_EVENTS)
+            reply = self.datastore.write(lambda: script([counter, *keys], [weight, seconds, *args]))
+            return int(reply[0]), None, self._paged(after, self._parse_new_events(after, reply[1:]))
+        used, kind, keep = claim
+        claiming = self.datastore.script(scripts.COUNT_CLAIM_AND_SELECT_NEW_EVENTS)
+        reply = self.datastore.write(
+            lambda: claiming([counter, used, *keys], [weight, seconds, kind, max(1, keep), *args])
+        )
+        first = reply[1].decode() if isinstance(reply[1], bytes) else str(reply[1])
+        return int(reply[0]), first, self._paged(after, self._parse_new_events(after, reply[2:]))
 
     def _paged(
         self, after: Sequence[tuple[UUID | str, int]], found: Sequence[list[StoredEvent] | None]
