@@ -44,6 +44,12 @@ _RULES = {
 MAX_REDEALS = 20
 """How often the castle may be dealt again (R-S03) while drawing the rest, before the layout is refused: a
 layout whose given cards leave almost no other deal would otherwise draw on and on."""
+MAX_ENTRIES = 500
+"""The most entries (ids, dice, seats) a layout may hold before it is refused unread: the largest table, four
+players with Matcha, lays out 79. A layout of thousands of made-up places is refused at once, so that the cost
+of its checks stays that of a real table's (docs/api/limits.md)."""
+MAX_DEPTH = 3
+"""How deep a layout's entries lie: ``offer.1.resource`` is the deepest."""
 DIE_TILE_SEARCH = 20_000
 """How many die tiles the search for an order of draws may lay before it gives up (R-S05): a whole castle
 takes 13, and the search goes back only where a layout leaves a space free."""
@@ -59,10 +65,13 @@ class Problems:
     """The problems found in a layout, each under its field with the rule's number."""
 
     items: list[dict[str, Any]] = field(default_factory=list)
+    fields: set[str] = field(default_factory=set)
+    """The fields with a problem: the first problem of a field says it."""
 
     def add(self, path: Path, message: str, rule: str | None) -> None:
         name = field_name(path)
-        if not any(item["field"] == name for item in self.items):  # the first problem of a field says it
+        if name not in self.fields:
+            self.fields.add(name)
             self.items.append({"field": name, "rule": rule, "message": message})
 
     def raise_any(self) -> None:
@@ -213,34 +222,70 @@ def path_of(state: GameState, frame: DealCard) -> Path:
     return ("matcha", "platform")
 
 
+class _TooLarge(Exception):
+    """A layout with more entries than any table (`MAX_ENTRIES`): the walk stops at the first one too many."""
+
+
 def _entries(layout: Any, problems: Problems) -> dict[Path, Any]:
     """Every entry of the layout by its path (None for an entry left out), its shape checked: ids are text,
-    dice and seats whole numbers."""
+    dice and seats whole numbers. Past `MAX_ENTRIES` entries (a list's items each count) or `MAX_DEPTH`
+    levels the layout is refused at once: no table has such a layout, and the walk stays bounded."""
     found: dict[Path, Any] = {}
     if not isinstance(layout, Mapping):
         problems.add(("layout",), "a layout is a JSON object of sections", None)
         return found
+    budget = [MAX_ENTRIES]
+
+    def spend(count: int) -> None:
+        budget[0] -= count
+        if budget[0] < 0:
+            raise _TooLarge
 
     def walk(path: Path, value: Any) -> None:
-        if isinstance(value, Mapping):
+        if len(path) > MAX_DEPTH:
+            spend(1)
+            problems.add(path[: MAX_DEPTH + 1], "a layout's entries lie at most three levels deep", None)
+        elif isinstance(value, Mapping):
             for key, item in value.items():
                 walk((*path, str(key)), item)
         elif isinstance(value, list) and path[0] not in ("dice", "stack", "die_tiles"):
             for index, item in enumerate(value):
                 walk((*path, str(index)), item)
         elif _whole(path) or value is None or isinstance(value, str):
+            spend(len(value) if isinstance(value, list) else 1)
             found[path] = value
         else:
+            spend(1)
             problems.add(
-                path, f"{value!r} is not the id of a card or tile (a text such as 'S4')", _rule(path)
+                path,
+                f"{_cut(repr(value))} is not the id of a card or tile (a text such as 'S4')",
+                _rule(path),
             )
 
-    for key, value in layout.items():
-        if key not in SECTIONS:
-            problems.add((str(key),), f"a layout has no section {key!r} (it has {', '.join(SECTIONS)})", None)
-            continue
-        walk((key,), value)
+    try:
+        for key, value in layout.items():
+            if key not in SECTIONS:
+                spend(1)
+                problems.add(
+                    (str(key),), f"a layout has no section {key!r} (it has {', '.join(SECTIONS)})", None
+                )
+                continue
+            walk((key,), value)
+    except _TooLarge:
+        message = (
+            f"a layout holds at most {MAX_ENTRIES} entries (a table of four with Matcha lays out 79): this one "
+            "holds more"
+        )
+        error = {"field": "layout", "rule": None, "message": message}
+        raise InvalidLayout(
+            f"layout: {message}", details={"field": "layout", "limit": MAX_ENTRIES, "errors": [error]}
+        ) from None
     return found
+
+
+def _cut(text: str, most: int = 40) -> str:
+    """A value as an error quotes it: its first characters only."""
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def _whole(path: Path) -> bool:

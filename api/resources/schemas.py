@@ -8,13 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate, validates_schema
 
 from api.resources.errors import STATUS
 from replay.game import MAX_VERSION
 
 MAX_BATCH = 500
 """The most moves one request may carry (a whole game recorded offline fits)."""
+MAX_MOVE_FIELDS = 16
+"""The most fields one move may have (the engine's moves have at most 5)."""
+MAX_OBJECT_FIELDS = 40
+"""The most fields of the other objects a request sends whose fields are open (setup options, an annotation's
+target, a player's tallies): the largest has 20."""
 
 SEAT = "the seat's index, from 0: seat 0 is the game's first player, whom messages call 'seat 1'"
 """The description of every ``seat`` field: JSON counts seats from 0, the words people read count from 1."""
@@ -51,6 +56,34 @@ class StrictBoolean(fields.Boolean):
         if not isinstance(value, bool):
             raise self.make_error("invalid", input=value)
         return value
+
+
+class BoundedList(fields.List):
+    """A list whose length is checked before its items are read: a body of a million items is refused for its
+    length at once, not after a million items were checked (docs/api/limits.md#shapes)."""
+
+    def __init__(self, inner: Any, *, most: int, least: int = 0, **kwargs: Any) -> None:
+        super().__init__(inner, validate=validate.Length(min=least, max=most), **kwargs)
+        self.most = most
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+        if isinstance(value, list) and len(value) > self.most:
+            raise ValidationError(f"Longer than maximum length {self.most}.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class BoundedDict(fields.Dict):
+    """An object of open fields, their number checked before any is read (as :class:`BoundedList`)."""
+
+    def __init__(self, *, most: int = MAX_OBJECT_FIELDS, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.most = most
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[Any, Any]:
+        if isinstance(value, dict) and len(value) > self.most:
+            raise ValidationError(f"At most {self.most} fields.")
+        result: dict[Any, Any] = super()._deserialize(value, attr, data, **kwargs)
+        return result
 
 
 class ErrorSchema(Schema):
@@ -199,14 +232,14 @@ MOVE_MARK = "x-heronlog-move"
 """Marks a move's place in the OpenAPI document, where :mod:`api.resources.openapi` puts the typed move union."""
 
 
-class MoveField(fields.Dict):
+class MoveField(BoundedDict):
     """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it. Documented as
     the union of every move kind, told apart by ``kind`` (the schema ``Move`` of the OpenAPI document)."""
 
     def __init__(self, **kwargs: Any) -> None:
         metadata = {"description": "a move exactly as GET legal-moves lists it", **kwargs.pop("metadata", {})}
         metadata[MOVE_MARK] = True
-        super().__init__(keys=fields.String(), metadata=metadata, **kwargs)
+        super().__init__(most=MAX_MOVE_FIELDS, keys=fields.String(), metadata=metadata, **kwargs)
 
 
 # --- games ------------------------------------------------------------------------------------------------
@@ -227,11 +260,11 @@ class NewGameSchema(Schema):
     seed = fields.Integer(
         allow_none=True, load_default=None, strict=True, validate=validate.Range(min=0, max=2**53)
     )
-    options = fields.Dict(load_default=dict)
-    expansions = fields.List(
+    options = BoundedDict(load_default=dict)
+    expansions = BoundedList(
         fields.String(validate=validate.OneOf(["matcha"])),
+        most=1,
         load_default=list,
-        validate=validate.Length(max=1),
         metadata={
             "description": 'the expansions in play: [] (the base game) or ["matcha"]',
             "example": ["matcha"],
@@ -479,12 +512,17 @@ class MoveSubmissionSchema(Schema):
     seat = fields.Integer(
         allow_none=True, strict=True, metadata={"description": f"for one move: {SEAT}; null for chance"}
     )
-    moves = fields.List(
-        MoveField(),
-        validate=validate.Length(min=1, max=MAX_BATCH),
-        metadata={"description": "a batch: every move, in order"},
+    moves = BoundedList(
+        MoveField(), least=1, most=MAX_BATCH, metadata={"description": "a batch: every move, in order"}
     )
     expected_version = expected_version_field()
+
+    @pre_load
+    def few_fields(self, data: Any, **_: Any) -> Any:
+        # unknown fields are a move's own: counted before marshmallow reads each of them
+        if isinstance(data, dict) and len(data) > MAX_MOVE_FIELDS + 1:
+            raise ValidationError(f"a move has at most {MAX_MOVE_FIELDS} fields")
+        return data
 
     @validates_schema
     def one_or_many(self, data: dict[str, Any], **_: Any) -> None:
@@ -536,9 +574,9 @@ class ResolutionSchema(Schema):
     move = MoveField(
         metadata={"description": "the move really played in its place, as the report's legal_moves list it"}
     )
-    moves = fields.List(
+    moves = BoundedList(
         MoveField(),
-        validate=validate.Length(max=MAX_BATCH),
+        most=MAX_BATCH,
         metadata={
             "description": "instead of move: every move really played in its place, in order ([]: the "
             "recorded move never happened, it leaves the line)"
@@ -563,10 +601,10 @@ class AmendSchema(Schema):
         required=True, strict=True, validate=VERSION, metadata={"description": "the move to replace"}
     )
     move = MoveField(required=True)
-    resolutions = fields.List(
+    resolutions = BoundedList(
         fields.Nested(ResolutionSchema),
+        most=MAX_BATCH,
         load_default=list,
-        validate=validate.Length(max=MAX_BATCH),
         metadata={
             "description": "for each later move that no longer fits after the correction, what was really "
             "played there (one per misfit, found with dry runs: the report's first_misfit); the later moves "
@@ -576,6 +614,21 @@ class AmendSchema(Schema):
     )
     dry_run = StrictBoolean(load_default=False, metadata={"description": "report only, write nothing"})
     expected_version = expected_version_field()
+
+    @pre_load
+    def few_moves(self, data: Any, **_: Any) -> Any:
+        # counted before any is read: 500 resolutions of 500 moves each would be a quarter of a million moves
+        resolutions = data.get("resolutions") if isinstance(data, dict) else None
+        if isinstance(resolutions, list) and len(resolutions) <= MAX_BATCH:
+            moves = sum(
+                len(entry["moves"]) if isinstance(entry, dict) and isinstance(entry.get("moves"), list) else 1
+                for entry in resolutions
+            )
+            if moves > MAX_BATCH:
+                raise ValidationError(
+                    f"the resolutions hold at most {MAX_BATCH} moves in all ({moves} sent)", "resolutions"
+                )
+        return data
 
 
 class MisfitSchema(Schema):
@@ -1082,13 +1135,13 @@ class NewAnnotationSchema(Schema):
     version = fields.Integer(required=True, strict=True, validate=VERSION)
     text = fields.String(required=True, validate=validate.Length(min=1, max=4000))
     glyph = fields.String(load_default=None, allow_none=True)
-    target = fields.Dict(load_default=None, allow_none=True)
+    target = BoundedDict(load_default=None, allow_none=True)
 
 
 class AnnotationEditSchema(Schema):
     text = fields.String(validate=validate.Length(min=1, max=4000))
     glyph = fields.String(allow_none=True)
-    target = fields.Dict(allow_none=True)
+    target = BoundedDict(allow_none=True)
 
 
 # --- access -----------------------------------------------------------------------------------------------
@@ -1126,20 +1179,21 @@ class AccessSchema(Schema):
 class ScoreSheetRequestSchema(Schema):
     """End-of-game tallies of a game that was not recorded; the rulebook's scorer gives the points."""
 
-    players = fields.List(
-        fields.Dict(keys=fields.String()),
+    players = BoundedList(
+        BoundedDict(keys=fields.String()),
         required=True,
-        validate=validate.Length(min=1, max=4),
+        least=1,
+        most=4,
         metadata={
             "description": "one object of tallies per player, in turn order",
             "example": [{"name": "Aiko", "cp": 41, "coins": 6, "seals": 2, "food": 3, "iron": 7, "pearl": 1}],
         },
     )
     tie_break = fields.String(load_default="turn_order", validate=validate.OneOf(["turn_order", "shared"]))
-    expansions = fields.List(
+    expansions = BoundedList(
         fields.String(validate=validate.OneOf(["matcha"])),
+        most=1,
         load_default=list,
-        validate=validate.Length(max=1),
         metadata={
             "description": 'with ["matcha"] each player may also give whisks and geishas (or geisha_points)'
         },

@@ -110,7 +110,7 @@ class Exchange:
             imported = exports.refold(data, game_id=new_id, limits=limits)
             return list(imported.game_events), list(imported.annotation_events), None
 
-        asked = fingerprint("import", data=data, keep_id=keep_id, game_id=game_id)
+        asked = fingerprint("import", data=data, keep_id=keep_id, game_id=game_id) if idempotency_key else ""
         new = self.creation.new_owned_game
         if game_id is not None or not keep_id:
             return new(idempotency_key, asked, decide, game_id=game_id, listed_at=listed_at)
