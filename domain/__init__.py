@@ -16,6 +16,7 @@ storage, HTTP or time. This module only re-exports the public face; no module of
 from __future__ import annotations
 
 from domain.catalog import Catalog
+from domain.catalog_schema import check_catalog
 from domain.describe import describe, payment_text
 from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, step
 from domain.errors import (
@@ -68,6 +69,7 @@ __all__ = [
     "apply",
     "board_parts",
     "catalog_of",
+    "check_catalog",
     "coordinates",
     "describe",
     "expansions_of",

@@ -185,6 +185,9 @@ class Limits:
     now: datetime
     max_events: int = 0
     parent_version: Callable[[UUID], int | None] | None = None
+    catalog_schema: bool = True
+    """Whether the catalog is held to its schema (`domain.check_catalog`): a restore of this installation's
+    own backup is not, so that a game stored before the schema comes back as it was."""
 
 
 def event_count(document: Any) -> int:
@@ -229,20 +232,31 @@ def _lone_surrogate(document: Any) -> str | None:
         return None
     except (TypeError, ValueError, OverflowError, UnicodeError):
         pass
-    stack: list[tuple[str, Any]] = [("document", document)]
+    # each place kept as a link to the one above it, spelt out only for the one found: a path made for every
+    # value of a deep document cost the product of its size and its depth
+    stack: list[tuple[Any, Any]] = [(document, None)]
     while stack:
-        path, item = stack.pop()
+        item, where = stack.pop()
         if isinstance(item, str):
             if text.has_surrogate(item):
-                return path
+                return _place(where)
         elif isinstance(item, Mapping):
             for key, child in item.items():
                 if isinstance(key, str) and text.has_surrogate(key):
-                    return path
-                stack.append((f"{path}.{key}" if path != "document" else str(key), child))
+                    return _place(where)
+                stack.append((child, (where, key)))
         elif isinstance(item, list):
-            stack.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
+            stack.extend((child, (where, index)) for index, child in enumerate(item))
     return None
+
+
+def _place(where: Any) -> str:
+    """A place kept as links as a problem's position names it: ``events[3].data.description``."""
+    names: list[str] = []
+    while where is not None:
+        where, name = where
+        names.append(f"[{name}]" if isinstance(name, int) else f".{name}")
+    return ("".join(reversed(names)) or ".document").removeprefix(".")
 
 
 _HINTS: dict[type[DomainEvent], dict[str, Any]] = {}
@@ -575,6 +589,8 @@ def _created(
         return None
     if not _parent_here(given["parent"], document, game_id, problems, limits):
         return None
+    if limits.catalog_schema and not _catalog_fits(given["catalog"], problems):
+        return None
     rules_version = str(document["rules_version"])  # one of rules.COMPATIBLE: the caller checked it
     try:
         event, _ = decisions.create(
@@ -627,6 +643,19 @@ def _created(
     return mutate(created, None), created
 
 
+def _catalog_fits(catalog: Any, problems: _Problems) -> bool:
+    """Whether an export's catalog (its own, or the one packaged when it was made) fits the catalog's schema
+    (`domain.check_catalog`: depth, types, ranges); else a problem at ``catalog``, before the rules read it."""
+    if catalog is None:
+        return True
+    try:
+        domain.check_catalog(catalog)
+    except domain.DomainError as error:
+        problems.add("catalog", error.message, error=error.to_dict())
+        return False
+    return True
+
+
 def _created_at(document: Mapping[str, Any], problems: _Problems, limits: Limits) -> datetime | None:
     """When the exported game was created, if it is a real date (from 2000 to this import, give or take the
     clock's grace); else a problem at ``created_at`` and None."""
@@ -669,6 +698,8 @@ def _created_as_recorded(
             problems.add("parent", "parent must be null or {game_id: a game's id, version: a version from 1}")
         return None
     if not _parent_here(given["parent"], document, game_id, problems, limits):
+        return None
+    if limits.catalog_schema and not _catalog_fits(given["catalog"], problems):
         return None
     at = _created_at(document, problems, limits)
     if at is None:

@@ -234,6 +234,9 @@ def _position(body: Mapping[str, Any]) -> domain.GameState:
             )
         data["catalog"] = body["catalog"]
     try:
+        domain.check_catalog(
+            data["catalog"]
+        )  # a client's catalog: held to the schema before the rules read it
         return domain.state_from_dict(data)
     except domain.DomainError as error:
         raise ApiError("invalid_position", error.message) from None

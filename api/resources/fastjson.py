@@ -79,23 +79,45 @@ def _standard(data: str | bytes) -> Any:
         raise json.JSONDecodeError("a number has more than 4,300 digits", "number", 0) from None
 
 
+LOCATE_LIMIT = 10_000
+"""Values a search for a lone surrogate's place reads before it names the body as a whole (``$``)."""
+
+
 def _lone_surrogate(value: Any) -> str | None:
     """Where a lone surrogate is in decoded JSON (``$.players[0]``), or None. Only the standard library's
-    reading can give one (msgspec refuses them), so only a body msgspec refused is walked."""
-    stack: list[tuple[str, Any]] = [("$", value)]
-    while stack:
-        path, item = stack.pop()
+    reading can give one (msgspec refuses them), so only a body msgspec refused is looked at: msgspec writing it
+    again (in C, once) says whether one is there at all; then at most `LOCATE_LIMIT` values are read to say
+    where, each place kept as a link to the one above it and spelt out only for the one found."""
+    try:
+        msgspec.json.encode(value)
+        return None
+    except (TypeError, ValueError, OverflowError, UnicodeError):
+        pass
+    stack: list[tuple[Any, Any]] = [(value, None)]
+    for _ in range(LOCATE_LIMIT):
+        if not stack:
+            break
+        item, where = stack.pop()
         if isinstance(item, str):
             if has_surrogate(item):
-                return path
+                return _spelt(where)
         elif isinstance(item, dict):
             for key, child in item.items():
                 if has_surrogate(key):
-                    return f"{path} (a key)"
-                stack.append((f"{path}.{key}", child))
+                    return f"{_spelt(where)} (a key)"
+                stack.append((child, (where, key)))
         elif isinstance(item, list):
-            stack.extend((f"{path}[{index}]", child) for index, child in enumerate(item))
-    return None
+            stack.extend((child, (where, index)) for index, child in enumerate(item))
+    return "$"
+
+
+def _spelt(where: Any) -> str:
+    """A place kept as links (the place above, the key or index there) as JSONPath: ``$.players[0]``."""
+    names: list[str] = []
+    while where is not None:
+        where, name = where
+        names.append(f"[{name}]" if isinstance(name, int) else f".{name}")
+    return "$" + "".join(reversed(names))
 
 
 class FastJSONProvider(DefaultJSONProvider):

@@ -20,11 +20,45 @@ from replay.game import Game
 
 
 def plain(value: Any) -> Any:
-    """JSON-ready data from the engine's dictionaries (tuples become lists, keys become text)."""
-    if isinstance(value, Mapping):
-        return {str(key): plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
+    """JSON-ready data from the engine's dictionaries (tuples become lists, keys become text).
+
+    Walked without recursion: a stored game's catalog may be nested hundreds of levels deep (one imported
+    before the catalog's schema), and reading it must not run out of stack."""
+    if not isinstance(value, Mapping | list | tuple):
+        return _scalar(value)
+    top: list[Any] = [None]
+    # (what to convert, where its conversion goes, under which key, the mark that holds its place there): a
+    # key given twice keeps its last value, as a dict made in one go would
+    stack: list[tuple[Any, Any, Any, object]] = [(value, top, 0, _PENDING)]
+    top[0] = _PENDING
+    while stack:
+        source, into, key, mark = stack.pop()
+        if into[key] is not mark:
+            continue  # a later value took this key's place
+        if isinstance(source, Mapping):
+            out: Any = {}
+            for name, item in source.items():
+                if isinstance(item, Mapping | list | tuple):
+                    out[str(name)] = held = object()
+                    stack.append((item, out, str(name), held))
+                else:
+                    out[str(name)] = _scalar(item)
+        else:
+            out = [None] * len(source)
+            for index, item in enumerate(source):
+                if isinstance(item, Mapping | list | tuple):
+                    out[index] = held = object()
+                    stack.append((item, out, index, held))
+                else:
+                    out[index] = _scalar(item)
+        into[key] = out
+    return top[0]
+
+
+_PENDING = object()
+
+
+def _scalar(value: Any) -> Any:
     if value is None or isinstance(value, str | int | float | bool):
         return value
     if isinstance(value, datetime):  # ISO 8601 with its T, as every other timestamp (str() puts a space)

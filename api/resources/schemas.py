@@ -58,7 +58,7 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
-class BoundedList(fields.List):
+class BoundedList(fields.List):  # type: ignore[type-arg]  # marshmallow's List of any field
     """A list whose length is checked before its items are read: a body of a million items is refused for its
     length at once, not after a million items were checked (docs/api/limits.md#shapes)."""
 
@@ -82,7 +82,7 @@ class BoundedDict(fields.Dict):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[Any, Any]:
         if isinstance(value, dict) and len(value) > self.most:
             raise ValidationError(f"At most {self.most} fields.")
-        result: dict[Any, Any] = super()._deserialize(value, attr, data, **kwargs)
+        result: dict[Any, Any] = super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
         return result
 
 

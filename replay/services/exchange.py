@@ -102,7 +102,10 @@ class Exchange:
             return self._parent_version(parent_id, token)
 
         limits = exports.Limits(
-            now=now(), max_events=max_events, parent_version=None if restoring else parent_version
+            now=now(),
+            max_events=max_events,
+            parent_version=None if restoring else parent_version,
+            catalog_schema=not restoring,
         )
         listed_at = None if restoring else limits.now
 

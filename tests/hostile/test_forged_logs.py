@@ -65,6 +65,12 @@ def times_a_thousand(document: dict[str, Any]) -> None:
     track["points"] = [points * 1000 for points in track["points"]]
 
 
+def one_more_point(document: dict[str, Any]) -> None:
+    """A catalog of one's own within the catalog's schema: each Passage of Time space scores one more."""
+    track = document["catalog"]["passage_of_time"]
+    track["points"] = [points + 1 for points in track["points"]]
+
+
 def appended(document: dict[str, Any], kind: str, **data: Any) -> dict[str, Any]:
     last = document["events"][-1]
     entry = {"type": kind, "version": last["version"] + 1, "at": last["at"], "data": data}
@@ -175,7 +181,7 @@ def test_a_catalog_of_its_own_is_taken_when_declared_and_shown_on_the_game(
     game_id, _, document = exported
     assert api.game(game_id)["catalog_override"] is False
     declared = copy.deepcopy(document)
-    times_a_thousand(declared)
+    one_more_point(declared)
     declared["setup"]["catalog_override"] = True
 
     imported = api.post("/api/games/import?new_id=1", declared)
