@@ -162,10 +162,11 @@ def write_kind() -> str:
 
 def import_weight(events: int) -> int:
     """What an import of ``events`` events weighs in its address's rate limit: one write per
-    ``IMPORT_EVENTS_PER_WRITE`` of them, at least one, at most the whole limit (so that the largest import
-    allowed can always be made, in a window of its own)."""
+    ``IMPORT_EVENTS_PER_WRITE`` of them, or per ``BODY_BYTES_PER_WRITE`` of its body when that weighs more; at
+    least one, at most the whole limit (so that the largest import allowed can always be made, in a window of
+    its own)."""
     per_write = max(1, _limit("IMPORT_EVENTS_PER_WRITE"))
-    weight = max(1, -(-events // per_write))
+    weight = max(1, -(-events // per_write), body_weight())
     limit = _limit("RATE_LIMIT_PER_ADDRESS")
     return min(weight, limit) if limit > 0 else weight
 
@@ -291,10 +292,24 @@ def request_game() -> UUID | None:
 
 
 def _count_own(game_id: UUID | None) -> ReadAhead | None:
-    """This write's own count, against its token (or address) and near its game when it has one."""
+    """This write's own count, against its token (or address) and near its game when it has one; a large body
+    weighs more (:func:`body_weight`), before any of it is read (an import is weighed by its view)."""
     who = identity()
     limit = _limit("RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS")
-    return _count(who, limit, near=game_id, said=True, read_ahead=game_id is not None)
+    ahead = _count(who, limit, near=game_id, said=True, read_ahead=game_id is not None)
+    weight = min(body_weight(), limit) if limit > 0 else 1
+    if weight > 1 and request.endpoint != "games.Import":
+        what = "writes for this body (it weighs one per BODY_BYTES_PER_WRITE of its bytes)"
+        _count(who, limit, weight=weight - 1, near=game_id, what=what, costly=weight)
+    return ahead
+
+
+def body_weight() -> int:
+    """What a write's body weighs in its rate limit: one write per ``BODY_BYTES_PER_WRITE`` of its bytes, at
+    least one. Reading and checking a body costs in proportion to its length (every check does: see
+    docs/api/limits.md), so a body that costs a hundred small writes counts as many, refused or not."""
+    per_write = max(1, _limit("BODY_BYTES_PER_WRITE"))
+    return max(1, -(-(request.content_length or 0) // per_write))
 
 
 def counted_by_its_view() -> bool:

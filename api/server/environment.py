@@ -22,6 +22,7 @@ DEFAULTS: Mapping[str, int | float] = {
     "IMPORT_MAX_EVENTS": 5000,  # events (game and annotations) one import may hold (0: no cap)
     "IMPORT_EVENTS_PER_WRITE": 50,  # an import counts as one write per this many events, in the rate limit
     "IMPORTS_AT_ONCE": 1,  # heavy imports (over 500 events) one process refolds at once (0: no cap)
+    "BODY_BYTES_PER_WRITE": 64 * 1024,  # a write counts as one write per this many bytes of its body
     "IDEMPOTENCY_TTL": 3600,  # seconds a receipt (the answer of a creation that handed out a token) is kept
     "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
     "STREAM_HEARTBEAT_SECONDS": 15.0,
@@ -91,6 +92,10 @@ SETTING_MEANINGS: Mapping[str, str] = {
         "imports of more than 500 events one process refolds at once; one more is `503 too_many_imports` with "
         "`Retry-After` (0: no cap)"
     ),
+    "BODY_BYTES_PER_WRITE": (
+        "a write counts in its rate limit as one write per this many bytes of its body (at least one, at most "
+        "the whole limit), refused or not; an import counts by its events or its bytes, whichever weighs more"
+    ),
     "IDEMPOTENCY_TTL": (
         "seconds a receipt is kept: the answer of a retried creation that handed out a token (a new game's owner "
         "token, a seat token); every other write's retry is answered from the log, however late"
@@ -128,6 +133,7 @@ LOWEST: Mapping[str, int | float] = {
     "IMPORT_MAX_EVENTS": 0,
     "IMPORT_EVENTS_PER_WRITE": 1,
     "IMPORTS_AT_ONCE": 0,
+    "BODY_BYTES_PER_WRITE": 1,
     "IDEMPOTENCY_TTL": 1,
     "STREAM_MAX_SECONDS": 0.001,
     "STREAM_HEARTBEAT_SECONDS": 0.001,
