@@ -12,6 +12,8 @@ from functools import singledispatch
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid4, uuid5
 
+from immutables import Map
+
 from replay.errors import AnnotationNotFound, InvalidAnnotation
 from replay.events import AnnotationAdded, AnnotationDeleted, AnnotationEdited, DomainEvent, now
 from replay.text import checked
@@ -63,6 +65,8 @@ class Annotation:
     deleted: bool = False
     author_grant: str | None = None
     """The grant whose token wrote it (None: written before grants were recorded, or imported)."""
+    added: int = 0
+    """The stream's version that added it: the order of writing."""
 
     def changeable_by(self, role: str, grant_id: str) -> bool:
         """Whether the holder of a token may edit or delete it: the owner, or the very token that wrote it
@@ -90,15 +94,17 @@ class Annotations:
     id: UUID
     version: int
     game_id: str
-    items: Mapping[str, Annotation]
-    keys: Mapping[str, tuple[int, str]] = field(default_factory=dict)
+    items: Map[str, Annotation]
+    """Every annotation by its id. A persistent map: each event of the fold makes a new one sharing all but a
+    few nodes with the last (a dict copied whole at each event made a stream of n comments cost n² to fold)."""
+    keys: Map[str, tuple[int, str]] = field(default_factory=Map)
     """The writes made with an ``Idempotency-Key``: key -> (the stream's version after it, the annotation it
     wrote), so a retry is answered as the write was (:mod:`replay.idempotency`)."""
 
     def visible(self) -> list[Annotation]:
         """Live annotations, in the order of the game (version), then of writing."""
         live = [item for item in self.items.values() if not item.deleted]
-        return sorted(live, key=lambda item: (item.version, item.created_on))
+        return sorted(live, key=lambda item: (item.version, item.created_on, item.added))
 
     def get(self, annotation_id: str) -> Annotation:
         item = self.items.get(annotation_id)
@@ -108,7 +114,7 @@ class Annotations:
 
 
 def empty(game_id: UUID) -> Annotations:
-    return Annotations(id=stream_id(game_id), version=0, game_id=str(game_id), items={})
+    return Annotations(id=stream_id(game_id), version=0, game_id=str(game_id), items=Map())
 
 
 Parts = Mapping[str, Sequence[str]]
@@ -250,7 +256,7 @@ def _advance(
     changed: dict[str, Any] = {"version": event.originator_version}
     if event.idempotency_key:
         entry = (event.originator_version, event.annotation_id)
-        changed["keys"] = {**stream.keys, event.idempotency_key: entry}
+        changed["keys"] = stream.keys.set(event.idempotency_key, entry)
     return changed
 
 
@@ -261,7 +267,7 @@ def mutate(event: DomainEvent, stream: Annotations | None) -> Annotations:
 
 @mutate.register
 def _added(event: AnnotationAdded, stream: Annotations | None) -> Annotations:
-    base = stream or Annotations(id=event.originator_id, version=0, game_id=event.game_id, items={})
+    base = stream or Annotations(id=event.originator_id, version=0, game_id=event.game_id, items=Map())
     item = Annotation(
         id=event.annotation_id,
         version=event.version,
@@ -271,8 +277,9 @@ def _added(event: AnnotationAdded, stream: Annotations | None) -> Annotations:
         target=event.target,
         created_on=event.timestamp,
         author_grant=event.author_grant,
+        added=event.originator_version,
     )
-    return replace(base, **_advance(base, event), items={**base.items, item.id: item})
+    return replace(base, **_advance(base, event), items=base.items.set(item.id, item))
 
 
 @mutate.register
@@ -286,14 +293,14 @@ def _edited(event: AnnotationEdited, stream: Annotations | None) -> Annotations:
         edited_on=event.timestamp,
         edited_by=event.editor,
     )
-    return replace(stream, **_advance(stream, event), items={**stream.items, item.id: item})
+    return replace(stream, **_advance(stream, event), items=stream.items.set(item.id, item))
 
 
 @mutate.register
 def _deleted(event: AnnotationDeleted, stream: Annotations | None) -> Annotations:
     assert stream is not None
     item = replace(stream.items[event.annotation_id], deleted=True)
-    return replace(stream, **_advance(stream, event), items={**stream.items, item.id: item})
+    return replace(stream, **_advance(stream, event), items=stream.items.set(item.id, item))
 
 
 def project_annotations(stream: Annotations | None, events: Iterable[Any]) -> Annotations | None:
