@@ -14,6 +14,7 @@ from typing import Any
 from uuid import UUID
 
 import msgspec
+from immutables import Map
 
 import domain
 from domain import GameState
@@ -134,7 +135,9 @@ class Game:
     line: tuple[int, ...]
     redo: tuple[int, ...]
     audit: tuple[AuditEntry, ...]
-    keys: Mapping[str, tuple[int, ...]]
+    keys: Map[str, tuple[int, ...]]
+    """The versions each ``Idempotency-Key`` wrote: a persistent map, so that a fold adds a key without copying
+    every key before it."""
     abandoned: AuditEntry | None
     base: int
     """Index along the line of ``states[0]``: states before it are rebuilt on demand (after a snapshot)."""
@@ -244,7 +247,7 @@ def created_game(event: GameCreated, state: Any) -> Game:
         line=(),
         redo=(),
         audit=(),
-        keys={},
+        keys=Map(),
         abandoned=None,
         base=0,
         states=() if state is None else (state,),
@@ -272,7 +275,7 @@ def _advance(game: Game, event: DomainEvent) -> dict[str, Any]:
     changed: dict[str, Any] = {"version": event.originator_version, "modified_on": event.timestamp}
     key = getattr(event, "idempotency_key", None)
     if key:
-        changed["keys"] = {**game.keys, key: (*game.keys.get(key, ()), event.originator_version)}
+        changed["keys"] = game.keys.set(key, (*game.keys.get(key, ()), event.originator_version))
     return changed
 
 
@@ -561,7 +564,7 @@ def history(events: Iterable[DomainEvent]) -> Game:
         line=tuple(line),
         redo=tuple(redo),
         audit=tuple(audit),
-        keys=keys,
+        keys=Map(keys),
         abandoned=abandoned,
         base=len(line),
         states=(),
@@ -739,7 +742,7 @@ def _restored(event: GameSnapshot, _: Game | None) -> Game:
         line=line,
         redo=tuple(data["redo"]),
         audit=tuple(AuditEntry.from_dict(entry) for entry in data["audit"]),
-        keys={key: tuple(versions) for key, versions in data["keys"].items()},
+        keys=Map({key: tuple(versions) for key, versions in data["keys"].items()}),
         abandoned=AuditEntry.from_dict(data["abandoned"]) if data["abandoned"] else None,
         base=len(line),
         states=(state,),
