@@ -1,5 +1,6 @@
-"""What a hostile client's imports cost a real `heronlog serve`, beside a full game's import and a plain read (prints
-a Markdown section).
+"""What a hostile client's requests cost a real `heronlog serve`: its imports, beside a full game's import and a plain
+read; then the worst body of every route, each beside the CPU of a normal move measured in the same run (prints
+Markdown sections).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +44,27 @@ def call(base: str, method: str, path: str, body: Any = None, token: str | None 
             return response.status, json.loads(response.read() or b"null")
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read() or b"null")
+
+
+def send(
+    base: str, method: str, path: str, body: Any = None, token: str | None = None, **headers: str
+) -> int:
+    """The status of one request (its answer read whole and dropped: any content type)."""
+    data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body).encode())
+    request = urllib.request.Request(base + path, data=data, method=method)
+    if data is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    for name, value in headers.items():
+        request.add_header(name.replace("_", "-"), value)
+    try:
+        with urllib.request.urlopen(request, timeout=300) as response:
+            response.read()
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        error.read()
+        return int(error.code)
 
 
 def worker_cpu(master: int) -> float:
@@ -117,6 +140,399 @@ def read_latency(base: str, game_id: str, count: int = 20) -> float:
     return statistics.median(times)
 
 
+BODY_LIMIT = 2 * 1024 * 1024
+"""The default largest body (``MAX_CONTENT_LENGTH``): every hostile body is made as large as it allows."""
+BYTES_PER_WRITE = 64 * 1024
+"""The default ``BODY_BYTES_PER_WRITE``: what a body weighs in its rate limit."""
+LIMIT_IN_MOVES = 100
+"""What no request may cost: the CPU of this many normal moves."""
+
+
+def filled(make: Callable[[int], Any]) -> Any:
+    """``make(n)`` for the largest ``n`` whose JSON fits the body limit (a few KiB to spare for the headers)."""
+    room = BODY_LIMIT - 4096
+    low, high = 1, 2
+    while len(json.dumps(make(high))) <= room:
+        low, high = high, high * 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if len(json.dumps(make(middle))) <= room else (low, middle)
+    return make(low)
+
+
+def post_move(base: str, game_id: str, token: str, move: Any, version: int) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"{base}/api/games/{game_id}/moves", data=json.dumps(move).encode(), method="POST"
+    )
+    request.add_header("Content-Type", "application/json")
+    request.add_header("Authorization", f"Bearer {token}")
+    request.add_header("If-Match", f'"{version}"')
+    with urllib.request.urlopen(request, timeout=60) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+
+
+def post_json(base: str, path: str, body: Any, token: str, version: int) -> dict[str, Any]:
+    """A write's answer (the write expects ``version``)."""
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST")
+    request.add_header("Content-Type", "application/json")
+    request.add_header("Authorization", f"Bearer {token}")
+    request.add_header("If-Match", f'"{version}"')
+    with urllib.request.urlopen(request, timeout=300) as response:
+        answer: dict[str, Any] = json.loads(response.read())
+        return answer
+
+
+def normal_move(base: str, master: int, moves: int = 100) -> float:
+    """The server's CPU per ``POST moves`` of a four-player game (the anchor): each move chosen from the legal
+    moves the answer before carried, so that nothing but moves is sent while the CPU is counted."""
+    status, created = call(base, "POST", "/api/games", {"players": 4, "seed": 11})
+    assert status == 201, created
+    game_id, token, legal = created["game"]["game_id"], created["owner_token"], created["legal_moves"]
+    rng = random.Random(11)
+    post_move(base, game_id, token, legal["moves"][0], legal["version"])  # the game read and kept, as in play
+    legal = call(base, "GET", f"/api/games/{game_id}/legal-moves")[1]
+    before = worker_cpu(master)
+    for _ in range(moves):
+        choices = [move for move in legal["moves"] if move.get("kind") != "convert"] or legal["moves"]
+        legal = post_move(base, game_id, token, rng.choice(choices), legal["version"])["legal_moves"]
+    time.sleep(0.2)  # the worker's last ticks
+    return (worker_cpu(master) - before) / moves
+
+
+def legal_batch(base: str, game_id: str, most: int) -> list[dict[str, Any]]:
+    """The longest batch of legal moves from where the game stands (at most ``most``), worked out with the rules
+    engine on the game's board and catalog, as a client recording a game offline sends it."""
+    import domain
+
+    board = dict(call(base, "GET", f"/api/games/{game_id}")[1]["state"])
+    board["catalog"] = call(base, "GET", f"/api/games/{game_id}/catalog")[1]["catalog"]
+    state = domain.state_from_dict(json.loads(json.dumps(board)))
+    moves: list[dict[str, Any]] = []
+    rng = random.Random(5)
+    while len(moves) < most and not domain.is_over(state):
+        choices = [move for move in domain.legal_moves(state) if move.get("kind") != "convert"]
+        move = dict(rng.choice(choices))
+        moves.append(move)
+        state = domain.apply(state, move)
+    return moves
+
+
+def nested(depth: int) -> Any:
+    value: Any = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -> None:
+    """The worst body of each route, each sent a few times; its server CPU beside a normal move's."""
+    full_id, full_token, document = full
+    anchor = normal_move(base, master)
+    status, imported = call(base, "POST", "/api/games/import?new_id=1", padded(document, 5000))
+    assert status == 201, imported
+    large_id, large_token = imported["game"]["game_id"], imported["owner_token"]
+    last = call(base, "GET", f"/api/games/{full_id}")[1]["version"]
+    first_move = next(
+        e["version"]
+        for e in document["events"]
+        if e["type"] == "MovePlayed" and e["data"]["seat"] is not None
+    )
+    before = call(base, "GET", f"/api/games/{full_id}/legal-moves?before={first_move}")[1]
+    recorded = next(e["data"]["move"] for e in document["events"] if e["version"] == first_move)
+    other = next(move for move in before["moves"] if move != recorded)
+
+    fresh = [call(base, "POST", "/api/games", {"players": 4, "seed": 23})[1] for _ in range(3)]
+    batch = legal_batch(base, fresh[0]["game"]["game_id"], 500)
+    batches = iter(fresh)
+
+    def batch_of_legal_moves() -> int:
+        game = next(batches)
+        version = game["legal_moves"]["version"]
+        return send(
+            base,
+            "POST",
+            f"/api/games/{game['game']['game_id']}/moves",
+            {"moves": batch},
+            game["owner_token"],
+            If_Match=f'"{version}"',
+        )
+
+    mid = call(base, "POST", "/api/games", {"players": 4, "seed": 29})[1]
+    mid_id, mid_token = mid["game"]["game_id"], mid["owner_token"]
+
+    def undo_all_then_redo() -> int:
+        version = call(base, "GET", f"/api/games/{full_id}")[1]["version"]
+        undone = post_json(base, f"/api/games/{full_id}/undo", {"to_version": 1}, full_token, version)
+        count = undone["game"]["redoable"]
+        return send(
+            base,
+            "POST",
+            f"/api/games/{full_id}/redo",
+            {"count": count},
+            full_token,
+            If_Match=f'"{version + 1}"',
+        )
+
+    tallies = {
+        "name": "Aiko",
+        "cp": 41,
+        "coins": 6,
+        "seals": 2,
+        "food": 3,
+        "iron": 7,
+        "pearl": 1,
+        "pot": 20,
+        "courtiers": {"gate": 1, "steward": 2},
+        "warriors": {"yard_1": 2},
+        "gardeners": ["PG1", "PG2"],
+    }
+    deep_catalog = json.loads(json.dumps(document))
+    deep_catalog["catalog"]["odd"] = nested(500)
+    deep_catalog["setup"]["catalog_override"] = True
+    wide_catalog = json.loads(json.dumps(document))
+    wide_catalog["setup"]["catalog_override"] = True
+    gardens = wide_catalog["catalog"]["gardens"]
+    wide_catalog = filled(
+        lambda n: {
+            **wide_catalog,
+            "catalog": {
+                **wide_catalog["catalog"],
+                "gardens": gardens + [{"id": f"G{i}", "cp": 1} for i in range(n)],
+            },
+        }
+    )
+    position = dict(call(base, "GET", f"/api/games/{mid_id}")[1]["state"])
+    position["catalog"] = call(base, "GET", f"/api/games/{mid_id}/catalog")[1]["catalog"]
+
+    cases: list[tuple[str, str, Any, Callable[[Any], int], int]] = [
+        (
+            "POST /api/games",
+            "a table's castle list of 32,000 entries (the audit's)",
+            {
+                "players": ["A", "B"],
+                "mode": "table",
+                "layout": {"castle": {f"x{i}": "S1" for i in range(32_000)}},
+            },
+            lambda body: send(base, "POST", "/api/games", body),
+            3,
+        ),
+        (
+            "POST /api/games",
+            "a table's castle list filling the body",
+            filled(
+                lambda n: {
+                    "players": ["A", "B"],
+                    "mode": "table",
+                    "layout": {"castle": {f"x{i}": "S1" for i in range(n)}},
+                }
+            ),
+            lambda body: send(base, "POST", "/api/games", body),
+            3,
+        ),
+        (
+            "POST /api/games",
+            "a name padded with invisible characters to the limit (taken: trimmed)",
+            filled(lambda n: {"players": ["A" + "\u200b" * n, "B"]}),
+            lambda body: send(base, "POST", "/api/games", body),
+            3,
+        ),
+        (
+            "POST /api/games",
+            "setup options filling the body",
+            filled(lambda n: {"players": 2, "options": {f"o{i}": True for i in range(n)}}),
+            lambda body: send(base, "POST", "/api/games", body),
+            3,
+        ),
+        (
+            "POST …/moves",
+            f"a batch of {len(batch)} legal moves (taken)",
+            {"moves": batch},
+            lambda body: batch_of_legal_moves(),
+            3,
+        ),
+        (
+            "POST …/moves",
+            "a batch of moves filling the body",
+            filled(lambda n: {"moves": [{"kind": "roll"}] * n}),
+            lambda body: send(base, "POST", f"/api/games/{mid_id}/moves", body, mid_token, If_Match="*"),
+            3,
+        ),
+        (
+            "POST …/moves",
+            "one move of as many fields as the body holds",
+            filled(lambda n: {"kind": "roll", "seat": 0, **{f"k{i}": 1 for i in range(n)}}),
+            lambda body: send(base, "POST", f"/api/games/{mid_id}/moves", body, mid_token, If_Match="*"),
+            3,
+        ),
+        (
+            "POST …/moves",
+            "one move whose list fills the body",
+            filled(lambda n: {"kind": "stack_order", "seat": None, "order": [0] * n}),
+            lambda body: send(base, "POST", f"/api/games/{mid_id}/moves", body, mid_token, If_Match="*"),
+            3,
+        ),
+        (
+            "POST …/amend",
+            f"a dry run correcting the first move of a whole game ({last} versions)",
+            {"version": first_move, "move": other, "dry_run": True},
+            lambda body: send(base, "POST", f"/api/games/{full_id}/amend", body, full_token, If_Match="*"),
+            3,
+        ),
+        (
+            "POST …/amend",
+            "resolutions filling the body",
+            filled(
+                lambda n: {
+                    "version": first_move,
+                    "move": other,
+                    "dry_run": True,
+                    "resolutions": [
+                        {"index": 2 + i % 400, "moves": [{"kind": "roll"}] * 50} for i in range(n)
+                    ],
+                }
+            ),
+            lambda body: send(base, "POST", f"/api/games/{full_id}/amend", body, full_token, If_Match="*"),
+            3,
+        ),
+        (
+            "POST …/undo, …/redo",
+            "every move of a whole game undone, then redone (two requests)",
+            {"to_version": 1},
+            lambda body: undo_all_then_redo(),
+            3,
+        ),
+        (
+            "POST …/abandon",
+            "a reason filling the body",
+            filled(lambda n: {"reason": "r" * n}),
+            lambda body: send(base, "POST", f"/api/games/{mid_id}/abandon", body, mid_token, If_Match="*"),
+            3,
+        ),
+        (
+            "POST …/annotations",
+            "4,000 characters with a target (taken)",
+            {"version": 2, "text": "é" * 4000, "glyph": "!?", "target": {"kind": "room", "id": "steward_1"}},
+            lambda body: send(base, "POST", f"/api/games/{large_id}/annotations", body, large_token),
+            3,
+        ),
+        (
+            "POST …/annotations",
+            "a target of as many fields as the body holds",
+            filled(lambda n: {"version": 2, "text": "a", "target": {f"k{i}": "x" for i in range(n)}}),
+            lambda body: send(base, "POST", f"/api/games/{large_id}/annotations", body, large_token),
+            3,
+        ),
+        (
+            "POST …/forks",
+            "a branch of the 5,000-event game at its last version (taken)",
+            {},
+            lambda body: send(base, "POST", f"/api/games/{large_id}/forks", body, large_token),
+            3,
+        ),
+        (
+            "POST …/seats/0/token",
+            "a seat token (taken)",
+            None,
+            lambda body: send(base, "POST", f"/api/games/{large_id}/seats/0/token", body, large_token),
+            3,
+        ),
+        (
+            "POST /api/score-sheets",
+            "four players' whole tallies (taken)",
+            {"players": [dict(tallies, name=n, turn_order=i + 1) for i, n in enumerate("ABCD")]},
+            lambda body: send(base, "POST", "/api/score-sheets", body),
+            3,
+        ),
+        (
+            "POST /api/score-sheets",
+            "a player of as many tallies as the body holds",
+            filled(lambda n: {"players": [{f"k{i}": 1 for i in range(n)}]}),
+            lambda body: send(base, "POST", "/api/score-sheets", body),
+            3,
+        ),
+        (
+            "POST /api/games/import",
+            "the largest import taken (5,000 events)",
+            padded(document, 5000),
+            lambda body: send(base, "POST", "/api/games/import?new_id=1", body),
+            3,
+        ),
+        (
+            "POST /api/games/import",
+            "a catalog override nested 500 deep (the audit's)",
+            deep_catalog,
+            lambda body: send(base, "POST", "/api/games/import?new_id=1", body),
+            3,
+        ),
+        (
+            "POST /api/games/import",
+            "a catalog of as many gardens as the body holds",
+            wide_catalog,
+            lambda body: send(base, "POST", "/api/games/import?new_id=1", body),
+            3,
+        ),
+        (
+            "POST /api/analyse",
+            "a mid-game position, the most playouts taken (ANALYSE_MAX_PLAYOUTS)",
+            {"position": position, "playouts": 100_000},
+            lambda body: send(base, "POST", "/api/analyse", body),
+            1,
+        ),
+        (
+            "GET /api/games",
+            "a search of 100 characters, 50 words",
+            None,
+            lambda body: send(base, "GET", "/api/games?search=" + "+".join(["a"] * 50)),
+            3,
+        ),
+    ]
+    for path in (
+        "",
+        "/legal-moves",
+        "/timeline",
+        "/export",
+        "/export/text",
+        "/export/bgg",
+        "/states/3",
+        "/changes?since=0",
+        "/score",
+        "/layout",
+        "/catalog",
+        "/annotations",
+        "/access",
+    ):
+
+        def read(body: Any, path: str = path) -> int:
+            return send(base, "GET", f"/api/games/{large_id}{path}", None, large_token)
+
+        cases.append((f"GET …{path.split('?')[0]}", "of the 5,000-event game", None, read, 3))
+
+    print("## Hostile clients: the worst body of each route (bench_hostile.py)\n")
+    print(
+        f"The same server. Each request sent as many times as said and its server CPU averaged, beside the CPU of a "
+        f"normal move measured in this run (the mean of 100 `POST moves` of a four-player game): "
+        f"**{anchor * 1000:.2f} ms**. No request may cost more than {LIMIT_IN_MOVES} normal moves; one that "
+        f"does is in bold. A body weighs one write per {BYTES_PER_WRITE // 1024} KiB in its rate limit (an import "
+        "by its events or its bytes, an analysis by its playouts).\n"
+    )
+    print("| route | the body | bytes | answer | sent | server CPU | normal moves |")
+    print("|---|---|---:|---|---:|---:|---:|")
+    for route, what, body, request, repeat in cases:
+        size = 0 if body is None else len(json.dumps(body).encode())
+        cpu = worker_cpu(master)
+        statuses = [request(body) for _ in range(repeat)]
+        time.sleep(0.2)
+        each = (worker_cpu(master) - cpu) / repeat
+        moves = each / anchor
+        shown = f"**{moves:.0f}**" if moves > LIMIT_IN_MOVES else f"{moves:.0f}"
+        print(
+            f"| `{route}` | {what} | {size:,} | {statuses[-1]} | {repeat} | {each * 1000:.0f} ms | {shown} |",
+            flush=True,
+        )
+    print()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--code", default=str(ROOT), help="the checkout to serve (default: this one)")
@@ -150,7 +566,7 @@ def main() -> int:
                 break
             except OSError:
                 time.sleep(0.1)
-        game_id, _, document = full_game(base)
+        game_id, token, document = full_game(base)
         anchor = json.dumps(document).encode()
         largest = json.dumps(padded(document, 5000)).encode()
         costly_document = padded(document, 20_000)
@@ -179,12 +595,12 @@ def main() -> int:
         answers: list[int] = []
         lock = threading.Lock()
 
-        def send() -> None:
+        def import_heavy() -> None:
             status, _ = call(base, "POST", "/api/games/import?new_id=1", heavy)
             with lock:
                 answers.append(status)
 
-        threads = [threading.Thread(target=send) for _ in range(10)]
+        threads = [threading.Thread(target=import_heavy) for _ in range(10)]
         started = time.perf_counter()
         for thread in threads:
             thread.start()
@@ -214,6 +630,7 @@ def main() -> int:
             f"| {max(during) * 1000:.0f} ms |"
         )
         print()
+        route_costs(base, server.pid, (game_id, token, document))
     finally:
         server.terminate()
         server.wait(timeout=30)

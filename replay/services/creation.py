@@ -25,8 +25,9 @@ from replay.idempotency import Receipt, fingerprint, receipt_key, receipt_of
 from replay.services.repository import GameRepository
 
 Decided = tuple[list[DomainEvent], list[DomainEvent], Any]
-"""A new game decided: its events, the events saved beside them (an import's annotations), its opening state
-(None: set up from its first event)."""
+"""A new game decided: its events, the events saved beside them (an import's annotations), and its opening state
+(None: set up from its first event) or, when deciding folded its events already (an import's refold), the game
+they fold to, which is then not folded again."""
 Decide = Callable[[UUID], Decided]
 
 

@@ -111,7 +111,7 @@ class Exchange:
 
         def decide(new_id: UUID) -> Decided:
             imported = exports.refold(data, game_id=new_id, limits=limits)
-            return list(imported.game_events), list(imported.annotation_events), None
+            return list(imported.game_events), list(imported.annotation_events), imported.game
 
         asked = fingerprint("import", data=data, keep_id=keep_id, game_id=game_id) if idempotency_key else ""
         new = self.creation.new_owned_game

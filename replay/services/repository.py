@@ -280,7 +280,8 @@ class GameRepository:
         """Save a new game's events, its entry in the list of games and ``extra`` (its owner grant, an import's
         annotations) in one transaction, retrying only the list's position when another game was listed at the
         same moment. ``opening`` is the game's opening state when the caller has just built it (None: set up
-        from the event); ``listed_at`` the time it is listed at, when not its own (an import)."""
+        from the event), or the game the events fold to when the caller folded them; ``listed_at`` the time it is
+        listed at, when not its own (an import)."""
         created = events[0]
         assert isinstance(created, GameCreated)
         store = self.stores.of(created.originator_id)
@@ -293,9 +294,13 @@ class GameRepository:
                     if store.exists(created.originator_id):
                         raise
                     continue
-                start = created_game(created, opening) if opening is not None else None
-                game = project_game(start, events[1:] if start is not None else events)
-                assert game is not None
+                if isinstance(opening, Game):
+                    game = opening  # folded by its decision (an import's refold): a second fold cost as much
+                else:
+                    start = created_game(created, opening) if opening is not None else None
+                    folded = project_game(start, events[1:] if start is not None else events)
+                    assert folded is not None
+                    game = folded
                 store.cache_fold(game.id, game)  # read back at once (its creator's answer): not folded again
                 self.snapshots.after_write(None, game)
                 self.index.after_write(None, game)
