@@ -23,6 +23,7 @@ from domain.effects import WORKER_ACTIONS, futile, remaining, why_no_action
 from domain.engine import Trace, apply, play
 from domain.matcha import tea_garden
 from domain.moves import CONVERT
+from domain.names import QUESTIONS, cost_text, icons_text, pool_text, source_text, target_text
 from domain.prompts import (
     KIND,
     CheckCastle,
@@ -37,11 +38,11 @@ from domain.prompts import (
     Pot,
     WarriorAction,
 )
-from domain.resources import FIELD, affordable, conversions, convert, cost_text
+from domain.resources import FIELD, affordable, conversions, convert
 from domain.state import GameState, Player, bridge_index
 from domain.turn import reference
 from domain.vocabulary import Colour, Icon, IconKind, Phase, space_text
-from domain.words import QUESTIONS, die_tile_text, icons_text, pool_text, source_text, target_text
+from domain.words import die_tile_text
 
 
 def _coins(delta: int) -> str:

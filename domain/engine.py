@@ -28,6 +28,7 @@ from domain.end_of_round import begin_round_auto, clear_dice_auto, end_of_round_
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
 from domain.matcha import ceremony, himeji, tea_garden
 from domain.moves import CHANCE_KINDS, CONVERT, normalize
+from domain.names import cost_text, pool_text, seat_text, source_text, target_text
 from domain.prompts import (
     CHANCE_FRAMES,
     KIND,
@@ -81,7 +82,6 @@ from domain.resources import (
     conversions,
     conversions_allowed,
     convert,
-    cost_text,
 )
 from domain.setup import (
     begin_start_choice_auto,
@@ -111,7 +111,7 @@ from domain.turn import (
     why_not_place,
 )
 from domain.vocabulary import Mode, Phase, a, space_text
-from domain.words import pool_text, prompt_text, seat_text, source_text, target_text
+from domain.words import prompt_text
 
 Moves = list[dict[str, Any]]
 

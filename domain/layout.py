@@ -42,10 +42,10 @@ from domain.areas.bridges import dice_per_colour
 from domain.chance import rng_for
 from domain.engine import Step, draw_chance, legal_moves, play, validate
 from domain.errors import DomainError, InvalidLayout, InvalidSetup
+from domain.names import pool_text, target_text
 from domain.prompts import CHANCE_FRAMES, DealCard, DealDieTile, DealWellTile, RollBridge, StackOrder
 from domain.state import GameState, StartPair
 from domain.vocabulary import Colour, Phase
-from domain.words import pool_text, target_text
 
 Path = tuple[str, ...]
 """Where an entry lies in the layout: ``("castle", "steward_2")``, ``("offer", "1", "resource")``."""

@@ -119,15 +119,6 @@ def pay(player: Player, cost: Cost) -> Player:
     return replace(player, **changes) if changes else player
 
 
-def cost_text(cost: Cost) -> str:
-    """A cost in words: "3 coins", "1 seal"."""
-    plural = {Resource.COIN: "coins", Resource.SEAL: "seals"}
-    return ", ".join(
-        f"{amount} {plural[resource] if amount > 1 and resource in plural else resource.value}"
-        for resource, amount in cost
-    )
-
-
 # --- seal conversions (R-R02, decision C.2) -
 
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.names import icon_text, icons_text, seat_text, source_text
 from domain.vocabulary import parse_icon, space_text
-from domain.words import icon_text, icons_text, seat_text, source_text
 
 # --- icons and cards ------------------------------------------------------------------------------------
 

@@ -1,9 +1,9 @@
 """The component catalog: every printed card, tile, space and track of the game, as data (DESIGN §2).
 
-The packaged JSON files under ``domain/catalog/`` hold the contents of rules/COMPONENTS.md, each entry with
-its ``source`` and a ``verified`` flag. An expansion's files (``domain/catalog/matcha/``) are merged over the
-base ones only when the expansion is in play: they add entries to the base sections (castle cards, gardens,
-yard tiles, starting cards) and sections of their own (``matcha``, ``lily_pads``, ``ceremony_faces``,
+This package holds its data: the JSON files beside this module hold the contents of rules/COMPONENTS.md, each
+entry with its ``source`` and a ``verified`` flag. An expansion's files (``domain/catalog/matcha/``) are merged
+over the base ones only when the expansion is in play: they add entries to the base sections (castle cards,
+gardens, yard tiles, starting cards) and sections of their own (``matcha``, ``lily_pads``, ``ceremony_faces``,
 ``ceremony_tokens``, ``ikebana``, ``calligraphy``), so a base game's catalog is exactly the base files. A game
 may override any part (``new_game(catalog=...)``): the override is merged over the packaged data (dictionaries
 key by key, lists of entries with an ``id`` entry by entry, anything else replaced) and the state carries the
@@ -336,7 +336,7 @@ def _merged_files(subfolder: str, files: Sequence[str]) -> str:
     """Packaged catalog files (of `domain/catalog/<subfolder>`) merged into one canonical JSON text; no two
     files may hold the same section."""
     merged: dict[str, Any] = {}
-    folder = resources.files("domain").joinpath("catalog")
+    folder = resources.files(__name__)
     if subfolder:
         folder = folder.joinpath(subfolder)
     for file in files:
