@@ -52,6 +52,7 @@ from domain.serial import prompt_of, state_from_dict, state_to_dict
 from domain.setup_form import setup_form
 from domain.solo.game import RIVAL_NAME, is_automatic
 from domain.state import GameState
+from domain.table import choice
 from domain.words import board_parts, part_text, prompt_help, prompt_text
 
 __all__ = [
@@ -75,6 +76,7 @@ __all__ = [
     "apply",
     "board_parts",
     "catalog_of",
+    "choice",
     "coordinates",
     "describe",
     "expansions_of",

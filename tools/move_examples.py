@@ -5,7 +5,7 @@ and card entered as a move) of the base game, Matcha, the solo game and the Toku
 with seeded random legal moves until every move kind has been played once. The file says which game each
 example comes from (mode, players, expansions, seed and the move's index), so anyone can replay it.
 
-Run it after a change to the rules engine's move vocabulary (domain.moves.SHAPES):
+Run it after a change to the rules engine's move kinds (domain.kinds.KINDS):
 
     .venv/bin/python tools/move_examples.py
 
@@ -39,9 +39,10 @@ MAX_SEED = 40
 def recorded_examples() -> dict[str, Any]:
     """The first move of each kind played in the games of :data:`GAMES`, with where it was played."""
     import domain
+    from domain.kinds import KINDS
 
     found: dict[str, dict[str, Any]] = {}
-    kinds = set(domain.moves.SHAPES)
+    kinds = set(KINDS)
     for setup in GAMES:
         for seed in range(1, MAX_SEED + 1):
             if kinds <= set(found):

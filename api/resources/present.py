@@ -171,7 +171,7 @@ def prompt(state: Any) -> dict[str, Any]:
         "seat": pending.get("seat"),
         "text": domain.prompt_text(state),
         "help": domain.prompt_help(state),
-        "hint": words.hint({"kind": pending.get("kind"), "context": context}),
+        "hint": words.hint({"kind": pending.get("kind"), "context": context}, state.catalog),
         "context": context,
     }
 
@@ -194,15 +194,7 @@ def choices(
     group, the board part it acts on and its icons."""
     if not moves or pending is None:
         return []
-    return words.choices(
-        state,
-        pending,
-        moves,
-        board_json=board(state),
-        catalog=game.catalog,
-        names=names(game),
-        notes=notes if notes is not None else move_notes(state, moves),
-    )
+    return words.choices(state, moves, notes=notes if notes is not None else move_notes(state, moves))
 
 
 def catalog_words(game: Game) -> dict[str, Any]:

@@ -206,6 +206,8 @@ class MatchaCatalog:
     whisks_per_steps: Mapping[int, int]
     """Part B: whisks for 1 or 2 steps (R-M08)."""
     whisk_max: int
+    whisk_price: int
+    """The seals a whisk costs (R-M15)."""
     """The top of the whisk track: whisks gained beyond it are lost, as resources beyond 7 are (R-M15, R-R03)."""
     entrance_points: int
     path: tuple[tuple[str, int], ...]
@@ -280,6 +282,12 @@ class Catalog:
     yards: tuple[YardSpec, ...] = field(compare=False, repr=False)
     pot_last: int = field(compare=False, repr=False)
     milestones: Mapping[int, int] = field(compare=False, repr=False)
+    audience_cost: Cost = field(compare=False, repr=False)
+    """The Audience: a courtier to the Gate (R-CA01)."""
+    ascent_pearl: Mapping[int, int] = field(compare=False, repr=False)
+    """The Ascent: pearl for 1 or 2 floors (R-CA01)."""
+    conversions: Mapping[str, int] = field(compare=False, repr=False)
+    """What seals convert to, and the seals each costs (R-R02; with Matcha, whisks too, R-M15)."""
     pot_points: tuple[int, ...] = field(compare=False, repr=False)
     domain_value: int = field(compare=False, repr=False)
     rows: tuple[RowSpec, ...] = field(compare=False, repr=False)
@@ -422,6 +430,18 @@ def _parse_text(text: str) -> Catalog:
         ) from None
 
 
+def _section(data: Mapping[str, Any], name: str, within: str | None = None) -> Mapping[str, Any]:
+    """A section of the catalog (of its section `within`); for a catalog stored before the section existed
+    (the costs of the Courtier action and of the seal conversions were numbers of the engine until then), the
+    packaged one: the same numbers, read from the packaged files rather than typed again here."""
+    section = data.get(name)
+    if isinstance(section, Mapping):
+        return section
+    packaged = json.loads(_packaged_with(("matcha",)))
+    found: Mapping[str, Any] = packaged[within][name] if within else packaged[name]
+    return found
+
+
 def _icons(items: Any) -> tuple[Icon, ...]:
     if not isinstance(items, list):
         raise TypeError(f"expected a list of icons, got {items!r}")
@@ -562,6 +582,9 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
     points = tuple(int(p) for p in pot["points"])
     if len(points) != int(pot["last_space"]) + 1:
         raise ValueError("passage_of_time.points needs one value per space, 0 to last_space")
+    courtier = _section(data, "courtier")
+    ascent_pearl = {int(floors): int(pearl) for floors, pearl in courtier["ascent_pearl"].items()}
+    conversions = {str(to): int(seals) for to, seals in _section(data, "seal_conversions")["prices"].items()}
     domain = data["domain"]
     rows = tuple(
         RowSpec(
@@ -583,8 +606,11 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
     if "matcha" in data:
         matcha, green = _parse_matcha(data)
         rows = (*rows, green)
+        conversions["whisk"] = matcha.whisk_price
     else:
         _refuse_matcha_icons(cards, daimyo, gardens, yard_tiles, starting_resources)
+    if any(seals < 1 or Resource(to) is Resource.SEAL for to, seals in conversions.items()):
+        raise ValueError("seals convert to another resource, for 1 seal or more (R-R02)")
     matcha_spaces = [spec.id for spec in (*matcha.tea_room, *matcha.himeji)] if matcha is not None else []
     solo_cards = parse_solo_cards(
         data.get("solo_cards", []),
@@ -613,6 +639,9 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         yards=yards,
         pot_last=int(pot["last_space"]),
         milestones=milestones,
+        audience_cost=_cost(courtier["audience_cost"]),
+        ascent_pearl=ascent_pearl,
+        conversions=conversions,
         pot_points=points,
         domain_value=int(domain["value"]),
         rows=rows,
@@ -722,6 +751,7 @@ def _parse_matcha(data: dict[str, Any]) -> tuple[MatchaCatalog, RowSpec]:
             entrance_cost=_cost(action["entrance_cost"]),
             whisks_per_steps={int(k): int(v) for k, v in action["whisks_per_steps"].items()},
             whisk_max=whisk_max,
+            whisk_price=int(_section(section, "seal_conversion", "matcha")["whisk"]),
             entrance_points=int(garden["entrance_points"]),
             path=tuple((str(space["id"]), int(space["points"])) for space in garden["path"]),
             platform=str(garden["platform"]["id"]),

@@ -14,9 +14,9 @@ CT19, CT20).
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.catalog import HIMEJI_DECKS, Curtains
+from domain.kinds.base import Move
+from domain.kinds.matcha import HimejiCardMove
 from domain.prompts import DealCard, Frame, HimejiCard, Menu, Option, Seq, TakeCurtainCard, bundle
 from domain.state import (
     GameState,
@@ -103,12 +103,8 @@ def both_yellow_curtains(state: GameState, seat: int) -> Frame:
 # --- choosing a card: path space 1 (R-M11) and the two-card symbol (R-M17) -
 
 
-def card_moves(state: GameState, frame: HimejiCard) -> list[dict[str, Any]]:
-    return [
-        {"kind": "himeji_card", "seat": frame.seat, "deck": name}
-        for name in HIMEJI_DECKS
-        if deck(state, name).top is not None
-    ]
+def card_moves(state: GameState, frame: HimejiCard) -> list[Move]:
+    return [HimejiCardMove(frame.seat, name) for name in HIMEJI_DECKS if deck(state, name).top is not None]
 
 
 def card_waiting(state: GameState, frame: HimejiCard) -> bool:
@@ -120,8 +116,9 @@ def card_auto(state: GameState, frame: HimejiCard) -> GameState:
     return card_play(state, frame, moves[0]) if moves else pop(state)
 
 
-def card_play(state: GameState, frame: HimejiCard, move: dict[str, Any]) -> GameState:
-    seat, name = frame.seat, move["deck"]
+def card_play(state: GameState, frame: HimejiCard, move: Move) -> GameState:
+    assert isinstance(move, HimejiCardMove)
+    seat, name = frame.seat, move.deck
     card = top_card(state, name)
     assert card is not None
     if frame.purpose == "path":
