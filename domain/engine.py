@@ -727,14 +727,33 @@ def converted_moves(state: GameState, frame: Frame, listed: Moves) -> Moves:
     return found
 
 
+_LISTED: list[tuple[GameState, tuple[Move, ...]]] = []
+"""The last state `answers` listed, with its answers: one entry at most."""
+
+
+def answers(state: GameState) -> tuple[Move, ...]:
+    """The answers to the pending prompt, as its handler lists them (without the seal conversions). The last
+    state's are remembered: a state never changes, so the state whose moves a client was just given is the one
+    its move is checked against next (`validate`), and listing them again cost as much as the check itself."""
+    for last, listed in _LISTED:
+        if last is state:
+            return listed
+    frame = state.stack[-1]
+    handler = HANDLERS[type(frame)]
+    assert handler.moves is not None
+    listed = tuple(handler.moves(state, frame))
+    _LISTED[:] = [
+        (state, listed)
+    ]  # replaced whole, in one step: another thread sees the old entry or this one
+    return listed
+
+
 def legal(state: GameState) -> Moves:
     """`legal_moves` as the engine's own typed moves (`domain.kinds`)."""
     if not state.stack:
         return []
     frame = state.stack[-1]
-    handler = HANDLERS[type(frame)]
-    assert handler.moves is not None
-    moves = handler.moves(state, frame)
+    moves = list(answers(state))
     seat = seat_of(frame)
     if seat is not None and conversions_allowed(state, seat):
         moves.extend(converted_moves(state, frame, moves))
@@ -806,11 +825,7 @@ def validate(state: GameState, move: Any) -> Move:
             rule=rule,
             details={"prompt": name, "expected": sorted(kind.kind for kind in handler.kinds)},
         )
-    if handler.valid is not None:
-        legal = handler.valid(state, frame, checked)
-    else:
-        assert handler.moves is not None
-        legal = checked in handler.moves(state, frame)
+    legal = handler.valid(state, frame, checked) if handler.valid is not None else checked in answers(state)
     if not legal:
         error = handler.explain(state, frame, checked) if handler.explain is not None else None
         raise error or IllegalMove(
@@ -845,9 +860,7 @@ def _validate_converted(state: GameState, move: Move) -> Move:
         raise
     # Legal exactly when listed: with the fewest conversions that make it affordable, and only then.
     frame = state.stack[-1]
-    handler = HANDLERS[type(frame)]
-    assert handler.moves is not None
-    listed = handler.moves(state, frame)
+    listed = list(answers(state))
     if plain in listed:
         raise IllegalMove(
             "this move needs no seal converted: play it as it is (a conversion is also a move of its own)",

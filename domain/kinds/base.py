@@ -190,47 +190,88 @@ def kind(name: str) -> Callable[[M], M]:
 
 
 def _compile(cls: type[Move], own: list[dataclasses.Field[Any]]) -> None:
+    """Write the kind's constructor, comparison and hash, `Move.as_json`, `Move.from_json` and `Move.trusted` as
+    plain code for its own fields, and put them in the place of the generic ones (the comparison stops at the
+    first field that differs, the dataclass's builds two tuples first). The constructor stores each field through its
+    slot (a frozen dataclass's goes through ``object.__setattr__``, at twice the cost); ``from_json`` takes a
+    well-formed move straight and leaves anything else to `_checked`, which says what is wrong."""
     names = [spec.name for spec in own]
-    jsons = [json_name(spec) for spec in own]
-    lists = {spec.name for spec in own if cls.shape[json_name(spec)] == INTS}
-    namespace: dict[str, Any] = {"_tuple": tuple, "_list": list, "_cls": cls, "_new": object.__new__}
+    jsons = {spec.name: json_name(spec) for spec in own}
+    types = {spec.name: cls.shape[json_name(spec)] for spec in own}
+    player = not cls.chance
+    namespace: dict[str, Any] = {
+        "_tuple": tuple,
+        "_list": list,
+        "_cls": cls,
+        "_new": object.__new__,
+        "_checked": _checked,
+        "_sequences": (list, tuple),
+        "_exact": frozenset({"kind", "seat", *jsons.values()}),
+        "_converting": frozenset({"kind", "seat", CONVERT, *jsons.values()}),
+    }
     for slot in ("seat", "convert", *names):
         owner = next(c for c in cls.__mro__ if slot in c.__dict__)
         namespace[f"_set_{slot}"] = owner.__dict__[slot].__set__
-    player = not cls.chance
+
+    def stored(name: str) -> str:
+        return f"_tuple(data[{jsons[name]!r}])" if types[name] == INTS else f"data[{jsons[name]!r}]"
+
     params = ", ".join(["self", *(["seat"] if player else []), *names])
-    keyword = "*, convert=()" if player else "*, seat=None"
-    init = [f"def __init__({params}, {keyword}):"]
-    init += [f"    _set_{slot}(self, {slot})" for slot in ("seat", *names)]
-    init.append(f"    _set_convert(self, {'convert' if player else '()'})")
-    pairs = [
-        f"{json!r}: {'_list(' if n in lists else ''}self.{n}{')' if n in lists else ''}"
-        for n, json in zip(names, jsons, strict=True)
-    ]
-    as_json = [
-        "def as_json(self):",
-        f"    data = {{'kind': {cls.kind!r}, 'seat': self.seat, {', '.join(pairs)}}}",
-    ]
+    code = [f"def __init__({params}, *, {'convert=()' if player else 'seat=None'}):"]
+    code += [f"    _set_{slot}(self, {slot})" for slot in ("seat", *names)]
+    code.append(f"    _set_convert(self, {'convert' if player else '()'})")
+
+    pairs = ", ".join(
+        f"{jsons[n]!r}: _list(self.{n})" if types[n] == INTS else f"{jsons[n]!r}: self.{n}" for n in names
+    )
+    code += ["def as_json(self):", f"    data = {{'kind': {cls.kind!r}, 'seat': self.seat, {pairs}}}"]
     if cls.convertible:
-        as_json += ["    if self.convert:", f"        data[{CONVERT!r}] = _list(self.convert)"]
-    as_json.append("    return data")
-    values = [
-        f"{'_tuple(' if n in lists else ''}data[{json!r}]{')' if n in lists else ''}"
-        for n, json in zip(names, jsons, strict=True)
-    ]
-    trusted = ["def trusted(cls, data):", "    move = _new(_cls)"]
-    trusted += [f"    _set_{n}(move, {value})" for n, value in zip(names, values, strict=True)]
-    trusted.append("    _set_seat(move, data['seat'])" if player else "    _set_seat(move, None)")
+        code += ["    if self.convert:", f"        data[{CONVERT!r}] = _list(self.convert)"]
+    code.append("    return data")
+
+    code += ["def trusted(cls, data):", "    move = _new(_cls)"]
+    code += [f"    _set_{n}(move, {stored(n)})" for n in names]
+    code.append("    _set_seat(move, data['seat'])" if player else "    _set_seat(move, None)")
+    made = f"_tuple(data.get({CONVERT!r}) or ())" if cls.convertible else "()"
+    code += [f"    _set_convert(move, {made})", "    return move"]
+
+    wrong = {
+        INT: "type({v}) is not int",
+        STR: "type({v}) is not str",
+        BOOL: "type({v}) is not bool",
+        INTS: "type({v}) not in _sequences or any(type(x) is not int for x in {v})",
+    }
+    keys = "data.keys() != _exact" + (" and data.keys() != _converting" if cls.convertible else "")
+    seat = "type(data['seat']) is not int or data['seat'] < 0" if player else "data['seat'] is not None"
+    checks = [keys, seat, *(wrong[types[n]].format(v=f"data[{jsons[n]!r}]") for n in names)]
     if cls.convertible:
-        trusted.append(f"    _set_convert(move, _tuple(data.get({CONVERT!r}) or ()))")
-    else:
-        trusted.append("    _set_convert(move, ())")
-    trusted.append("    return move")
-    exec("\n".join(init + as_json + trusted), namespace)
+        checks.append(
+            f"({CONVERT!r} in data and (type(data[{CONVERT!r}]) not in _sequences"
+            f" or any(type(x) is not str for x in data[{CONVERT!r}])))"
+        )
+    code += ["def from_json(cls, data):"]
+    code += [f"    if {check}:\n        return _checked(_cls, data)" for check in checks]
+    code.append("    return trusted(cls, data)")
+
+    compared = [*names, "seat", *(["convert"] if player else [])]  # own fields first: they tell moves apart
+    same = " and ".join(f"self.{name} == other.{name}" for name in compared)
+    code += [
+        "def __eq__(self, other):",
+        "    if other.__class__ is not self.__class__:",
+        "        return NotImplemented",
+        f"    return {same}",
+        "def __hash__(self):",
+        f"    return hash(({', '.join(f'self.{name}' for name in compared)},))",
+    ]
+
+    exec("\n".join(code), namespace)
     # the compiled functions take the place of the generic ones (type: ignore: mypy forbids assigning methods)
     cls.__init__ = namespace["__init__"]  # type: ignore[method-assign]
+    cls.__eq__ = namespace["__eq__"]  # type: ignore[method-assign]
+    cls.__hash__ = namespace["__hash__"]  # type: ignore[method-assign]
     cls.as_json = namespace["as_json"]  # type: ignore[method-assign]
     cls.trusted = classmethod(namespace["trusted"])  # type: ignore[method-assign, assignment]
+    cls.from_json = classmethod(namespace["from_json"])  # type: ignore[method-assign, assignment]
 
 
 def _is_int(value: Any) -> bool:
