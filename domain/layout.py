@@ -43,7 +43,8 @@ from domain.chance import rng_for
 from domain.engine import Step, draw_chance, legal, play, validate
 from domain.errors import DomainError, InvalidLayout, InvalidSetup
 from domain.kinds.base import Move
-from domain.kinds.setup import DieTileMove
+from domain.kinds.bridges import RollMove
+from domain.kinds.setup import DieTileMove, RevealMove, StackOrderMove, WellTileMove
 from domain.names import pool_text, target_text
 from domain.prompts import CHANCE_FRAMES, DealCard, DealDieTile, DealWellTile, RollBridge, StackOrder
 from domain.state import GameState, StartPair
@@ -372,7 +373,7 @@ def _redeal_allowed(run: _Walk, state: GameState, redeals: int) -> bool:
 
 def _card_move(run: _Walk, state: GameState, frame: DealCard, path: Path) -> Move:
     given = run.given(path)
-    move = None if given is None else {"kind": "reveal", "seat": None, "pool": frame.pool, "card": given}
+    move = None if given is None else RevealMove.form(pool=frame.pool, card=given)
     return _checked(run, state, path, move)
 
 
@@ -394,8 +395,8 @@ def _roll_move(run: _Walk, state: GameState, frame: RollBridge, path: Path) -> d
             "values from 1 to 6, in any order",
             "R-S07",
         )
-        return {"kind": "roll", "seat": None, "bridge": frame.bridge.value, "dice": []}
-    return {"kind": "roll", "seat": None, "bridge": frame.bridge.value, "dice": sorted(given)}
+        return RollMove.form(bridge=frame.bridge.value, dice=[])
+    return RollMove.form(bridge=frame.bridge.value, dice=sorted(given))
 
 
 def _stack_move(run: _Walk, given: Any, path: Path) -> dict[str, Any] | None:
@@ -405,8 +406,8 @@ def _stack_move(run: _Walk, given: Any, path: Path) -> dict[str, Any] | None:
         isinstance(seat, int) and not isinstance(seat, bool) for seat in given
     ):
         run.problems.add(path, "the stack is a list of seats (0, 1, ...), top first", "R-S11")
-        return {"kind": "stack_order", "seat": None, "order": []}
-    return {"kind": "stack_order", "seat": None, "order": list(given)}
+        return StackOrderMove.form(order=[])
+    return StackOrderMove.form(order=list(given))
 
 
 def _well_move(run: _Walk, state: GameState, path: Path) -> Move:
@@ -433,7 +434,7 @@ def _well_move(run: _Walk, state: GameState, path: Path) -> Move:
             "R-S05",
         )
         return _stand_in(run, state)
-    return _checked(run, state, path, {"kind": "well_tile", "seat": None, "tile": given})
+    return _checked(run, state, path, WellTileMove.form(tile=given))
 
 
 def _checked(run: _Walk, state: GameState, path: Path, move: dict[str, Any] | None) -> Move:

@@ -83,6 +83,8 @@ class Move:
     """The heading its button goes under, unless `group` says otherwise."""
     shape: ClassVar[dict[str, str]]
     """Its fields in the JSON form (besides kind and seat), with their types: filled by `kind`."""
+    json_names: ClassVar[dict[str, str]]
+    """Each field's name in the JSON form, by its name in the record: filled by `kind`."""
     seat: int | None
     convert: tuple[str, ...]
 
@@ -94,6 +96,16 @@ class Move:
     def from_json(cls, data: Mapping[str, Any]) -> Move:
         """The typed move of a well-formed JSON form of this kind, else InvalidMove (see `parse`)."""
         return _checked(cls, data)
+
+    @classmethod
+    def form(cls, seat: int | None = None, **fields: Any) -> dict[str, Any]:
+        """The JSON form of a move of this kind made of values not checked yet (a table layout's entries), each
+        field named as the record names it; `parse` checks it as it checks any move."""
+        return {
+            "kind": cls.kind,
+            "seat": seat,
+            **{cls.json_names[name]: value for name, value in fields.items()},
+        }
 
     @classmethod
     def trusted(cls, data: Mapping[str, Any]) -> Move:
@@ -182,6 +194,7 @@ def kind(name: str) -> Callable[[M], M]:
         hints = get_type_hints(cls)
         own = [spec for spec in dataclasses.fields(cast(Any, cls)) if spec.name not in ("seat", "convert")]
         cls.shape = {json_name(spec): _TYPES[hints[spec.name]] for spec in own}
+        cls.json_names = {spec.name: json_name(spec) for spec in own}
         _compile(cls, own)
         KINDS[name] = cls
         return cls
