@@ -224,7 +224,7 @@ def _typed_field(typ: str) -> fields.Field[Any]:
     if typ == kinds.INT:
         return fields.Integer(required=True, strict=True)
     if typ == kinds.BOOL:
-        return fields.Boolean(required=True)
+        return fields.Boolean(required=True, truthy={True}, falsy={False})  # JSON true or false alone
     if typ == kinds.INTS:
         return fields.List(fields.Integer(strict=True), required=True)
     return fields.String(required=True)
