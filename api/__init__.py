@@ -1,4 +1,4 @@
-"""heronlog's HTTP layer: the Flask application factory, the JSON API and the web pages (DESIGN §5).
+"""heronlog's HTTP layer: the Flask application factory, the JSON API and the web pages.
 
 Nothing runs at import time: call :func:`create_app` to build an application.
 """

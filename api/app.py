@@ -1,4 +1,4 @@
-"""The Flask application factory: the one composition root of heronlog (STYLE habit 10).
+"""The Flask application factory: the one composition root of heronlog.
 
 :func:`create_app` builds everything: the game log on the configured store (built on first use), the write
 guard (rate limits and Idempotency-Keys, :mod:`api.resources.write_guard`), the flask-smorest API with its
@@ -128,7 +128,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         return response
 
-    # The web pages (issue 7): templates and static modules over the JSON API above.
+    # The web pages: templates and static modules over the JSON API above.
     from api.pages import bp as pages
 
     app.register_blueprint(pages)

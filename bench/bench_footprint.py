@@ -1,5 +1,5 @@
-"""Benchmark of what long games cost on Redis (issue 28.1 and 28.3) and what the integrity check costs per move
-(issue 27.5), each figure beside its anchors measured in the same run (prints a Markdown section).
+"""Benchmark of what long games cost on Redis and what the integrity check costs per move, each figure beside its
+anchors measured in the same run (prints a Markdown section).
 
 * **Bytes per event** of a 3,000-event and a 20,000-event game recorded through the game log as people record
   (moves, undo, redo, with Idempotency-Keys; snapshots taken by the shipped policy): Redis's own ``MEMORY

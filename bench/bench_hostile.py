@@ -1,4 +1,4 @@
-"""What a hostile client's imports cost a real `heronlog serve` (issue 29): prints a Markdown section.
+"""What a hostile client's imports cost a real `heronlog serve`: prints a Markdown section.
 
 Anchors and figures, measured in the same run against one server (SQLite, one worker, eight threads):
 

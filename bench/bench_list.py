@@ -1,4 +1,4 @@
-"""Benchmark of the list of games and of a worker's memory (issue 28), on Redis and SQLite. Prints a Markdown
+"""Benchmark of the list of games and of a worker's memory, on Redis and SQLite. Prints a Markdown
 section.
 
 **The list.** Games are written by the bulk helper of the tests (``tests/bulk_games.py``: each game's first

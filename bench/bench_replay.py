@@ -1,4 +1,4 @@
-"""Benchmark of the game log (issue 5): state at any version, undo and play, on SQLite and on Redis.
+"""Benchmark of the game log: state at any version, undo and play, on SQLite and on Redis.
 
 Each figure stands beside its anchors, measured in the same run:
 
@@ -202,7 +202,7 @@ def main() -> None:
     print(
         f"A complete seeded {PLAYERS}-player game recorded through `GameLog.play`; medians in milliseconds. "
         "Targets: state at any version ≤ 2 ms, undo ≤ 5 ms; state at any version of a stored game ≤ 0.5 ms "
-        "warm (issue 28).\n"
+        "warm.\n"
     )
     stores = list(results)
     print("| figure | " + " | ".join(stores) + " |")

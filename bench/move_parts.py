@@ -1,8 +1,8 @@
 """Where a move's CPU goes: the parts of `POST moves`, each timed in process on the load bench's own Redis.
 
-The load bench measures heronlog's CPU per move over HTTP beside its CPU per `/healthz` (issue 28 asks for at most
-twice). This module says what that ratio is made of. It records seeded games move by move, as the load's
-clients do, calling in turn each part a `POST moves` runs, and counts the process's CPU each one takes:
+The load bench measures heronlog's CPU per move over HTTP beside its CPU per `/healthz` (the aim is at most twice).
+This module says what that ratio is made of. It records seeded games move by move, as the load's clients do, calling
+in turn each part a `POST moves` runs, and counts the process's CPU each one takes:
 
 * the write guard's count, which reads the game and its grants ahead, caught up (`GameLog.tally_ahead`, one
   Redis round trip), and the view taking that read (`GameLog.game_and_grant`);

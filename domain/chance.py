@@ -1,6 +1,6 @@
 """The generator a seeded game draws its chance outcomes from, which is part of the game's rules version.
 
-In seeded mode every chance outcome (a deal, a roll, a reveal: DESIGN §2, "chance is data") is drawn from the
+In seeded mode every chance outcome (a deal, a roll, a reveal: docs/engine/chance.md) is drawn from the
 game's seed and its chance counter alone, so that a replay, the redraw after an amendment, an import's check
 ("what the seed draws") and a layout's ``draw_rest`` all draw the same. The layout's search for an order of
 die-tile draws (R-S05, decision C.9) shuffles the spaces it leaves free from the same two numbers and the salt

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.effects import WORKER_ACTIONS, futile, remaining, why_no_action
+from domain.effects import WORKER_ACTIONS, futile, remaining, why_futile, why_no_action
 from domain.engine import Trace, apply, play
 from domain.errors import InvalidMove
 from domain.kinds import Move, parse
@@ -297,11 +297,7 @@ _ACTION_WORDS = {
 def _option_reason(state: GameState, seat: int, option: Option) -> str:
     if not affordable(state, seat, option.cost):
         return f"{icons_text(option.icons)} (it costs {cost_text(option.cost)})"
-    reasons = [
-        reason
-        for icon in option.icons
-        if icon.kind in WORKER_ACTIONS and (reason := _why_action(state, seat, icon.kind)) is not None
-    ]
+    reasons = [f"{words} ({rule})" for words, rule in why_futile(state, seat, option)]
     return f"{icons_text(option.icons)} ({'; '.join(reasons)})" if reasons else icons_text(option.icons)
 
 

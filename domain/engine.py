@@ -1,4 +1,4 @@
-"""The state machine: legal moves, applying a move, automatic steps and seeded chance (DESIGN §2).
+"""The state machine: legal moves, applying a move, automatic steps and seeded chance.
 
 Each frame type of `domain.prompts` has a `Handler`: whether it waits for a move, what it does on its own when
 it does not, its legal moves, and how a move changes the state. After every move, `settle` runs the automatic
@@ -8,6 +8,7 @@ handler's `explain` only finds the best error (with the rule number) for a move 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -23,7 +24,7 @@ from domain.areas import (
     yards,
 )
 from domain.chance import Draws, rng_for
-from domain.effects import futile, menu_auto, menu_moves, menu_play, menu_waiting, run_seq, why_no_action
+from domain.effects import futile, menu_auto, menu_moves, menu_play, menu_waiting, run_seq, why_futile
 from domain.end_of_round import begin_round_auto, clear_dice_auto, end_of_round_auto, next_round_auto
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
 from domain.kinds import CONVERT, KINDS, Move, parse
@@ -111,6 +112,8 @@ from domain.resources import (
     conversions,
     conversions_allowed,
     convert,
+    could_pay,
+    paying_conversions,
 )
 from domain.setup import (
     begin_start_choice_auto,
@@ -256,7 +259,7 @@ def _explain_menu(
             details={"option": option.id},
         )
     if not frame.mandatory and futile(state, frame.seat, option):
-        reasons = [found for icon in option.icons if (found := why_no_action(state, frame.seat, icon.kind))]
+        reasons = why_futile(state, frame.seat, option)
         words, rule = reasons[0] if reasons else ("it could do nothing now", "R-P07")
         return IllegalMove(
             f"{source_text(frame.title, option.id)} would do nothing: {words} (rules {state.rules_version}: "
@@ -264,8 +267,17 @@ def _explain_menu(
             rule=rule,
             details={"option": option.id},
         )
+    # A cost seals pay only when converted into two kinds is listed with no conversions (a listed move converts
+    # into one kind): say how it can be paid. One kind: the listed move is named below (`_converted_listed`).
+    seat = frame.seat
+    convertible = (
+        conversions_allowed(state, seat)
+        and could_pay(state.players[seat], option.cost, conversions(state))
+        and paying_conversions(state, seat, option.cost) is None
+    )
     return IllegalMove(
-        f"{source_text(frame.title, option.id)} costs {cost_text(option.cost)}, more than you hold",
+        f"{source_text(frame.title, option.id)} costs {cost_text(option.cost)}, more than you hold"
+        + ("; seals converted first, as moves of their own, can pay it" if convertible else ""),
         rule="R-C04" if frame.title.startswith("castle") else "R-R05",
         details={"option": option.id},
     )
@@ -644,8 +656,9 @@ HANDLERS: dict[type, Handler] = {
         himeji.card_auto,
         himeji.card_moves,
         himeji.card_play,
-        (HimejiCardMove,),
+        (HimejiCardMove, DoneMove),
         "R-M11",
+        explain=himeji.explain_card,
     ),
     TakeCurtainCard: _automatic(himeji.take_card_auto),
     Climb: Handler(
@@ -780,6 +793,11 @@ def _whose_turn(state: GameState, seat: int) -> str:
 def validate(state: GameState, move: Any) -> Move:
     """The move, typed, if it is legal now; otherwise the precise error (InvalidMove for a malformed one,
     NotYourTurn, IllegalMove with its rule, GameOver)."""
+    return _validate(state, move, hint=True)
+
+
+def _validate(state: GameState, move: Any, *, hint: bool) -> Move:
+    """`validate`; with `hint`, the refusal of a move listed with seal conversions says so."""
     if not state.stack:
         raise GameOver("the game is over: no move applies any more", rule="R-E05")
     checked = move if isinstance(move, Move) else parse(move)
@@ -827,13 +845,33 @@ def validate(state: GameState, move: Any) -> Move:
         )
     legal = handler.valid(state, frame, checked) if handler.valid is not None else checked in answers(state)
     if not legal:
-        error = handler.explain(state, frame, checked) if handler.explain is not None else None
-        raise error or IllegalMove(
+        explained = handler.explain(state, frame, checked) if handler.explain is not None else None
+        error = explained or IllegalMove(
             f"this answer is not among the legal ones now: {prompt_text(state)}",
             rule=handler.rule,
             details={"prompt": name, "move": checked.as_json()},
         )
+        raise _converted_listed(state, frame, checked, error) if hint else error
     return checked
+
+
+def _converted_listed(state: GameState, frame: Frame, move: Move, error: DomainError) -> DomainError:
+    """The refusal of a move that seal conversions make affordable, saying that it is listed with them (R-P04:
+    seals converted into coins included)."""
+    seat = seat_of(frame)
+    if not isinstance(error, IllegalMove) or seat is None or not conversions_allowed(state, seat):
+        return error
+    plain = move.converting(()) if move.convert else move
+    found = next(
+        (m for m in converted_moves(state, frame, list(answers(state))) if m.converting(()) == plain), None
+    )
+    if found is None:
+        return error
+    return IllegalMove(
+        f'{error.message}; with seals converted first it is listed: "{CONVERT}": {json.dumps(list(found.convert))}',
+        rule=error.rule,
+        details={**error.details, "listed": list(found.convert)},
+    )
 
 
 def _validate_converted(state: GameState, move: Move) -> Move:
@@ -853,14 +891,10 @@ def _validate_converted(state: GameState, move: Move) -> Move:
         _validate_conversion(converted, ConvertMove(seat, to))
         converted = convert(converted, seat, to)
     plain = move.converting(())
-    try:
-        validate(converted, plain)
-    except DomainError as error:
-        error.details.setdefault(CONVERT, list(move.convert))
-        raise
-    # Legal exactly when listed: with the fewest conversions that make it affordable, and only then.
     frame = state.stack[-1]
     listed = list(answers(state))
+    # Legal exactly when listed: with the fewest conversions that make it affordable, and only then. A move
+    # already affordable is refused as such first, even where the conversions would spend the seal it costs.
     if plain in listed:
         raise IllegalMove(
             "this move needs no seal converted: play it as it is (a conversion is also a move of its own)",
@@ -868,15 +902,26 @@ def _validate_converted(state: GameState, move: Move) -> Move:
             details={CONVERT: list(move.convert)},
         )
     offered = converted_moves(state, frame, listed)
-    if move not in offered:
-        needed = next((m.convert for m in offered if m.converting(()) == plain), None)
+    if move in offered:
+        return move
+    needed = next((m.convert for m in offered if m.converting(()) == plain), None)
+    if needed is not None:
         raise IllegalMove(
-            "this move is listed with the fewest seal conversions that make it affordable"
-            + (f": {', '.join(needed)}" if needed else ""),
+            f"this move is listed with the fewest seal conversions that make it affordable: {', '.join(needed)}",
             rule="R-R02",
-            details={CONVERT: list(move.convert), "listed": list(needed) if needed else None},
+            details={CONVERT: list(move.convert), "listed": list(needed)},
         )
-    return move
+    try:  # not listed with any conversions: why the move is refused once these are made
+        _validate(converted, plain, hint=False)
+    except DomainError as error:
+        error.details.setdefault(CONVERT, list(move.convert))
+        raise
+    raise IllegalMove(
+        "this move needs seals converted into more than one kind, and a listed move converts into one only: "
+        "make the conversions as moves of their own, then play it",
+        rule="R-R02",
+        details={CONVERT: list(move.convert), "listed": None},
+    )
 
 
 def _validate_conversion(state: GameState, move: ConvertMove) -> ConvertMove:
@@ -891,7 +936,9 @@ def _validate_conversion(state: GameState, move: ConvertMove) -> ConvertMove:
     price = rates[to]
     if state.players[seat].seals < price:
         raise IllegalMove(
-            f"{a(to)} costs {price} seals", rule="R-R02", details={"seals": state.players[seat].seals}
+            f"{a(to)} costs {price} seal{'s' * (price != 1)}",
+            rule="R-R02",
+            details={"seals": state.players[seat].seals},
         )
     return move
 

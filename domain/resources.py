@@ -2,9 +2,9 @@
 
 Seals are capped at 5 and food, iron and pearl at 7; gains above a cap are lost (R-R01, R-R03). Nothing is
 ever paid that is not held (R-P04, R-R03, R-R04). Seal conversions (R-R02) are free moves at the catalog's
-prices: 1 seal -> 1 coin, 2 seals -> 1 food, iron or pearl, and with Matcha 2 seals -> 1 whisk (R-M15, RULES B.2
-C5/C6). Whisks are a track of 0 to 7 like the resources (R-F03 scores them the same way), or to the lower top a
-game's catalog sets.
+prices: 1 seal -> 1 coin, 2 seals -> 1 food, iron or pearl, and with Matcha 2 seals -> 1 whisk (R-M15,
+docs/rules/disagreements.md C5/C6). Whisks are a track of 0 to 7 like the resources (R-F03 scores them the same
+way), or to the lower top a game's catalog sets.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from domain.vocabulary import FIELD, Cost, Icon, IconKind, Phase, Resource
 
 CAPS: Mapping[str, int] = {"seals": 5, "food": 7, "iron": 7, "pearl": 7, "whisks": 7}
 """The cap of each capped counter (R-R01, R-R03). The whisk track's is the catalog's (`caps`), 7 unless a game
-sets it lower: its printed maximum is not known (COMPONENTS §1.12), and R-F03's "7 -> 2 CP" implies 7."""
+sets it lower: its printed maximum is not known (docs/rules/components.md §1.12), and R-F03's "7 -> 2 CP" implies 7."""
 
 
 _GAIN_FIELD = {IconKind.SEAL: "seals", IconKind.WHISK: "whisks"}

@@ -1,4 +1,4 @@
-"""States as JSON: `state_to_dict` and `state_from_dict` (DESIGN §2), and the pending prompt (`prompt_of`).
+"""States as JSON: `state_to_dict` and `state_from_dict`, and the pending prompt (`prompt_of`).
 
 The dictionary mirrors the dataclasses field by field (names as the rulebook has them), enums as their values,
 tuples as lists, icons in the catalog's notation, frames with a ``frame`` key naming their kind, and the full

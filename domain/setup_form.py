@@ -7,7 +7,7 @@ itself) and answers plain JSON: the sections in the order a table lays them out,
 name (the one an error's ``details.field`` gives), its kind (``card``: one component from a pool; ``tiles``: a
 room's die-tile colours; ``dice``: a bridge's roll; ``stack``: the turn order), its words and, for a card, its
 pool; then the pools, each component with its words; and the rulebook's first-game layout. The new-game page
-draws the form from it and holds no list of its own (DESIGN §5: the pages take their words from the server).
+draws the form from it and holds no list of its own (the pages take their words from the server).
 """
 
 from __future__ import annotations

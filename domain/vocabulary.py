@@ -100,7 +100,7 @@ class Phase(StrEnum):
 
 
 class Mode(StrEnum):
-    """How chance is resolved (DESIGN §2, "chance is data")."""
+    """How chance is resolved (docs/engine/chance.md)."""
 
     SEEDED = "seeded"
     """The engine draws every chance outcome from a generator seeded with (seed, chance counter)."""
@@ -140,7 +140,7 @@ class IconKind(StrEnum):
     DOMAIN = "domain"
     """Activate one Personal Domain row as if a die were placed there (R-D03)."""
     LIGHT = "light"
-    """Perform one light-background block of a card in a castle room (COMPONENTS §1.3 tile 7)."""
+    """Perform one light-background block of a card in a castle room (docs/rules/components.md §1.3, tile 7)."""
     TILE = "tile"
     """Perform the block beside a castle die tile of a colour, or of any colour (R-C05)."""
     # --- the Matcha expansion (R-M17, R-M18) -

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from domain.areas.castle import die_tile_space
 from domain.matcha import tea_garden
+from domain.matcha.himeji import declinable
 from domain.names import QUESTIONS, pool_text, seat_text, source_text, target_text
 from domain.prompts import (
     KIND,
@@ -123,7 +124,8 @@ def prompt_text(state: GameState) -> str:
         return f"{who}: advance a geisha 1 step, free" if frame.free_step else f"{who}: Geisha action"
     if isinstance(frame, HimejiCard):
         if frame.purpose == "path":
-            return f"{who}: take the Ikebana or the Calligraphy card (its yellow curtain)"
+            decline = ", or decline it" if declinable(state, frame) else ""
+            return f"{who}: take the Ikebana or the Calligraphy card (its yellow curtain){decline}"
         return f"{who}: both curtains of which Himeji card?"
     if isinstance(frame, DealCard):
         return f"Chance: which {pool_text(frame.pool)} was revealed for {target_text(state, frame.target)}?"

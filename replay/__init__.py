@@ -1,4 +1,4 @@
-"""The event-sourced game log: games, history, undo, branches, annotations and exports (DESIGN §3).
+"""The event-sourced game log: games, history, undo, branches, annotations and exports (docs/architecture/game-log.md).
 
 This layer sits between the rules engine (``domain``) and the HTTP application (``api``). It imports
 ``domain`` and the eventsourcing library, never ``api``. Its entry point is :class:`GameLog`, an eventsourcing

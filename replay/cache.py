@@ -1,4 +1,4 @@
-"""The warm cache: the folds a process keeps between requests, bounded by their bytes (issue 28).
+"""The warm cache: the folds a process keeps between requests, bounded by their bytes.
 
 Every store of a game log reads through the eventsourcing library's repository, which keeps the folds it reads
 in a cache and brings a cached fold up to date with the events written since (``fast-forward``). The library's

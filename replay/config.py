@@ -1,6 +1,6 @@
 """Which event store heronlog uses, and how the eventsourcing library is told about it.
 
-Three stores, chosen by configuration and never by code (STYLE habit 10):
+Three stores, chosen by configuration and never by code:
 
 * ``sqlite`` (the default): the library's embedded SQLite module, one file in the data folder
   (``HERONLOG_DATA``, default ``./data``);

@@ -45,7 +45,7 @@ from replay.game import Game, MoveRecord
 COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange")
 MODES = ("table", "seeded")
 SOLO = ("easy", "medium", "hard")
-"""The solo rival's difficulties (RULES R-SO01)."""
+"""The solo rival's difficulties (R-SO01)."""
 MAX_REASON = 500
 """The longest reason an abandonment keeps, in characters."""
 
@@ -136,7 +136,7 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         normal["expansions"] = list(expansions)
     override = setup.get(CATALOG_OVERRIDE, False)
     if not isinstance(override, bool):
-        raise InvalidSetup(f"{CATALOG_OVERRIDE} is true or false", **{CATALOG_OVERRIDE: repr(override)})
+        raise InvalidSetup(f"{CATALOG_OVERRIDE} is true or false", details={CATALOG_OVERRIDE: repr(override)})
     if override:  # only ever there when true: every other setup keeps its shape
         normal[CATALOG_OVERRIDE] = True
     return {**normal, "solo": solo} if solo is not None else normal

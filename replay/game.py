@@ -4,7 +4,7 @@ A :class:`Game` is what the log knows about one game at one version: its setup, 
 (:class:`MoveRecord`, kept even when undone), the **line of play** (the versions of the effective moves, in
 order), what can be redone, the audit of undo/redo/amend, and the rules-engine states along the line.
 
-The projector :func:`project_game` is a plain function (STYLE: eventsourcing's functional aggregate): for
+The projector :func:`project_game` is a plain function (eventsourcing's functional aggregate): for
 each event it returns a new ``Game``; it never validates, never draws a random number and never reads the clock
 ("decide once, apply many"). Keeping every state along the line (they are immutable and share structure)
 makes undo to any point O(1) and a replay step free; a game rebuilt from a snapshot starts with only its

@@ -1,7 +1,7 @@
 """Whether the store serves, shard by shard, for ``GET /readyz``; and the version of heronlog that answers
 (``/healthz``, the OpenAPI document, a backup's index).
 
-Health tells what requests meet (issue 27.4). It once said "redis answered PING" while every request was
+Health tells what requests meet. It once said "redis answered PING" while every request was
 refused (a cluster without full coverage, a master out of memory), because it asked another question, of one
 node, with another client. Now each store (each shard) is asked through its own client, on its own hash tag, by
 the way requests go: a read of its log's counter, and a short write beside it (``{tag}:health``, expiring

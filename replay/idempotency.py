@@ -1,4 +1,4 @@
-"""Idempotency: one mechanism, the log's (DESIGN §5, "Idempotency-Key").
+"""Idempotency: one mechanism, the log's (docs/api/idempotency.md).
 
 A client that did not get the answer to a write (a phone losing its connection) sends it again with the same
 ``Idempotency-Key``. The write must not happen twice, and the retry must get the answer the first attempt got.

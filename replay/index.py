@@ -1,4 +1,4 @@
-"""The list of games: a read model that answers a page in O(page), across every store (DESIGN §3, issue 28).
+"""The list of games: a read model that answers a page in O(page), across every store.
 
 **Where it comes from.** Each store keeps one index stream (:class:`replay.events.GameIndexed` events), written in
 the same atomic write as each new game's first event: the list never shows a game that does not exist nor misses

@@ -1,5 +1,5 @@
 """An integrity check inside every stored record: flipped bytes in a stored event or snapshot are found when it is
-read, never served (issue 27.5).
+read, never served.
 
 :class:`CheckedMapper` is the eventsourcing library's mapper with one more step, on every store (Redis, SQLite,
 memory): each stored state starts with :data:`MAGIC` and an 8-byte BLAKE2b digest of the record's originator id,
@@ -15,7 +15,7 @@ Why a digest rather than the library's cipher (``CIPHER_TOPIC``, AES-GCM, which 
 needs a key that every server and every backup must keep, and a lost key would make the whole archive unreadable;
 it also hides the stored events from the operator's own tools. A digest needs no secret. It does not stop someone
 who can write to the store from forging a record (they could rewrite the digest too): it finds damage, which is
-what the issue asks. The cost of each is on docs/performance/index.md ("Integrity").
+what is wanted. The cost of each is on docs/performance/index.md ("Integrity").
 """
 
 from __future__ import annotations

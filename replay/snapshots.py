@@ -1,4 +1,4 @@
-"""When a game's snapshot is taken, and who writes it (DESIGN §3, "Snapshots").
+"""When a game's snapshot is taken, and who writes it (docs/architecture/game-log.md).
 
 A snapshot is the game's fold at one version (:class:`replay.game.GameSnapshot`), kept by the library's snapshot
 store so that reading a long game, or any past version of it, folds only the events after the nearest one. They

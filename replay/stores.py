@@ -1,5 +1,5 @@
 """The stores a game log writes to: one eventsourcing application per store, and the router that picks the store
-of a game (DESIGN §3, §4).
+of a game (docs/operations/scale-out.md).
 
 A :class:`GameStore` is one eventsourcing ``Application``: an event store with its notification log, a
 snapshot store, and the cache of folded streams (the game log's :class:`replay.cache.WarmCache`, shared by all

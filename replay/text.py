@@ -26,6 +26,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
+from domain.errors import DomainError
 from replay.errors import ReplayError
 
 
@@ -113,7 +114,7 @@ def checked(
     max_length: int,
     multiline: bool = False,
     allow_empty: bool = False,
-    error: Callable[..., ReplayError] = InvalidText,
+    error: Callable[..., DomainError] = InvalidText,
     **details: object,
 ) -> str:
     """``value`` as a game keeps it (NFC, without blanks or invisible characters at its ends), or ``error``

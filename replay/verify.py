@@ -1,5 +1,5 @@
 """``heronlog verify``: read every stored record of every store, fold every stream, and check every snapshot
-against the events it summarises (issue 27.5).
+against the events it summarises.
 
 What it reports, per store (shard):
 

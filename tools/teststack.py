@@ -246,7 +246,7 @@ def checks(site: Path) -> list[tuple[str, Sequence[str]]]:
         ("unit tests", [*pytest, "tests/unit"]),
         ("integration tests", [*pytest, "tests/integration"]),
         ("e2e tests", [*pytest, "tests/e2e"]),
-        # issue 29: a client that means harm (costly imports, fork floods, bad text, forged logs, chunked bodies)
+        # a client that means harm (costly imports, fork floods, bad text, forged logs, chunked bodies)
         ("hostile tests", [*pytest, "tests/hostile"]),
         ("tools and docs tests", [*pytest, "tests/tools"]),
         ("docs site", [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site)]),

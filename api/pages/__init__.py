@@ -1,4 +1,4 @@
-"""The web pages (DESIGN §5): the game list, the new-game form, the recording and replay screens, and the
+"""The web pages (docs/pages/index.md): the game list, the new-game form, the recording and replay screens, and the
 stand-alone score sheet.
 
 The views are thin: each renders a Jinja template from ``api/pages/templates/``; the pages' JavaScript modules in

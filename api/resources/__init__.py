@@ -1,4 +1,4 @@
-"""The JSON resources (DESIGN §5): the flask-smorest blueprints, their marshmallow schemas, the one error
+"""The JSON resources (docs/api/index.md): the flask-smorest blueprints, their marshmallow schemas, the one error
 shape, the answers' words (:mod:`api.resources.present`) and the write guard that every write passes through
 (rate limit and idempotency).
 

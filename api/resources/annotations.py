@@ -1,4 +1,4 @@
-"""Annotations: comments anchored to a version of a game, for teaching (DESIGN §3).
+"""Annotations: comments anchored to a version of a game, for teaching.
 
 Reading them is like reading the game; writing needs one of the game's tokens. The author of an annotation
 is the actor of the token that wrote it (``owner`` or ``seat:N``); a seat token edits and deletes the

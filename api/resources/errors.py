@@ -9,7 +9,7 @@ this shape (:class:`api.resources.schemas.ErrorSchema`)::
 ``type`` names the kind of problem (a URI reference: ``GET`` it for what it means), ``title`` says it in a few
 words (the same for every problem of that type), ``detail`` says what went wrong this time, for people.
 heronlog's own members are RFC 9457 extension members: ``error_code`` is stable (clients branch on it; it is
-the last segment of ``type``); ``rule`` names the rule of rules/RULES.md that a move broke (null otherwise);
+the last segment of ``type``); ``rule`` names the rule (docs/rules/) that a move broke (null otherwise);
 ``details`` carries what a client needs to recover (the current version after a stale write, the problems of
 an invalid log, the fields of a malformed request...).
 

@@ -51,20 +51,6 @@ def encode(value: Any) -> bytes:
         return json.dumps(value, default=_fallback, ensure_ascii=True).encode()
 
 
-_canonical = msgspec.json.Encoder(order="sorted")
-
-
-def canonical(body: bytes) -> bytes:
-    """A request body as it means, not as it is spelled: JSON without blanks and with every object's keys in
-    order, so that one move written compactly by one client and spaced out by another is one request (the
-    idempotency fingerprint, ``api.app``). A body that is not JSON, or that msgspec cannot read or write back
-    (nested too deeply among them: the view then refuses it as :func:`decode` does), stands as it is."""
-    try:
-        return _canonical.encode(_decoder.decode(body))
-    except (msgspec.DecodeError, TypeError, ValueError, OverflowError, UnicodeError, RecursionError):
-        return body
-
-
 def decode(data: str | bytes) -> Any:
     """JSON text as Python data. Input msgspec refuses is read by the standard library, which refuses what is
     not JSON text (see the module docstring) with a ``JSONDecodeError``, what Flask and webargs expect (an

@@ -1,4 +1,4 @@
-"""The spectators' stream (DESIGN §5): server-sent events of each new event of a game.
+"""The spectators' stream (docs/api/stream.md): server-sent events of each new event of a game.
 
 A spectator's page opens ``GET /api/games/{id}/stream`` and gets every event after the version it has, as it
 happens: woken by the store's change watch on Redis (:mod:`replay.watch`), polling on SQLite and in memory. Each

@@ -3,6 +3,6 @@ the courtiers' climb (courtier), the Well, the Lantern Area, Outside the Walls, 
 gardens, the training yards and the player's Personal Domain.
 
 Each module holds its area's rules (its placement menus, its actions, its setup deals) and cites them
-(R-xx, ../shared/rules/RULES.md); the engine (`domain.engine`) wires them to the prompts. This package's
+(R-xx, docs/rules/base.md); the engine (`domain.engine`) wires them to the prompts. This package's
 `__init__` stays empty of code: its modules import one another by their own names.
 """

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from domain.kinds.base import PlayerMove, Table, capital, kind
 from domain.names import QUESTIONS, cost_text, icons_text, source_text
-from domain.prompts import KIND, Climb, CourtierAction, GeishaAction, Menu, Option
+from domain.prompts import KIND, Climb, CourtierAction, GeishaAction, HimejiCard, Menu, Option
 from domain.vocabulary import FIELD
 
 _GAIN_KINDS = frozenset({"coin", "seal", "food", "iron", "pearl", "cp", "whisk"})
@@ -109,6 +109,8 @@ class DoneMove(PlayerMove):
 
     def said(self, table: Table) -> str:
         frame = table.frame
+        if isinstance(frame, HimejiCard):  # path space 1, declined (rules 0.5.0)
+            return f"{self.who(table.state)} declines the card of path space 1"
         if isinstance(frame, Menu):
             title = source_text(frame.title)
         elif frame is not None:

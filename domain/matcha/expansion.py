@@ -7,7 +7,8 @@ Calligraphy decks, the ceremony tokens of the Tea House and the Viewing Platform
 answers the chance prompts that draw from its piles (`POOLS`), places dice on the Tea Room (then the Geisha
 action, R-M04) and the Himeji Principality (then its curtains, R-M05), and turns its symbols into frames
 (`icon_frame`, R-M17). The Tea Garden is `domain.matcha.tea_garden`, the curtains `domain.matcha.himeji`, the tokens
-`domain.matcha.ceremony`; the shared modules call in here through small hooks, each guarded by `is_matcha`.
+`domain.matcha.ceremony`; the shared modules call in here through small hooks, each behind a test of
+`state.board.matcha is not None` (the board has a Matcha part only in a game with the expansion).
 """
 
 from __future__ import annotations
@@ -82,10 +83,6 @@ def parse_expansions(expansions: Sequence[str] | None) -> tuple[str, ...]:
             f"unknown or repeated expansions {list(names)}", details={"known": list(EXPANSIONS)}
         )
     return names
-
-
-def is_matcha(state: GameState) -> bool:
-    return state.board.matcha is not None
 
 
 # --- setup (R-M01, R-S12) -

@@ -5,7 +5,8 @@ The two decks lie face up; the card on top of each shows two curtains: a yellow 
 (an action, sometimes with a seal cost). A die on one of the two Himeji spaces lets the player perform, in any
 order, the two curtains that space faces (R-M05, catalog ``matcha.himeji``). A geisha stopping on path space 1
 performs the yellow curtain of the top card of either deck, then takes that card into the Lantern Area and the
-next card is revealed, unless it was the deck's last card, which stays (R-M11); on path space 2 it performs the
+next card is revealed, unless it was the deck's last card, which stays (R-M11); from rules 0.5.0 the player may
+decline it (``done``), as any space's actions (R-P07). On path space 2 it performs the
 blue curtain of either top card (R-M12). A blue curtain's printed seal cost is paid unless the effect says
 "without spending seals" (decision C.7; option ``blue_curtain_seals="free"`` never charges it). The symbols:
 one yellow curtain, one blue curtain without seals, both curtains of one card, both yellow curtains (R-M17,
@@ -15,6 +16,8 @@ CT19, CT20).
 from __future__ import annotations
 
 from domain.catalog import HIMEJI_DECKS, Curtains
+from domain.errors import DomainError, IllegalMove
+from domain.kinds.actions import DoneMove
 from domain.kinds.base import Move
 from domain.kinds.matcha import HimejiCardMove
 from domain.prompts import DealCard, Frame, HimejiCard, Menu, Option, Seq, TakeCurtainCard, bundle
@@ -103,8 +106,37 @@ def both_yellow_curtains(state: GameState, seat: int) -> Frame:
 # --- choosing a card: path space 1 (R-M11) and the two-card symbol (R-M17) -
 
 
+PATH_ONE_BINDING = frozenset({"0.1.0", "0.2.0", "0.3.0", "0.4.0"})
+"""Rules versions under which a geisha stopping on path space 1 must take a card. From 0.5.0 the space may be
+declined like path space 2 and the Viewing Platform (R-P07; docs/rules/decisions.md, path space 1)."""
+
+
+def declinable(state: GameState, frame: HimejiCard) -> bool:
+    """Whether this choice of a card may be declined: path space 1's, from rules 0.5.0 (R-M11, R-P07)."""
+    return frame.purpose == "path" and state.rules_version not in PATH_ONE_BINDING
+
+
 def card_moves(state: GameState, frame: HimejiCard) -> list[Move]:
-    return [HimejiCardMove(frame.seat, name) for name in HIMEJI_DECKS if deck(state, name).top is not None]
+    moves: list[Move] = [
+        HimejiCardMove(frame.seat, name) for name in HIMEJI_DECKS if deck(state, name).top is not None
+    ]
+    if moves and declinable(state, frame):
+        moves.append(DoneMove(frame.seat))
+    return moves
+
+
+def explain_card(state: GameState, frame: HimejiCard, move: HimejiCardMove | DoneMove) -> DomainError | None:
+    """Why ``done`` is refused here: the two-card symbol is a gain (R-M17); path space 1 before rules 0.5.0."""
+    if not isinstance(move, DoneMove):
+        return None
+    if frame.purpose != "path":
+        return IllegalMove("the two-card symbol's card must be chosen: it is not optional", rule="R-M17")
+    return IllegalMove(
+        f"under rules {state.rules_version} path space 1 cannot be declined: take the Ikebana or the "
+        "Calligraphy card (games of rules 0.5.0 on may decline it)",
+        rule="R-M11",
+        details={"rules_version": state.rules_version},
+    )
 
 
 def card_waiting(state: GameState, frame: HimejiCard) -> bool:
@@ -117,6 +149,8 @@ def card_auto(state: GameState, frame: HimejiCard) -> GameState:
 
 
 def card_play(state: GameState, frame: HimejiCard, move: Move) -> GameState:
+    if isinstance(move, DoneMove):
+        return pop(state)
     assert isinstance(move, HimejiCardMove)
     seat, name = frame.seat, move.deck
     card = top_card(state, name)

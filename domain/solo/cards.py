@@ -1,4 +1,5 @@
-"""The solo cards and the rival's icons, as catalog data (R-SO01, R-SO03, R-SO05; COMPONENTS §1.11, §1.12).
+"""The solo cards and the rival's icons, as catalog data (R-SO01, R-SO03, R-SO05; docs/rules/components.md
+§1.11, §1.12).
 
 The printed solo cards are not published: only their number (9, derived) and how they are used (FR). A card
 is therefore a small schema read from FR's procedure, and the packaged deck (``catalog/solo.json``) is a

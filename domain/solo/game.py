@@ -14,7 +14,7 @@ With Matcha the rival is the Tokugawa clan (`domain.solo.tokugawa`, R-TK01..R-TK
 starting cards of each kind and 1 of 2 ceremony tokens, and a rival geisha on the Viewing Platform when the
 green bridge is activated counts as an activated gardener (decision).
 
-The rival's turn itself is `domain.solo.rival`. Its final score (decision, README "Solo"): by default the whole
+The rival's turn itself is `domain.solo.rival`. Its final score (docs/rules/decisions.md): by default the whole
 score sheet, since its members stand on the board as a player's do (R-F01..R-F07; it holds no resources or
 seals); the setup option ``rival_scoring="cp_only"`` counts its Clan Points alone.
 
@@ -45,7 +45,7 @@ from domain.setup import choose_start_play
 from domain.state import GameState, Solo, StartPair, replace, replace_in, with_board, with_player
 
 RIVAL_NAME = "Rival"
-"""The rival's name: FR calls it "le rival" and names it nothing more (RULES §B.1 E13)."""
+"""The rival's name: FR calls it "le rival" and names it nothing more (docs/rules/disagreements.md E13)."""
 RIVAL_SEAT = 1
 DIFFICULTIES: dict[str, tuple[int, int, int]] = {"easy": (0, 1, 0), "medium": (3, 0, 1), "hard": (8, 0, 3)}
 """R-SO01: the rival's starting CP, its place in the turn order (0 = first) and its Passage of Time space."""

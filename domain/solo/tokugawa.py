@@ -24,7 +24,7 @@ The rival never pays and never resolves what its geishas reach (R-SO02): no Pond
 ceremony token. Its symbol steps go on the `RivalIcons` frame as icons of their own (``lose_cp:3``,
 ``discard``, ``advance:entrance``, ...), so the player's choices in between wait like any rival prompt.
 
-Decisions where MA is silent (README "Solo", Tokugawa):
+Decisions where MA is silent (docs/rules/decisions.md):
 
 - a symbol whose geisha cannot be sent (the supply is empty) gives CP equal to the round (R-TK03) and its other
   steps still follow (the losses and the advance; no discard, as no geisha stopped on a path space);
@@ -81,11 +81,6 @@ STEPS: dict[str, tuple[str, ...]] = {
 }
 """What follows the geisha of symbols 2, 3 and 4, in MA's order (R-TK05 (1)-(2), R-TK06, R-TK07); the
 ``discard`` is R-TK03's, for a geisha stopping on a path space."""
-
-
-def is_tokugawa(state: GameState) -> bool:
-    """A solo game with Matcha: the rival is the Tokugawa clan (R-TK01)."""
-    return state.solo is not None and state.board.matcha is not None
 
 
 # --- setup (R-TK01) -

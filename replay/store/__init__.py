@@ -1,4 +1,4 @@
-"""A Redis persistence module for the eventsourcing library (DESIGN §4).
+"""A Redis persistence module for the eventsourcing library (docs/operations/redis.md).
 
 Selected with ``PERSISTENCE_MODULE=replay.store`` and ``REDIS_URL``; the library finds :class:`RedisFactory`
 here. ``factory.py`` lists the environment keys, ``recorders.py`` the key layout, ``scripts.py`` the Lua
