@@ -2,7 +2,7 @@
 decorator that registers a kind and compiles its JSON form, and the `Table` a move's words are said at.
 
 A move's JSON form is a flat object, ``{"kind": "ascend", "seat": 0, "from": "gate", "to": "steward_1"}``; its
-typed value is a frozen record of its kind, ``Ascend(0, "gate", "steward_1")``, parsed once (`parse`, which
+typed value is a frozen record of its kind, ``AscendMove(0, "gate", "steward_1")``, parsed once (`parse`, which
 raises `InvalidMove` for anything malformed) and written back (`Move.as_json`) where the engine meets the
 outside. A player's move may carry ``convert``: the seal conversions made just before it (rules 0.3.0, R-R02).
 """
