@@ -1,7 +1,8 @@
-"""The pages' words and board targets (DESIGN §5: the pages take their words from the API, the JavaScript holds
-no rule and no label table).
+"""The pages' words and board targets: the pages take their words from the API, and the JavaScript holds no
+rule and no label table (docs/pages/index.md).
 
-- :func:`choices`: each legal move as a page offers it, in the order of the listing: its words (the button),
+- :func:`choices`: each legal move as a page offers it, in the order of the listing, said by its kind
+  (`domain.kinds`): its words (the button),
   its group (the heading it goes under), the board part it acts on (``target``, or null for an answer that has
   no place on the board: a yes or no, a resource to pick, a chance entry) and the icons it shows.
 - :func:`catalog_words`: every card, tile and icon of a game's catalog in words, and every part of its board
