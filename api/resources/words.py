@@ -2,9 +2,9 @@
 rule and no label table (docs/pages/index.md).
 
 - :func:`choices`: each legal move as a page offers it, in the order of the listing, said by its kind
-  (`domain.kinds`): its words (the button),
-  its group (the heading it goes under), the board part it acts on (``target``, or null for an answer that has
-  no place on the board: a yes or no, a resource to pick, a chance entry) and the icons it shows.
+  (`domain.kinds`): its words (the button), its group (the heading it goes under), the board part it acts on
+  (``target``, or null for an answer that has no place on the board: a yes or no, a resource to pick, a chance
+  entry) and the icons it shows.
 - :func:`catalog_words`: every card, tile and icon of a game's catalog in words, and every part of its board
   named (``parts``, keyed by the same ids as the targets): served once with the catalog.
 - :func:`hint`: how to answer the pending prompt, under its question.
