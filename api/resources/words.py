@@ -50,8 +50,6 @@ def _icons_in(value: Any, found: set[str]) -> None:
 
 # --- the board's parts ----------------------------------------------------------------------------------
 
-ROWS = {"courtiers": "courtier", "gardeners": "gardener", "warriors": "warrior"}
-
 
 def parts(catalog: Mapping[str, Any], state: Mapping[str, Any], players: Sequence[str]) -> dict[str, str]:
     """Every part of a game's board the page draws, by id, in words (its accessible name when no move acts on

@@ -23,6 +23,7 @@ give it the engine handler of the prompt it answers (`domain.engine.HANDLERS`), 
 
 from __future__ import annotations
 
+# Each module registers its kinds as it is imported: all of them, so that `KINDS` holds every kind.
 from domain.kinds import (
     action_spaces,
     actions,
@@ -40,34 +41,29 @@ from domain.kinds import (
 )
 from domain.kinds.base import BOOL, CONVERT, INT, INTS, KINDS, STR, ChanceMove, Move, PlayerMove, Table, parse
 
-MODULES = (
-    bridges,
-    action_spaces,
-    actions,
-    courtier,
-    warrior,
-    gardener,
-    personal_domain,
-    resources,
-    passage_of_time,
-    setup,
-    matcha,
-    solo,
-    tokugawa,
-)
-"""The modules defining the kinds."""
-
 __all__ = [
     "BOOL",
     "CONVERT",
     "INT",
     "INTS",
     "KINDS",
-    "MODULES",
     "STR",
     "ChanceMove",
     "Move",
     "PlayerMove",
     "Table",
+    "action_spaces",
+    "actions",
+    "bridges",
+    "courtier",
+    "gardener",
+    "matcha",
     "parse",
+    "passage_of_time",
+    "personal_domain",
+    "resources",
+    "setup",
+    "solo",
+    "tokugawa",
+    "warrior",
 ]
