@@ -1,17 +1,6 @@
 """The effect interpreter: icons become gains or prompts, and menus resolve entries in any order.
 
-`run_seq` resolves icons in order: plain gains at once, everything else by pushing its frame (a Courtier
-action, the Lantern Reward, a Passage of Time move...). A `Menu` lists entries to resolve in any order; the
-rules ask for "any order" in many places (a space's actions R-P07, the Lantern Reward R-L01, a block's icons,
-a 5-iron yard's two tiles). A menu asks only when the choice is real:
-- a mandatory menu resolves itself when no order can change the result (`order_free`);
-- an optional menu takes its entries itself when every one is a free gain and order cannot matter (taking a
-  free gain is never worse than declining it; influence that would have to pay a milestone under the option
-  ``milestones="must_pay"`` is not free), and closes itself when nothing in it could be paid even after
-  seal conversions.
-Otherwise the player picks entries one by one, ``rest`` takes what is left of a mandatory menu in a sensible
-order, and ``done`` declines what is left of an optional one. Matcha's symbols are resolved by
-`domain.matcha.expansion`.
+Components are data: a card's effects are icons in a small vocabulary, so adding a card never needs a function.
 """
 
 from __future__ import annotations

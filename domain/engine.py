@@ -1,9 +1,7 @@
 """The state machine: legal moves, applying a move, automatic steps and seeded chance.
 
-Each frame type of `domain.prompts` has a `Handler`: whether it waits for a move, what it does on its own when
-it does not, its legal moves, and how a move changes the state. After every move, `settle` runs the automatic
-frames until one waits. Validation is one rule: a move is legal exactly when it is in `legal_moves`; the
-handler's `explain` only finds the best error (with the rule number) for a move that is not.
+Each frame type of `domain.prompts` has a `Handler`; a move is legal exactly when it is in `legal_moves`, and a
+handler's `explain` only finds the best error, with its rule, for a move that is not.
 """
 
 from __future__ import annotations

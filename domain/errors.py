@@ -1,8 +1,7 @@
 """The errors the rules engine raises, by kind (docs/api/errors.md lists their codes).
 
-Every error carries a stable machine ``code``, the number of the broken rule (``rule``, e.g. ``"R-P04"``, or
-None when no numbered rule applies), a human ``message`` and JSON-ready ``details``. The API turns them into
-its one error envelope; the codes are a contract, so never rename one.
+Each carries a stable ``code``, the broken rule's number, a human ``message`` and JSON-ready ``details``; the
+codes are a contract, so never rename one.
 """
 
 from __future__ import annotations

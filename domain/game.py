@@ -1,8 +1,5 @@
-"""A game's start and where it stands: `new_game` (the setup checked and dealt as far as the first prompt), the
-rules versions this engine plays, and a state's coordinates (round, turn, seat, phase).
-
-The public face `domain/__init__.py` re-exports these; modules inside `domain` that need them (the demo) import
-them from here, never from the package itself (tests/unit/test_layers.py: no import cycle).
+"""A game's start and where it stands: `new_game` (the setup checked and dealt as far as the first prompt), the rules
+versions this engine plays, and a state's coordinates (round, turn, seat, phase).
 """
 
 from __future__ import annotations

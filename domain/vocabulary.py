@@ -1,11 +1,5 @@
-"""The typed vocabulary of the game: colours, resources, floors, phases and the effect icons.
-
-The icons are the rulebooks' symbol keys (FR's list, R-SO05): gain N of something, the Lantern Reward, the
-worker actions, the Well and Domain actions, a light-background action and the action beside a die tile of a
-colour; the Matcha expansion adds its own symbols (MA's key, R-M17, and the ceremony token faces, R-M18). The
-catalog writes an icon as a short string (``"food:2"``, ``"any:3"``, ``"lantern"``, ``"tile:coral"``,
-``"whisk:2"``, ``"slash:courtier"``, ``"curtain:blue"``); `parse_icon` turns it into an `Icon`. Adding a card
-never needs a new icon kind, only data.
+"""The typed vocabulary of the game: colours, resources, floors, phases and the effect icons, with a docstring per
+member.
 """
 
 from __future__ import annotations

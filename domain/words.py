@@ -1,11 +1,9 @@
-"""The questions the prompts ask and the board's parts in words: the pending prompt's question
-(`prompt_text(state)`, the recording page's heading and the engine's turn errors), what that question alone does
-not say (`prompt_help(state)`: a castle dealt again, R-S03), where a die tile goes (`die_tile_text`) and the parts
-an annotation may point at (`board_parts`, `part_text`).
+"""The game's questions in words: what the pending prompt asks (`prompt_text`), what it alone does not say
+(`prompt_help`, R-S03), where a die tile goes and the board's parts an annotation may name. What things are
+called (places, piles, icons, seats, costs) is `domain.names`, below the engine.
 
-What things are called (icons, piles, places, seats, costs) is `domain.names`, below the engine; the log's
-sentences about moves are `domain.describe`, above it. Everything a person reads names places as the rulebook
-and the board do, counts from 1 and names players: the engine's ids stay in the moves and prompts' data."""
+The words live in the engine alone: the server sends them and the pages show what it sends.
+"""
 
 from __future__ import annotations
 

@@ -1,17 +1,6 @@
 """Who may write to a game: an owner token and seat tokens, kept hashed in a stream of their own per game.
 
-Creating a game (or forking or importing one) issues an **owner token**, shown once to its creator; the owner
-may then issue a **seat token** per seat, so that each player records their own moves. Only a SHA-256 hash of
-a token is ever stored, in the game's access stream (an id derived from the game's id, like the annotation
-stream: reading a game never loads it, and granting access never conflicts with recording). A token presented
-later is hashed and compared with every stored hash in constant time (:func:`hmac.compare_digest`, and no
-early exit), so timing tells nothing about which hash came close.
-
-Writes made with a token are recorded under an **actor** name (``owner``, ``seat:2``), never the token. Seats
-are indexes from 0 here, as in URLs and JSON (``seat:2`` is the third seat); every message names them as
-people count them (:func:`domain.seat_text`: "Chie (seat 3)").
-
-The game and its owner grant are saved in one transaction, so a game never exists without an owner.
+Only a token's SHA-256 is stored, compared in constant time; a write is recorded under its actor, never its token.
 """
 
 from __future__ import annotations
@@ -48,6 +37,19 @@ class TokenSuperseded(ReplayError):
     """A retried seat-token issuance whose token was replaced or withdrawn since."""
 
     code = "token_superseded"
+
+
+class Forbidden(ReplayError):
+    """A token that may not make this write: a seat token acting for another seat, or an owner-only write."""
+
+    code = "forbidden"
+
+
+class ReachesOtherSeats(ReplayError):
+    """An amendment sent with a seat token that would take other seats' moves off the line of play, or put
+    moves of theirs in place of others: only the owner may write it."""
+
+    code = "amend_reaches_other_seats"
 
 
 def check_seat(game: Game, seat: int) -> None:
@@ -260,6 +262,50 @@ def superseded(state: Any, seat: int, access: Access) -> TokenSuperseded:
     )
 
 
+# --- what a token may do ---------------------------------------------------------------------------------
+
+
+def may_act_for(game: Game, grant: Grant | None, seats: Iterable[Any], what: str) -> None:
+    """A seat token acts for its own seat only; the owner (or a caller with no grant: the command line, a worker)
+    acts for anyone, chance moves included. ``what`` is the verb: "record", "undo", "redo", "amend". The message
+    names the seats as people count them: "Aiko's token (seat 1) may only record its own seat's moves, not Ben's
+    (seat 2)"; ``details.seats`` the others' seats (indexes from 0, null for chance)."""
+    others = strangers(grant, seats)
+    if grant is None or not others:
+        return
+    assert grant.seat is not None  # a seat grant always names its seat
+    state = game.state
+    token = domain.seat_text(state, grant.seat, "'s token")
+    whose = " or ".join(_whose(state, seat) for seat in others)
+    raise Forbidden(
+        f"{token} may only {what} its own seat's moves, not {whose}", actor=grant.actor, seats=others
+    )
+
+
+def strangers(grant: Grant | None, seats: Iterable[Any]) -> list[Any]:
+    """The seats among ``seats`` that are not the grant's own, in a stable order (indexes, then chance's None);
+    none for the owner (or no grant)."""
+    if grant is None or grant.role == OWNER:
+        return []
+    found = {str(seat): seat for seat in seats if seat != grant.seat}
+    return [found[key] for key in sorted(found, key=lambda key: (found[key] is None, key))]
+
+
+def _whose(state: Any, seat: Any) -> str:
+    """Whose moves a seat token may not make, in words: "Ben's (seat 2)", "chance's", or "those of seat 'x'"
+    for a seat that is no index at all (the rules engine refuses such a move anyway)."""
+    if seat is None:
+        return "chance's"
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return domain.seat_text(state, seat, "'s")
+    return f"those of seat {seat!r}"
+
+
+def whose_moves(state: Any, seats: Iterable[Any]) -> str:
+    """Several seats' moves in words: "Ben's (seat 2) and chance's"."""
+    return " and ".join(_whose(state, seat) for seat in seats)
+
+
 # --- what a creation hands out ----------------------------------------------------------------------------
 
 
@@ -274,3 +320,5 @@ class Issued:
     """True when this is the answer to a retry (the token was issued by the first attempt)."""
     version: int | None = None
     """For a new game: the version it had when it was created (its first events)."""
+    game: Game | None = None
+    """For a new game just saved (not a retry): the game as it was created, so its answer reads nothing."""

@@ -1,26 +1,8 @@
-"""A club's whole archive as a folder of exports: backing up every game of a store, and restoring a backup
-into a store (the same one after a loss, or another: SQLite to Redis when a club goes to production).
+"""A club's whole archive as a folder of exports: backing up every game of a store, and restoring a backup into a
+store (docs/operations/backups.md).
 
-A backup is a folder holding one file per game, ``<game_id>.json``, exactly what ``heronlog export --format
-json`` prints for that game (:func:`replay.exports.json_text`: every event, undone moves, amendments and
-annotations included), and ``index.json``: the backup's format, the heronlog version that wrote it, when, and
-per game its id, title, players, status, parent, version (its number of events), file name, size and SHA-256.
-Every game is backed up: public and private ones, forks, abandoned and finished games, and games recorded under
-rules this build no longer replays (an export needs no rules). The games are found in the store's log itself, not
-in the list of games. A game whose stored events are damaged is reported and left out (``failed`` in the index),
-and the others are backed up all the same.
-
-A restore imports each game exactly as ``heronlog import`` does (:func:`replay.exports.refold`: every event
-re-decided with the rules, nothing written unless the whole log refolds), keeping its id, parents before their
-forks. A game the store has already, with the same export, is counted as already there (restoring twice is
-safe); one it has with a different export is a conflict and is left alone; a file that fails its checksum or
-the rules is reported with its position, and the other games restore all the same.
-
-Access does not travel. Tokens are never stored (only their hashes, in each game's access stream), and an
-export does not hold the access stream, so a backup holds no token and no hash of one: a stolen backup opens
-no game of the club's. Each game restored gets a fresh owner token instead (``GameLog.import_log`` saves it
-with the game, as for any import through the API), which the caller must hand to the club; the old
-owner and seat tokens do not work on the restored copy. A game found already there keeps the access it has.
+A backup is plain exports with an index of checksums, every game found past any damage (:mod:`replay.census`) and
+the damaged ones named; a restore imports each game with every check, keeping its id, and can be run again.
 """
 
 from __future__ import annotations
@@ -39,7 +21,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from replay import exports
+from replay import census, exports
 from replay.application import GameLog
 from replay.errors import GameCorrupt, GameNotFound, InvalidLog, ReplayError
 from replay.events import now
@@ -150,13 +132,16 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
     games: list[BackedUpGame] = []
     failed: list[NotBackedUp] = []
     written = 0
-    for game_id in log.stored_game_ids():
+    for game_id in census.game_ids(log.stores):
         try:
             game, data = _backed_up(log, game_id)
-        except (GameCorrupt, GameNotFound) as error:
+        except GameCorrupt as error:
             # One damaged game must not cost the club the backup of the others: it is reported, and the
             # backup goes on (the command then exits non-zero).
             failed.append(NotBackedUp(str(game_id), error.message))
+            continue
+        except GameNotFound:
+            failed.append(NotBackedUp(str(game_id), _NO_FIRST_EVENT))
             continue
         _write_atomically(directory / game.file, data)
         games.append(game)
@@ -184,6 +169,12 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
         (directory / name).unlink(missing_ok=True)
     _sync_directory(directory)
     return BackupReport(directory, tuple(games), written, time.perf_counter() - started, tuple(failed))
+
+
+_NO_FIRST_EVENT = (
+    "the store holds events of this stream, or the list of games names it, but no game's first event: "
+    "heronlog verify says what is there"
+)
 
 
 def _earlier_files(directory: Path, *, force: bool) -> set[str]:
@@ -432,6 +423,22 @@ def _ordered(entries: Iterable[_Entry]) -> list[_Entry]:
     return ordered
 
 
+def as_restored(document: Mapping[str, Any]) -> dict[str, Any]:
+    """An export as restoring it keeps it: what does not travel left out. A comment names the grant whose token
+    wrote it, and grants never travel (a restored game has a fresh owner): the import drops it
+    (:func:`replay.exports.refold`), so a game restored from a file is that file without it."""
+    notes = document.get("annotations")
+    if not isinstance(notes, list):
+        return dict(document)
+    kept = []
+    for entry in notes:
+        data = entry.get("data") if isinstance(entry, Mapping) else None
+        if entry.get("type") == "AnnotationAdded" and isinstance(data, Mapping) and data.get("author_grant"):
+            entry = {**entry, "data": {**data, "author_grant": None}}  # noqa: PLW2901  (a copy, as restored)
+        kept.append(entry)
+    return {**document, "annotations": kept}
+
+
 def _restore_one(log: GameLog, directory: Path, entry: _Entry) -> Restored:
     def outcome(kind: Outcome, message: str = "", **more: Any) -> Restored:
         return Restored(entry.position, entry.file, entry.game_id, entry.title, kind, message, **more)
@@ -474,9 +481,10 @@ def _restore_one(log: GameLog, directory: Path, entry: _Entry) -> Restored:
 def _compared(
     present: Mapping[str, Any], document: Mapping[str, Any], outcome: Callable[..., Restored]
 ) -> Restored:
-    """Already there when the store's export of the game is the backup's file (both as JSON data), else a
-    conflict saying where they part."""
-    here = json.loads(exports.json_text(present))
+    """Already there when the store's export of the game is the backup's file as a restore keeps it (both as
+    JSON data: :func:`as_restored`), else a conflict saying where they part."""
+    here = as_restored(json.loads(exports.json_text(present)))
+    document = as_restored(document)
     if here == document:
         return outcome(Outcome.ALREADY_THERE)
     ours, theirs = here.get("events", []), document.get("events", [])

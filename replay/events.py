@@ -1,12 +1,8 @@
 """The domain events of a game's stream and of its annotation stream (docs/architecture/events.md).
 
-Events are frozen, past-tense, module-level dataclasses with plain JSON payloads. Their class
-names and module path are stored with every event, so they are a contract: change one only with a new
-``class_version`` and an ``upcast_vN_vN+1`` static method (the library's mapper calls it when an old event is
-read). No ``slots=True``: the library rebuilds events through ``__dict__``.
-
-"Decide once, apply many": every field is decided before the event exists (the move's legality, the seeded
-chance outcomes, the timestamp, who did it); folding an event never validates, draws or reads the clock.
+Events are frozen, past-tense, module-level dataclasses with plain JSON payloads. Their class names and module
+path are stored with every event, so they are a contract: change one only with a new ``class_version`` and an
+``upcast_vN_vN+1`` static method.
 """
 
 from __future__ import annotations

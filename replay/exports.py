@@ -1,30 +1,7 @@
 """The full log as JSON, and its import: every event of a game and of its annotations, refolded on the way in.
 
-An export is self-contained (setup, catalog, rules version and every event in order, undone moves and
-amendments included), so a game moves between heronlog installations intact. Importing re-decides every
-event against the rules (moves must be legal, seeded chance outcomes must be what the seed draws, undo and
-redo must fit the line of play) and reports *every* problem with its position; nothing is written unless
-the whole log refolds. Exporting an imported game gives back the same document.
-
-An import is untrusted: nothing in it is taken on its word that the API would not have taken from a client.
-
-* **Words are recomputed**: each move's description is said again by the rules engine, never read from the
-  file (a forged one would show in the timeline and the text record).
-* **Who acted** is an actor the game has (``owner``, or ``seat:N`` of a seat that takes tokens), acting as
-  such a token may: a seat records, undoes, redoes and amends its own seat's moves only, only the owner
-  abandons, a seat edits and deletes its own comments only.
-* **Texts** follow the rules of :mod:`replay.text` and the API's lengths (names 40, title 120, reason 500,
-  comment 4,000); an ``idempotency_key`` is 1 to 200 printable characters, as the header, and names one
-  write; no string holds a lone surrogate.
-* **Dates** are real: from 2000 on, none after the moment of the import (a few minutes' grace for clocks
-  that differ), no event long before the game began. The game keeps its date as when it was played; the list
-  of games shows it where it was imported (:func:`replay.index.entry_for`).
-* **The catalog** is the one this build packages for such a game, unless the export declares a catalog of its
-  own (``setup.catalog_override: true``): the game is then marked so on every page (the export of a game with
-  such a catalog declares it).
-* **A parent** is a game here (``parent_version`` says which games there are) that had that version, and not
-  the game itself.
-* **Size**: an import holds at most ``max_events`` events (``IMPORT_MAX_EVENTS``), counted before any is read.
+An import is untrusted: it is folded again with every check, and nothing is taken from the file that the API would
+not take from a client (docs/api/resources.md#imports).
 """
 
 from __future__ import annotations
@@ -41,7 +18,7 @@ from uuid import UUID
 import msgspec
 
 import domain
-from replay import annotations as notes
+from replay import annotations as annotation
 from replay import decisions, rules, text
 from replay.errors import ImportTooLarge, ReplayError
 from replay.events import (
@@ -80,14 +57,14 @@ def event_to_dict(event: DomainEvent) -> dict[str, Any]:
     }
 
 
-def export_document(game_events: Sequence[DomainEvent], note_events: Sequence[DomainEvent]) -> dict[str, Any]:
+def export_document(
+    game_events: Sequence[DomainEvent], annotation_events: Sequence[DomainEvent]
+) -> dict[str, Any]:
     """The export of one game: its first event's contents at the top, then every later event."""
     created = game_events[0]
     assert isinstance(created, GameCreated)
     setup = created.setup
-    if not setup.get(decisions.CATALOG_OVERRIDE) and not same_json(
-        created.catalog, rules.packaged_catalog(setup, created.rules_version)
-    ):
+    if not setup.get(decisions.CATALOG_OVERRIDE) and _own_catalog(created):
         # A game played with a catalog of its own (or with what this build packaged once, changed since):
         # the export says so, or an import here would refuse the catalog as a forgery.
         setup = {**setup, decisions.CATALOG_OVERRIDE: True}
@@ -102,8 +79,19 @@ def export_document(game_events: Sequence[DomainEvent], note_events: Sequence[Do
         "opening": created.opening,
         "parent": created.parent,
         "events": [event_to_dict(event) for event in game_events[1:]],
-        "annotations": [event_to_dict(event) for event in note_events],
+        "annotations": [event_to_dict(event) for event in annotation_events],
     }
+
+
+def _own_catalog(created: GameCreated) -> bool:
+    """Whether a game was played with another catalog than the one this build packages for its setup and
+    rules. A build whose engine no longer knows the game's rules packages none for them and cannot tell: the
+    setup is exported as recorded (an archive is never locked by an upgrade)."""
+    try:
+        packaged = rules.packaged_catalog(created.setup, created.rules_version)
+    except domain.DomainError:
+        return False
+    return not same_json(created.catalog, packaged)
 
 
 def json_text(document: Mapping[str, Any]) -> str:
@@ -118,7 +106,7 @@ class ImportedLog:
 
     game: Game
     game_events: list[DomainEvent]
-    note_events: list[DomainEvent]
+    annotation_events: list[DomainEvent]
 
 
 class _Problems:
@@ -426,10 +414,10 @@ def refold(document: Any, *, game_id: UUID, limits: Limits | None = None) -> Imp
             "the log ends with moves of a resolution that no amendment follows (they are written together)",
         )
     stream.close()
-    note_events = _annotations(document, game_id, current, problems, checks)
+    annotation_events = _annotations(document, game_id, current, problems, checks)
     if problems.items:
         raise InvalidLog(problems.items)
-    return ImportedLog(game=current, game_events=written, note_events=note_events)
+    return ImportedLog(game=current, game_events=written, annotation_events=annotation_events)
 
 
 class _Checks:
@@ -519,7 +507,7 @@ class _Checks:
                 raise ReplayError("only the owner abandons a game")
             reason(event.reason)
 
-    def of_note(self, stream: notes.Annotations, event: DomainEvent) -> None:
+    def of_annotation(self, stream: annotation.Annotations, event: DomainEvent) -> None:
         """Refuse what no token could have written through the API in an event of the annotation stream."""
         self.when(event.timestamp)
         key = getattr(event, "idempotency_key", None)
@@ -955,7 +943,7 @@ def _annotations(
     if not isinstance(entries, list):
         problems.add("annotations", "annotations must be a list")
         return []
-    stream = notes.empty(game_id)
+    stream = annotation.empty(game_id)
     replayed = _Stream("annotations", stream.version + 1, problems)
     written: list[DomainEvent] = []
     for index, entry in enumerate(entries):
@@ -973,21 +961,21 @@ def _annotations(
         if not replayed.checks(index, position, event.originator_version):
             continue
         try:
-            checks.of_note(stream, event)
+            checks.of_annotation(stream, event)
             if isinstance(event, AnnotationAdded):
                 if not 1 <= event.version <= game.version:
                     raise ReplayError(f"anchored to version {event.version}, beyond the game")
-                said, glyph, target = notes.check_content(event.text, event.glyph, event.target)
+                said, glyph, target = annotation.check_content(event.text, event.glyph, event.target)
                 # The grants of the installation it was written in are not this one's: here only the owner
                 # may change it (replay.annotations.Annotation.changeable_by).
                 event = replace(event, text=said, glyph=glyph, target=target, author_grant=None)
             elif isinstance(event, AnnotationEdited):
-                said, glyph, target = notes.check_content(event.text, event.glyph, event.target)
+                said, glyph, target = annotation.check_content(event.text, event.glyph, event.target)
                 event = replace(event, text=said, glyph=glyph, target=target)
         except ReplayError as error:
             replayed.refused(position, error.message)
             continue
-        stream = notes.mutate(event, stream)
+        stream = annotation.mutate(event, stream)
         written.append(event)
     replayed.close()
     return written

@@ -1,19 +1,7 @@
 """The game aggregate: an immutable fold of a game's events, and the projector that builds it.
 
-A :class:`Game` is what the log knows about one game at one version: its setup, every move ever recorded
-(:class:`MoveRecord`, kept even when undone), the **line of play** (the versions of the effective moves, in
-order), what can be redone, the audit of undo/redo/amend, and the rules-engine states along the line.
-
-The projector :func:`project_game` is a plain function (eventsourcing's functional aggregate): for
-each event it returns a new ``Game``; it never validates, never draws a random number and never reads the clock
-("decide once, apply many"). Keeping every state along the line (they are immutable and share structure)
-makes undo to any point O(1) and a replay step free; a game rebuilt from a snapshot starts with only its
-current state and rebuilds the earlier ones the first time they are needed.
-
-:func:`history` reads the same fold without the rules (no states), in time linear in the events: with a
-:class:`GameSnapshot`, which keeps a state and not a history, it restores a game (:func:`restore`). A game
-recorded under rules this build does not replay is folded the same way, read as recorded, without states
-(:attr:`Game.playable`), until a ``RulesUpgraded`` event moves it to rules it replays.
+The projector is a plain function (eventsourcing's functional aggregate) that never validates, draws or reads the
+clock; keeping every state along the line makes undo and replay steps lookups.
 """
 
 from __future__ import annotations
@@ -105,7 +93,7 @@ class AuditEntry:
     actor: str
     at: datetime
     versions: tuple[int, ...]
-    note: str = ""
+    remark: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -114,7 +102,7 @@ class AuditEntry:
             "actor": self.actor,
             "at": self.at,
             "versions": list(self.versions),
-            "note": self.note,
+            "note": self.remark,  # the stored key (snapshots hold it): kept as it was
         }
 
     @classmethod
@@ -125,7 +113,7 @@ class AuditEntry:
             actor=data["actor"],
             at=data["at"],
             versions=tuple(data["versions"]),
-            note=data["note"],
+            remark=data["note"],
         )
 
 
@@ -412,7 +400,7 @@ def _amendment(
         event.actor,
         event.timestamp,
         (event.version, *left),
-        note=f"replaced the move of version {event.version}{corrected}; dropped {len(event.dropped)} later "
+        remark=f"replaced the move of version {event.version}{corrected}; dropped {len(event.dropped)} later "
         "move(s)",
     )
     return position, later, entry
@@ -492,7 +480,7 @@ def _entry_of(event: DomainEvent) -> AuditEntry:
         return AuditEntry(event.originator_version, kind, event.actor, event.timestamp, tuple(event.versions))
     if isinstance(event, GameAbandoned):
         return AuditEntry(
-            event.originator_version, "abandon", event.actor, event.timestamp, (), note=event.reason
+            event.originator_version, "abandon", event.actor, event.timestamp, (), remark=event.reason
         )
     if isinstance(event, RulesUpgraded):
         return AuditEntry(
@@ -501,7 +489,7 @@ def _entry_of(event: DomainEvent) -> AuditEntry:
             event.actor,
             event.timestamp,
             (),
-            note=f"moved from rules {event.previous} to rules {event.rules_version}",
+            remark=f"moved from rules {event.previous} to rules {event.rules_version}",
         )
     raise NotAGameEvent(f"no audit entry for {type(event).__name__}")
 
@@ -679,7 +667,7 @@ class GameSnapshot(DomainEvent):
         line of play: taken at an event the game holds (same version, same time), on that line, under the same
         rules. None otherwise (a snapshot of a line since undone or corrected, of rules the game has moved
         from, or written from a fold the store no longer holds). What rebuilding a game's earlier states may
-        start from (:meth:`replay.application.GameLog.reaching`)."""
+        start from (:meth:`replay.services.repository.GameRepository.reaching`)."""
         if self.originator_id != game.id or _time_of(game, self.originator_version) != self.timestamp:
             return None
         data = self.fold()

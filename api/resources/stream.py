@@ -1,9 +1,7 @@
 """The spectators' stream (docs/api/stream.md): server-sent events of each new event of a game.
 
-A spectator's page opens ``GET /api/games/{id}/stream`` and gets every event after the version it has, as it
-happens: woken by the store's change watch on Redis (:mod:`replay.watch`), polling on SQLite and in memory. Each
-open stream holds one of the server's threads, so a process holds at most ``STREAM_MAX_OPEN`` at once
-(:class:`StreamSlots`); one more is ``503 too_many_streams``, and the page follows by polling ``changes``.
+Each open stream holds a thread, so a process holds at most ``STREAM_MAX_OPEN`` at once and a stream watches its
+socket to give its thread back as soon as the spectator leaves.
 """
 
 from __future__ import annotations
@@ -134,13 +132,13 @@ class Stream(MethodView):
         cap = float(config["STREAM_MAX_SECONDS"])
         lifetime = min(cap, query["timeout"] if query["timeout"] is not None else cap)
         events = _event_stream(
-            game_log().changes_since,
+            game_log().queries.changes_since,
             game_id,
             after,
             lifetime=lifetime,
             heartbeat=float(config["STREAM_HEARTBEAT_SECONDS"]),
             poll=float(config["STREAM_POLL_SECONDS"]),
-            watch=game_log().watch_for(game_id),
+            watch=game_log().games.watch_for(game_id),
             departed=_departure_check(request.environ),
             allowed=still_reads,
         )

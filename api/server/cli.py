@@ -1,19 +1,8 @@
-"""The ``heronlog`` command line.
+"""The ``heronlog`` command line (docs/cli.md): ``serve``, ``export``, ``import``, ``check``, ``revalidate``,
+``upgrade``, ``verify``, ``backup``, ``restore`` and ``demo``.
 
-``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
-game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
-settings as ``serve``, or ``--store`` and ``--data``); ``backup`` and ``restore`` do it for every game at once
-(replay.backups); ``revalidate`` dry-runs stored games under the current rules and ``upgrade`` moves those that
-pass to them; ``verify`` checks every stored record, snapshot and fold; ``demo`` plays a seeded game with
-random legal moves and prints it with its score sheet. ``heronlog --version`` prints the version.
-
-``export`` only reads: it opens the store read-only and creates nothing (no data folder, no SQLite file, no
-table), so it can run beside a server, on a copy, or on a read-only volume.
-
-What a command produces (an export, an imported game's id, a report) goes to standard output; heronlog's own
-words (errors, tokens handed over, progress) go to standard error, every line in one format: JSON objects, one
-per line, when ``HERONLOG_LOG_FORMAT`` is ``json`` (as ``serve``'s logs are; the Docker image sets it), plain
-text ``heronlog: ...`` when it is ``text``. Unset, ``serve`` logs JSON and the other commands speak text.
+What a command produces goes to standard output and its own words to standard error; every setting is checked
+before ``serve`` starts anything.
 """
 
 from __future__ import annotations
@@ -23,6 +12,7 @@ import datetime
 import json
 import os
 import socket
+import sqlite3
 import sys
 import uuid
 from collections.abc import Callable, Mapping, Sequence
@@ -41,9 +31,10 @@ from api.server.environment import (
     check_api_settings,
     choice,
     server_setting,
+    unknown_variables,
     whole_number,
 )
-from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
+from replay.config import STORE_KINDS, ConfigError, StoreConfig, check_data_folder, open_log
 
 
 class Voice:
@@ -167,6 +158,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         settings = serve_settings(args, os.environ)
         store = StoreConfig.from_environ(_environ(args), kind=args.store)
+        check_data_folder(store)
         check_listening(settings.host, settings.port)
         # --pin-workers yes where the system cannot pin is said here, before any worker starts
         pinning.should_pin(settings.pin_workers, settings.workers, pinning.allowed_cpus())
@@ -304,7 +296,7 @@ def _export(args: argparse.Namespace) -> int:
         return _not_a_game_id(args.game_id)
     try:
         log = _read_only_log(_store(args))
-    except (NoStore, ConfigError) as error:
+    except NoStore as error:
         fail(str(error))
         return 1
     try:
@@ -325,8 +317,12 @@ def _export(args: argparse.Namespace) -> int:
     finally:
         log.close()
     if args.output and args.output != "-":
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            fail(f"cannot write {args.output}: {error.strerror or error}")
+            return 2
     else:
         sys.stdout.write(text)
     return 0
@@ -868,8 +864,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     # serve logs JSON unless told otherwise; the other commands speak text to people unless told otherwise
     default = "json" if args.command == "serve" else "text"
     voice.format = "json" if os.environ.get("HERONLOG_LOG_FORMAT", default) == "json" else "text"
+    for warning in unknown_variables(os.environ):
+        say(warning, level="warning")
     handler: Callable[[argparse.Namespace], int] = args.handler
-    return handler(args)
+    try:
+        return handler(args)
+    except ConfigError as error:  # a setting (or the data folder it names) that cannot be used
+        fail(str(error))
+        return 2
+    except sqlite3.Error as error:  # the file is no SQLite store, or cannot be opened as asked
+        fail(f"the SQLite store cannot be used: {error}")
+        return 2
+    except Exception as error:
+        # The store did not answer (Redis down, a file locked): one line, and the command may be run again.
+        from replay.errors import store_unavailable
+
+        if not store_unavailable(error):
+            raise
+        fail(f"the event store did not answer: {error}")
+        return 1
 
 
 if __name__ == "__main__":

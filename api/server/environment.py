@@ -1,14 +1,12 @@
 """Every environment variable heronlog reads, in one table: the store's (``replay.config.STORE_VARIABLES``), the
-server's (:data:`SERVER_VARIABLES`) and the API's settings (``HERONLOG_<NAME>`` for each of
-:data:`DEFAULTS`).
+server's (:data:`SERVER_VARIABLES`) and the API's settings (``HERONLOG_<NAME>`` for each of :data:`DEFAULTS`).
 
-The code reads its environment through these tables (:func:`server_setting`, ``replay.config.setting``), so
-the table is complete by construction; the README's configuration section and the docker files are checked
-against :func:`variables` by the tests.
+The code reads its environment only through this table, and docs/operations/configuration.md is held to it.
 """
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Mapping
 
@@ -211,3 +209,17 @@ def variables() -> dict[str, Variable]:
         for name, default in DEFAULTS.items()
     )
     return {variable.name: variable for variable in (*STORE_VARIABLES, *SERVER_VARIABLES, *settings)}
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """A warning for each ``HERONLOG_*`` variable of ``environ`` that is no setting (a misspelt one is
+    otherwise ignored without a word), with the setting it most likely meant. ``HERONLOG_TEST_*`` are the test
+    suite's own."""
+    known = variables()
+    warnings = []
+    for name in sorted(environ):
+        if name.startswith("HERONLOG_") and not name.startswith("HERONLOG_TEST_") and name not in known:
+            near = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            warnings.append(f"{name} is not a heronlog setting and is ignored{hint}")
+    return warnings

@@ -1,14 +1,8 @@
-"""The component catalog: every printed card, tile, space and track of the game, as data.
+"""The component catalog: every printed card, tile, space and track of the game, as data (docs/engine/catalog.md).
 
-This package holds its data: the JSON files beside this module hold the printed contents
-(docs/rules/components.md), each entry with its ``source`` and a ``verified`` flag. An expansion's files
-(``domain/catalog/matcha/``) are merged over the base ones only when the expansion is in play: they add entries
-to the base sections (castle cards, gardens, yard tiles, starting cards) and sections of their own (``matcha``,
-``lily_pads``, ``ceremony_faces``, ``ceremony_tokens``, ``ikebana``, ``calligraphy``), so a base game's catalog
-is exactly the base files. A game may override any part (``new_game(catalog=...)``): the override is merged
-over the packaged data (dictionaries key by key, lists of entries with an ``id`` entry by entry, anything else
-replaced) and the state carries the full effective catalog, so a recorded game never changes when the packaged
-files do (decision C.4).
+This package holds the packaged JSON files beside this module; they are merged with an expansion's and with a
+game's overrides, and the state carries the full effective catalog, so a recorded game never changes when the
+files do (C.4).
 """
 
 from __future__ import annotations

@@ -1,24 +1,4 @@
-"""The connection to Redis shared by the recorders of one factory: client, key names, scripts, retries.
-
-One :class:`RedisDatastore` wraps one redis-py client (a connection pool), standalone or cluster. It decides:
-
-* **which client**: ``cluster=None`` asks the server (``INFO cluster``, ``cluster_enabled:1``) and switches to
-  :class:`redis.cluster.RedisCluster` when the URL names a cluster node; ``True``/``False`` skip the question;
-* **key names**: every key starts with the hash tag ``{<prefix>:<application name>}``, so an
-  application's keys live in one cluster slot and one script may touch any of them;
-* **retries**: redis-py's own retries are switched off, because redis-py would resend a write whose reply was
-  lost. Reads are retried here with a short back-off (:meth:`read`); writes are sent once (:meth:`write`) and
-  the recorders resolve a lost reply by reading what was stored;
-* **durability check**: at start it warns (:class:`RedisEvictionWarning`) when the server may evict keys, and
-  logs when acknowledged writes are not fsynced; a node that does not answer is skipped (and said), so a
-  process starts while one node of a cluster is down;
-* **replicas** (``wait_replicas``): a write that must be acknowledged (:meth:`write_script`) is followed, on
-  the same connection, by ``WAIT wait_replicas wait_timeout_ms``; when fewer replicas confirm it in time it
-  raises :class:`NotReplicatedError` and is not acknowledged.
-
-A cluster URL may name several nodes, ``redis://host1:port1,host2:port2``: the client starts from any of them
-that answers.
-"""
+"""The connection to Redis shared by the recorders of one factory: client, key names, scripts, retries."""
 
 from __future__ import annotations
 
@@ -26,7 +6,7 @@ import hashlib
 import logging
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import redis
@@ -108,6 +88,11 @@ class Script:
                 raise confirmed
             return reply, int(confirmed)
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def glob_escape(text: str) -> str:
+    """``text`` matched literally in a Redis glob pattern (``SCAN MATCH``)."""
+    return "".join("\\" + char if char in "*?[]\\" else char for char in text)
 
 
 class RedisDatastore:
@@ -259,6 +244,18 @@ class RedisDatastore:
             return "read-only", f"reads answer, writes fail: {error}", node
         replicas = f", confirmed by {self.wait_replicas} replica(s)" if self.wait_replicas else ""
         return "ok", f"reads and writes answer{replicas}", node
+
+    def keys_like(self, tag: str, pattern: str) -> Iterator[bytes]:
+        """Every key of the server that holds ``tag`` (its slot's master in a cluster) whose name is ``tag``
+        followed by ``pattern`` (a glob): ``SCAN``, a page at a time, so no call holds the server for long."""
+        match = glob_escape(tag) + pattern
+        node = self._node_of(tag)
+        cursor: int = 0
+        while True:
+            cursor, keys = self.read(lambda c=cursor: node.scan(c, match=match, count=1000))  # type: ignore[misc]
+            yield from (key if isinstance(key, bytes) else key.encode() for key in keys)
+            if not cursor:
+                return
 
     def node_address(self, key: str) -> str | None:
         """``host:port`` of the server that holds ``key`` (its slot's master in a cluster), if known."""

@@ -1,9 +1,5 @@
-"""Short-lived records of a Redis store (:mod:`replay.ephemeral`): rate-limit counters and receipts, as keys
-under the store's hash tag, so they live on the same server (cluster node) as the store's games and a node that
-is down stops only its own games' writes.
-
-Counters are ``INCR`` on a key named after the window, which expires with it; receipts are ``SET ... EX``.
-Neither needs a script: each is one key, and losing one (a counter's expiry, a receipt) loses nothing recorded.
+"""Short-lived records of a Redis store (:mod:`replay.ephemeral`): rate-limit counters and receipts, as keys under
+the store's hash tag, so a node that is down stops only its own games' writes.
 """
 
 from __future__ import annotations
@@ -37,6 +33,32 @@ class RedisEphemeral:
         pipe.expire(name, seconds)
         count, _ = self._datastore.write(pipe.execute)
         return int(count), left
+
+    def claimed(self, key: str) -> str:
+        """The Redis key a key use is kept under (a count may claim it in its own script)."""
+        return f"{self._tag}:keyuse:{key}"
+
+    def claim(self, key: str, value: str, seconds: int) -> str:
+        name = self.claimed(key)
+        pipe = self._datastore.client.pipeline(transaction=False)
+        pipe.set(name, value, ex=max(1, seconds), nx=True)
+        pipe.get(name)
+        _, kept = self._datastore.write(pipe.execute)
+        return kept.decode() if isinstance(kept, bytes) else value
+
+    def hit_and_claim(
+        self, key: str, window: int, weight: int, claim: tuple[str, str, int]
+    ) -> tuple[int, int, str]:
+        """:meth:`hit` and :meth:`claim` in one round trip (a pipeline)."""
+        name, seconds, left = self.counter(key, window)
+        used, value, keep = claim
+        pipe = self._datastore.client.pipeline(transaction=False)
+        pipe.incrby(name, weight)
+        pipe.expire(name, seconds)
+        pipe.set(self.claimed(used), value, ex=max(1, keep), nx=True)
+        pipe.get(self.claimed(used))
+        count, _, _, kept = self._datastore.write(pipe.execute)
+        return int(count), left, kept.decode() if isinstance(kept, bytes) else value
 
     def add(self, key: str, value: bytes, seconds: int) -> bool:
         name = f"{self._tag}:receipt:{key}"
