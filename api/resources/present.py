@@ -194,7 +194,9 @@ def choices(
     group, the board part it acts on and its icons."""
     if not moves or pending is None:
         return []
-    return words.choices(state, moves, payments=payments if payments is not None else payment_words(state, moves))
+    return words.choices(
+        state, moves, payments=payments if payments is not None else payment_words(state, moves)
+    )
 
 
 def catalog_words(game: Game) -> dict[str, Any]:
