@@ -108,7 +108,7 @@ def _component_words(state: GameState, pool: str, item: str) -> str:
     return f"{item}: {icons_text(matcha.faces[item])}"  # a ceremony token's face
 
 
-def _pool_items(state: GameState, pool: str) -> list[str]:
+def pool_items(state: GameState, pool: str) -> list[str]:
     """The components a pool's fields may take in this game (♦ cards are out at 2 players, R-S02)."""
     decks = state.board.decks
     matcha = state.board.matcha
@@ -149,17 +149,13 @@ def _card_field(state: GameState, frame: DealCard, path: str) -> dict[str, Any]:
     return {"field": path, "kind": "card", "label": place[:1].upper() + place[1:], "pool": pool}
 
 
-def setup_form(state: GameState) -> dict[str, Any]:
-    """The form of this game's setup layout (see the module docstring). `state` is a fresh game's, before the
-    setup's chance prompts (``new_game(..., draw=False)``)."""
+def _sections(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    """The form's fields, section by section in the form's order (a section this game has not is empty)."""
     sections: dict[str, list[dict[str, Any]]] = {name: [] for name in _TITLES}
-    pools: set[str] = set()
     for frame in reversed(state.stack):
         if isinstance(frame, DealCard):
             path = field_name(path_of(state, frame))
-            entry = _card_field(state, frame, path)
-            pools.add(entry["pool"])
-            sections[path.split(".")[0]].append(entry)
+            sections[path.split(".")[0]].append(_card_field(state, frame, path))
         elif isinstance(frame, DealDieTile):
             diamonds = {room: position for room, position in state.catalog.diamond_spaces}
             sections["die_tiles"] = [
@@ -176,7 +172,6 @@ def setup_form(state: GameState) -> dict[str, Any]:
                 {"field": f"well.{i}", "kind": "card", "label": f"Well tile {i + 1}", "pool": "die_tiles"}
                 for i in range(state.catalog.well_tiles)
             ]
-            pools.add("die_tiles")
         elif isinstance(frame, StackOrder):
             sections["stack"] = [
                 {
@@ -196,6 +191,19 @@ def setup_form(state: GameState) -> dict[str, Any]:
         }
         for bridge in state.board.bridges
     ]
+    return sections
+
+
+def form_fields(state: GameState) -> list[dict[str, Any]]:
+    """Every field of this game's setup form, in the form's order (`setup_form`'s sections, one after another)."""
+    return [entry for entries in _sections(state).values() for entry in entries]
+
+
+def setup_form(state: GameState) -> dict[str, Any]:
+    """The form of this game's setup layout (see the module docstring). `state` is a fresh game's, before the
+    setup's chance prompts (``new_game(..., draw=False)``)."""
+    sections = _sections(state)
+    pools = {entry["pool"] for entries in sections.values() for entry in entries if entry["kind"] == "card"}
     return {
         "sections": [
             {"id": name, "title": _TITLES[name][0], "hint": _TITLES[name][1], "fields": entries}
@@ -204,8 +212,7 @@ def setup_form(state: GameState) -> dict[str, Any]:
         ],
         "pools": {
             pool: [
-                {"id": item, "words": _component_words(state, pool, item)}
-                for item in _pool_items(state, pool)
+                {"id": item, "words": _component_words(state, pool, item)} for item in pool_items(state, pool)
             ]
             for pool in sorted(pools)
         },

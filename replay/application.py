@@ -339,6 +339,18 @@ class GameLog:
         form: dict[str, Any] = domain.setup_form(state)
         return form
 
+    @staticmethod
+    def layout_choices(setup: Mapping[str, Any], layout: Mapping[str, Any]) -> dict[str, Any]:
+        """What each field of that setup's layout form may still take beside `layout` (``domain.setup_choices``):
+        the cards the new-game page's pickers offer, and the colours of each die-tile space."""
+        normal = decisions.normalise_setup({**setup, "mode": "table"})
+        try:
+            state = rules.fresh_state(normal, None)
+        except domain.DomainError as error:
+            raise InvalidSetup(error.message, **error.details) from error
+        choices: dict[str, Any] = domain.setup_choices(state, layout)
+        return choices
+
     def layout(self, game_id: UUID) -> history.SetupLayout:
         """The game's setup layout: what the setup's chance dealt, as one JSON object (``domain.layout_of``)."""
         return history.setup_layout(self.get_game(game_id))

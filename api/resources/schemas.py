@@ -905,6 +905,42 @@ class LayoutFormQuerySchema(Schema):
     )
 
 
+class LayoutChoicesQuerySchema(LayoutFormQuerySchema):
+    """The game a table setup is for, and what is entered so far."""
+
+    layout = fields.String(
+        load_default="{}",
+        validate=validate.Length(max=8000),
+        metadata={
+            "description": "the layout entered so far, as JSON text (the shape POST /api/games takes)",
+            "example": '{"castle": {"steward_1": "S4"}}',
+        },
+    )
+
+
+class LayoutChoicesSchema(Schema):
+    """What each field of the table setup may still take beside what the other fields hold."""
+
+    fields_ = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        required=True,
+        data_key="fields",
+        attribute="fields",
+        metadata={
+            "description": "card field → the ids of the cards or tiles it may take, in the pool's order"
+        },
+    )
+    tiles = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.List(fields.String())),
+        required=True,
+        metadata={
+            "description": "room → for each of its die-tile spaces, the colours possible, likeliest first"
+        },
+    )
+
+
 class LayoutFieldSchema(Schema):
     """One field of the layout: its name (as an error's details.field gives it), its kind and its words."""
 
