@@ -6,8 +6,9 @@ fields there are: a solo game has no stack, a 2-player game no ♦ cards, the fi
 itself) and answers plain JSON: the sections in the order a table lays them out, each field with its ``field``
 name (the one an error's ``details.field`` gives), its kind (``card``: one component from a pool; ``tiles``: a
 room's die-tile colours; ``dice``: a bridge's roll; ``stack``: the turn order), its words and, for a card, its
-pool; then the pools, each component with its words; and the rulebook's first-game layout. The new-game page
-draws the form from it and holds no list of its own (DESIGN §5: the pages take their words from the server).
+pool; then the pools, each component with its words; the catalog's entries of those components (what the page
+draws them from, as the board draws them); and the rulebook's first-game layout. The new-game page draws the form
+from it and holds no list of its own: the pages take their words from the server.
 """
 
 from __future__ import annotations
@@ -199,6 +200,39 @@ def form_fields(state: GameState) -> list[dict[str, Any]]:
     return [entry for entries in _sections(state).values() for entry in entries]
 
 
+_FAMILIES = {
+    "steward": ("stewards",),
+    "diplomat": ("diplomats",),
+    "daimyo": ("daimyo",),
+    "plant": ("gardens",),
+    "stone": ("gardens",),
+    "yard_tiles": ("yard_tiles",),
+    "die_tiles": ("die_tiles",),
+    "starting_resources": ("starting_resources", "decrees"),
+    "starting_actions": ("starting_actions",),
+    "lily_pads": ("lily_pads",),
+    "ikebana": ("ikebana",),
+    "calligraphy": ("calligraphy",),
+    "ceremony": ("ceremony_faces",),
+}
+"""The catalog's families that draw each pool's components (a Starting Resource card shows its Decree's icon)."""
+
+
+def _drawn(state: GameState, pools: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """The catalog's entries of these pools' families, as the game's catalog holds them (without where each
+    value comes from): what the page draws each component from, with the board's icons."""
+    raw = state.catalog.to_dict()
+    families = sorted({family for pool in pools for family in _FAMILIES.get(pool.partition(".")[0], ())})
+    return {
+        family: [
+            {key: value for key, value in entry.items() if key not in ("source", "verified", "text")}
+            for entry in raw.get(family) or ()
+            if isinstance(entry, dict)
+        ]
+        for family in families
+    }
+
+
 def setup_form(state: GameState) -> dict[str, Any]:
     """The form of this game's setup layout (see the module docstring). `state` is a fresh game's, before the
     setup's chance prompts (``new_game(..., draw=False)``)."""
@@ -216,6 +250,7 @@ def setup_form(state: GameState) -> dict[str, Any]:
             ]
             for pool in sorted(pools)
         },
+        "catalog": _drawn(state, pools),
         "colours": [{"id": colour.value, "words": colour.value} for colour in Colour],
         "first_game": None if state.options.first_game else first_game_layout(state),
         "notes": [

@@ -985,6 +985,15 @@ class LayoutFormSchema(Schema):
         required=True,
         metadata={"description": "pool → [{id, words}]: the card or tile's id and what is printed on it"},
     )
+    catalog = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Dict()),
+        required=True,
+        metadata={
+            "description": "family → the catalog's entries of the pools' components (as GET catalog has them): "
+            "what a page draws each card or tile from"
+        },
+    )
     colours = fields.List(fields.Dict(), required=True)
     first_game = fields.Dict(required=True, allow_none=True)
     notes = fields.List(

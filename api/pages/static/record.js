@@ -17,7 +17,8 @@ import { callRetried, follow, read, randomKey, retrying, tokenFor } from "./api.
 import { draw, highlight, words as boardWords } from "./board.js";
 import { h, replace, say } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
-import { render as renderMoves } from "./moves.js";
+import { byId } from "./cards.js";
+import { drawnReveal, render as renderMoves } from "./moves.js";
 import { seatLinks } from "./share.js";
 
 const id = gameId();
@@ -157,6 +158,7 @@ async function load(written = null) {
       if (!view.catalog) {
         const body = (await read(id, `/api/games/${id}/catalog`)).body;
         view.catalog = body.catalog;
+        view.cards = byId(body.catalog);
         view.words = body.words;
       }
       const [game, legal, timeline, score] = await Promise.all([
@@ -236,9 +238,13 @@ function paintBar() {
   replace(text, picking ? `${name.charAt(0).toUpperCase()}${name.slice(1)}: which one?` : prompt ? prompt.text : "");
   // the moves the board cannot take: no target, or a part this drawing does not have
   const drawn = (target) => Boolean(target) && view.targets.byTarget.has(target) && Boolean(document.querySelector(`#board [data-part="${CSS.escape(target)}"]`));
-  // (a chance entry's form, the dice rolled or the card revealed, stays in the list: one form, one set of ids)
-  const only = picking ? (choice) => choice.target === picking : (choice, move) => move.seat !== null && (!canAct(move) || !drawn(choice.target));
-  const buttons = renderMoves(movesBox, { prompt, moves: legal.moves, choices: legal.choices, canAct, onMove: (move) => write("moves", move), onHover: hover, only, compact: true });
+  // (the dice rolled stay in the list's form; a card or tile revealed is picked here, over the board, by its
+  // picture: the list then only points here)
+  const reveal = drawnReveal(prompt, legal.moves, view.cards);
+  const only = picking
+    ? (choice) => choice.target === picking
+    : (choice, move) => (reveal ? move.seat === null : move.seat !== null && (!canAct(move) || !drawn(choice.target)));
+  const buttons = renderMoves(movesBox, { prompt, moves: legal.moves, choices: legal.choices, canAct, cards: view.cards, onMove: (move) => write("moves", move), onHover: hover, only, compact: true });
   if (picking) {
     movesBox.append(h("button", { type: "button", class: "link", on: { click: () => { view.pick = null; paintBar(); } } }, "Back to the board"));
   }
@@ -287,7 +293,9 @@ function paint(game, legal, entries, score) {
   }
   if (game.over) help = "Every turn is played: the winners and the final score are above the board.";
   replace(document.getElementById("prompt-help"), help);
-  view.buttons = renderMoves(document.getElementById("moves"), { prompt: prompt || { kind: "over", context: {} }, moves: game.over ? [] : legal.moves, choices: legal.choices, canAct, batch: true, onMove: (move) => write("moves", move), onHover: hover }).filter((b) => !b.disabled);
+  const reveal = !game.over && drawnReveal(prompt, legal.moves, view.cards);
+  view.buttons = renderMoves(document.getElementById("moves"), { prompt: prompt || { kind: "over", context: {} }, moves: game.over ? [] : legal.moves, choices: legal.choices, canAct, batch: true, cards: view.cards, only: reveal ? (choice, move) => move.seat !== null : null, onMove: (move) => write("moves", move), onHover: hover }).filter((b) => !b.disabled);
+  if (reveal) document.getElementById("moves").append(h("p", { class: "hint" }, "Pick it by its picture, over the board."));
   if (view.busy) document.querySelectorAll("#moves button, #moves input, #moves select").forEach((node) => { node.disabled = true; });
   paintBar();
   paintEnd(game, score);
