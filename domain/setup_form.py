@@ -30,12 +30,15 @@ _TITLES = {
         "Turn order",
         "The stack of influence markers, top first: tap the players from the first to play to the last (R-S11).",
     ),
-    "castle": ("Castle cards", "One card face up in each room (R-S03)."),
+    "castle": (
+        "Castle cards",
+        "One card face up in each room (R-S03). Tap a room, then its card: the picker goes on to the next field.",
+    ),
     "daimyo": ("Daimyo card", "One card on the top floor (R-S04)."),
     "die_tiles": (
         "Die tiles",
-        "Tap a tile to set its colour. The ♦ spaces hold one tile of each colour; every room shows two colours "
-        "or more (R-S05).",
+        "Tap each space's colour: only the colours still possible are offered, the likeliest first, and a space "
+        "left one colour is laid by itself (R-S05).",
     ),
     "well": ("Well tiles", "The 2 die tiles laid reward side up at the Well (R-S05)."),
     "gardens": ("Gardens", "A plant and a stone garden card under each bridge (R-S08)."),

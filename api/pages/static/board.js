@@ -276,7 +276,10 @@ function bridgeUnit(ctx, bridge, width, withGardens) {
     text(14, 30, `${short(c)} bridge`, "t t-b"),
   ];
   nodes.push(part(ctx, `bridge:${c}`, "", ...deck));
-  const size = 44;
+  // a die at an end is a tap target: on a narrow screen (the board drawn a little over half size) it is drawn
+  // larger, so that its slot is 44 px at least
+  const size = ctx.narrow ? 64 : 44;
+  const top = ctx.narrow ? 38 : 48;
   const middle = bridge.middle || [];
   const slotsW = width - 40;
   const ends = [
@@ -286,14 +289,14 @@ function bridgeUnit(ctx, bridge, width, withGardens) {
   // the middle dice, in order, between the ends (waiting to slide to an end)
   middle.forEach((value, i) => {
     const span = slotsW - 2 * size - 20;
-    const x = 20 + size + 10 + (span / (middle.length + 1)) * (i + 1) - size * 0.35;
-    nodes.push(s("g", { class: "middle-die" }, s("title", {}, `${c} ${value}, in the middle`), die(x, 62, size * 0.7, c, value)));
+    const x = 20 + size + 10 + (span / (middle.length + 1)) * (i + 1) - 44 * 0.35;
+    nodes.push(s("g", { class: "middle-die" }, s("title", {}, `${c} ${value}, in the middle`), die(x, 62, 44 * 0.7, c, value)));
   });
   for (const [end, value, x] of ends) {
-    const children = [frame(x - 6, 48, size + 12, size + 12, "end-slot", 8)];
+    const children = [frame(x - 6, top, size + 12, size + 12, "end-slot", 8)];
     // the lantern end is marked beside its slot, above the deck (the deck rises from the ends)
     if (end === "left") children.push(use("lantern", x + size + 8, 46, 24));
-    if (value !== null && value !== undefined) children.push(die(x, 54, size, c, value));
+    if (value !== null && value !== undefined) children.push(die(x, top + 6, size, c, value));
     nodes.push(part(ctx, `bridge:${c}:${end}`, value !== null && value !== undefined ? `${c} ${value}` : "empty", ...children));
   }
   let height = 136;
@@ -462,38 +465,46 @@ function domainBoard(ctx, seat) {
     nodes.push(s("g", {}, s("title", {}, `${value} ${what}`), use(what, x, 48, 30), text(x + 36, 72, `${value}`, "t t-b")));
   });
   const action = player.action_card ? ctx.cards[player.action_card] : null;
+  // a row and the die column are tap targets: on a narrow screen (the domain drawn at about 0.6) they are drawn
+  // taller and wider, so that each is 44 px at least
+  const rowH = ctx.narrow ? 78 : 60;
+  const step = rowH + 6;
+  const column = ctx.narrow ? { x: 42, w: 80 } : { x: 48, w: 44 };
+  const pitch = ctx.narrow ? 52 : 56;
+  const first = column.x + column.w + 4;
   let y = 92;
   allRows.forEach((row, r) => {
     const memberKind = row.member || MEMBER_OF_ROW[row.id] || "courtier";
     const left = memberKind === "geisha" ? player.geishas || 0 : player[`${memberKind}s`] || 0;
     const rewards = row.rewards || [];
     const spaces = rewards.length || 5;
-    const children = [frame(8, y, width - 16, 60, `domain-row row-${row.colour}`, 6), use("tile", 14, y + 16, 28, { color: DIE_FILL[row.colour] || "#ccc" })];
+    const mid = y + rowH / 2;
+    const children = [frame(8, y, width - 16, rowH, `domain-row row-${row.colour}`, 6), use("tile", 12, mid - 14, 28, { color: DIE_FILL[row.colour] || "#ccc" })];
     for (let k = 0; k < spaces; k += 1) {
-      const x = 96 + k * 56;
+      const x = first + k * pitch;
       const occupied = k >= spaces - left;
-      children.push(frame(x, y + 6, 50, 48, "reward", 5));
-      if (occupied) children.push(member(memberKind, x + 9, y + 10, 34, ctx.players, seat));
-      else children.push(...iconRow(rewards[k] || [], x + 6, y + 14, 24)[0]);
+      children.push(frame(x, mid - 24, pitch - 6, 48, "reward", 5));
+      if (occupied) children.push(member(memberKind, x + (pitch - 40) / 2, mid - 20, 34, ctx.players, seat));
+      else children.push(...iconRow(rewards[k] || [], x + 4, mid - 12, 24)[0]);
     }
     const block = action && action.blocks ? action.blocks.find((b) => b.rows.includes(row.position)) : null;
     if (block) {
-      const [icons] = iconRow(block.effects, 400, y + 16, 28);
-      children.push(s("g", { class: block.background === "dark" ? "on-dark" : "" }, frame(392, y + 6, width - 408, 48, `block ${block.background}`, 5), ...icons));
+      const [icons] = iconRow(block.effects, 400, mid - 14, 28);
+      children.push(s("g", { class: block.background === "dark" ? "on-dark" : "" }, frame(392, mid - 24, width - 408, 48, `block ${block.background}`, 5), ...icons));
     } else if (row.position === "green") {
       const face = player.ceremony ? ctx.cards[player.ceremony] : null;
-      const [icons] = iconRow(face ? face.effects : [], 432, y + 16, 26);
-      children.push(frame(392, y + 6, width - 408, 48, "block token", 5), use("token", 398, y + 14, 28), ...icons);
+      const [icons] = iconRow(face ? face.effects : [], 432, mid - 14, 26);
+      children.push(frame(392, mid - 24, width - 408, 48, "block token", 5), use("token", 398, mid - 16, 28), ...icons);
     }
     nodes.push(part(ctx, `domain:${seat}:row:${row.id}`, `${left} left${block ? `; action card ${player.action_card}` : ""}`, ...children));
-    y += 66;
+    y += step;
   });
   // the domain's die spaces: the dice placed on the domain this round
   const slot = [];
   (player.domain || []).forEach((placed, r) => {
-    if (placed) slot.push(die(54, 100 + r * 66, 34, placed.colour, placed.value, seatFill(ctx.players, seat)));
+    if (placed) slot.push(die(column.x + (column.w - 34) / 2, 92 + r * step + (rowH - 34) / 2, 34, placed.colour, placed.value, seatFill(ctx.players, seat)));
   });
-  nodes.push(part(ctx, `domain:${seat}`, "", frame(48, 92, 44, allRows.length * 66 - 6, "die-column", 6), ...slot));
+  nodes.push(part(ctx, `domain:${seat}`, "", frame(column.x, 92, column.w, allRows.length * step - 6, "die-column", 6), ...slot));
   const lantern = player.lantern || [];
   const lanternNodes = [frame(8, y + 4, width - 16, 84, "area lantern", 8), use("lantern", 14, y + 12, 30), text(50, y + 34, "Lantern Area", "t t-b")];
   let lx = 200;
@@ -609,10 +620,13 @@ const views = new WeakMap();
  */
 export function draw(host, model, options = {}) {
   const cards = byId(model.state.catalog);
-  const ctx = { ...model, words: model.words || { parts: {}, cards: {}, icons: {} }, cards };
   const narrow = host.clientWidth > 0 && host.clientWidth < NARROW;
+  const ctx = { ...model, words: model.words || { parts: {}, cards: {}, icons: {} }, cards, narrow };
   const { svg, regions } = layOutBoard(ctx, narrow);
   const domains = model.state.players.map((player, seat) => (player.automatic ? rivalBoard(ctx, seat) : domainBoard(ctx, seat)));
+  // the domain of the player to play comes first, nearest the main board: their turn's places are there too
+  const waiting = Number.isInteger(model.waitingSeat) ? model.waitingSeat : null;
+  if (waiting !== null && domains[waiting]) domains.unshift(...domains.splice(waiting, 1));
   const targets = options.targets || new Map();
   const view = views.get(host) || { chosen: null, lastKey: null };
   views.set(host, view);
@@ -720,9 +734,10 @@ function nearer(svg, box) {
   const [left, top] = [Math.min(...parts.map((p) => p[0])), Math.min(...parts.map((p) => p[1]))];
   const [right, bottom] = [Math.max(...parts.map((p) => p[2])), Math.max(...parts.map((p) => p[3]))];
   const margin = 48; // units: room for a card's name above its blocks
+  const side = 12; // units: beside them, a little (a room's blocks span its width)
   // As near as TAP asks, but never so near that a part leaves the view; a view about as tall as it is wide
   // around them (not the region's height: that would leave them below the fold on a phone).
-  const zoom = Math.min(TAP / (least * perUnit), w / (right - left + 2 * margin));
+  const zoom = Math.min((TAP + 1) / (least * perUnit), w / (right - left + 2 * side)); // a pixel to spare: no 43.99
   if (zoom <= 1) return null;
   const nw = w / zoom;
   const nh = Math.min(hgt, Math.max(bottom - top + 2 * margin, nw * 0.75));
@@ -730,6 +745,58 @@ function nearer(svg, box) {
   const nx = clamp((left + right) / 2 - nw / 2, x, x + w - nw);
   const ny = clamp((top + bottom) / 2 - nh / 2, y, y + hgt - nh);
   return [nx, ny, nw, nh];
+}
+
+const MIN_ZOOM = 0.55; // the smallest a wide board is drawn to show a prompt's parts together (about 7 px text)
+const MARGIN = 12; // px left around the lit parts
+
+/** The lit parts on the screen's drawing (not those of a region the narrow board does not show), as rectangles. */
+function litRects(host) {
+  const rects = [];
+  for (const node of host.querySelectorAll("[data-part].target")) {
+    const r = node.getBoundingClientRect();
+    const svg = node.ownerSVGElement && node.ownerSVGElement.getBoundingClientRect();
+    if (!r.width || !r.height || !svg) continue;
+    if (r.right <= svg.left || r.left >= svg.right || r.bottom <= svg.top || r.top >= svg.bottom) continue;
+    rects.push(r);
+  }
+  return rects;
+}
+
+/**
+ * Bring the prompt's lit parts into the part of `host` (a box that scrolls: the recording screen's board) that is
+ * on the screen, by scrolling the box, never the page: the board stays where the table looks. `bottom` is the
+ * lowest pixel the box may use (above a bar fixed to the screen's bottom). On a wide screen, where the parts
+ * cannot all be seen at once (a die placed: the castle and the player's domain), the board is drawn smaller until
+ * they can (to MIN_ZOOM at most); on a narrow screen show() chose the region already, at a size to tap.
+ */
+export function bringIntoView(host, bottom = window.innerHeight) {
+  const view = views.get(host);
+  if (!view) return;
+  const bar = host.querySelector(".region-bar");
+  const barBox = bar && bar.offsetParent ? bar.getBoundingClientRect() : null;
+  const box = host.getBoundingClientRect();
+  const top = Math.max(box.top, 0, barBox ? barBox.bottom : 0) + 2;
+  const limit = Math.min(box.bottom, bottom) - 2;
+  const room = limit - top;
+  if (room <= 0) return;
+  const span = () => {
+    const rects = litRects(host);
+    if (!rects.length) return null;
+    return { top: Math.min(...rects.map((r) => r.top)), bottom: Math.max(...rects.map((r) => r.bottom)) };
+  };
+  host.style.setProperty("--board-zoom", "1");
+  let lit = span();
+  if (!lit) return;
+  if (!view.narrow && lit.bottom - lit.top + 2 * MARGIN > room) {
+    const zoom = Math.max(MIN_ZOOM, (room - 2 * MARGIN) / (lit.bottom - lit.top));
+    host.style.setProperty("--board-zoom", zoom.toFixed(3));
+    lit = span();
+  }
+  let delta = 0;
+  if (lit.bottom - lit.top + 2 * MARGIN > room || lit.top < top) delta = lit.top - top - MARGIN;
+  else if (lit.bottom > limit) delta = lit.bottom - limit + MARGIN;
+  if (delta) host.scrollTop += delta;
 }
 
 function ensureVisible(host, node) {

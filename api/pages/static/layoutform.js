@@ -59,6 +59,11 @@ function cardSlot(field, ctx) {
     button.toggleAttribute("aria-invalid", Boolean(wrong));
     error.textContent = wrong ? `${value} cannot lie here beside what the other fields hold.` : "";
   };
+  /** Within a group that names them (a starting pair), the slot's visible label without the group's name. */
+  box.shorten = (prefix) => {
+    const label = button.querySelector(".slot-label");
+    if (field.label.startsWith(`${prefix}: `)) label.textContent = field.label.slice(prefix.length + 2);
+  };
   box.field = field;
   box.focusable = button;
   box.error = error;
@@ -440,7 +445,12 @@ export function tableSetup(container, onChange = () => {}) {
           if (!pairs.has(pair)) pairs.set(pair, []);
           pairs.get(pair).push(box);
         }
-        body = [...pairs.entries()].map(([pair, list]) => h("div", { class: "pair", role: "group", "aria-label": `Starting pair ${Number(pair) + 1}` }, list));
+        body = [...pairs.entries()].map(([pair, list]) => {
+          // the pair's name once, above its cards (each slot's own name still says it in full)
+          const name = list[0].field.label.split(": ")[0];
+          list.forEach((box) => box.shorten(name));
+          return h("div", { class: "pair", role: "group", "aria-label": name }, h("span", { class: "pair-name", "aria-hidden": "true" }, name), list);
+        });
       }
       return h("fieldset", { class: `layout-section layout-${section.id}` }, h("legend", {}, section.title), h("p", { class: "hint" }, section.hint), body);
     });

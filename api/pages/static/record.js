@@ -14,7 +14,7 @@
  */
 
 import { callRetried, follow, read, randomKey, retrying, tokenFor } from "./api.js";
-import { draw, highlight, words as boardWords } from "./board.js";
+import { bringIntoView, draw, highlight, words as boardWords } from "./board.js";
 import { h, replace, say } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
 import { byId } from "./cards.js";
@@ -74,7 +74,9 @@ async function write(path, body) {
     view.pick = null;
     await load(answer.body);
     if (path === "undo" || path === "redo") sayUndone(path, before, view.entries || []);
-    document.getElementById("prompt-title").focus();
+    // the next question is read where the board is (the bar over it), and the page does not move to it
+    const bar = document.getElementById("prompt-bar");
+    (bar && !bar.hidden ? document.getElementById("prompt-bar-text") : document.getElementById("prompt-title")).focus({ preventScroll: true });
   } catch (error) {
     say(messagePlace(path), explain(error), "error");
     await load();
@@ -303,7 +305,15 @@ function paint(game, legal, entries, score) {
   replace(document.getElementById("score-now"), scoreTable(score.sheets, score.over ? "Final score" : "If the game ended now"));
   paintControls();
   paintJump();
-  document.getElementById("board").dataset.version = String(game.version);
+  const board = document.getElementById("board");
+  if (!view.busy && view.revealed !== game.version) {
+    // a new question: its lit parts into view, in the board's own box (the person's own scrolling of it stays
+    // while the same question is asked)
+    view.revealed = game.version;
+    const quick = getComputedStyle(quickBar).position === "fixed" ? quickBar.getBoundingClientRect().top : window.innerHeight;
+    bringIntoView(board, quick);
+  }
+  board.dataset.version = String(game.version);
 }
 
 function listen() {
@@ -341,11 +351,12 @@ const quickBar = document.getElementById("quick-bar");
 const jump = document.getElementById("jump");
 
 function paintJump() {
-  // the board on the screen's upper half: the jump goes to the moves, else to the board; its arrow points the
-  // way the page scrolls to get there (on a phone the board comes first, the moves under the players' boards)
-  const board = document.querySelector(".board-area").getBoundingClientRect();
-  const toMoves = board.top < window.innerHeight / 2 && board.bottom > 0;
-  const goal = document.getElementById(toMoves ? "prompt-title" : "board-title").getBoundingClientRect();
+  // the moves on the screen (above the bar): the jump goes to the board, else to the moves; its arrow points the
+  // way the page scrolls to get there (on a phone the board comes first, the moves under it)
+  const moves = document.getElementById("prompt-title").getBoundingClientRect();
+  const above = getComputedStyle(quickBar).position === "fixed" ? quickBar.getBoundingClientRect().top : window.innerHeight;
+  const toMoves = !(moves.top < above && moves.bottom > 0);
+  const goal = (toMoves ? document.getElementById("prompt-title") : document.querySelector(".board-area")).getBoundingClientRect();
   const arrow = goal.top < 0 ? " ↑" : " ↓";
   if (jump.dataset.to === (toMoves ? "moves" : "board") && jump.querySelector(".jump-arrow").textContent === arrow) return;
   jump.dataset.to = toMoves ? "moves" : "board";

@@ -28,6 +28,8 @@ WIDE = {"width": 1366, "height": 900}
 BUDGETS = {"base-3": 90, "matcha-2": 130, "solo": 70}
 """The most inputs each table may take from "New game" to its first die taken (docs/pages/new-game.md)."""
 REVEAL_BUDGET = 2
+VERSION = "Number(document.getElementById('board').dataset.version)"
+"""The version of the game the recording screen shows (JavaScript)."""
 
 
 class Person:
@@ -82,7 +84,8 @@ def enter_dice_and_stack(page: Any, person: Person, layout: dict[str, Any], name
         stack = page.locator(".stack-field")
         for seat in layout["stack"][:-1]:  # the last one follows by itself
             person.click(stack.get_by_role("button", name=names[seat], exact=True), f"stack: {names[seat]}")
-        assert page.locator(".stack-field .chosen").inner_text().startswith(f"First to play: {names[layout['stack'][0]]}")
+        first = names[layout["stack"][0]]
+        assert page.locator(".stack-field .chosen").inner_text().startswith(f"First to play: {first}")
 
 
 def enter_cards(page: Any, person: Person, layout: dict[str, Any]) -> None:
@@ -129,8 +132,7 @@ def create_and_open(page: Any, person: Person, api: Api, layout: dict[str, Any])
 def settled(page: Any, api: Api, game_id: str) -> dict[str, Any]:
     legal = api.call("GET", f"/api/games/{game_id}/legal-moves")
     page.wait_for_function(
-        "v => !document.querySelector('#app[aria-busy=true]') && Number(document.getElementById('board').dataset.version) === v",
-        arg=legal["version"],
+        f"v => !document.querySelector('#app[aria-busy=true]') && {VERSION} === v", arg=legal["version"]
     )
     return dict(legal)
 
@@ -146,18 +148,20 @@ def play_to_the_first_die(page: Any, person: Person, api: Api, game_id: str) -> 
         if target.count():
             person.click(target, f"{legal['prompt']['kind']}: on the board")
         else:
-            person.click(page.locator("#prompt-bar-moves button:not([disabled])").first, f"{legal['prompt']['kind']}: in the bar")
-        page.wait_for_function("v => Number(document.getElementById('board').dataset.version) > v", arg=legal["version"])
+            answer = page.locator("#prompt-bar-moves button:not([disabled])").first
+            person.click(answer, f"{legal['prompt']['kind']}: in the bar")
+        page.wait_for_function(f"v => {VERSION} > v", arg=legal["version"])
     else:
         raise AssertionError("the starting choices never ended")
     person.click(page.locator("#board [data-part^='bridge:'].target").first, "the first die")
-    page.wait_for_function("v => Number(document.getElementById('board').dataset.version) > v", arg=legal["version"])
+    page.wait_for_function(f"v => {VERSION} > v", arg=legal["version"])
     assert api.call("GET", f"/api/games/{game_id}/legal-moves")["prompt"]["kind"] == "place_die"
 
 
 def enter_a_laid_out_table(
-    page: Any, site: Served, api: Api, names: list[str], layout: dict[str, Any], choose: Any
+    page: Any, site: Served, api: Api, table: tuple[list[str], dict[str, Any]], choose: Any
 ) -> Person:
+    names, layout = table
     person = Person(page)
     page.goto(site.url + "/")
     person.click(page.locator("header.site").get_by_role("link", name="New game"), "New game")
@@ -185,8 +189,10 @@ def test_a_three_player_base_table_already_laid_out_is_entered_within_90_inputs(
         person.click(page.get_by_role("button", name="3 players"), "3 players")
         page.wait_for_selector("#layout-fields[data-query='players=3']")
 
-    person = enter_a_laid_out_table(page, site, api, names, layout, three)
-    print(f"\n3-player base table, New game to the first die: {person.count} inputs (budget {BUDGETS['base-3']})")
+    person = enter_a_laid_out_table(page, site, api, (names, layout), three)
+    print(
+        f"\n3-player base table, New game to the first die: {person.count} inputs (budget {BUDGETS['base-3']})"
+    )
     assert person.count <= BUDGETS["base-3"], json.dumps(person.log)
 
 
@@ -202,8 +208,10 @@ def test_a_two_player_matcha_table_already_laid_out_is_entered_within_130_inputs
         person.click(page.get_by_label("Matcha"), "Matcha")
         page.wait_for_selector("#layout-fields[data-query='players=2&expansions=matcha']")
 
-    person = enter_a_laid_out_table(page, site, api, names, layout, two_with_matcha)
-    print(f"\n2-player Matcha table, New game to the first die: {person.count} inputs (budget {BUDGETS['matcha-2']})")
+    person = enter_a_laid_out_table(page, site, api, (names, layout), two_with_matcha)
+    print(
+        f"\n2-player Matcha table, New game to the first die: {person.count} inputs (budget {BUDGETS['matcha-2']})"
+    )
     assert person.count <= BUDGETS["matcha-2"], json.dumps(person.log)
 
 
@@ -216,7 +224,7 @@ def test_a_solo_table_already_laid_out_is_entered_within_70_inputs(page: Any, si
         person.select(page.locator("#solo"), "easy", "solo")
         page.wait_for_selector("#layout-fields[data-query='players=1&solo=easy']")
 
-    person = enter_a_laid_out_table(page, site, api, names, layout, solo)
+    person = enter_a_laid_out_table(page, site, api, (names, layout), solo)
     print(f"\nsolo table, New game to the first die: {person.count} inputs (budget {BUDGETS['solo']})")
     assert person.count <= BUDGETS["solo"], json.dumps(person.log)
 
@@ -243,7 +251,7 @@ def test_a_card_revealed_mid_game_is_picked_by_its_picture_in_at_most_2_inputs(
     page.screenshot(path=str(shots / "record-table-card-picker.png"))
     person = Person(page)
     person.click(picker.locator(f".pick-card[data-id='{card}']"), f"the card revealed: {card}")
-    page.wait_for_function("v => Number(document.getElementById('board').dataset.version) > v", arg=legal["version"])
+    page.wait_for_function(f"v => {VERSION} > v", arg=legal["version"])
     after = api.call("GET", f"/api/games/{game_id}/timeline")["entries"][-1]
     assert card in after["description"]
     assert person.count <= REVEAL_BUDGET, person.log
