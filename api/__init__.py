@@ -1,7 +1,4 @@
-"""heronlog's HTTP layer: the Flask application factory, the JSON API and the web pages (DESIGN §5).
-
-Nothing runs at import time: call :func:`create_app` to build an application.
-"""
+"""heronlog's HTTP layer: the Flask application factory, the JSON API and the web pages."""
 
 from api.app import create_app
 

@@ -1,18 +1,7 @@
-"""What each field of a table setup may still take, given what the other fields hold: the pickers of the new-game
-page offer only these.
-
-`setup_choices(state, layout)` takes a fresh game's state (as `domain.setup_form` does) and a layout entered so
-far (the shape `domain.layout` reads; ids it does not know are left out). For every card field it lists the cards
-or tiles not already laid elsewhere: one physical component goes in one place (a yard tile or a ceremony token
-whichever face is up; a Starting Action card has its copies, R-S12); no castle card that would make the five show
-one dark-background action, as the castle is then dealt again (R-S03); at the Well only tiles of a colour the
-castle leaves in the bag (R-S05). For every die-tile space it lists the colours still possible, the likeliest
-first (the most tiles of it left in the bag). A space or field with one choice left is answered by the rules.
-
-The die tiles: the ♦ spaces hold one tile of each colour, every room two colours or more, and no colour more
-tiles than the bag's (R-S05). Any castle that keeps these is dealt by drawing its colours space by space in the
-filling order (a room's last tile then never makes it one colour, so it never skips on), so a colour is possible
-for a space exactly when some castle keeping them has it there: a small search over the free spaces.
+"""What each field of a table setup may still take beside what the others hold, for the new-game page's pickers:
+one physical card or tile in one place (R-S12's copies), no castle dealt again (R-S03), and the Well's and each
+die-tile space's colours as R-S05 leaves them, likeliest first. Any castle that keeps R-S05's three conditions is
+dealt by drawing its colours space by space in the filling order, so a small search over the free spaces decides.
 """
 
 from __future__ import annotations

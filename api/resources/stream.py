@@ -1,9 +1,7 @@
-"""The spectators' stream (DESIGN §5): server-sent events of each new event of a game.
+"""The spectators' stream (docs/api/stream.md): server-sent events of each new event of a game.
 
-A spectator's page opens ``GET /api/games/{id}/stream`` and gets every event after the version it has, as it
-happens: woken by the store's change watch on Redis (:mod:`replay.watch`), polling on SQLite and in memory. Each
-open stream holds one of the server's threads, so a process holds at most ``STREAM_MAX_OPEN`` at once
-(:class:`StreamSlots`); one more is ``503 too_many_streams``, and the page follows by polling ``changes``.
+Each open stream holds a thread, so a process holds at most ``STREAM_MAX_OPEN`` at once and a stream watches its
+socket to give its thread back as soon as the spectator leaves.
 """
 
 from __future__ import annotations

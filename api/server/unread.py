@@ -1,16 +1,8 @@
 """A connection whose request body was refused unread is closed, and its answer says so.
 
-gunicorn serves the next request of a keep-alive connection only after discarding what is left of the last
-one's body, and (since gunicorn 25) it discards at most :data:`DRAIN_LIMIT` bytes of it: beyond that it closes
-the connection rather than read on. Its answer was already sent by then, saying ``Connection: keep-alive``, so a
-client that believed it (http.client, requests, a browser) sent its next request down a connection that was
-closing, and that request failed with "remote end closed connection": after a ``413 payload_too_large``
-(the body never read), or any refusal of a large body before reading it.
-
-So heronlog's WSGI app, as ``heronlog serve`` runs it, tells gunicorn to close the connection before the
-answer's headers are written, whenever the body may have been left unread beyond that limit: the answer then
-says ``Connection: close``, and the client opens a new connection for its next request. An answer that has
-read the body (any success) keeps the connection.
+gunicorn drains at most a limit of an unread body before a keep-alive connection's next request, and closes the
+connection beyond it after its answer said keep-alive; so heronlog has it close first, saying ``Connection:
+close``.
 """
 
 from __future__ import annotations

@@ -1,15 +1,5 @@
-"""Matcha's Himeji Principality: the Ikebana and Calligraphy decks and their curtains (R-M05, R-M11, R-M12,
-R-M17, decision C.7).
-
-The two decks lie face up; the card on top of each shows two curtains: a yellow one (a reward) and a blue one
-(an action, sometimes with a seal cost). A die on one of the two Himeji spaces lets the player perform, in any
-order, the two curtains that space faces (R-M05, catalog ``matcha.himeji``). A geisha stopping on path space 1
-performs the yellow curtain of the top card of either deck, then takes that card into the Lantern Area and the
-next card is revealed, unless it was the deck's last card, which stays (R-M11); on path space 2 it performs the
-blue curtain of either top card (R-M12). A blue curtain's printed seal cost is paid unless the effect says
-"without spending seals" (decision C.7; option ``blue_curtain_seals="free"`` never charges it). The symbols:
-one yellow curtain, one blue curtain without seals, both curtains of one card, both yellow curtains (R-M17,
-CT19, CT20).
+"""Matcha's Himeji Principality: the Ikebana and Calligraphy decks and their curtains (R-M05, R-M11, R-M12, R-M17,
+C.7).
 """
 
 from __future__ import annotations

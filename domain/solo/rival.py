@@ -1,25 +1,4 @@
-"""The solo rival's turn: the search for a die, the placement, the icons (R-SO02, R-SO03, R-SO05, R-SO06).
-
-The engine plays the rival's turn with no move of its own. Its `TakeDie` prompt does not wait: the rival
-reveals solo cards (`RevealSoloCard`, a chance prompt: drawn in seeded mode, entered by the recorder in table
-mode) and lays them in a line until a card's die is at its end of its bridge (R-SO03). The die goes to the
-card's space, or to the Well if a die is already there (1-2 players never stack, R-SO06); the rival gains the
-coins of a die higher than the space and never pays (R-SO02). Then it resolves, in order, the icons of the last
-two cards of the line (the left one, top to bottom, then the right one): a courtier to the Gate, the ascent of
-its lowest courtier, a warrior to the yard of the iron shown, a gardener to the cheapest-scoring garden of the
-type shown, Clan Points, influence and coins (R-SO05). Each action it cannot perform gives it as many CP as the
-round's number (R-SO03). It never resolves what its spaces, yards, gardens or favour spots give (R-SO02).
-
-Two choices the rules leave to the player become prompts to the player's seat: a tie between gardens
-(`RivalGarden`) and the room the rival's courtier reaches on floor 1 or 2, whose card is discarded and replaced
-(`RivalRoom`). What the rival did is kept in words in ``state.solo.notes`` for the log and the pages.
-
-Decisions where FR is silent (README "Solo"): the line of revealed cards lasts until the end-of-round
-reshuffle (so the "last two" may include the previous turn's card; alone in the line, a card resolves alone);
-a deck that runs out during a search gets the line's cards but the last one back, shuffled; a die is "present"
-when it lies at the named end (decision C.1); influence moves the rival's marker without paying milestones (it
-never pays); an ascent stops at the Daimyo's floor; a card discarded from a room whose deck is empty stays.
-"""
+"""The solo rival's turn: the search for a die, the placement, the icons (R-SO02, R-SO03, R-SO05, R-SO06)."""
 
 from __future__ import annotations
 

@@ -695,7 +695,9 @@ def test_the_recording_panel_is_not_cut_off_on_a_laptop(page: Any, site: Served,
     assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
 
 
-def test_a_table_mode_card_is_drawn_and_described_in_full_on_a_phone(page: Any, site: Served, api: Api) -> None:
+def test_a_table_mode_card_is_drawn_and_described_in_full_on_a_phone(
+    page: Any, site: Served, api: Api
+) -> None:
     created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table"})
     game_id, token = created["game"]["game_id"], created["owner_token"]
     page.set_viewport_size(PHONE)
@@ -706,7 +708,9 @@ def test_a_table_mode_card_is_drawn_and_described_in_full_on_a_phone(page: Any, 
     assert cards.count() > 6
     third = cards.nth(2)
     words = third.get_attribute("aria-label")
-    assert words.startswith(f"{third.get_attribute('data-id')}:") and len(words) > 20  # what it shows, in full
+    assert (
+        words.startswith(f"{third.get_attribute('data-id')}:") and len(words) > 20
+    )  # what it shows, in full
     assert third.locator("svg.card-picture").count() == 1
     box = third.bounding_box()
     assert box["width"] >= 44 and box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"]
