@@ -178,17 +178,31 @@ def resolve(state: GameState, rival: int, icon: RivalIcon) -> GameState:
     return ascent(state, rival, icon.amount)
 
 
+END_OF_TRACK_FREE = frozenset({"0.1.0", "0.2.0", "0.3.0", "0.4.0"})
+"""Rules versions under which influence the rival's marker cannot take for the end of the track gives nothing.
+From 0.5.0 such an icon is an action not carried out (R-SO03): CP equal to the round's number, once
+(docs/rules/decisions.md, the rival's influence at the track's end)."""
+
+
 def influence(state: GameState, rival: int, steps: int) -> GameState:
     """The rival's marker moves straight on: it never pays a milestone (R-SO02, R-SO05); it stops at the end
-    of the track and lies on top of any marker where it stops (R-PT03)."""
+    of the track and lies on top of any marker where it stops (R-PT03). Steps lost at the end make the icon an
+    action not carried out in full (R-SO03, rules 0.5.0)."""
     player = state.players[rival]
     to = min(player.pot + steps, state.catalog.pot_last)
-    if to == player.pot:
+    if to != player.pot:
+        stamp = state.board.stamp + 1
+        state = with_board(state, stamp=stamp)
+        state = with_player(state, rival, replace(player, pot=to, pot_stamp=stamp))
+        state = note(state, f"influence +{steps} (Passage of Time {to})")
+    elif state.rules_version in END_OF_TRACK_FREE:
         return note(state, f"influence +{steps}: the marker is at the end of the track")
-    stamp = state.board.stamp + 1
-    state = with_board(state, stamp=stamp)
-    state = with_player(state, rival, replace(player, pot=to, pot_stamp=stamp))
-    return note(state, f"influence +{steps} (Passage of Time {to})")
+    lost = player.pot + steps - to
+    if not lost or state.rules_version in END_OF_TRACK_FREE:
+        return state
+    return impossible(
+        state, rival, f"take {lost} step{'s' * (lost > 1)} of influence +{steps} past the track's end"
+    )
 
 
 def warrior(state: GameState, rival: int, iron: int) -> GameState:
