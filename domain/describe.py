@@ -42,7 +42,15 @@ from domain.resources import FIELD, affordable, conversions, convert, cost_text
 from domain.state import GameState, Player, bridge_index
 from domain.turn import reference
 from domain.vocabulary import Colour, Icon, IconKind, Phase, space_text
-from domain.words import QUESTIONS, die_tile_text, icons_text, pool_text, source_text, target_text
+from domain.words import (
+    QUESTIONS,
+    die_tile_text,
+    icons_text,
+    moved_on_text,
+    pool_text,
+    source_text,
+    target_text,
+)
 
 
 def _coins(delta: int) -> str:
@@ -477,9 +485,12 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         where = target_text(state, frame.target) if isinstance(frame, DealCard) else "the table"
         return f"Chance: {pool_text(move['pool'])} {move['card']} is revealed for {where}{_redeal_words(state, move)}"
     if kind == "die_tile":
-        return (
-            f"Chance: a {move['colour']} die tile is drawn for {die_tile_text(state, Colour(move['colour']))}"
-        )
+        colour = Colour(move["colour"])
+        why = moved_on_text(state, colour)
+        if why:  # R-S05 lays it on another space than the one asked about: say why
+            where = die_tile_text(state, colour)
+            return f"Chance: a {colour} die tile is drawn; {why}, so it goes on to {where} (R-S05)"
+        return f"Chance: a {colour} die tile is drawn for {die_tile_text(state, colour)}"
     if kind == "well_tile":
         tile = state.catalog.die_tiles.get(move["tile"])
         reward = icons_text(tile.reward) if tile else "?"

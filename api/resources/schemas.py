@@ -167,6 +167,13 @@ class ChoiceSchema(Schema):
         },
     )
     icons = fields.List(fields.String(), required=True, metadata={"description": "icons the move shows"})
+    offered = fields.Boolean(
+        metadata={
+            "description": "a seal conversion only: false where it cannot serve the player whose turn it is "
+            "(another player's question, the end of a round, a question that costs nothing): legal, but a page "
+            "keeps it out of its offer"
+        }
+    )
 
 
 class ScoreLineSchema(Schema):

@@ -346,6 +346,8 @@ def target(state: Mapping[str, Any], pending: Mapping[str, Any], move: Mapping[s
         option = str(move.get("option"))
         if place == "castle" and where:
             return f"room:{where}:{option}"
+        if place in ("light", "tile") and ":" in option:
+            return f"room:{option}"  # a block of one castle card among several: lit where it lies
         if place == "outside" and where:
             return f"outside:{where}:{option}"
         if place == "domain" and where:
@@ -475,9 +477,11 @@ def move_words(
         if option is None:
             return _capital(str(move.get("option")).replace("_", " "))
         if option.get("text"):
-            return _capital(str(option["text"]))
-        words = icon_list(option.get("icons"))
-        return f"Pay {cost_words(option['cost'])}: {words}" if option.get("cost") else _capital(words)
+            said = _capital(str(option["text"]))
+        else:
+            words = icon_list(option.get("icons"))
+            said = f"Pay {cost_words(option['cost'])}: {words}" if option.get("cost") else _capital(words)
+        return said + _block_source(board, str(move.get("option")))
     if kind == "rest":
         return "Take them all"
     if kind == "done":
@@ -587,6 +591,16 @@ def move_words(
     return str(kind).replace("_", " ")
 
 
+def _block_source(board: Mapping[str, Any], option: str) -> str:
+    """Where a castle card's block offered among others' comes from (a light-background action, an action beside
+    a die tile): " (steward room 2's card S2, middle block)", "" for an option of one place's own menu."""
+    room_id, _, rows = option.partition(":")
+    room = next((r for r in board.get("rooms", ()) if r.get("id") == room_id), None)
+    if room is None or not rows:
+        return ""
+    return f" ({space_text(room_id)}'s card {room.get('card')}, {rows.replace('+', ' and ')} block)"
+
+
 def _whisks(state: Any, move: Mapping[str, Any], free_step: bool) -> str:
     from domain.matcha import tea_garden  # the whisks a geisha's steps cost (R-M08)
 
@@ -629,18 +643,22 @@ def choices(
     the same order, say how a move listed with the seal conversions it needs is paid (the listing's ``notes``,
     ``domain.payment_text``: "pay 1 coin + 1 seal"); its words end with it: "Steward room 2 (pay 2 coins) — pay
     1 coin + 1 seal"."""
+    from domain.engine import conversions_serve  # where a seal conversion can serve the player to play
+
+    serve = conversions_serve(state)
     out = []
     for i, move in enumerate(moves):
         said = move_words(state, pending, move, board_json=board_json, catalog=catalog, names=names)
         note = notes[i] if notes is not None and i < len(notes) else ""
-        out.append(
-            {
-                "words": f"{said} — {note}" if note else said,
-                "group": group(pending, move),
-                "target": target(board_json, pending, move),
-                "icons": _move_icons(pending, move),
-            }
-        )
+        entry = {
+            "words": f"{said} — {note}" if note else said,
+            "group": group(pending, move),
+            "target": target(board_json, pending, move),
+            "icons": _move_icons(pending, move),
+        }
+        if move.get("kind") == "convert":
+            entry["offered"] = serve
+        out.append(entry)
     return out
 
 
@@ -683,7 +701,11 @@ def hint(pending: Mapping[str, Any] | None) -> str:
         picks = context.get("picks")
         return f"Any of them, in any order{f' ({picks} left)' if picks else ''}; Done ends them."
     if kind == "courtier":
-        return "Audience (2 coins) and Ascent (2 pearl per floor, 5 for two), each once, in any order."
+        return (
+            "Two steps, each once, in any order, or Done: the Audience sends your next courtier to the Gate "
+            "(2 coins: tap the Gate); the Ascent moves one courtier up a floor (2 pearl, or 5 for two floors: "
+            "tap the room it goes to)."
+        )
     if kind == "geisha":
         if context.get("free_step"):
             return "One of your geishas at the entrance or on the path moves 1 step; nothing to pay."
@@ -698,6 +720,9 @@ def hint(pending: Mapping[str, Any] | None) -> str:
             )
         return "Then its yellow and blue curtains, in any order."
     if kind == "roll":
+        if len(context.get("bridges") or ()) > 1:
+            dice = context.get("dice", "")
+            return f"Type each bridge's {dice} dice, in any order: a full bridge hands on to the next."
         return f"Enter the {context.get('dice', '')} values shown, in any order."
     if kind == "solo_card":
         return "Reveal the top card of the solo deck and enter it: the rival plays the rest of its turn by itself."

@@ -182,7 +182,7 @@ function room(ctx, data, x, y, width, height) {
   frameNodes.push(...diceStack(data.dice, x + 10, base, 34, ctx.players));
   (data.courtiers || []).forEach((seat, i) => frameNodes.push(member("courtier", x + width - 34 - i * 26, base + 4, 30, ctx.players, seat)));
   const rows = Math.max(data.tiles.length, 1);
-  const rowH = Math.min(44, (height - 90) / rows);
+  const rowH = Math.min(ctx.narrow ? 76 : 44, (height - 90) / rows);
   const drawn = blockRows(ctx, data, card, x + 8, y + 34, width - 16, rowH);
   return [part(ctx, `room:${data.id}`, cardTip(ctx, data.card), ...frameNodes, ...drawn.tiles), ...drawn.blocks];
 }
@@ -194,7 +194,12 @@ function short(name) {
 function castle(ctx) {
   const width = 600;
   const board = ctx.state.board;
-  const nodes = [frame(2, 2, width - 4, 716, "area castle-walls", 12)];
+  // on a narrow screen the rooms are taller, their blocks (each a tap target) 44 px high at the phone's scale
+  const [diplomatH, stewardH] = ctx.narrow ? [290, 370] : [214, 258];
+  const stewardY = 146 + diplomatH + 8;
+  const gateY = stewardY + stewardH + 8;
+  const height = gateY + 86;
+  const nodes = [frame(2, 2, width - 4, height - 4, "area castle-walls", 12)];
   const daimyo = board.daimyo || { card: null, spots: [], extra: [] };
   const card = daimyo.card ? ctx.cards[daimyo.card] : null;
   const dChildren = [frame(110, 12, 380, 124, "area daimyo", 10), use("daimyo", 122, 18, 28), text(156, 38, "The Daimyo", "t t-b")];
@@ -215,18 +220,18 @@ function castle(ctx) {
     const w = (width - 24 - (list.length - 1) * 8) / Math.max(list.length, 1);
     list.forEach((data, i) => nodes.push(...room(ctx, data, 12 + i * (w + 8), y, w, height)));
   };
-  floor(diplomats, 146, 214);
-  floor(stewards, 368, 258);
-  const gate = [frame(12, 634, width - 24, 76, "area gate", 8), use("gate", 24, 646, 40), text(74, 674, "Gate", "t t-b")];
+  floor(diplomats, 146, diplomatH);
+  floor(stewards, stewardY, stewardH);
+  const gate = [frame(12, gateY, width - 24, 76, "area gate", 8), use("gate", 24, gateY + 12, 40), text(74, gateY + 40, "Gate", "t t-b")];
   let gx = 140;
   (board.gate || []).forEach((count, seat) => {
     for (let i = 0; i < count; i += 1) {
-      gate.push(member("courtier", gx, 650, 34, ctx.players, seat));
+      gate.push(member("courtier", gx, gateY + 16, 34, ctx.players, seat));
       gx += 30;
     }
   });
   nodes.push(part(ctx, "gate:", "", ...gate));
-  return section("castle", width, 720, ...nodes);
+  return section("castle", width, height, ...nodes);
 }
 
 function wellAndOutside(ctx, width) {

@@ -135,6 +135,8 @@ export function render(container, options) {
   const choices = options.choices || [];
   const entries = moves
     .map((move, i) => ({ move, choice: choices[i] || { words: String(move.kind).replaceAll("_", " "), group: "Choices", target: null, icons: [] } }))
+    // a legal move the API keeps out of the offer (a seal conversion that cannot serve the player to play)
+    .filter((entry) => entry.choice.offered !== false)
     .filter((entry) => !options.only || options.only(entry.choice, entry.move));
   if (!entries.length) {
     replace(container);

@@ -237,7 +237,10 @@ function paintBar() {
   const prompt = legal.prompt || game.prompt;
   const picking = view.pick && view.targets.byTarget.has(view.pick) ? view.pick : null;
   const name = picking ? (view.words && view.words.parts[picking]) || picking : "";
-  replace(text, picking ? `${name.charAt(0).toUpperCase()}${name.slice(1)}: which one?` : prompt ? prompt.text : "");
+  // the question, and under it what the server says it needs (the Courtier's two steps, a castle dealt again, a die
+  // tile the rules lay elsewhere): read where the board is, without looking away from it
+  const said = !picking && prompt ? [prompt.help, prompt.hint].filter(Boolean).join(" ") : "";
+  replace(text, picking ? `${name.charAt(0).toUpperCase()}${name.slice(1)}: which one?` : prompt ? prompt.text : "", said ? h("span", { class: "prompt-bar-hint" }, said) : null);
   // the moves the board cannot take: no target, or a part this drawing does not have
   const drawn = (target) => Boolean(target) && view.targets.byTarget.has(target) && Boolean(document.querySelector(`#board [data-part="${CSS.escape(target)}"]`));
   // (the dice rolled stay in the list's form; a card or tile revealed is picked here, over the board, by its
