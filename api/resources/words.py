@@ -650,7 +650,7 @@ def choices(
     for i, move in enumerate(moves):
         said = move_words(state, pending, move, board_json=board_json, catalog=catalog, names=names)
         note = notes[i] if notes is not None and i < len(notes) else ""
-        entry = {
+        entry: dict[str, Any] = {
             "words": f"{said} — {note}" if note else said,
             "group": group(pending, move),
             "target": target(board_json, pending, move),
