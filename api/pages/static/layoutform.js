@@ -116,7 +116,8 @@ function tilesField(field, ctx) {
     const rank = (button) => (order.includes(button.dataset.colour) ? order.indexOf(button.dataset.colour) : order.length);
     const sorted = [...buttons[i]].sort((a, b) => rank(a) - rank(b));
     const holder = spaces[i].querySelector(".space-colours");
-    if (sorted.some((button, k) => holder.children[k] !== button)) holder.append(...sorted);
+    // the likeliest first while the space waits for its colour; once it has one, its buttons stay where they are
+    if (!values[i] && sorted.some((button, k) => holder.children[k] !== button)) holder.append(...sorted);
     buttons[i].forEach((button) => {
       const colour = button.dataset.colour;
       const at = order.indexOf(colour);
