@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
-from api.server.observability import note
+from api.server.observability import observe
 from domain.errors import DomainError
 from replay.errors import ReplayError, store_unavailable
 
@@ -30,6 +30,7 @@ STATUS: Mapping[str, int] = {
     # 401 / 403: who you are, and what you may do
     "unauthorized": 401,
     "forbidden": 403,
+    "amend_reaches_other_seats": 403,  # a seat token's amendment that takes other seats' moves off the line
     # 404: nothing there
     "not_found": 404,
     "game_not_found": 404,
@@ -83,6 +84,7 @@ TITLES: Mapping[str, str] = {
     "invalid_tallies": "Invalid score-sheet tallies",
     "unauthorized": "A token is needed",
     "forbidden": "This token may not do this",
+    "amend_reaches_other_seats": "The amendment takes other seats' moves off the line",
     "not_found": "Not found",
     "game_not_found": "No such game",
     "annotation_not_found": "No such annotation",
@@ -185,7 +187,7 @@ def error_response(
     details: Mapping[str, Any] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    note(error_code=code)
+    observe(error_code=code)
     response = jsonify(envelope(status, code, message, rule, _plain(details or {})))
     response.status_code = status
     response.mimetype = PROBLEM_JSON

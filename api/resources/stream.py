@@ -132,13 +132,13 @@ class Stream(MethodView):
         cap = float(config["STREAM_MAX_SECONDS"])
         lifetime = min(cap, query["timeout"] if query["timeout"] is not None else cap)
         events = _event_stream(
-            game_log().changes_since,
+            game_log().queries.changes_since,
             game_id,
             after,
             lifetime=lifetime,
             heartbeat=float(config["STREAM_HEARTBEAT_SECONDS"]),
             poll=float(config["STREAM_POLL_SECONDS"]),
-            watch=game_log().watch_for(game_id),
+            watch=game_log().games.watch_for(game_id),
             departed=_departure_check(request.environ),
             allowed=still_reads,
         )

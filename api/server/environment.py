@@ -6,6 +6,7 @@ The code reads its environment only through this table, and docs/operations/conf
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Mapping
 
@@ -208,3 +209,17 @@ def variables() -> dict[str, Variable]:
         for name, default in DEFAULTS.items()
     )
     return {variable.name: variable for variable in (*STORE_VARIABLES, *SERVER_VARIABLES, *settings)}
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """A warning for each ``HERONLOG_*`` variable of ``environ`` that is no setting (a misspelt one is
+    otherwise ignored without a word), with the setting it most likely meant. ``HERONLOG_TEST_*`` are the test
+    suite's own."""
+    known = variables()
+    warnings = []
+    for name in sorted(environ):
+        if name.startswith("HERONLOG_") and not name.startswith("HERONLOG_TEST_") and name not in known:
+            near = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            warnings.append(f"{name} is not a heronlog setting and is ignored{hint}")
+    return warnings
