@@ -14,7 +14,9 @@
  * chosen. The JavaScript knows no rule: where a move goes is the API's target, what it does is the API's words.
  *
  * On a narrow screen the board is laid out in one column and shows the region the prompt is about (the castle
- * while a die is placed there), at a readable size; the region bar above it shows any other, or the whole board.
+ * while a die is placed there), at a readable size, its tap targets 44 px at least; the region bar above it shows
+ * any other, or the whole board. The domain of the player to play comes first. bringIntoView(host) brings the
+ * prompt's lit parts into view in a board that scrolls in its own box (the recording screen's).
  */
 
 import { h, s, replace } from "./dom.js";

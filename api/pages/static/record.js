@@ -6,7 +6,9 @@
  * the timeline and the score are read again); follows the game's event stream so that moves recorded on
  * another device (a player's phone) appear here at once. The board is the input: the parts the prompt's moves act
  * on (the API's targets) are buttons on it; one that several moves act on asks which in the prompt bar, where
- * the moves with no place on the board wait too. An undo says which moves it undid; each of the last moves can
+ * the moves with no place on the board wait too, and a card revealed at a table is picked by its picture. After a
+ * move the page does not move: the board brings the next question's lit parts into view in its own box
+ * (board.js bringIntoView), and the focus goes to the question over it. An undo says which moves it undid; each of the last moves can
  * be the point to undo back to. The end of the game is announced with the winners and the final sheet. Keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, 1-9 press
  * the first nine move buttons. On a phone, undo, redo and a jump to the board (and back) sit in a bar at the
  * bottom of the screen (the quick bar). A write whose answer never came is sent again with the same key

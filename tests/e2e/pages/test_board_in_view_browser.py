@@ -154,3 +154,18 @@ def test_the_four_player_score_table_fits_its_column_on_a_laptop(
     assert fits, width
     last = page.locator("#score-now thead th").last
     assert last.inner_text() == "Player 4" and last.is_visible()
+
+
+def test_the_phones_jump_goes_to_the_board_while_the_moves_are_on_the_screen(
+    page: Any, site: Served, api: Api
+) -> None:
+    game_id, token = api.seeded_game(PLAYERS[:3], 3517, 3)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{site.url}/games/{game_id}#token={token}")
+    page.wait_for_selector("#board [data-part].target")
+    jump = page.locator("#jump .jump-word")
+    page.evaluate("() => window.scrollTo(0, 0)")  # the board fills the screen, the moves are under it
+    page.wait_for_function("() => document.querySelector('#jump .jump-word').textContent === 'Moves'")
+    page.evaluate("() => document.getElementById('prompt-title').scrollIntoView({block: 'center'})")
+    page.wait_for_function("() => document.querySelector('#jump .jump-word').textContent === 'Board'")
+    assert jump.inner_text() == "Board" and page.locator("#jump .jump-arrow").inner_text().strip() == "↑"
