@@ -162,7 +162,7 @@ def test_the_phones_jump_goes_to_the_board_while_the_moves_are_on_the_screen(
     game_id, token = api.seeded_game(PLAYERS[:3], 3517, 3)
     page.set_viewport_size(PHONE)
     page.goto(f"{site.url}/games/{game_id}#token={token}")
-    page.wait_for_selector("#board [data-part].target")
+    page.wait_for_selector("#board[data-version]")
     jump = page.locator("#jump .jump-word")
     page.evaluate("() => window.scrollTo(0, 0)")  # the board fills the screen, the moves are under it
     page.wait_for_function("() => document.querySelector('#jump .jump-word').textContent === 'Moves'")
