@@ -201,3 +201,15 @@ def store_unavailable(error: BaseException) -> bool:
     return isinstance(error, redis.RedisError | RedisClusterException) and isinstance(
         translate(error), OperationalError
     )
+
+
+class AnalysisRunning(ReplayError):
+    """An analysis of the game is under way for another version of it: one analysis runs at a time per game."""
+
+    code = "analysis_running"
+
+
+class NothingToAnalyse(ReplayError):
+    """An analysis was asked for a game with no decision yet: no move of its line was chosen by a player."""
+
+    code = "nothing_to_analyse"

@@ -304,8 +304,8 @@ class GameStore(Application[UUID]):
             return [self.stream_events(stream_id) for stream_id in stream_ids]
         try:
             found = select([(stream_id, 0) for stream_id in stream_ids])
-        except DataError as error:
-            raise GameCorrupt.of(stream_ids[0], None, str(error)) from error
+        except DataError:  # damage: read stream by stream, so that the report names the stream and version
+            return [self.stream_events(stream_id) for stream_id in stream_ids]
         return [
             self.decoded(stream_id, records, first=True)
             for stream_id, records in zip(stream_ids, found, strict=True)

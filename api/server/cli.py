@@ -642,6 +642,18 @@ def _restore(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _worker(args: argparse.Namespace) -> int:
+    """Take analysis jobs from the store's task queue until stopped (replay.analysis_queue)."""
+    from replay.analysis_queue import work
+    from replay.config import ConfigError
+
+    try:
+        return work(_store(args), _environ(args), workers=args.workers)
+    except ConfigError as error:
+        fail(str(error), error_code="invalid_configuration")
+        return 2
+
+
 def _demo(args: argparse.Namespace) -> int:
     from domain.demo import demo
     from domain.errors import DomainError
@@ -840,6 +852,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _store_options(restore)
     restore.set_defaults(handler=_restore)
+
+    worker = commands.add_parser(
+        "worker",
+        help="evaluate the decisions of requested analyses, taken from the store's task queue",
+        description="Run analysis workers: processes that take jobs from the task queue (HERONLOG_QUEUE_URL, "
+        "by default the store's Redis) and evaluate each decision. Run one per machine, anywhere that reaches "
+        "the store; stop with SIGTERM or Ctrl-C.",
+    )
+    worker.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes to run (default: HERONLOG_ANALYSIS_WORKERS, else one per CPU)",
+    )
+    _store_options(worker)
+    worker.set_defaults(handler=_worker)
 
     demo = commands.add_parser(
         "demo",
