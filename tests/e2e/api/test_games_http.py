@@ -178,6 +178,15 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
         (str(final + 3), "MoveAmended"),
     ]
 
+    # --- analysis: one position for a bot, and a game's analysis asked for and read -------------------------------
+    position = dict(web.game(branch)["state"])
+    catalog = web.get(f"/api/games/{branch}/catalog").body["catalog"]
+    evaluated = web.post("/api/analyse", {"position": position, "catalog": catalog, "playouts": 4, "seed": 1})
+    assert evaluated.status == 200 and evaluated.body["moves"]
+    asked = web.post(f"/api/games/{game_id}/analysis", {}, token=owner, if_match="*")
+    assert asked.status == 202, asked.body
+    assert web.get(f"/api/games/{game_id}/analysis").body["run"]["total"] == asked.body["run"]["total"]
+
     # --- exports, and the import of the export ----------------------------------------------------------------
     exported = web.get(f"/api/games/{game_id}/export")
     assert exported.status == 200 and exported.etag == version
