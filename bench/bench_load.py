@@ -137,10 +137,14 @@ def heronlog_serve(
         "HERONLOG_RATE_LIMIT_PER_TOKEN": "1000000",
         "HERONLOG_RATE_LIMIT_PER_ADDRESS": "1000000",
     }
-    # The command line's module: api.server.cli since the api package was regrouped, api.cli before.
-    module = "api.server.cli" if (source / "api" / "server" / "cli.py").exists() else "api.cli"
-    command = [sys.executable, "-m", module, "serve", "--port", str(port)]
-    command += ["--workers", str(workers), "--threads", str(threads)]
+    # The command line: `python -m api.server` since serve runs gevent workers (its threads option gone),
+    # api.server.cli since the api package was regrouped, api.cli before.
+    if (source / "api" / "server" / "launch.py").exists():
+        command = [sys.executable, "-m", "api.server", "serve", "--port", str(port), "--workers", str(workers)]
+    else:
+        module = "api.server.cli" if (source / "api" / "server" / "cli.py").exists() else "api.cli"
+        command = [sys.executable, "-m", module, "serve", "--port", str(port)]
+        command += ["--workers", str(workers), "--threads", str(threads)]
     with (folder / f"serve-{port}.log").open("wb") as log:
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=source)
     SERVERS["heronlog"] = process.pid

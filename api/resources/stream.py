@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import select
 import socket
 import threading
 import time
@@ -250,9 +251,14 @@ def _departure_check(environ: Mapping[str, Any]) -> Callable[[], bool]:
         return lambda: False
 
     def departed() -> bool:
+        # Asked with poll() first: a cooperative (gevent) socket's recv waits for data even when told not to.
         try:
-            return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-        except (BlockingIOError, InterruptedError):  # still connected, nothing sent
+            poller = select.poll()
+            poller.register(sock, select.POLLIN)
+            if not poller.poll(0):
+                return False  # still connected, nothing sent
+            return sock.recv(1, socket.MSG_PEEK) == b""
+        except (BlockingIOError, InterruptedError):
             return False
         except ValueError:  # a TLS socket takes no flags: it cannot tell; the heartbeat's write will
             return False

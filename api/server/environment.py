@@ -27,7 +27,7 @@ DEFAULTS: Mapping[str, int | float] = {
     "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
     "STREAM_HEARTBEAT_SECONDS": 15.0,
     "STREAM_POLL_SECONDS": 0.5,
-    "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: threads - 2)
+    "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: 100)
 }
 """The API's settings with their defaults; each may be given in ``create_app``'s config or as
 ``HERONLOG_<NAME>``."""
@@ -39,12 +39,16 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
     ),
     Variable("HERONLOG_PORT", "8000", "port `heronlog serve` listens on"),
     Variable("HERONLOG_WORKERS", "1", "gunicorn worker processes (keep 1 on SQLite)"),
-    Variable("HERONLOG_THREADS", "8", "threads per worker; each open event stream holds one"),
+    Variable(
+        "HERONLOG_CONNECTIONS",
+        "4096",
+        "connections each worker holds at once (gunicorn's `worker_connections`); more wait to be accepted",
+    ),
     Variable(
         "HERONLOG_REUSE_PORT",
         "no",
-        "`no`: the workers share one socket and take turns, each holding about as many connections; `yes`: each "
-        "worker listens on its own socket (`SO_REUSEPORT`) and the kernel spreads connections by a hash",
+        "`no`: the workers share one socket, each accepting a connection at a time; `yes`: each worker listens on "
+        "its own socket (`SO_REUSEPORT`) and the kernel spreads connections by a hash",
     ),
     Variable(
         "HERONLOG_PIN_WORKERS",
@@ -97,8 +101,8 @@ SETTING_MEANINGS: Mapping[str, str] = {
         "how often an event stream looks for new events on SQLite or in memory (on Redis a new event wakes it)"
     ),
     "STREAM_MAX_OPEN": (
-        "event streams one process holds open at once (0: no cap; unset, `heronlog serve` takes its threads "
-        "less two, at least 1); one more is `503 too_many_streams` with `Retry-After: 5`"
+        "event streams one process holds open at once (0: no cap; unset, `heronlog serve` takes 100 per "
+        "worker); one more is `503 too_many_streams` with `Retry-After: 5`"
     ),
 }
 """What each of ``DEFAULTS`` means (a test checks that none is missing)."""
@@ -134,7 +138,7 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
 RANGES: Mapping[str, tuple[int, int]] = {
     "HERONLOG_PORT": (1, 65535),
     "HERONLOG_WORKERS": (1, 256),
-    "HERONLOG_THREADS": (1, 1000),
+    "HERONLOG_CONNECTIONS": (16, 1_000_000),
 }
 """The server variables that take a whole number, and its bounds."""
 

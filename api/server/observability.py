@@ -266,7 +266,8 @@ def gunicorn_logger_class(config: Mapping[str, Any]) -> type:
             super().setup(cfg)
             logging.config.dictConfig(dict(config))
 
-        def _compute_access_log_enabled(self) -> bool:  # gunicorn 25+: read before each request
+        @property
+        def access_log_enabled(self) -> bool:  # gunicorn 25+: asked before building a request's log data
             return False
 
         def access(self, *_args: Any, **_kwargs: Any) -> None:

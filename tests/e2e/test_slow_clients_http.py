@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from api.server.gather import REQUEST_SECONDS
+REQUEST_SECONDS = 10.0
 from tests.api_helpers import ApiClient, http_transport
 from tests.e2e.conftest import Served, open_tab
 
