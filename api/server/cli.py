@@ -87,6 +87,7 @@ class ServeSettings:
     port: int
     workers: int
     connections: int
+    trusted_proxies: int
     reuse_port: bool
     pin_workers: str
     body_limit: int
@@ -111,6 +112,7 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
         ("port", "HERONLOG_PORT"),
         ("workers", "HERONLOG_WORKERS"),
         ("connections", "HERONLOG_CONNECTIONS"),
+        ("trusted-proxies", "HERONLOG_TRUSTED_PROXIES"),
     ):
         text, label = _given(args, option, variable, environ)
         numbers[option] = whole_number(label, text, *RANGES[variable])
@@ -133,6 +135,7 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
         port=numbers["port"],
         workers=numbers["workers"],
         connections=numbers["connections"],
+        trusted_proxies=numbers["trusted-proxies"],
         reuse_port=words["reuse-port"] == "yes",
         pin_workers=words["pin-workers"],
         body_limit=int(body_limit),
@@ -209,8 +212,14 @@ def _serve(args: argparse.Namespace) -> int:
         pinning.install(served, settings.pin_workers)  # each worker on a CPU of its own, when they fill them
 
         def factory() -> Any:
+            app: Any = create_app(app_config)
+            if settings.trusted_proxies:
+                # The client's address as the proxies in front say it (werkzeug's ProxyFix, X-Forwarded-For).
+                from werkzeug.middleware.proxy_fix import ProxyFix
+
+                app = ProxyFix(app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
             # bodies read whole in time, answers taken in time (api.server.slow_clients)
-            return slow_clients.whole_bodies(create_app(app_config), settings.body_limit)
+            return slow_clients.whole_bodies(app, settings.body_limit)
 
         runtime.run(factory, served)
     return 0
@@ -682,6 +691,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--connections",
         help="connections each worker holds at once (default: HERONLOG_CONNECTIONS, else 4096); more wait to be "
         "accepted",
+    )
+    serve.add_argument(
+        "--trusted-proxies",
+        help="proxies in front whose X-Forwarded-For names the client (default: HERONLOG_TRUSTED_PROXIES, else 0: "
+        "the connection's own address); the rate limits count by that address",
     )
     serve.add_argument(
         "--reuse-port",

@@ -45,6 +45,12 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
         "connections each worker holds at once (gunicorn's `worker_connections`); more wait to be accepted",
     ),
     Variable(
+        "HERONLOG_TRUSTED_PROXIES",
+        "0",
+        "proxies in front of `heronlog serve` whose `X-Forwarded-For` names the client (the compose files: 1); "
+        "0: the connection's own address",
+    ),
+    Variable(
         "HERONLOG_REUSE_PORT",
         "no",
         "`no`: the workers share one socket, each accepting a connection at a time; `yes`: each worker listens on "
@@ -139,6 +145,7 @@ RANGES: Mapping[str, tuple[int, int]] = {
     "HERONLOG_PORT": (1, 65535),
     "HERONLOG_WORKERS": (1, 256),
     "HERONLOG_CONNECTIONS": (16, 1_000_000),
+    "HERONLOG_TRUSTED_PROXIES": (0, 10),
 }
 """The server variables that take a whole number, and its bounds."""
 
