@@ -11,7 +11,10 @@ several times faster. What changes for a client, and what does not:
   which then refuses what is not JSON text as the API must (:func:`decode`): a lone surrogate escape
   (``"\\ud800"``, no character at all), ``NaN`` and ``Infinity`` (not JSON), an integer of more digits than
   Python converts (4,300), JSON nested past the interpreter's recursion limit. Each is ``400 invalid_request``
-  naming what was wrong, never a 500 and never a text that no store can write.
+  naming what was wrong, never a 500 and never a text that no store can write;
+* an object that names a key twice (``{"private": false, "private": true}``) is refused the same way: JSON
+  leaves its meaning open (RFC 8259, section 4), and a reader that keeps the last one would let a body mean to
+  heronlog what a proxy or a log reader took for something else (:func:`_no_repeated_keys`).
 
 :func:`json_response` builds an answer directly from plain data: the hot endpoints (``legal-moves``,
 ``moves``) send bodies already in the shape of their documented response schema (a unit test holds every such
@@ -71,9 +74,12 @@ def decode(data: str | bytes) -> Any:
     empty body's error has an empty ``doc``: webargs reads that as no body at all)."""
     try:
         try:
-            return _decoder.decode(data)
+            value = _decoder.decode(data)
         except msgspec.DecodeError:
             value = _standard(data)
+        else:
+            _no_repeated_keys(data)
+            return value
     except RecursionError:  # both readers recurse: past about a thousand levels, not a 500
         raise json.JSONDecodeError("JSON nested too deeply", "nested", 0) from None
     where = _lone_surrogate(value)
@@ -82,6 +88,33 @@ def decode(data: str | bytes) -> Any:
             f"a lone surrogate escape ({where}) is not a character: send valid Unicode", "surrogate", 0
         )
     return value
+
+
+def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members as the standard library reads them, as a dict: refused when a key comes twice."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise json.JSONDecodeError(f"the key {key!r} appears twice in one object", "repeated", 0)
+            seen.add(key)
+    return found
+
+
+def _no_repeated_keys(data: str | bytes) -> None:
+    """Refuse JSON text (already read once, by msgspec, which keeps the last of two equal keys) that names a key
+    twice in one object: read again by the standard library's scanner, each object's members checked as it is
+    read. A move's body costs a few microseconds more."""
+    if (b"{" if isinstance(data, bytes | bytearray) else "{") not in data:
+        return
+    try:
+        json.loads(data, object_pairs_hook=_unique)
+    except json.JSONDecodeError as error:
+        if error.doc == "repeated":
+            raise
+    except ValueError:  # what msgspec read and the standard library would not (never a repeated key)
+        return
 
 
 def _refused_constant(name: str) -> Any:
@@ -100,7 +133,7 @@ def _standard(data: str | bytes) -> Any:
                 f"the body is not UTF-8 ({error.reason})", "bytes", error.start
             ) from None
     try:
-        return json.loads(data, parse_constant=_refused_constant)
+        return json.loads(data, parse_constant=_refused_constant, object_pairs_hook=_unique)
     except json.JSONDecodeError:
         raise
     except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
