@@ -140,7 +140,16 @@ def heronlog_serve(
     # The command line: `python -m api.server` since serve runs gevent workers (its threads option gone),
     # api.server.cli since the api package was regrouped, api.cli before.
     if (source / "api" / "server" / "launch.py").exists():
-        command = [sys.executable, "-m", "api.server", "serve", "--port", str(port), "--workers", str(workers)]
+        command = [
+            sys.executable,
+            "-m",
+            "api.server",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ]
     else:
         module = "api.server.cli" if (source / "api" / "server" / "cli.py").exists() else "api.cli"
         command = [sys.executable, "-m", module, "serve", "--port", str(port)]

@@ -103,10 +103,14 @@ def started(server: str, data: Path, folder: Path) -> Iterator[int]:
         # Each stream holds a thread: two of the eight are left to the rest, as heronlog serve did with threads.
         env["HERONLOG_STREAM_MAX_OPEN"] = "6"
     with (folder / f"{server}-{port}.log").open("wb") as log:
-        process = subprocess.Popen(SERVERS[server](port), env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            SERVERS[server](port), env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT
+        )
     try:
         if not hostile.wait_until(lambda: hostile.probe(HOST, port, timeout=1) is not None, 60):
-            raise RuntimeError(f"{server} did not start: {(folder / f'{server}-{port}.log').read_text()[-2000:]}")
+            raise RuntimeError(
+                f"{server} did not start: {(folder / f'{server}-{port}.log').read_text()[-2000:]}"
+            )
         yield port
     finally:
         process.terminate()

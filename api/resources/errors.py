@@ -60,7 +60,7 @@ STATUS: Mapping[str, int] = {
     "game_closed": 409,
     "token_superseded": 409,  # a retried seat-token issuance whose token was replaced or withdrawn since
     "game_unfinished": 409,  # an export that needs a finished game (the BG Stats link): finish the game first
-    "request_timeout": 408,  # said by the server itself (api.server.gather): a request not whole in time
+    "request_timeout": 408,  # said by the server itself (api.server.slow_clients): a body not whole in time
     "payload_too_large": 413,
     "import_too_large": 413,  # an import holding more events than IMPORT_MAX_EVENTS
     # 422: well-formed, but the rules (or the log's own consistency) refuse it
@@ -87,6 +87,7 @@ STATUS: Mapping[str, int] = {
     "store_unavailable": 503,
     "too_many_streams": 503,  # every event stream this process may hold is open: a spectator tries again later
     "too_many_imports": 503,  # this process refolds as many heavy imports as it may at once: try again shortly
+    "server_unavailable": 503,  # said by the proxy in front (docker/nginx.conf): the API behind it did not answer
 }
 """Every error code the API answers with, and its HTTP status."""
 
@@ -128,6 +129,7 @@ TITLES: Mapping[str, str] = {
     "internal_error": "Unexpected error",
     "store_unavailable": "The event store did not answer",
     "too_many_streams": "Too many event streams open",
+    "server_unavailable": "The server did not answer",
 }
 """Each problem type's title (RFC 9457 ``title``): the same words for every problem of that type."""
 

@@ -106,7 +106,10 @@ def _no_repeated_keys(data: str | bytes) -> None:
     """Refuse JSON text (already read once, by msgspec, which keeps the last of two equal keys) that names a key
     twice in one object: read again by the standard library's scanner, each object's members checked as it is
     read. A move's body costs a few microseconds more."""
-    if (b"{" if isinstance(data, bytes | bytearray) else "{") not in data:
+    if isinstance(data, str):
+        if "{" not in data:
+            return
+    elif b"{" not in data:
         return
     try:
         json.loads(data, object_pairs_hook=_unique)

@@ -63,7 +63,7 @@ def options(
     workers: int,
     connections: int,
     reuse_port: bool,
-    post_worker_init: Callable[[Any], None],
+    post_worker_init: Callable[[Any], object],
 ) -> dict[str, Any]:
     """gunicorn's settings for ``heronlog serve``: stock gevent workers holding up to ``connections``
     connections each (``worker_connections``; beyond that, new connections wait in the kernel's queue)."""

@@ -145,7 +145,9 @@ def whole_bodies(app: WsgiApp, body_limit: int) -> WsgiApp:
         try:
             body = read_body(environ, body_limit)
         except BodyTimedOut:
-            logger.info("refused a request from %s: its body did not arrive in time", environ.get("REMOTE_ADDR"))
+            logger.info(
+                "refused a request from %s: its body did not arrive in time", environ.get("REMOTE_ADDR")
+            )
             return refusal(
                 "408 Request Timeout",
                 "request_timeout",
@@ -153,8 +155,12 @@ def whole_bodies(app: WsgiApp, body_limit: int) -> WsgiApp:
                 f"{BODY_BYTES_PER_SECOND // 1024} KiB): send it again",
                 start_response,
             )
-        except Exception as error:  # a client gone, or chunks that cannot be read: nothing to serve either way
-            logger.info("refused a request from %s: %s", environ.get("REMOTE_ADDR"), error or type(error).__name__)
+        except (
+            Exception
+        ) as error:  # a client gone, or chunks that cannot be read: nothing to serve either way
+            logger.info(
+                "refused a request from %s: %s", environ.get("REMOTE_ADDR"), error or type(error).__name__
+            )
             return refusal(
                 "400 Bad Request",
                 "invalid_request",

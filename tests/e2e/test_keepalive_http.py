@@ -29,7 +29,9 @@ def new_game_body(padding: int) -> bytes:
     return b'{"players": [' + b" " * padding + b'{"name": "Aiko"}, {"name": "Ben"}]}'
 
 
-def test_after_a_body_refused_unread_the_next_request_on_the_connection_is_answered(sqlite_server: Served) -> None:
+def test_after_a_body_refused_unread_the_next_request_on_the_connection_is_answered(
+    sqlite_server: Served,
+) -> None:
     with connected(sqlite_server) as connection:
         headers = {"Content-Type": "application/json"}
         connection.request("POST", "/api/games", body=new_game_body(TOO_LARGE), headers=headers)

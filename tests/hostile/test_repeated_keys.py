@@ -40,7 +40,11 @@ def test_a_repeated_key_is_refused_on_every_route_that_takes_json(sqlite_app: Fl
     for method, template in operations:
         path = re.sub(r"\{(\w+)\}", lambda match: values.get(match.group(1), "0"), template)
         # the key is one the body of every route may hold, nested one level down too
-        for body in ('{"version": 2, "version": 3}', '[{"text": "a", "text": "b"}]', '{"x": {"y": 1, "y": 2}}'):
+        for body in (
+            '{"version": 2, "version": 3}',
+            '[{"text": "a", "text": "b"}]',
+            '{"x": {"y": 1, "y": 2}}',
+        ):
             answer = raw(api, method, path, body, Authorization=f"Bearer {token}")
             assert answer.error() == (400, "invalid_request"), (method, path, body, answer.body)
             assert "appears twice" in answer.body["detail"], answer.body

@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+
 import pytest
 
 from api.server.runtime import KEEPALIVE_SECONDS
@@ -81,7 +82,9 @@ def behind_nginx(tmp_path_factory: pytest.TempPathFactory, hostile: ModuleType) 
     """`heronlog serve` with compose.yaml's settings for its api service, on the test Redis, behind nginx run
     with docker/nginx.conf."""
     folder = tmp_path_factory.mktemp("nginx")
-    environment = {str(k): str(v) for k, v in compose("compose.yaml")["services"]["api"]["environment"].items()}
+    environment = {
+        str(k): str(v) for k, v in compose("compose.yaml")["services"]["api"]["environment"].items()
+    }
     env = {
         **environment,
         "REDIS_URL": required_env("HERONLOG_TEST_REDIS_URL"),
@@ -176,9 +179,7 @@ def answer_to(target: Target, head: bytes, drip: bytes, wait: float) -> bytes:
 def test_a_slow_body_ends(target: Target) -> None:
     """`heronlog serve` refuses a body not whole in time, however it drips, with 408 in the API's error shape;
     nginx closes the connection of a body that pauses for 10 s without an answer (its log says 408)."""
-    head = (
-        "POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"
-    ).encode()
+    head = b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"
     answer = answer_to(target, head, b"" if target.proxied else b" ", BODY_SECONDS + 40)
     if target.proxied:
         assert answer == b""
@@ -220,10 +221,14 @@ def held_by_a_process(server_port: int, client_ports: list[int]) -> int:
 
 
 @pytest.mark.timeout(240)
-def test_a_client_that_never_reads_its_answer_gives_its_connection_back(hostile: ModuleType, target: Target) -> None:
+def test_a_client_that_never_reads_its_answer_gives_its_connection_back(
+    hostile: ModuleType, target: Target
+) -> None:
     """An answer whose next piece the client does not take in time is dropped and its connection closed:
     PIECE_SECONDS for `heronlog serve` alone, nginx's send_timeout (30 s) behind it."""
-    with hostile.crowds(hostile.Crowd(target.host, target.port, "nonreading", 3, target.export)) as (readers,):
+    with hostile.crowds(hostile.Crowd(target.host, target.port, "nonreading", 3, target.export)) as (
+        readers,
+    ):
         assert hostile.wait_until(lambda: readers.answered == 3, 60)
         ports = readers.local_ports()
         assert held_by_a_process(target.port, ports) == 3

@@ -107,7 +107,12 @@ def test_an_option_given_on_the_command_line_wins_over_its_variable(monkeypatch:
     monkeypatch.setenv("HERONLOG_PORT", "abc")  # never read: --port is given
     monkeypatch.setenv("HERONLOG_WORKERS", "3")
     settings = serve_settings(build_parser().parse_args(["serve", "--port", "8123"]), os.environ)
-    assert (settings.port, settings.workers, settings.connections, settings.host) == (8123, 3, 4096, "127.0.0.1")
+    assert (settings.port, settings.workers, settings.connections, settings.host) == (
+        8123,
+        3,
+        4096,
+        "127.0.0.1",
+    )
 
 
 def test_a_port_another_server_holds_is_said_before_anything_starts(

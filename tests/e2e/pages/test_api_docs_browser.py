@@ -18,7 +18,9 @@ def test_swagger_ui_works_under_its_policy_and_runs_a_request(site: Served, page
     page.wait_for_selector(".opblock-summary", timeout=30_000)
     assert page.locator(".opblock").count() > 10
     # Run GET /api/games (the list) from the page: Swagger UI fetches it from this site (connect-src 'self').
-    operation = page.locator(".opblock-get", has=page.locator(".opblock-summary-path[data-path='/api/games']"))
+    operation = page.locator(
+        ".opblock-get", has=page.locator(".opblock-summary-path[data-path='/api/games']")
+    )
     operation.locator(".opblock-summary").first.click()
     operation.get_by_role("button", name="Try it out").click()
     operation.get_by_role("button", name="Execute").click()
