@@ -1,13 +1,14 @@
 """Load benchmark: 50 concurrent clients, each recording its own seeded game through the HTTP API.
 
 Starts, on loopback only, a redis-server with the shipped durability settings (``docker/redis.conf``: AOF,
-``appendfsync always``, ``noeviction``) and ``heronlog serve`` (gunicorn) on it; then 50 client threads each
-create a game and record it move by move as a phone would: ``POST moves`` with the move, ``If-Match`` and an
-``Idempotency-Key``, starting a new game when one ends. Two clients are measured: one that takes the next legal
-moves from each answer (one request per move, as the pages do), and one that asks ``GET legal-moves`` before
-every move (two requests per move, as clients did before the answers carried them). The run is bounded in time
-(a warm-up, then ``LOAD_SECONDS`` measured) and prints a Markdown section: moves per second and the p50/p99
-latency of each request, and the cores each party used during the measured window (heronlog's CPU per move).
+``appendfsync always``, ``noeviction``) and ``heronlog serve`` (stock gunicorn, its gevent workers) on it; then 50
+client threads each create a game and record it move by move as a phone would: ``POST moves`` with the move,
+``If-Match`` and an ``Idempotency-Key``, starting a new game when one ends. Two clients are measured: one that
+takes the next legal moves from each answer (one request per move, as the pages do), and one that asks ``GET
+legal-moves`` before every move (two requests per move, as clients did before the answers carried them). The run is
+bounded in time (a warm-up, then ``LOAD_SECONDS`` measured) and prints a Markdown section: moves per second and the
+p50/p99 latency of each request, and the cores each party used during the measured window (heronlog's CPU per
+move).
 
 Those two runs are closed-loop (each client sends its next move as soon as the answer arrives: no think time,
 so by Little's law 50 clients = throughput × mean latency). A third, paced run is open-loop, as players at a
@@ -23,8 +24,9 @@ the same servers:
 * the raw Redis ceiling: redis-py PINGs from 50 threads, and one PING round trip;
 * the same load with AOF ``appendfsync everysec`` (at most about a second of acknowledged writes at risk).
 
-Run it stand-alone (``.venv/bin/python bench/bench_load.py [--seconds S] [--workers W] [--threads T]``) or
-through ``make bench``; ``--client two --source OTHER_TREE`` measures an older tree with the same load. It never
+Run it stand-alone (``.venv/bin/python bench/bench_load.py [--seconds S] [--workers W]``) or through ``make
+bench``; ``--client two --source OTHER_TREE`` measures an older tree with the same load (``--threads T``: the
+threads per worker of a tree whose server had them). It never
 asserts a timing: it reports.
 """
 
@@ -167,6 +169,13 @@ def heronlog_serve(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def server_words(source: Path, workers: int, threads: int) -> str:
+    """How the tree in ``source`` serves: gevent workers since api.server.launch, threaded ones before."""
+    if (source / "api" / "server" / "launch.py").exists():
+        return f"stock gunicorn, {workers} gevent workers"
+    return f"gunicorn, {workers} threaded workers × {threads} threads"
 
 
 # --- where the machine's time went -------------------------------------------------------------------------
@@ -1046,7 +1055,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=LOAD_SECONDS, help="measured seconds per run")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
-    parser.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
+    parser.add_argument(
+        "--threads", type=int, default=8, help="threads per worker, for an older --source tree (default 8)"
+    )
     parser.add_argument("--no-anchors", action="store_true", help="only the load itself (for profiling)")
     parser.add_argument(
         "--paced-rate",
@@ -1155,7 +1166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "slow answer that delays the next moves is counted in theirs (no coordinated omission); "
         f"{max(1, args.repeats)} paced {'runs' if args.repeats > 1 else 'run'} one after the other, each "
         "reported. "
-        f"`heronlog serve`: gunicorn, {args.workers} gthread workers × {args.threads} threads, {where}; redis-server "
+        f"`heronlog serve`: {server_words(args.source, args.workers, args.threads)}, {where}; redis-server "
         f"from docker/redis.conf; all on loopback, clients on the same {os.cpu_count()}-core machine. "
         f"{WARMUP_SECONDS:.0f} s warm-up, then {args.seconds:.0f} s measured per run. Target: "
         f"{TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of {TARGET_P99_MS:.0f} ms or less.\n"

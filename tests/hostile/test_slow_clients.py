@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import json
+import resource
 import socket
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,7 +66,8 @@ def port_of(served: Served) -> int:
 
 @pytest.fixture(scope="module")
 def alone(tmp_path_factory: pytest.TempPathFactory, hostile: ModuleType) -> Iterator[Target]:
-    """The default `heronlog serve` (one worker, SQLite), alone."""
+    """The default `heronlog serve` (one worker, SQLite), alone, started with Debian's usual soft limit of 1,024
+    open files (its hard limit as this process has it): serve raises it for its connections."""
     folder = tmp_path_factory.mktemp("alone")
     env = {
         "HERONLOG_DATA": str(folder / "data"),
@@ -72,7 +75,19 @@ def alone(tmp_path_factory: pytest.TempPathFactory, hostile: ModuleType) -> Iter
         "HERONLOG_STORE": "",
         "HERONLOG_MAX_CONTENT_LENGTH": LARGE_BODIES,
     }
-    for served in serve(folder, env):
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    limit = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+    command = [
+        "prlimit",
+        f"--nofile=1024:{limit}",
+        sys.executable,
+        "-m",
+        "api.server",
+        "serve",
+        "--port",
+        "{port}",
+    ]
+    for served in serve(folder, env, command=command):
         game_id = hostile.large_public_game("127.0.0.1", port_of(served))
         yield Target(port_of(served), game_id, served, proxied=False)
 
@@ -129,6 +144,10 @@ def test_healthz_answers_within_a_second_beside_non_readers_streams_and_silent_c
         assert silent.opened >= 2000
         assert_answers_within_a_second(hostile, target)
         assert readers.closed_by_server == 0 and streams.closed_by_server == 0
+
+
+def test_serve_raises_its_open_file_limit_for_its_connections_and_says_so(alone: Target) -> None:
+    assert "open files: the soft limit raised from 1,024 to its hard limit" in alone.served.output()
 
 
 @pytest.mark.timeout(300)
@@ -233,3 +252,27 @@ def test_a_client_that_never_reads_its_answer_gives_its_connection_back(
         ports = readers.local_ports()
         assert held_by_a_process(target.port, ports) == 3
         assert hostile.wait_until(lambda: held_by_a_process(target.port, ports) == 0, PIECE_SECONDS + 60)
+
+
+@pytest.mark.timeout(120)
+def test_beyond_its_connections_a_new_client_waits_for_an_idle_one_to_be_closed(
+    tmp_path: Path, hostile: ModuleType
+) -> None:
+    """`heronlog serve` holds at most HERONLOG_CONNECTIONS connections a worker: the next wait in the kernel's
+    queue, and are taken as the silent ones are closed (each after KEEPALIVE_SECONDS). 16 silent connections
+    fill a worker of 16; a probe then is answered once one of them is closed, not refused and not lost."""
+    env = {
+        "HERONLOG_DATA": str(tmp_path / "data"),
+        "REDIS_URL": "",
+        "HERONLOG_STORE": "",
+        "HERONLOG_CONNECTIONS": "16",
+    }
+    for served in serve(tmp_path, env):
+        port = port_of(served)
+        with hostile.crowds(hostile.Crowd("127.0.0.1", port, "silent", 16)) as (silent,):
+            time.sleep(0.5)
+            started = time.monotonic()
+            waited = hostile.probe("127.0.0.1", port, timeout=KEEPALIVE_SECONDS + 5)
+            assert waited is not None
+            assert time.monotonic() - started >= 1.0  # it waited for a place: the worker was full
+            assert silent.closed_by_server >= 1
