@@ -1,8 +1,5 @@
-"""heronlog's HTTP layer: the Flask application factory, the JSON API and the web pages (DESIGN §5).
-
-Nothing runs at import time: call :func:`create_app` to build an application. It is imported on first use, so
-that ``heronlog serve`` can make the process cooperative (api.server.launch) before the app's modules load.
-"""
+"""heronlog's HTTP layer: the Flask application factory, the JSON API and the web pages. ``create_app`` is imported
+on first use, so that ``heronlog serve`` can make the process cooperative (api.server.launch) before the app loads."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
-"""The Flask application factory: the one composition root of heronlog (STYLE habit 10).
+"""The Flask application factory: the one composition root of heronlog.
 
-:func:`create_app` builds everything: the game log on the configured store (built on first use), the write
-guard (rate limits and Idempotency-Keys, :mod:`api.resources.write_guard`), the flask-smorest API with its
-OpenAPI document (``/api/openapi.json``) and its interactive docs (``/api/docs``, Swagger UI served from the
-installed ``swagger-ui-bundle``: no CDN), the one error envelope, the web pages, ``/metrics``, ``/healthz``
-(liveness) and ``/readyz`` (readiness, store by store: :mod:`replay.health`).
-Nothing runs at import time.
+:func:`create_app` builds everything from its configuration, so nothing happens at import time and tests build
+apps of their own (docs/architecture/index.md).
 """
 
 from __future__ import annotations
@@ -131,7 +127,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         return response
 
-    # The web pages (issue 7): templates and static modules over the JSON API above.
+    # The web pages: templates and static modules over the JSON API above.
     from api.pages import bp as pages
 
     app.register_blueprint(pages)

@@ -1,12 +1,5 @@
-"""Benchmark of the rules engine: random complete games per second, the time to re-apply a recorded game, and
-the cost of one seeded draw under rules 0.3.0 beside 0.4.0.
-
-Prints a Markdown section (bench/report.py gathers it into docs/PERFORMANCE.md). Each figure stands beside
-anchors measured in the same run on the same core, so that readers can compare machines: a plain Python loop,
-`copy.deepcopy` of a 4-player state, a JSON round trip of that state, and the generators' seeding alone. Run
-stand-alone:
-
-    .venv/bin/python bench/bench_domain.py
+"""Benchmark of the rules engine: random complete games per second, the time to re-apply a recorded game, and the
+cost of one seeded draw under rules 0.3.0 beside 0.4.0, each beside its anchor (prints a Markdown section).
 """
 
 from __future__ import annotations

@@ -1,19 +1,5 @@
-"""Benchmark of what long games cost on Redis (issue 28.1 and 28.3) and what the integrity check costs per move
-(issue 27.5), each figure beside its anchors measured in the same run (prints a Markdown section).
-
-* **Bytes per event** of a 3,000-event and a 20,000-event game recorded through the game log as people record
-  (moves, undo, redo, with Idempotency-Keys; snapshots taken by the shipped policy): Redis's own ``MEMORY
-  USAGE`` of the log's entries, the game's index, and its snapshots. Anchor: what the earlier snapshot format
-  (the whole fold in every snapshot) would have stored for the same snapshots, measured on the same games.
-* **The 20,000-event game over HTTP** (in-process Flask client on Redis, the garbage collector tuned as in a
-  ``heronlog serve`` worker): its export, ``changes?since=0``, and a cold read (a fresh process: the nearest
-  snapshot and the events it summarises). Anchors: reading the game's raw records page by page (no decoding),
-  ``json.dumps`` of the export document, the full fold of its events, and restoring the earlier snapshot format.
-* **Integrity per move**: encoding and decoding one ``MovePlayed`` through the library's mapper, with heronlog's
-  digest (:mod:`replay.integrity`), with the library's AES-GCM cipher instead, and with neither. Anchor: a
-  redis-py PING round trip.
-
-Uses ``HERONLOG_TEST_REDIS_URL`` when set (``make bench``), else starts a throwaway redis-server.
+"""Benchmark of what long games cost on Redis (bytes per event, a 20,000-event export) and what the integrity check
+costs per move, each figure beside its anchors (prints a Markdown section).
 """
 
 from __future__ import annotations

@@ -1,17 +1,5 @@
-"""What a hostile client's imports cost a real `heronlog serve` (issue 29): prints a Markdown section.
-
-Anchors and figures, measured in the same run against one server (SQLite, one worker, eight threads):
-
-* the CPU the server spends on importing one full recorded game (the anchor), on the largest import it takes
-  (``IMPORT_MAX_EVENTS``), and on refusing an export padded to 2 MiB with undo/redo pairs; the bytes each
-  adds to the SQLite file;
-* a plain read's latency alone (the anchor), and while ten heavy imports are sent at once, with how many of
-  them the server refolded and how many it answered ``503 too_many_imports``.
-
-The rate limits are switched off here (every request comes from one address): what is measured is the cost of
-the work and the slot that keeps it from starving the rest. ``--code FOLDER`` serves another checkout (to
-measure an older version beside this one). Nothing here is asserted: tests/hostile holds the behaviour by
-counts.
+"""What a hostile client's imports cost a real `heronlog serve`, beside a full game's import and a plain read (prints
+a Markdown section).
 """
 
 from __future__ import annotations

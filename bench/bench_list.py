@@ -1,22 +1,5 @@
-"""Benchmark of the list of games and of a worker's memory (issue 28), on Redis and SQLite. Prints a Markdown
-section.
-
-**The list.** Games are written by the bulk helper of the tests (``tests/bulk_games.py``: each game's first
-event, index entry and owner grant, as the game log writes them, without the 23 KB catalog the list never
-reads), 1,000, then 10,000, then 100,000 in one store; at each size, medians of: the first page (50 games), a
-page 20 pages deep by cursor, a page by offset half-way down, and searches (a player's name, the start of a
-name, two words, one letter: cut short by the scan cap). Beside them, in the same run: the store's cheapest
-round trip (a Redis PING; a SQLite primary-key read) and what every listing did before the read model existed
-(read and sort the whole index stream); and the projection's one-time build from the index stream (what an
-archive written before it existed pays on its first page) and its size in Redis.
-
-**A worker's memory.** A child process builds the app (``create_app`` on Redis) and answers one request
-(its resident memory then is the anchor), then ``GET /api/games/<id>`` for 10,000 distinct stored games
-(each a copy of a recorded game's first 30 events), every tenth also ``GET .../states/<v>`` at an earlier
-version: its resident memory after, beside the warm cache's budget and estimate.
-
-Run it stand-alone (``.venv/bin/python bench/bench_list.py``) or through ``make bench``. Sizes:
-``HERONLOG_BENCH_LIST_SIZES`` (default ``1000,10000,100000``); touched games: ``HERONLOG_BENCH_TOUCHED``.
+"""Benchmark of the list of games (a page and a search at 1,000 to 100,000 games) and of a worker's memory after
+10,000 games, on Redis and SQLite (prints a Markdown section).
 """
 
 from __future__ import annotations

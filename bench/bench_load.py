@@ -1,33 +1,7 @@
 """Load benchmark: 50 concurrent clients, each recording its own seeded game through the HTTP API.
 
-Starts, on loopback only, a redis-server with the shipped durability settings (``docker/redis.conf``: AOF,
-``appendfsync always``, ``noeviction``) and ``heronlog serve`` (stock gunicorn, its gevent workers) on it; then 50
-client threads each create a game and record it move by move as a phone would: ``POST moves`` with the move,
-``If-Match`` and an ``Idempotency-Key``, starting a new game when one ends. Two clients are measured: one that
-takes the next legal moves from each answer (one request per move, as the pages do), and one that asks ``GET
-legal-moves`` before every move (two requests per move, as clients did before the answers carried them). The run is
-bounded in time (a warm-up, then ``LOAD_SECONDS`` measured) and prints a Markdown section: moves per second and the
-p50/p99 latency of each request, and the cores each party used during the measured window (heronlog's CPU per
-move).
-
-Those two runs are closed-loop (each client sends its next move as soon as the answer arrives: no think time,
-so by Little's law 50 clients = throughput × mean latency). A third, paced run is open-loop, as players at a
-table are: each client offers a move on a fixed schedule (``--paced-rate``, default 500 moves/s for the 50
-together, 10 each), whatever the answers' latency, and a move's latency counts from its scheduled send time
-(no coordinated omission: a slow answer delays the next moves, and that wait is counted). The paced run is
-repeated (``--repeats``, default 3: on a shared machine one run's p99 says little) and when most of its runs
-miss the target, a sweep finds the highest paced rate that keeps its p99 within it. The report says plainly
-how many paced runs met the target, and whether the closed-loop run did. Anchors measured in the same run on
-the same servers:
-
-* the raw HTTP round trip of the same gunicorn (``GET /healthz``, which also PINGs Redis) with 50 clients;
-* the raw Redis ceiling: redis-py PINGs from 50 threads, and one PING round trip;
-* the same load with AOF ``appendfsync everysec`` (at most about a second of acknowledged writes at risk).
-
-Run it stand-alone (``.venv/bin/python bench/bench_load.py [--seconds S] [--workers W]``) or through ``make
-bench``; ``--client two --source OTHER_TREE`` measures an older tree with the same load (``--threads T``: the
-threads per worker of a tree whose server had them). It never
-asserts a timing: it reports.
+Paced (open-loop) and closed-loop runs on `heronlog serve` (stock gunicorn, its gevent workers) and redis-server,
+each beside `/healthz` and Redis anchors, then the parts of a move timed in process (docs/performance/load.md).
 """
 
 from __future__ import annotations
@@ -242,8 +216,8 @@ class CpuShare:
     def describe(self) -> str:
         spread = " + ".join(f"{share:.2f}" for share in self.workers)
         return (
-            f"heronlog {self.heronlog:.2f} (its workers {spread}), Redis {self.redis:.2f}, the 50 clients "
-            f"{self.clients:.2f}, other processes on this shared machine {self.others:.2f}"
+            f"heronlog {self.heronlog:.2f} (workers {spread}), Redis {self.redis:.2f}, clients "
+            f"{self.clients:.2f}, others {self.others:.2f}"
         )
 
 
@@ -951,10 +925,7 @@ def cpu_line(name: str, result: Result) -> str:
     if share is None:
         return f"(the cores used during the {name} run were not measured)"
     per_move = share.heronlog / max(result.rate, 0.01) * 1000  # both over the measured window
-    return (
-        f"Cores used during the {name} run (of {os.cpu_count()}): {share.describe()}; heronlog's CPU per move "
-        f"recorded: {per_move:.2f} ms ({1000 / max(per_move, 0.001):.0f} moves per second of one core)."
-    )
+    return f"Cores used in the {name} run: {share.describe()}; heronlog's CPU per move {per_move:.2f} ms."
 
 
 SWEEP_STEP = 50.0
@@ -1155,21 +1126,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print("## Load: 50 clients recording games over HTTP (bench_load.py)\n")
     print(
-        f"{CLIENTS} client threads (one keep-alive connection each) record their own seeded games, a new game "
-        "when one ends, each move a `POST moves` with `If-Match` and an `Idempotency-Key`. A one-request "
-        "client takes the next legal moves from that answer (as the pages do); a two-request client asks `GET "
-        "legal-moves` before each move. The closed-loop runs send each move as soon as the previous answer "
-        "arrives (no think time: throughput and latency are then tied, 50 clients = throughput × mean "
-        "latency). The paced runs are open-loop, as players at a table are: each client offers one-request "
-        f"moves on a fixed schedule, together {args.paced_rate:.0f} moves/s ({args.paced_rate / CLIENTS:g} per "
-        "client, their starts spread evenly), and a move's latency counts from its scheduled send time, so a "
-        "slow answer that delays the next moves is counted in theirs (no coordinated omission); "
-        f"{max(1, args.repeats)} paced {'runs' if args.repeats > 1 else 'run'} one after the other, each "
-        "reported. "
+        f"{CLIENTS} clients record their own seeded games, each move a `POST moves` with `If-Match` and an "
+        f"`Idempotency-Key` ([The load bench](performance/load.md)). Paced runs offer {args.paced_rate:.0f} "
+        "moves/s on a fixed schedule, latency counted from each move's scheduled time; closed-loop runs send each "
+        "move when the previous answer arrives. "
         f"`heronlog serve`: {server_words(args.source, args.workers, args.threads)}, {where}; redis-server "
-        f"from docker/redis.conf; all on loopback, clients on the same {os.cpu_count()}-core machine. "
-        f"{WARMUP_SECONDS:.0f} s warm-up, then {args.seconds:.0f} s measured per run. Target: "
-        f"{TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of {TARGET_P99_MS:.0f} ms or less.\n"
+        f"from docker/redis.conf; all on loopback, {os.cpu_count()} cores. {WARMUP_SECONDS:.0f} s warm-up, "
+        f"{args.seconds:.0f} s measured per run. Target: {TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of "
+        f"{TARGET_P99_MS:.0f} ms or less.\n"
     )
     print("| run | throughput | p50 ms | p99 ms | errors |")
     print("|---|---:|---:|---:|---:|")
@@ -1215,11 +1179,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         name = f"paced (run {run} of {len(paced_runs)})" if len(paced_runs) > 1 else "paced"
         print(cpu_line(name, paced))
         late = paced.latencies.get("late") or [0.0]
-        print(
-            f"In the {name} run {sum(1 for wait in late if wait > 0.001) / len(late):.0%} of the moves left more "
-            f"than 1 ms after their scheduled time (their client was still waiting for the previous answer); "
-            f"p99 of that delay {paced.percentile_ms('late', 0.99):.1f} ms."
-        )
+        share_late = sum(1 for wait in late if wait > 0.001) / len(late)
+        if share_late >= 0.01:  # a client still waiting for its previous answer: said only when it happened
+            print(
+                f"In the {name} run {share_late:.0%} of the moves left more than 1 ms after their scheduled time; "
+                f"p99 of that delay {paced.percentile_ms('late', 0.99):.1f} ms."
+            )
     if breakdown:
         print()
         print("\n".join(breakdown))
@@ -1232,13 +1197,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(cpu_line("one-request closed-loop", single))
     if double is not None:
         print(cpu_line("two-request closed-loop", double))
-    if single is not None:
-        print(
-            f"Little's law for the closed loop: {CLIENTS} clients ÷ {single.rate:.0f} moves/s = "
-            f"{CLIENTS / max(single.rate, 0.01) * 1000:.0f} ms mean latency per move; a p99 of "
-            f"{TARGET_P99_MS:.0f} ms with no think time needs well over {CLIENTS / TARGET_P99_MS * 1000:.0f} "
-            "moves/s."
-        )
     if health is not None and health.cpu is not None:
         healthz_ms = health.cpu.heronlog / max(health.rate, 0.01) * 1000
         print(
@@ -1256,10 +1214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if health is not None:
         print(
-            f"The `/healthz` anchor ({health.rate:.0f} requests/s: the same server answering that it is alive, "
-            "with its request log and metrics, and nothing else) puts the ceiling of this stack on this machine, "
-            "in this run, at about "
-            f"{health.rate:.0f} moves/s with one request per move ({health.rate / 2:.0f} with two)."
+            f"The `/healthz` anchor puts the ceiling of this stack in this run at about {health.rate:.0f} moves/s "
+            f"with one request per move ({health.rate / 2:.0f} with two)."
         )
     if parts is not None:
         healthz_cpu = health.cpu.heronlog / max(health.rate, 0.01) * 1000 if health and health.cpu else None

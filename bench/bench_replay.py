@@ -1,14 +1,5 @@
-"""Benchmark of the game log (issue 5): state at any version, undo and play, on SQLite and on Redis.
-
-Each figure stands beside its anchors, measured in the same run:
-
-* the library's default way to read an aggregate: ``repository.get`` folding every event of a plain
-  ``eventsourcing.domain.Aggregate`` with 300 events (no snapshot, no cache);
-* the same ``repository.get`` folding the same game as ours without snapshots nor cache (the full fold).
-
-Run it stand-alone (``.venv/bin/python bench/bench_replay.py``) or through ``make bench``. It starts a throwaway
-redis-server on a free loopback port unless ``HERONLOG_TEST_REDIS_URL`` names one; without ``redis-server`` on
-PATH the Redis column says so. Prints a Markdown section.
+"""Benchmark of the game log: state at any version, undo and play, on SQLite and on Redis, each beside the library's
+own repository read and append (prints a Markdown section).
 """
 
 from __future__ import annotations
@@ -202,7 +193,7 @@ def main() -> None:
     print(
         f"A complete seeded {PLAYERS}-player game recorded through `GameLog.play`; medians in milliseconds. "
         "Targets: state at any version ≤ 2 ms, undo ≤ 5 ms; state at any version of a stored game ≤ 0.5 ms "
-        "warm (issue 28).\n"
+        "warm.\n"
     )
     stores = list(results)
     print("| figure | " + " | ".join(stores) + " |")

@@ -1,12 +1,5 @@
-"""Benchmark of replay.store, the Redis persistence module, beside its anchors (prints a Markdown section).
-
-Anchors measured in the same run: the eventsourcing library's SQLite and in-memory (popo) modules doing the
-same operations, and the raw ceiling of the Redis server: a redis-py PING round trip, and ``redis-benchmark``
-(one client, PING) when it is on PATH. Uses ``HERONLOG_TEST_REDIS_URL`` when set (``make bench``), else starts
-a throwaway redis-server on a free loopback port and stops it. A second throwaway server with the shipped
-durability settings (AOF, ``appendfsync always``) shows what "no acknowledged move lost" costs.
-
-Figures are medians of many repetitions on a shared machine: read the ratios, not the absolutes.
+"""Benchmark of replay.store, the Redis persistence module, beside SQLite, the in-memory store and a raw Redis round
+trip (prints a Markdown section).
 """
 
 from __future__ import annotations

@@ -1,23 +1,7 @@
 """Where a move's CPU goes: the parts of `POST moves`, each timed in process on the load bench's own Redis.
 
-The load bench measures heronlog's CPU per move over HTTP beside its CPU per `/healthz` (issue 28 asks for at most
-twice). This module says what that ratio is made of. It records seeded games move by move, as the load's
-clients do, calling in turn each part a `POST moves` runs, and counts the process's CPU each one takes:
-
-* the write guard's count, which reads the game and its grants ahead, caught up (`GameLog.tally_ahead`, one
-  Redis round trip), and the view taking that read (`GameLog.game_and_grant`);
-* deciding the move (`replay.decisions.play`: the rules engine checks and plays it, and makes its event);
-* the append (`GameLog._commit`: the event encoded and written with its version check, one round trip, then the
-  game kept warm and the list's summary noted);
-* the answer (`api.resources.games.played` and its JSON: the game, the prompt, the next legal moves);
-* beside them, the whole request through Flask's test client (no server, no socket), and a `GET /healthz` the
-  same way.
-
-A move cannot skip deciding, the append and the answer: what they cost together, added to the HTTP `/healthz`
-request of the same run, is the floor of a move on this stack (every other part made free). Printed by
-`bench_load.py` in its report, after its own runs: it runs this module as a script of its own (``python
-bench/move_parts.py REDIS_URL``, which prints the sums as JSON), so the load generator's process holds none of
-the app.
+It shows what the ratio of a move to a `/healthz` is made of, and the floor no move can go below
+(docs/performance/load.md#floor).
 """
 
 from __future__ import annotations

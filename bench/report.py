@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-ISSUE_28: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+FIGURES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "the list's page and search at 1,000 / 10,000 / 100,000 games, Redis and SQLite",
         "bench_list.py",
@@ -36,20 +36,20 @@ ISSUE_28: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("log B/event", "index B/event", "snapshots B/event"),
     ),
 )
-"""The figures issue 28 asks of `make bench`: what each is, which bench prints it, and phrases of its lines. A
+"""The figures `make bench` owes its readers: what each is, which bench prints it, and phrases of its lines. A
 figure missing from a report (its bench failed, or printed something else) is listed as such, so the report
 says what it lacks."""
 
 
 def checklist(report: str) -> str:
-    """A section naming each of issue 28's figures and whether this report holds it."""
+    """A section naming each of the figures `make bench` owes and whether this report holds it."""
     lines = [
-        "## Issue 28's figures\n",
-        "Each figure the issue asks of `make bench`, and where this report has it (or that it does not yet).\n",
+        "## The figures this report owes\n",
+        "Each figure `make bench` is expected to print, and whether this report has it.\n",
         "| figure | printed by | in this report |",
         "|---|---|---|",
     ]
-    for figure, bench, phrases in ISSUE_28:
+    for figure, bench, phrases in FIGURES:
         held = all(phrase in report for phrase in phrases)
         lines.append(f"| {figure} | {bench} | {'yes' if held else '**not yet**'} |")
     return "\n".join(lines) + "\n"

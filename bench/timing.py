@@ -1,9 +1,4 @@
-"""How the benches time one call: the median wall time of repeated calls, after a few calls that warm it up.
-
-Shared by the benches that time calls in process (bench_domain's seeded draws, bench_list, bench_replay,
-bench_store, bench_footprint); the load bench times requests of its own (latencies from scheduled send times)
-and does not use it.
-"""
+"""How the benches time one call: the median wall time of repeated calls, after a few calls that warm it up."""
 
 from __future__ import annotations
 

@@ -1,13 +1,7 @@
 """The White Castle rules engine: pure, immutable, standard library only.
 
-This package is heronlog's innermost layer (DESIGN §2). It knows the rules of The White Castle
-(../shared/rules/RULES.md, numbered R-xx) and nothing about storage, HTTP or time: every function takes a
-state and returns a new one. The other layers (`replay`, `api`) import it; it imports none of them.
-
-The engine's core sits at the top of the package (the state, the prompts, the engine, the turn, the setup,
-scoring, the words); the board's areas are `domain.areas` (one module each, named as the rulebook names them),
-the Matcha expansion `domain.matcha`, the solo modes `domain.solo`. This module only re-exports the public face;
-no module of the package imports it (tests/unit/test_layers.py).
+heronlog's innermost layer (docs/engine/index.md): the rules (docs/rules/, numbered R-xx) and nothing about
+storage, HTTP or time. This module only re-exports the public face; no module of the package imports it.
 
     >>> import domain
     >>> state = domain.new_game(["Ana", "Bo"], seed=7)

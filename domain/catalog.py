@@ -1,13 +1,7 @@
-"""The component catalog: every printed card, tile, space and track of the game, as data (DESIGN §2).
+"""The component catalog: every printed card, tile, space and track of the game, as data (docs/engine/catalog.md).
 
-The packaged JSON files under ``domain/catalog/`` hold the contents of rules/COMPONENTS.md, each entry with
-its ``source`` and a ``verified`` flag. An expansion's files (``domain/catalog/matcha/``) are merged over the
-base ones only when the expansion is in play: they add entries to the base sections (castle cards, gardens,
-yard tiles, starting cards) and sections of their own (``matcha``, ``lily_pads``, ``ceremony_faces``,
-``ceremony_tokens``, ``ikebana``, ``calligraphy``), so a base game's catalog is exactly the base files. A game
-may override any part (``new_game(catalog=...)``): the override is merged over the packaged data (dictionaries
-key by key, lists of entries with an ``id`` entry by entry, anything else replaced) and the state carries the
-full effective catalog, so a recorded game never changes when the packaged files do (decision C.4).
+The packaged JSON files under ``domain/catalog/`` are merged with an expansion's and with a game's overrides, and
+the state carries the full effective catalog, so a recorded game never changes when the files do (C.4).
 """
 
 from __future__ import annotations
@@ -287,7 +281,7 @@ class Catalog:
     matcha: MatchaCatalog | None = field(default=None, compare=False, repr=False)
     """The Matcha expansion's contents, when its files are part of the catalog."""
     solo_cards: Mapping[str, SoloCard] = field(default_factory=dict, compare=False, repr=False)
-    """The solo deck (R-SO01, COMPONENTS §1.11): present in a solo game's catalog only."""
+    """The solo deck (R-SO01, docs/rules/components.md §1.11): present in a solo game's catalog only."""
 
     def to_dict(self) -> dict[str, Any]:
         """The catalog as JSON (a fresh copy every call)."""

@@ -1,33 +1,8 @@
 """The generator a seeded game draws its chance outcomes from, which is part of the game's rules version.
 
-In seeded mode every chance outcome (a deal, a roll, a reveal: DESIGN §2, "chance is data") is drawn from the
-game's seed and its chance counter alone, so that a replay, the redraw after an amendment, an import's check
-("what the seed draws") and a layout's ``draw_rest`` all draw the same. The layout's search for an order of
-die-tile draws (R-S05, decision C.9) shuffles the spaces it leaves free from the same two numbers and the salt
-``"tiles"``. Which generator turns (seed, chance) into outcomes is therefore a rule like any other: a game keeps
-the one of the rules version it was recorded under (`GameState.rules_version`).
-
-- 0.1.0 to 0.3.0 (`MERSENNE`): ``random.Random(f"{seed}:{chance}")``, CPython's Mersenne Twister seeded from
-  that text (``:tiles`` appended for the layout's shuffle). Seeding it is most of what a draw costs: the text
-  hashed with SHA-512, then 624 words of state initialised and twisted before the first number.
-- 0.4.0 on: `SplitMix`, SplitMix64 whose 64-bit state is a BLAKE2b digest of the same text, with bounded
-  integers by rejection (unbiased) and a Fisher-Yates shuffle written here. Seeding is one 8-byte BLAKE2b
-  digest, and each number a few integer operations. SplitMix64 passes TestU01's BigCrush; the digest takes any
-  whole number as a seed exactly (the domain takes any, negative or past 64 bits) and gives unrelated states to
-  neighbouring chance counters. The draws, choice, shuffle and bounds included, are all defined in this module,
-  so they cannot change with the Python that runs them.
-
-Chosen among candidates timed alike (CPython 3.11, the shared development machine, the least disturbed of 30
-rounds; µs for seeding alone / seeding and a roll of 3 dice / a choice): the Twister from the text 4.8 / 6.0 /
-5.2, from an integer 4.1 / 5.3 / 4.5 (the 624-word initialisation is the cost either way); a ``random.Random``
-subclass drawing from SplitMix64 1.05 / 3.5 / 1.8 (its C base initialises a Twister all the same, and its
-bounded draws go through Python); BLAKE2b in counter mode, a digest per number, 0.41 / 2.5 / 1.0 (the
-cheapest single choice, dearer for each number after the first: a shuffle of 10 costs 5.4 against 4.4);
-SplitMix64 keyed by BLAKE2b, this one, 0.74 / 2.3 / 1.2; keyed by an integer mix of seed and chance 0.57 /
-2.25 / 0.97. Those last differences are a fifth of a microsecond a draw (about 20 µs in a game of a hundred
-draws, against milliseconds of moves). The integer mix folds seeds past 64 bits, and negative ones, onto
-others, or needs a second way to key those; the digest keys them all one way, from the text the Twister was
-keyed with. bench/bench_domain.py prints a draw of each version in the same run.
+Every draw comes from the game's seed and chance counter alone, so replays, corrections and imports draw the same.
+Rules 0.1.0 to 0.3.0 use ``random.Random(f"{seed}:{chance}")``; 0.4.0 on, SplitMix64 keyed by a BLAKE2b digest of
+the same text, much cheaper to seed (docs/engine/rules-versions.md).
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""`heronlog demo`: a seeded game played by random legal moves, printed move by move, then its score sheet.
-
-The player prefers acting over declining (so the demo shows ascents, yards and gardens rather than a string of
-"done"), and everything, moves included, follows from the seed: the same seed prints the same game.
-"""
+"""`heronlog demo`: a seeded game played by random legal moves, printed move by move, then its score sheet."""
 
 from __future__ import annotations
 

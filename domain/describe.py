@@ -19,7 +19,7 @@ from typing import Any
 
 from domain.areas import courtier
 from domain.areas.castle import dark_action, dealt_again_by
-from domain.effects import WORKER_ACTIONS, futile, remaining, why_no_action
+from domain.effects import WORKER_ACTIONS, futile, remaining, why_futile, why_no_action
 from domain.engine import Trace, apply, play
 from domain.matcha import tea_garden
 from domain.moves import CONVERT
@@ -32,6 +32,7 @@ from domain.prompts import (
     DomainRow,
     GardenerAction,
     GeishaAction,
+    HimejiCard,
     Menu,
     Option,
     Pot,
@@ -341,11 +342,7 @@ _ACTION_WORDS = {
 def _option_reason(state: GameState, seat: int, option: Option) -> str:
     if not affordable(state, seat, option.cost):
         return f"{icons_text(option.icons)} (it costs {cost_text(option.cost)})"
-    reasons = [
-        reason
-        for icon in option.icons
-        if icon.kind in WORKER_ACTIONS and (reason := _why_action(state, seat, icon.kind)) is not None
-    ]
+    reasons = [f"{words} ({rule})" for words, rule in why_futile(state, seat, option)]
     return f"{icons_text(option.icons)} ({'; '.join(reasons)})" if reasons else icons_text(option.icons)
 
 
@@ -420,6 +417,8 @@ def _describe(state: GameState, move: dict[str, Any]) -> str:
         return f"{who} {cost}{icons_text(option.icons)} ({source_text(frame.title, option.id)})"
     if kind == "rest" and isinstance(frame, Menu):
         return f"{who} takes the rest of {source_text(frame.title)} in the usual order"
+    if kind == "done" and isinstance(frame, HimejiCard):
+        return f"{who} declines the card of path space 1"
     if kind == "done":
         title = (
             source_text(frame.title)

@@ -1,17 +1,6 @@
 """The effect interpreter: icons become gains or prompts, and menus resolve entries in any order.
 
-`run_seq` resolves icons in order: plain gains at once, everything else by pushing its frame (a Courtier
-action, the Lantern Reward, a Passage of Time move...). A `Menu` lists entries to resolve in any order; the
-rules ask for "any order" in many places (a space's actions R-P07, the Lantern Reward R-L01, a block's icons,
-a 5-iron yard's two tiles). A menu asks only when the choice is real:
-- a mandatory menu resolves itself when no order can change the result (`order_free`);
-- an optional menu takes its entries itself when every one is a free gain and order cannot matter (taking a
-  free gain is never worse than declining it; influence that would have to pay a milestone under the option
-  ``milestones="must_pay"`` is not free), and closes itself when nothing in it could be paid even after
-  seal conversions.
-Otherwise the player picks entries one by one, ``rest`` takes what is left of a mandatory menu in a sensible
-order, and ``done`` declines what is left of an optional one. Matcha's symbols are resolved by
-`domain.matcha.expansion`.
+Components are data: a card's effects are icons in a small vocabulary, so adding a card never needs a function.
 """
 
 from __future__ import annotations
@@ -41,7 +30,7 @@ from domain.prompts import (
     WarriorAction,
     bundle,
 )
-from domain.resources import affordable, can_pay, caps, convert, gain_icon, pay, paying_conversions
+from domain.resources import affordable, can_pay, caps, convert, cost_text, gain_icon, pay, paying_conversions
 from domain.state import GameState, pop, replace, replace_in, swap_top, with_player
 from domain.vocabulary import GAINS, Icon, IconKind
 
@@ -237,6 +226,18 @@ def why_no_action(state: GameState, seat: int, kind: IconKind) -> tuple[str, str
     return None
 
 
+def _paid(state: GameState, seat: int, option: Option) -> GameState | None:
+    """The state once the entry's cost is paid, after the seal conversions it needs; None when it cannot be."""
+    if not option.cost:
+        return state
+    needed = paying_conversions(state, seat, option.cost)
+    if needed is None:
+        return None
+    for to in needed:
+        state = convert(state, seat, to)
+    return with_player(state, seat, pay(state.players[seat], option.cost))
+
+
 def futile(state: GameState, seat: int, option: Option) -> bool:
     """Whether taking this entry of an optional menu could do nothing (rules 0.3.0): it is worker actions only,
     and none of them could be done once its cost is paid (after the seal conversions that cost needs). A Gardener
@@ -246,14 +247,28 @@ def futile(state: GameState, seat: int, option: Option) -> bool:
         return False
     if any(icon.kind not in WORKER_ACTIONS for icon in option.icons):
         return False
-    if option.cost:
-        needed = paying_conversions(state, seat, option.cost)
-        if needed is None:
-            return False  # not affordable at all: refused as such, not as futile
-        for to in needed:
-            state = convert(state, seat, to)
-        state = with_player(state, seat, pay(state.players[seat], option.cost))
-    return not any(_can_act(state, seat, icon) for icon in option.icons)
+    paid = _paid(state, seat, option)
+    if paid is None:
+        return False  # not affordable at all: refused as such, not as futile
+    return not any(_can_act(paid, seat, icon) for icon in option.icons)
+
+
+def why_futile(state: GameState, seat: int, option: Option) -> list[tuple[str, str]]:
+    """Why each worker action of an entry could do nothing, with its rule: as things stand, or, when only paying
+    the entry's cost (and the conversions it needs) leaves it nothing, that paying does."""
+    paid = _paid(state, seat, option) or state
+    reasons = []
+    for icon in option.icons:
+        if icon.kind not in WORKER_ACTIONS:
+            continue
+        found = why_no_action(state, seat, icon.kind)
+        if found is None and (found := why_no_action(paid, seat, icon.kind)) is not None:
+            seals = paid.players[seat].seals
+            left = f", {seals} seal{'s' * (seals != 1)} left" if seals != state.players[seat].seals else ""
+            found = (f"paying its {cost_text(option.cost)} leaves {found[0]}{left}", found[1])
+        if found is not None:
+            reasons.append(found)
+    return reasons
 
 
 # --- menus -

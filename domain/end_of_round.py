@@ -1,12 +1,4 @@
-"""The end of a round (R-E01..R-E05): new turn order, gardens, preparation; after the last round, the end.
-
-Step 1 sets the turn order from the Passage of Time (R-E02). After rounds 1 and 2, every bridge that still
-holds a die activates its two gardens, resolved in the new order (R-E03, `domain.areas.gardens.activation_menus`);
-then every placed die is cleared, all dice are rerolled and laid ascending, and the round marker advances
-(R-E04). After the last round only step 1 happens, then the game is over and scored (R-E05). With Matcha the
-green bridge is one more bridge, the Viewing Platform one more garden of it, and the Tea Room and Himeji dice
-are cleared with the others (R-M16).
-"""
+"""The end of a round (R-E01..R-E05): new turn order, gardens, preparation; after the last round, the end."""
 
 from __future__ import annotations
 

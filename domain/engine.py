@@ -1,13 +1,12 @@
-"""The state machine: legal moves, applying a move, automatic steps and seeded chance (DESIGN §2).
+"""The state machine: legal moves, applying a move, automatic steps and seeded chance.
 
-Each frame type of `domain.prompts` has a `Handler`: whether it waits for a move, what it does on its own when
-it does not, its legal moves, and how a move changes the state. After every move, `settle` runs the automatic
-frames until one waits. Validation is one rule: a move is legal exactly when it is in `legal_moves`; the
-handler's `explain` only finds the best error (with the rule number) for a move that is not.
+Each frame type of `domain.prompts` has a `Handler`; a move is legal exactly when it is in `legal_moves`, and a
+handler's `explain` only finds the best error, with its rule, for a move that is not.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -23,7 +22,7 @@ from domain.areas import (
     yards,
 )
 from domain.chance import Draws, rng_for
-from domain.effects import futile, menu_auto, menu_moves, menu_play, menu_waiting, run_seq, why_no_action
+from domain.effects import futile, menu_auto, menu_moves, menu_play, menu_waiting, run_seq, why_futile
 from domain.end_of_round import begin_round_auto, clear_dice_auto, end_of_round_auto, next_round_auto
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
 from domain.matcha import ceremony, himeji, tea_garden
@@ -82,6 +81,8 @@ from domain.resources import (
     conversions_allowed,
     convert,
     cost_text,
+    could_pay,
+    paying_conversions,
 )
 from domain.setup import (
     begin_start_choice_auto,
@@ -225,7 +226,7 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
             details={"option": option.id},
         )
     if not frame.mandatory and futile(state, frame.seat, option):
-        reasons = [found for icon in option.icons if (found := why_no_action(state, frame.seat, icon.kind))]
+        reasons = why_futile(state, frame.seat, option)
         words, rule = reasons[0] if reasons else ("it could do nothing now", "R-P07")
         return IllegalMove(
             f"{source_text(frame.title, option.id)} would do nothing: {words} (rules {state.rules_version}: "
@@ -233,8 +234,17 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
             rule=rule,
             details={"option": option.id},
         )
+    # A cost seals pay only when converted into two kinds is listed with no conversions (a listed move converts
+    # into one kind): say how it can be paid. One kind: the listed move is named below (`_converted_listed`).
+    seat = frame.seat
+    convertible = (
+        conversions_allowed(state, seat)
+        and could_pay(state.players[seat], option.cost)
+        and paying_conversions(state, seat, option.cost) is None
+    )
     return IllegalMove(
-        f"{source_text(frame.title, option.id)} costs {cost_text(option.cost)}, more than you hold",
+        f"{source_text(frame.title, option.id)} costs {cost_text(option.cost)}, more than you hold"
+        + ("; seals converted first, as moves of their own, can pay it" if convertible else ""),
         rule="R-C04" if frame.title.startswith("castle") else "R-R05",
         details={"option": option.id},
     )
@@ -598,8 +608,9 @@ HANDLERS: dict[type, Handler] = {
         himeji.card_auto,
         himeji.card_moves,
         himeji.card_play,
-        frozenset({"himeji_card"}),
+        frozenset({"himeji_card", "done"}),
         "R-M11",
+        explain=himeji.explain_card,
     ),
     TakeCurtainCard: _automatic(himeji.take_card_auto),
     Climb: Handler(
@@ -658,6 +669,11 @@ def _key(move: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((name, str(value)) for name, value in move.items()))
 
 
+def _plain_key(move: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """The move's key without its conversions."""
+    return _key({name: value for name, value in move.items() if name != CONVERT})
+
+
 def converted_moves(state: GameState, frame: Frame, listed: Moves) -> Moves:
     """The answers that seal conversions make affordable (rules 0.3.0), each with the fewest conversions into one
     resource that allow it (``"convert": ["coin", "coin"]``), in the order they are found: coins first."""
@@ -714,6 +730,11 @@ def _whose_turn(state: GameState, seat: int) -> str:
 def validate(state: GameState, move: Any) -> dict[str, Any]:
     """The normalized move if it is legal now; otherwise the precise error (InvalidMove, NotYourTurn,
     IllegalMove with its rule, GameOver)."""
+    return _validate(state, move, hint=True)
+
+
+def _validate(state: GameState, move: Any, *, hint: bool) -> dict[str, Any]:
+    """`validate`; with `hint`, the refusal of a move listed with seal conversions says so."""
     if not state.stack:
         raise GameOver("the game is over: no move applies any more", rule="R-E05")
     checked = normalize(move)
@@ -765,13 +786,35 @@ def validate(state: GameState, move: Any) -> dict[str, Any]:
         assert handler.moves is not None
         legal = checked in handler.moves(state, frame)
     if not legal:
-        error = handler.explain(state, frame, checked) if handler.explain is not None else None
-        raise error or IllegalMove(
+        explained = handler.explain(state, frame, checked) if handler.explain is not None else None
+        error = explained or IllegalMove(
             f"this answer is not among the legal ones now: {prompt_text(state)}",
             rule=handler.rule,
             details={"prompt": name, "move": checked},
         )
+        raise _converted_listed(state, frame, checked, error) if hint else error
     return checked
+
+
+def _converted_listed(
+    state: GameState, frame: Frame, move: dict[str, Any], error: DomainError
+) -> DomainError:
+    """The refusal of a move that seal conversions make affordable, saying that it is listed with them (R-P04:
+    seals converted into coins included)."""
+    seat = seat_of(frame)
+    if not isinstance(error, IllegalMove) or seat is None or not conversions_allowed(state, seat):
+        return error
+    handler = HANDLERS[type(frame)]
+    assert handler.moves is not None
+    listed = converted_moves(state, frame, handler.moves(state, frame))
+    found = next((m for m in listed if _plain_key(m) == _plain_key(move)), None)
+    if found is None:
+        return error
+    return IllegalMove(
+        f'{error.message}; with seals converted first it is listed: "{CONVERT}": {json.dumps(found[CONVERT])}',
+        rule=error.rule,
+        details={**error.details, "listed": found[CONVERT]},
+    )
 
 
 def _validate_converted(state: GameState, move: dict[str, Any]) -> dict[str, Any]:
@@ -790,39 +833,39 @@ def _validate_converted(state: GameState, move: dict[str, Any]) -> dict[str, Any
         _validate_conversion(converted, {"kind": "convert", "seat": seat, "to": to})
         converted = convert(converted, seat, to)
     plain = {name: value for name, value in move.items() if name != CONVERT}
-    try:
-        validate(converted, plain)
-    except DomainError as error:
-        error.details.setdefault(CONVERT, list(move[CONVERT]))
-        raise
-    # Legal exactly when listed: with the fewest conversions that make it affordable, and only then.
     frame = state.stack[-1]
     handler = HANDLERS[type(frame)]
     assert handler.moves is not None
     listed = handler.moves(state, frame)
+    # Legal exactly when listed: with the fewest conversions that make it affordable, and only then. A move
+    # already affordable is refused as such first, even where the conversions would spend the seal it costs.
     if plain in listed:
         raise IllegalMove(
             "this move needs no seal converted: play it as it is (a conversion is also a move of its own)",
             rule="R-R02",
             details={CONVERT: list(move[CONVERT])},
         )
-    offered = next((m for m in converted_moves(state, frame, listed) if _key(m) == _key(move)), None)
-    if offered is None:
-        needed = next(
-            (
-                m[CONVERT]
-                for m in converted_moves(state, frame, listed)
-                if _key({**m, CONVERT: ()}) == _key({**move, CONVERT: ()})
-            ),
-            None,
-        )
+    offered = converted_moves(state, frame, listed)
+    if any(_key(m) == _key(move) for m in offered):
+        return move
+    needed = next((m[CONVERT] for m in offered if _plain_key(m) == _plain_key(move)), None)
+    if needed is not None:
         raise IllegalMove(
-            "this move is listed with the fewest seal conversions that make it affordable"
-            + (f": {', '.join(needed)}" if needed else ""),
+            f"this move is listed with the fewest seal conversions that make it affordable: {', '.join(needed)}",
             rule="R-R02",
             details={CONVERT: list(move[CONVERT]), "listed": needed},
         )
-    return move
+    try:  # not listed with any conversions: why the move is refused once these are made
+        _validate(converted, plain, hint=False)
+    except DomainError as error:
+        error.details.setdefault(CONVERT, list(move[CONVERT]))
+        raise
+    raise IllegalMove(
+        "this move needs seals converted into more than one kind, and a listed move converts into one only: "
+        "make the conversions as moves of their own, then play it",
+        rule="R-R02",
+        details={CONVERT: list(move[CONVERT]), "listed": None},
+    )
 
 
 def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, Any]:
@@ -837,7 +880,9 @@ def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, An
     price = rates[to]
     if state.players[seat].seals < price:
         raise IllegalMove(
-            f"{a(to)} costs {price} seals", rule="R-R02", details={"seals": state.players[seat].seals}
+            f"{a(to)} costs {price} seal{'s' * (price != 1)}",
+            rule="R-R02",
+            details={"seals": state.players[seat].seals},
         )
     return move
 

@@ -1,8 +1,7 @@
-"""The errors the rules engine raises (DESIGN §2, STYLE habit 8).
+"""The errors the rules engine raises, by kind (docs/api/errors.md lists their codes).
 
-Every error carries a stable machine ``code``, the number of the broken rule (``rule``, e.g. ``"R-P04"``, or
-None when no numbered rule applies), a human ``message`` and JSON-ready ``details``. The API turns them into
-its one error envelope; the codes are a contract, so never rename one.
+Each carries a stable ``code``, the broken rule's number, a human ``message`` and JSON-ready ``details``; the
+codes are a contract, so never rename one.
 """
 
 from __future__ import annotations
@@ -55,10 +54,20 @@ class GameOver(DomainError):
 
 
 class InvalidSetup(DomainError):
-    """`new_game` was given an impossible setup: player count, unknown option or value, bad catalog
-    override."""
+    """An impossible setup: player count, names, mode, unknown option or value, bad catalog override. Raised by
+    `new_game` and by the game log's checks of a setup alike; ``details`` may also be given as keywords."""
 
     code = "invalid_setup"
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        rule: str | None = None,
+        details: Mapping[str, Any] | None = None,
+        **more: Any,
+    ) -> None:
+        super().__init__(message, rule=rule, details={**(details or {}), **more})
 
 
 class InvalidTallies(DomainError):

@@ -1,8 +1,5 @@
-"""A game's start and where it stands: `new_game` (the setup checked and dealt as far as the first prompt), the
-rules versions this engine plays, and a state's coordinates (round, turn, seat, phase).
-
-The public face `domain/__init__.py` re-exports these; modules inside `domain` that need them (the demo) import
-them from here, never from the package itself (tests/unit/test_layers.py: no import cycle).
+"""A game's start and where it stands: `new_game` (the setup checked and dealt as far as the first prompt), the rules
+versions this engine plays, and a state's coordinates (round, turn, seat, phase).
 """
 
 from __future__ import annotations
@@ -24,9 +21,9 @@ from domain.solo.game import parse_solo, solo_setup
 from domain.state import GameState
 from domain.vocabulary import Mode, Phase
 
-RULES_VERSION = "0.4.0"
-"""The version of the rules this engine enforces in a new game; stored in every game's first event (DESIGN §2)."""
-RULES_VERSIONS = ("0.1.0", "0.2.0", "0.3.0", RULES_VERSION)
+RULES_VERSION = "0.5.0"
+"""The version of the rules this engine enforces in a new game; stored in every game's first event."""
+RULES_VERSIONS = ("0.1.0", "0.2.0", "0.3.0", "0.4.0", RULES_VERSION)
 """Every rules version this engine plays, oldest first; a game keeps the one it was recorded under
 (`new_game(rules_version=...)`, `GameState.rules_version`), so that whatever is checked or drawn again (an
 imported log, its seed) is as it was recorded.
@@ -46,7 +43,11 @@ imported log, its seed) is as it was recorded.
   digest of (seed, chance counter) instead of a Mersenne Twister seeded with their text (`domain.chance`): the
   same deals, rolls and reveals are possible, each as likely, but a seed deals another game than it did under
   0.3.0. A table game is played exactly as under 0.3.0. Seeded games of earlier versions keep their draw, so
-  they replay, and draw again after an amendment, as recorded."""
+  they replay, and draw again after an amendment, as recorded.
+- 0.5.0: two readings decided from the rule texts (docs/rules/decisions.md). Path space 1 may be declined
+  (``done``, R-M11, `domain.matcha.himeji`), as every space's actions are optional (R-P07); influence the solo
+  rival's marker cannot take at the end of the track is an action not carried out, worth CP equal to the round
+  (R-SO03, `domain.solo.rival.influence`). The seeded draw is 0.4.0's."""
 
 
 def new_game(

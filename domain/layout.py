@@ -1,34 +1,8 @@
 """A game's setup layout as one JSON object: read it off a board (`layout_of`), lay a new game out from it
-(`lay_out`), and the rulebook's first-game layout (`first_game_layout`).
+(`lay_out`), and the rulebook's first-game layout (`first_game_layout`) (docs/engine/chance.md#a-setup-layout).
 
-The layout is everything chance decides while a game is set up (R-S03..R-S12, R-M01): the castle cards room by
-room and the Daimyo card, the die tiles space by space, the Well tiles, the garden cards under each bridge,
-the yard tiles, the first roll of each bridge, the stack of influence markers (the turn order) and the
-starting pairs dealt; with Matcha the pond's lily pads, the top card of each Himeji deck and the ceremony
-tokens. In JSON::
-
-    {"castle": {"steward_1": "S2", ..., "diplomat_2": "D7"}, "daimyo": "Dm3",
-     "die_tiles": {"steward_1": ["coral", "black", "white"], ..., "diplomat_2": ["white", "black"]},
-     "well": ["T1", "T6"],
-     "gardens": {"coral_plant": "PG2", "coral_stone": "SG1", ...},
-     "yards": {"yard_1": {"blue": "Y3", "yellow": "Y5"}, "yard_2": {"blue": "Y1"}, "yard_3": {"yellow": "Y8"}},
-     "dice": {"coral": [1, 2, 4, 4, 6], "black": [...], "white": [...]},
-     "stack": [2, 0, 3, 1],
-     "offer": [{"resource": "SR3", "action": "A1"}, ...],
-     "matcha": {"pond": ["LP1", "LP4", "LP6"], "himeji": {"ikebana": "IK2", "calligraphy": "CA5"},
-                "tea_house": {"tea_house_upper": "CT2", ...}, "platform": "CT9"}}
-
-Seats in ``stack`` count from 0, top of the stack (the first player) first; a bridge's dice may be given in any
-order (they are laid ascending, R-S07); a starting pair's ``token`` is Matcha's. A solo game has no ``stack``
-(its turn order is the difficulty's, R-SO01) and deals one pair (two with the Tokugawa clan, R-TK01).
-
-`lay_out` answers the setup's chance prompts with the layout's entries, one by one, through the engine's own
-checks: an entry the rules refuse is reported under its field (``castle.steward_2``, ``dice.coral``,
-``offer.1.resource``) with the rule's number, and every field is checked before anything is refused, so one
-answer lists every problem. What the layout leaves out is drawn from the game's seed when asked to
-(``draw_rest``), else reported missing. The die tiles are dealt as R-S05 deals them (the ♦ spaces first, a
-room's last tile moved on when it would leave the room one colour, decision C.9), so the layout's tiles are
-matched by searching the order of draws that lays them so.
+A table deals its whole setup at once, so it is entered at once, every entry checked by the rules as if the
+recorder had answered each chance prompt.
 """
 
 from __future__ import annotations

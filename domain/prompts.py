@@ -1,13 +1,4 @@
-"""The frames of the prompt stack: what the engine is waiting for, and the automatic steps between prompts.
-
-A frame is a small frozen dataclass. Three sorts exist:
-- **player prompts** (`seat` is an int): a choice the rulebook gives a player (take a die, place it, pick
-  among a space's actions, answer a choice inside an effect);
-- **chance prompts** (`CHANCE_FRAMES`, no seat): a deal, a draw, a roll; in seeded mode the engine draws them;
-- **automatic steps**: consequences with no choice (end of turn, end of round, ...), run inside `apply`.
-A frame whose choice turns out to have no real alternative resolves itself (`domain.engine`).
-`KIND` names each frame in `prompt_of` and in `state_to_dict`.
-"""
+"""The frames of the prompt stack: what the engine is waiting for, and the automatic steps between prompts."""
 
 from __future__ import annotations
 

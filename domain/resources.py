@@ -1,9 +1,7 @@
 """Seals, resources, coins and Clan Points: gaining, paying, caps and seal conversions (R-R01..R-R07, C.2).
 
-Seals are capped at 5 and food, iron and pearl at 7; gains above a cap are lost (R-R01, R-R03). Nothing is
-ever paid that is not held (R-P04, R-R03, R-R04). Seal conversions (R-R02) are free moves: 1 seal -> 1 coin,
-2 seals -> 1 food, iron or pearl, and with Matcha 2 seals -> 1 whisk (R-M15, RULES B.2 C5/C6). Whisks are a
-track of 0 to 7 like the resources (R-F03 scores them the same way), or to the lower top a game's catalog sets.
+Gains over a cap are lost; nothing is paid that is not held; seal conversions are free moves (with Matcha, also
+into whisks: R-M15).
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from domain.vocabulary import Cost, Icon, IconKind, Phase, Resource
 
 CAPS: Mapping[str, int] = {"seals": 5, "food": 7, "iron": 7, "pearl": 7, "whisks": 7}
 """The cap of each capped counter (R-R01, R-R03). The whisk track's is the catalog's (`caps`), 7 unless a game
-sets it lower: its printed maximum is not known (COMPONENTS §1.12), and R-F03's "7 -> 2 CP" implies 7."""
+sets it lower: its printed maximum is not known (docs/rules/components.md §1.12), and R-F03's "7 -> 2 CP" implies 7."""
 
 FIELD = {
     Resource.COIN: "coins",

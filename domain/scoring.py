@@ -1,14 +1,4 @@
-"""Scoring (R-F01..R-F09): a score sheet per seat, line by line, at any moment of a game or from tallies.
-
-`score(state)` reads the board; `score_sheet(tallies)` does the same from end-of-game tallies typed in by
-hand, as the rulebook's scorer does (for games that were not recorded). Both use the same line functions.
-Lines: in-game CP (R-F01), coins and seals (R-F02), resources (R-F03), Passage of Time (R-F04), courtiers
-(R-F05), warriors (R-F06), gardeners (R-F07), total, and the rank: most CP first, ties to the player highest
-on the (final) turn-order track (R-F09, decision C.8; option ``tie_break="shared"`` lets tied players share a
-rank). A Matcha game scores whisks in the resources line and adds a geisha line (R-F03, R-F08, R-M19): its
-sheets are `MatchaScoreSheet`, a base game's are exactly the base `ScoreSheet`. Totals above 120 take the
-+120/+160 tile instead of the +40/+80 one (`track_tile`, R-R06).
-"""
+"""Scoring (R-F01..R-F09): a score sheet per seat, line by line, at any moment of a game or from tallies."""
 
 from __future__ import annotations
 

@@ -1,11 +1,7 @@
-"""States as JSON: `state_to_dict` and `state_from_dict` (DESIGN §2), and the pending prompt (`prompt_of`).
+"""States as JSON: `state_to_dict` and `state_from_dict`, and the pending prompt (`prompt_of`).
 
-The dictionary mirrors the dataclasses field by field (names as the rulebook has them), enums as their values,
-tuples as lists, icons in the catalog's notation, frames with a ``frame`` key naming their kind, and the full
-effective catalog. ``state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s`` holds for every state.
-Fields added to shared records after the base game (marked `domain.state.OPTIONAL`: the solo rival, Matcha) are
-left out while they hold their default, so a base game's dictionary has exactly the keys it always had, and
-older dictionaries load.
+``state_from_dict(json.loads(json.dumps(state_to_dict(s)))) == s`` holds for every state; fields added after the
+base game are left out while at their default, so older dictionaries load.
 """
 
 from __future__ import annotations

@@ -1,14 +1,4 @@
-"""Setting up a game (R-S01..R-S12): the initial state and the setup's chance prompts and choices.
-
-The setup runs as frames on the prompt stack, in the rulebook's order: castle cards with the reshuffle rule
-(R-S02, R-S03), the Daimyo card (R-S04), die tiles with the two-colour rule and the Well tiles (R-S05), the
-gardens (R-S08), the yard tiles (R-S09), the dice (R-S07), the stack of influence markers that is also the
-turn order (R-S11), the starting pairs dealt (R-S12) and chosen in reverse turn order. Every random element is
-a chance prompt (`DealCard`, `DealDieTile`, `DealWellTile`, `RollBridge`, `StackOrder`); the first-game option
-lays the castle cards and die tiles as the rulebook's picture does (catalog ``first_game``). With Matcha the
-expansion board's deals come after the dice, and a ceremony token lies under each starting pair
-(`domain.matcha.expansion`, R-M01).
-"""
+"""Setting up a game (R-S01..R-S12): the initial state and the setup's chance prompts and choices."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
-"""The table setup's form: every field of a game's setup layout (`domain.layout`) with its words, and every card
-or tile that may go there, described by what is printed on it (so that a recorder finds a card by reading it).
-
-`setup_form(state)` takes a game's fresh state (its players, expansions, solo mode and options decide which
-fields there are: a solo game has no stack, a 2-player game no ♦ cards, the first-game option lays the castle
-itself) and answers plain JSON: the sections in the order a table lays them out, each field with its ``field``
-name (the one an error's ``details.field`` gives), its kind (``card``: one component from a pool; ``tiles``: a
-room's die-tile colours; ``dice``: a bridge's roll; ``stack``: the turn order), its words and, for a card, its
-pool; then the pools, each component with its words; and the rulebook's first-game layout. The new-game page
-draws the form from it and holds no list of its own (DESIGN §5: the pages take their words from the server).
+"""The table setup's form: every field of a game's setup layout (`domain.layout`) with its words, and every card or
+tile that may go there, described by what is printed on it, so that a recorder finds a card by reading it.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
-"""The immutable game state: board, players, round and turn, and the stack of pending prompts (DESIGN §2).
+"""The immutable game state: board, players, round and turn, and the stack of pending prompts.
 
-Everything here is a frozen dataclass holding tuples, so a state can be shared freely and compared with
-``==``. Names follow the rulebook: bridges, rooms, the Daimyo's quarters, the Gate, Outside the Walls, the
-Well, training yards, gardens, the Passage of Time (``pot``), the Personal Domain (``domain``) and the
-Lantern Area. `GameState.stack` holds the pending frames (`domain.prompts`); its last frame is the prompt
-being answered.
+Everything is a frozen dataclass holding tuples, so a state is shared freely and compared with ``==``; its last
+frame is the prompt being answered.
 """
 
 from __future__ import annotations
@@ -280,7 +277,7 @@ class Held:
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """Setup options: the first-game layout and one named option per decision of RULES §C.
+    """Setup options: the first-game layout and one named option per project decision (docs/rules/decisions.md).
 
     - ``first_game``: the rulebook's fixed castle cards and die tiles (FR steps 2 and 4), default False.
     - ``bridge_ends`` (C.1): ``"slots"`` (default) or ``"lone_die_both_ends"`` (a lone die may be taken from

@@ -1,12 +1,4 @@
-"""A turn: take a die, place it and settle coins, Lantern Reward, the space's actions (R-T02, R-P01..R-P07).
-
-The spaces a die can go to: a castle room (R-C01, R-C02), Outside the Walls (R-O01), the Well (R-W01) or the
-row of the player's Personal Domain matching its colour (R-D01); with Matcha also the Tea Room and the Himeji
-Principality, for any colour, while green dice never go to a castle room (R-M03, `domain.matcha.expansion`). The
-reference value is the die on top of the space or the printed value, and always 1 at the Well (R-P02); a
-higher die gains the difference in coins, a lower one pays it, and the player must hold the coins (R-P03,
-R-P04). Stacking follows R-P05 and decision C.6.
-"""
+"""A turn: take a die, place it and settle coins, Lantern Reward, the space's actions (R-T02, R-P01..R-P07)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""The typed vocabulary of the game: colours, resources, floors, phases and the effect icons.
-
-The icons are the rulebooks' symbol keys (FR's list, R-SO05): gain N of something, the Lantern Reward, the
-worker actions, the Well and Domain actions, a light-background action and the action beside a die tile of a
-colour; the Matcha expansion adds its own symbols (MA's key, R-M17, and the ceremony token faces, R-M18). The
-catalog writes an icon as a short string (``"food:2"``, ``"any:3"``, ``"lantern"``, ``"tile:coral"``,
-``"whisk:2"``, ``"slash:courtier"``, ``"curtain:blue"``); `parse_icon` turns it into an `Icon`. Adding a card
-never needs a new icon kind, only data.
+"""The typed vocabulary of the game: colours, resources, floors, phases and the effect icons, with a docstring per
+member.
 """
 
 from __future__ import annotations
@@ -89,7 +83,7 @@ class Phase(StrEnum):
 
 
 class Mode(StrEnum):
-    """How chance is resolved (DESIGN §2, "chance is data")."""
+    """How chance is resolved (docs/engine/chance.md)."""
 
     SEEDED = "seeded"
     """The engine draws every chance outcome from a generator seeded with (seed, chance counter)."""
@@ -129,7 +123,7 @@ class IconKind(StrEnum):
     DOMAIN = "domain"
     """Activate one Personal Domain row as if a die were placed there (R-D03)."""
     LIGHT = "light"
-    """Perform one light-background block of a card in a castle room (COMPONENTS §1.3 tile 7)."""
+    """Perform one light-background block of a card in a castle room (docs/rules/components.md §1.3, tile 7)."""
     TILE = "tile"
     """Perform the block beside a castle die tile of a colour, or of any colour (R-C05)."""
     # --- the Matcha expansion (R-M17, R-M18) -

@@ -1,19 +1,14 @@
-"""The game's words for things and questions: what the board's places, the piles, the icons and the seats are
-called (`source_text`, `target_text`, `pool_text`, `icons_text`, `seat_text`, `part_text`), the question the
-pending prompt asks (`prompt_text(state)`, the recording page's heading and the engine's turn errors), and what
-that question alone does not say (`prompt_help(state)`: a castle dealt again, R-S03).
+"""The game's words for things and questions: what the board's places, piles, icons and seats are called, the
+question the pending prompt asks (`prompt_text`), and what it alone does not say (`prompt_help`, R-S03).
 
-These words sit below the engine (`domain.engine` quotes them in its errors); the log's sentences about moves,
-which run the engine to tell what the solo rival did, are `domain.describe`, above it.
-
-Everything a person reads names places as the rulebook and the board do ("steward room 2", "starting pair 1",
-"the blue tile space of yard 1"), counts from 1 and names players: the engine's ids (``offer_0:resource``,
-``yard_tiles``) stay in the moves and prompts' data, never in these words."""
+The words live in the engine alone: the server sends them and the pages show what it sends.
+"""
 
 from __future__ import annotations
 
 from domain.areas.castle import die_tile_space
 from domain.matcha import tea_garden
+from domain.matcha.himeji import declinable
 from domain.prompts import (
     KIND,
     AnyRes,
@@ -324,7 +319,8 @@ def prompt_text(state: GameState) -> str:
         return f"{who}: advance a geisha 1 step, free" if frame.free_step else f"{who}: Geisha action"
     if isinstance(frame, HimejiCard):
         if frame.purpose == "path":
-            return f"{who}: take the Ikebana or the Calligraphy card (its yellow curtain)"
+            decline = ", or decline it" if declinable(state, frame) else ""
+            return f"{who}: take the Ikebana or the Calligraphy card (its yellow curtain){decline}"
         return f"{who}: both curtains of which Himeji card?"
     if isinstance(frame, DealCard):
         return f"Chance: which {pool_text(frame.pool)} was revealed for {target_text(state, frame.target)}?"

@@ -1,8 +1,5 @@
-"""The event-sourced game log: games, history, undo, branches, annotations and exports (DESIGN §3).
-
-This layer sits between the rules engine (``domain``) and the HTTP application (``api``). It imports
-``domain`` and the eventsourcing library, never ``api``. Its entry point is :class:`GameLog`, an eventsourcing
-``Application``; the store it writes to is chosen by configuration (:class:`StoreConfig`).
+"""The event-sourced game log: games, history, undo, branches, annotations and exports
+(docs/architecture/game-log.md).
 """
 
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, StoreKind

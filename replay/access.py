@@ -1,17 +1,6 @@
 """Who may write to a game: an owner token and seat tokens, kept hashed in a stream of their own per game.
 
-Creating a game (or forking or importing one) issues an **owner token**, shown once to its creator; the owner
-may then issue a **seat token** per seat, so that each player records their own moves. Only a SHA-256 hash of
-a token is ever stored, in the game's access stream (an id derived from the game's id, like the annotation
-stream: reading a game never loads it, and granting access never conflicts with recording). A token presented
-later is hashed and compared with every stored hash in constant time (:func:`hmac.compare_digest`, and no
-early exit), so timing tells nothing about which hash came close.
-
-Writes made with a token are recorded under an **actor** name (``owner``, ``seat:2``), never the token. Seats
-are indexes from 0 here, as in URLs and JSON (``seat:2`` is the third seat); every message names them as
-people count them (:func:`domain.seat_text`: "Chie (seat 3)").
-
-The game and its owner grant are saved in one transaction, so a game never exists without an owner.
+Only a token's SHA-256 is stored, compared in constant time; a write is recorded under its actor, never its token.
 """
 
 from __future__ import annotations

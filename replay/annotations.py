@@ -1,8 +1,6 @@
 """Annotations: comments for teaching, anchored to a version of a game, in a stream of their own.
 
-Each game's annotations live in a separate stream (id derived from the game's id), never in the game's
-stream: annotating never conflicts with recording, and undo never erases commentary (an annotation anchored
-to an undone move stays, marked as such by the readers). Edits and deletions are events too.
+So annotating never changes the game's version and undo never erases commentary.
 """
 
 from __future__ import annotations

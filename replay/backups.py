@@ -1,26 +1,8 @@
-"""A club's whole archive as a folder of exports: backing up every game of a store, and restoring a backup
-into a store (the same one after a loss, or another: SQLite to Redis when a club goes to production).
+"""A club's whole archive as a folder of exports: backing up every game of a store, and restoring a backup into a
+store (docs/operations/backups.md).
 
-A backup is a folder holding one file per game, ``<game_id>.json``, exactly what ``heronlog export --format
-json`` prints for that game (:func:`replay.exports.json_text`: every event, undone moves, amendments and
-annotations included), and ``index.json``: the backup's format, the heronlog version that wrote it, when, and
-per game its id, title, players, status, parent, version (its number of events), file name, size and SHA-256.
-Every game is backed up: public and private ones, forks, abandoned and finished games, and games recorded under
-rules this build no longer replays (an export needs no rules). The games are found in the store's log itself, not
-in the list of games. A game whose stored events are damaged is reported and left out (``failed`` in the index),
-and the others are backed up all the same.
-
-A restore imports each game exactly as ``heronlog import`` does (:func:`replay.exports.refold`: every event
-re-decided with the rules, nothing written unless the whole log refolds), keeping its id, parents before their
-forks. A game the store has already, with the same export, is counted as already there (restoring twice is
-safe); one it has with a different export is a conflict and is left alone; a file that fails its checksum or
-the rules is reported with its position, and the other games restore all the same.
-
-Access does not travel. Tokens are never stored (only their hashes, in each game's access stream), and an
-export does not hold the access stream, so a backup holds no token and no hash of one: a stolen backup opens
-no game of the club's. Each game restored gets a fresh owner token instead (``GameLog.import_log`` saves it
-with the game, as for any import through the API), which the caller must hand to the club; the old
-owner and seat tokens do not work on the restored copy. A game found already there keeps the access it has.
+A backup is plain exports with an index of checksums; a restore imports each game with every check, keeping its
+id, and can be run again.
 """
 
 from __future__ import annotations

@@ -1,21 +1,7 @@
-"""The warm cache: the folds a process keeps between requests, bounded by their bytes (issue 28).
+"""The warm cache: the folds a process keeps between requests, bounded by their bytes.
 
-Every store of a game log reads through the eventsourcing library's repository, which keeps the folds it reads
-in a cache and brings a cached fold up to date with the events written since (``fast-forward``). The library's
-cache counts entries; a game's fold weighs from a few kilobytes to tens of megabytes (every state along the
-line, for a long game), so a count says nothing about memory. :class:`WarmCache` is that cache bounded by an
-estimate of its bytes instead: one per game log, shared by all its stores (a game's id is unique across
-them), least recently used first out. Besides the folds it keeps what the game log derives from a game to
-answer history queries quickly (the states of versions no longer on the line of play, and which version stands
-where on it: :mod:`replay.application`), under keys of their own.
-
-The estimate (:func:`estimated_bytes`) is a model measured with ``tracemalloc`` (the bench prints it beside
-the worker's real memory): a state along a game's line shares most of its structure with the one before it
-(about 1.5 KB each); a state rebuilt from a snapshot shares nothing (a hundred kilobytes or more); a game's
-catalog is shared by every game played with it (:func:`replay.rules.shared_catalog`) and counted once.
-
-It is the one seam for warm reads: ``HERONLOG_CACHE_MB`` sets the budget (0 turns caching off), and
-:meth:`WarmCache.stats` feeds ``/metrics``.
+A fold weighs a few kilobytes to tens of megabytes, so the budget (``HERONLOG_CACHE_MB``) counts estimated bytes,
+not entries (docs/architecture/list-and-cache.md#warm-reads).
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
 """Which event store heronlog uses, and how the eventsourcing library is told about it.
 
-Three stores, chosen by configuration and never by code (STYLE habit 10):
-
-* ``sqlite`` (the default): the library's embedded SQLite module, one file in the data folder
-  (``HERONLOG_DATA``, default ``./data``);
-* ``redis``: heronlog's own persistence module ``replay.store`` against ``REDIS_URL``;
-* ``memory``: the library's in-memory module, for tests and demos.
-
-``REDIS_URL`` alone switches the default from SQLite to Redis; ``HERONLOG_STORE`` (or ``--store``) names the
-store explicitly. :data:`STORE_VARIABLES` is the table of every environment variable the store settings are
-read from (``api.server.environment`` adds the server's); :meth:`StoreConfig.from_environ` reads through it.
+Three stores, chosen by configuration and never by code: ``sqlite`` (the default), ``redis`` (``replay.store``)
+and ``memory``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,6 @@
 """Command functions: decide what happens to a game and return the events that say so.
 
-Each function takes the current :class:`~replay.game.Game` (never mutating it) and returns new events, or
-raises an error and returns nothing. All checks happen here, before any event exists: the rules engine
-validates moves, seeded chance outcomes are drawn, timestamps are read. Folding the events later
-(:mod:`replay.game`) never validates again.
+Everything is decided here, before an event exists, so folding an event never validates, draws or reads the clock.
 """
 
 from __future__ import annotations
@@ -45,7 +42,7 @@ from replay.game import Game, MoveRecord
 COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange")
 MODES = ("table", "seeded")
 SOLO = ("easy", "medium", "hard")
-"""The solo rival's difficulties (RULES R-SO01)."""
+"""The solo rival's difficulties (R-SO01)."""
 MAX_REASON = 500
 """The longest reason an abandonment keeps, in characters."""
 
@@ -136,7 +133,7 @@ def normalise_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
         normal["expansions"] = list(expansions)
     override = setup.get(CATALOG_OVERRIDE, False)
     if not isinstance(override, bool):
-        raise InvalidSetup(f"{CATALOG_OVERRIDE} is true or false", **{CATALOG_OVERRIDE: repr(override)})
+        raise InvalidSetup(f"{CATALOG_OVERRIDE} is true or false", details={CATALOG_OVERRIDE: repr(override)})
     if override:  # only ever there when true: every other setup keeps its shape
         normal[CATALOG_OVERRIDE] = True
     return {**normal, "solo": solo} if solo is not None else normal

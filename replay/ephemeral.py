@@ -1,17 +1,5 @@
-"""Short-lived records kept beside a store's events: counters for rate limits and receipts of answers that carry
-a secret. What is here may be forgotten without losing a game: the events are the truth.
-
-* **Counters** (:meth:`Ephemeral.hit`): fixed-window counts, such as the writes of one token in the current
-  minute. In Redis they are shared by every process; on SQLite and in memory each process counts its own.
-* **Receipts** (:meth:`Ephemeral.add` / :meth:`Ephemeral.get`): the answer to a creation that handed out a
-  token (a new game's owner token, a seat token) cannot be rebuilt from the log, where only a token's hash is
-  kept. Its receipt is kept for a short while (``RECEIPT_SECONDS``), so a retry with the same
-  ``Idempotency-Key`` gets the same token back (:mod:`replay.idempotency`). A receipt is written before the
-  events it describes and lives in the store's own database (a table of the SQLite file, a key under the
-  store's hash tag in Redis), so a creation interrupted by a crash is finished by its retry, never done twice.
-
-Each store of a game log has one (``replay.stores.GameStore.ephemeral``): memory, SQLite, or Redis
-(:mod:`replay.store.ephemeral`).
+"""Short-lived records kept beside a store's events: counters for rate limits and receipts of answers that carry a
+secret. What is here may be forgotten without losing a game: the events are the truth.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """The replay layer's errors: one hierarchy with the rules engine's (``domain.errors.DomainError``).
 
-Each has a stable machine ``code``, a human ``message`` and ``details``; ``rule`` is None here, since these
-errors are about the log, not about the rules. The API turns every ``DomainError`` into its one error envelope.
+Each has a stable machine ``code``, a human ``message`` and ``details``; ``rule`` is None here, since these errors
+are about the log, not about the rules. ``InvalidSetup`` is the engine's own, re-exported: the log's checks of a
+setup and the engine's refuse a setup with one class. The API turns every ``DomainError`` into its one error
+envelope.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.errors import DomainError
+from domain.errors import InvalidSetup as InvalidSetup  # noqa: PLC0414 (re-exported, as mypy strict asks)
 
 
 class ReplayError(DomainError):
@@ -115,12 +118,6 @@ class InvalidAnnotation(ReplayError):
     """An annotation's text, glyph, target or version is not acceptable."""
 
     code = "invalid_annotation"
-
-
-class InvalidSetup(ReplayError):
-    """A game's setup is malformed (players, mode, options)."""
-
-    code = "invalid_setup"
 
 
 class InvalidLog(ReplayError):

@@ -1,12 +1,8 @@
-"""The domain events of a game's stream and of its annotation stream (DESIGN §3).
+"""The domain events of a game's stream and of its annotation stream (docs/architecture/events.md).
 
-Events are frozen, past-tense, module-level dataclasses with plain JSON payloads (STYLE habit 4). Their class
-names and module path are stored with every event, so they are a contract: change one only with a new
-``class_version`` and an ``upcast_vN_vN+1`` static method (the library's mapper calls it when an old event is
-read). No ``slots=True``: the library rebuilds events through ``__dict__``.
-
-"Decide once, apply many": every field is decided before the event exists (the move's legality, the seeded
-chance outcomes, the timestamp, who did it); folding an event never validates, draws or reads the clock.
+Events are frozen, past-tense, module-level dataclasses with plain JSON payloads. Their class names and module
+path are stored with every event, so they are a contract: change one only with a new ``class_version`` and an
+``upcast_vN_vN+1`` static method.
 """
 
 from __future__ import annotations
@@ -117,7 +113,7 @@ class MovesRedone(DomainEvent):
 @dataclass(frozen=True)
 class MoveResolved(DomainEvent):
     """A move really played in place of a later recorded move that no longer fitted after an amendment (a
-    *resolution*, DESIGN §3): written in the same atomic write as its ``MoveAmended``, just before it.
+    *resolution*, docs/api/amend.md): written in the same atomic write as its ``MoveAmended``, just before it.
 
     ``replaces`` is the version of the recorded move it stands in for (which stays in the log). Folding this
     event only records the move (with its own version, words, seat and chance outcomes); the ``MoveAmended``

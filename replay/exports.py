@@ -1,30 +1,7 @@
 """The full log as JSON, and its import: every event of a game and of its annotations, refolded on the way in.
 
-An export is self-contained (setup, catalog, rules version and every event in order, undone moves and
-amendments included), so a game moves between heronlog installations intact. Importing re-decides every
-event against the rules (moves must be legal, seeded chance outcomes must be what the seed draws, undo and
-redo must fit the line of play) and reports *every* problem with its position; nothing is written unless
-the whole log refolds. Exporting an imported game gives back the same document.
-
-An import is untrusted: nothing in it is taken on its word that the API would not have taken from a client.
-
-* **Words are recomputed**: each move's description is said again by the rules engine, never read from the
-  file (a forged one would show in the timeline and the text record).
-* **Who acted** is an actor the game has (``owner``, or ``seat:N`` of a seat that takes tokens), acting as
-  such a token may: a seat records, undoes, redoes and amends its own seat's moves only, only the owner
-  abandons, a seat edits and deletes its own comments only.
-* **Texts** follow the rules of :mod:`replay.text` and the API's lengths (names 40, title 120, reason 500,
-  comment 4,000); an ``idempotency_key`` is 1 to 200 printable characters, as the header, and names one
-  write; no string holds a lone surrogate.
-* **Dates** are real: from 2000 on, none after the moment of the import (a few minutes' grace for clocks
-  that differ), no event long before the game began. The game keeps its date as when it was played; the list
-  of games shows it where it was imported (:func:`replay.index.entry_for`).
-* **The catalog** is the one this build packages for such a game, unless the export declares a catalog of its
-  own (``setup.catalog_override: true``): the game is then marked so on every page (the export of a game with
-  such a catalog declares it).
-* **A parent** is a game here (``parent_version`` says which games there are) that had that version, and not
-  the game itself.
-* **Size**: an import holds at most ``max_events`` events (``IMPORT_MAX_EVENTS``), counted before any is read.
+An import is untrusted: it is folded again with every check, and nothing is taken from the file that the API would
+not take from a client (docs/api/resources.md#imports).
 """
 
 from __future__ import annotations

@@ -1,19 +1,7 @@
 """The game aggregate: an immutable fold of a game's events, and the projector that builds it.
 
-A :class:`Game` is what the log knows about one game at one version: its setup, every move ever recorded
-(:class:`MoveRecord`, kept even when undone), the **line of play** (the versions of the effective moves, in
-order), what can be redone, the audit of undo/redo/amend, and the rules-engine states along the line.
-
-The projector :func:`project_game` is a plain function (STYLE: eventsourcing's functional aggregate): for
-each event it returns a new ``Game``; it never validates, never draws a random number and never reads the clock
-("decide once, apply many"). Keeping every state along the line (they are immutable and share structure)
-makes undo to any point O(1) and a replay step free; a game rebuilt from a snapshot starts with only its
-current state and rebuilds the earlier ones the first time they are needed.
-
-:func:`history` reads the same fold without the rules (no states), in time linear in the events: with a
-:class:`GameSnapshot`, which keeps a state and not a history, it restores a game (:func:`restore`). A game
-recorded under rules this build does not replay is folded the same way, read as recorded, without states
-(:attr:`Game.playable`), until a ``RulesUpgraded`` event moves it to rules it replays.
+The projector is a plain function (eventsourcing's functional aggregate) that never validates, draws or reads the
+clock; keeping every state along the line makes undo and replay steps lookups.
 """
 
 from __future__ import annotations

@@ -1,15 +1,7 @@
-"""Whether the store serves, shard by shard, for ``GET /readyz``; and the version of heronlog that answers
-(``/healthz``, the OpenAPI document, a backup's index).
+"""Whether the store serves, shard by shard, for ``GET /readyz``; and the version of heronlog that answers.
 
-Health tells what requests meet (issue 27.4). It once said "redis answered PING" while every request was
-refused (a cluster without full coverage, a master out of memory), because it asked another question, of one
-node, with another client. Now each store (each shard) is asked through its own client, on its own hash tag, by
-the way requests go: a read of its log's counter, and a short write beside it (``{tag}:health``, expiring
-after a minute) which fails exactly when a move would (out of memory, read-only replica, disk errors, the
-slot's master down). With ``REDIS_WAIT_REPLICAS``, the write must also reach the replicas, as a move must. A
-shard is ``ok``, ``read-only`` (reads work, writes are refused) or ``unavailable``; the whole is ``ok`` when every
-shard is, ``unavailable`` when none serves, and ``degraded`` in between (the process still records the games of
-the shards that serve). Every probe has a deadline (:data:`PROBE_SECONDS`).
+Each shard is asked the way requests go (a read and a short write on its own hash tag), so readiness fails exactly
+when a move would.
 """
 
 from __future__ import annotations

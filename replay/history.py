@@ -1,10 +1,4 @@
-"""Walking a game's history: one traversal feeds every reader (STYLE habit 11, python-chess's visitor).
-
-:func:`walk` goes along the line of play once, handing each visitor the move, the state before and after it,
-and where it happened (round, turn, seat). The timeline, the text record and the score timeline are visitors;
-none of them re-implements the traversal. (A game's result for the outcome loggers, BG Stats and BGG, is read
-from its final state: :mod:`replay.plays`.)
-"""
+"""Walking a game's history: one traversal feeds every reader (python-chess's visitor)."""
 
 from __future__ import annotations
 

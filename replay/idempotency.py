@@ -1,23 +1,7 @@
-"""Idempotency: one mechanism, the log's (DESIGN §5, "Idempotency-Key").
+"""Idempotency: one mechanism, the log's (docs/api/idempotency.md).
 
-A client that did not get the answer to a write (a phone losing its connection) sends it again with the same
-``Idempotency-Key``. The write must not happen twice, and the retry must get the answer the first attempt got.
-
-* **Writes to a game** (moves, undo, redo, amend, abandon, comments, withdrawing a seat's tokens): the key is
-  recorded in the write's own events. A retry finds it in the stream's fold (:class:`replay.game.Game`
-  ``keys``), checks that it asks for the same thing (the same moves, or the same decision re-made on the game
-  as it stood before the recorded write), and its answer is rebuilt from the log as it stood right after that
-  write: the same answer, byte for byte. A key that comes back with another request is refused
-  (:class:`KeyReused`): it would otherwise be answered as recorded while nothing was.
-* **Writes that hand out a token** (a new game's owner token, when a game is created, forked or imported; a
-  seat token): the log keeps only a token's hash, so the answer cannot be rebuilt from it. A **receipt**
-  (:class:`Receipt`: the request's fingerprint, the game and the token) is kept briefly beside the store's
-  events (:mod:`replay.ephemeral`), written *before* the events it describes: a retry that finds a receipt
-  whose events are missing (the first attempt crashed in between) writes them with the receipt's game id and
-  token, so the write happens once, whatever crashes.
-
-The caller chooses the key's scope: a write to a game is scoped by the game (and the token that may write to
-it); a creation has no game yet, so the API scopes its key by who sent it before handing it here.
+A write's ``Idempotency-Key`` is stored with its events, so a retry is answered from the log however late it
+comes; only answers carrying a new token are kept apart, briefly, as receipts.
 """
 
 from __future__ import annotations

@@ -1,48 +1,8 @@
-"""The list of games: a read model that answers a page in O(page), across every store (DESIGN §3, issue 28).
+"""The list of games: a read model that answers a page in O(page), across every store.
 
-**Where it comes from.** Each store keeps one index stream (:class:`replay.events.GameIndexed` events), written in
-the same atomic write as each new game's first event: the list never shows a game that does not exist nor misses
-one that does. The list itself is a projection of that stream, kept beside the store's events and sorted by when
-each game was listed (created here, or imported here: the entry's time): a sorted set and a few hashes under the
-store's hash tag in Redis (:mod:`replay.store.index`), indexed tables in the SQLite file
-(:mod:`replay.index_sqlite`), dictionaries in memory (:class:`MemoryListing`). The projection records how far
-along the index stream it is; every page first brings it up to date (the check rides on the page's own query), so
-a game created by any process is listed by the next page any process answers. An archive written before the
-projection existed is projected on its first page, once (a migration that may run twice at once: adding an entry
-is idempotent).
-
-**What a row holds.** What the list shows and searches without loading a game (title, players, mode,
-privacy, parent, when it was listed, the words of its title and players), its version read from the game's own
-stream in the same round trip as the page, and its summary (status, round, winner, and the game's own date:
-an import's is when it was played, not when it came), written by each write
-that changes it (:meth:`GameIndex.noted`: a round's end, the end of a game, an abandon, an undo across
-either; a few writes per game). A summary never written (an archive projected from its index stream) is
-worked out from the game the first time a page shows it; one left behind by a process that stopped between a
-write and its summary is put right by any process that holds the game warm when a page shows it, or by the
-game's next change.
-
-**Paging.** Newest first, by (time listed, game id). A page names the next one by the last game it shows
-(a cursor, :class:`Key`), so paging through the list while games are created shows every game once; a page
-by ``offset`` works too (O(log n + page) on Redis). Several stores (shards): each answers its own page from
-the cursor and the pages are merged (O(page x stores)).
-
-**Search.** Case-insensitive, by words: every word of the search must start a word of the game's title or of
-one of its players' names (``chie`` finds "Chieko", ``club night`` finds "Club night 12"); private games are
-never found. Each store keeps, per word, its public games sorted by time, and the distinct words sorted
-alphabetically with how many games each has. A search expands each of its words to the indexed words it
-starts (:data:`EXPANSION_MAX` at most), takes the word with the fewest games as the driver, and:
-
-* when the search is one word that starts one indexed word, pages through that word's games directly: exact
-  and O(page), however many games have it;
-* when each of its words starts one indexed word, takes the intersection of their games (the store's own
-  set intersection): exact, however many games have them;
-* when the driver's games number :data:`SEARCH_CAP` or fewer, gathers them all and checks the other words
-  against each game's words: exact, whatever the archive's size;
-* otherwise (a word so short or common that it starts too many games) looks through the newest
-  :data:`SEARCH_CAP` games (of the driver's word, when it is one word; else of all), checking every word, from
-  the page's cursor on and only until the page is full (such words match often): the page holds the newest
-  games found among those, and the answer says the count is a lower bound and the search may be cut short
-  (``complete`` false: "refine your search").
+A projection of each store's index stream, paged by cursor and searched by words
+(docs/architecture/list-and-cache.md); Redis and SQLite keep it in :mod:`replay.store.index` and
+:mod:`replay.index_sqlite`, memory in :class:`MemoryListing`.
 """
 
 from __future__ import annotations

@@ -1,21 +1,4 @@
-"""The list of games of a SQLite store: indexed tables in the store's own file (:mod:`replay.index`).
-
-Tables, beside the library's ``stored_events``:
-
-=============================  ================================================================================
-``heronlog_games``             one row per game: its key (creation time, id), whether it is public, its index
-                               entry (JSON) and its words; indexed by time (public games, and every game)
-``heronlog_game_summaries``    a game's summary (status, round, winner) as of a version; kept apart, so a
-                               summary written before its game is projected is not lost
-``heronlog_game_words``        (word, time, game) for every word of every public game: a word's games by time
-``heronlog_words``             each indexed word and how many games have it (a search's plan)
-``heronlog_listings``          how far the projection is along the index stream, and how many games it holds
-=============================  ================================================================================
-
-A page is one read transaction: where the projection stands, the page's keys (:func:`replay.index.answer`,
-each step one indexed query), then its rows with each game's version, read from ``stored_events`` by its
-primary key.
-"""
+"""The list of games of a SQLite store: indexed tables in the store's own file (:mod:`replay.index`)."""
 
 from __future__ import annotations
 

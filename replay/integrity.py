@@ -1,21 +1,8 @@
 """An integrity check inside every stored record: flipped bytes in a stored event or snapshot are found when it is
-read, never served (issue 27.5).
+read, never served.
 
-:class:`CheckedMapper` is the eventsourcing library's mapper with one more step, on every store (Redis, SQLite,
-memory): each stored state starts with :data:`MAGIC` and an 8-byte BLAKE2b digest of the record's originator id,
-version, topic and state, so a byte changed anywhere in what identifies or holds an event (the seat of a move,
-the version of an event, a snapshot's coins, an event of another game indexed in this one) fails the check.
-Reading such a record raises :class:`CorruptRecord`, which names the stream and the version; the game log turns it
-into ``game_corrupt`` for that game only.
-
-Records written before the check (archives older than it) have no digest: their state is JSON, which never starts
-with the byte ``0xff`` of :data:`MAGIC`, and they are read as they always were (``heronlog verify`` counts them).
-
-Why a digest rather than the library's cipher (``CIPHER_TOPIC``, AES-GCM, which authenticates too): the cipher
-needs a key that every server and every backup must keep, and a lost key would make the whole archive unreadable;
-it also hides the stored events from the operator's own tools. A digest needs no secret. It does not stop someone
-who can write to the store from forging a record (they could rewrite the digest too): it finds damage, which is
-what the issue asks. The cost of each is on docs/performance/index.md ("Integrity").
+:class:`CheckedMapper` adds an 8-byte BLAKE2b digest to every stored state; a digest needs no key (unlike the
+library's cipher), and finds damage rather than forgery. Records written before it are read as they were.
 """
 
 from __future__ import annotations

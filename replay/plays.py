@@ -1,34 +1,5 @@
 """A game's result as the outcome loggers take it: BG Stats (a play file, and the one-play create-play link) and
-BoardGameGeek's play log (XML).
-
-Three shapes, each the one its receiver reads (the sources are listed in docs/api/exports.md and in the header
-of tests/unit/replay/fixtures/plays.json, whose fixtures the tests hold these shapes against):
-
-* :func:`bgstats_file` -- the shape of BG Stats' own export of a play (a ``.bgsplay`` file: ``games``,
-  ``players``, ``locations``, ``plays`` and ``userInfo``, tied together by **integer** ids, ``playerRefId`` and
-  ``gameRefId``; scores are strings, dates UTC ``yyyy-MM-dd HH:mm:ss``). BG Stats imports it as a play.
-* :func:`bgstats_link_play` -- the JSON that apps hand BG Stats in its create-play link
-  (``https://app.bgstatsapp.com/createPlay.html?data=<the JSON, URL-encoded>``): one play, ``sourceName``,
-  ``sourcePlayId``, ``playDate``, one ``game`` object and the ``players``. Every boolean is sent, false too: the
-  Android app refuses a link that leaves one out.
-* :func:`bgg_play_xml` -- a play as BoardGameGeek's play log holds it (its XML API's ``<plays><play>``: date,
-  length, incomplete, the item, and each player's name, start position, score, win and new).
-
-What the archive knows and the formats say differently:
-
-* **People, not seats.** A player keeps one ``sourcePlayerId`` across games: their name in this archive, with
-  blanks around it dropped and case folded (names are compared so when a game is created), so BG Stats matches
-  "Aiko" of every game to one person.
-* **Finished or not.** A game that is over is a play with a winner. One that is not (in progress, or
-  abandoned) is never exported as won: the file marks it ``ignored`` (BG Stats' "leave out of the statistics")
-  with no winner and says why in ``comments``; BGG's record says ``incomplete="1"`` and ``nowinstats="1"``;
-  the create-play link has no way to say it, so it refuses (:class:`GameUnfinished`).
-* **The solo rival is not a person.** In the file it is a player marked ``isNpc`` (as BG Stats marks its
-  automated players); in the link and in BGG's record only the person plays, and wins when they beat the
-  rival (rank 1); the rival's score is said in the comments.
-* **Matcha.** The file records an expansion play of "The White Castle: Matcha" (a game entry with
-  ``isExpansion: 1``); the link (which has no expansion field) and BGG's record say it in ``board`` /
-  ``comments``.
+BoardGameGeek's play log (XML), each in the shape its receiver reads (docs/api/exports.md).
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
 """The replay layer's one door into the rules engine: building opening states and re-applying recorded moves.
 
-Everything the log does with the rules goes through here, so that pinning a game to the rules version it was
-recorded under happens in one place. New games are recorded under ``domain.RULES_VERSION``; a game recorded
-under another version is replayed under its own (the engine plays every version of ``domain.RULES_VERSIONS``:
-``COMPATIBLE``). A game of any other version is never replayed under different rules: it is read as recorded
-(its moves, words, undo and amendments), without engine states, so that it is still listed, exported and backed
-up, and what needs its states is refused with :class:`RulesVersionUnsupported`. ``revalidate`` (dry-run) tells
-which stored games the current rules would reject (:func:`first_refusal`); ``heronlog upgrade`` moves the games
-that pass to the current rules with a ``RulesUpgraded`` event, except a seeded game whose rules this build still
-replays and whose draw the new rules would change (:func:`draw_kept`).
+So pinning a game to the rules version it was recorded under happens in one place (docs/engine/rules-versions.md).
 """
 
 from __future__ import annotations

@@ -1,21 +1,7 @@
-"""When a game's snapshot is taken, and who writes it (DESIGN §3, "Snapshots").
+"""When a game's snapshot is taken, and who writes it (docs/architecture/events.md#snapshots).
 
-A snapshot is the game's fold at one version (:class:`replay.game.GameSnapshot`), kept by the library's snapshot
-store so that reading a long game, or any past version of it, folds only the events after the nearest one. They
-are an optimisation only: the events are the truth, and a game whose snapshot is missing or refused folds from
-an earlier one (or from its first event).
-
-The policy: a snapshot at every round's end and at least every :data:`SNAPSHOT_EVERY` events, at versions
-spread by the game's id (:func:`snapshot_phase`). The writer: in the request that crosses the mark, or, with
-``SNAPSHOTS_IN_BACKGROUND`` (``heronlog serve`` turns it on), from a thread of each process
-(:class:`SnapshotWriter`), so the write that crossed it answers without waiting.
-
-Restoring (:func:`restore_latest`): a snapshot holds a game's state, not its history
-(:class:`replay.game.GameSnapshot`), so a game is restored from its nearest snapshot *and* the events the
-snapshot summarises, which are read anyway to rebuild the history without the rules. They are also what the
-snapshot is checked against: it must end on the very event stored at its version, with the same line of play.
-One that does not (written from a fold that was stale, or damaged), or that fails its integrity check, is
-dropped from the store and the next earlier one is tried; without any, the game is folded from its first event.
+At every round's end and every 50 events, from a phase drawn from the game's id; stored by a thread of its own in
+``heronlog serve``, so a move's answer never waits for one.
 """
 
 from __future__ import annotations

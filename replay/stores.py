@@ -1,17 +1,5 @@
-"""The stores a game log writes to: one eventsourcing application per store, and the router that picks the store
-of a game (DESIGN §3, §4).
-
-A :class:`GameStore` is one eventsourcing ``Application``: an event store with its notification log, a
-snapshot store, and the cache of folded streams (the game log's :class:`replay.cache.WarmCache`, shared by all
-its stores and bounded by bytes). It holds whole games: a game's own stream, its annotation stream and its
-access stream always live in the game's store, so every write to a game is one atomic write to one store (on
-Redis, every key it touches shares the store's hash tag). Beside its events it keeps its list of games
-(:mod:`replay.index`) and its short-lived records (:mod:`replay.ephemeral`).
-
-One store is the usual case. On Redis, several stores ("shards", named ``GameLog0``, ``GameLog1``...) each get
-their own hash tag, so Redis Cluster spreads them over its masters; :class:`Stores` is the router that picks a
-game's store from its id alone (:func:`replay.store.shards.shard_index`), so nothing is looked up. The game log
-(:class:`replay.application.GameLog`) asks the router and never knows how many stores there are.
+"""The stores a game log writes to: one eventsourcing application per store, and the router that picks the store of a
+game from its id (docs/operations/scale-out.md).
 """
 
 from __future__ import annotations

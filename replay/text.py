@@ -1,24 +1,8 @@
-"""What text a game may hold: the rules for names, titles, colours, reasons and annotations, in one place.
+"""What text a game may hold: the rules for names, titles, colours, reasons and annotations, in one place
+(docs/api/limits.md#text).
 
-Everything people type is shown again: on the pages, in the text export, in a terminal that prints a log. A
-few characters break those places or lie about what they show, so every text field of a game is checked
-before an event holds it (:func:`checked`), whether it came from the API, an import or the command line:
-
-* a **lone surrogate** (``"\\ud800"`` in JSON) is not a character at all: no store can write it as UTF-8;
-* **control characters** (C0 such as NUL, BEL, ESC, CR; DEL; C1) drive terminals and break one-line records:
-  refused, except a line break or a tab in the texts that may have several lines (annotations, reasons), where
-  CR LF and CR are read as LF;
-* **bidirectional overrides and isolates** (U+202A..U+202E, U+2066..U+2069) reorder what follows them on
-  screen ("Trojan Source"): refused;
-* other **invisible characters** (zero-width space, joiners, BOM...) are removed from both ends of a text, and
-  ignored when names are compared.
-
-Text is kept in Unicode's composed form (NFC): ``é`` typed as one character or as ``e`` + U+0301 is one name.
-:func:`name_key` is how two names compare: two players whose names look the same on screen are refused in one
-game (``Ann`` and ``Ann`` + zero-width space; ``Аnn`` with a Cyrillic ``А``; ``ﬁ`` and ``fi``).
-
-:func:`printable` is the other side: how a text export writes a text that was stored before these rules (or
-holds a line break): never a control character raw.
+Texts are shown again on pages, in exports and in terminals, so control characters and bidirectional overrides are
+refused and names that look alike are one name.
 """
 
 from __future__ import annotations
@@ -26,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 
+from domain.errors import DomainError
 from replay.errors import ReplayError
 
 
@@ -113,7 +98,7 @@ def checked(
     max_length: int,
     multiline: bool = False,
     allow_empty: bool = False,
-    error: Callable[..., ReplayError] = InvalidText,
+    error: Callable[..., DomainError] = InvalidText,
     **details: object,
 ) -> str:
     """``value`` as a game keeps it (NFC, without blanks or invisible characters at its ends), or ``error``

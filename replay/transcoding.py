@@ -1,14 +1,7 @@
-"""A faster reader of the stored events' JSON, behind the eventsourcing library's own seam (``TRANSCODER_TOPIC``,
-set in :class:`replay.stores.GameStore`'s environment; remove it and the library's transcoder reads the same
-bytes).
+"""A faster reader of the stored events' JSON, behind the eventsourcing library's own seam (``TRANSCODER_TOPIC``).
 
-:class:`FastJSONTranscoder` writes exactly what the library's ``JSONTranscoder`` writes, and reads it with msgspec
-instead of the standard library's ``json`` with an ``object_hook``: a long game is read whole for an export,
-``changes?since=0`` or a cold read (about 20,000 events for the longest), and decoding each event was most of
-that time. The values the library encodes as ``{"_type_": name, "_data_": ...}`` (times, UUIDs, decimals) are
-revived by the library's own transcodings, inner ones first, as its ``object_hook`` does. A record msgspec cannot
-read (JSON's non-standard ``NaN``, which the standard library writes for a float NaN) is read by the library's
-decoder. A unit test holds both readers equal on every event type.
+It reads the same bytes the library's transcoder reads, with msgspec; remove the setting and the library's reads
+them.
 """
 
 from __future__ import annotations

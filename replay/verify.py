@@ -1,21 +1,5 @@
-"""``heronlog verify``: read every stored record of every store, fold every stream, and check every snapshot
-against the events it summarises (issue 27.5).
-
-What it reports, per store (shard):
-
-* **damaged records**: an event or snapshot that fails its integrity check (:mod:`replay.integrity`) or cannot be
-  read;
-* **broken streams**: a stream whose versions are not an unbroken run (an event missing), or whose events do not
-  fold (a game through the rules, annotations and grants through their own folds);
-* **bad snapshots**: one that does not restore, or restores to another state, line of play or history than the
-  fold of its events at its version (``--drop-bad-snapshots`` deletes them: a game then reads from its events,
-  as it does already whenever a read meets one);
-* **the list of games**: an entry naming a game the store does not hold, and a game missing from it.
-
-It also counts what it cannot check: records written before the integrity check existed (read, not proved
-intact), and games recorded under rules this build does not replay (read as recorded; ``heronlog upgrade``).
-Nothing is written unless ``--drop-bad-snapshots`` is given. It reads the whole store: run it when the club can
-spare the time (about the time of a backup).
+"""``heronlog verify``: read every stored record of every store, fold every stream, and check every snapshot against
+the events it summarises (docs/cli.md#verify).
 """
 
 from __future__ import annotations

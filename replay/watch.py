@@ -1,21 +1,6 @@
 """Waking a game's spectators as soon as the game changes, instead of each of them polling the store.
 
-A store that can block until something is committed (Redis: ``XREAD BLOCK`` on an application's notices
-stream, see :mod:`replay.store.subscription`) gets one :class:`ChangeWatch` per application (per shard) and
-process. Its thread follows the application's notification log and notes, for each game, the id of the latest
-notification about it, and wakes whoever waits for that game.
-
-A spectator's stream takes a :meth:`ChangeWatch.mark` *before* it reads the game, then
-:meth:`ChangeWatch.wait`\\ s for a notification about that game above the mark. Notification ids rise in commit
-order, so whatever is committed after the read has an id above the mark: nothing is missed, however the
-stream's and the watch's threads interleave (an event committed between the mark and the read wakes the
-stream once more, and its next read finds nothing new).
-
-One blocking read per shard and process, whatever the number of spectators. The thread runs only while someone
-waits: after :data:`IDLE_SECONDS` with no waiter it stops, so a process that serves no spectator reads nothing
-(the load of recording moves is not taxed by it), and the next mark starts it again from the log's end. When
-the store fails, the thread stops and wakes every waiter (each stream re-reads the game and ends if the store
-does not answer, and the browser reconnects); the next mark starts it again.
+On Redis one blocking read per process follows each shard's notification log while someone watches.
 """
 
 from __future__ import annotations

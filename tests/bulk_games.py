@@ -1,4 +1,4 @@
-"""Many games at once, for the tests and benches of the list of games (issue 28).
+"""Many games at once, for the tests and benches of the list of games.
 
 Creating a game through the game log sets up the rules engine's opening (several milliseconds), so ten thousand
 games would take minutes. :func:`write_games` writes what the game log's creation writes, in the same

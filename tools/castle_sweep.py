@@ -1,15 +1,4 @@
-"""Deal the castle of many seeded games and report every room left one colour (R-S05, decision C.9).
-
-R-S05 says every castle room shows two die-tile colours or more. Before decision C.9 (rules 0.1.0), 33 seeds of
-0-9,999 broke it at every player count (seed 94 first: diplomat room 2 all white); this sweep is how that is
-seen, and how its absence is checked. Each game is dealt only as far as its castle's last die tile (the cards,
-the Daimyo and the tiles, drawn exactly as `domain.new_game` draws them): about twice as fast as a whole setup.
-
-    .venv/bin/python tools/castle_sweep.py                      # seeds 0-9,999 at 2, 3 and 4 players
-    .venv/bin/python tools/castle_sweep.py --seeds 3000 --rules-version 0.1.0
-
-The exit status is 1 when some room is one colour. tests/unit/test_castle_sweep.py runs a sample of it.
-"""
+"""Deal the castle of many seeded games and report every room left one colour (R-S05, decision C.9)."""
 
 from __future__ import annotations
 

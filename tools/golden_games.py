@@ -1,16 +1,4 @@
-"""Write the golden games of tests/unit/domain/golden/ (run with the venv python from the repository root).
-
-Each golden game is a seeded game played by a seeded "eager" random player (it prefers acting over declining),
-recorded move by move with every chance move, together with the catalog it was played with and the final score
-sheets the engine computed. The test replays it in table mode and compares. Regenerating a file replaces its
-expectations: check the new score sheets by hand (see the ``hand_check`` of the 2-player game) before
-committing. The solo games (one player against the rival, R-SO01..R-SO06) go to ``golden_solo/``: their
-chance moves include every solo card the rival revealed, and their ``rival_log`` the rival's turns in words. The
-Matcha games go to ``matcha/golden/`` with their ``expansions``, and the Tokugawa games (the solo rival with
-Matcha, R-TK01..R-TK07) to ``tokugawa/golden/``.
-
-    .venv/bin/python tools/golden_games.py
-"""
+"""Write the golden games of tests/unit/domain/golden/ (run with the venv python from the repository root)."""
 
 from __future__ import annotations
 

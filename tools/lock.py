@@ -1,15 +1,6 @@
 """Write docker/constraints.txt: the exact version of every package the Docker image installs.
 
-The image builds from this file (``pip wheel --constraint``), so a rebuild installs what was tested, not
-whatever is newest that day. To update the image's packages (a security fix, a new release):
-
-    .venv/bin/python tools/lock.py        # resolve pyproject.toml's runtime dependencies afresh, with pip
-    make test                             # the tests run against the venv, and test_docker checks the pins
-
-pip resolves ``pip install .`` for this machine's Python (the image's minor version, 3.11) without installing
-anything (``--dry-run --report``); the result, and the setuptools that builds heronlog's wheel, are written
-with ``==`` pins. tests/unit/test_docker.py fails when a runtime dependency is missing from the file or a pin
-falls outside pyproject.toml's ranges.
+Run after a dependency changes; ``make test`` fails if a runtime dependency is unpinned or out of range.
 """
 
 from __future__ import annotations

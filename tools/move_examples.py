@@ -1,15 +1,6 @@
 """Write the OpenAPI document's move examples (api/resources/move_examples.json) from recorded games.
 
-Each example is a move that a real game listed as legal and that was played in it: table-mode games (every die
-and card entered as a move) of the base game, Matcha, the solo game and the Tokugawa solo game, each played
-with seeded random legal moves until every move kind has been played once. The file says which game each
-example comes from (mode, players, expansions, seed and the move's index), so anyone can replay it.
-
-Run it after a change to the rules engine's move vocabulary (domain.moves.SHAPES):
-
-    .venv/bin/python tools/move_examples.py
-
-tests/unit/api/test_openapi_examples.py fails when the file is not what this script writes.
+A test fails when the examples are not what this writes, so every move kind's example is a real move.
 """
 
 from __future__ import annotations

@@ -1,19 +1,4 @@
-"""A small mutation tester: does a test fail when the rule it is named after is broken?
-
-It parses the given modules with ``ast``, lists small faults one at a time (a mutant each), writes each mutant
-into a scratch copy of the source tree (never the work tree), runs the chosen pytest selection there with ``-x``
-and a time limit, and reports the mutants the tests killed, the ones that survived (file:line and the fault) and
-the ones that timed out. Two scratch copies let two mutants run at once (``--jobs 2``).
-
-The faults: a comparison flipped (``<`` to ``<=`` and to ``>=``, ``==`` to ``!=``, ``in`` to ``not in``...), an
-integer constant moved by one, ``and`` swapped with ``or``, a ``not`` dropped, the condition of an ``if`` or
-``while`` (or of ``x if c else y``) made ``True`` or ``False``, and a check that only raises dropped.
-The payload of a ``raise`` (an error's message and details) is not mutated: it is wording, not a rule; nor are
-functions whose name matches ``--skip-functions``.
-
-    python tools/mutate.py domain/areas/bridges.py --tests tests/unit/domain --jobs 2
-    python tools/mutate.py domain/areas/well.py --list    # the mutants only, nothing run
-"""
+"""A small mutation tester: does a test fail when the rule it is named after is broken? (docs/mutation.md)"""
 
 from __future__ import annotations
 

@@ -1,23 +1,7 @@
 """Provision and run heronlog's whole test suite (`make test`) or its benchmarks (`make bench`).
 
-This script is the body of `make test`. It uses the standard library only, so it runs before anything else is
-installed. In order, it:
-
-1. provisions the programs the tests need (`redis-server`, `redis-cli`, `chromium`): found on PATH, else
-   installed from Debian's packages with `apt-get` when running as root, else it stops with a message saying
-   how to install them;
-2. starts throwaway servers on free loopback ports inside a temporary folder: one standalone `redis-server`
-   and a 3-master Redis Cluster;
-3. runs every check (ruff lint, ruff format, mypy strict, the unit, integration and e2e tiers of pytest, the
-   hostile-client suite, the tests of the project's own tools and docs, and the docs site's
-   `mkdocs build --strict` into a temporary folder), each one even when an earlier one failed, so one run
-   shows every problem;
-4. stops every server it started, even when a check fails or the run is interrupted, and exits non-zero if any
-   check failed.
-
-The servers are announced to the tests through environment variables (see `ENVIRONMENT`), which the test
-fixtures read; a test that needs a server and does not find its variable fails rather than skips, so a broken
-provisioning step can never pass silently.
+It starts throwaway redis-servers and a Redis Cluster on loopback, announces them to the tests through
+``HERONLOG_TEST_*`` variables, runs every check even after one fails, and stops the servers.
 """
 
 from __future__ import annotations
@@ -255,7 +239,7 @@ def checks(site: Path) -> list[tuple[str, Sequence[str]]]:
         ("unit tests", [*pytest, "tests/unit"]),
         ("integration tests", [*pytest, "tests/integration"]),
         ("e2e tests", [*pytest, "tests/e2e"]),
-        # issue 29: a client that means harm (costly imports, fork floods, bad text, forged logs, chunked bodies)
+        # a client that means harm (costly imports, fork floods, bad text, forged logs, chunked bodies)
         ("hostile tests", [*pytest, "tests/hostile"]),
         ("tools and docs tests", [*pytest, "tests/tools"]),
         ("docs site", [str(BIN / "mkdocs"), "build", "--strict", "--site-dir", str(site)]),

@@ -1,15 +1,8 @@
-"""The web pages (DESIGN §5): the game list, the new-game form, the recording and replay screens, and the
+"""The web pages (docs/pages/index.md): the game list, the new-game form, the recording and replay screens, and the
 stand-alone score sheet.
 
-The views are thin: each renders a Jinja template from ``api/pages/templates/``; the pages' JavaScript modules in
-``api/pages/static/`` do the rest through the JSON API (``/api/...``), so the pages never know more than a client of
-the API does. The one exception is the game list, rendered here from the game log's list of public games (the
-same call ``GET /api/games`` makes), so that it and its search box work without JavaScript.
-
-Tokens never reach these views: a page keeps them in the browser (``localStorage``, or the ``#token=``
-fragment of a shared link, which browsers do not send to the server). Every page answer carries a strict
-Content-Security-Policy (scripts and styles from this site only, no inline code), so even a name or an
-annotation that slipped past escaping could not run.
+Server-rendered templates and small ES modules that speak to the JSON API like any other client, so the pages hold
+no rule and take every word from the API.
 """
 
 from __future__ import annotations

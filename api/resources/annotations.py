@@ -1,16 +1,6 @@
-"""Annotations: comments anchored to a version of a game, for teaching (DESIGN §3).
+"""Annotations: comments anchored to a version of a game, for teaching (docs/api/resources.md#annotations).
 
-Reading them is like reading the game; writing needs one of the game's tokens. The author of an annotation
-is the actor of the token that wrote it (``owner`` or ``seat:N``); a seat token edits and deletes the
-annotations it wrote itself, the owner any. "Itself" is the token, not the seat: a seat's new token (a new
-phone, or another player in that seat) is another grant, and may not change what the earlier one wrote.
-Annotations live in their own stream: writing one never changes the game's version, and undo never erases
-one.
-
-Annotation writes are exempt from the versions every other write names (README, "Versions, concurrency and
-retries"): they take no ``If-Match`` or ``expected_version`` (an ``If-Match`` sent is not checked), two edits
-of one annotation at once both succeed and the later one wins, as comments do in the tools people know. Their
-answers carry the game's version as ``ETag``, as every answer about a game does.
+They live in a stream of their own, so annotating never conflicts with recording and takes no ``If-Match``.
 """
 
 from __future__ import annotations

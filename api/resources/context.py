@@ -1,9 +1,7 @@
 """What every view needs from a request: the game log, who is calling, and which version a write expects.
 
-Views stay thin (STYLE habit 9): they ask here for the game log, check access with :func:`reader` /
-:func:`writer` / :func:`owner`, read the expected version with :func:`expected_version` and the write's
-``Idempotency-Key`` with :func:`idempotency_key` (checked by the write guard, :mod:`api.resources.write_guard`),
-and hand the rest to :class:`replay.application.GameLog`.
+Views stay thin: they ask here for the log, check access with :func:`reader` / :func:`writer` / :func:`owner`, and
+read the expected version and the write's ``Idempotency-Key``.
 """
 
 from __future__ import annotations

@@ -1,23 +1,7 @@
 """One error shape for every answer that is not a success, and the one table from error codes to statuses.
 
-Every non-2xx answer of the API is a problem document (RFC 9457, ``Content-Type: application/problem+json``) of
-this shape (:class:`api.resources.schemas.ErrorSchema`)::
-
-    {"type": "/api/problems/illegal_move", "title": "Illegal move", "status": 422,
-     "detail": "...", "error_code": "illegal_move", "rule": "R-P04", "details": {...}}
-
-``type`` names the kind of problem (a URI reference: ``GET`` it for what it means), ``title`` says it in a few
-words (the same for every problem of that type), ``detail`` says what went wrong this time, for people.
-heronlog's own members are RFC 9457 extension members: ``error_code`` is stable (clients branch on it; it is
-the last segment of ``type``); ``rule`` names the rule of rules/RULES.md that a move broke (null otherwise);
-``details`` carries what a client needs to recover (the current version after a stale write, the problems of
-an invalid log, the fields of a malformed request...).
-
-The rules engine's errors (``domain.errors``) and the game log's (``replay.errors``) already carry a stable
-``code``: :data:`STATUS` maps each code to its HTTP status, in one place. Nothing a client sends may produce
-a 500: an unexpected exception is logged with its traceback and answered ``500 internal_error`` (the tests
-treat any 500 as a failure); a game whose stored events are damaged is ``500 game_corrupt``, naming the game and
-the version, for that game only; an unreachable store is ``503 store_unavailable``.
+Every error is an RFC 9457 problem document with a stable ``error_code``, the ``rule`` a move broke and
+``details`` (docs/api/errors.md); nothing a client sends may produce a 500.
 """
 
 from __future__ import annotations

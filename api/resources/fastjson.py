@@ -1,24 +1,8 @@
 """JSON in and out of the API with msgspec: Flask's JSON provider, webargs' body parser, and ready-made answers.
 
-Encoding and decoding JSON was about an eighth of a worker's CPU under load with the standard library's
-``json`` (a recorded move's answer carries the board). msgspec (already a dependency) does the same work in C,
-several times faster. What changes for a client, and what does not:
-
-* answers are UTF-8 (no ``\\uXXXX`` escapes for non-ASCII text) and keep the schemas' field order;
-* a date or time, were one ever put in an answer as an object rather than text, would be ISO 8601 (Flask's
-  own provider writes dates in the HTTP date format); every date heronlog answers is already ISO text;
-* a body msgspec cannot read is read by the standard library (an integer beyond 64 bits: JSON has no limit),
-  which then refuses what is not JSON text as the API must (:func:`decode`): a lone surrogate escape
-  (``"\\ud800"``, no character at all), ``NaN`` and ``Infinity`` (not JSON), an integer of more digits than
-  Python converts (4,300), JSON nested past the interpreter's recursion limit. Each is ``400 invalid_request``
-  naming what was wrong, never a 500 and never a text that no store can write;
-* an object that names a key twice (``{"private": false, "private": true}``) is refused the same way: JSON
-  leaves its meaning open (RFC 8259, section 4), and a reader that keeps the last one would let a body mean to
-  heronlog what a proxy or a log reader took for something else (:func:`_no_repeated_keys`).
-
-:func:`json_response` builds an answer directly from plain data: the hot endpoints (``legal-moves``,
-``moves``) send bodies already in the shape of their documented response schema (a unit test holds every such
-body equal to its schema's dump), so marshmallow need not walk them again.
+msgspec does the work in C, several times faster than the standard library, which still reads what msgspec cannot
+and refuses what is not JSON text (docs/api/limits.md#json-text). An object that names a key twice is refused
+too: JSON leaves its meaning open (RFC 8259, section 4).
 """
 
 from __future__ import annotations
@@ -52,20 +36,6 @@ def encode(value: Any) -> bytes:
         return _encoder.encode(value)
     except (TypeError, ValueError, OverflowError, UnicodeError):
         return json.dumps(value, default=_fallback, ensure_ascii=True).encode()
-
-
-_canonical = msgspec.json.Encoder(order="sorted")
-
-
-def canonical(body: bytes) -> bytes:
-    """A request body as it means, not as it is spelled: JSON without blanks and with every object's keys in
-    order, so that one move written compactly by one client and spaced out by another is one request (the
-    idempotency fingerprint, ``api.app``). A body that is not JSON, or that msgspec cannot read or write back
-    (nested too deeply among them: the view then refuses it as :func:`decode` does), stands as it is."""
-    try:
-        return _canonical.encode(_decoder.decode(body))
-    except (msgspec.DecodeError, TypeError, ValueError, OverflowError, UnicodeError, RecursionError):
-        return body
 
 
 def decode(data: str | bytes) -> Any:

@@ -1,8 +1,4 @@
-"""The problem types of the API's errors: ``GET /api/problems/{error_code}`` describes one.
-
-Every error is a problem document (RFC 9457) whose ``type`` is ``/api/problems/<error_code>``; RFC 9457 asks
-that such a URI say what the problem type means when it is dereferenced, and this resource does.
-"""
+"""The problem types of the API's errors: ``GET /api/problems/{error_code}`` describes one."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
 """The marshmallow schemas of the JSON API: the only code that knows what the JSON looks like.
 
-Request schemas validate what comes in (a body that does not fit is ``400 invalid_request``); response schemas
-shape what goes out and document it in the OpenAPI document. Moves are deliberately open objects: a move is
-exactly what ``GET /api/games/{id}/legal-moves`` listed, and only the rules engine judges it.
+They check a request's shape (the rules are the engine's business) and document every answer in the OpenAPI
+document.
 """
 
 from __future__ import annotations

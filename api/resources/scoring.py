@@ -1,4 +1,4 @@
-"""The stand-alone score sheet: the rulebook's scorer for a game that was not recorded (DESIGN §2)."""
+"""The stand-alone score sheet: the rulebook's scorer for a game that was not recorded."""
 
 from __future__ import annotations
 

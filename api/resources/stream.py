@@ -1,9 +1,8 @@
-"""The spectators' stream (DESIGN §5): server-sent events of each new event of a game.
+"""The spectators' stream (docs/api/stream.md): server-sent events of each new event of a game.
 
-A spectator's page opens ``GET /api/games/{id}/stream`` and gets every event after the version it has, as it
-happens: woken by the store's change watch on Redis (:mod:`replay.watch`), polling on SQLite and in memory. Each
-open stream holds one of the server's threads, so a process holds at most ``STREAM_MAX_OPEN`` at once
-(:class:`StreamSlots`); one more is ``503 too_many_streams``, and the page follows by polling ``changes``.
+Each open stream holds a greenlet of a ``heronlog serve`` worker (a thread on a threaded server) and, on SQLite, a
+read every half second, so a process holds at most ``STREAM_MAX_OPEN`` at once, and a stream watches its socket to
+give its place back as soon as the spectator leaves.
 """
 
 from __future__ import annotations
@@ -44,10 +43,9 @@ BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
 class StreamSlots:
-    """How many event streams this process may hold open at once (``STREAM_MAX_OPEN``; 0: no cap). Each open
-    stream holds one of the process's threads for up to ``STREAM_MAX_SECONDS``: without a cap, anyone could
-    open a stream per thread (a public game needs no token) and every other request, moves included, would
-    wait for a thread. ``heronlog serve`` leaves two threads of each worker to the rest of the API."""
+    """How many event streams this process may hold open at once (``STREAM_MAX_OPEN``; 0: no cap): a public
+    game's stream needs no token, and each open one costs the process for up to ``STREAM_MAX_SECONDS``
+    (``heronlog serve``: 100 a worker)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = max(0, limit)
@@ -222,9 +220,8 @@ def _event_stream(
 
 
 DEPARTURE_CHECK_SECONDS = 1.0
-"""How often a stream waiting on the watch looks whether its client has gone. Each open stream holds one of
-the server's threads: a closed tab must give its thread back within about this long, not at the next
-heartbeat (the first write that fails), or a few closed tabs would hold every thread for 15 s."""
+"""How often a stream waiting on the watch looks whether its client has gone: a closed tab gives its place back
+within about this long, not at the next heartbeat (the first write that fails)."""
 
 
 def _wait_for_change(

@@ -1,19 +1,8 @@
-"""The ``heronlog`` command line.
+"""The ``heronlog`` command line (docs/cli.md): ``serve``, ``export``, ``import``, ``check``, ``revalidate``,
+``upgrade``, ``verify``, ``backup``, ``restore`` and ``demo``.
 
-``serve`` runs the API under gunicorn (never Flask's debug server); ``export``, ``import`` and ``check`` move
-game logs in and out of the configured store (the same ``HERONLOG_STORE``/``REDIS_URL``/``HERONLOG_DATA``
-settings as ``serve``, or ``--store`` and ``--data``); ``backup`` and ``restore`` do it for every game at once
-(replay.backups); ``revalidate`` dry-runs stored games under the current rules and ``upgrade`` moves those that
-pass to them; ``verify`` checks every stored record, snapshot and fold; ``demo`` plays a seeded game with
-random legal moves and prints it with its score sheet. ``heronlog --version`` prints the version.
-
-``export`` only reads: it opens the store read-only and creates nothing (no data folder, no SQLite file, no
-table), so it can run beside a server, on a copy, or on a read-only volume.
-
-What a command produces (an export, an imported game's id, a report) goes to standard output; heronlog's own
-words (errors, tokens handed over, progress) go to standard error, every line in one format: JSON objects, one
-per line, when ``HERONLOG_LOG_FORMAT`` is ``json`` (as ``serve``'s logs are; the Docker image sets it), plain
-text ``heronlog: ...`` when it is ``text``. Unset, ``serve`` logs JSON and the other commands speak text.
+What a command produces goes to standard output and its own words to standard error; every setting is checked
+before ``serve`` starts anything.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """Every environment variable heronlog reads, in one table: the store's (``replay.config.STORE_VARIABLES``), the
-server's (:data:`SERVER_VARIABLES`) and the API's settings (``HERONLOG_<NAME>`` for each of
-:data:`DEFAULTS`).
+server's (:data:`SERVER_VARIABLES`) and the API's settings (``HERONLOG_<NAME>`` for each of :data:`DEFAULTS`).
 
-The code reads its environment through these tables (:func:`server_setting`, ``replay.config.setting``), so
-the table is complete by construction; the README's configuration section and the docker files are checked
-against :func:`variables` by the tests.
+The code reads its environment only through this table, and docs/operations/configuration.md is held to it.
 """
 
 from __future__ import annotations

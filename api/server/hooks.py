@@ -1,9 +1,4 @@
-"""Gunicorn server hooks added by more than one part of ``heronlog serve``, each run after the others.
-
-Gunicorn keeps one function per hook (``pre_fork``, ``post_fork``, ``child_exit``...). The metrics
-(``api.server.observability``), the balanced workers (``api.server.balance``) and the pinned workers
-(``api.server.pinning``) each need some of the same hooks, so each adds its own after whatever is already set
-rather than replacing it."""
+"""Gunicorn server hooks added by more than one part of ``heronlog serve``, each run after the others."""
 
 from __future__ import annotations
 

@@ -1,31 +1,7 @@
 """Observability: a request id on every request, one structured log line per request, and Prometheus metrics.
 
-* **Request id.** Each request gets the id its client sent in ``X-Request-ID`` (1 to 128 characters of
-  ``A-Z a-z 0-9 . _ : / + = @ -``), or a new random one; it is echoed in the answer's ``X-Request-ID`` and
-  carried by every log line written while the request runs, so one id follows a tap on a phone through the
-  proxy's log, heronlog's and a bug report.
-* **Logs.** ``heronlog serve`` writes JSON, one object per line on standard error (``HERONLOG_LOG_FORMAT=text``
-  for people), each line in one write (:class:`LineHandler`): gunicorn's own messages, and one
-  ``heronlog.request`` line per request with ``method``, ``route`` (the URL template, never the path: a game's
-  id is what lets anyone read it), ``status``, ``duration_ms``, ``request_id``, ``role`` (owner, seat or none)
-  and ``actor``, ``client`` (the address the request came from, and ``forwarded_for`` when a proxy said whom it
-  came for), ``trace_id`` and ``parent_id`` when the client sent a W3C ``traceparent``, plus ``error_code`` for
-  an error answer; an unexpected error adds its ``traceback``. No token and no request body is ever logged.
-* **Metrics.** ``GET /metrics`` answers the Prometheus text format (``prometheus-client``), or OpenMetrics when
-  the scraper asks for it (``Accept: application/openmetrics-text``): requests by method, route and status;
-  their latency; moves recorded; conflicts (409 and 412) by error code; store errors (503) by route;
-  rate-limited writes (429); ``heronlog_build_info`` (version, Python); the ``process_*`` and
-  ``python_info`` series of the process that answers the scrape; and each worker's memory: its warm cache's
-  bytes against its budget, entries, hits, misses and evictions (``replay.cache``), and its resident memory,
-  sampled at most once a second and at every scrape. Counters are there from zero: every conflict
-  code and every route's store errors are shown at 0 before the first one happens, so a rate() over them never
-  starts from nothing. Under gunicorn every worker writes its figures to files in
-  ``PROMETHEUS_MULTIPROC_DIR`` (:func:`serving` makes a fresh folder when it is not set) and a scrape, whichever
-  worker answers it, adds up every worker's, those of workers that were restarted included. When
-  ``HERONLOG_METRICS_TOKEN`` is set, ``/metrics`` needs ``Authorization: Bearer <token>``.
-
-:func:`install` wires the first and the last into an app (``api.app.create_app``); :func:`serving` prepares a
-``heronlog serve`` process (logging and the metrics folder).
+The request id follows a request through every log line; the log names routes, never paths (a game's id lets
+anyone read it), and never holds a token or a body (docs/operations/observability.md).
 """
 
 from __future__ import annotations

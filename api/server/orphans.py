@@ -1,16 +1,7 @@
 """A ``heronlog serve`` worker ends with its master, however the master ended.
 
-gunicorn's workers are processes forked by the master. When the master is stopped as it should be (SIGTERM,
-SIGINT), it stops them first. When it is killed outright (``kill -9``, the out-of-memory killer, a container
-runtime that gave up waiting), a worker only notices at its next look at its parent, then stops gracefully: it
-keeps serving the connections it holds for up to gunicorn's graceful timeout (30 s), an open event stream among
-them, and keeps the listening socket it inherited open meanwhile. A ``heronlog serve`` started again in that time
-found the port taken, or shared it with orphans that no master watched.
-
-So each worker asks the kernel, first thing after the fork, to kill it the moment its master dies
-(``prctl(PR_SET_PDEATHSIG, SIGKILL)``, Linux): the port is free as soon as the master is gone, and a restart
-serves within the second or two its start takes. A worker whose master died before it could ask exits at once.
-Elsewhere (no ``prctl``) gunicorn's own check remains.
+Each worker asks the kernel to be killed with its master, so a master killed with ``kill -9`` leaves no worker
+holding the port or an open event stream.
 """
 
 from __future__ import annotations

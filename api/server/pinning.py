@@ -1,26 +1,7 @@
 """Each of ``heronlog serve``'s workers kept on a CPU of its own, when the workers fill the machine.
 
-A gunicorn worker is one Python process whose threads share one interpreter lock. When a thread's answer
-from Redis or a client arrives, the kernel may wake it on the other CPU while the lock's holder runs here:
-it spins up there only to wait for the lock, and the hand-over crosses CPUs (cold caches, a wake-up of a
-thread on another CPU each time). Kept on one CPU, a worker's threads take turns in place, and each worker's
-games stay in its own CPU's caches. Measured with the load benchmark in interleaved runs on the 2-core machine
-(the README, "Load"): at 500 moves/s a worker switched threads about half as often, and the median answer
-took about half as long.
-
-Modes (``--pin-workers``, ``HERONLOG_PIN_WORKERS``):
-
-* ``auto`` (the default) pins only when there are exactly as many workers as CPUs this process may run on:
-  each worker then has a CPU to itself and none is left idle. A container limited by a CPU quota rather than
-  a CPU set may run on every CPU of its host, so ``auto`` leaves its workers alone (pinning there would put
-  every replica's workers on the host's first CPUs);
-* ``yes`` always pins, the workers spread over the allowed CPUs;
-* ``no`` never does.
-
-The master chooses before forking (gunicorn's ``pre_fork``): the allowed CPU the fewest live workers are
-kept on, the lowest first (:func:`choose_cpu`), so a worker started again after a crash takes the CPU its
-predecessor left. The new worker applies it first thing (``post_fork``); the threads it starts afterwards
-inherit it.
+A worker is one process; kept on a CPU of its own, its caches stay warm and the workers never queue on one CPU
+(``--pin-workers``).
 """
 
 from __future__ import annotations

@@ -1,10 +1,4 @@
-"""The bridges: dice laid ascending from the lantern end, taken only from an end (R-S07, R-T03..R-T05, C.1).
-
-A bridge is a left end slot, the middle dice in order and a right end slot (decision C.1). Taking an end die
-slides the nearest middle die into that end, keeping its value (R-T04); with no middle die left that end stays
-empty, so a lone die sits at one definite end. Only a die taken from the left (lantern) end gives the Lantern
-Reward (R-T05). Option ``bridge_ends="lone_die_both_ends"`` lets a lone die be taken from either end.
-"""
+"""The bridges: dice laid ascending from the lantern end, taken only from an end (R-S07, R-T03..R-T05, C.1)."""
 
 from __future__ import annotations
 

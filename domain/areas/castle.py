@@ -1,11 +1,4 @@
-"""The castle: rooms, die tiles, cards and their blocks, a courtier's arrival in a room (R-C, R-CA03, R-S03,
-R-S05).
-
-Each die tile faces one block of the room's card: tile i faces block i (3 tiles and 3 blocks on the Stewards'
-floor, 2 and 2 on the Diplomats' floor). A die resolves every block whose tile matches its colour (R-C03);
-blocks carry their own costs (R-C04). The same blocks are reached without a die through the light-background
-icon and the die-tile icons (R-C05).
-"""
+"""The castle: rooms, die tiles, cards and their blocks, a courtier's arrival in a room (R-C, R-CA03, R-S03, R-S05)."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""The Courtier action: Audience and Ascent, and the Daimyo's favour spots (R-CA01..R-CA04, R-L03).
-
-Audience: the leftmost courtier of the Domain goes to the Gate for 2 coins. Ascent: one courtier at the Gate
-or in the castle climbs one floor for 2 pearl or two floors for 5 pearl, by a single move of one courtier.
-Each part at most once per action, in any order (R-CA01); moves go only upwards (R-CA02). A courtier stopping
-in a room of floor 1 or 2 takes its card (`domain.areas.castle.arrive_auto`, R-CA03); one reaching the Daimyo gives
-the Lantern Reward and then takes a free favour spot, if any (R-CA04).
-"""
+"""The Courtier action: Audience and Ascent, and the Daimyo's favour spots (R-CA01..R-CA04, R-L03)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""Gardens and the Gardener action; their activation at the end of a round (R-GA01, R-GA02, R-S08, R-E03).
-
-The leftmost gardener of the Domain goes to a garden card holding none of the player's gardeners, paying its
-food (R-GA01); the card's action follows at once, with any coin cost printed on it (R-GA02). After rounds 1
-and 2, every bridge still holding a die activates its two gardens: in the new turn order each player performs,
-once each and in any order, the action of every activated card holding one of their gardeners (R-E03). With
-Matcha the Viewing Platform is one more garden, of the green bridge: its geishas' Pond action joins the same
-list, in any order with the gardens (R-M16).
-"""
+"""Gardens and the Gardener action; their activation at the end of a round (R-GA01, R-GA02, R-S08, R-E03)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""The Lantern Reward: every visible icon of the Lantern Area, in any order (R-L01..R-L03).
-
-The Lantern Area holds the Starting Resource card, a Decree card if one was granted, and every Action card the
-player replaced (R-L02); each card's lantern icons come from the catalog. The reward is a mandatory `Menu`: it
-resolves itself when the order cannot matter, and otherwise lets the player order it (or take the rest).
-"""
+"""The Lantern Reward: every visible icon of the Lantern Area, in any order (R-L01..R-L03)."""
 
 from __future__ import annotations
 

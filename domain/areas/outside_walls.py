@@ -1,5 +1,6 @@
-"""Outside the Walls: two spaces of value 5 open to every colour (R-O01); the die gives one of the two worker
-actions shown on its space (R-O02): space 1 Gardener or Courtier, space 2 Warrior or Courtier (catalog)."""
+"""Outside the Walls: two spaces of value 5 open to every colour (R-O01), each giving one of two worker actions
+(R-O02).
+"""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""The Passage of Time: influence moves, milestones, stacks of markers and the turn order (R-PT, R-E02).
-
-A marker moves one space per influence point up to the last space (R-PT01). Entering a milestone space (6, 11,
-15 in the catalog) costs seals (R-PT02): a player who cannot pay stops before it and loses the remaining
-steps; one who can may pay or stop (decision C.3; option ``milestones="must_pay"`` removes the choice). A
-marker that ends a move on an occupied space goes on top (R-PT03): every marker carries an arrival stamp,
-higher is on top, and a marker that does not move keeps its stamp.
-"""
+"""The Passage of Time: influence moves, milestones, stacks of markers and the turn order (R-PT, R-E02)."""
 
 from __future__ import annotations
 

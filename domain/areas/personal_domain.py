@@ -1,13 +1,4 @@
-"""The Personal Domain: one row per die colour, its rewards and the Action card (R-D01..R-D03, R-S10).
-
-A die of the row's colour (value 6, one per row and round) first gives every visible reward of the row (the
-spaces its members have left, leftmost first), then, optionally, the block of the Action card facing that row
-(R-D02). The Personal Domain action icon does the same for a chosen row without a die (R-D03). Matcha's clan
-board adds the green (geisha) row: its rewards, then 1 seal for the player's own ceremony token instead of an
-Action card block (R-M14); the Personal Domain action cannot activate it (R-D03).
-
-The module is named after the player's board, as the rulebook names it; `domain` alone is the whole layer.
-"""
+"""The Personal Domain: one row per die colour, its rewards and the Action card (R-D01..R-D03, R-S10)."""
 
 from __future__ import annotations
 

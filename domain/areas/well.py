@@ -1,8 +1,4 @@
-"""The Well: any colour, any number of dice side by side, value always 1 (R-W01, R-P06), and its reward.
-
-Placing a die or the Well action icon gives 1 seal and the rewards of both Well tiles (R-W02); the coins of a
-die (die - 1) are settled at placement. The Well tiles are dealt reward side up during setup (R-S05).
-"""
+"""The Well: any colour, any number of dice side by side, value always 1 (R-W01, R-P06), and its reward (R-W02)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""Training yards and the Warrior action (R-WA01..R-WA04, R-S09, R-F06).
-
-The leftmost warrior of the Domain goes to any yard, paying its iron (5/3/1); a yard holds any number of
-warriors of any players (R-WA03). The warrior then triggers the yard's tiles: a blue tile's action and a
-yellow tile's reward (the 5-iron yard has both, in any order).
-"""
+"""Training yards and the Warrior action (R-WA01..R-WA04, R-S09, R-F06)."""
 
 from __future__ import annotations
 

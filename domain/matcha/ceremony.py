@@ -1,14 +1,4 @@
-"""Matcha's ceremony tokens: the 20 faces CT1-CT20 and the actions only they (and a few Matcha cards) use
-(R-M10, R-M13, R-M14, R-M18).
-
-Ten double-sided tokens: three lie yellow side up in the Tea House rooms, one blue side up at the Viewing
-Platform, and one blue side up under each starting pair, taken with it and attached to the clan board (R-M01,
-R-S12). Which faces share a token is not printed in the rules: the catalog pairs row k of the printed list
-(blue = left, CT2k-1; yellow = right, CT2k) and says so (``ceremony_tokens``, overridable). A face's icons are
-performed in any order. This module resolves the icons the faces bring: a dark-background castle action (CT5),
-light-background actions on 2 different cards (CT6), a blue or the yellow yard tiles (CT7, CT8), 2 different
-Stone Gardens (CT2), a free courtier climb (CT15), and your own token from the green row (R-M14).
-"""
+"""Matcha's ceremony tokens: the 20 faces CT1-CT20 and the actions only they use (R-M10, R-M13, R-M14, R-M18)."""
 
 from __future__ import annotations
 

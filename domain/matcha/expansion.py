@@ -1,13 +1,7 @@
 """The Matcha expansion: what it adds to the setup, the dice spaces and the effect vocabulary (R-M01..R-M19).
 
-Matcha is data and effects on the base engine. `MATCHA_RULES` (domain.state) adds the green bridge with n+1 green
-dice, 4 turns per player per round and the round's end at 4 dice left (R-M01, R-M02). This module builds the
-expansion board (`initial_board`), lists its setup deals (`setup_frames`: the pond's 3 lily pads, the Ikebana and
-Calligraphy decks, the ceremony tokens of the Tea House and the Viewing Platform, one under each starting pair),
-answers the chance prompts that draw from its piles (`POOLS`), places dice on the Tea Room (then the Geisha
-action, R-M04) and the Himeji Principality (then its curtains, R-M05), and turns its symbols into frames
-(`icon_frame`, R-M17). The Tea Garden is `domain.matcha.tea_garden`, the curtains `domain.matcha.himeji`, the tokens
-`domain.matcha.ceremony`; the shared modules call in here through small hooks, each guarded by `is_matcha`.
+Matcha is data and effects on the base engine: the shared modules call in here through small hooks, each behind a
+test of `state.board.matcha is not None` (the board has a Matcha part only in a game with the expansion).
 """
 
 from __future__ import annotations
@@ -82,10 +76,6 @@ def parse_expansions(expansions: Sequence[str] | None) -> tuple[str, ...]:
             f"unknown or repeated expansions {list(names)}", details={"known": list(EXPANSIONS)}
         )
     return names
-
-
-def is_matcha(state: GameState) -> bool:
-    return state.board.matcha is not None
 
 
 # --- setup (R-M01, R-S12) -

@@ -1,15 +1,5 @@
-"""Matcha's Himeji Principality: the Ikebana and Calligraphy decks and their curtains (R-M05, R-M11, R-M12,
-R-M17, decision C.7).
-
-The two decks lie face up; the card on top of each shows two curtains: a yellow one (a reward) and a blue one
-(an action, sometimes with a seal cost). A die on one of the two Himeji spaces lets the player perform, in any
-order, the two curtains that space faces (R-M05, catalog ``matcha.himeji``). A geisha stopping on path space 1
-performs the yellow curtain of the top card of either deck, then takes that card into the Lantern Area and the
-next card is revealed, unless it was the deck's last card, which stays (R-M11); on path space 2 it performs the
-blue curtain of either top card (R-M12). A blue curtain's printed seal cost is paid unless the effect says
-"without spending seals" (decision C.7; option ``blue_curtain_seals="free"`` never charges it). The symbols:
-one yellow curtain, one blue curtain without seals, both curtains of one card, both yellow curtains (R-M17,
-CT19, CT20).
+"""Matcha's Himeji Principality: the Ikebana and Calligraphy decks and their curtains (R-M05, R-M11, R-M12, R-M17,
+C.7).
 """
 
 from __future__ import annotations
@@ -17,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.catalog import HIMEJI_DECKS, Curtains
+from domain.errors import DomainError, IllegalMove
 from domain.prompts import DealCard, Frame, HimejiCard, Menu, Option, Seq, TakeCurtainCard, bundle
 from domain.state import (
     GameState,
@@ -103,12 +94,39 @@ def both_yellow_curtains(state: GameState, seat: int) -> Frame:
 # --- choosing a card: path space 1 (R-M11) and the two-card symbol (R-M17) -
 
 
+PATH_ONE_BINDING = frozenset({"0.1.0", "0.2.0", "0.3.0", "0.4.0"})
+"""Rules versions under which a geisha stopping on path space 1 must take a card. From 0.5.0 the space may be
+declined like path space 2 and the Viewing Platform (R-P07; docs/rules/decisions.md, path space 1)."""
+
+
+def declinable(state: GameState, frame: HimejiCard) -> bool:
+    """Whether this choice of a card may be declined: path space 1's, from rules 0.5.0 (R-M11, R-P07)."""
+    return frame.purpose == "path" and state.rules_version not in PATH_ONE_BINDING
+
+
 def card_moves(state: GameState, frame: HimejiCard) -> list[dict[str, Any]]:
-    return [
+    moves: list[dict[str, Any]] = [
         {"kind": "himeji_card", "seat": frame.seat, "deck": name}
         for name in HIMEJI_DECKS
         if deck(state, name).top is not None
     ]
+    if moves and declinable(state, frame):
+        moves.append({"kind": "done", "seat": frame.seat})
+    return moves
+
+
+def explain_card(state: GameState, frame: HimejiCard, move: dict[str, Any]) -> DomainError | None:
+    """Why ``done`` is refused here: the two-card symbol is a gain (R-M17); path space 1 before rules 0.5.0."""
+    if move["kind"] != "done":
+        return None
+    if frame.purpose != "path":
+        return IllegalMove("the two-card symbol's card must be chosen: it is not optional", rule="R-M17")
+    return IllegalMove(
+        f"under rules {state.rules_version} path space 1 cannot be declined: take the Ikebana or the "
+        "Calligraphy card (games of rules 0.5.0 on may decline it)",
+        rule="R-M11",
+        details={"rules_version": state.rules_version},
+    )
 
 
 def card_waiting(state: GameState, frame: HimejiCard) -> bool:
@@ -121,6 +139,8 @@ def card_auto(state: GameState, frame: HimejiCard) -> GameState:
 
 
 def card_play(state: GameState, frame: HimejiCard, move: dict[str, Any]) -> GameState:
+    if move["kind"] == "done":
+        return pop(state)
     seat, name = frame.seat, move["deck"]
     card = top_card(state, name)
     assert card is not None

@@ -1,20 +1,4 @@
-"""Matcha's Tea Garden: geishas, the Geisha action and the places it leads to (R-M06..R-M13, R-M16, R-F08).
-
-The Geisha action has two parts, each at most once, in any order, with the same geisha or different ones
-(R-M06): Part A sends the leftmost geisha of the clan board to the Tea Garden entrance for 2 coins (R-M07);
-Part B advances one geisha at the entrance or on the path 1 step for 2 whisks or 2 steps for 5 (R-M08). From
-the entrance a geisha goes left to the Viewing Platform, where its path ends, or toward the Tea House: path
-space 1, path space 2, then one of the 3 rooms (R-M09). Only the place where it stops acts: the Viewing Platform
-offers the Pond action (3 lily pads, or 3 coins for the platform's ceremony token, R-M10), path space 1 the
-yellow curtain of a Himeji card, which the player then takes (R-M11, `domain.matcha.himeji`), path space 2 a blue
-curtain (R-M12), a Tea House room its ceremony token (R-M13). Capacities: the entrance and the path spaces hold
-any number, the Viewing Platform one geisha per clan, each Tea House room two per clan.
-
-A direction, once taken, is kept: the Viewing Platform is a dead end and the path leads only onward, so the
-positions themselves carry it. The numbers (costs, capacities, points, which member each room scores) are the
-catalog's ``matcha`` section. The Tokugawa rival (`domain.solo.tokugawa`) uses `place_geisha` to put a geisha
-anywhere without paying, and `has_room` for the capacities.
-"""
+"""Matcha's Tea Garden: geishas, the Geisha action and the places it leads to (R-M06..R-M13, R-M16, R-F08)."""
 
 from __future__ import annotations
 

@@ -1,31 +1,8 @@
-"""The solo cards and the rival's icons, as catalog data (R-SO01, R-SO03, R-SO05; COMPONENTS §1.11, §1.12).
+"""The solo cards and the rival's icons, as catalog data (R-SO01, R-SO03, R-SO05; docs/rules/components.md §1.11,
+§1.12).
 
-The printed solo cards are not published: only their number (9, derived) and how they are used (FR). A card
-is therefore a small schema read from FR's procedure, and the packaged deck (``catalog/solo.json``) is a
-stand-in flagged ``verified: false`` that a game's setup may override card by card:
-
-- the **bridge side** (the deck lies bridge side up) names the die the rival wants: a bridge colour and an end
-  (``"bridge": "white", "end": "left"``);
-- the **revealed side** names the space the die goes to (a castle room, an Outside the Walls space or the Well)
-  and the rival's action icons, top to bottom (``"icons": ["gate", "cp:1"]``).
-
-The rival's icons are FR's "Icônes du Mode Solo" (R-SO05), written like the player's icons:
-``gate`` (a courtier to the Gate), ``ascent:N`` (the lowest courtier climbs N floors), ``warrior:N`` (a warrior
-to the yard costing N iron), ``gardener:TYPE`` (a gardener to the cheapest-scoring garden of that type),
-``cp:N``, ``pot:N`` (influence) and ``coin:N``.
-
-With Matcha the rival is the Tokugawa clan (R-TK01..R-TK07): its 3 extra cards (``catalog/matcha/solo.json``,
-invented stand-ins as well) want green dice, and may name a Matcha die space, or ``tea_room``: MA's symbol 1, the
-left Tea Room space, else the right one, else the Well (R-TK04). Their icons:
-
-- ``geisha:entrance`` (symbol 2, R-TK05), ``geisha:path_1`` (symbol 3, R-TK06), ``geisha:path_2`` (symbol 4,
-  R-TK07): a geisha of the rival's supply goes there, then the symbol's numbered steps follow;
-- the steps, usable alone as well: ``lose_cp:N``, ``lose_coin:N`` or ``lose_coin:all``, ``lose_pot:N`` (losses
-  that stop at zero, R-TK02), ``discard`` (the top card of an Ikebana or Calligraphy deck holding 2 cards or
-  more, R-TK03) and ``advance`` (the player advances one of the rival's geishas 1 step, R-TK05 (2);
-  ``advance:PLACE`` leaves out the geisha that the symbol has just sent to PLACE).
-
-A catalog without Matcha refuses these icons and spaces: the base game has no board for them.
+The printed cards are not published, so the packaged deck is a stand-in flagged ``verified: false`` that a game
+may override card by card; a deck that leaves a bridge end unwanted is refused.
 """
 
 from __future__ import annotations

@@ -1,27 +1,4 @@
-"""The solo game against the automated rival: its setup, its end of round and its score (R-SO01, R-SO04, R-SO06).
-
-Setup (R-SO01): the 2-player setup (♦ cards out, 3 dice per colour) with the rival in seat 1. The player gets
-one random Starting Resource card and one random Starting Action card, and no choice (a chance prompt in table
-mode). The difficulty sets the rival's CP, its place in the turn order and its Passage of Time space; the rival
-has no Domain, no resources and no starting cards, and the solo deck is shuffled bridge side up. Dice never
-stack (R-SO06), so a setup asking for stacking at any player count is refused.
-
-End of round (R-SO04), after the new turn order: the rival converts every 3 coins (1st in the turn order) or 5
-coins (2nd) into as many CP as the round's number and keeps the rest; after rounds 1 and 2 each of its
-gardeners on an activated garden gives it as many CP as the round's number; the solo deck is reshuffled.
-
-With Matcha the rival is the Tokugawa clan (`domain.solo.tokugawa`, R-TK01..R-TK07): the player chooses 1 of 2
-starting cards of each kind and 1 of 2 ceremony tokens, and a rival geisha on the Viewing Platform when the
-green bridge is activated counts as an activated gardener (decision).
-
-The rival's turn itself is `domain.solo.rival`. Its final score (decision, README "Solo"): by default the whole
-score sheet, since its members stand on the board as a player's do (R-F01..R-F07; it holds no resources or
-seals); the setup option ``rival_scoring="cp_only"`` counts its Clan Points alone.
-
-The rival's bookkeeping lives here too (its seat, its notes for the log, its gains, an action it cannot perform,
-R-SO03): both its turn (`domain.solo.rival`) and the Tokugawa clan's symbols (`domain.solo.tokugawa`) build on
-it, so that the rival's turn may call the Tokugawa symbols and the symbols never import the rival's turn.
-"""
+"""The solo game against the automated rival: its setup, its end of round and its score (R-SO01, R-SO04, R-SO06)."""
 
 from __future__ import annotations
 
@@ -44,7 +21,7 @@ from domain.setup import choose_start_play
 from domain.state import GameState, Solo, StartPair, replace, replace_in, with_board, with_player
 
 RIVAL_NAME = "Rival"
-"""The rival's name: FR calls it "le rival" and names it nothing more (RULES §B.1 E13)."""
+"""The rival's name: FR calls it "le rival" and names it nothing more (docs/rules/disagreements.md E13)."""
 RIVAL_SEAT = 1
 DIFFICULTIES: dict[str, tuple[int, int, int]] = {"easy": (0, 1, 0), "medium": (3, 0, 1), "hard": (8, 0, 3)}
 """R-SO01: the rival's starting CP, its place in the turn order (0 = first) and its Passage of Time space."""

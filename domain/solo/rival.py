@@ -1,25 +1,4 @@
-"""The solo rival's turn: the search for a die, the placement, the icons (R-SO02, R-SO03, R-SO05, R-SO06).
-
-The engine plays the rival's turn with no move of its own. Its `TakeDie` prompt does not wait: the rival
-reveals solo cards (`RevealSoloCard`, a chance prompt: drawn in seeded mode, entered by the recorder in table
-mode) and lays them in a line until a card's die is at its end of its bridge (R-SO03). The die goes to the
-card's space, or to the Well if a die is already there (1-2 players never stack, R-SO06); the rival gains the
-coins of a die higher than the space and never pays (R-SO02). Then it resolves, in order, the icons of the last
-two cards of the line (the left one, top to bottom, then the right one): a courtier to the Gate, the ascent of
-its lowest courtier, a warrior to the yard of the iron shown, a gardener to the cheapest-scoring garden of the
-type shown, Clan Points, influence and coins (R-SO05). Each action it cannot perform gives it as many CP as the
-round's number (R-SO03). It never resolves what its spaces, yards, gardens or favour spots give (R-SO02).
-
-Two choices the rules leave to the player become prompts to the player's seat: a tie between gardens
-(`RivalGarden`) and the room the rival's courtier reaches on floor 1 or 2, whose card is discarded and replaced
-(`RivalRoom`). What the rival did is kept in words in ``state.solo.notes`` for the log and the pages.
-
-Decisions where FR is silent (README "Solo"): the line of revealed cards lasts until the end-of-round
-reshuffle (so the "last two" may include the previous turn's card; alone in the line, a card resolves alone);
-a deck that runs out during a search gets the line's cards but the last one back, shuffled; a die is "present"
-when it lies at the named end (decision C.1); influence moves the rival's marker without paying milestones (it
-never pays); an ascent stops at the Daimyo's floor; a card discarded from a room whose deck is empty stays.
-"""
+"""The solo rival's turn: the search for a die, the placement, the icons (R-SO02, R-SO03, R-SO05, R-SO06)."""
 
 from __future__ import annotations
 
@@ -199,17 +178,31 @@ def resolve(state: GameState, rival: int, icon: RivalIcon) -> GameState:
     return ascent(state, rival, icon.amount)
 
 
+END_OF_TRACK_FREE = frozenset({"0.1.0", "0.2.0", "0.3.0", "0.4.0"})
+"""Rules versions under which influence the rival's marker cannot take for the end of the track gives nothing.
+From 0.5.0 such an icon is an action not carried out (R-SO03): CP equal to the round's number, once
+(docs/rules/decisions.md, the rival's influence at the track's end)."""
+
+
 def influence(state: GameState, rival: int, steps: int) -> GameState:
     """The rival's marker moves straight on: it never pays a milestone (R-SO02, R-SO05); it stops at the end
-    of the track and lies on top of any marker where it stops (R-PT03)."""
+    of the track and lies on top of any marker where it stops (R-PT03). Steps lost at the end make the icon an
+    action not carried out in full (R-SO03, rules 0.5.0)."""
     player = state.players[rival]
     to = min(player.pot + steps, state.catalog.pot_last)
-    if to == player.pot:
+    if to != player.pot:
+        stamp = state.board.stamp + 1
+        state = with_board(state, stamp=stamp)
+        state = with_player(state, rival, replace(player, pot=to, pot_stamp=stamp))
+        state = note(state, f"influence +{steps} (Passage of Time {to})")
+    elif state.rules_version in END_OF_TRACK_FREE:
         return note(state, f"influence +{steps}: the marker is at the end of the track")
-    stamp = state.board.stamp + 1
-    state = with_board(state, stamp=stamp)
-    state = with_player(state, rival, replace(player, pot=to, pot_stamp=stamp))
-    return note(state, f"influence +{steps} (Passage of Time {to})")
+    lost = player.pot + steps - to
+    if not lost or state.rules_version in END_OF_TRACK_FREE:
+        return state
+    return impossible(
+        state, rival, f"take {lost} step{'s' * (lost > 1)} of influence +{steps} past the track's end"
+    )
 
 
 def warrior(state: GameState, rival: int, iron: int) -> GameState:

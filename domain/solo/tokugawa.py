@@ -1,41 +1,7 @@
-"""The Tokugawa clan: the solo rival of a game with Matcha (R-TK01..R-TK07, MA "SOLO GAME: TOKUGAWA CLAN").
+"""The Tokugawa clan: the solo rival of a game with Matcha (R-TK01..R-TK07).
 
-MA keeps the base solo rules (`domain.solo.game`, `domain.solo.rival`, R-SO01..R-SO06) and changes this:
-
-- **Setup (R-TK01).** Instead of one random starting pair, 2 Starting Resource cards, 2 Starting Action cards
-  and 2 ceremony tokens (blue side up) are dealt, and the player chooses 1 of each (`ChooseStartCards`; in
-  table mode the recorder enters the 6 deals as chance moves). The 3 Tokugawa solo cards
-  (``catalog/matcha/solo.json``) are shuffled into the solo deck.
-- **The rival uses the green bridge and geishas**, and plays 4 turns a round like the player (R-M02).
-- **Losses (R-TK02).** The new cards make it lose CP, coins or influence: as much as it can, never below 0.
-- **Symbol 1 (R-TK04)** is a card's space: the left Tea Room space, the right one only if the left is taken,
-  both taken → the Well (`domain.solo.rival`).
-- **Symbols 2-4 (R-TK05..R-TK07)** send a geisha of the rival's supply to the entrance, path space 1 or path
-  space 2, then follow their numbered steps: symbol 2 loses 3 CP and has the player advance another rival
-  geisha 1 step; symbol 3 discards a Himeji card, loses all the rival's coins and advances another geisha;
-  symbol 4 discards a Himeji card and moves the rival's influence marker 2 spaces back, on top of a marker
-  where it lands.
-- **Geishas (R-TK03).** A rival geisha entering the Tea House goes to the room scoring it the most CP at that
-  moment (ties: the player chooses); one stopping on a path space discards the top card of an Ikebana or
-  Calligraphy deck holding at least 2 cards (`RivalDiscard`: the player chooses when both qualify); a Geisha
-  action the rival cannot perform gives it CP equal to the round.
-
-The rival never pays and never resolves what its geishas reach (R-SO02): no Pond action, no curtain, no
-ceremony token. Its symbol steps go on the `RivalIcons` frame as icons of their own (``lose_cp:3``,
-``discard``, ``advance:entrance``, ...), so the player's choices in between wait like any rival prompt.
-
-Decisions where MA is silent (README "Solo", Tokugawa):
-
-- a symbol whose geisha cannot be sent (the supply is empty) gives CP equal to the round (R-TK03) and its other
-  steps still follow (the losses and the advance; no discard, as no geisha stopped on a path space);
-- the advance of another geisha is a Geisha action too: if no rival geisha can take a step, the rival gains CP
-  equal to the round (R-TK03, as R-SO03 does for every impossible action); a missing discard or an empty loss
-  gives nothing (R-TK02: "nothing if it has nothing");
-- a discarded Himeji card leaves the game and the deck's next card is revealed (a chance prompt);
-- the rival's geishas score like a player's (R-F08) under the default ``rival_scoring="sheet"``, and not at all
-  under ``"cp_only"`` (`domain.scoring`); the Tea House room "that scores it the most" is read with R-F08;
-- at the end of rounds 1 and 2 a rival geisha on the Viewing Platform, one more garden of the green bridge
-  (R-M16), gives CP equal to the round like an activated rival gardener (R-SO04; `domain.solo.game`).
+The base solo rules hold; this module adds the starting choice, the losses, the rival's geishas and symbols 1 to 4
+of the Tokugawa cards (docs/rules/solo.md).
 """
 
 from __future__ import annotations
@@ -80,11 +46,6 @@ STEPS: dict[str, tuple[str, ...]] = {
 }
 """What follows the geisha of symbols 2, 3 and 4, in MA's order (R-TK05 (1)-(2), R-TK06, R-TK07); the
 ``discard`` is R-TK03's, for a geisha stopping on a path space."""
-
-
-def is_tokugawa(state: GameState) -> bool:
-    """A solo game with Matcha: the rival is the Tokugawa clan (R-TK01)."""
-    return state.solo is not None and state.board.matcha is not None
 
 
 # --- setup (R-TK01) -

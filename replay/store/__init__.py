@@ -1,9 +1,6 @@
-"""A Redis persistence module for the eventsourcing library (DESIGN §4).
+"""A Redis persistence module for the eventsourcing library (docs/operations/redis.md).
 
-Selected with ``PERSISTENCE_MODULE=replay.store`` and ``REDIS_URL``; the library finds :class:`RedisFactory`
-here. ``factory.py`` lists the environment keys, ``recorders.py`` the key layout, ``scripts.py`` the Lua
-scripts, ``subscription.py`` how subscriptions follow the log, ``shards.py`` how to spread games over several
-applications, and ``errors.py`` how Redis errors become the library's.
+``PERSISTENCE_MODULE=replay.store`` and ``REDIS_URL``: a factory, four recorders and the Lua scripts they run.
 """
 
 from replay.store.datastore import RedisDatastore, RedisEvictionWarning

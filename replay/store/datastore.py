@@ -1,24 +1,4 @@
-"""The connection to Redis shared by the recorders of one factory: client, key names, scripts, retries.
-
-One :class:`RedisDatastore` wraps one redis-py client (a connection pool), standalone or cluster. It decides:
-
-* **which client**: ``cluster=None`` asks the server (``INFO cluster``, ``cluster_enabled:1``) and switches to
-  :class:`redis.cluster.RedisCluster` when the URL names a cluster node; ``True``/``False`` skip the question;
-* **key names**: every key starts with the hash tag ``{<prefix>:<application name>}``, so an
-  application's keys live in one cluster slot and one script may touch any of them;
-* **retries**: redis-py's own retries are switched off, because redis-py would resend a write whose reply was
-  lost. Reads are retried here with a short back-off (:meth:`read`); writes are sent once (:meth:`write`) and
-  the recorders resolve a lost reply by reading what was stored;
-* **durability check**: at start it warns (:class:`RedisEvictionWarning`) when the server may evict keys, and
-  logs when acknowledged writes are not fsynced; a node that does not answer is skipped (and said), so a
-  process starts while one node of a cluster is down;
-* **replicas** (``wait_replicas``): a write that must be acknowledged (:meth:`write_script`) is followed, on
-  the same connection, by ``WAIT wait_replicas wait_timeout_ms``; when fewer replicas confirm it in time it
-  raises :class:`NotReplicatedError` and is not acknowledged.
-
-A cluster URL may name several nodes, ``redis://host1:port1,host2:port2``: the client starts from any of them
-that answers.
-"""
+"""The connection to Redis shared by the recorders of one factory: client, key names, scripts, retries."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""Short-lived records of a Redis store (:mod:`replay.ephemeral`): rate-limit counters and receipts, as keys
-under the store's hash tag, so they live on the same server (cluster node) as the store's games and a node that
-is down stops only its own games' writes.
-
-Counters are ``INCR`` on a key named after the window, which expires with it; receipts are ``SET ... EX``.
-Neither needs a script: each is one key, and losing one (a counter's expiry, a receipt) loses nothing recorded.
+"""Short-lived records of a Redis store (:mod:`replay.ephemeral`): rate-limit counters and receipts, as keys under
+the store's hash tag, so a node that is down stops only its own games' writes.
 """
 
 from __future__ import annotations

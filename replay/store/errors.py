@@ -1,20 +1,6 @@
 """How failures of Redis and of redis-py become the eventsourcing library's persistence errors.
 
-The library's callers catch its ``PersistenceError`` hierarchy (named after PEP 249), never redis-py's
-classes, so every call the recorders make goes through :func:`translated`. The mapping:
-
-* the server could not be reached or is not serving now (connection refused or lost, timeouts, loading,
-  cluster down or a slot without a reachable node, a replica that took over, out of memory, disk errors, too
-  few replicas confirmed a write) -> ``OperationalError``;
-* a script refused a write because a version or tracking position is taken, or because an event would not
-  follow its stream's stored head (``HLCONFLICT``, ``HLTRACKING``, ``HLGAP``) -> ``IntegrityError``;
-* a stream's index names a record the log does not hold -> :class:`RecordMissingError` (a ``DataError``);
-* a key of ours holds another type, keys in different slots, missing permissions -> ``ProgrammingError``;
-* bad arguments caught by redis-py before anything was sent -> ``InterfaceError``;
-* anything else the server answered with an error -> ``DatabaseError``.
-
-A write whose reply never arrived may or may not have happened; it raises :class:`OutcomeUnknownError`, an
-``OperationalError``, so that the recorders can find out what happened instead of blindly sending it again.
+A write whose reply was lost is never sent again blindly: what was stored is read first.
 """
 
 from __future__ import annotations

@@ -1,27 +1,4 @@
-"""The infrastructure factory that the eventsourcing library finds with ``PERSISTENCE_MODULE=replay.store``.
-
-Environment keys (each may be given per application too, as ``<APPLICATION NAME>_<KEY>``, the library's rule):
-
-``REDIS_URL``
-    required: ``redis://[user:password@]host:port/db``, ``rediss://...`` (TLS) or ``unix://...``.
-``REDIS_KEY_PREFIX``
-    first part of every key's hash tag ``{<prefix>:<application name>}`` (default ``heronlog``).
-``REDIS_CLUSTER``
-    ``auto`` (default: ask the server with ``INFO cluster``), or yes/no to skip the question.
-``REDIS_SOCKET_TIMEOUT``
-    seconds to wait for a reply (default 10).
-``REDIS_SUBSCRIBE_BLOCK_MS``
-    how long a subscription's blocking read waits before it checks whether it was stopped (default 200).
-``REDIS_WAIT_REPLICAS``
-    replicas that must confirm each append of events before it is acknowledged (default 0: the master's own
-    word, with its fsync policy); a write they do not confirm in time raises ``NotReplicatedError``.
-``REDIS_WAIT_TIMEOUT_MS``
-    how long an append waits for those replicas (default 1000).
-
-and the library's own keys: ``APPLICATION_RECORDER_TOPIC``, ``TRACKING_RECORDER_TOPIC``,
-``PROCESS_RECORDER_TOPIC``, ``TRANSCODER_TOPIC``, ``COMPRESSOR_TOPIC``, ``CIPHER_TOPIC``/``CIPHER_KEY``,
-``IS_SNAPSHOTTING_ENABLED`` (snapshots are kept by an aggregate recorder with ``purpose="snapshots"``).
-"""
+"""The infrastructure factory that the eventsourcing library finds with ``PERSISTENCE_MODULE=replay.store``."""
 
 from __future__ import annotations
 

@@ -1,29 +1,4 @@
-"""The list of games of a Redis store (:mod:`replay.index`): sorted sets and hashes under the store's hash tag.
-
-Keys, for a store whose hash tag is ``T`` (the application's, so they live on the same node as its games):
-
-===============================  ===========  ===================================================================
-key                              type         holds
-===============================  ===========  ===================================================================
-``T:view:games:position``        string       the index stream's version up to which every entry is projected
-``T:view:games:every``           sorted set   every game: member = its id (32 hex digits), score = when it was
-                                              listed, in microseconds (exact in a double until the year 2255)
-``T:view:games:public``          sorted set   the public games, the same way
-``T:view:games:entries``         hash         game -> its index entry (JSON)
-``T:view:games:texts``           hash         public game -> its words, each after a space (a search's check)
-``T:view:games:summaries``       hash         game -> ``<version>|<summary as JSON>``
-``T:view:games:words``           sorted set   every word of a public game (score 0: in alphabetical order)
-``T:view:games:counts``          hash         word -> how many public games have it
-``T:view:games:word:<word>``     sorted set   the public games with that word, by time
-===============================  ===========  ===================================================================
-
-A page is two round trips: one script answers the store's part (where the projection stands, the keys by the
-plan of :func:`replay.index.plan`, and their entries and summaries), a second reads each game's version from
-its own stream. A search first asks, in one more, which indexed words each of its words starts. Each script
-names every key it touches, and the keys of a page that depend on the data (a word's set, a game's stream)
-are found by the round trip before, so everything runs unchanged on Redis Cluster. A search scans at most
-SEARCH_CAP games (:mod:`replay.index`); a page of the plain list touches O(log n + page) entries.
-"""
+"""The list of games of a Redis store (:mod:`replay.index`): sorted sets and hashes under the store's hash tag."""
 
 from __future__ import annotations
 

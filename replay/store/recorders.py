@@ -1,26 +1,4 @@
-"""The four Redis recorders of the eventsourcing library: aggregate, application, tracking and process.
-
-Key layout, for an application named ``N`` with the key prefix ``P`` (``T`` is the hash tag ``{P:N}``):
-
-===============================  ===========  ================================================================
-key                              type         holds
-===============================  ===========  ================================================================
-``T:events:log``                 hash         the notification log: notification id -> record
-                                              ``<topic>\\n<version>\\n<originator>\\n<state>``
-                                              (:func:`pack_record`). The only copy of each event's state.
-``T:events:last``                string       the last notification id given out
-``T:events:notices``             stream       one short entry per commit (trimmed to about 1000), for
-                                              subscriptions to block on (``XREAD BLOCK``)
-``T:events:seq:<originator>``    sorted set   one aggregate's events: score = version, member = notif. id
-``T:<purpose>:agg:<originator>`` sorted set   aggregate recorder (snapshots): score = version, member =
-                                              ``<version>\\n<topic>\\n<state>``
-``T:tracking``                   hash         upstream application name -> last processed notification id
-``T:view:<name>``                any          a projection's own data (:meth:`RedisTrackingRecorder.view_key`)
-===============================  ===========  ================================================================
-
-Every append is one Lua script (``replay.store.scripts``) that checks everything before it writes, so a clash
-writes nothing and notification ids follow commit order without gaps or interleaving.
-"""
+"""The four Redis recorders of the eventsourcing library: aggregate, application, tracking and process."""
 
 from __future__ import annotations
 

@@ -1,17 +1,7 @@
 """The Lua scripts that the Redis recorders run on the server.
 
-Every write is one script, so it is atomic: Redis runs a script to the end before it serves any other command.
-Redis does not roll a script back when it fails half way, so every write script reads each key it will write
-(which also fails on a key of the wrong type) and makes every check before its first write.
-
-Errors raised on purpose start with a code that ``replay.store.errors`` maps to the library's error classes:
-``HLCONFLICT`` (an event's originator and version are taken), ``HLGAP`` (an event would not follow its stream's
-stored head) and ``HLTRACKING`` (a tracking position does not rise) become ``IntegrityError``; ``HLCORRUPT``
-(the id counter is behind the log) becomes ``DatabaseError``.
-
-Each script names every key it touches in ``KEYS``, and all those keys share one hash tag, so the scripts run
-unchanged on Redis Cluster. The ``#!lua`` first line opts into Redis 7 script flags: write scripts are refused
-before they start when the server is out of memory, and read scripts (``flags=no-writes``) may run anywhere.
+Each makes all its checks before its first write (a failing script does not undo what it wrote), and names every
+key it touches, so it runs unchanged on Redis Cluster.
 """
 
 from __future__ import annotations

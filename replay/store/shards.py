@@ -1,13 +1,7 @@
 """Spreading games over several applications ("shards"), each with its own hash tag and notification log.
 
-An application's notification log lives in one Redis key, so one application is served by one Redis server
-(one cluster node). To use more nodes, record games in several applications of the same class, each under its
-own name: ``Games0``, ``Games1``, ... Each has its own hash tag ``{prefix:GamesK}``, so Redis Cluster spreads
-them over its nodes, and its own log, which projections follow one shard at a time (a runner per shard, each
-tracking position named after its shard).
-
-A game always belongs to the same shard: :func:`shard_index` is a pure function of the game's id and the
-number of shards. The number of shards is part of the data layout: changing it later means moving games.
+One application's log lives on one Redis node, so shards are how a cluster spreads the games
+(docs/operations/scale-out.md).
 """
 
 from __future__ import annotations

@@ -1,14 +1,4 @@
-"""Following an application's notification log as it grows, with blocking reads (``XREAD BLOCK``).
-
-Each append also adds a short notice to the application's notices stream. The subscription's thread repeats
-three steps: note the newest notice (the horizon), read every notification after the last one delivered (in
-pages, filtered by topic), then block on the notices stream until a notice newer than the horizon exists.
-Whatever is committed after the horizon adds a newer notice and wakes the block, and notification ids rise in
-commit order: nothing is missed, nothing is delivered twice, and notifications recorded before the
-subscription started are delivered first. The blocking read works from any process.
-
-``stop()`` takes effect within one block period (``subscribe_block_ms`` of the datastore, 200 ms by default).
-"""
+"""Following an application's notification log as it grows, with blocking reads (``XREAD BLOCK``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A create retried after a crash makes no second game, on SQLite (issue 27.7). ``heronlog serve``'s worker is
+"""A create retried after a crash makes no second game, on SQLite. ``heronlog serve``'s worker is
 killed (SIGKILL) in the middle of creating a game with an Idempotency-Key: after its receipt is kept and before
 the game's events are written, or right after they are written and before any answer leaves. The client, which
 got no answer, sends the same request again: there is exactly one game, the retry's answer is the first

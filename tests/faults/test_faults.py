@@ -1,4 +1,4 @@
-"""The long fault scenarios of ``make faults`` (issue 27.8), each on servers of its own, under load from players
+"""The long fault scenarios of ``make faults``, each on servers of its own, under load from players
 recording games over real HTTP through ``heronlog serve``. Each asserts what heronlog promises and adds a row of
 figures (fault, acknowledged, lost, errors, recovery time) to ``test-output/faults.md``:
 

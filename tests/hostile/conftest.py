@@ -1,4 +1,4 @@
-"""Fixtures of the hostile-client suite (issue 29): the app on real stores (SQLite in a temporary folder, the
+"""Fixtures of the hostile-client suite: the app on real stores (SQLite in a temporary folder, the
 throwaway redis-server that `make test` starts), clients that come from many addresses, exports built to be
 costly or forged, and the log lines a request leaves.
 

@@ -1,4 +1,4 @@
-"""Text that breaks things (issue 29, item 3). A lone surrogate (``"\\ud800"``) in any name, title, colour,
+"""Text that breaks things. A lone surrogate (``"\\ud800"``) in any name, title, colour,
 annotation, reason or imported field answered 500, and the log line then carried the whole event (a private
 game's names and annotations); an integer of over 4,300 digits anywhere in a body answered 500; control
 characters went into names and the text export raw; names that look the same were two players.

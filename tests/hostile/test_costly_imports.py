@@ -1,4 +1,4 @@
-"""Costly imports (issue 29, item 2). An export padded to 2 MiB with undo/redo pairs (17,000 events) cost about
+"""Costly imports. An export padded to 2 MiB with undo/redo pairs (17,000 events) cost about
 3 s of CPU to import, ten at once delayed a plain read by 17 s, and each grew SQLite by 7 MB.
 
 Now an import holds at most ``IMPORT_MAX_EVENTS`` events (5,000: twenty-five full four-player games' worth),

@@ -1,4 +1,4 @@
-"""Forged logs (issue 29, item 5). An import was rules-checked, but took from the file: a catalog with Passage
+"""Forged logs. An import was rules-checked, but took from the file: a catalog with Passage
 of Time points x1000 (scores of 1004 accepted), any actor (``seat:7`` in a two-seat game, 10,000 characters), a
 forged description shown in the timeline, an abandonment "by" a seat with a 1.5 MB reason, a 100 KB
 idempotency key, a ``created_at`` in 9999 pinned at the top of the list, a game that is its own parent.

@@ -1,4 +1,4 @@
-"""Fork floods (issue 29, item 4). After 120 creations the same address made 300 forks in 3.7 s with one owner
+"""Fork floods. After 120 creations the same address made 300 forks in 3.7 s with one owner
 token, and the forks' own tokens made more: a fork was counted against the token it sent, and every fork
 hands out a token of its own.
 

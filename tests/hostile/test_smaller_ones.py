@@ -1,4 +1,4 @@
-"""The smaller ones (issue 29, item 7), over real HTTP where the server's reading of a body matters:
+"""The smaller ones, over real HTTP where the server's reading of a body matters:
 
 * a chunked body over the size limit was ``400 "Invalid JSON body"``: it is ``413 payload_too_large``, as a
   body whose ``Content-Length`` says it is too long;

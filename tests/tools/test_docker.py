@@ -337,7 +337,7 @@ def test_compose_cluster_runs_three_masters_with_replicas_an_init_job_and_two_sh
         command = check_redis_service(document, name)
         assert command[command.index("--cluster-enabled") + 1] == "yes"
         assert "--cluster-config-file" in command
-        # a master down stops only its own slots (issue 27.3)
+        # a master down stops only its own slots
         assert command[command.index("--cluster-require-full-coverage") + 1] == "no"
         data_volumes.add(next(v.split(":")[0] for v in nodes[name]["volumes"] if v.endswith(":/data")))
     assert len(data_volumes) == 6, "each node keeps its own data"
@@ -362,7 +362,7 @@ def test_compose_cluster_runs_three_masters_with_replicas_an_init_job_and_two_sh
         store = check_api_service(document, name)
         assert store.shards > 1, "games are spread over several shards"
         assert document["services"][name]["environment"]["REDIS_CLUSTER"] == "yes"
-        # acknowledged once the master's replica holds it too (issue 27.2)
+        # acknowledged once the master's replica holds it too
         assert document["services"][name]["environment"]["REDIS_WAIT_REPLICAS"] == "1"
         assert document["services"][name]["depends_on"]["cluster-init"]["condition"] == (
             "service_completed_successfully"

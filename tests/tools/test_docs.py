@@ -1,12 +1,12 @@
 """The docs site explains every rule the code cites: each rule number, decision, verdict and component section
 cited in domain/, replay/ or api/ is a heading of the docs' rules pages, and no heading is there twice.
 
-The code cites the rules in four forms, all taken from the project's rules reference:
+The code cites the rules in four forms, each a heading of a page of docs/rules/:
 
 - a rule, ``R-P04`` (``R-`` then capitals then digits); a range ``R-M06..R-M09`` cites its two ends;
 - a project decision, ``C.3`` (a capital C, a dot, a number);
-- a verdict on a disagreement between the rule texts, ``RULES §B.1 E13`` or ``RULES B.2 C5/C6``;
-- a section of the printed components, ``COMPONENTS §1.11, §1.12``.
+- a verdict on a disagreement between the rule texts, ``docs/rules/disagreements.md E13`` or ``... C5/C6``;
+- a section of the printed components, ``docs/rules/components.md §1.11, §1.12``.
 
 On the rules pages each of them is a heading whose first word is the number (``### R-P04 Paying in full``,
 ``## C.3 Milestones may be declined``, ``### E13 The solo opponent``, ``## 1.11 Counts``).
@@ -28,8 +28,8 @@ RULES_PAGES = tuple(
 
 RULE = re.compile(r"\bR-[A-Z]+\d+\b")
 DECISION = re.compile(r"\bC\.\d+\b")
-VERDICTS = re.compile(r"\bB\.[12]\s+((?:[EC]\d+)(?:\s*/\s*[EC]\d+)*)")
-COMPONENT_SECTIONS = re.compile(r"\bCOMPONENTS((?:,?\s*(?:and\s+)?§\s*\d+\.\d+)+)")
+VERDICTS = re.compile(r"\bdisagreements\.md\s+((?:[EC]\d+)(?:\s*/\s*[EC]\d+)*)")
+COMPONENT_SECTIONS = re.compile(r"\bcomponents\.md((?:,?\s*(?:and\s+)?§\s*\d+\.\d+)+)")
 HEADING = re.compile(r"^#{2,4}\s+(\S+)", re.MULTILINE)
 NUMBERED = re.compile(r"^(?:R-[A-Z]+\d+|C\.\d+|[EC]\d+|\d+\.\d+)$")
 
@@ -90,7 +90,8 @@ def test_a_planted_citation_without_a_heading_is_reported(tmp_path: Path) -> Non
     code = tmp_path / "domain"
     code.mkdir()
     (code / "planted.py").write_text(
-        '"""Cites R-P04, decision C.3, RULES §B.1 E13, RULES B.2 C5/C6, COMPONENTS §1.11, §1.12 and R-ZZ99."""\n'
+        '"""Cites R-P04, decision C.3, disagreements.md E13, disagreements.md C5/C6, components.md §1.11, §1.12 '
+        'and R-ZZ99."""\n'
     )
     (code / "page.html").write_text("<p>a rule the docs never explain (R-QQ07)</p>\n")
     cited = cited_in([code])
@@ -107,17 +108,53 @@ def test_a_repeated_heading_is_reported(tmp_path: Path) -> None:
     assert [number for number, count in Counter(numbers).items() if count > 1] == ["R-P04"]
 
 
-def test_no_page_sends_readers_to_the_rules_sources_outside_the_repository() -> None:
-    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-    pointing = [
-        str(page.relative_to(ROOT)) for page in pages if "../shared" in page.read_text(encoding="utf-8")
-    ]
-    assert not pointing, f"these pages point at ../shared, which readers do not have: {pointing}"
-
-
 def test_the_readme_is_the_front_door() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert len(readme.splitlines()) <= 200, (
         "the README is the front door: at most 200 lines, the rest in docs/"
     )
     assert "make run" in readme and "make test" in readme
+
+
+# --- the decisions page: each decision and reading names a test that exists -
+
+DECISIONS = ROOT / "docs" / "rules" / "decisions.md"
+DOMAIN_TESTS = ROOT / "tests" / "unit" / "domain"
+TEST_CITED = re.compile(r"`([\w/]+\.py)::(test_\w+)`")
+
+
+def unheld(text: str, tests: Path) -> list[str]:
+    """Each decision (a ``## C.`` section) and reading (a ``###`` section or a bullet under ``## Readings``) that
+    cites no test, and each test cited that is not a test function of its file under `tests`."""
+    problems = [
+        f"{path}::{name} does not exist"
+        for path, name in TEST_CITED.findall(text)
+        if not (tests / path).is_file() or f"def {name}(" not in (tests / path).read_text(encoding="utf-8")
+    ]
+    decisions, _, readings = text.partition("\n## Readings")
+    parts = re.split(r"\n(?=## C\.)", decisions)[1:] + re.split(r"\n(?=### |- \*\*)", readings)[1:]
+    for part in parts:
+        heading, _, body = part.partition("\n")
+        over_bullets = heading.startswith("### ") and not body.strip()  # a group's heading: its bullets cite
+        if not over_bullets and not TEST_CITED.search(part):
+            problems.append(f"no test for: {heading[:80]}")
+    return problems
+
+
+def test_every_decision_and_reading_names_a_test_that_exists() -> None:
+    text = DECISIONS.read_text(encoding="utf-8")
+    assert len(TEST_CITED.findall(text)) > 40, "the page cites tests: the scan found too few, so it is broken"
+    assert unheld(text, DOMAIN_TESTS) == []
+
+
+def test_a_reading_without_a_test_or_with_a_missing_one_is_reported(tmp_path: Path) -> None:
+    (tmp_path / "test_x.py").write_text("def test_real() -> None: ...\n", encoding="utf-8")
+    page = (
+        "# D\n\n## C.1 Held { #c1 }\n\n`test_x.py::test_real`.\n\n## C.2 Bare { #c2 }\n\nNo test.\n\n"
+        "## Readings\n\n### Group\n\n- **One.** `test_x.py::test_gone`.\n- **Two.** None.\n"
+    )
+    assert unheld(page, tmp_path) == [
+        "test_x.py::test_gone does not exist",
+        "no test for: ## C.2 Bare { #c2 }",
+        "no test for: - **Two.** None.",
+    ]

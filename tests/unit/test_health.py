@@ -1,5 +1,5 @@
 """GET /healthz (liveness) names the store kind and the package version; GET /readyz says whether the store
-serves (issue 27.4)."""
+serves."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The dependency rule of DESIGN §1: api -> replay -> domain, and domain imports the standard library only; no
-import cycle inside a layer; every package of a layer ships in the wheel."""
+"""The dependency rule (docs/architecture/index.md): api -> replay -> domain, and domain imports the standard
+library only; no import cycle inside a layer; every package of a layer ships in the wheel."""
 
 from __future__ import annotations
 

@@ -66,7 +66,7 @@ def games(api: Api) -> Games:
     created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table"})
     made["roll"] = created["game"]["game_id"], created["owner_token"]
     api.play_first_moves(*made["roll"], lambda legal: legal["prompt"]["kind"] == "roll")
-    # a finished game whose move 10 is corrected so that move 14 no longer fits (issue 25's scenario)
+    # a finished game whose move 10 is corrected so that move 14 no longer fits (the correction scenario)
     made["misfit"] = recorded_scenario(api)[:2]
     # an annotation on the replayed game, shown beside its move
     game_id, token = made["three"]

@@ -1,4 +1,4 @@
-"""The replay page offers Edit and Delete only on the annotations its token may change (issue 29, item 7).
+"""The replay page offers Edit and Delete only on the annotations its token may change.
 
 A seat's token is issued again when the seat changes hands; its new holder is not the author of what the
 earlier holder wrote, and the API refuses their edits (403). The page used to offer the buttons by the seat's

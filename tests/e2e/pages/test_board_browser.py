@@ -1,4 +1,4 @@
-"""The board is the input (issue 24): in real Chromium, games recorded by clicking only on the board's parts (and
+"""The board is the input: in real Chromium, games recorded by clicking only on the board's parts (and
 on the prompt bar's buttons where a prompt has no place on the board), a die taken and placed in two clicks, the
 list's moves lighting their part, keyboard activation, the phone's view of one region, and the end announced."""
 

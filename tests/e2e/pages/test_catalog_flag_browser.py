@@ -1,4 +1,4 @@
-"""A game imported with a catalog of its own says so on every page of it (issue 29, item 5): its points and effects
+"""A game imported with a catalog of its own says so on every page of it: its points and effects
 may not be the printed game's (an export with Passage of Time points x1000 was taken and shown as any game)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The replay page's "Correct this move…" walks through the later moves that no longer fit (issue 25), in a real
-headless Chromium against a real `heronlog serve`: the issue's scenario, a finished game whose move 10 really
+"""The replay page's "Correct this move…" walks through the later moves that no longer fit, in a real
+headless Chromium against a real `heronlog serve`: the correction scenario, a finished game whose move 10 really
 went to steward room 1, resolved from the keyboard at move 14 and written in one confirmation; the game is still
 finished, with 55 of its 56 later moves kept.
 
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.browser
 
 
 def recorded_scenario(api: Api) -> tuple[str, str, int]:
-    """The issue's scenario, a finished seeded game recorded under rules 0.2.0, imported through the API: the
+    """The correction scenario, a finished seeded game recorded under rules 0.2.0, imported through the API: the
     game's id, its owner token and its version."""
     created = api.call("POST", "/api/games/import?new_id=1", seeded_scenario_export())
     assert created["game"]["status"] == "finished" and created["game"]["rules_version"] == SCENARIO_RULES

@@ -1,4 +1,4 @@
-"""A link never wipes the token a browser holds (issue 29, item 6).
+"""A link never wipes the token a browser holds.
 
 Opening ``/games/G#token=X`` replaced the stored token whatever X was: a seat's link, or garbage, silently
 wiped the owner's token, which is shown only once. Now the page asks the server whose X is first: a token the

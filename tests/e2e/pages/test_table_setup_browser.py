@@ -24,7 +24,7 @@ pytestmark = pytest.mark.browser
 WIDE = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 BUDGET = 25
-"""The issue's goal: New game to the first die taken, for a 4-player table game, in at most 25 inputs."""
+"""The goal: New game to the first die taken, for a 4-player table game, in at most 25 inputs."""
 ROLLS = {"coral": "25136", "black": "44162", "white": "63215"}
 """What the table rolled, typed as a recorder types it (any order, digits only)."""
 FIRST_DIE = re.compile(r"^(coral|black|white) \d, (left|right) end", re.IGNORECASE)

@@ -1,4 +1,4 @@
-"""A dead shard stops only its own games (issue 27.3). On a 3-master Redis Cluster of the test's own
+"""A dead shard stops only its own games. On a 3-master Redis Cluster of the test's own
 (``cluster-require-full-coverage no``, as docker/compose.cluster.yaml sets it) with one master killed and no
 replica to take over: games of the other shards record moves with Idempotency-Keys, retries are answered from
 the log, the list of games answers and names the missing shard, /readyz says which shard is down, a process

@@ -1,4 +1,4 @@
-"""`GET /api/games` on Redis with ten thousand games (issue 28's "done when"): pages, cursors, search and the
+"""`GET /api/games` on Redis with ten thousand games: pages, cursors, search and the
 home page answer 200 from the read model, a page in a few round trips however many games there are."""
 
 from __future__ import annotations

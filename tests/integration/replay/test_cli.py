@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import domain
 from replay.config import StoreConfig, open_log
 from tests.replay_helpers import club_archive, play_random
 from tests.unit.replay.amend_support import (
@@ -83,7 +84,7 @@ def test_check_reports_every_problem_with_its_position(tmp_path: Path) -> None:
 
 
 def test_a_log_with_resolutions_is_checked_again_on_the_command_line(tmp_path: Path) -> None:
-    """`check`, `import` and `export` of a game corrected with a resolution (the issue's scenario): the
+    """`check`, `import` and `export` of a game corrected with a resolution (the correction scenario): the
     resolution is part of the log, re-decided by the rules; a forged one is refused at its position."""
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
     game_id = seeded_scenario(log)
@@ -200,7 +201,7 @@ def test_import_writes_its_owner_token_to_a_private_file_when_asked(tmp_path: Pa
 def test_revalidate_and_upgrade_keep_a_seeded_game_under_the_draw_it_was_recorded_with(
     tmp_path: Path,
 ) -> None:
-    """On the command line: a seeded game of rules 0.3.0 passes rules 0.4.0 move by move, but they would draw
+    """On the command line: a seeded game of rules 0.3.0 passes the current rules move by move, but they would draw
     its chance from another generator, so `revalidate` says upgrade keeps it and `upgrade --apply` does (exit
     status 0: nothing refused); a table game moves."""
     log = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "heronlog.sqlite"))
@@ -209,8 +210,8 @@ def test_revalidate_and_upgrade_keep_a_seeded_game_under_the_draw_it_was_recorde
     list(play_random(log, seeded, 6, random.Random(3)))
     log.close()
     kept = (
-        "a seeded game keeps the draw it was recorded with: rules 0.4.0 draw a seeded game's chance from "
-        "SplitMix64, rules 0.3.0 from the Mersenne Twister"
+        f"a seeded game keeps the draw it was recorded with: rules {domain.RULES_VERSION} draw a seeded game's "
+        "chance from SplitMix64, rules 0.3.0 from the Mersenne Twister"
     )
 
     checked = heronlog(tmp_path, "revalidate")
@@ -224,8 +225,8 @@ def test_revalidate_and_upgrade_keep_a_seeded_game_under_the_draw_it_was_recorde
     moved = heronlog(tmp_path, "upgrade", "--apply")
     assert moved.returncode == 0, moved.stdout + moved.stderr
     assert f"{seeded}: stays under rules 0.3.0: {kept}" in moved.stdout
-    assert f"{table}: moved from rules 0.3.0 to 0.4.0 (event 2)" in moved.stdout
+    assert f"{table}: moved from rules 0.3.0 to {domain.RULES_VERSION} (event 2)" in moved.stdout
     assert moved.stdout.splitlines()[-1] == (
-        "1 moved to rules 0.4.0, 0 refused (left as recorded), 1 seeded kept under their rules' draw, "
-        "0 already under it"
+        f"1 moved to rules {domain.RULES_VERSION}, 0 refused (left as recorded), 1 seeded kept under their rules' "
+        "draw, 0 already under it"
     )

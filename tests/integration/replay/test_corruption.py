@@ -1,4 +1,4 @@
-"""Corruption is detected and contained (issue 27.5), on Redis and on SQLite. Bytes flipped in a stored event make
+"""Corruption is detected and contained, on Redis and on SQLite. Bytes flipped in a stored event make
 that game (and only it) answer ``500 game_corrupt`` naming the game and the version; the list of games answers
 and flags it; a backup goes on past it and reports it; ``heronlog verify`` finds it and exits 1. A damaged
 snapshot is dropped and the game refolded; a damaged entry of the list of games hides no other game; a snapshot

@@ -1,4 +1,4 @@
-"""The list of games on every store (issue 28): the same archive answers the same pages on memory, SQLite, Redis
+"""The list of games on every store: the same archive answers the same pages on memory, SQLite, Redis
 and three Redis Cluster shards; an archive written before the list was a read model is projected on its first
 page (twice at once, harmlessly); paging by cursor stays stable while other writers create games."""
 

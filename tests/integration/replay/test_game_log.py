@@ -183,7 +183,7 @@ def test_amend_replaces_a_past_move_and_reports_what_still_fits(log: GameLog) ->
 
 
 def test_an_amendment_with_resolutions_is_one_write_that_keeps_the_game(log: GameLog) -> None:
-    """The issue's scenario on each store: move 10 corrected, move 14 resolved, written in one atomic append
+    """The correction scenario on each store: move 10 corrected, move 14 resolved, written in one atomic append
     (the resolution's move and the amendment); a cold read, a snapshot's, an export and its import agree."""
     game_id = seeded_scenario(log)
     game = log.get(game_id)

@@ -1,4 +1,4 @@
-"""Never write on a rolled-back log (issue 27.1). A redis-server of the test's own is restarted from an older RDB
+"""Never write on a rolled-back log. A redis-server of the test's own is restarted from an older RDB
 file while game logs still hold the newer versions in memory, as after a power loss with ``appendfsync
 everysec`` or a restart from an older snapshot: no write lands on top of the lost versions, no gap is written,
 a cached game whose store moved back (or moved on along another line) is read again, a snapshot written from a

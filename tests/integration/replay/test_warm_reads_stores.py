@@ -1,4 +1,4 @@
-"""Warm reads of games another process recorded (issue 28), on SQLite and Redis: a second game log reads each
+"""Warm reads of games another process recorded, on SQLite and Redis: a second game log reads each
 game from the store (its latest snapshot), and every version is then a lookup after one refold."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Reads of any size (issue 28.1). A Redis script once unpacked every id of a stream in one call, which fails past
+"""Reads of any size. A Redis script once unpacked every id of a stream in one call, which fails past
 about 8,000 values ("too many results to unpack"): the list of games broke at its 8,000th game, and a game of
 8,000 events could not be exported. Streams are now read page by page, and every script slices what it unpacks."""
 

@@ -1,4 +1,4 @@
-"""Acknowledged on N nodes (issue 27.2): with ``REDIS_WAIT_REPLICAS``, a move is acknowledged only once a replica
+"""Acknowledged on N nodes: with ``REDIS_WAIT_REPLICAS``, a move is acknowledged only once a replica
 holds it too. A master and a replica of the test's own: with the replica cut off (paused), a move is not
 acknowledged (``503 store_unavailable``, within the wait's timeout) and its retry with the same Idempotency-Key,
 once the replica is back, is answered from the log; and when the master dies after the link was cut, the replica

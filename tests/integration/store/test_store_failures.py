@@ -5,12 +5,12 @@ real server (tests/integration/store/faults.py) or from redis-servers these test
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from uuid import uuid4
 
 import pytest
@@ -34,6 +34,7 @@ from replay.store import (
 )
 from tests.conftest import free_port, required_env
 from tests.integration.store.faults import FaultyProxy, faulty_proxy
+from tests.redis_process import RedisProcess
 
 MakeDatastore = Callable[[str], RedisDatastore]
 
@@ -44,26 +45,14 @@ def event(originator: object, version: int, state: bytes = b"state") -> StoredEv
 
 @contextmanager
 def own_redis_server(*options: str) -> Iterator[str]:
-    """A redis-server of this test's own (on a free loopback port), stopped afterwards."""
-    executable = required_env("HERONLOG_TEST_REDIS_SERVER")
-    port = free_port()
+    """A redis-server of this test's own (on a free loopback port, no snapshots), stopped afterwards."""
     with tempfile.TemporaryDirectory() as folder:
-        args = [executable, "--bind", "127.0.0.1", "--port", str(port), "--dir", folder, "--save", ""]
-        process = subprocess.Popen([*args, *options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = RedisProcess(Path(folder), "--save", "", *options)
+        server.start()
         try:
-            deadline = time.monotonic() + 10
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.02)
-            yield f"redis://127.0.0.1:{port}/0"
+            yield server.url
         finally:
-            process.terminate()
-            process.wait(timeout=10)
+            server.stop()
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Corrections with resolutions over HTTP (issue 25): `POST /api/games/{id}/amend` with `resolutions`, the dry
+"""Corrections with resolutions over HTTP: `POST /api/games/{id}/amend` with `resolutions`, the dry
 run's report of the first misfit (its index, words, rule, the moves legal there and the board), the refusals
 with their stable codes, and a write that is one write, with If-Match and Idempotency-Key as every write."""
 
@@ -23,7 +23,7 @@ BEN_TOOK_THE_WELL = SEEDED_RESOLUTIONS[0]["move"]
 
 @pytest.fixture
 def scenario(api: ApiClient) -> tuple[str, str, int]:
-    """The issue's scenario, a finished seeded game recorded under rules 0.2.0, imported over HTTP: the game's
+    """The correction scenario, a finished seeded game recorded under rules 0.2.0, imported over HTTP: the game's
     id, its owner token and its version."""
     answer = api.post("/api/games/import?new_id=1", seeded_scenario_export())
     assert answer.status == 201 and answer.body["game"]["status"] == "finished"

@@ -1,4 +1,4 @@
-"""One error envelope for everything that is not a success, and the statuses of DESIGN §5."""
+"""One error envelope for everything that is not a success, and the statuses of docs/api/errors.md."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def test_a_token_sent_with_a_write_that_takes_none_does_not_escape_the_address_l
     # a write to a game is still counted per token: the game's tokens have their own budget
     game_id = api.get("/api/games").body["games"][0]["game_id"]
     assert api.post(f"/api/games/{game_id}/undo", {}, token="made-up").error() == (401, "unauthorized")
-    # ... but a fork creates a game: it is counted by address whatever token it sends (issue 29)
+    # ... but a fork creates a game: it is counted by address whatever token it sends
     assert api.post(f"/api/games/{game_id}/forks", {}, token="made-up").error() == (429, "rate_limited")
 
 

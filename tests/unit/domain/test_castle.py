@@ -1,4 +1,4 @@
-"""A.4 Castle rooms (R-C01..R-C05): floors, colours, blocks facing tiles, block costs, die-tile icons."""
+"""Castle rooms (R-C01..R-C05): floors, colours, blocks facing tiles, block costs, die-tile icons."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The catalog: every base component of COMPONENTS.md as packaged data with source and verified flags, and
-per-game overrides that travel with the game."""
+"""The catalog: every printed base component (docs/rules/components.md) as packaged data with source and verified
+flags, and per-game overrides that travel with the game."""
 
 from __future__ import annotations
 

@@ -88,9 +88,9 @@ def test_a_recorded_seeded_game_draws_what_the_mersenne_twister_of_seed_and_chan
 
 
 def test_a_new_game_draws_from_splitmix64_not_the_mersenne_twister() -> None:
-    """Would fail if 0.4.0 drew as 0.3.0 did: every outcome is SplitMix64's, hardly any the Twister's."""
+    """Would fail if 0.4.0 on drew as 0.3.0 did: every outcome is SplitMix64's, hardly any the Twister's."""
     drawn = seeded_game(None)
-    assert drawn[0][0].rules_version == domain.RULES_VERSION == "0.4.0"
+    assert drawn[0][0].rules_version == domain.RULES_VERSION == "0.5.0"
     same, checked, kinds = agreeing(drawn, splitmix)
     assert kinds == {"roll", "reveal", "stack_order"} and checked >= 30
     assert same == checked
@@ -107,7 +107,7 @@ def test_the_same_seed_deals_another_game_under_0_4_0_than_under_0_3_0() -> None
 
 def test_the_versions_before_0_4_0_draw_with_random_random_of_the_text() -> None:
     assert frozenset({"0.1.0", "0.2.0", "0.3.0"}) == MERSENNE
-    assert MERSENNE | {"0.4.0"} == set(domain.RULES_VERSIONS)
+    assert MERSENNE | {"0.4.0", "0.5.0"} == set(domain.RULES_VERSIONS)
     for version, (seed, chance) in itertools.product(sorted(MERSENNE), [(0, 0), (7, 12), (2**53, 401)]):
         for salt, text in (("", f"{seed}:{chance}"), ("tiles", f"{seed}:{chance}:tiles")):
             mine, theirs = rng_for(version, seed, chance, salt), random.Random(text)

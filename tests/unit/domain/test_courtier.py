@@ -1,4 +1,4 @@
-"""A.10 The Courtier action (R-CA01..R-CA05): Audience, Ascent, arriving in a room or at the Daimyo."""
+"""The Courtier action (R-CA01..R-CA05): Audience, Ascent, arriving in a room or at the Daimyo."""
 
 from __future__ import annotations
 

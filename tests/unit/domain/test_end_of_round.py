@@ -1,4 +1,4 @@
-"""A.14 End of round (R-E01..R-E05): turn order, gardens, preparation, and the end of the game."""
+"""End of round (R-E01..R-E05): turn order, gardens, preparation, and the end of the game."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ def with_gardeners(state: domain.GameState, **by_garden: tuple[int, ...]) -> dom
     return replace(state, board=replace(state.board, gardens=gardens))
 
 
-def last_turn(**player_changes: dict[str, object]) -> domain.GameState:
-    """Seat 2 about to take the 9th die of round 1; the coral bridge keeps 3 dice, black holds 1, white
-    none."""
-    state = at_turn(standard(), 2, 8)
+def last_turn(answers: dict[str, str] | None = None, **player_changes: dict[str, object]) -> domain.GameState:
+    """Seat 2 about to take the 9th die of round 1 (of `standard(**answers)`); the coral bridge keeps 3 dice,
+    black holds 1, white none."""
+    state = at_turn(standard(**(answers or {})), 2, 8)
     state = with_bridge(state, "coral", [3, 5, 6])
     state = with_bridge(state, "black", [2])
     state = with_bridge(state, "white", left=None, middle=(), right=None)
@@ -154,3 +154,17 @@ def test_R_E05_a_whole_game_ends_after_round_three_with_a_score() -> None:
         assert error.code == "game_over"
     else:  # pragma: no cover
         raise AssertionError("a move after the end must raise GameOver")
+
+
+def test_R_E03_a_gardener_placed_during_the_activation_adds_no_card_to_it() -> None:
+    """The texts name the cards where a player has a gardener, not when that is counted: the cards are those
+    holding the player's gardeners when the activation begins. PG3's Gardener action places one on the activated
+    SG1, which gives its action once, as the card's own gain, and is not activated again."""
+    state = last_turn({"coral_plant": "PG3"}, seat0={"coins": 5, "food": 2, "gardeners": 4})
+    state = with_gardeners(state, coral_plant=(0,))
+    state = finish_turn(play(state, TAKE_BLACK, TO_WELL))
+    assert domain.prompt_of(state)["options"][0]["id"] == "coral_plant"
+    state = play(state, {"kind": "choose", "seat": 0, "option": "coral_plant"})  # 3 coins: a Gardener action
+    state = play(state, {"kind": "gardener", "seat": 0, "garden": "coral_stone"})  # SG1: 1 food, 3 coins
+    assert state.players[0].coins == 5 - 3 + 3 and state.players[0].food == 1
+    assert domain.prompt_of(state)["kind"] == "roll"  # SG1 is not activated for seat 0

@@ -1,4 +1,4 @@
-"""A.9 The Gardener action (R-GA01, R-GA02)."""
+"""The Gardener action (R-GA01, R-GA02)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A.11 The Lantern Reward (R-L01..R-L03)."""
+"""The Lantern Reward (R-L01..R-L03)."""
 
 from __future__ import annotations
 

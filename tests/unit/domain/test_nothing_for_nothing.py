@@ -4,14 +4,17 @@ menu with nothing doable left closes itself and the log says why; games of 0.2.0
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
 
 import domain
+from domain.areas.castle import tile_menu
+from domain.catalog import packaged_catalog
 from domain.state import GameState
 
-from .helpers import play, standard, with_player
+from .helpers import STANDARD, play, standard, table_game, with_player
 
 # STANDARD's castle (helpers.STANDARD): steward_3 = S7 (tiles white/black/white: a black die faces the middle
 # block, "pay 1 seal -> Gardener action"); steward_2 = S4 (its top block, "pay 1 seal -> Warrior action").
@@ -19,6 +22,7 @@ TAKE_BLACK_RIGHT = {"kind": "take_die", "seat": 0, "bridge": "black", "end": "ri
 TAKE_WHITE_LEFT = {"kind": "take_die", "seat": 0, "bridge": "white", "end": "left"}  # a white 1
 TO_STEWARD_3 = {"kind": "place_die", "seat": 0, "space": "steward_3"}
 MIDDLE = {"kind": "choose", "seat": 0, "option": "middle"}
+RAW_S7 = next(card for card in json.loads(packaged_catalog())["stewards"] if card["id"] == "S7")
 
 
 def rules(state: GameState, version: str) -> GameState:
@@ -135,6 +139,108 @@ def test_a_game_of_rules_0_2_0_takes_conversions_as_moves_of_their_own() -> None
 
 
 def test_the_rules_versions_are_listed_oldest_first() -> None:
-    assert domain.RULES_VERSIONS == ("0.1.0", "0.2.0", "0.3.0", "0.4.0")
-    assert domain.RULES_VERSION == "0.4.0"
-    assert domain.new_game(2, seed=1).rules_version == "0.4.0"
+    assert domain.RULES_VERSIONS == ("0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0")
+    assert domain.RULES_VERSION == "0.5.0"
+    assert domain.new_game(2, seed=1).rules_version == "0.5.0"
+
+
+# --- what the refusals say -
+
+
+def test_R_R02_a_needless_conversion_of_the_seal_the_entry_costs_is_refused_as_needless() -> None:
+    """Steward room 3's middle block costs the player's only seal: converting it first would leave the block
+    unpaid, but the move needs no conversion at all, and that is what is refused (R-R02), not the block's cost."""
+    placed = play(with_player(standard(), 0, lantern=(), seals=1, food=5), TAKE_BLACK_RIGHT, TO_STEWARD_3)
+    assert MIDDLE in domain.legal_moves(placed)
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(placed, {**MIDDLE, "convert": ["coin"]})
+    assert error.value.rule == "R-R02"
+    assert error.value.message.startswith("this move needs no seal converted")
+
+
+def test_R_GA01_an_entry_its_own_cost_leaves_with_nothing_to_do_is_refused_saying_so() -> None:
+    """Two seals would buy the food of a garden, but the block costs one of them: only paying it makes the
+    Gardener action futile, and the refusal says so, under the Gardener action's rule."""
+    state = with_player(standard(), 0, lantern=(), seals=2, food=0)
+    state = replace(
+        state, stack=(*state.stack, tile_menu(state, 0, "black"))
+    )  # one block facing a black tile
+    block = {"kind": "choose", "seat": 0, "option": "steward_3:middle"}  # "pay 1 seal: Gardener action"
+    assert block not in domain.legal_moves(state)
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(state, block)
+    assert error.value.rule == "R-GA01"
+    assert (
+        "would do nothing: paying its 1 seal leaves no garden they can pay for: they hold 0 food, 1 seal left"
+        in error.value.message
+    )
+    # placed on steward room 3, the same block alone: the menu closes itself, and the log says why
+    taken = play(with_player(standard(), 0, lantern=(), seals=2, food=0), TAKE_BLACK_RIGHT)
+    assert domain.describe(taken, TO_STEWARD_3).endswith(
+        "nothing more at steward room 3: a Gardener action (paying its 1 seal leaves no garden they can pay for: "
+        "they hold 0 food, 1 seal left (R-GA01))"
+    )
+
+
+def test_R_R02_a_conversion_of_one_seal_says_seal() -> None:
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(with_player(standard(), 0, seals=0), {"kind": "convert", "seat": 0, "to": "coin"})
+    assert (error.value.rule, error.value.message) == ("R-R02", "a coin costs 1 seal")
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(with_player(standard(), 0, seals=1), {"kind": "convert", "seat": 0, "to": "food"})
+    assert error.value.message == "a food costs 2 seals"
+
+
+def test_R_P04_the_refusal_of_a_placement_names_its_listed_converted_version() -> None:
+    taken = play(with_player(standard(), 0, lantern=(), coins=1, seals=1), TAKE_WHITE_LEFT)
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(taken, {"kind": "place_die", "seat": 0, "space": "steward_1"})
+    assert error.value.rule == "R-P04"
+    assert error.value.message == (
+        "placing a 1 on steward room 1 costs 2 coins and you hold 1; with seals converted first it is listed: "
+        '"convert": ["coin"]'
+    )
+    assert error.value.details["listed"] == ["coin"]
+    poorer = play(with_player(standard(), 0, lantern=(), coins=1, seals=0), TAKE_WHITE_LEFT)
+    with pytest.raises(domain.IllegalMove) as error:  # nothing listed: nothing said of conversions
+        domain.apply(poorer, {"kind": "place_die", "seat": 0, "space": "steward_1"})
+    assert error.value.message == "placing a 1 on steward room 1 costs 2 coins and you hold 1"
+
+
+def test_R_R02_a_custom_cost_of_two_resources_besides_seals_is_refused_with_how_to_pay_it() -> None:
+    """A catalog of the table's own may print a block costing food and iron: seals converted into one kind pay
+    it only in part, so no move lists it with conversions, and the refusals say how it can be paid."""
+    blocks = [dict(block) for block in RAW_S7["blocks"]]
+    blocks[2] = {
+        "rows": ["bottom"],
+        "background": "light",
+        "cost": {"food": 1, "iron": 1},
+        "effects": ["cp:3"],
+    }
+    state = table_game(
+        3,
+        answers=STANDARD,
+        choose=["SR6", "SR9", "SR3"],
+        catalog={"stewards": [{**RAW_S7, "blocks": blocks}]},
+    )
+    state = with_player(state, 0, lantern=(), seals=4, food=0, iron=0)
+    placed = play(state, TAKE_WHITE_LEFT, TO_STEWARD_3)  # a white die: the top and bottom blocks
+    bottom = {"kind": "choose", "seat": 0, "option": "bottom"}
+    assert all(move.get("option") != "bottom" for move in domain.legal_moves(placed))
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(placed, bottom)
+    assert (error.value.rule, error.value.message) == (
+        "R-C04",
+        "steward room 3, bottom block costs 1 food, 1 iron, more than you hold; seals converted first, as moves of "
+        "their own, can pay it",
+    )
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(placed, {**bottom, "convert": ["food", "iron"]})
+    assert error.value.rule == "R-R02"
+    assert error.value.message.startswith("this move needs seals converted into more than one kind")
+    assert "listed with the fewest" not in error.value.message
+    paid = play(
+        placed, {"kind": "convert", "seat": 0, "to": "food"}, {"kind": "convert", "seat": 0, "to": "iron"}
+    )
+    assert bottom in domain.legal_moves(paid)
+    assert domain.apply(paid, bottom).players[0].cp == placed.players[0].cp + 3

@@ -1,4 +1,4 @@
-"""A.5 Outside the Walls (R-O01, R-O02)."""
+"""Outside the Walls (R-O01, R-O02)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A.13 The Passage of Time (R-PT01..R-PT03), milestones with decision C.3."""
+"""The Passage of Time (R-PT01..R-PT03), milestones with decision C.3."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A.7 The Personal Domain (R-D01..R-D03)."""
+"""The Personal Domain (R-D01..R-D03)."""
 
 from __future__ import annotations
 
@@ -91,3 +91,24 @@ def test_R_D03_the_domain_action_icon_activates_a_row_without_a_die() -> None:
     state = play(state, {"kind": "domain_row", "seat": 0, "row": "courtiers"})
     assert state.players[0].coins == coins + 2  # the courtier row's first space; no die, no coins
     assert state.players[0].domain == (None, None, None)
+
+
+def test_R_D03_the_domain_action_may_activate_a_row_that_already_holds_a_die() -> None:
+    """The texts say the icon triggers a row as a die placed there would, and nothing of a row used this round:
+    the row is offered, and gives its rewards again (R-D01 limits the dice, not the icon)."""
+    state = standard(**{"yard_1:blue": "Y8", "yard_1:yellow": "Y2"})
+    state = with_player(state, 0, lantern=(), iron=5, warriors=4, coins=5, courtiers=4)
+    state = with_player(state, 0, domain=(die("coral", 2), None, None))
+    state = play(
+        state,
+        {"kind": "take_die", "seat": 0, "bridge": "white", "end": "right"},
+        {"kind": "place_die", "seat": 0, "space": "outside_2"},
+        {"kind": "choose", "seat": 0, "option": "warrior"},
+        {"kind": "warrior", "seat": 0, "yard": "yard_1"},
+        {"kind": "choose", "seat": 0, "option": "Y8:blue"},
+    )
+    assert {"kind": "domain_row", "seat": 0, "row": "courtiers"} in answers_of(state, "domain_row")
+    coins = state.players[0].coins
+    state = play(state, {"kind": "domain_row", "seat": 0, "row": "courtiers"})
+    assert state.players[0].coins == coins + 2
+    assert state.players[0].domain == (die("coral", 2), None, None)

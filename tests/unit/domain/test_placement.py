@@ -1,4 +1,4 @@
-"""A.3 Placing the die and paying (R-P01..R-P07), stacking (decision C.6)."""
+"""Placing the die and paying (R-P01..R-P07), stacking (decision C.6)."""
 
 from __future__ import annotations
 

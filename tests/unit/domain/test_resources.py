@@ -1,4 +1,4 @@
-"""A.12 Seals, resources, coins and Clan Points (R-R01..R-R07)."""
+"""Seals, resources, coins and Clan Points (R-R01..R-R07)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Every numbered rule of RULES.md A.1-A.15 and of the base solo game A.17 is named by at least one test of this
-folder (in a test's name or docstring), and every game area has its own test module; so are Matcha's rules (A.16)
-in matcha/ and the Tokugawa rival's (A.18) in tokugawa/."""
+"""Every numbered rule of the base game (docs/rules/base.md) and of the base solo rival (docs/rules/solo.md) is
+named by at least one test of this folder (in a test's name or docstring), and every game area has its own test
+module; so are Matcha's rules (docs/rules/matcha.md) in matcha/ and the Tokugawa rival's in tokugawa/."""
 
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ RULES = {
     "E": 5,
     "F": 10,
 }
-"""RULES.md sections A.1-A.15: the prefix of each and how many rules it numbers."""
+"""The base game's rule groups (docs/rules/base.md): the prefix of each and how many rules it numbers."""
 
 SOLO_RULES = {"SO": 6}
-"""RULES.md A.17, the base solo rival (R-SO01..R-SO06)."""
+"""The base solo rival (R-SO01..R-SO06, docs/rules/solo.md)."""
 
 AREAS = {
     "test_setup.py",
@@ -68,12 +68,12 @@ def named_rules() -> set[str]:
     return found
 
 
-def test_every_rule_of_a1_to_a15_is_named_by_a_test() -> None:
+def test_every_base_game_rule_is_named_by_a_test() -> None:
     expected = {f"R-{prefix}{n:02d}" for prefix, count in RULES.items() for n in range(1, count + 1)}
     assert sorted(expected - named_rules()) == []
 
 
-def test_every_rule_of_a17_the_solo_rival_is_named_by_a_test() -> None:
+def test_every_rule_of_the_solo_rival_is_named_by_a_test() -> None:
     expected = {f"R-{prefix}{n:02d}" for prefix, count in SOLO_RULES.items() for n in range(1, count + 1)}
     assert sorted(expected - named_rules()) == []
 
@@ -87,7 +87,7 @@ def test_the_checker_sees_rule_names() -> None:
 
 
 MATCHA = HERE / "matcha"
-"""The Matcha tests (RULES.md A.16), one module per area."""
+"""The Matcha tests (R-M01..R-M19), one module per area."""
 
 MATCHA_AREAS = {
     "test_matcha_setup.py",
@@ -111,14 +111,14 @@ def matcha_named_rules() -> set[str]:
     return found
 
 
-def test_every_rule_of_a16_matcha_is_named_by_a_test() -> None:
+def test_every_matcha_rule_is_named_by_a_test() -> None:
     expected = {f"R-M{n:02d}" for n in range(1, 20)}
     assert sorted(expected - matcha_named_rules()) == []
     assert {path.name for path in MATCHA.glob("test_*.py")} >= MATCHA_AREAS
 
 
 TOKUGAWA = HERE / "tokugawa"
-"""The Tokugawa tests (RULES.md A.18, the solo rival with Matcha), one module per area."""
+"""The Tokugawa tests (R-TK01..R-TK07, the solo rival with Matcha), one module per area."""
 
 TOKUGAWA_AREAS = {
     "test_tokugawa_setup.py",
@@ -140,7 +140,7 @@ def tokugawa_named_rules() -> set[str]:
     return found
 
 
-def test_every_rule_of_a18_tokugawa_is_named_by_a_test() -> None:
+def test_every_tokugawa_rule_is_named_by_a_test() -> None:
     expected = {f"R-TK{n:02d}" for n in range(1, 8)}
     assert sorted(expected - tokugawa_named_rules()) == []
     assert {path.name for path in TOKUGAWA.glob("test_*.py")} >= TOKUGAWA_AREAS

@@ -1,5 +1,5 @@
-"""Scenario tests from an audit of the engine against RULES.md: situations the area tests did not drive, each
-played through `legal_moves` and `apply`, checking both what is offered and what is refused."""
+"""Scenario tests from an audit of the engine against its rules (docs/rules/): situations the area tests did not
+drive, each played through `legal_moves` and `apply`, checking both what is offered and what is refused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A.15 Final scoring (R-F01..R-F10): every line, the tie-break, EN's 76-point example, the score sheet."""
+"""Final scoring (R-F01..R-F10): every line, the tie-break, EN's 76-point example, the score sheet."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from .helpers import standard, with_board, with_player, with_room
 
 
 def seventy_six() -> domain.GameState:
-    """EN's example, built by hand on seat 0 (RULES B.3): 8 + 1 + 3 + 6 + 25 + 18 + 15 = 76."""
+    """EN's example, built by hand on seat 0 (R-F10): 8 + 1 + 3 + 6 + 25 + 18 + 15 = 76."""
     state = with_player(
         standard(),
         0,

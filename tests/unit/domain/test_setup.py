@@ -1,4 +1,4 @@
-"""A.1 Setup (R-S01..R-S12): the deals, the chance prompts of table mode, the seeded draws, starting pairs."""
+"""Setup (R-S01..R-S12): the deals, the chance prompts of table mode, the seeded draws, starting pairs."""
 
 from __future__ import annotations
 

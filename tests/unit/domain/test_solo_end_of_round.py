@@ -1,4 +1,4 @@
-"""A.17 The rival's end of round (R-SO04, with R-E01..R-E05): coins into CP by turn position, its activated
+"""The rival's end of round (R-SO04, with R-E01..R-E05): coins into CP by turn position, its activated
 gardeners, the reshuffle; the player's own gardens as usual; the end of the game."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A.17 The rival's icons (R-SO05, with R-SO02): gardener, warrior, courtier to the Gate, courtier ascent, CP,
+"""The rival's icons (R-SO05, with R-SO02): gardener, warrior, courtier to the Gate, courtier ascent, CP,
 influence and coins; the player's choices made for the rival (a tie between gardens, the room reached)."""
 
 from __future__ import annotations
@@ -167,6 +167,7 @@ def test_R_SO05_at_the_daimyo_the_courtier_takes_the_leftmost_free_spot_and_gain
     assert state.board.rooms[3].courtiers == ()
     rival = state.players[RIVAL]
     assert (rival.food, rival.pot, rival.seals) == (0, 1, 0)  # Dm1's spot 2 gives 2 food: not to the rival
+    assert rival.cp == 3  # the floor it could not climb is no action left undone (R-SO03)
 
 
 def test_R_SO05_with_no_free_favour_spot_the_courtier_still_reaches_the_daimyo() -> None:
@@ -197,8 +198,29 @@ def test_R_SO05_R_SO02_the_rivals_influence_crosses_milestones_without_seals() -
     assert state.players[RIVAL].pot == 4
     state = played("pot:3", change=lambda s: with_player(s, RIVAL, pot=4))
     assert state.players[RIVAL].pot == 7 and state.players[RIVAL].seals == 0
-    end = played("pot:3", change=lambda s: with_player(s, RIVAL, pot=19))
-    assert end.players[RIVAL].pot == 20
+
+
+def at_pot(pot: int, version: str) -> Any:
+    return lambda state: replace(with_player(state, RIVAL, pot=pot), rules_version=version)
+
+
+@pytest.mark.parametrize(("pot", "lost"), [(19, 2), (20, 3)])
+def test_R_SO03_influence_lost_at_the_tracks_end_is_an_action_not_carried_out(pot: int, lost: int) -> None:
+    """Rules 0.5.0: from 19 (or 20) with +3 the marker goes as far as space 20, and the icon, not carried out in
+    full, gives CP equal to the round's number, once (docs/rules/decisions.md)."""
+    state = played("pot:3", change=at_pot(pot, "0.5.0"))
+    rival = state.players[RIVAL]
+    assert (rival.pot, rival.cp) == (20, 3 + 1)
+    assert state.solo is not None
+    assert state.solo.notes[-1] == f"cannot take {lost} steps of influence +3 past the track's end: +1 CP"
+
+
+@pytest.mark.parametrize("pot", [19, 20])
+def test_R_SO03_influence_lost_at_the_tracks_end_gives_nothing_under_rules_0_4_0(pot: int) -> None:
+    """Games recorded under rules 0.4.0 or earlier keep them: the lost steps give nothing."""
+    state = played("pot:3", change=at_pot(pot, "0.4.0"))
+    rival = state.players[RIVAL]
+    assert (rival.pot, rival.cp) == (20, 3)
 
 
 def test_R_SO05_R_PT03_the_rivals_marker_lands_on_top_of_the_players() -> None:

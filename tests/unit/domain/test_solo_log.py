@@ -1,4 +1,4 @@
-"""A.17 The rival in the log (R-SO03): its turns described in words, prompts and seats marked automatic, solo
+"""The rival in the log (R-SO03): its turns described in words, prompts and seats marked automatic, solo
 states as JSON, and multiplayer states unchanged by the solo fields."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A.17 The final score of a solo game (R-SO04 decision, with R-F01..R-F09): the rival's score sheet, the
+"""The final score of a solo game (R-SO04 decision, with R-F01..R-F09): the rival's score sheet, the
 ``cp_only`` option, and ties."""
 
 from __future__ import annotations

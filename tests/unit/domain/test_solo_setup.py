@@ -1,4 +1,4 @@
-"""A.17 The solo setup (R-SO01, R-SO06): the 2-player setup, random starting cards with no choice, the rival's
+"""The solo setup (R-SO01, R-SO06): the 2-player setup, random starting cards with no choice, the rival's
 difficulty, its empty board, the solo deck; and what a solo setup refuses."""
 
 from __future__ import annotations

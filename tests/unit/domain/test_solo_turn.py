@@ -1,4 +1,4 @@
-"""A.17 The rival's turn (R-SO02, R-SO03, R-SO06): the search for a die, the space or the Well, coins only when
+"""The rival's turn (R-SO02, R-SO03, R-SO06): the search for a die, the space or the Well, coins only when
 higher, the icons of the last two revealed cards, CP for what it cannot do, and the deck running out."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A.2 Turn structure and taking a die (R-T01..R-T07), with the bridges' physical end slots (decision C.1)."""
+"""Turn structure and taking a die (R-T01..R-T07), with the bridges' physical end slots (decision C.1)."""
 
 from __future__ import annotations
 

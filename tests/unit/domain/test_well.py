@@ -1,4 +1,4 @@
-"""A.6 The Well (R-W01, R-W02)."""
+"""The Well (R-W01, R-W02)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A.8 The Warrior action and the training yards (R-WA01..R-WA04)."""
+"""The Warrior action and the training yards (R-WA01..R-WA04)."""
 
 from __future__ import annotations
 

@@ -153,7 +153,7 @@ def test_templates_hold_no_inline_script_or_style() -> None:
         assert " on" + "click=" not in text, template.name
 
 
-# One source of words (issue 24): the pages take board-part names, move words, help and costs from the API.
+# One source of words: the pages take board-part names, move words, help and costs from the API.
 RULE_COST = re.compile(r"\b\d+ (coins?|seals?|whisks?|pearls?|iron|food)\b.*\)", re.IGNORECASE)
 LABEL_TABLE = re.compile(
     r"\b(steward_\d|diplomat_\d|outside_\d|tea_room_left|viewing_platform|path_\d|yard_\d|coral_plant)[\"']?\s*:\s*[\"'`]"

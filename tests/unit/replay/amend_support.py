@@ -1,5 +1,5 @@
 """Games to correct, shared by the tests of amendments with resolutions (the unit tiers of replay and api, and
-the Redis integration test): the issue's scenario in a seeded game, the recorded 2-player golden game in table
+the Redis integration test): the correction scenario in a seeded game, the recorded 2-player golden game in table
 mode, and what a table that knows what really happened answers at each misfit."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ those its legal moves led to (rules 0.3.0 list other moves: conversions included
 
 
 def seeded_scenario(log: GameLog) -> uuid.UUID:
-    """The issue's scenario: a finished 2-player seeded game (seed 277, played by the golden games' eager
+    """The correction scenario: a finished 2-player seeded game (seed 277, played by the golden games' eager
     player) in which move 10, "Ben places the coral 2 on the Well", really went to steward room 1; move 14,
     "Ben places the black 1 on steward room 1", then finds that room full (R-P05): Ben really placed it on
     the Well. 56 moves follow move 10."""
@@ -41,7 +41,7 @@ def seeded_scenario(log: GameLog) -> uuid.UUID:
 
 
 def seeded_scenario_export() -> dict[str, Any]:
-    """The issue's scenario as an export (JSON data), for a server to import: the way a game recorded under
+    """The correction scenario as an export (JSON data), for a server to import: the way a game recorded under
     rules 0.2.0 reaches a server whose new games are under later rules, which deal seed 277 otherwise (0.4.0
     draws from another generator), so the scenario's moves could not be played again on a new game there."""
     log = open_log(StoreConfig(kind="memory"))

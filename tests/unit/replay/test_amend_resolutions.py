@@ -1,4 +1,4 @@
-"""Corrections that keep the game: an amendment with resolutions (issue 25).
+"""Corrections that keep the game: an amendment with resolutions.
 
 A past move is corrected; each later move that no longer fits is answered by a resolution (the move really
 played there, or none, or a move left out before it), found misfit by misfit with dry runs; the whole
@@ -260,7 +260,7 @@ def test_a_recorded_move_that_never_happened_leaves_the_line_without_taking_anyt
 
 
 def corrected_scenario(log: GameLog) -> tuple[uuid.UUID, Any, Any]:
-    """The issue's scenario, corrected and resolved: the game id, the game before and after."""
+    """The correction scenario, corrected and resolved: the game id, the game before and after."""
     game_id = seeded_scenario(log)
     game = log.get(game_id)
     correct(log, game_id, 10, SEEDED_CORRECTION, SEEDED_RESOLUTIONS)

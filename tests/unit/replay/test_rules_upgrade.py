@@ -1,4 +1,4 @@
-"""Rules upgrades never lock an archive (issue 27.6). A future build that no longer plays rules 0.1.0 stands in as
+"""Rules upgrades never lock an archive. A future build that no longer plays rules 0.1.0 stands in as
 ``replay.rules.COMPATIBLE`` narrowed to the current version: games of 0.1.0 are still listed, exported and
 backed up, read as recorded and flagged; ``revalidate`` reports and never raises; ``upgrade`` checks them under
 the new rules (a dry run first, writing nothing), moves those that pass with a ``RulesUpgraded`` event, after which
@@ -180,14 +180,17 @@ def seeded_and_table_games(log: GameLog) -> dict[str, UUID]:
 
 
 def test_a_seeded_game_keeps_the_draw_it_was_recorded_with_while_this_build_replays_its_rules() -> None:
-    """Rules 0.4.0 draw a seeded game's chance from SplitMix64 (`domain.chance`): a seeded game of 0.3.0
+    """Rules 0.4.0 on draw a seeded game's chance from SplitMix64 (`domain.chance`): a seeded game of 0.3.0
     moved to them would draw its later chance, and the chance drawn again after a correction, otherwise than
     its seed did. Every move of it passes them, but upgrade keeps it (dry run and --apply alike), and says
     why; a seeded game of 0.2.0 may move as far as 0.3.0, the latest rules that draw as it did; a table game
     moves (its chance was entered, never drawn)."""
     log = open_log(StoreConfig(kind="memory"))
     games = seeded_and_table_games(log)
-    change = "rules 0.4.0 draw a seeded game's chance from SplitMix64, rules 0.3.0 from the Mersenne Twister"
+    change = (
+        f"rules {domain.RULES_VERSION} draw a seeded game's chance from SplitMix64, rules 0.3.0 from the Mersenne "
+        "Twister"
+    )
 
     checked = log.revalidate(games["seeded"])
     assert (checked["ok"], checked["draw_change"]) == (True, change)
@@ -211,7 +214,7 @@ def test_a_seeded_game_keeps_the_draw_it_was_recorded_with_while_this_build_repl
     assert log.get(games["older"]).state.rules_version == "0.3.0"
     table = log.upgrade(games["table"], apply=True)
     assert (table["outcome"], table["draw_change"]) == ("moved", None)
-    assert log.get(games["table"]).state.rules_version == "0.4.0"
+    assert log.get(games["table"]).state.rules_version == domain.RULES_VERSION
 
 
 def test_once_a_build_drops_its_rules_a_seeded_game_moves_and_draws_as_the_new_rules_do(
@@ -224,7 +227,9 @@ def test_once_a_build_drops_its_rules_a_seeded_game_moves_and_draws_as_the_new_r
     monkeypatch.setattr(rules, "COMPATIBLE", frozenset({domain.RULES_VERSION}))
     moved = log.upgrade(game_id, apply=True)
     assert (moved["outcome"], moved["draw_kept"]) == ("moved", None)
-    assert moved["draw_change"].startswith("rules 0.4.0 draw a seeded game's chance from SplitMix64")
+    assert moved["draw_change"].startswith(
+        f"rules {domain.RULES_VERSION} draw a seeded game's chance from SplitMix64"
+    )
     game = log.get(game_id)
     rng = random.Random(1)
     while True:  # on to the first move that chance follows
@@ -233,6 +238,6 @@ def test_once_a_build_drops_its_rules_a_seeded_game_moves_and_draws_as_the_new_r
         drawn = game.records[game.line[-1]].chance
         if drawn:
             break
-    assert state.rules_version == "0.4.0"
+    assert state.rules_version == domain.RULES_VERSION
     assert list(drawn) == list(domain.step(state, move).chance)
     assert list(drawn) != list(domain.step(dataclasses.replace(state, rules_version="0.3.0"), move).chance)

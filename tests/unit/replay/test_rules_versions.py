@@ -1,4 +1,4 @@
-"""A game keeps the rules version it was recorded under (DESIGN §2, replay/rules.py): a log of rules 0.1.0 whose
+"""A game keeps the rules version it was recorded under (replay/rules.py): a log of rules 0.1.0 whose
 seeded castle has a one-colour room (seed 94, before decision C.9 of R-S05) imports, folds, exports and has its
 seed drawn again as it was dealt; the same log claiming the current rules is refused; a new game records the
 current version and deals seed 94 with two colours in every room; revalidating the old game under the current

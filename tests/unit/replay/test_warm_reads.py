@@ -1,4 +1,4 @@
-"""Warm reads (issue 28): the warm cache is bounded by bytes, every version of a game read from the store is a
+"""Warm reads: the warm cache is bounded by bytes, every version of a game read from the store is a
 lookup after one refold, and an undo across a snapshot refolds only back to the snapshot before it.
 
 "Read from the store" here: the game log's cache is emptied, so the next read folds the game from its latest

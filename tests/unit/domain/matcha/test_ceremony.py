@@ -1,4 +1,4 @@
-"""A.16 Ceremony tokens and the green row (R-M14, R-M17, R-M18, with R-D03, R-CA05): the 20 faces as printed,
+"""Ceremony tokens and the green row (R-M14, R-M17, R-M18, with R-D03, R-CA05): the 20 faces as printed,
 the actions they bring, the pairing of faces on tokens (a flagged, overridable choice), the clan board's green
 row and the remaining Matcha symbols."""
 

@@ -1,4 +1,4 @@
-"""A.16 The Himeji curtains (R-M11, R-M12, R-M17, decision C.7): path space 1 takes a card into the Lantern Area
+"""The Himeji curtains (R-M11, R-M12, R-M17, decision C.7): path space 1 takes a card into the Lantern Area
 (the last card stays), path space 2 a blue curtain with its seals, and the curtain symbols."""
 
 from __future__ import annotations
@@ -54,6 +54,63 @@ def test_R_M11_path_space_1_the_yellow_curtain_then_the_card_to_the_lantern_area
     coins, pearl = state.players[0].coins, state.players[0].pearl
     state = resolve(state, 0, "lantern")
     assert (state.players[0].coins, state.players[0].pearl) == (coins + 1, pearl + 1)
+
+
+def played_to_path_1(version: str) -> GameState:
+    """Seat 0's turn played to path space 1 under rules `version`: the green 6 on the Tea Room, then Part B takes
+    the geisha waiting at the entrance one step toward the Tea House."""
+    state = with_player(with_matcha(matcha_standard(), entrance=(0,)), 0, whisks=2)
+    state = replace(state, rules_version=version)
+    state = play(
+        state,
+        {"kind": "take_die", "seat": 0, "bridge": "green", "end": "right"},
+        {"kind": "place_die", "seat": 0, "space": "tea_room_left"},
+        {"kind": "advance_geisha", "seat": 0, "from": "entrance", "to": "path_1"},
+    )
+    assert prompt(state) == {"kind": "himeji_card", "seat": 0, "purpose": "path"}
+    return state
+
+
+DECLINE = {"kind": "done", "seat": 0}
+
+
+def test_R_M11_R_P07_path_space_1_may_be_declined_from_rules_0_5_0() -> None:
+    """Every space's actions are optional (R-P07), path space 1's as path space 2's and the Viewing Platform's:
+    declined, the geisha stays, no curtain is performed and no card is taken, so the next stays hidden."""
+    state = played_to_path_1("0.5.0")
+    assert DECLINE in domain.legal_moves(state)
+    assert domain.prompt_text(state).endswith("(its yellow curtain), or decline it")
+    before = state.players[0]
+    assert domain.describe(state, DECLINE) == "Player 1 declines the card of path space 1"
+    state = play(state, DECLINE)
+    assert board(state).path[0] == (0,) and board(state).entrance == ()
+    assert board(state).decks == board(matcha_standard()).decks
+    assert (state.players[0].lantern, state.players[0].iron, state.players[0].coins) == (
+        before.lantern,
+        before.iron,
+        before.coins,
+    )
+    assert prompt(state)["kind"] == "geisha"  # Part A is still open
+    assert prompt(play(state, DECLINE)) == {"kind": "take_die", "seat": 1}
+
+
+def test_R_M11_path_space_1_cannot_be_declined_under_rules_0_4_0() -> None:
+    """A game recorded under rules 0.4.0 or earlier keeps them: a card must be taken."""
+    state = played_to_path_1("0.4.0")
+    assert DECLINE not in domain.legal_moves(state)
+    assert not domain.prompt_text(state).endswith("or decline it")
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(state, DECLINE)
+    assert error.value.rule == "R-M11"
+    assert "under rules 0.4.0 path space 1 cannot be declined" in str(error.value)
+
+
+def test_R_M17_the_two_card_symbol_cannot_be_declined() -> None:
+    state = resolve(matcha_standard(), 0, "curtain:both")
+    assert prompt(state)["purpose"] == "both" and DECLINE not in domain.legal_moves(state)
+    with pytest.raises(domain.IllegalMove) as error:
+        domain.apply(state, DECLINE)
+    assert error.value.rule == "R-M17"
 
 
 def test_R_M11_a_card_taken_from_a_seeded_deck_is_replaced_by_a_drawn_one() -> None:

@@ -1,6 +1,6 @@
-"""Scenario tests from an audit of the Matcha engine against RULES.md A.16 and R-F08: situations the area tests
-did not drive (each found by breaking the implementing line and seeing every test still pass), played through
-`legal_moves` and `apply`, checking both what is offered and what is refused."""
+"""Scenario tests from an audit of the Matcha engine against its rules (docs/rules/matcha.md) and R-F08:
+situations the area tests did not drive (each found by breaking the implementing line and seeing every test
+still pass), played through `legal_moves` and `apply`, checking both what is offered and what is refused."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def bare(state: GameState) -> GameState:
 
 
 def room_scoring(state: GameState, member: str) -> str:
-    """The Tea House room whose geishas score `member`s (the catalog's, COMPONENTS §1.12 item 5)."""
+    """The Tea House room whose geishas score `member`s (the catalog's, docs/rules/components.md §1.12 item 5)."""
     spec = state.catalog.matcha
     assert spec is not None
     return next(room for room, scores in spec.tea_house if scores == member)
@@ -171,3 +171,11 @@ def test_R_M16_R_E05_after_round_3_the_viewing_platform_gives_no_pond_action() -
     assert domain.is_over(last) and domain.legal_moves(last) == []
     player = last.players[0]
     assert (player.coins, player.whisks, player.food) == (3, 0, 0)
+
+
+def test_R_M09_R_M18_CT13_the_free_step_keeps_the_places_limits() -> None:
+    """CT13 waives the whisks, not MA's limits: with a geisha of its clan on the Viewing Platform already, the
+    free step cannot take another there."""
+    state = with_matcha(matcha_standard(), entrance=(0,), platform=(0,))
+    state = resolve(with_player(state, 0, whisks=0, seals=0), 0, "advance")
+    assert {(m["from"], m["to"]) for m in answers_of(state, "advance_geisha")} == {("entrance", "path_1")}

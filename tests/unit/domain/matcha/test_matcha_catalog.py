@@ -50,9 +50,9 @@ def test_every_matcha_entry_carries_its_source_and_a_verified_flag() -> None:
 
 
 def test_what_matcha_leaves_unknown_is_flagged_unverified() -> None:
-    """COMPONENTS §1.12 item 5: castle cards, gardens, yard tokens, starting cards, curtains, lily pads, the
-    values of the Tea Room and Himeji spaces, the green row, which Tea House room scores what; and the pairing
-    of the token faces (R-M18)."""
+    """docs/rules/components.md §1.12 item 5: castle cards, gardens, yard tokens, starting cards, curtains,
+    lily pads, the values of the Tea Room and Himeji spaces, the green row, which Tea House room scores what;
+    and the pairing of the token faces (R-M18)."""
     for section in (
         "stewards",
         "diplomats",

@@ -1,4 +1,4 @@
-"""A.16 The end of a Matcha round (R-M16, with R-E01, R-E03, R-E04): 4 dice left end it, the green bridge counts
+"""The end of a Matcha round (R-M16, with R-E01, R-E03, R-E04): 4 dice left end it, the green bridge counts
 for the gardens, the Viewing Platform is one more garden (its Pond action in any order with the gardens), and the
 Tea Room and Himeji dice are cleared and every bridge rerolled."""
 

@@ -1,4 +1,4 @@
-"""A.16 Seals and whisks (R-M15, with R-R02, R-R03, R-R07): 2 seals -> 1 whisk, whisks only from whisk icons and
+"""Seals and whisks (R-M15, with R-R02, R-R03, R-R07): 2 seals -> 1 whisk, whisks only from whisk icons and
 seals, never from "any resource", the whisk track 0-7 (or to the lower top a game's catalog sets)."""
 
 from __future__ import annotations
@@ -59,7 +59,8 @@ def with_whisk_top(state: GameState, top: int) -> GameState:
 
 
 def test_R_M15_the_whisk_track_ends_where_the_catalog_says() -> None:
-    # The printed maximum is unknown (COMPONENTS §1.12): a game may set it lower, and gains beyond it are lost
+    # The printed maximum is unknown (docs/rules/components.md §1.12): a game may set it lower, and gains
+    # beyond it are lost
     state = with_whisk_top(with_player(matcha_standard(), 0, whisks=2, seals=4), 4)
     assert resolve(state, 0, "whisk:3").players[0].whisks == 4
     converted = play(

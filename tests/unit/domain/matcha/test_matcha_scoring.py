@@ -1,4 +1,4 @@
-"""A.16 Matcha scoring (R-M19, R-F03, R-F08, R-R06): whisks count as a resource, geishas by place, the Tea House
+"""Matcha scoring (R-M19, R-F03, R-F08, R-R06): whisks count as a resource, geishas by place, the Tea House
 rooms by members placed, MA's 24-point example, the +120/+160 tile, and the score sheet from tallies."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A.16 Matcha setup (R-M01, with R-S07, R-S09, R-S10, R-S12): the expansion board, the green bridge, the
+"""Matcha setup (R-M01, with R-S07, R-S09, R-S10, R-S12): the expansion board, the green bridge, the
 ceremony tokens under the starting pairs, and base games left exactly as they were."""
 
 from __future__ import annotations
@@ -194,3 +194,16 @@ def test_R_M01_the_ceremony_tokens_needed_are_three_for_the_tea_house_one_for_th
             with pytest.raises(domain.InvalidSetup, match="ceremony tokens") as error:
                 initial_board(catalog, players)
             assert error.value.rule == "R-M01"
+
+
+def test_R_M01_the_token_of_the_pair_nobody_took_goes_back_to_the_box() -> None:
+    """MA has each player take a pair and its token, and says nothing of the last pair's: it leaves the game with
+    the pair (R-S12), on no clan board and nowhere on the board."""
+    state = _at_choice()
+    assert [pair.token for pair in state.board.offer][3] == "CT17"
+    state = matcha_standard()  # seats 2, 1 and 0 took the pairs of CT3, CT1 and CT9
+    matcha = state.board.matcha
+    assert matcha is not None and state.board.offer == ()
+    assert "CT17" not in {player.ceremony for player in state.players}
+    assert "CT17" not in {room.token for room in matcha.tea_house} | {matcha.platform_token}
+    assert "CM9" not in matcha.tokens  # CT17's token is not among those still to deal either

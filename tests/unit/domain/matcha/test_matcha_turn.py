@@ -1,4 +1,4 @@
-"""A.16 Matcha turns and spaces (R-M02..R-M05, with R-T05, R-E01, R-P05/C.6): 4 turns per player per round, green
+"""Matcha turns and spaces (R-M02..R-M05, with R-T05, R-E01, R-P05/C.6): 4 turns per player per round, green
 dice, the Tea Room and the Himeji Principality."""
 
 from __future__ import annotations

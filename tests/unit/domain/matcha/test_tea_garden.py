@@ -1,4 +1,4 @@
-"""A.16 The Geisha action and the Tea Garden (R-M06..R-M10, R-M13): Part A and Part B, directions, capacities,
+"""The Geisha action and the Tea Garden (R-M06..R-M10, R-M13): Part A and Part B, directions, capacities,
 the Viewing Platform's Pond action and the Tea House; MA's three examples."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Scenario tests from an audit of the Tokugawa rival against RULES.md A.17-A.18: situations the area tests did not
-drive (found by breaking the implementing line and seeing every test still pass)."""
+"""Scenario tests from an audit of the Tokugawa rival against its rules (R-SO01..R-SO06, R-TK01..R-TK07): situations
+the area tests did not drive (found by breaking the implementing line and seeing every test still pass)."""
 
 from __future__ import annotations
 

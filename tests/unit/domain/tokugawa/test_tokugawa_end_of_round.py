@@ -1,4 +1,4 @@
-"""A.18 The Tokugawa rival's end of round (R-SO04 with Matcha, R-M16): coins into CP as in the base solo game,
+"""The Tokugawa rival's end of round (R-SO04 with Matcha, R-M16): coins into CP as in the base solo game,
 and a rival geisha on the Viewing Platform counted as an activated garden of the green bridge (decision)."""
 
 from __future__ import annotations

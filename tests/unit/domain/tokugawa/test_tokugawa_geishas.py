@@ -1,4 +1,4 @@
-"""A.18 The Tokugawa geishas (R-TK03): into the Tea House room that scores the most at that moment (ties: the
+"""The Tokugawa geishas (R-TK03): into the Tea House room that scores the most at that moment (ties: the
 player's choice), a Himeji card discarded for a geisha stopping on a path space, and CP for a Geisha action the
 rival cannot perform."""
 

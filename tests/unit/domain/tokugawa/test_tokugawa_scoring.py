@@ -1,4 +1,4 @@
-"""A.18 The Tokugawa rival's score (R-F08 with R-SO02's rival): its geishas score like a player's on the whole
+"""The Tokugawa rival's score (R-F08 with R-SO02's rival): its geishas score like a player's on the whole
 sheet (the default), and nothing with ``rival_scoring="cp_only"``; its losses never take it below zero."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A.18 The Tokugawa setup (R-TK01): 2 starting cards of each kind and 2 ceremony tokens to choose 1 of each from,
+"""The Tokugawa setup (R-TK01): 2 starting cards of each kind and 2 ceremony tokens to choose 1 of each from,
 the 3 Tokugawa cards in the solo deck, the deck check over the green bridge; what the setup refuses."""
 
 from __future__ import annotations

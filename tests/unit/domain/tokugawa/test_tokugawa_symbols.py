@@ -1,4 +1,4 @@
-"""A.18 The Tokugawa symbols 2-4 and the losses (R-TK02, R-TK05, R-TK06, R-TK07): a geisha from the rival's supply,
+"""The Tokugawa symbols 2-4 and the losses (R-TK02, R-TK05, R-TK06, R-TK07): a geisha from the rival's supply,
 then the symbol's numbered steps in MA's order."""
 
 from __future__ import annotations

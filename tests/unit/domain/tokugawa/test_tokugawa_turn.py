@@ -1,4 +1,4 @@
-"""A.18 The Tokugawa rival's turn (R-TK04, R-SO02, R-SO03 with Matcha): symbol 1 in the Tea Room, the green dice,
+"""The Tokugawa rival's turn (R-TK04, R-SO02, R-SO03 with Matcha): symbol 1 in the Tea Room, the green dice,
 4 turns a round, and the prompts of its turn marked automatic."""
 
 from __future__ import annotations
