@@ -13,7 +13,11 @@ from api.server import runtime
 
 def test_the_worker_is_gunicorns_stock_gevent_worker_chosen_by_its_name() -> None:
     chosen = runtime.options(
-        bind="127.0.0.1:8000", workers=2, connections=4096, reuse_port=False, post_worker_init=print
+        bind="127.0.0.1:8000",
+        workers=2,
+        connections=4096,
+        reuse_port=False,
+        post_worker_init=lambda worker: None,
     )
     assert chosen["worker_class"] == "gevent"
     assert chosen["worker_connections"] == 4096 and chosen["keepalive"] == runtime.KEEPALIVE_SECONDS

@@ -4,9 +4,10 @@ drips), without patching this process."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import gevent
@@ -94,36 +95,42 @@ def cooperative(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(slow_clients, "BODY_SECONDS", 0.3)
 
 
-def dripping(total: bytes, every: float) -> tuple[Any, Any]:
-    """A gevent socket pair whose far end sends ``total`` a byte every ``every`` seconds; (reader file, greenlet)."""
+@contextlib.contextmanager
+def dripping(total: bytes, every: float) -> Iterator[Any]:
+    """A gevent socket pair whose far end sends ``total`` a byte every ``every`` seconds; yields the reading end's
+    file, and closes everything afterwards."""
     near, far = gevent.socket.socketpair()
 
     def drip() -> None:
         for byte in total:
             far.sendall(bytes([byte]))
             gevent.sleep(every)
-        far.close()
 
-    return near.makefile("rb"), gevent.spawn(drip)
+    dripper = gevent.spawn(drip)
+    reader = near.makefile("rb")
+    try:
+        yield reader
+    finally:
+        dripper.kill()
+        reader.close()
+        near.close()
+        far.close()
 
 
 def test_a_body_that_drips_past_its_deadline_times_out(cooperative: None) -> None:
-    reader, dripper = dripping(b"x" * 20, every=0.05)  # 1 s for 20 bytes; the deadline is 0.3 s and a little
-    with pytest.raises(BodyTimedOut):
+    # 1 s for 20 bytes; the deadline is 0.3 s and a little
+    with dripping(b"x" * 20, every=0.05) as reader, pytest.raises(BodyTimedOut):
         read_body({"CONTENT_LENGTH": "20", "wsgi.input": reader}, body_limit=100)
-    dripper.kill()
 
 
 def test_a_body_that_arrives_in_time_is_read(cooperative: None) -> None:
-    reader, dripper = dripping(b"y" * 5, every=0.01)
-    assert read_body({"CONTENT_LENGTH": "5", "wsgi.input": reader}, body_limit=100) == b"yyyyy"
-    dripper.join()
+    with dripping(b"y" * 5, every=0.01) as reader:
+        assert read_body({"CONTENT_LENGTH": "5", "wsgi.input": reader}, body_limit=100) == b"yyyyy"
 
 
 def test_a_body_not_in_time_is_refused_408_by_the_wrapper(cooperative: None) -> None:
-    reader, dripper = dripping(b"z" * 20, every=0.05)
-    status, body, _ = call(whole_bodies(echo, 100), {"CONTENT_LENGTH": "20", "wsgi.input": reader})
-    dripper.kill()
+    with dripping(b"z" * 20, every=0.05) as reader:
+        status, body, _ = call(whole_bodies(echo, 100), {"CONTENT_LENGTH": "20", "wsgi.input": reader})
     assert status.startswith("408 ")
     problem = json.loads(body)
     assert problem["error_code"] == "request_timeout" and problem["status"] == 408
