@@ -1,10 +1,5 @@
-"""The ``heronlog`` command's first step: ``serve`` makes the process cooperative before anything else loads.
-
-``heronlog serve`` runs gunicorn's gevent workers (api.server.runtime), and gevent asks that the standard
-library be patched (cooperative sockets, threads, locks) before other modules import it: a lock made at import
-time before the patch would stay a real one, and a module that took ``ssl`` early keeps the uncooperative one. So
-this module imports nothing of heronlog before it has patched, then hands over to :mod:`api.server.cli`.
-"""
+"""The ``heronlog`` command's first step: ``serve`` patches the standard library for gevent (cooperative sockets,
+threads and locks) before anything of heronlog is imported, as gevent asks, then hands over to api.server.cli."""
 
 from __future__ import annotations
 

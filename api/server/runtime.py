@@ -1,11 +1,6 @@
-"""The server under ``heronlog serve``: stock gunicorn with its stock gevent workers, and their settings.
-
-A gevent worker serves each connection in a greenlet, so a client that sends its request slowly, reads its answer
-slowly or not at all, holds an event stream open, or says nothing, costs a socket and a few kilobytes, never a
-thread: ``/healthz`` and the moves keep answering beside thousands of them (docs/operations/slow-clients.md says
-why this worker was chosen, and what each kind of slow client meets). Nothing here extends gunicorn's classes:
-the worker is chosen by its name, and everything else is a documented setting or hook.
-"""
+"""The server under ``heronlog serve``: stock gunicorn and its stock gevent worker, chosen by name, with documented
+settings and hooks only. Each connection is a greenlet, so slow readers, event streams and silent connections cost
+a socket, never a thread (docs/operations/slow-clients.md)."""
 
 from __future__ import annotations
 

@@ -1,19 +1,7 @@
-"""Slow clients bounded in time: a request's body read whole within its deadline, an answer's pieces taken in time.
-
-``heronlog serve``'s gevent workers give each connection a greenlet, so a slow client holds no thread; these
-bounds keep it from holding a socket and its buffers without end (docs/operations/slow-clients.md):
-
-* a request's head must arrive within gunicorn's ``keepalive`` (api.server.runtime), or its connection is closed;
-* its body, read here before the app runs (:func:`whole_bodies`), must arrive within :data:`BODY_SECONDS` plus
-  one second per :data:`BODY_BYTES_PER_SECOND` bytes it announces (a phone's slow upload is slow, not an attack),
-  else ``408 request_timeout`` in the API's error shape; a body that cannot be read is ``400 invalid_request``;
-* each :data:`PIECE_BYTES` of an answer must be taken by the client within :data:`PIECE_SECONDS` (a socket
-  timeout on ``gunicorn.socket``, the answer written in pieces), else its connection is closed: a client that
-  never reads an 8 MB export gives its socket back after that long.
-
-A deadline is a ``gevent.Timeout`` where gevent runs the process; elsewhere (the tests' in-process client) the
-body is there already and is read as it is.
-"""
+"""Slow clients bounded in time (docs/operations/slow-clients.md): a request's body is read whole before the app
+runs, within :func:`body_deadline` (else ``408 request_timeout``), and an answer is written in pieces, each of which
+the client must take within :data:`PIECE_SECONDS` (else its connection is closed). gevent's worker gives a slow
+client a greenlet, not a thread; these bounds keep it from holding even that for ever."""
 
 from __future__ import annotations
 
@@ -178,6 +166,21 @@ def whole_bodies(app: WsgiApp, body_limit: int) -> WsgiApp:
         return in_pieces(app(environ, start_response))
 
     return bounded
+
+
+class UntakenAnswers(logging.Filter):
+    """A filter of gunicorn's error log: gunicorn reports a connection closed because its client did not take an
+    answer's piece within :data:`PIECE_SECONDS` (a socket timeout) as an error with a traceback; it is a client's
+    doing, and becomes one line of information."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, TimeoutError) and record.levelno >= logging.ERROR:
+            record.levelno, record.levelname = logging.INFO, "INFO"
+            record.msg = f"closed a connection whose client did not take its answer within {PIECE_SECONDS:g} s"
+            record.args = ()
+            record.exc_info = record.exc_text = None
+        return True
 
 
 _refused: Any = None

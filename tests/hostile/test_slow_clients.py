@@ -252,6 +252,8 @@ def test_a_client_that_never_reads_its_answer_gives_its_connection_back(
         ports = readers.local_ports()
         assert held_by_a_process(target.port, ports) == 3
         assert hostile.wait_until(lambda: held_by_a_process(target.port, ports) == 0, PIECE_SECONDS + 60)
+    # a client's doing, logged as such: no error, no traceback
+    assert '"level":"error"' not in target.served.output()
 
 
 @pytest.mark.timeout(120)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import logging
+import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -134,3 +136,17 @@ def test_a_body_not_in_time_is_refused_408_by_the_wrapper(cooperative: None) -> 
     assert status.startswith("408 ")
     problem = json.loads(body)
     assert problem["error_code"] == "request_timeout" and problem["status"] == 408
+
+
+def test_an_answer_not_taken_in_time_is_logged_as_information_not_as_an_error() -> None:
+    try:
+        raise TimeoutError("timed out")
+    except TimeoutError:
+        record = logging.LogRecord(
+            "gunicorn.error", logging.ERROR, "x", 1, "Socket error processing request.", (), sys.exc_info()
+        )
+    assert slow_clients.UntakenAnswers().filter(record)
+    assert record.levelno == logging.INFO and record.exc_info is None
+    assert "did not take its answer" in record.getMessage()
+    other = logging.LogRecord("gunicorn.error", logging.ERROR, "x", 1, "Worker failed", (), None)
+    assert slow_clients.UntakenAnswers().filter(other) and other.levelno == logging.ERROR
