@@ -135,6 +135,10 @@ def heronlog_serve(
     SERVERS["heronlog"] = process.pid
     try:
         wait_for(lambda: get_status(port, "/healthz") == 200, "heronlog serve")
+        # Every worker up and answering before the clients connect: a worker still starting takes none of them.
+        wait_for(
+            lambda: answering_workers(port, folder / f"serve-{port}.log") >= workers, f"{workers} workers"
+        )
         yield port
     finally:
         process.terminate()
@@ -150,6 +154,17 @@ def server_words(source: Path, workers: int, threads: int) -> str:
     if (source / "api" / "server" / "launch.py").exists():
         return f"stock gunicorn, {workers} gevent workers"
     return f"gunicorn, {workers} threaded workers × {threads} threads"
+
+
+def answering_workers(port: int, log: Path) -> int:
+    """How many workers have answered a request, from the request log, after one more ``/healthz``."""
+    get_status(port, "/healthz")
+    pids = set()
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("{") and '"heronlog.request"' in line:
+            with contextlib.suppress(ValueError):
+                pids.add(json.loads(line).get("pid"))
+    return len(pids)
 
 
 # --- where the machine's time went -------------------------------------------------------------------------

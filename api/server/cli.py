@@ -125,7 +125,10 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
         workers=numbers["workers"],
         connections=numbers["connections"],
         trusted_proxies=numbers["trusted-proxies"],
-        reuse_port=words["reuse-port"] == "yes",
+        # SO_REUSEPORT by default with several workers: the kernel's hash spreads keep-alive connections over
+        # them (50 at once split 19/31 at worst in the load bench), where a shared socket gave a burst of them to
+        # whichever worker woke first (47/3); one worker keeps the master's socket, which outlives its restarts.
+        reuse_port=words["reuse-port"] == "yes" or (words["reuse-port"] == "auto" and numbers["workers"] > 1),
         pin_workers=words["pin-workers"],
         body_limit=int(body_limit),
     )
@@ -689,8 +692,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--reuse-port",
         choices=CHOICES["HERONLOG_REUSE_PORT"],
-        help="no (default): the workers share one socket, each accepting a connection at a time; yes: each "
-        "worker listens on its own socket (SO_REUSEPORT) and the kernel spreads the connections by a hash",
+        help="auto (default): yes with several workers; yes: each worker listens on its own socket (SO_REUSEPORT) and "
+        "the kernel spreads the connections by a hash; no: the workers share one socket",
     )
     serve.add_argument(
         "--pin-workers",

@@ -49,9 +49,9 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
     ),
     Variable(
         "HERONLOG_REUSE_PORT",
-        "no",
-        "`no`: the workers share one socket, each accepting a connection at a time; `yes`: each worker listens on "
-        "its own socket (`SO_REUSEPORT`) and the kernel spreads connections by a hash",
+        "auto",
+        "`auto`: `yes` with several workers; `yes`: each worker listens on its own socket (`SO_REUSEPORT`) and the "
+        "kernel spreads connections by a hash; `no`: the workers share one socket",
     ),
     Variable(
         "HERONLOG_PIN_WORKERS",
@@ -131,7 +131,7 @@ LOWEST: Mapping[str, int | float] = {
 """The smallest value each of :data:`DEFAULTS` takes (a test checks that none is missing)."""
 
 CHOICES: Mapping[str, tuple[str, ...]] = {
-    "HERONLOG_REUSE_PORT": ("yes", "no"),
+    "HERONLOG_REUSE_PORT": ("auto", "yes", "no"),
     "HERONLOG_PIN_WORKERS": ("auto", "yes", "no"),
     "HERONLOG_LOG_FORMAT": ("json", "text"),
     "HERONLOG_LOG_LEVEL": ("debug", "info", "warning", "error"),

@@ -177,7 +177,9 @@ class UntakenAnswers(logging.Filter):
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, TimeoutError) and record.levelno >= logging.ERROR:
             record.levelno, record.levelname = logging.INFO, "INFO"
-            record.msg = f"closed a connection whose client did not take its answer within {PIECE_SECONDS:g} s"
+            record.msg = (
+                f"closed a connection whose client did not take its answer within {PIECE_SECONDS:g} s"
+            )
             record.args = ()
             record.exc_info = record.exc_text = None
         return True

@@ -152,3 +152,11 @@ def test_a_word_setting_is_taken_as_written_so_what_reads_it_later_agrees(
     monkeypatch.setenv("HERONLOG_LOG_FORMAT", "JSON")  # the logging configuration compares it exactly
     assert main(["serve"]) == 2
     assert capsys.readouterr().err == "heronlog: HERONLOG_LOG_FORMAT is json or text, not 'JSON'\n"
+
+
+def test_several_workers_take_a_socket_each_by_default_and_one_keeps_the_masters() -> None:
+    def reuse(*argv: str) -> bool:
+        return serve_settings(build_parser().parse_args(["serve", *argv]), os.environ).reuse_port
+
+    assert reuse() is False and reuse("--workers", "2") is True
+    assert reuse("--workers", "2", "--reuse-port", "no") is False and reuse("--reuse-port", "yes") is True
