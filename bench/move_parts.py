@@ -94,13 +94,13 @@ def measure(redis_url: str, moves: int = 2000, warm: int = 300) -> Parts:
                 key = uuid.UUID(int=rng.getrandbits(128)).hex
                 cpu = parts.cpu
                 with clock(cpu, "the count, reading the game ahead"):
-                    _, _, ahead = log.tally_ahead("parts", 60, game_id)
+                    ahead = log.games.count_write("parts", 60, near=game_id, read_ahead=True).ahead
                     game, grant = log.game_and_grant(game_id, token, ahead)
                 assert grant is not None
                 with clock(cpu, "deciding the move"):
                     decided = decisions.play(game, [move], actor=grant.actor, idempotency_key=key)
                 with clock(cpu, "the append"):
-                    result = log._commit(
+                    result = log.games.commit(
                         game, decided.events, after_decided(game, decided.events, decided.states)
                     )
                 with app.test_request_context(), clock(cpu, "the answer"):

@@ -39,6 +39,19 @@ class TokenSuperseded(ReplayError):
     code = "token_superseded"
 
 
+class Forbidden(ReplayError):
+    """A token that may not make this write: a seat token acting for another seat, or an owner-only write."""
+
+    code = "forbidden"
+
+
+class ReachesOtherSeats(ReplayError):
+    """An amendment sent with a seat token that would take other seats' moves off the line of play, or put
+    moves of theirs in place of others: only the owner may write it."""
+
+    code = "amend_reaches_other_seats"
+
+
 def check_seat(game: Game, seat: int) -> None:
     """:class:`InvalidSeat` unless the game has ``seat`` (an index from 0, as URLs and JSON give it); the
     message names the seats as people count them: "there is no seat 8: this game has seats 1 to 2: Aiko
@@ -249,6 +262,50 @@ def superseded(state: Any, seat: int, access: Access) -> TokenSuperseded:
     )
 
 
+# --- what a token may do ---------------------------------------------------------------------------------
+
+
+def may_act_for(game: Game, grant: Grant | None, seats: Iterable[Any], what: str) -> None:
+    """A seat token acts for its own seat only; the owner (or a caller with no grant: the command line, a worker)
+    acts for anyone, chance moves included. ``what`` is the verb: "record", "undo", "redo", "amend". The message
+    names the seats as people count them: "Aiko's token (seat 1) may only record its own seat's moves, not Ben's
+    (seat 2)"; ``details.seats`` the others' seats (indexes from 0, null for chance)."""
+    others = strangers(grant, seats)
+    if grant is None or not others:
+        return
+    assert grant.seat is not None  # a seat grant always names its seat
+    state = game.state
+    token = domain.seat_text(state, grant.seat, "'s token")
+    whose = " or ".join(_whose(state, seat) for seat in others)
+    raise Forbidden(
+        f"{token} may only {what} its own seat's moves, not {whose}", actor=grant.actor, seats=others
+    )
+
+
+def strangers(grant: Grant | None, seats: Iterable[Any]) -> list[Any]:
+    """The seats among ``seats`` that are not the grant's own, in a stable order (indexes, then chance's None);
+    none for the owner (or no grant)."""
+    if grant is None or grant.role == OWNER:
+        return []
+    found = {str(seat): seat for seat in seats if seat != grant.seat}
+    return [found[key] for key in sorted(found, key=lambda key: (found[key] is None, key))]
+
+
+def _whose(state: Any, seat: Any) -> str:
+    """Whose moves a seat token may not make, in words: "Ben's (seat 2)", "chance's", or "those of seat 'x'"
+    for a seat that is no index at all (the rules engine refuses such a move anyway)."""
+    if seat is None:
+        return "chance's"
+    if isinstance(seat, int) and not isinstance(seat, bool):
+        return domain.seat_text(state, seat, "'s")
+    return f"those of seat {seat!r}"
+
+
+def whose_moves(state: Any, seats: Iterable[Any]) -> str:
+    """Several seats' moves in words: "Ben's (seat 2) and chance's"."""
+    return " and ".join(_whose(state, seat) for seat in seats)
+
+
 # --- what a creation hands out ----------------------------------------------------------------------------
 
 
@@ -263,3 +320,5 @@ class Issued:
     """True when this is the answer to a retry (the token was issued by the first attempt)."""
     version: int | None = None
     """For a new game: the version it had when it was created (its first events)."""
+    game: Game | None = None
+    """For a new game just saved (not a retry): the game as it was created, so its answer reads nothing."""

@@ -797,7 +797,7 @@ def line_lengths(game: Game) -> list[int]:
     """For each version ``v`` of the game (index ``v``; index 0 unused): how many moves the line of play had
     right after event ``v`` when that line is the start of today's line, else -1 (it held a move undone or
     corrected since). One pass over the bookkeeping: what makes the state at any version a lookup
-    (``replay.application.GameLog.state_at``)."""
+    (``replay.services.queries.Queries.state_at``)."""
     lengths = [-1, 0]
     line = _Line(game.line)
     _replay_line(game, game.version, line, lambda: lengths.append(len(line.items) if line.on_target else -1))

@@ -32,6 +32,10 @@ class Ephemeral(Protocol):
     def get(self, key: str) -> bytes | None:
         """The value kept under ``key``, or None when there is none (or it expired)."""
 
+    def claim(self, key: str, value: str, seconds: int) -> str:
+        """Keep ``value`` under ``key`` for ``seconds`` unless one is kept there already: the value kept there
+        now (``value`` itself, or the one kept first)."""
+
 
 def window_of(now: float, window: int) -> tuple[int, int]:
     """The start of the fixed window ``now`` falls in, and the whole seconds until it ends (at least 1)."""
@@ -48,6 +52,7 @@ class MemoryEphemeral:
         self._lock = threading.Lock()
         self._counts: dict[str, tuple[int, int]] = {}
         self._kept: OrderedDict[str, tuple[float, bytes]] = OrderedDict()
+        self._claims: OrderedDict[str, tuple[float, str]] = OrderedDict()
 
     def hit(self, key: str, window: int, weight: int = 1) -> tuple[int, int]:
         start, left = window_of(self._clock(), window)
@@ -71,6 +76,18 @@ class MemoryEphemeral:
                 self._kept.popitem(last=False)
             return True
 
+    def claim(self, key: str, value: str, seconds: int) -> str:
+        with self._lock:
+            now = self._clock()
+            held = self._claims.get(key)
+            if held is not None and held[0] >= now:
+                return held[1]
+            self._claims[key] = (now + seconds, value)
+            self._claims.move_to_end(key)
+            while len(self._claims) > self._capacity:
+                self._claims.popitem(last=False)
+            return value
+
     def get(self, key: str) -> bytes | None:
         with self._lock:
             item = self._kept.get(key)
@@ -83,8 +100,8 @@ class MemoryEphemeral:
 
 
 class SQLiteEphemeral(MemoryEphemeral):
-    """Receipts in a table of the store's own SQLite file (they must outlive a crashed worker); counters in
-    this process, as a SQLite store is served by one process (a write per request to count it would cost
+    """Receipts in a table of the store's own SQLite file (they must outlive a crashed worker); counters and
+    key uses in this process, as a SQLite store is served by one process (a write per request to count it would cost
     more than the request)."""
 
     TABLE = "heronlog_receipts"

@@ -18,7 +18,7 @@ from uuid import UUID
 import msgspec
 
 import domain
-from replay import annotations as notes
+from replay import annotations as annotation
 from replay import decisions, rules, text
 from replay.errors import ImportTooLarge, ReplayError
 from replay.events import (
@@ -57,14 +57,14 @@ def event_to_dict(event: DomainEvent) -> dict[str, Any]:
     }
 
 
-def export_document(game_events: Sequence[DomainEvent], note_events: Sequence[DomainEvent]) -> dict[str, Any]:
+def export_document(
+    game_events: Sequence[DomainEvent], annotation_events: Sequence[DomainEvent]
+) -> dict[str, Any]:
     """The export of one game: its first event's contents at the top, then every later event."""
     created = game_events[0]
     assert isinstance(created, GameCreated)
     setup = created.setup
-    if not setup.get(decisions.CATALOG_OVERRIDE) and not same_json(
-        created.catalog, rules.packaged_catalog(setup, created.rules_version)
-    ):
+    if not setup.get(decisions.CATALOG_OVERRIDE) and _own_catalog(created):
         # A game played with a catalog of its own (or with what this build packaged once, changed since):
         # the export says so, or an import here would refuse the catalog as a forgery.
         setup = {**setup, decisions.CATALOG_OVERRIDE: True}
@@ -79,8 +79,19 @@ def export_document(game_events: Sequence[DomainEvent], note_events: Sequence[Do
         "opening": created.opening,
         "parent": created.parent,
         "events": [event_to_dict(event) for event in game_events[1:]],
-        "annotations": [event_to_dict(event) for event in note_events],
+        "annotations": [event_to_dict(event) for event in annotation_events],
     }
+
+
+def _own_catalog(created: GameCreated) -> bool:
+    """Whether a game was played with another catalog than the one this build packages for its setup and
+    rules. A build whose engine no longer knows the game's rules packages none for them and cannot tell: the
+    setup is exported as recorded (an archive is never locked by an upgrade)."""
+    try:
+        packaged = rules.packaged_catalog(created.setup, created.rules_version)
+    except domain.DomainError:
+        return False
+    return not same_json(created.catalog, packaged)
 
 
 def json_text(document: Mapping[str, Any]) -> str:
@@ -95,7 +106,7 @@ class ImportedLog:
 
     game: Game
     game_events: list[DomainEvent]
-    note_events: list[DomainEvent]
+    annotation_events: list[DomainEvent]
 
 
 class _Problems:
@@ -403,10 +414,10 @@ def refold(document: Any, *, game_id: UUID, limits: Limits | None = None) -> Imp
             "the log ends with moves of a resolution that no amendment follows (they are written together)",
         )
     stream.close()
-    note_events = _annotations(document, game_id, current, problems, checks)
+    annotation_events = _annotations(document, game_id, current, problems, checks)
     if problems.items:
         raise InvalidLog(problems.items)
-    return ImportedLog(game=current, game_events=written, note_events=note_events)
+    return ImportedLog(game=current, game_events=written, annotation_events=annotation_events)
 
 
 class _Checks:
@@ -496,7 +507,7 @@ class _Checks:
                 raise ReplayError("only the owner abandons a game")
             reason(event.reason)
 
-    def of_note(self, stream: notes.Annotations, event: DomainEvent) -> None:
+    def of_annotation(self, stream: annotation.Annotations, event: DomainEvent) -> None:
         """Refuse what no token could have written through the API in an event of the annotation stream."""
         self.when(event.timestamp)
         key = getattr(event, "idempotency_key", None)
@@ -932,7 +943,7 @@ def _annotations(
     if not isinstance(entries, list):
         problems.add("annotations", "annotations must be a list")
         return []
-    stream = notes.empty(game_id)
+    stream = annotation.empty(game_id)
     replayed = _Stream("annotations", stream.version + 1, problems)
     written: list[DomainEvent] = []
     for index, entry in enumerate(entries):
@@ -950,21 +961,21 @@ def _annotations(
         if not replayed.checks(index, position, event.originator_version):
             continue
         try:
-            checks.of_note(stream, event)
+            checks.of_annotation(stream, event)
             if isinstance(event, AnnotationAdded):
                 if not 1 <= event.version <= game.version:
                     raise ReplayError(f"anchored to version {event.version}, beyond the game")
-                said, glyph, target = notes.check_content(event.text, event.glyph, event.target)
+                said, glyph, target = annotation.check_content(event.text, event.glyph, event.target)
                 # The grants of the installation it was written in are not this one's: here only the owner
                 # may change it (replay.annotations.Annotation.changeable_by).
                 event = replace(event, text=said, glyph=glyph, target=target, author_grant=None)
             elif isinstance(event, AnnotationEdited):
-                said, glyph, target = notes.check_content(event.text, event.glyph, event.target)
+                said, glyph, target = annotation.check_content(event.text, event.glyph, event.target)
                 event = replace(event, text=said, glyph=glyph, target=target)
         except ReplayError as error:
             replayed.refused(position, error.message)
             continue
-        stream = notes.mutate(event, stream)
+        stream = annotation.mutate(event, stream)
         written.append(event)
     replayed.close()
     return written

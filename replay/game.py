@@ -93,7 +93,7 @@ class AuditEntry:
     actor: str
     at: datetime
     versions: tuple[int, ...]
-    note: str = ""
+    remark: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,7 +102,7 @@ class AuditEntry:
             "actor": self.actor,
             "at": self.at,
             "versions": list(self.versions),
-            "note": self.note,
+            "note": self.remark,  # the stored key (snapshots hold it): kept as it was
         }
 
     @classmethod
@@ -113,7 +113,7 @@ class AuditEntry:
             actor=data["actor"],
             at=data["at"],
             versions=tuple(data["versions"]),
-            note=data["note"],
+            remark=data["note"],
         )
 
 
@@ -400,7 +400,7 @@ def _amendment(
         event.actor,
         event.timestamp,
         (event.version, *left),
-        note=f"replaced the move of version {event.version}{corrected}; dropped {len(event.dropped)} later "
+        remark=f"replaced the move of version {event.version}{corrected}; dropped {len(event.dropped)} later "
         "move(s)",
     )
     return position, later, entry
@@ -480,7 +480,7 @@ def _entry_of(event: DomainEvent) -> AuditEntry:
         return AuditEntry(event.originator_version, kind, event.actor, event.timestamp, tuple(event.versions))
     if isinstance(event, GameAbandoned):
         return AuditEntry(
-            event.originator_version, "abandon", event.actor, event.timestamp, (), note=event.reason
+            event.originator_version, "abandon", event.actor, event.timestamp, (), remark=event.reason
         )
     if isinstance(event, RulesUpgraded):
         return AuditEntry(
@@ -489,7 +489,7 @@ def _entry_of(event: DomainEvent) -> AuditEntry:
             event.actor,
             event.timestamp,
             (),
-            note=f"moved from rules {event.previous} to rules {event.rules_version}",
+            remark=f"moved from rules {event.previous} to rules {event.rules_version}",
         )
     raise NotAGameEvent(f"no audit entry for {type(event).__name__}")
 
@@ -667,7 +667,7 @@ class GameSnapshot(DomainEvent):
         line of play: taken at an event the game holds (same version, same time), on that line, under the same
         rules. None otherwise (a snapshot of a line since undone or corrected, of rules the game has moved
         from, or written from a fold the store no longer holds). What rebuilding a game's earlier states may
-        start from (:meth:`replay.application.GameLog.reaching`)."""
+        start from (:meth:`replay.services.repository.GameRepository.reaching`)."""
         if self.originator_id != game.id or _time_of(game, self.originator_version) != self.timestamp:
             return None
         data = self.fold()

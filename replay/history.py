@@ -322,7 +322,7 @@ class TextRecord(Visitor):
     lines: list[str] = field(default_factory=list)
     names: Sequence[str] = ()
     _heading: tuple[int, int, int | None] | None = None
-    _notes: dict[int, list[Annotation]] = field(default_factory=dict)
+    _annotations_at: dict[int, list[Annotation]] = field(default_factory=dict)
     _opening: Any = None
     _places: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     _records: Mapping[int, MoveRecord] = field(default_factory=dict)
@@ -347,17 +347,17 @@ class TextRecord(Visitor):
         if game.setup.get("solo"):
             self.lines.append(f"solo game against the rival, difficulty {game.setup['solo']}")
             self.lines.extend(f"       ({line})" for line in opening_lines(game))
-        for note in self.annotations:
-            self._notes.setdefault(note.version, []).append(note)
-        self._flush_notes(1)
+        for annotation in self.annotations:
+            self._annotations_at.setdefault(annotation.version, []).append(annotation)
+        self._flush_annotations(1)
 
-    def _flush_notes(self, version: int) -> None:
-        for note in self._notes.pop(version, []):
-            glyph = f"{note.glyph} " if note.glyph else ""
-            target = f" [{self._target(note.target)}]" if note.target else ""
-            author = actor_text(self._opening, note.author)
+    def _flush_annotations(self, version: int) -> None:
+        for annotation in self._annotations_at.pop(version, []):
+            glyph = f"{annotation.glyph} " if annotation.glyph else ""
+            target = f" [{self._target(annotation.target)}]" if annotation.target else ""
+            author = actor_text(self._opening, annotation.author)
             # A comment of several lines goes on, indented, under its first (text() escapes the rest).
-            first, *more = note.text.split("\n")
+            first, *more = annotation.text.split("\n")
             said = [f"      {{{glyph}{author}{target}: {first}", *(f"       {line}" for line in more)]
             said[-1] += "}"
             self.lines.extend(said)
@@ -383,9 +383,9 @@ class TextRecord(Visitor):
         # Numbered as a reader counts moves, from 1 (a move's version, 1 higher or more, is in the JSON export).
         self.lines.append(f"{index:>5}. {record.description}{self._corrected(record)}")
         self.lines.extend(f"       ({line})" for line in chance_lines(before, record))
-        self._flush_notes(record.version)
-        for replaced in self._places.get(record.version, ()):  # the notes of the moves it stands in for
-            self._flush_notes(replaced)
+        self._flush_annotations(record.version)
+        for replaced in self._places.get(record.version, ()):  # the annotations of the moves it stands in for
+            self._flush_annotations(replaced)
 
     def _corrected(self, record: MoveRecord) -> str:
         """How a corrected move reads: marked, with the recorded move it stands in for, if any."""
@@ -397,16 +397,16 @@ class TextRecord(Visitor):
         return ""
 
     def end(self, game: Game, state: Any) -> None:
-        leftover = sorted(self._notes.items())
+        leftover = sorted(self._annotations_at.items())
         if leftover:
             self.lines += ["", "## Notes on undone moves and other versions"]
             for version, _ in leftover:
                 self.lines.append(f"  at version {version}:")
-                self._flush_notes(version)
+                self._flush_annotations(version)
         self.lines += ["", "## Score sheet" + ("" if domain.is_over(state) else " (game in progress)")]
         self.lines.extend(score_table(state, self.names))
         if game.abandoned:
-            first, *more = game.abandoned.note.strip().split("\n")
+            first, *more = game.abandoned.remark.strip().split("\n")
             self.lines.append(
                 f"abandoned by {actor_text(state, game.abandoned.actor)}" + (f": {first}" if first else "")
             )

@@ -278,7 +278,7 @@ class Listing(Protocol):
     def add(self, entries: Sequence[tuple[Entry, Summary | None]], position: int) -> None:
         """Project entries (again, harmlessly) and move the position up to ``position`` (never down)."""
 
-    def note(self, game_id: UUID, summary: Summary) -> None:
+    def keep_summary(self, game_id: UUID, summary: Summary) -> None:
         """Keep a game's summary, unless one of a later version is kept already."""
 
     def page(self, query: Query) -> Found:
@@ -546,7 +546,7 @@ class MemoryListing:
                     self._keep(key.game, summary)
             self._position = max(self._position, position)
 
-    def note(self, game_id: UUID, summary: Summary) -> None:
+    def keep_summary(self, game_id: UUID, summary: Summary) -> None:
         with self._lock:
             self._keep(game_id.hex, summary)
 
@@ -702,7 +702,7 @@ class GameIndex:
             taken += len(batch)
         return taken
 
-    def noted(self, before: Game | None, after: Game) -> None:
+    def after_write(self, before: Game | None, after: Game) -> None:
         """After a write: keep the game's summary when the write changed it (a new game, a round's end, the
         end of the game, an abandon, an undo or amendment across one of those). The write is stored already:
         a summary that cannot be written now is only late (the list puts it right, see the module docstring),
@@ -710,7 +710,7 @@ class GameIndex:
         if before is not None and not _changes_summary(before, after):
             return
         try:
-            self._of(after.id).listing.note(after.id, summary_of(after))
+            self._of(after.id).listing.keep_summary(after.id, summary_of(after))
         except Exception:
             logger.warning("could not keep the list's summary of game %s", after.id, exc_info=True)
 
@@ -790,7 +790,7 @@ class GameIndex:
             # Never written (an archive projected from its index), or maybe left behind: worked out from the
             # game when there is no summary at all, or when this process holds the game warm anyway, or found
             # it damaged (asked again: it may have been repaired).
-            warm = self._of(game_id).peek(game_id)
+            warm = self._of(game_id).cached_value(game_id)
             game = warm if isinstance(warm, Game) and warm.version == version else None
             if game is None and (summary is None or damaged):
                 try:
@@ -806,7 +806,7 @@ class GameIndex:
                     self._damaged.discard(game_id)
                 fresh = summary_of(game)
                 if fresh != summary:
-                    self._of(game_id).listing.note(game_id, fresh)
+                    self._of(game_id).listing.keep_summary(game_id, fresh)
                 summary, version = fresh, game.version
         assert summary is not None
         summary = summary.shown()
@@ -831,7 +831,7 @@ def _batches(store: Any, after: int = 0) -> Iterator[tuple[int, list[GameIndexed
     """A store's index stream after position ``after``, :data:`CATCH_UP_BATCH` entries at a time (a store
     reads a stream of any length that way, in bounded steps): each batch with the position it ends at. An
     entry whose record is damaged is left out (and logged: ``heronlog verify`` names it), so it hides no other
-    game; the game itself is still found by backups and checks (:meth:`GameLog.stored_game_ids`)."""
+    game; the game itself is still found by backups and checks (:mod:`replay.census`)."""
     while True:
         events, last = store.readable_events(index_id(store), gt=after or None, limit=CATCH_UP_BATCH)
         if last is None:

@@ -90,7 +90,7 @@ class SQLiteListing:
                 (position, public, every, self._name),
             )
 
-    def note(self, game_id: UUID, summary: Summary) -> None:
+    def keep_summary(self, game_id: UUID, summary: Summary) -> None:
         with self._datastore.transaction(commit=True) as cursor:
             self._keep(cursor, game_id.hex, summary)
 

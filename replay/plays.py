@@ -92,8 +92,8 @@ class Outcome:
         where = f"round {coords.round}, turn {coords.turn}"
         if self.abandoned:
             assert self.game.abandoned is not None
-            note = self.game.abandoned.note.strip()
-            return f"Abandoned in {where}" + (f": {note}" if note else "") + "; not a finished game."
+            reason = self.game.abandoned.remark.strip()
+            return f"Abandoned in {where}" + (f": {reason}" if reason else "") + "; not a finished game."
         return f"Unfinished: recorded up to {where}; not a finished game."
 
     def comments(self) -> str:

@@ -25,7 +25,7 @@ from replay.errors import GameCorrupt, RulesVersionUnsupported
 from replay.events import DomainEvent, GameCreated
 from replay.game import GameSnapshot, NotAGameEvent, project_game
 from replay.index import Listing, MemoryListing, index_id
-from replay.integrity import CheckedMapper
+from replay.integrity import CheckedMapper, is_sealed
 from replay.store.shards import shard_classes, shard_index
 from replay.watch import ChangeWatch, can_watch
 
@@ -142,15 +142,15 @@ class GameStore(Application[UUID]):
         return MemoryEphemeral()
 
     def save(self, *objs: Any, **kwargs: Any) -> Any:
-        """Save events (one atomic write) and note the last one of each stream: the fold kept after this write
-        ends with it (:meth:`keep`)."""
+        """Save events (one atomic write) and record the last one of each stream (its head): the fold cached
+        after this write ends with it (:meth:`cache_fold`)."""
         recordings = super().save(*objs, **kwargs)
         for event in objs:
             if isinstance(event, DomainEvent):
-                self._note(event)
+                self._record_head(event)
         return recordings
 
-    def _note(self, event: Any) -> None:
+    def _record_head(self, event: Any) -> None:
         with self._heads_lock:
             self._heads[event.originator_id] = (event.originator_version, event.timestamp)
             self._heads.move_to_end(event.originator_id)
@@ -171,7 +171,7 @@ class GameStore(Application[UUID]):
         in memory is brought up to date when the store still holds the event it ends with; otherwise, and for
         a past version, the stream is read from the store (a game from its nearest good snapshot)."""
         if version is None:
-            held = self.cached(stream_id)
+            held = self.cached_fold(stream_id)
             if held is not None:
                 head = self._head(stream_id)
                 if head is not None and head[0] == held.version:
@@ -186,8 +186,8 @@ class GameStore(Application[UUID]):
             events = self.stream_events(stream_id, lte=version)
             fold, last = self.fold_events(stream_id, projector, None, events), events[-1] if events else None
         if fold is not None and version is None and last is not None:
-            self.keep(stream_id, fold)
-            self._note(last)
+            self.cache_fold(stream_id, fold)
+            self._record_head(last)
         return fold
 
     def _forward(
@@ -211,8 +211,8 @@ class GameStore(Application[UUID]):
         if len(events) == 1:
             return held
         fold = self.fold_events(stream_id, projector, held, events[1:])
-        self.keep(stream_id, fold)
-        self._note(events[-1])
+        self.cache_fold(stream_id, fold)
+        self._record_head(events[-1])
         return fold
 
     def _read_game(self, game_id: UUID, version: int | None) -> tuple[Any | None, Any]:
@@ -223,8 +223,6 @@ class GameStore(Application[UUID]):
             return None, None
         if not isinstance(events[0], GameCreated):
             raise NotAGameEvent(f"stream {game_id} is not a game's")
-        if events[0].originator_version != 1:
-            raise GameCorrupt.of(game_id, 1, "is missing: the stored events start later")
         restored, unproved = snapshots.restore_latest(self, game_id, events)
         if restored is None:
             game = self.fold_events(game_id, project_game, None, events)
@@ -260,21 +258,58 @@ class GameStore(Application[UUID]):
         try:
             stored = self.recorder.select_events(stream_id, gt=gt, lte=lte)
         except DataError as error:  # the store's index names a record it does not hold
-            raise GameCorrupt.of(stream_id, None, str(error)) from error
+            raise GameCorrupt.of(stream_id, getattr(error, "version", None), str(error)) from error
+        return self.decoded(stream_id, stored, first=gt is None)
+
+    def decoded(self, stream_id: UUID, records: Sequence[Any], *, first: bool = False) -> list[Any]:
+        """A stream's stored records (``first``: from its first version on) as events, each checked: in an
+        unbroken run of versions, starting at version 1 when ``first``, its checksum right (:mod:`replay.integrity`),
+        and present where the records before it carry one (records are written in order, so a record without
+        one after a record with one had it removed). A damaged one is a :class:`GameCorrupt` naming the stream
+        and the version."""
         events: list[Any] = []
-        for record in stored:
-            if events and record.originator_version != events[-1].originator_version + 1:
+        sealed = False
+        for record in records:
+            version = record.originator_version
+            if not events and first and version != 1:
+                raise GameCorrupt.of(
+                    stream_id, 1, f"is missing: the stored events start at version {version}"
+                )
+            if events and version != events[-1].originator_version + 1:
                 raise GameCorrupt.of(
                     stream_id,
                     events[-1].originator_version + 1,
-                    f"is missing: the stored versions go from {events[-1].originator_version} to "
-                    f"{record.originator_version}",
+                    f"is missing: the stored versions go from {events[-1].originator_version} to {version}",
+                )
+            if is_sealed(record):
+                sealed = True
+            elif sealed:
+                raise GameCorrupt.of(
+                    stream_id,
+                    version,
+                    "carries no checksum while the records before it do (its checksum was removed)",
                 )
             try:
                 events.append(self.mapper.to_domain_event(record))
             except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
-                raise GameCorrupt.of(stream_id, record.originator_version, str(error)) from error
+                raise GameCorrupt.of(stream_id, version, str(error)) from error
         return events
+
+    def streams_events(self, stream_ids: Sequence[UUID]) -> list[list[Any]]:
+        """Several streams' stored events, each checked as :meth:`stream_events` checks them, read in one round
+        trip (and one moment) where the store can (Redis): a game's export reads its annotations and its events
+        together."""
+        select: Callable[..., list[list[Any]]] | None = getattr(self.recorder, "select_new_events", None)
+        if select is None:
+            return [self.stream_events(stream_id) for stream_id in stream_ids]
+        try:
+            found = select([(stream_id, 0) for stream_id in stream_ids])
+        except DataError:  # damage: read stream by stream, so that the report names the stream and version
+            return [self.stream_events(stream_id) for stream_id in stream_ids]
+        return [
+            self.decoded(stream_id, records, first=True)
+            for stream_id, records in zip(stream_ids, found, strict=True)
+        ]
 
     def created_game_ids(self) -> Iterator[UUID]:
         """The id of every game whose ``GameCreated`` this store's notification log holds, oldest first: every
@@ -297,7 +332,18 @@ class GameStore(Application[UUID]):
         ones left out (each logged), and the version of the last record read (None when there was none): for
         a stream whose entries stand alone (the list of games), where one damaged entry must not hide the
         others."""
-        records = self.recorder.select_events(stream_id, gt=gt, limit=limit)
+        try:
+            records = list(self.recorder.select_events(stream_id, gt=gt, limit=limit))
+        except DataError as error:  # an entry indexed but missing: the ones before it, and on after it
+            version = getattr(error, "version", None)
+            if version is None:
+                raise GameCorrupt.of(stream_id, None, str(error)) from error
+            logger.error("stream %s: the record at version %s is missing", stream_id, version)
+            before = self.recorder.select_events(stream_id, gt=gt, lte=version - 1)
+            return self._readable(stream_id, before), version
+        return self._readable(stream_id, records), (int(records[-1].originator_version) if records else None)
+
+    def _readable(self, stream_id: UUID, records: Sequence[Any]) -> list[Any]:
         events = []
         for record in records:
             try:
@@ -309,9 +355,9 @@ class GameStore(Application[UUID]):
                     record.originator_version,
                     error,
                 )
-        return events, (int(records[-1].originator_version) if records else None)
+        return events
 
-    def cached(self, stream_id: UUID) -> Any | None:
+    def cached_fold(self, stream_id: UUID) -> Any | None:
         """The fold of a stream as this process last kept it, or None."""
         cache = self.repository.cache
         if cache is None:
@@ -321,20 +367,20 @@ class GameStore(Application[UUID]):
         except KeyError:
             return None
 
-    def peek(self, key: Any) -> Any | None:
+    def cached_value(self, key: Any) -> Any | None:
         """What this process keeps under ``key`` (a stream's fold, or what the game log derived from one),
         without counting it as a use; None when nothing is kept."""
         cache = self.repository.cache
         return cache.peek(key) if isinstance(cache, WarmCache) else None
 
-    def remember(self, key: Any, value: Any, still: Callable[[Any | None], bool] | None = None) -> bool:
+    def cache_value(self, key: Any, value: Any, still: Callable[[Any | None], bool] | None = None) -> bool:
         """Keep ``value`` under ``key`` (if ``still(what is kept now)``, when given); whether it was kept."""
         cache = self.repository.cache
         if not isinstance(cache, WarmCache):
             return False
         return cache.put_if(key, value, still or (lambda _: True))
 
-    def keep(self, stream_id: UUID, fold: Any) -> None:
+    def cache_fold(self, stream_id: UUID, fold: Any) -> None:
         """Cache ``fold``, the newest fold of a stream. The library's cache fast-forwards the object it holds,
         which suits mutable aggregates; folds here are immutable, so the newest must be put back, or every read
         would refold from the cached version."""
@@ -367,33 +413,55 @@ class GameStore(Application[UUID]):
             raise GameCorrupt.of(streams[0][0], None, str(error)) from error
         return self._caught_up(streams, plan, found)
 
+    def count_claiming(
+        self, key: str, window: int, weight: int, claim: tuple[str, str, int] | None = None
+    ) -> tuple[int, int, str | None]:
+        """Count ``weight`` hits of ``key`` in the current ``window`` (as ``ephemeral.hit``) and, with ``claim``
+        (a name, a kind of write, seconds), claim an ``Idempotency-Key``'s use (``ephemeral.claim``), in one
+        round trip where the store can: the count, the seconds left of the window, and the use kept (None
+        without a claim)."""
+        if claim is None:
+            return (*self.ephemeral.hit(key, window, weight), None)
+        both: Callable[..., tuple[int, int, str]] | None = getattr(self.ephemeral, "hit_and_claim", None)
+        if both is not None:
+            return both(key, window, weight, claim)
+        count, left = self.ephemeral.hit(key, window, weight)
+        return count, left, self.ephemeral.claim(*claim)
+
     def count_reading(
-        self, key: str, window: int, weight: int, streams: Sequence[tuple[UUID, Projector]]
-    ) -> tuple[int, int, list[Any | None] | None]:
-        """Count ``weight`` hits of ``key`` in the current ``window`` (as ``ephemeral.hit``) and, when the store
-        can do both in one round trip (Redis, every stream cached), bring the streams' folds up to date in it:
-        the write guard's count with the write's read of its game. The count, the seconds left of the window,
-        and the folds as :meth:`read_together` gives them, or None when only the count was made."""
-        counted: Callable[..., tuple[int, list[list[Any]]]] | None = getattr(
+        self,
+        key: str,
+        window: int,
+        weight: int,
+        streams: Sequence[tuple[UUID, Projector]],
+        claim: tuple[str, str, int] | None = None,
+    ) -> tuple[int, int, str | None, list[Any | None] | None]:
+        """:meth:`count_claiming` and, when the store can do it in the same round trip (Redis, every stream
+        cached), bring the streams' folds up to date in it: the write guard's count with the write's read of its
+        game. The count, the seconds left of the window, the key's use kept (None without a claim), and the
+        folds as :meth:`read_together` gives them, or None when only the count was made."""
+        counted: Callable[..., tuple[int, str | None, list[list[Any]]]] | None = getattr(
             self.recorder, "count_and_select_new_events", None
         )
         counter: Callable[[str, int], tuple[str, int, int]] | None = getattr(self.ephemeral, "counter", None)
+        claimed: Callable[[str], str] | None = getattr(self.ephemeral, "claimed", None)
         plan = self._catch_up(streams) if counted is not None and counter is not None else None
-        if counted is None or counter is None or plan is None:
-            return (*self.ephemeral.hit(key, window, weight), None)
+        if counted is None or counter is None or claimed is None or plan is None:
+            return (*self.count_claiming(key, window, weight, claim), None)
         name, seconds, left = counter(key, window)
+        in_redis = (claimed(claim[0]), claim[1], claim[2]) if claim is not None else None
         try:
-            count, found = counted(name, weight, seconds, plan.after)
+            count, first, found = counted(name, weight, seconds, plan.after, in_redis)
         except DataError as error:
             raise GameCorrupt.of(streams[0][0], None, str(error)) from error
-        return count, left, self._caught_up(streams, plan, found)
+        return count, left, first, self._caught_up(streams, plan, found)
 
     def _catch_up(self, streams: Sequence[tuple[UUID, Projector]]) -> CatchUp | None:
         """What bringing these streams' cached folds up to date asks of the store (each one's events from the
         last one its fold holds on), or None when one of them is not cached as the store last had it."""
         plan = CatchUp([], [], [])
         for stream_id, _ in streams:
-            fold, head = self.cached(stream_id), self._head(stream_id)
+            fold, head = self.cached_fold(stream_id), self._head(stream_id)
             if fold is None or head is None or head[0] != fold.version:
                 return None
             plan.held.append(fold)
@@ -410,12 +478,7 @@ class GameStore(Application[UUID]):
         for (stream_id, projector), held_fold, head, new in zip(
             streams, plan.held, plan.heads, found, strict=True
         ):
-            events = []
-            for record in new:
-                try:
-                    events.append(self.mapper.to_domain_event(record))
-                except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
-                    raise GameCorrupt.of(stream_id, record.originator_version, str(error)) from error
+            events = self.decoded(stream_id, new)
             fold = self._forward(stream_id, projector, held_fold, head, events)
             folds.append(fold if fold is not None else self.read(stream_id, projector))
         return folds

@@ -113,7 +113,7 @@ class ChangeWatch:
         return changed
 
     def _follow(self, last: int) -> None:
-        """The thread: note the notices' horizon, read every notification after the last one seen, then block
+        """The thread: read the notices' horizon, read every notification after the last one seen, then block
         until a notice newer than the horizon exists (what is committed meanwhile is above the horizon)."""
         recorder = self._recorder
         try:
@@ -122,7 +122,7 @@ class ChangeWatch:
                 while True:
                     page = recorder.select_notifications(start=last, limit=PAGE, inclusive_of_start=False)
                     if page:
-                        last = self._note(page)
+                        last = self._record(page)
                     if len(page) < PAGE:
                         break
                 if self._done():
@@ -132,7 +132,7 @@ class ChangeWatch:
             logger.warning("the change watch stopped: the store did not answer", exc_info=True)
             self._stop()
 
-    def _note(self, page: Sequence[Any]) -> int:
+    def _record(self, page: Sequence[Any]) -> int:
         """Record a page of notifications and wake their games' waiters; the last id."""
         with self._lock:
             for notification in page:

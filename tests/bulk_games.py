@@ -4,7 +4,7 @@ Creating a game through the game log sets up the rules engine's opening (several
 games would take minutes. :func:`write_games` writes what the game log's creation writes, in the same
 transactions, for many games from one template: each game's ``GameCreated`` (the template's, under a new id,
 title, players and time), its entry in the store's index stream at the next position, its owner grant, and then
-its summary (what ``GameLog._save_new_game`` notes after the write; here with the entry, projected at once,
+its summary (what ``GameRepository.save_new_game`` keeps after the write; here with the entry, projected at once,
 a batch per script: the list's own catch-up projects the entry again, harmlessly). Games are written a batch
 per transaction, with consecutive index positions, so one process must be the only one creating games while it
 runs.

@@ -70,7 +70,12 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
 
     public = new(["Ann", "Bo", "Cy"], "Tuesday table 1")
     list(play_random(log, public, 24, rng))
-    note = log.annotate(public, version=4, author="owner", text="Why not the well?", glyph="?!")
+    owner = log.authenticate(public, tokens[public])
+    assert owner is not None
+    # Written with the owner's token, as the API writes a comment: the grant it names does not travel.
+    note = log.annotate(
+        public, version=4, author="owner", text="Why not the well?", glyph="?!", author_grant=owner.id
+    ).annotation
     log.annotate(
         public,
         version=9,
@@ -83,7 +88,7 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
 
     private = new(["Dee", "Eli"], "Coaching session", private=True)
     list(play_random(log, private, 15, rng))
-    gone = log.annotate(private, version=2, author="seat:0", text="draft")
+    gone = log.annotate(private, version=2, author="seat:0", text="draft").annotation
     log.delete_annotation(private, gone.id, actor="seat:0")
 
     branch = log.fork(public, 10, "What if the well")

@@ -13,7 +13,6 @@ from flask.views import MethodView
 
 from api.resources import present
 from api.resources.context import etag, game_log, idempotency_key, reader, writer
-from api.resources.errors import ApiError
 from api.resources.openapi import IDEMPOTENCY_KEY, READ, Blueprint, errors
 from api.resources.schemas import (
     AnnotationEditSchema,
@@ -21,8 +20,7 @@ from api.resources.schemas import (
     AnnotationSchema,
     NewAnnotationSchema,
 )
-from replay.access import Grant
-from replay.annotations import Annotation
+from api.resources.write_guard import Admitted, counted
 
 blp = Blueprint(
     "annotations",
@@ -32,12 +30,6 @@ blp = Blueprint(
 )
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 REPLAYED = {"Idempotent-Replayed": "true"}
-
-
-def _retried(game_id: UUID, key: str | None) -> bool:
-    """Whether this write's ``Idempotency-Key`` is already recorded in the game's annotation stream: the log
-    then answers it as it answered the first attempt (and the answer says so)."""
-    return key is not None and key in game_log().annotation_stream(game_id).keys
 
 
 ETAG_HEADER = {
@@ -56,38 +48,40 @@ class Annotations(MethodView):
     def get(self, game_id: UUID) -> Any:
         """Every live annotation, in the order of the game."""
         game, grant = reader(game_id)
-        notes = game_log().annotations(game_id)
+        found = game_log().annotating.annotations(game_id, game)
         body = {
             "game_id": str(game_id),
-            "annotations": [present.annotation_view(game, n, grant) for n in notes],
+            "annotations": [present.annotation_view(game, annotation, grant) for annotation in found],
         }
         return body, 200, etag(game.version)
 
-    @errors(blp, 400, 401, 404, 413, 429, 503)
+    @counted
+    @errors(blp, 400, 401, 404, 413, 422, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(NewAnnotationSchema, error_status_code=400)
     @blp.response(201, AnnotationSchema, headers=ETAG_HEADER)
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Annotate a version: text, an optional glyph (! ? !! ?? !? ?!) and an optional board target
         `{kind, id}` (room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo; with Matcha also
         tea_room, himeji, tea_garden, tea_house). The id names a part this game's board has (the Well, the
         Passage of Time and the Daimyo take the empty id; a domain, the seat's index from 0): any other is
         `400 invalid_annotation`, its message and `details.ids` listing the ids that kind takes."""
-        game, grant = writer(game_id)
-        key = idempotency_key()
-        repeated = _retried(game_id, key)
-        note = game_log().annotate(
+        game, grant = writer(game_id, ahead=admitted.ahead)
+        written = game_log().annotating.annotate(
             game_id,
             version=body["version"],
             author=grant.actor,
             text=body["text"],
             glyph=body["glyph"],
             target=body["target"],
-            idempotency_key=key,
+            idempotency_key=idempotency_key(),
             author_grant=grant.id,
+            known=game,
         )
-        headers = {"Location": f"/api/games/{game_id}/annotations/{note.id}", **etag(game.version)}
-        return present.annotation_view(game, note, grant), 201, {**headers, **(REPLAYED if repeated else {})}
+        annotation = written.annotation
+        headers = {"Location": f"/api/games/{game_id}/annotations/{annotation.id}", **etag(game.version)}
+        replayed = REPLAYED if written.repeated else {}
+        return present.annotation_view(game, annotation, grant), 201, {**headers, **replayed}
 
 
 @blp.route("/<uuid:game_id>/annotations/<string:annotation_id>")
@@ -98,61 +92,41 @@ class OneAnnotation(MethodView):
     def get(self, game_id: UUID, annotation_id: str) -> Any:
         """One annotation."""
         game, grant = reader(game_id)
-        note = game_log().annotation_stream(game_id).get(annotation_id)
-        return present.annotation_view(game, note, grant), 200, etag(game.version)
+        annotation = game_log().annotating.stream(game_id).get(annotation_id)
+        return present.annotation_view(game, annotation, grant), 200, etag(game.version)
 
-    @errors(blp, 400, 401, 403, 404, 413, 429, 503)
+    @counted
+    @errors(blp, 400, 401, 403, 404, 413, 422, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(AnnotationEditSchema, error_status_code=400)
     @blp.response(200, AnnotationSchema, headers=ETAG_HEADER)
-    def patch(self, body: Mapping[str, Any], game_id: UUID, annotation_id: str) -> Any:
+    def patch(self, body: Mapping[str, Any], game_id: UUID, annotation_id: str, admitted: Admitted) -> Any:
         """Change an annotation's text, glyph or target (fields left out keep their value)."""
-        game, grant = writer(game_id)
-        key = idempotency_key()
-        repeated = _retried(game_id, key)
-        note = game_log().annotation_stream(game_id).items.get(annotation_id)
-        if note is None or (note.deleted and not repeated):
-            game_log().annotation_stream(game_id).get(annotation_id)  # 404 annotation_not_found
-        assert note is not None
-        _may_change(grant, note)
-        edited = game_log().edit_annotation(
+        game, grant = writer(game_id, ahead=admitted.ahead)
+        changed = {field: body[field] for field in ("text", "glyph", "target") if field in body}
+        written = game_log().annotating.edit_annotation(
             game_id,
             annotation_id,
             editor=grant.actor,
-            text=body.get("text", note.text),
-            glyph=body.get("glyph", note.glyph),
-            target=body.get("target", note.target),
-            idempotency_key=key,
+            idempotency_key=idempotency_key(),
+            grant=grant,
+            known=game,
+            **changed,
         )
         return (
-            present.annotation_view(game, edited, grant),
+            present.annotation_view(game, written.annotation, grant),
             200,
-            {**etag(game.version), **(REPLAYED if repeated else {})},
+            {**etag(game.version), **(REPLAYED if written.repeated else {})},
         )
 
-    @errors(blp, 401, 403, 404, 429, 503)
+    @counted
+    @errors(blp, 401, 403, 404, 422, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(204, headers=ETAG_HEADER)
-    def delete(self, game_id: UUID, annotation_id: str) -> Any:
+    def delete(self, game_id: UUID, annotation_id: str, admitted: Admitted) -> Any:
         """Withdraw an annotation (the stream keeps it for the audit)."""
-        game, grant = writer(game_id)
-        key = idempotency_key()
-        repeated = _retried(game_id, key)
-        stream = game_log().annotation_stream(game_id)
-        note = stream.items.get(annotation_id) if repeated else stream.get(annotation_id)
-        if note is None:
-            stream.get(annotation_id)  # 404 annotation_not_found
-        assert note is not None
-        _may_change(grant, note)
-        game_log().delete_annotation(game_id, annotation_id, actor=grant.actor, idempotency_key=key)
-        return "", 204, {**etag(game.version), **(REPLAYED if repeated else {})}
-
-
-def _may_change(grant: Grant, note: Annotation) -> None:
-    if not note.changeable_by(grant.role, grant.id):
-        raise ApiError(
-            "forbidden",
-            "a seat token may change only the annotations it wrote itself (not those of an earlier token of "
-            "its seat, nor of another seat)",
-            actor=grant.actor,
+        game, grant = writer(game_id, ahead=admitted.ahead)
+        written = game_log().annotating.delete_annotation(
+            game_id, annotation_id, actor=grant.actor, idempotency_key=idempotency_key(), grant=grant
         )
+        return "", 204, {**etag(game.version), **(REPLAYED if written.repeated else {})}

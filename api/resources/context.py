@@ -1,27 +1,29 @@
 """What every view needs from a request: the game log, who is calling, and which version a write expects.
 
-Views stay thin: they ask here for the log, check access with :func:`reader` / :func:`writer` / :func:`owner`, and
-read the expected version and the write's ``Idempotency-Key``.
+Views stay thin: they ask here for the log, read the game and the caller's grant once with :func:`reader` /
+:func:`writer` / :func:`owner` (a write's from what the write guard read with its count), and read the expected
+version and the write's ``Idempotency-Key``; the services check what the token may do.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, request
 from werkzeug.http import unquote_etag
 
-import domain
 from api.resources.errors import ApiError
-from api.server.observability import note
-from replay.access import Grant
+from api.server.observability import observe
+from replay.access import Access, Grant
 from replay.application import GameLog
 from replay.game import Game
+from replay.services.repository import ReadAhead
 
 EXTENSION = "heronlog"
 BEARER = re.compile(r"^\s*Bearer\s+(\S+)\s*$", re.IGNORECASE)
@@ -104,26 +106,34 @@ def _granted(grant: Grant | None) -> Grant:
             "this token is not valid for this game",
             headers={"WWW-Authenticate": 'Bearer realm="heronlog", error="invalid_token"'},
         )
-    note(actor=grant.actor)
+    observe(actor=grant.actor)
     return grant
 
 
-def game_and_caller(game_id: UUID) -> tuple[Game, Grant | None]:
-    """The game (404 first, whatever the token) and the caller's grant as :func:`caller` has it. With a token,
-    the game and its access stream are read together (one round trip to Redis instead of two), or taken as
-    the write guard read them ahead with its count, for this request only (``g.read_ahead``, used once)."""
+def game_access_and_caller(
+    game_id: UUID, ahead: ReadAhead | None = None
+) -> tuple[Game, Access | None, Grant | None]:
+    """The game (404 first, whatever the token), its grants when a token was sent, and the caller's grant as
+    :func:`caller` has it. With a token the game and its grants are read together (one round trip to Redis
+    instead of two), or taken as the write guard read them with its count (``ahead``: this request's only)."""
     header = request.headers.get("Authorization")
     match = BEARER.match(header) if header is not None else None
     if match is None:  # no token, or a malformed header: refused by caller() once the game is found
-        return game_log().get_game(game_id), caller(game_id)
-    game, grant = game_log().game_and_grant(game_id, match.group(1), g.pop("read_ahead", None))
-    return game, _granted(grant)
+        return game_log().get_game(game_id), None, caller(game_id)
+    game, access = game_log().games.game_and_access(game_id, ahead)
+    return game, access, _granted(access.match(match.group(1)))
 
 
-def reader(game_id: UUID) -> tuple[Game, Grant | None]:
+def game_and_caller(game_id: UUID, ahead: ReadAhead | None = None) -> tuple[Game, Grant | None]:
+    """The game and the caller's grant (see :func:`game_access_and_caller`)."""
+    game, _, grant = game_access_and_caller(game_id, ahead)
+    return game, grant
+
+
+def reader(game_id: UUID, ahead: ReadAhead | None = None) -> tuple[Game, Grant | None]:
     """The game, if the caller may read it: anyone who knows a public game's id; a private game needs one of
     its tokens."""
-    game, grant = game_and_caller(game_id)
+    game, grant = game_and_caller(game_id, ahead)
     if game.setup.get("private") and grant is None:
         raise ApiError(
             "unauthorized",
@@ -133,56 +143,34 @@ def reader(game_id: UUID) -> tuple[Game, Grant | None]:
     return game, grant
 
 
-def writer(game_id: UUID, needing: str = "writing to a game needs") -> tuple[Game, Grant]:
+def writer(
+    game_id: UUID, needing: str = "writing to a game needs", ahead: ReadAhead | None = None
+) -> tuple[Game, Grant]:
     """The game and the caller's grant: every write needs a token of this game (so does reading who holds
     tokens: ``needing`` says what the request was, in the refusal)."""
-    game, grant = game_and_caller(game_id)
+    game, grant = game_and_caller(game_id, ahead)
+    return game, needed(grant, needing)
+
+
+def needed(grant: Grant | None, needing: str) -> Grant:
+    """The caller's grant, or ``401 unauthorized`` saying what the request needed a token for."""
     if grant is None:
         raise ApiError(
             "unauthorized",
             f"{needing} one of its tokens (Authorization: Bearer <token>)",
             headers={"WWW-Authenticate": 'Bearer realm="heronlog"'},
         )
-    return game, grant
+    return grant
 
 
-def owner(game_id: UUID) -> tuple[Game, Grant]:
-    game, grant = writer(game_id)
-    if grant.role != "owner":
-        raise ApiError("forbidden", "only the game's owner may do this", actor=grant.actor)
-    return game, grant
-
-
-def may_act_for(game: Game, grant: Grant, seats: Iterable[Any], what: str) -> None:
-    """A seat token acts for its own seat only; the owner acts for anyone (chance moves included). ``what``
-    is the verb: "record", "undo", "redo", "amend". The message names the seats as people count them: "Aiko's
-    token (seat 1) may only record its own seat's moves, not Ben's (seat 2)"."""
-    if grant.role == "owner":
-        return
-    strangers = {str(seat): seat for seat in seats if seat != grant.seat}
-    if strangers:
-        # the seats as the moves name them (indexes from 0, null for chance), in a stable order
-        others = [strangers[key] for key in sorted(strangers, key=lambda key: (strangers[key] is None, key))]
-        assert grant.seat is not None  # a seat grant always names its seat
-        state = game.state
-        token = domain.seat_text(state, grant.seat, "'s token")
-        whose = " or ".join(_whose(state, seat) for seat in others)
-        raise ApiError(
-            "forbidden",
-            f"{token} may only {what} its own seat's moves, not {whose}",
-            actor=grant.actor,
-            seats=others,
-        )
-
-
-def _whose(state: Any, seat: Any) -> str:
-    """Whose moves a seat token may not make, in words: "Ben's (seat 2)", "chance's", or "those of seat 'x'"
-    for a seat that is no index at all (the rules engine refuses such a move anyway)."""
-    if seat is None:
-        return "chance's"
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        return domain.seat_text(state, seat, "'s")
-    return f"those of seat {seat!r}"
+def owner(game_id: UUID, ahead: ReadAhead | None = None) -> tuple[Game, Access, Grant]:
+    """The game, its grants and the owner's grant: 403 for any other token."""
+    game, access, grant = game_access_and_caller(game_id, ahead)
+    granted = needed(grant, "writing to a game needs")
+    if granted.role != "owner":
+        raise ApiError("forbidden", "only the game's owner may do this", actor=granted.actor)
+    assert access is not None  # a token was sent
+    return game, access, granted
 
 
 # --- versions ---------------------------------------------------------------------------------------------
@@ -256,22 +244,50 @@ def expected_version(body: Mapping[str, Any]) -> int | None:
     return int(chosen)
 
 
-def idempotency_key() -> str | None:
-    """The write's ``Idempotency-Key`` as the write guard read it (trimmed), or None: a write to a game
-    records it with the write's events (:mod:`replay.idempotency`)."""
-    key: str | None = g.get("idempotency_key")
+def checked_key() -> str | None:
+    """The request's ``Idempotency-Key``, trimmed (a header's surrounding blanks are not part of its value:
+    " k" is a retry of "k"); ``400 invalid_request`` for one that is empty, too long or not printable."""
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not 1 <= len(key) <= 200 or not key.isprintable():
+        raise ApiError("invalid_request", "Idempotency-Key must be 1 to 200 printable characters")
     return key
+
+
+def idempotency_key() -> str | None:
+    """The write's ``Idempotency-Key`` (trimmed; the write guard refused a malformed one), or None: a write to a
+    game records it with the write's events (:mod:`replay.idempotency`)."""
+    return checked_key()
 
 
 def creation_key() -> str | None:
     """The ``Idempotency-Key`` of a write that creates something (a game, a branch, an import, a seat token),
-    scoped by who sent it: such a write has no game of its own yet to scope its key, and its answer holds a
-    token, so two callers' keys must never meet."""
-    key: str | None = g.get("creation_key")
-    return key
+    scoped by who sent it (:func:`key_scope`): such a write has no game of its own yet to scope its key, and
+    its answer holds a token, so two callers' keys must never meet."""
+    key = checked_key()
+    if key is None:
+        return None
+    return hashlib.sha256(f"{key_scope()}\n{key}".encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def retried(game: Game, key: str | None) -> bool:
-    """Whether the log already holds a write made with this key (the view then leaves its checks of the
-    write's content to the log, which answers the retry as the first attempt was answered)."""
-    return key is not None and key in game.keys
+def key_scope() -> str:
+    """Whose ``Idempotency-Key`` a write's is: the token it sent for one game (a fork's retry from a phone that
+    changed networks is still the same caller), else its address."""
+    token = presented_token() if isinstance((request.view_args or {}).get("game_id"), UUID) else None
+    if token:
+        return "token:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
+    return address()
+
+
+def address() -> str:
+    """The rate limit's name for the client address of the request."""
+    return "address:" + (request.remote_addr or "unknown")
+
+
+def bearer_token() -> str | None:
+    """The bearer token sent, if any (a malformed Authorization header counts as none): for a write that
+    takes no token of its own but may use one (an import naming a private parent)."""
+    match = BEARER.match(request.headers.get("Authorization") or "")
+    return match.group(1) if match else None

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException
 
-from api.server.observability import note
+from api.server.observability import observe
 from domain.errors import DomainError
 from replay.errors import ReplayError, store_unavailable
 
@@ -27,9 +27,11 @@ STATUS: Mapping[str, int] = {
     "invalid_annotation": 400,
     "invalid_seat": 400,
     "invalid_tallies": 400,
+    "invalid_position": 400,  # POST /api/analyse: no engine state, or one the engine cannot play on
     # 401 / 403: who you are, and what you may do
     "unauthorized": 401,
     "forbidden": 403,
+    "amend_reaches_other_seats": 403,  # a seat token's amendment that takes other seats' moves off the line
     # 404: nothing there
     "not_found": 404,
     "game_not_found": 404,
@@ -44,6 +46,8 @@ STATUS: Mapping[str, int] = {
     "game_closed": 409,
     "token_superseded": 409,  # a retried seat-token issuance whose token was replaced or withdrawn since
     "game_unfinished": 409,  # an export that needs a finished game (the BG Stats link): finish the game first
+    "analysis_running": 409,  # an analysis of another version of the game is under way: one at a time per game
+    "nothing_to_analyse": 409,  # no move of the game was chosen by a player yet
     "request_timeout": 408,  # said by the server itself (api.server.slow_clients): a body not whole in time
     "payload_too_large": 413,
     "import_too_large": 413,  # an import holding more events than IMPORT_MAX_EVENTS
@@ -53,6 +57,7 @@ STATUS: Mapping[str, int] = {
     "game_over": 422,
     "invalid_log": 422,
     "invalid_layout": 422,  # a table setup's layout the rules refuse: every problem by field, with its rule
+    "nothing_to_evaluate": 422,  # POST /api/analyse: the position waits for chance, or the game is over
     "rules_version_unsupported": 422,
     "idempotency_key_reused": 422,
     "amend_unchanged": 422,  # an amendment to the very move already recorded: it would change nothing
@@ -71,6 +76,7 @@ STATUS: Mapping[str, int] = {
     "store_unavailable": 503,
     "too_many_streams": 503,  # every event stream this process may hold is open: a spectator tries again later
     "too_many_imports": 503,  # this process refolds as many heavy imports as it may at once: try again shortly
+    "too_many_analyses": 503,  # this process evaluates as many positions for bots as it may at once
     "server_unavailable": 503,  # said by the proxy in front (docker/nginx.conf): the API behind it did not answer
 }
 """Every error code the API answers with, and its HTTP status."""
@@ -84,6 +90,7 @@ TITLES: Mapping[str, str] = {
     "invalid_tallies": "Invalid score-sheet tallies",
     "unauthorized": "A token is needed",
     "forbidden": "This token may not do this",
+    "amend_reaches_other_seats": "The amendment takes other seats' moves off the line",
     "not_found": "Not found",
     "game_not_found": "No such game",
     "annotation_not_found": "No such annotation",
@@ -113,6 +120,11 @@ TITLES: Mapping[str, str] = {
     "internal_error": "Unexpected error",
     "store_unavailable": "The event store did not answer",
     "too_many_streams": "Too many event streams open",
+    "analysis_running": "An analysis of the game is under way",
+    "nothing_to_analyse": "Nothing to analyse yet",
+    "invalid_position": "Not a position the engine can play on",
+    "nothing_to_evaluate": "No decision to evaluate",
+    "too_many_analyses": "Too many analyses at once",
     "server_unavailable": "The server did not answer",
 }
 """Each problem type's title (RFC 9457 ``title``): the same words for every problem of that type."""
@@ -187,7 +199,7 @@ def error_response(
     details: Mapping[str, Any] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    note(error_code=code)
+    observe(error_code=code)
     response = jsonify(envelope(status, code, message, rule, _plain(details or {})))
     response.status_code = status
     response.mimetype = PROBLEM_JSON

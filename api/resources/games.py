@@ -1,7 +1,8 @@
 """The games resource (DESIGN §5): create, list, read, record moves, undo, redo, amend, abandon, fork, export,
 import, history (states, timeline, changes, score), seat tokens and the spectators' event stream.
 
-Every view is schema in, schema out; the work is :class:`replay.application.GameLog`'s. Every answer about a
+Every view is schema in, schema out; the work is the game log's services' (:mod:`replay.services`), each handed
+the game the view read (once per request) and the caller's grant. Every answer about a
 game carries its version as the ``ETag`` (a read sent with ``If-None-Match`` naming it is ``304 Not Modified``);
 every write names the version it expects (``If-Match`` or ``expected_version``) and is refused with ``412
 stale_version`` (RFC 9110's Precondition Failed) when the game has moved on.
@@ -21,15 +22,16 @@ from flask.views import MethodView
 import domain
 from api.resources import present, write_guard
 from api.resources.context import (
+    bearer_token,
     creation_key,
     etag,
     expected_version,
+    game_access_and_caller,
     game_log,
     idempotency_key,
-    may_act_for,
+    needed,
     owner,
     reader,
-    retried,
     writer,
 )
 from api.resources.errors import ApiError
@@ -69,7 +71,8 @@ from api.resources.schemas import (
     TimelineSchema,
     UndoSchema,
 )
-from api.server.observability import note
+from api.resources.write_guard import Admitted, counted
+from api.server.observability import observe
 from replay import exports
 from replay.access import Issued
 from replay.application import Played
@@ -112,7 +115,7 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
     elif pending is None:
         pending = present.prompt(game.state)
     moves = [] if closed else present.plain(domain.legal_moves(game.state))
-    notes = present.move_notes(game.state, moves)
+    payments = present.payment_words(game.state, moves)
     return {
         "game_id": str(game.id),
         "version": game.version,
@@ -120,8 +123,8 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
         "closed": closed,
         "prompt": pending,
         "moves": moves,
-        "notes": notes,
-        "choices": present.choices(game, game.state, pending, moves, notes),
+        "notes": payments,
+        "choices": present.choices(game, game.state, pending, moves, payments),
     }
 
 
@@ -133,7 +136,7 @@ def created(issued: Issued) -> Response:
     """The answer to a creation: the new game as it was created (a retry's too, whatever was played since)
     and its owner token."""
     log = game_log()
-    game = log.get_game(issued.game_id)
+    game = issued.game if issued.game is not None else log.get_game(issued.game_id)
     if issued.version is not None and issued.version != game.version:
         game = log.get_game(issued.game_id, issued.version)
     pending = present.prompt(game.state)
@@ -194,7 +197,7 @@ class Games(MethodView):
         limit, offset = query["limit"], query["offset"]
         after = Key.parse(query["after"]) if query["after"] else None
         before = Key.parse(query["before"]) if query["before"] else None
-        page = game_log().page_of_games(
+        page = game_log().queries.page_of_games(
             search=query["search"], limit=limit, offset=offset, after=after, before=before
         )
         asked = {name: value for name, value in query.items() if value is not None and name != "offset"}
@@ -236,7 +239,7 @@ class Games(MethodView):
             if setup.get("layout") is not None
             else {}
         )
-        return created(game_log().create_game(asked, idempotency_key=creation_key(), **laid))
+        return created(game_log().creation.create_game(asked, idempotency_key=creation_key(), **laid))
 
 
 @blp.route("/layout-form")
@@ -255,7 +258,7 @@ class LayoutForm(MethodView):
             setup["solo"] = query["solo"]
         if query["first_game"]:
             setup["options"] = {"first_game": True}
-        return game_log().layout_form(setup)
+        return game_log().queries.layout_form(setup)
 
 
 @blp.route("/import")
@@ -281,11 +284,12 @@ class Import(MethodView):
         if source is not None:
             write_guard.count_source(source)
         with write_guard.heavy_import(events):
-            issued = game_log().import_log(
+            issued = game_log().exchange.import_log(
                 dict(document),
                 keep_id=not query["new_id"],
                 idempotency_key=creation_key(),
                 max_events=int(current_app.config["IMPORT_MAX_EVENTS"]),
+                token=bearer_token(),
             )
         return created(issued)
 
@@ -322,10 +326,10 @@ class LegalMoves(MethodView):
         if query["before"] is None:
             return json_response(legal_listing(game), 200, etag(game.version))
         version = query["before"]
-        game, state = game_log().before_move(game.id, version)
+        game, state = game_log().queries.before_move(game.id, version, game)
         pending = present.prompt(state)
         moves = [] if game.abandoned else present.plain(domain.legal_moves(state))
-        notes = present.move_notes(state, moves)
+        payments = present.payment_words(state, moves)
         body = {
             "game_id": str(game.id),
             "version": game.version,
@@ -333,8 +337,8 @@ class LegalMoves(MethodView):
             "closed": game.abandoned is not None,
             "prompt": pending,
             "moves": moves,
-            "notes": notes,
-            "choices": present.choices(game, state, pending, moves, notes),
+            "notes": payments,
+            "choices": present.choices(game, state, pending, moves, payments),
             "before": version,
             "recorded": present.plain(game.records[version].move),
             "state": present.board(state),
@@ -344,95 +348,91 @@ class LegalMoves(MethodView):
 
 @blp.route("/<uuid:game_id>/moves")
 class Moves(MethodView):
+    @counted
     @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(MoveSubmissionSchema, error_status_code=400)
     @blp.response(201, PlayedSchema, headers=ETAG_HEADER)
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Record a move, or a batch of moves applied all or nothing.
 
         The body is an object from `legal-moves`, as-is, or `{"moves": [...]}`. A seat token records moves
         of its own seat only; the owner records any (chance moves too). An illegal move is `422` with the
         rule it breaks, and nothing is written."""
-        game, grant = writer(game_id)
+        game, grant = writer(game_id, ahead=admitted.ahead)
         batch = "moves" in body
         moves = list(body["moves"]) if batch else [{k: v for k, v in body.items() if k != "expected_version"}]
         for index, move in enumerate(moves):
             if not isinstance(move.get("kind"), str):
                 raise ApiError("invalid_move", "every move needs a kind", batch_index=index)
-        may_act_for(game, grant, [move.get("seat") for move in moves], "record")
         version = expected_version(body)
         result = judged(
-            lambda: game_log().play(
+            lambda: game_log().recording.play(
                 game_id,
                 moves if batch else moves[0],
                 expected_version=version,
-                actor=grant.actor,
+                grant=grant,
                 idempotency_key=idempotency_key(),
                 known=game,
             )
         )
-        note(moves=0 if result.repeated else len(result.versions))
+        observe(moves=0 if result.repeated else len(result.versions))
         return json_response(*played(result, 201))
 
 
 @blp.route("/<uuid:game_id>/undo")
 class Undo(MethodView):
+    @counted
     @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(UndoSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Undo the last move, or every move after `to_version`.
 
         Nothing is deleted: the undone moves stay in the log and can be redone until a new move is played.
         A seat token undoes its own moves only."""
-        game, grant = writer(game_id)
-        version = expected_version(body)
-        key = idempotency_key()
-        to_version = body["to_version"]
-        if not retried(game, key):  # a retry is answered as it was: its seats were checked then
-            if to_version is None:
-                undone = list(game.line[-1:])
-            elif to_version == 1:
-                undone = list(game.line)
-            elif to_version in game.line:
-                undone = list(game.line[game.line.index(to_version) + 1 :])
-            else:
-                undone = []
-            may_act_for(game, grant, [game.records[v].seat for v in undone], "undo")
-        result = game_log().undo(
-            game_id, to_version=to_version, expected_version=version, actor=grant.actor, idempotency_key=key
+        game, grant = writer(game_id, ahead=admitted.ahead)
+        result = game_log().history.undo(
+            game_id,
+            to_version=body["to_version"],
+            expected_version=expected_version(body),
+            grant=grant,
+            idempotency_key=idempotency_key(),
+            known=game,
         )
         return json_response(*played(result))
 
 
 @blp.route("/<uuid:game_id>/redo")
 class Redo(MethodView):
+    @counted
     @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(RedoSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Redo the next `count` undone moves, exactly as they were recorded."""
-        game, grant = writer(game_id)
-        version = expected_version(body)
-        key = idempotency_key()
-        if not retried(game, key):
-            may_act_for(game, grant, [game.records[v].seat for v in game.redo[: body["count"]]], "redo")
-        result = game_log().redo(
-            game_id, count=body["count"], expected_version=version, actor=grant.actor, idempotency_key=key
+        game, grant = writer(game_id, ahead=admitted.ahead)
+        result = game_log().history.redo(
+            game_id,
+            count=body["count"],
+            expected_version=expected_version(body),
+            grant=grant,
+            idempotency_key=idempotency_key(),
+            known=game,
         )
         return json_response(*played(result))
 
 
 @blp.route("/<uuid:game_id>/amend")
 class Amend(MethodView):
+    @counted
     @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(AmendSchema, error_status_code=400)
     @blp.response(200, AmendedSchema, headers=ETAG_HEADER)
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Replace a move recorded earlier and re-apply every later move.
 
         Each later move is played again in order on the corrected line. The report names the first later
@@ -444,6 +444,10 @@ class Amend(MethodView):
         (`resolution_not_later`, `resolution_not_needed`, `resolution_unused`); two for one index,
         `422 resolution_repeated`; a resolution's move the rules refuse, `422` with `details.resolution_index`.
 
+        A seat token amends its own seat's moves only, and may not take another seat's moves off the line:
+        such a correction, dry run or not, is `403 amend_reaches_other_seats` (`details.seats` and
+        `details.versions` say whose moves and which); the owner may write it.
+
         `dry_run` reports without writing. The move already recorded at `version` is refused, dry run or not
         (`422 amend_unchanged`: it would correct nothing). The new move takes the last version of this write
         (the answer's `versions`; the moves of the resolutions take the ones before it): `version` no longer
@@ -451,27 +455,23 @@ class Amend(MethodView):
         play on the new line. In a table game the recorded dice, cards and tiles are moves like the others:
         kept as they were wherever they still fit; in a seeded game the report's `redrawn` says which chance
         outcomes are drawn again."""
-        game, grant = writer(game_id)
-        version = expected_version(body)
-        key = idempotency_key()
+        game, grant = writer(game_id, ahead=admitted.ahead)
         move = dict(body["move"])
         if not isinstance(move.get("kind"), str):
             raise ApiError("invalid_move", "the move needs a kind")
         resolutions = [_resolution(entry, number) for number, entry in enumerate(body["resolutions"])]
-        record = game.records.get(body["version"])
-        if not retried(game, key):
-            seats = [move.get("seat"), record.seat if record else None, *_resolution_seats(game, resolutions)]
-            may_act_for(game, grant, seats, "amend")
+        version = expected_version(body)
         result, report = judged(
-            lambda: game_log().amend(
+            lambda: game_log().history.amend(
                 game_id,
                 body["version"],
                 move,
                 expected_version=version,
-                actor=grant.actor,
+                grant=grant,
                 dry_run=body["dry_run"],
                 resolutions=resolutions,
-                idempotency_key=key,
+                idempotency_key=idempotency_key(),
+                known=game,
             )
         )
         answer, status, headers = played(result)
@@ -489,18 +489,6 @@ def _resolution(entry: Mapping[str, Any], number: int) -> dict[str, Any]:
         if not isinstance(move.get("kind"), str):
             raise ApiError("invalid_move", "every move of a resolution needs a kind", resolution=number)
     return {"index": entry["index"], "moves": moves, "keep_recorded": entry["keep_recorded"]}
-
-
-def _resolution_seats(game: Game, resolutions: list[dict[str, Any]]) -> list[Any]:
-    """The seats whose moves the resolutions touch: the moves played, and the recorded moves they stand in
-    for (a seat token amends its own seat's moves only, as for the corrected move)."""
-    seats: list[Any] = []
-    for resolution in resolutions:
-        seats.extend(move.get("seat") for move in resolution["moves"])
-        index = resolution["index"]
-        if isinstance(index, int) and 1 <= index <= len(game.line):
-            seats.append(game.records[game.line[index - 1]].seat)
-    return seats
 
 
 def amend_report(game: Game, report: Any) -> dict[str, Any]:
@@ -523,46 +511,50 @@ def amend_report(game: Game, report: Any) -> dict[str, Any]:
 
 @blp.route("/<uuid:game_id>/abandon")
 class Abandon(MethodView):
+    @counted
     @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(AbandonSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Abandon the game (owner only).
 
         An abandoned game can still be read, replayed, forked and exported, not played on: its legal moves
         say `closed: true`, with no prompt and no moves. A game that is over has its result and is not
         abandoned: `409 game_closed` with `details.over`."""
-        _, grant = owner(game_id)
-        result = game_log().abandon(
+        game, _, grant = owner(game_id, admitted.ahead)
+        result = game_log().history.abandon(
             game_id,
             expected_version=expected_version(body),
             actor=grant.actor,
             reason=body["reason"],
             idempotency_key=idempotency_key(),
+            known=game,
         )
         return json_response(*played(result))
 
 
 @blp.route("/<uuid:game_id>/forks")
 class Forks(MethodView):
-    @errors(blp, 400, 401, 404, 413, 429, 503)
+    @counted
+    @errors(blp, 400, 401, 404, 413, 422, 429, 503)
     @blp.doc(security=[*BEARER, {}], parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(ForkSchema, error_status_code=400)
     @blp.response(201, CreatedGameSchema, headers=ETAG_HEADER)
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Branch the game at a version ("what if") into a new game linked to it.
 
         Whoever may read a game may fork it, and owns the branch: the answer holds its owner token. The branch
         is titled ``title``, or by default "<the game's title> — what if (from move N)" ("from the start"
         at version 1). A fork counts as a creation of the address that asks for it, whatever token it sends,
         and against the game forked (`RATE_LIMIT_PER_SOURCE` a window)."""
-        game, _ = reader(game_id)
+        game, _ = reader(game_id, admitted.ahead)
         write_guard.count_source(game_id)
         version = body["version"] if body["version"] is not None else game.version
-        return created(
-            game_log().fork(game_id, version, title=body.get("title"), idempotency_key=creation_key())
+        issued = game_log().creation.fork(
+            game_id, version, title=body.get("title"), idempotency_key=creation_key(), known=game
         )
+        return created(issued)
 
 
 # --- history ----------------------------------------------------------------------------------------------
@@ -571,8 +563,12 @@ class Forks(MethodView):
 def state_payload(
     game: Game, version: int, *, current_line: bool = False
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
-    log = game_log()
-    state = log.state_on_line(game.id, version) if current_line else log.state_at(game.id, version)
+    queries = game_log().queries
+    state = (
+        queries.state_on_line(game.id, version, game)
+        if current_line
+        else queries.state_at(game.id, version, game)
+    )
     body = {
         "game_id": str(game.id),
         "version": version,
@@ -614,7 +610,7 @@ class StateByTurn(MethodView):
         The state just before the first move of `turn` of `round` (of `seat`, if given), on the line of play
         as it stands now; `version` in the answer says which version that was."""
         game, _ = reader(game_id)
-        first = game_log().locate(game_id, query["round"], query["turn"], query["seat"])
+        first = game_log().queries.locate(game_id, query["round"], query["turn"], query["seat"], game)
         position = game.line.index(first)
         if position == 0:
             return state_payload(game, 1)  # the game as it was set up
@@ -635,7 +631,7 @@ class Timeline(MethodView):
         Each effective move with round, turn, player, a one-line description and the score totals after
         it; `include_undone=1` adds the undone and replaced moves, marked `undone`."""
         game, _ = reader(game_id)
-        entries = game_log().timeline(game_id, include_undone=query["include_undone"])
+        entries = game_log().queries.timeline(game_id, include_undone=query["include_undone"], known=game)
         body = {
             "game_id": str(game.id),
             "version": game.version,
@@ -653,7 +649,7 @@ class Changes(MethodView):
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
         """Every event after version `since`, for clients that poll (the stream pushes the same events)."""
         game, _ = reader(game_id)
-        events = game_log().changes_since(game_id, query["since"])
+        events = game_log().queries.changes_since(game_id, query["since"])
         version = max([game.version, *(event["version"] for event in events)])
         body = {
             "game_id": str(game.id),
@@ -694,7 +690,7 @@ class GameLayout(MethodView):
         `POST /api/games` (`mode: table`, `layout`), it lays out the same board. `complete` is false while a
         table game's setup is still being entered."""
         game, _ = reader(game_id)
-        found = game_log().layout(game_id)
+        found = game_log().queries.layout(game_id, game)
         body = {
             "game_id": str(game.id),
             "version": found.version,
@@ -738,18 +734,20 @@ EXPORT_FORMATS: dict[str, tuple[str, str, str]] = {
 def exported(game_id: UUID, chosen: str) -> Response:
     """The game exported in one format (:data:`EXPORT_FORMATS`), in that format's media type."""
     game, _ = reader(game_id)
-    log = game_log()
+    exchange = game_log().exchange
     media, suffix, disposition = EXPORT_FORMATS[chosen]
     if chosen == "text":
-        body = log.export_text(game_id)
+        body = exchange.export_text(game_id, game)
     elif chosen == "bgg":
-        body = log.export_bgg(game_id)
+        body = exchange.export_bgg(game_id, game)
     else:
-        data = {
-            "json": log.export,
-            "bgstats": log.export_bgstats,
-            "bgstats-link": log.export_bgstats_link,
-        }[chosen](game_id)
+        data = (
+            exchange.export(game_id)
+            if chosen == "json"
+            else exchange.export_bgstats(game_id, game)
+            if chosen == "bgstats"
+            else exchange.export_bgstats_link(game_id, game)
+        )
         body = json.dumps(data, ensure_ascii=False, default=str)
     name = f"heronlog-{game_id}{suffix}"
     headers = {**etag(game.version), "Content-Disposition": f'{disposition}; filename="{name}"'}
@@ -814,10 +812,11 @@ SEAT_PARAMETERS = [
 # matching no route at all (404).
 @blp.route("/<uuid:game_id>/seats/<int(signed=True):seat>/token", parameters=SEAT_PARAMETERS)
 class SeatToken(MethodView):
-    @errors(blp, 400, 401, 403, 404, 409, 429, 503)
+    @counted
+    @errors(blp, 400, 401, 403, 404, 409, 422, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(201, SeatTokenSchema)
-    def post(self, game_id: UUID, seat: int) -> Any:
+    def post(self, game_id: UUID, seat: int, admitted: Admitted) -> Any:
         """Issue a token for a seat (owner only).
 
         The token is shown this once; any earlier token of that seat stops working. A seat token records,
@@ -825,20 +824,23 @@ class SeatToken(MethodView):
         solo rival's, is `400 invalid_seat`. A retry with the same `Idempotency-Key` answers the same token
         while it still works; once it has been replaced (a later request) or withdrawn (`DELETE`), the retry
         is `409 token_superseded` and changes nothing: ask again with a new key."""
-        _, grant = owner(game_id)
-        issued = game_log().issue_seat_token(game_id, seat, by=grant.actor, idempotency_key=creation_key())
+        game, access, grant = owner(game_id, admitted.ahead)
+        issued = game_log().tokens.issue_seat_token(
+            game_id, seat, by=grant.actor, idempotency_key=creation_key(), known=(game, access)
+        )
         body = {"game_id": str(game_id), "seat": seat, "actor": issued.grant.actor, "token": issued.token}
         return body, 201, REPLAYED if issued.repeated else {}
 
-    @errors(blp, 400, 401, 403, 404, 429, 503)
+    @counted
+    @errors(blp, 400, 401, 403, 404, 422, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(204)
-    def delete(self, game_id: UUID, seat: int) -> None:
+    def delete(self, game_id: UUID, seat: int, admitted: Admitted) -> None:
         """Withdraw the seat's token (owner only).
 
         Nothing to withdraw is still `204`; a seat the game does not have is `400 invalid_seat`."""
-        _, grant = owner(game_id)
-        game_log().revoke_seat(game_id, seat, by=grant.actor)
+        game, _, grant = owner(game_id, admitted.ahead)
+        game_log().tokens.revoke_seat(game_id, seat, by=grant.actor, known=game)
 
 
 @blp.route("/<uuid:game_id>/access")
@@ -848,7 +850,9 @@ class AccessList(MethodView):
     @blp.response(200, AccessSchema)
     def get(self, game_id: UUID) -> Any:
         """Who holds a token (never the tokens): every grant for the owner, one's own for a seat."""
-        _, grant = writer(game_id, "reading who holds this game's tokens needs")
-        grants = game_log().access(game_id).grants.values()
+        _, access, caller = game_access_and_caller(game_id)
+        grant = needed(caller, "reading who holds this game's tokens needs")
+        assert access is not None  # read with the token
+        grants = access.grants.values()
         visible = [g for g in grants if grant.role == "owner" or g.id == grant.id]
         return {"game_id": str(game_id), "you": grant.actor, "grants": [g.to_dict() for g in visible]}

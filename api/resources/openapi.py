@@ -16,7 +16,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 MEANINGS = {
     400: "malformed: the body, query or headers do not fit (invalid_request), or a malformed move (invalid_move)",
     401: "no token, or not one of this game's (unauthorized); private games need one even to read",
-    403: "the token may not do this (forbidden): a seat acting for another seat, or an owner-only action",
+    403: "the token may not do this (forbidden): a seat acting for another seat, or an owner-only action; a "
+    "seat token's amendment that takes other seats' moves off the line of play (amend_reaches_other_seats)",
     404: "no such game, version or annotation",
     304: "not modified: If-None-Match named the current ETag (the game's version); no body",
     409: "the game is not in a state for this: nothing to undo or redo (nothing_to_undo, nothing_to_redo), "
@@ -108,6 +109,9 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/api/games/{game_id}/access"): "listAccess",
     ("get", "/api/games/{game_id}/stream"): "streamGame",
     ("get", "/api/games/{game_id}/annotations"): "listAnnotations",
+    ("get", "/api/games/{game_id}/analysis"): "getAnalysis",
+    ("post", "/api/games/{game_id}/analysis"): "requestAnalysis",
+    ("post", "/api/analyse"): "analysePosition",
     ("post", "/api/games/{game_id}/annotations"): "addAnnotation",
     ("get", "/api/games/{game_id}/annotations/{annotation_id}"): "getAnnotation",
     ("patch", "/api/games/{game_id}/annotations/{annotation_id}"): "editAnnotation",

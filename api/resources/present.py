@@ -176,7 +176,7 @@ def prompt(state: Any) -> dict[str, Any]:
     }
 
 
-def move_notes(state: Any, moves: Sequence[Mapping[str, Any]]) -> list[str]:
+def payment_words(state: Any, moves: Sequence[Mapping[str, Any]]) -> list[str]:
     """Beside each legal move (in the listing's order), what its own words would not say: how a move listed with
     the seal conversions it needs is paid ("pay 2 coins + 1 seal", rules 0.3.0), "" for the others."""
     return [domain.payment_text(state, dict(move)) if "convert" in move else "" for move in moves]
@@ -187,10 +187,10 @@ def choices(
     state: Any,
     pending: dict[str, Any] | None,
     moves: list[Any],
-    notes: Sequence[str] | None = None,
+    payments: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Each legal move as the pages offer it, in the order of ``moves`` (api.resources.words.choices): its
-    words (with how it is paid when it includes seal conversions: ``notes``, see :func:`move_notes`), its
+    words (with how it is paid when it includes seal conversions: ``payments``, see :func:`payment_words`), its
     group, the board part it acts on and its icons."""
     if not moves or pending is None:
         return []
@@ -201,7 +201,7 @@ def choices(
         board_json=board(state),
         catalog=game.catalog,
         names=names(game),
-        notes=notes if notes is not None else move_notes(state, moves),
+        notes=payments if payments is not None else payment_words(state, moves),
     )
 
 
@@ -294,11 +294,11 @@ def author_name(game: Game, author: str) -> str:
     return author
 
 
-def annotation_view(game: Game, note: Annotation, grant: Grant | None) -> dict[str, Any]:
+def annotation_view(game: Game, annotation: Annotation, grant: Grant | None) -> dict[str, Any]:
     """An annotation as the API shows it, with its author's name and whether the token that asked may change it
     (``yours``: the owner's token, or the very token that wrote it; a seat's later holder may not)."""
-    data = note.to_dict()
-    data["author_name"] = author_name(game, note.author)
-    data["yours"] = grant is not None and note.changeable_by(grant.role, grant.id)
+    data = annotation.to_dict()
+    data["author_name"] = author_name(game, annotation.author)
+    data["yours"] = grant is not None and annotation.changeable_by(grant.role, grant.id)
     view: dict[str, Any] = plain(data)
     return view

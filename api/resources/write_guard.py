@@ -1,47 +1,34 @@
-"""The write guard: what every write to the API passes before its view runs (one middleware, one place).
+"""The write guard: what every write to the API passes before its view (docs/api/limits.md, docs/api/idempotency.md).
 
-1. **Its body is JSON** (or it has none): a body sent as text or a form is never read, whether its length is
-   given (``Content-Length``) or not (``Transfer-Encoding: chunked``). A chunked body is read here, up to
-   ``MAX_CONTENT_LENGTH``: one longer is ``413 payload_too_large``, as a body whose length says so.
-2. **The rate limit**: fixed windows of ``RATE_LIMIT_WINDOW`` seconds; at most ``RATE_LIMIT_PER_TOKEN`` writes
-   per window per token for a write to a game, ``RATE_LIMIT_PER_ADDRESS`` per client address for the writes
-   that take no token and for every **creation** (a game, a fork, an import, a score sheet): a fork is counted
-   by the address that asks for it whatever token it sends, so the tokens of the games it makes cannot make
-   more. A refused write is ``429 rate_limited`` with ``Retry-After``. The counters are kept beside the game's
-   events (in Redis: under its store's hash tag, shared by every process; on SQLite and in memory: per
-   process). Every answer to a write carries the state of its window as the IETF draft "RateLimit header
-   fields for HTTP" names it: the current draft's ``RateLimit-Policy: "writes";q=600;w=60`` and
-   ``RateLimit: "writes";r=599;t=42``, and the earlier drafts' ``RateLimit-Limit``, ``RateLimit-Remaining`` and
-   ``RateLimit-Reset`` that many clients read.
-3. **The Idempotency-Key**: checked (1 to 200 printable characters) and trimmed, then handed to the view
-   (:func:`api.resources.context.idempotency_key`), which hands it to the game log: the log records it with
-   the write and answers a retry from what it recorded (:mod:`replay.idempotency`). A creation's key is scoped
-   by who sent it (:func:`api.resources.context.creation_key`).
-
-What a view knows only once it has read the body is weighed by the view, here too: :func:`weigh` charges a
-costly write (an import weighs one write per ``IMPORT_EVENTS_PER_WRITE`` of its events) to its address,
-:func:`count_source` counts a fork or an import against the game it comes from (``RATE_LIMIT_PER_SOURCE``),
-and :func:`heavy_import` lets a process refold only ``IMPORTS_AT_ONCE`` heavy imports at a time
-(``503 too_many_imports``), so that a flood of them cannot starve the requests of everyone else.
-
-Nothing is remembered here: there is no second copy of any answer.
+Its body must be JSON (a chunked one is read here, up to ``MAX_CONTENT_LENGTH``); it is counted in its rate-limit
+window (per token for a write to a game, per address for the rest and for every creation), every answer carrying
+the RateLimit header fields; its ``Idempotency-Key`` is checked, and claimed in the count's round trip for this kind
+of write, so the same client sending it with another kind is ``422 idempotency_key_reused`` at once. A write to
+one game is counted by :func:`counted` on its view, before its body is read: the count reads the game and its grants
+in the same round trip (Redis), and the view is handed that read (``admitted``), so the request reads its game once.
+A costly write is weighed by its view (:func:`weigh`, :func:`count_source`, :func:`heavy_import`).
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
+import functools
 import io
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypeVar
 from uuid import UUID
 
 from flask import Flask, Response, current_app, g, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from api.resources.context import game_log, presented_token
+from api.resources.context import address, checked_key, game_log, key_scope
 from api.resources.errors import ApiError, error_response
+from replay.idempotency import key_use, used_for_another
+from replay.services.repository import ReadAhead
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CREATIONS = frozenset({"games.Games", "games.Import", "games.Forks", "score-sheets.ScoreSheets"})
@@ -91,21 +78,6 @@ def identity() -> str:
     return address() if request.endpoint in CREATIONS else key_scope()
 
 
-def key_scope() -> str:
-    """Whose ``Idempotency-Key`` a write's is: the token it sent for one game (a fork's retry from a phone that
-    changed networks is still the same caller), else its address. Not whom it is counted against: a fork is
-    counted by address (:func:`identity`)."""
-    token = presented_token() if isinstance((request.view_args or {}).get("game_id"), UUID) else None
-    if token:
-        return "token:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:32]
-    return address()
-
-
-def address() -> str:
-    """The rate limit's name for the client address of the request."""
-    return "address:" + (request.remote_addr or "unknown")
-
-
 def _limit(name: str) -> int:
     return int(current_app.config[name])
 
@@ -123,39 +95,69 @@ def _count(
     what: str = "writes",
     costly: int = 0,
     said: bool = False,
-    ahead: bool = False,
-) -> None:
+    read_ahead: bool = False,
+) -> ReadAhead | None:
     """Count ``weight`` writes of ``who`` in the window; ``429 rate_limited`` when they go past ``limit``.
     ``costly``: the weight of a costly write whose first write the guard counted already (``weight`` is the
     rest); refused, it gives that rest back (the attempt counted; work refused never costs the rest of the
-    window) and says what it weighs (``details.weight``). ``said``: the window's state goes on the answer
-    (the RateLimit header fields), refused or not. ``ahead``: a write to the game ``near``, which its view
-    reads: the count reads it ahead, in the same round trip where the store can (``g.read_ahead``, taken by
-    :func:`api.resources.context.game_and_caller`)."""
-    if limit <= 0:
-        return
+    window) and says what it weighs (``details.weight``). ``said``: this is the request's own count: its
+    window's state goes on the answer (the RateLimit header fields), refused or not, and its
+    ``Idempotency-Key`` is claimed for this kind of write (``422 idempotency_key_reused`` when the client
+    used it for another). ``read_ahead``: a write to the game ``near``, whose game and grants the count reads
+    in the same round trip where the store can (returned, else None)."""
+    if limit <= 0 and not said:
+        return None
     window = _window()
-    if ahead and near is not None:
-        count, reset, g.read_ahead = game_log().tally_ahead(who, window, near, weight=weight)
-    else:
-        count, reset = game_log().tally(who, window, near=near, weight=weight)
-    decided = verdict(limit, count, reset)
-    if said:
-        g.rate_limit = rate_limit_headers(decided, window)
-    if decided.allowed:
-        return
-    if costly and reset > 1:  # a give-back that could land in the next window would lend it writes instead
-        game_log().tally(who, window, near=near, weight=-weight)
-    error = ApiError(
-        "rate_limited",
-        f"too many {what}: at most {decided.limit} per {window} s; try again in {decided.retry_after} s",
-        headers={"Retry-After": str(decided.retry_after)},
-        retry_after=decided.retry_after,
-        limit=decided.limit,
+    key = checked_key() if said else None
+    kind = write_kind()
+    claim = (key_use(address(), key), kind, game_log().creation.receipt_seconds) if key is not None else None
+    counted = game_log().games.count_write(
+        who, window, near=near, weight=weight, claim=claim, read_ahead=read_ahead
     )
-    if costly:
-        error.details["weight"] = costly
-    raise error
+    decided = verdict(limit, counted.count, counted.seconds_left)
+    if said and limit > 0:
+        g.rate_limit = rate_limit_headers(decided, window)
+    if limit > 0 and not decided.allowed:
+        if costly and counted.seconds_left > 1:  # a give-back in the next window would lend it writes instead
+            game_log().games.count_write(who, window, near=near, weight=-weight)
+        error = ApiError(
+            "rate_limited",
+            f"too many {what}: at most {decided.limit} per {window} s; try again in {decided.retry_after} s",
+            headers={"Retry-After": str(decided.retry_after)},
+            retry_after=decided.retry_after,
+            limit=decided.limit,
+        )
+        if costly:
+            error.details["weight"] = costly
+        raise error
+    if counted.first_use is not None and counted.first_use != kind:
+        raise used_for_another(counted.first_use, kind)
+    return counted.ahead
+
+
+WRITE_KINDS = {
+    "games.Games POST": "creating a game",
+    "games.Import POST": "an import",
+    "games.Forks POST": "a fork",
+    "games.Moves POST": "a move",
+    "games.Undo POST": "an undo",
+    "games.Redo POST": "a redo",
+    "games.Amend POST": "an amendment",
+    "games.Abandon POST": "abandoning a game",
+    "games.SeatToken POST": "issuing a seat token",
+    "games.SeatToken DELETE": "withdrawing a seat token",
+    "annotations.Annotations POST": "an annotation",
+    "annotations.OneAnnotation PATCH": "editing an annotation",
+    "annotations.OneAnnotation DELETE": "deleting an annotation",
+    "score-sheets.ScoreSheets POST": "a score sheet",
+}
+"""Each kind of write in words, by its route and method: what an ``Idempotency-Key`` is claimed for."""
+
+
+def write_kind() -> str:
+    """The kind of write this request is (:data:`WRITE_KINDS`; any other, by its route and method)."""
+    name = f"{request.endpoint} {request.method}"
+    return WRITE_KINDS.get(name, name)
 
 
 def import_weight(events: int) -> int:
@@ -168,17 +170,14 @@ def import_weight(events: int) -> int:
     return min(weight, limit) if limit > 0 else weight
 
 
-def weigh(weight: int) -> None:
+def weigh(
+    weight: int,
+    what: str = "writes for this import (it weighs one per IMPORT_EVENTS_PER_WRITE of its events)",
+) -> None:
     """Charge a costly creation to its address, beyond the one write the guard counted already
     (``429 rate_limited``, with ``details.weight``, when it does not fit in what is left of the window)."""
     if weight > 1:
-        _count(
-            address(),
-            _limit("RATE_LIMIT_PER_ADDRESS"),
-            weight=weight - 1,
-            what="writes for this import (it weighs one per IMPORT_EVENTS_PER_WRITE of its events)",
-            costly=weight,
-        )
+        _count(address(), _limit("RATE_LIMIT_PER_ADDRESS"), weight=weight - 1, what=what, costly=weight)
 
 
 def count_source(game_id: UUID) -> None:
@@ -232,18 +231,6 @@ def heavy_import(events: int) -> Iterator[None]:
         yield
 
 
-def checked_key() -> str | None:
-    """The request's ``Idempotency-Key``, trimmed (a header's surrounding blanks are not part of its value:
-    " k" is a retry of "k"); ``400 invalid_request`` for one that is empty, too long or not printable."""
-    key = request.headers.get("Idempotency-Key")
-    if key is None:
-        return None
-    key = key.strip()
-    if not 1 <= len(key) <= 200 or not key.isprintable():
-        raise ApiError("invalid_request", "Idempotency-Key must be 1 to 200 printable characters")
-    return key
-
-
 def chunked() -> bool:
     """Whether the request's body comes in chunks, its length untold."""
     return "chunked" in request.headers.get("Transfer-Encoding", "").lower()
@@ -277,6 +264,46 @@ def _read_chunked() -> bytes:
     return data
 
 
+@dataclass(frozen=True)
+class Admitted:
+    """A write to a game as the write guard let it through (:func:`counted`): the game and its grants when its
+    count read them in the same round trip (None when it could not), for this one request."""
+
+    ahead: ReadAhead | None
+
+
+def counted(view: F) -> F:
+    """Count a write to one game as it reaches its view (outermost decorator of the view), before its body is
+    read, and hand the view what the count read (``admitted``: :class:`Admitted`)."""
+
+    @functools.wraps(view)
+    def admit(*args: Any, **kwargs: Any) -> Any:
+        return view(*args, admitted=Admitted(_count_own(request_game())), **kwargs)
+
+    admit.counted_by_guard = True  # type: ignore[attr-defined]  # what guard_write and the tests look for
+    return admit  # type: ignore[return-value]  # the same view, one argument more
+
+
+def request_game() -> UUID | None:
+    """The game this request writes to (its route's ``game_id``), or None."""
+    game_id = (request.view_args or {}).get("game_id")
+    return game_id if isinstance(game_id, UUID) else None
+
+
+def _count_own(game_id: UUID | None) -> ReadAhead | None:
+    """This write's own count, against its token (or address) and near its game when it has one."""
+    who = identity()
+    limit = _limit("RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS")
+    return _count(who, limit, near=game_id, said=True, read_ahead=game_id is not None)
+
+
+def counted_by_its_view() -> bool:
+    """Whether this request's view counts it (:func:`counted`)."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    method = getattr(getattr(view, "view_class", None), request.method.lower(), None)
+    return bool(getattr(method, "counted_by_guard", False))
+
+
 def install(app: Flask) -> None:
     """Guard every write to ``/api/`` (see the module docstring)."""
     app.extensions[IMPORT_SLOTS] = ImportSlots(int(app.config["IMPORTS_AT_ONCE"]))
@@ -294,16 +321,9 @@ def install(app: Flask) -> None:
                 f"{request.mimetype or 'not said'})",
                 details={"content_type": request.content_type},
             )
-        who = identity()
-        key = checked_key()
-        limit = _limit("RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS")
-        game_id = (request.view_args or {}).get("game_id")
-        to_game = isinstance(game_id, UUID)
-        _count(who, limit, near=game_id if to_game else None, said=True, ahead=to_game)
-        if key is not None:
-            g.idempotency_key = key
-            scope = key_scope()
-            g.creation_key = hashlib.sha256(f"{scope}\n{key}".encode("utf-8", "surrogatepass")).hexdigest()
+        checked_key()
+        if not counted_by_its_view():
+            _count_own(request_game())
         return None
 
     @app.after_request

@@ -47,7 +47,7 @@ request_log = logging.getLogger("heronlog.request")
 # --- what a request tells the observers ---------------------------------------------------------------------
 
 
-def note(**facts: Any) -> None:
+def observe(**facts: Any) -> None:
     """Record facts about the current request for its log line and metrics (``actor``, ``error_code``,
     ``moves``); does nothing outside a request."""
     if has_request_context():

@@ -34,6 +34,32 @@ class RedisEphemeral:
         count, _ = self._datastore.write(pipe.execute)
         return int(count), left
 
+    def claimed(self, key: str) -> str:
+        """The Redis key a key use is kept under (a count may claim it in its own script)."""
+        return f"{self._tag}:keyuse:{key}"
+
+    def claim(self, key: str, value: str, seconds: int) -> str:
+        name = self.claimed(key)
+        pipe = self._datastore.client.pipeline(transaction=False)
+        pipe.set(name, value, ex=max(1, seconds), nx=True)
+        pipe.get(name)
+        _, kept = self._datastore.write(pipe.execute)
+        return kept.decode() if isinstance(kept, bytes) else value
+
+    def hit_and_claim(
+        self, key: str, window: int, weight: int, claim: tuple[str, str, int]
+    ) -> tuple[int, int, str]:
+        """:meth:`hit` and :meth:`claim` in one round trip (a pipeline)."""
+        name, seconds, left = self.counter(key, window)
+        used, value, keep = claim
+        pipe = self._datastore.client.pipeline(transaction=False)
+        pipe.incrby(name, weight)
+        pipe.expire(name, seconds)
+        pipe.set(self.claimed(used), value, ex=max(1, keep), nx=True)
+        pipe.get(self.claimed(used))
+        count, _, _, kept = self._datastore.write(pipe.execute)
+        return int(count), left, kept.decode() if isinstance(kept, bytes) else value
+
     def add(self, key: str, value: bytes, seconds: int) -> bool:
         name = f"{self._tag}:receipt:{key}"
         return bool(

@@ -328,7 +328,7 @@ class RedisListing:
         script = self._datastore.script(ADD)
         self._datastore.write(lambda: script(keys, args))
 
-    def note(self, game_id: UUID, summary: Summary) -> None:
+    def keep_summary(self, game_id: UUID, summary: Summary) -> None:
         script = self._datastore.script(NOTE)
         args = [game_id.hex, summary.version, _summary_text(summary)]
         self._datastore.write(lambda: script([self.keys["summaries"]], args))

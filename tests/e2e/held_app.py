@@ -38,7 +38,7 @@ def create() -> Flask:
 
     def build_held() -> Any:
         services = build()
-        play = services.log.play
+        play = services.log.recording.play
 
         def held_play(*args: Any, **kwargs: Any) -> Any:
             hold("before-commit")
@@ -46,8 +46,8 @@ def create() -> Flask:
             hold("after-commit")
             return result
 
-        services.log.play = held_play
-        save_new = services.log._save_new_owned
+        services.log.recording.play = held_play
+        save_new = services.log.creation._save
 
         def held_save_new(*args: Any, **kwargs: Any) -> Any:
             hold("create-before-commit")
@@ -55,7 +55,7 @@ def create() -> Flask:
             hold("create-after-commit")
             return result
 
-        services.log._save_new_owned = held_save_new
+        services.log.creation._save = held_save_new
         return services
 
     box._build = build_held

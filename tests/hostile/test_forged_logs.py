@@ -11,6 +11,7 @@ installation. Each forgery is ``422 invalid_log`` naming where it is, and nothin
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -227,3 +228,38 @@ def test_a_branch_imports_where_its_parent_is(
     refused = api.post("/api/games/import?new_id=1", beyond)
     assert refused.error() == (422, "invalid_log")
     assert refused.body["details"]["problems"][0]["position"] == "parent"
+
+
+@pytest.mark.parametrize("version", [4, 999])
+def test_an_import_naming_a_private_parent_is_refused_as_one_naming_no_game_unless_it_holds_its_token(
+    api: ApiClient, version: int
+) -> None:
+    """Whatever version it names, an import without the private game's token learns nothing of it: not that
+    it is there, nor how many versions it has (the answer is the one for a game that is not here)."""
+    made = api.post("/api/games", {"players": ["Ann", "Ben"], "seed": 5, "private": True})
+    private_id, private_token = made.body["game"]["game_id"], made.body["owner_token"]
+    for _ in range(5):
+        legal = api.legal(private_id, private_token).body
+        assert api.play(private_id, legal["moves"][0], private_token, legal["version"]).status == 201
+    public_id, token, _ = api.create(2, seed=5)
+    branch = api.post(f"/api/games/{public_id}/forks", {"version": 1}, token=token)
+    document = api.get(f"/api/games/{branch.body['game']['game_id']}/export").body
+    unknown = "00000000-0000-4000-8000-000000000000"
+
+    def naming(parent_id: str, token: str | None = None) -> Any:
+        forged = copy.deepcopy(document)
+        forged["parent"] = {"game_id": parent_id, "version": version}
+        return api.send("POST", "/api/games/import?new_id=1", forged, api.headers(token))
+
+    private, nowhere = naming(private_id), naming(unknown)
+    assert private.error() == nowhere.error() == (422, "invalid_log")
+    assert json.dumps(private.body).replace(private_id, "ID") == json.dumps(nowhere.body).replace(
+        unknown, "ID"
+    )
+    assert naming(private_id, "not-a-token-of-it").body == private.body
+    with_token = naming(private_id, private_token)
+    if version == 999:  # its token may know how many versions it has
+        assert with_token.error() == (422, "invalid_log") and "versions 1 to 6" in json.dumps(with_token.body)
+    else:
+        assert with_token.status == 201, with_token.body
+        assert with_token.body["game"]["parent"] == {"game_id": private_id, "version": 4}

@@ -1,4 +1,4 @@
-"""The write guard's read-ahead on Redis (api.resources.write_guard, GameLog.tally_ahead): a write to a game this
+"""The write guard's read-ahead on Redis (api.resources.write_guard, GameRepository.count_write): a write to a game this
 worker keeps warm is counted and its game and grants read in one round trip, and the write then sees everything
 another worker wrote before it (a move, a withdrawn token), as a read of its own would."""
 

@@ -245,12 +245,14 @@ def test_state_at_gives_the_state_that_was_live_at_each_version(log: GameLog) ->
 def test_annotations_live_in_their_own_stream_and_survive_undo(log: GameLog) -> None:
     game_id = new_game(log)
     list(play_random(log, game_id, 2, random.Random(16)))
-    note = log.annotate(game_id, version=3, author="teacher", text="Good tempo", glyph="!")
+    note = log.annotate(game_id, version=3, author="teacher", text="Good tempo", glyph="!").annotation
     log.undo(game_id, expected_version=3, actor="p")
     [kept] = log.annotations(game_id)
     assert (kept.id, kept.text, kept.glyph, kept.version) == (note.id, "Good tempo", "!", 3)
     assert log.get(game_id).version == 4, "annotating never wrote to the game's stream"
-    edited = log.edit_annotation(game_id, note.id, editor="teacher", text="Great tempo", glyph="!!")
+    edited = log.edit_annotation(
+        game_id, note.id, editor="teacher", text="Great tempo", glyph="!!"
+    ).annotation
     assert (edited.text, edited.glyph, edited.edited_by) == ("Great tempo", "!!", "teacher")
     log.delete_annotation(game_id, note.id, actor="teacher")
     assert log.annotations(game_id) == []

@@ -41,7 +41,7 @@ def test_games_spread_over_shards_on_different_cluster_nodes(cluster_url: str) -
     list(play_random(log, first, 4, random.Random(1)))
     log.undo(first, expected_version=5, actor="owner")
     assert log.get(first).line == (2, 3, 4)
-    note = log.annotate(first, version=2, author="owner", text="hello")
+    note = log.annotate(first, version=2, author="owner", text="hello").annotation
     assert [item.id for item in log.annotations(first)] == [note.id]
 
     # Forks and imports may land on another shard, and still link and refold.

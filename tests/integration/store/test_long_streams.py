@@ -87,7 +87,7 @@ def test_a_game_of_20000_events_reads_exports_and_streams_its_changes(redis_url:
         events = log.events_of(game_id)
         past = history(events)
         assert past.line == played.line and len(past.audit) == 20_000 - played.version
-        log._write_snapshot(replace(past, base=len(past.line), states=(played.state,)))
+        log.games._write_snapshot(replace(past, base=len(past.line), states=(played.state,)))
     finally:
         log.close()
 

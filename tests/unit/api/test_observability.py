@@ -104,7 +104,7 @@ def test_an_unexpected_error_is_a_500_logged_as_json_with_its_request_id_and_tra
     def broken(*_args: Any, **_kwargs: Any) -> Any:
         raise RuntimeError("a bug")
 
-    app.extensions["heronlog"].get().log.page_of_games = broken
+    app.extensions["heronlog"].get().log.queries.page_of_games = broken
     written = io.StringIO()
     handler = logging.StreamHandler(written)
     handler.setFormatter(observability.JsonFormatter())

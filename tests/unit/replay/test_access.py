@@ -9,10 +9,12 @@ from typing import Any
 
 import pytest
 
-from replay.access import AccessGranted, AccessRevoked, InvalidSeat, hash_token, stream_id
+import domain
+from replay.access import AccessGranted, AccessRevoked, Forbidden, InvalidSeat, hash_token, stream_id
 from replay.application import GameLog
 from replay.config import StoreConfig, open_log
 from replay.exports import event_to_dict
+from replay.services.exchange import Exchange
 
 
 @pytest.fixture
@@ -111,8 +113,24 @@ def test_an_import_racing_another_for_the_same_id_takes_a_new_one(
     game = log.create_game({"players": 2, "seed": 4})
     document = log.export(game.game_id)
     # as a racing import sees it: the id still free when it looked, taken by the time it writes
-    monkeypatch.setattr(GameLog, "_free_import_id", lambda self, data: game.game_id)
+    monkeypatch.setattr(Exchange, "_free_id", lambda self, data: game.game_id)
     copy = log.import_log(document)
     assert copy.game_id != game.game_id
     assert log.authenticate(copy.game_id, copy.token) is not None
     assert log.authenticate(game.game_id, game.token) is not None
+
+
+def test_the_game_log_itself_keeps_a_seat_token_to_its_seat_whoever_calls_it(log: GameLog) -> None:
+    """The check is the services', not the API's: a worker or the command line handing the log a seat's grant
+    gets the same refusals (and no grant at all acts as the owner)."""
+    game_id = log.create_game({"players": ["Ann", "Bo"], "seed": 2}).game_id
+    game = log.get(game_id)
+    move = domain.legal_moves(game.state)[0]
+    other = log.issue_seat_token(game_id, 1 - move["seat"], by="owner").grant
+    with pytest.raises(Forbidden) as refused:
+        log.play(game_id, move, expected_version=game.version, grant=other)
+    assert refused.value.details["seats"] == [move["seat"]]
+    played = log.play(game_id, move, expected_version=game.version)  # no grant: the owner's write
+    with pytest.raises(Forbidden):
+        log.undo(game_id, expected_version=played.game.version, grant=other)
+    assert log.get(game_id).version == played.game.version

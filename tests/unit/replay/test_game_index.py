@@ -187,7 +187,7 @@ def test_a_summary_that_cannot_be_written_never_fails_the_write(
     def broken(*_: object) -> None:
         raise ConnectionError("the store is gone for a moment")
 
-    monkeypatch.setattr(listing, "note", broken)
+    monkeypatch.setattr(listing, "keep_summary", broken)
     game = log.get(game_id)
     log.abandon(game_id, expected_version=game.version, actor="owner")
     assert log.get(game_id).status == "abandoned"

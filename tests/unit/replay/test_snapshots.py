@@ -254,7 +254,7 @@ def test_a_game_is_snapshotted_at_every_round_end_and_every_50_events_from_its_o
 def test_a_snapshot_anchors_the_rebuilding_of_earlier_states_only_for_the_line_and_event_it_was_taken_at() -> (
     None
 ):
-    """``GameSnapshot.state_on``: what rebuilding a game's earlier states starts from (GameLog.reaching). A
+    """``GameSnapshot.state_on``: what rebuilding a game's earlier states starts from (GameRepository.reaching). A
     snapshot of another line length, of an event the game does not hold (a line the store lost), or of other
     rules gives nothing; the earlier format's snapshots anchor the same."""
     log = open_log(StoreConfig(kind="memory"))

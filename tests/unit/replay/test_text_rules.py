@@ -71,4 +71,4 @@ def test_a_game_recorded_before_the_text_rules_imports_with_its_texts_kept_as_th
     imported = target.get(copy)
     assert [seat["name"] for seat in imported.setup["players"]] == ["Ann", "Bené"]
     assert imported.setup["title"] == "Ann\u200b vs Bené"  # composed; only its ends are trimmed
-    assert imported.abandoned is not None and imported.abandoned.note == "closing time"
+    assert imported.abandoned is not None and imported.abandoned.remark == "closing time"

@@ -1,0 +1,106 @@
+"""What each request sends Redis, on a game this worker keeps warm: every request reads its game once (the write
+guard's count reads it for a write, in the same script), and each endpoint's commands are counted here with
+MONITOR, exactly, so a read added on any path fails a test. A pipeline's commands are listed one by one (they
+travel in one round trip): the test says where one is sent."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from tests.api_helpers import Answer, ApiClient, flask_transport
+from tests.integration.api.test_limits_redis import two_apps
+from tests.integration.api.test_read_ahead_redis import sent_by_clients
+
+
+@pytest.fixture
+def api(redis_url: str) -> ApiClient:
+    app: Flask = two_apps(
+        redis_url, RATE_LIMIT_PER_TOKEN=1000, RATE_LIMIT_PER_ADDRESS=1000, RATE_LIMIT_WINDOW=10**9
+    )[0]
+    return ApiClient(flask_transport(app.test_client()))
+
+
+def warm_game(api: ApiClient) -> tuple[str, str, int]:
+    """A seeded game of two with three moves played and a comment written, read once since (all warm)."""
+    game_id, owner, _ = api.create(2, seed=11)
+    for number in range(3):  # with keys, as the pages send them: every script is loaded once here
+        listing = api.legal(game_id, owner)
+        answer = api.play(game_id, listing.body["moves"][0], owner, listing.etag, key=f"warm-{number}")
+        assert answer.status == 201
+    assert (
+        api.post(f"/api/games/{game_id}/annotations", {"version": 2, "text": "hm"}, token=owner).status == 201
+    )
+    version = api.legal(game_id, owner).etag
+    return game_id, owner, version
+
+
+def sent(redis_url: str, request: Callable[[], Answer], status: int) -> list[str]:
+    answers: list[Answer] = []
+    commands = sent_by_clients(redis_url, lambda: answers.append(request()))
+    assert answers[0].status == status, answers[0].body
+    return commands
+
+
+# Each endpoint, and the commands its request sends on a warm game (the token sent with every request).
+COUNT_AND_READ = ["EVALSHA"]  # the write guard's count with the read of the game and its grants, one script
+APPEND = ["EVALSHA"]  # the write's events, with their version check, one script
+READ_GAME = ["EVALSHA"]  # the game and its grants brought up to date, one script
+
+
+def test_a_move_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str) -> None:
+    game_id, owner, version = warm_game(api)
+    move = api.legal(game_id, owner).body["moves"][0]
+    commands = sent(redis_url, lambda: api.play(game_id, move, owner, version, key="m-1"), 201)
+    assert commands == [*COUNT_AND_READ, *APPEND]
+
+
+def test_an_undo_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str) -> None:
+    game_id, owner, version = warm_game(api)
+    undo = lambda: api.post(f"/api/games/{game_id}/undo", {}, token=owner, if_match=version, key="u-1")  # noqa: E731
+    assert sent(redis_url, undo, 200) == [*COUNT_AND_READ, *APPEND]
+
+
+def test_an_amendment_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str) -> None:
+    game_id, owner, version = warm_game(api)
+    before = api.get(f"/api/games/{game_id}/legal-moves?before=2", owner).body
+    other = next(move for move in before["moves"] if move != before["recorded"])
+    body = {"version": 2, "move": other}
+    amend = lambda: api.post(f"/api/games/{game_id}/amend", body, token=owner, if_match=version, key="a-1")  # noqa: E731
+    assert sent(redis_url, amend, 200) == [*COUNT_AND_READ, *APPEND]
+
+
+def test_a_creation_is_counted_and_saved(api: ApiClient, redis_url: str) -> None:
+    warm_game(api)  # every connection and script of a creation made once
+    create = lambda: api.post("/api/games", {"players": 2, "seed": 3})  # noqa: E731
+    # the count (a pipeline: INCRBY, EXPIRE), the list's next position, the game with its list entry and
+    # its owner grant, the list's summary of it
+    assert sent(redis_url, create, 201) == ["INCRBY", "EXPIRE", "EVALSHA", "EVALSHA", "EVALSHA"]
+
+
+@pytest.mark.parametrize(
+    ("path", "after"),
+    [
+        ("/states/{v}", []),
+        ("/timeline", []),
+        ("/legal-moves", []),
+        ("/annotations", ["EVALSHA"]),  # the annotation stream, brought up to date
+        ("/export", ["EVALSHA"]),  # the annotation events and the game's events, together
+    ],
+)
+def test_a_read_reads_its_game_once(api: ApiClient, redis_url: str, path: str, after: list[str]) -> None:
+    game_id, owner, version = warm_game(api)
+    url = f"/api/games/{game_id}" + path.format(v=version - 1)
+    assert sent(redis_url, lambda: api.get(url, owner), 200) == [*READ_GAME, *after]
+
+
+def test_an_annotation_is_counted_with_its_game_read_then_its_stream_read_and_saved(
+    api: ApiClient, redis_url: str
+) -> None:
+    game_id, owner, _ = warm_game(api)
+    body: dict[str, Any] = {"version": 2, "text": "again"}
+    write = lambda: api.post(f"/api/games/{game_id}/annotations", body, token=owner, key="n-1")  # noqa: E731
+    assert sent(redis_url, write, 201) == [*COUNT_AND_READ, "EVALSHA", *APPEND]
