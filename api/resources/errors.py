@@ -48,7 +48,7 @@ STATUS: Mapping[str, int] = {
     "game_unfinished": 409,  # an export that needs a finished game (the BG Stats link): finish the game first
     "analysis_running": 409,  # an analysis of another version of the game is under way: one at a time per game
     "nothing_to_analyse": 409,  # no move of the game was chosen by a player yet
-    "request_timeout": 408,  # said by the server itself (api.server.gather): a request not whole in time
+    "request_timeout": 408,  # said by the server itself (api.server.slow_clients): a body not whole in time
     "payload_too_large": 413,
     "import_too_large": 413,  # an import holding more events than IMPORT_MAX_EVENTS
     # 422: well-formed, but the rules (or the log's own consistency) refuse it
@@ -78,6 +78,7 @@ STATUS: Mapping[str, int] = {
     "too_many_imports": 503,  # this process refolds as many heavy imports as it may at once: try again shortly
     "too_many_analyses": 503,  # this process evaluates as many positions for bots as it may at once
     "analysis_unavailable": 503,  # no job queue for analyses on this deployment (a cluster without one)
+    "server_unavailable": 503,  # said by the proxy in front (docker/nginx.conf): the API behind it did not answer
 }
 """Every error code the API answers with, and its HTTP status."""
 
@@ -126,6 +127,7 @@ TITLES: Mapping[str, str] = {
     "nothing_to_evaluate": "No decision to evaluate",
     "too_many_analyses": "Too many analyses at once",
     "analysis_unavailable": "Analyses are not available here",
+    "server_unavailable": "The server did not answer",
 }
 """Each problem type's title (RFC 9457 ``title``): the same words for every problem of that type."""
 

@@ -1,4 +1,4 @@
-"""The games resource (DESIGN §5): create, list, read, record moves, undo, redo, amend, abandon, fork, export,
+"""The games resource: create, list, read, record moves, undo, redo, amend, abandon, fork, export,
 import, history (states, timeline, changes, score), seat tokens and the spectators' event stream.
 
 Every view is schema in, schema out; the work is the game log's services' (:mod:`replay.services`), each handed
