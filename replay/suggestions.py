@@ -1,0 +1,230 @@
+"""Suggested resolutions of a misfit: what probably happened where a recorded move no longer fits a correction.
+
+The candidates come from what the table knows (docs/api/amend.md#suggestions), in this order: the moves of the
+two seats swapped from here on, or the recorded move by the seat now asked (a turn order entered wrong, a die
+the correction freed); the recorded move after an answer to the question the correction opened; the recorded
+move never happened; the legal move most like it. Each is tried with a dry run of the later moves, and ranked by
+how many of them it keeps.
+
+The work is bounded: at most :data:`MOST_TRIED` candidates are tried for one misfit, each dry run plays at most
+:data:`HORIZON` later moves (a ``keeps`` of that many is "at least": ``capped``), and at most
+:data:`QUESTION_PROBES` legal moves are probed as answers to a new question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import domain
+from replay import rules
+from replay.seats import reseated
+
+if TYPE_CHECKING:
+    from replay.corrections import Line, Resolution
+    from replay.game import MoveRecord
+
+MOST_TRIED = 8
+"""How many candidates are tried (each a dry run) for one misfit."""
+HORIZON = 60
+"""How many later moves one dry run plays at most."""
+QUESTION_PROBES = 24
+"""How many legal moves are probed as the answer to a question the correction opened (one move each)."""
+KINDS = ("swap_seats", "other_seat", "after_question", "skipped", "most_like")
+"""The kinds of suggestion, in the order a tie in ``keeps`` is broken."""
+
+Move = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    kind: str
+    moves: tuple[Move, ...] = ()
+    keep_recorded: bool = False
+    swap_seats: tuple[int, int] | None = None
+    words: str = ""
+
+
+def suggest(
+    line: Line,
+    state: Any,
+    at: int,
+    misfit: Mapping[str, Any],
+    corrected: MoveRecord | None,
+    *,
+    earlier: Resolution | None = None,
+    may_swap: bool = True,
+) -> list[dict[str, Any]]:
+    """The suggestions for the misfit at line position ``at`` (from 0) on ``state``, best first: each a
+    resolution as a client sends it (whole: it takes the place of ``earlier``, the resolution the request
+    already gave there), its words, its kind, and ``keeps``: how many later recorded moves stay on the line
+    with it, up to the next misfit (this one included when it stays). ``corrected`` is the corrected move as it
+    was recorded (None for the setup)."""
+    from replay.corrections import Resolution
+
+    if earlier is not None and earlier.swap_seats is not None:
+        return []  # seats swapped there and the move still does not fit: the swap is what to change
+    record = line.game.records[line.game.line[at]]
+    recorded = reseated(record.move, line.seats)
+    seat = misfit.get("seat")
+    legal: list[Move] = list(misfit.get("legal_moves") or [])
+    index = at + 1
+    before = tuple(earlier.moves) if earlier is not None else ()
+    tried: list[tuple[int, int, int, Candidate, bool]] = []
+    seen: list[Resolution] = []
+    for order, candidate in enumerate(
+        _candidates(state, recorded, seat, legal, corrected, may_swap and not before)
+    ):
+        resolution = Resolution(
+            index,
+            (*before, *candidate.moves),
+            keep_recorded=candidate.keep_recorded,
+            swap_seats=candidate.swap_seats,
+        )
+        if resolution in seen:
+            continue
+        seen.append(resolution)
+        counted = dry_run(line, state, at, record, candidate)
+        if counted is not None:
+            tried.append((counted[0], KINDS.index(candidate.kind), order, candidate, counted[1]))
+        if len(seen) >= MOST_TRIED:
+            break
+    tried.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
+    answers = []
+    for keeps, _, _, candidate, capped in tried:
+        resolution = Resolution(
+            index, (*before, *candidate.moves), candidate.keep_recorded, candidate.swap_seats
+        )
+        answers.append(
+            {
+                "kind": candidate.kind,
+                "resolution": resolution.stored(),
+                "words": candidate.words,
+                "keeps": keeps,
+                "capped": capped,
+            }
+        )
+    return answers
+
+
+def _candidates(  # noqa: PLR0917  (each says what the candidates come from)
+    state: Any,
+    recorded: Move,
+    seat: Any,
+    legal: Sequence[Move],
+    corrected: MoveRecord | None,
+    may_swap: bool,
+) -> Iterable[Candidate]:
+    """The candidates, in the order of :data:`KINDS` (each kind's best first)."""
+    players = [player.name for player in state.players]
+
+    def name(one: Any) -> str:
+        return players[one] if isinstance(one, int) and 0 <= one < len(players) else "chance"
+
+    mine = recorded.get("seat")
+    other_seat = isinstance(seat, int) and isinstance(mine, int) and mine != seat
+    if other_seat and may_swap:
+        assert isinstance(mine, int) and isinstance(seat, int)
+        yield Candidate(
+            "swap_seats",
+            swap_seats=(mine, seat),
+            words=f"From here on, the moves recorded for {name(mine)} were {name(seat)}'s, and {name(seat)}'s "
+            f"were {name(mine)}'s",
+        )
+    if other_seat:
+        theirs = {**recorded, "seat": seat}
+        yield Candidate("other_seat", (theirs,), words=f"{name(seat)} played it: {_words(state, theirs)}")
+    if corrected is not None and isinstance(seat, int) and isinstance(corrected.move.get("seat"), int):
+        # The move the correction replaced, by the seat asked now: a die (or a space, a card) the correction
+        # freed was the one this seat took.
+        freed = {**corrected.move, "seat": seat}
+        if freed != recorded:
+            yield Candidate(
+                "other_seat",
+                (freed,),
+                words=f"{name(seat)} played what was recorded first: {_words(state, freed)}",
+            )
+    for answer in _answers(state, recorded, seat, legal):
+        yield Candidate(
+            "after_question",
+            (answer,),
+            keep_recorded=True,
+            words=f"{_words(state, answer)}, then the recorded move",
+        )
+    yield Candidate("skipped", words="The recorded move never happened")
+    for move in sorted(legal, key=lambda move: -likeness(move, recorded))[:2]:
+        yield Candidate("most_like", (move,), words=_words(state, move))
+
+
+def _answers(state: Any, recorded: Move, seat: Any, legal: Sequence[Move]) -> list[Move]:
+    """The answers to the question asked now after which the recorded move fits (the question the correction
+    opened: an action's choice, a reward): at most three, the most like the recorded move first."""
+    found: list[Move] = []
+    for move in list(legal)[:QUESTION_PROBES]:
+        if move == recorded:
+            continue
+        try:
+            after, _ = rules.decide(state, move)
+            domain.apply(after, recorded, check=True, draw=False)
+        except domain.DomainError:
+            continue
+        found.append(move)
+    found.sort(key=lambda move: -likeness(move, recorded))
+    return found[:3]
+
+
+def likeness(move: Mapping[str, Any], recorded: Mapping[str, Any]) -> float:
+    """How alike two moves are: the same kind first, then each field with the same value (a space of the same
+    room, "steward_1" and "steward_2", counts half)."""
+    if move.get("kind") != recorded.get("kind"):
+        return 0.0
+    score = 4.0
+    for key, value in recorded.items():
+        if key in ("kind", "seat"):
+            continue
+        theirs = move.get(key)
+        if theirs == value:
+            score += 1.0
+        elif (
+            isinstance(theirs, str) and isinstance(value, str) and theirs.split("_")[0] == value.split("_")[0]
+        ):
+            score += 0.5
+    return score + (0.5 if move.get("seat") == recorded.get("seat") else 0.0)
+
+
+def dry_run(
+    line: Line, state: Any, at: int, record: MoveRecord, candidate: Candidate
+) -> tuple[int, bool] | None:
+    """How many later recorded moves stay with ``candidate`` at line position ``at``, up to the next misfit or
+    :data:`HORIZON` moves (and whether it stopped there); None when the candidate's own moves are refused, or
+    the recorded move it keeps does not fit."""
+    seats = line.seats
+    kept = 0
+    try:
+        if candidate.swap_seats is not None:
+            seats = seats.swapped(*candidate.swap_seats)
+        for move in candidate.moves:
+            state, _ = rules.decide(state, move)
+    except domain.DomainError:
+        return None
+    if candidate.swap_seats is not None or candidate.keep_recorded:
+        refit = line.refit(state, record, at + 1, seats)
+        if isinstance(refit, domain.DomainError):
+            return None
+        state, kept = refit[0], 1
+    game = line.game
+    for position in range(at + 1, min(len(game.line), at + 1 + HORIZON)):
+        refit = line.refit(state, game.records[game.line[position]], position + 1, seats)
+        if isinstance(refit, domain.DomainError):
+            return kept, False
+        state = refit[0]
+        kept += 1
+    return kept, at + 1 + HORIZON < len(game.line)
+
+
+def _words(state: Any, move: Move) -> str:
+    try:
+        return str(domain.describe(state, move))
+    except Exception:  # words are a courtesy: a move the rules would refuse may not be sayable
+        return str(move.get("kind"))
