@@ -327,14 +327,19 @@ class _Work:
         self.line = Line(self.game)
 
     @property
+    def of_setup(self) -> bool:
+        """Whether the correction is at the setup (version 1): every move of the line is a later move."""
+        return self.correction.kind == "setup" or self.correction.version == 1
+
+    @property
     def first_index(self) -> int:
         """The first line index (from 1) a resolution may name: the move after the corrected one (every move
         of the line, for the setup)."""
-        return 1 if self.correction.kind == "setup" else self.position + 2
+        return 1 if self.of_setup else self.position + 2
 
     @property
     def head_index(self) -> int | None:
-        return None if self.correction.kind == "setup" else self.position + 1
+        return None if self.of_setup else self.position + 1
 
     def head(self, unchanged: bool) -> None:
         """What happened at the corrected move: the state the later moves are played on from there."""
@@ -345,8 +350,21 @@ class _Work:
             )
         if correction.kind not in KINDS:
             raise InvalidCorrection(f"a correction is one of {', '.join(KINDS)}", correction=correction.kind)
+        if correction.kind == "swap_seats":
+            self._check_seats()
         if correction.kind == "setup":
             self.opening, self.state = _laid_out_again(game, correction.layout or {})
+            return
+        if correction.kind == "swap_seats" and correction.version == 1:
+            # From the start: the turn order the setup laid out, then every move, as the other seat's.
+            assert correction.seats is not None
+            self.line.seats = SeatMap().swapped(*correction.seats)
+            stack = recorded_layout(game).get("stack")
+            if not isinstance(stack, list):
+                raise InvalidCorrection(
+                    "this game's setup lays out no turn order: swap the seats from a move"
+                )
+            self.opening, self.state = _laid_out_again(game, {"stack": [self.line.seats(s) for s in stack]})
             return
         if correction.version not in game.line:
             raise UnknownVersion(
@@ -380,16 +398,21 @@ class _Work:
             )
         if correction.kind == "swap_seats":
             assert correction.seats is not None
-            for seat in correction.seats:
-                if not 0 <= seat < len(game.setup["players"]):
-                    raise InvalidCorrection(
-                        f"this game has seats 0 to {len(game.setup['players']) - 1}: there is no seat {seat}",
-                        seat=seat,
-                    )
             self.head_resolution = Resolution(self.position + 1, (), swap_seats=correction.seats)
             return
         moves = correction.moves if correction.kind != "remove" else ()
         self.head_resolution = Resolution(self.position + 1, moves, keep_recorded=correction.kind == "insert")
+
+    def _check_seats(self) -> None:
+        seats = self.correction.seats
+        count = len(self.game.setup["players"])
+        if seats is None or len(set(seats)) != 2:
+            raise InvalidCorrection("swap_seats names two different seats, as indexes from 0: [0, 1]")
+        for seat in seats:
+            if not 0 <= seat < count:
+                raise InvalidCorrection(
+                    f"this game has seats 0 to {count - 1}: there is no seat {seat}", seat=seat
+                )
 
     def walk(self, planned: dict[int, Resolution]) -> None:
         """Play the later recorded moves again on the corrected line (see :func:`correct`)."""
@@ -506,7 +529,7 @@ class _Work:
             self.misfit_state,
             self.misfit_at,
             self.misfit,
-            self.game.records[self.game.line[self.position]] if self.correction.kind != "setup" else None,
+            None if self.of_setup else self.game.records[self.game.line[self.position]],
             earlier=self.misfit_resolution,
             may_swap=may_swap,
         )
@@ -537,8 +560,9 @@ class _Work:
             return [*self.played, amended]
         corrected = LineCorrected(
             correction=correction.kind,
-            version=1 if correction.kind == "setup" else correction.version,
+            version=1 if self.of_setup else correction.version,
             opening=self.opening,
+            seats=list(correction.seats) if correction.seats is not None else None,
             description=self.words(),
             rewritten=self.rewritten,
             **common,
@@ -550,21 +574,23 @@ class _Work:
         game, correction = self.game, self.correction
         if correction.kind == "setup":
             return "the setup as it really lay: " + ", ".join(sorted(correction.layout or {}))
+        if correction.kind == "swap_seats":
+            assert correction.seats is not None
+            names = " and ".join(game.setup["players"][seat]["name"] for seat in correction.seats)
+            if self.of_setup:
+                return f"the moves of {names} swapped from the start (the turn order with them)"
+            return f"the moves of {names} swapped from “{game.records[correction.version].description}” on"
         record = game.records[correction.version]
         head = [event.description for event in self.played if event.replaces == correction.version]
         if correction.kind == "insert":
             return f"played before “{record.description}”: " + "; ".join(head)
         if correction.kind == "remove":
             return f"never happened: {record.description}"
-        if correction.kind == "swap_seats":
-            assert correction.seats is not None
-            names = [game.setup["players"][seat]["name"] for seat in correction.seats]
-            return f"the moves of {names[0]} and {names[1]} swapped from “{record.description}” on"
         return "; ".join(head)
 
     def report(self) -> AmendReport:
         return AmendReport(
-            version=1 if self.correction.kind == "setup" else self.correction.version,
+            version=1 if self.of_setup else self.correction.version,
             kept=tuple(self.kept),
             dropped=self.dropped,
             first_misfit=self.misfit,
@@ -626,6 +652,14 @@ def _misfit(
     }
 
 
+def recorded_layout(game: Game) -> dict[str, Any]:
+    """A laid-out table game's setup as recorded: the layout its opening deals (``domain.layout_of``)."""
+    state = rules.fresh_state(game.setup, game.catalog, game.rules_version)
+    for outcome in game.opening:
+        state = domain.apply(state, outcome, check=False, draw=False)
+    return dict(domain.layout_of(state))
+
+
 def _laid_out_again(game: Game, layout: Mapping[str, Any]) -> tuple[list[Move], Any]:
     """A table game's setup laid out anew: its layout as recorded (``domain.layout_of``), with the entries
     ``layout`` gives in place of those (by section: a room's card, a bridge's dice, the turn order...), checked
@@ -640,10 +674,7 @@ def _laid_out_again(game: Game, layout: Mapping[str, Any]) -> tuple[list[Move], 
     if not isinstance(layout, Mapping) or not layout:
         raise InvalidCorrection("a setup correction gives the layout's entries as they really lay")
     fresh = rules.fresh_state(game.setup, game.catalog, game.rules_version)
-    state = fresh
-    for outcome in game.opening:
-        state = domain.apply(state, outcome, check=False, draw=False)
-    recorded = domain.layout_of(state)
+    recorded = recorded_layout(game)
     merged = merge_layout(recorded, layout)
     if merged == recorded:
         raise AmendUnchanged("that is the setup already recorded: a correction must change it", version=1)

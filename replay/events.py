@@ -190,15 +190,17 @@ class LineCorrected(DomainEvent):
 
     What happens at ``version`` is a resolution of that move (an entry of ``resolutions`` at its index): the
     moves played there (``MoveResolved`` events written just before, in the same atomic write) and whether the
-    recorded move stays after them; a swap also says the two seats (``swap_seats``), from there on. A setup
-    correction gives the setup's chance outcomes anew (``opening``, in place of ``GameCreated.opening``) and
-    plays the whole line again on them. ``dropped``, ``redrawn``, ``rewritten`` and the later ``resolutions``
+    recorded move stays after them; a swap also says the two seats (``swap_seats``; ``seats`` too), from there
+    on. A correction of the setup (``version`` 1: its layout, or two seats swapped from the start) gives the
+    setup's chance outcomes anew (``opening``, in place of ``GameCreated.opening``) and plays the whole line
+    again on them. ``dropped``, ``redrawn``, ``rewritten`` and the later ``resolutions``
     are as in :class:`MoveAmended`.
     """
 
     correction: str
     version: int
     opening: list[Move] | None
+    seats: list[int] | None
     actor: str
     description: str
     dropped: list[int]

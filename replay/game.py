@@ -432,7 +432,7 @@ def _correction(
     The moves from the corrected one on (after it, for a ``MoveAmended``, whose own move takes its place) are
     laid again: each with a resolution is replaced by its moves (and stays after them when ``kept``), each
     dropped leaves, the others stay."""
-    setup = isinstance(event, LineCorrected) and event.correction == "setup"
+    setup = isinstance(event, LineCorrected) and event.opening is not None
     position = 0 if setup else list(line).index(event.version)
     dropped = set(event.dropped)
     resolutions = {int(entry["version"]): entry for entry in event.resolutions}
