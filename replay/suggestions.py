@@ -29,8 +29,10 @@ MOST_TRIED = 8
 """How many candidates are tried (each a dry run) for one misfit."""
 HORIZON = 60
 """How many later moves one dry run plays at most."""
-QUESTION_PROBES = 24
-"""How many legal moves are probed as the answer to a question the correction opened (one move each)."""
+QUESTION_PROBES = 48
+"""How many moves are tried as answers to the questions a correction opened, for one misfit."""
+QUESTION_DEPTH = 3
+"""How many questions in a row a suggestion answers before the recorded move."""
 KINDS = ("swap_seats", "other_seat", "after_question", "skipped", "most_like")
 """The kinds of suggestion, in the order a tie in ``keeps`` is broken."""
 
@@ -145,33 +147,47 @@ def _candidates(  # noqa: PLR0917  (each says what the candidates come from)
                 (freed,),
                 words=f"{name(seat)} played what was recorded first: {_words(state, freed)}",
             )
-    for answer in _answers(state, recorded, seat, legal):
+    for answers in _answers(state, recorded, legal):
         yield Candidate(
             "after_question",
-            (answer,),
+            answers,
             keep_recorded=True,
-            words=f"{_words(state, answer)}, then the recorded move",
+            words=f"{_said(state, answers)}, then the recorded move",
         )
     yield Candidate("skipped", words="The recorded move never happened")
     for move in sorted(legal, key=lambda move: -likeness(move, recorded))[:2]:
         yield Candidate("most_like", (move,), words=_words(state, move))
 
 
-def _answers(state: Any, recorded: Move, seat: Any, legal: Sequence[Move]) -> list[Move]:
-    """The answers to the question asked now after which the recorded move fits (the question the correction
-    opened: an action's choice, a reward): at most three, the most like the recorded move first."""
-    found: list[Move] = []
-    for move in list(legal)[:QUESTION_PROBES]:
-        if move == recorded:
-            continue
-        try:
-            after, _ = rules.decide(state, move)
-            domain.apply(after, recorded, check=True, draw=False)
-        except domain.DomainError:
-            continue
-        found.append(move)
-    found.sort(key=lambda move: -likeness(move, recorded))
-    return found[:3]
+def _answers(state: Any, recorded: Move, legal: Sequence[Move]) -> list[tuple[Move, ...]]:
+    """The answers to the questions asked now after which the recorded move fits (the questions the correction
+    opened: an action's choice, a reward, a conversion): sequences of at most :data:`QUESTION_DEPTH` moves,
+    found breadth first within :data:`QUESTION_PROBES` moves tried; at most three, the shortest first."""
+    found: list[tuple[Move, ...]] = []
+    frontier: list[tuple[tuple[Move, ...], Any, Sequence[Move]]] = [((), state, legal)]
+    probes = 0
+    for _ in range(QUESTION_DEPTH):
+        deeper: list[tuple[tuple[Move, ...], Any, Sequence[Move]]] = []
+        for answers, before, moves in frontier:
+            for move in sorted(moves, key=lambda move: -likeness(move, recorded)):
+                if move == recorded or probes >= QUESTION_PROBES:
+                    continue
+                probes += 1
+                try:
+                    after, _ = rules.decide(before, move)
+                except domain.DomainError:
+                    continue
+                try:
+                    domain.apply(after, recorded, check=True, draw=False)
+                except domain.DomainError:
+                    if not domain.is_over(after):
+                        deeper.append(((*answers, move), after, domain.legal_moves(after)))
+                    continue
+                found.append((*answers, move))
+                if len(found) >= 3:
+                    return found
+        frontier = deeper
+    return found
 
 
 def likeness(move: Mapping[str, Any], recorded: Mapping[str, Any]) -> float:
@@ -221,6 +237,18 @@ def dry_run(
         state = refit[0]
         kept += 1
     return kept, at + 1 + HORIZON < len(game.line)
+
+
+def _said(state: Any, moves: Sequence[Move]) -> str:
+    """Moves played in a row, in words."""
+    words = []
+    for move in moves:
+        words.append(_words(state, move))
+        try:
+            state, _ = rules.decide(state, move)
+        except domain.DomainError:
+            break
+    return "; ".join(words)
 
 
 def _words(state: Any, move: Move) -> str:
