@@ -51,6 +51,9 @@ class Correction:
     moves: tuple[Move, ...] = ()
     seats: tuple[int, int] | None = None
     layout: Mapping[str, Any] | None = None
+    keeps: bool = True
+    """(insert) Whether the recorded move stays after the moves inserted: false when a resolution of it said
+    it never happened (an import reads an insertion so)."""
 
     @classmethod
     def replacing(cls, version: int, move: Move) -> Correction:
@@ -334,8 +337,10 @@ class _Work:
     @property
     def first_index(self) -> int:
         """The first line index (from 1) a resolution may name: the move after the corrected one (every move
-        of the line, for the setup)."""
-        return 1 if self.of_setup else self.position + 2
+        of the line, for the setup; the corrected one itself, after moves inserted before it)."""
+        if self.of_setup:
+            return 1
+        return self.position + (1 if self.correction.kind == "insert" else 2)
 
     @property
     def head_index(self) -> int | None:
@@ -401,7 +406,8 @@ class _Work:
             self.head_resolution = Resolution(self.position + 1, (), swap_seats=correction.seats)
             return
         moves = correction.moves if correction.kind != "remove" else ()
-        self.head_resolution = Resolution(self.position + 1, moves, keep_recorded=correction.kind == "insert")
+        keeps = correction.kind == "insert" and correction.keeps
+        self.head_resolution = Resolution(self.position + 1, moves, keep_recorded=keeps)
 
     def _check_seats(self) -> None:
         seats = self.correction.seats
@@ -426,7 +432,7 @@ class _Work:
             record = game.records[version]
             resolution = planned.pop(index, None)
             if index == self.head_index and self.own is None:
-                resolution = self.head_resolution
+                resolution = self.head_resolution = self._head_with(resolution)
             refit: Refit | None = self.line.refit(state, record, at + 1)
             if resolution is not None:
                 if resolution is not self.head_resolution and not isinstance(refit, domain.DomainError):
@@ -453,6 +459,21 @@ class _Work:
                 self.rewritten[str(version)] = move
             self.kept.append(version)
         self.state = state
+
+    def _head_with(self, asked: Resolution | None) -> Resolution:
+        """What happened at the corrected move: the correction's moves, then (moves inserted before a recorded
+        move that does not fit after them) what a resolution of it says happened after them."""
+        head = self.head_resolution
+        assert head is not None
+        if asked is None:
+            return head
+        if asked.swap_seats is not None:
+            raise InvalidResolution(
+                f"move {asked.index} is the corrected move: a resolution of it says what happened after the "
+                "moves inserted before it (moves), not a swap",
+                index=asked.index,
+            )
+        return Resolution(head.index, (*head.moves, *asked.moves), keep_recorded=asked.keep_recorded)
 
     def _resolve(
         self, state: Any, resolution: Resolution, record: MoveRecord, at: int
@@ -522,15 +543,18 @@ class _Work:
     def suggestions(self, may_swap: bool) -> list[dict[str, Any]]:
         """The ranked suggestions for the first misfit (:mod:`replay.suggestions`), each as a client sends it."""
         assert self.misfit is not None
+        earlier = self.misfit_resolution
         if self.misfit["index"] == self.head_index and self.own is None:
-            return []  # the corrected move itself: the correction is what to change
+            if self.correction.kind != "insert":
+                return []  # the corrected move itself, its seats swapped: the correction is what to change
+            earlier = None  # a resolution of it goes after the moves inserted (``_head_with``)
         return suggestions.suggest(
             self.line,
             self.misfit_state,
             self.misfit_at,
             self.misfit,
             None if self.of_setup else self.game.records[self.game.line[self.position]],
-            earlier=self.misfit_resolution,
+            earlier=earlier,
             may_swap=may_swap,
         )
 

@@ -969,7 +969,9 @@ def _correction_asked(
     if head is None:
         raise ReplayError("a correction says what happened at the move it corrects")
     return (
-        corrections.Correction(event.version, event.correction, head.moves, seats=seats),
+        corrections.Correction(
+            event.version, event.correction, head.moves, seats=seats, keeps=head.keep_recorded
+        ),
         [one for one in asked if one is not head],
     )
 

@@ -17,10 +17,12 @@ the correction plays again.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -45,14 +47,18 @@ FAMILIES = (
 HOWS = ("table", "laid out", "seeded")
 MOST_ANSWERS = 150
 """The client stops after this many answers (no correction needs as many)."""
-MOST_EXTRA = 6
+MOST_EXTRA = 40
+"""How many questions in a row the recorder answers that the table never had, before passing a true entry over."""
+LOOK_AHEAD = 12
+"""How far the recorder looks for the next true entry the record takes, where the record asks another kind of
+question than the table's next entry."""
 """How many questions in a row the recorder answers that the table never had, before giving up a true move."""
 
 
 @dataclass
 class Truth:
     """The true game: its entries in order (a table game's chance among them; a seeded game's are drawn), and
-    the state before each (``before[i]``)."""
+    the state before each (``before[i]``). A golden game is played under its own rules and catalog."""
 
     how: str
     players: int
@@ -60,6 +66,22 @@ class Truth:
     start: Any
     entries: list[Move] = field(default_factory=list)
     before: list[Any] = field(default_factory=list)
+    rules_version: str | None = None
+    catalog: dict[str, Any] | None = None
+    names: list[str] = field(default_factory=list)
+
+    def create(self, log: GameLog, **more: Any) -> UUID:
+        """A game of this truth's setup in ``log`` (``more``: the mode, a layout)."""
+        setup = {"players": self.names or NAMES[: self.players], "seed": self.seed, "mode": "table", **more}
+        if self.rules_version is None:
+            return (
+                log.create_game(setup).game_id
+                if "layout" not in setup
+                else log.create_game(
+                    {k: v for k, v in setup.items() if k != "layout"}, layout=setup["layout"]
+                ).game_id
+            )
+        return log.create_game(setup, catalog=self.catalog, rules_version=self.rules_version).game_id
 
 
 def _after(state: Any, move: Move, how: str) -> Any:
@@ -76,6 +98,39 @@ def start_state(players: int, seed: int, how: str) -> Any:
         return game.states[0]
     finally:
         log.close()
+
+
+GOLDEN = Path(__file__).resolve().parents[1] / "domain" / "golden"
+
+
+def golden_truth(name: str) -> Truth:
+    """A golden game (tests/unit/domain/golden: a whole game with its known outcome), as a table game entered
+    move by move under its rules and catalog."""
+    golden = json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
+    log = open_log(StoreConfig(kind="memory"))
+    try:
+        game_id = log.create_game(
+            {"players": golden["players"], "mode": "table", "seed": golden["seed"]},
+            catalog=golden["catalog"],
+            rules_version=golden["rules_version"],
+        ).game_id
+        state = log.get(game_id).states[0]
+    finally:
+        log.close()
+    truth = Truth(
+        "table",
+        len(golden["players"]),
+        golden["seed"],
+        state,
+        rules_version=golden["rules_version"],
+        catalog=golden["catalog"],
+        names=list(golden["players"]),
+    )
+    for move in golden["moves"]:
+        truth.before.append(state)
+        truth.entries.append(move)
+        state = domain.apply(state, move, draw=False)
+    return truth
 
 
 def play_truth(players: int, seed: int, how: str) -> Truth:
@@ -114,12 +169,16 @@ class Record:
     mistake_at: int
     setup: int = 0
     """How many of the first entries are the setup's chance (laid out at creation, not moves of the line)."""
+    played: list[bool] = field(default_factory=list)
+    """For each entry, whether it is a move the table really played (as it played it, or by the seat the record
+    asked): not an entry the recorder made up where the record went another way."""
 
 
 def record(truth: Truth, mistake: Mistake) -> Record:
     """The truth as the table recorded it, with the mistake (see the module docstring)."""
     state = truth.start
     entries: list[Move] = []
+    played: list[bool] = []
     mistake_at = -1
     index = 0
     extra = 0
@@ -131,13 +190,16 @@ def record(truth: Truth, mistake: Mistake) -> Record:
                 continue
             entry = mistake.wrong
             index += 1
+            played.append(False)
         else:
+            true = truth.entries[index]
             entry, consumed = _entered(state, truth.entries, index, extra >= MOST_EXTRA)
             if entry is None:
                 index += 1
                 continue
             extra = 0 if consumed else extra + 1
             index += consumed
+            played.append(entry in (true, {**true, "seat": entry.get("seat")}) or consumed > 1)
         entries.append(entry)
         state = _after(state, entry, truth.how)
     setup = 0
@@ -146,12 +208,16 @@ def record(truth: Truth, mistake: Mistake) -> Record:
         while setup < len(entries) and not domain.setup_dealt(state):
             state = _after(state, entries[setup], truth.how)
             setup += 1
-    return Record(entries, mistake_at, setup)
+    return Record(entries, mistake_at, setup, played)
 
 
 def _entered(state: Any, entries: list[Move], index: int, give_up: bool) -> tuple[Move | None, int]:
     """What the recorder enters for the true entry at ``index`` on the recorded ``state``, and how many true
-    entries it stands for (0: a question the table never had; None entered: the true entry is passed over)."""
+    entries it stands for (0: a question the table never had; None entered: the true entry is passed over).
+
+    The true entry as it is, or by the seat the record asks; else, of the kind asked, the move most like it;
+    else the next true entry that the record takes (those before it the record never asked for); else an
+    answer made up for a question the table never had."""
     true = entries[index]
     legal = domain.legal_moves(state)
     if true in legal or _fits(state, true):
@@ -164,9 +230,9 @@ def _entered(state: Any, entries: list[Move], index: int, give_up: bool) -> tupl
     same = [move for move in legal if move["kind"] == true["kind"]]
     if same:
         return max(same, key=lambda move: likeness(move, true)), 1
-    following = entries[index + 1] if index + 1 < len(entries) else None
-    if following is not None and (following in legal or any(m["kind"] == following["kind"] for m in legal)):
-        return None, 1  # the record never asked this: the table's next entry is what it asks
+    for ahead in range(index + 1, min(index + LOOK_AHEAD, len(entries))):
+        if _fits(state, entries[ahead]):
+            return entries[ahead], ahead - index + 1
     if give_up or not legal:
         return None, 1
     return max(legal, key=lambda move: likeness(move, true)), 0
@@ -314,42 +380,44 @@ class Recorded:
     correction: Correction
     later: int
     """How many recorded moves the correction plays again."""
+    played: int = 0
+    """How many of them the table really played (the others the recorder made up after the mistake)."""
 
 
 def recorded(truth: Truth, mistake: Mistake, log: GameLog | None = None) -> Recorded:
     """The game as recorded (:func:`record`) in a log, and the correction that says what the mistake was."""
     log = log or open_log(StoreConfig(kind="memory"))
     made = record(truth, mistake)
-    setup: dict[str, Any] = {"players": NAMES[: truth.players], "seed": truth.seed}
     entries = made.entries
     if truth.how == "laid out":
         state = truth.start
         for entry in entries[: made.setup]:
             state = _after(state, entry, truth.how)
-        game_id = log.create_game({**setup, "mode": "table"}, layout=domain.layout_of(state)).game_id
+        game_id = truth.create(log, layout=domain.layout_of(state))
         entries = entries[made.setup :]
     else:
-        game_id = log.create_game({**setup, "mode": "seeded" if truth.how == "seeded" else "table"}).game_id
+        game_id = truth.create(log, mode="seeded" if truth.how == "seeded" else "table")
     log.play(game_id, entries, expected_version=1, actor="owner")
     game = log.get(game_id)
     at = made.mistake_at - made.setup  # the mistake's place on the line (negative: in the setup laid out)
+    correction = _correction(truth, mistake, game.line[at] if at >= 0 else 1, log.layout(game_id).layout)
+    first = 0 if at < 0 else at if correction.kind in ("insert", "swap_seats") else at + 1
+    played = sum(made.played[made.setup + first :])
+    return Recorded(log, game_id, correction, len(game.line) - first, played)
+
+
+def _correction(truth: Truth, mistake: Mistake, version: int, layout: dict[str, Any]) -> Correction:
+    """What the table says the mistake was: at the move recorded at ``version`` (1: the setup laid out)."""
     true = truth.entries[mistake.at]
-    if at < 0:
-        truly = domain.layout_of(_dealt(truth))
-        given = _layout_differences(log.layout(game_id).layout, truly)
-        if mistake.family == "swapped players":
-            one, other = _swapped(true["order"], mistake.wrong["order"] if mistake.wrong else true["order"])
-            return Recorded(log, game_id, Correction(1, "swap_seats", seats=(one, other)), len(game.line))
-        return Recorded(log, game_id, Correction(1, "setup", layout=given), len(game.line))
-    version = game.line[at]
-    if mistake.wrong is None:
-        return Recorded(log, game_id, Correction(version, "insert", (true,)), len(game.line) - at)
     if mistake.family == "swapped players":
+        assert mistake.wrong is not None
         one, other = _swapped(true["order"], mistake.wrong["order"])
-        return Recorded(
-            log, game_id, Correction(version, "swap_seats", seats=(one, other)), len(game.line) - at
-        )
-    return Recorded(log, game_id, Correction.replacing(version, true), len(game.line) - at - 1)
+        return Correction(version, "swap_seats", seats=(one, other))
+    if version == 1:
+        return Correction(1, "setup", layout=_layout_differences(layout, domain.layout_of(_dealt(truth))))
+    if mistake.wrong is None:
+        return Correction(version, "insert", (true,))
+    return Correction.replacing(version, true)
 
 
 def _dealt(truth: Truth) -> Any:
@@ -388,6 +456,8 @@ class Followed:
     later: int
     answers: int
     written: bool
+    played: int = 0
+    """How many of the later moves the table really played."""
 
     @property
     def share(self) -> float:
@@ -417,7 +487,7 @@ def follow_first(game: Recorded, *, write: bool = True) -> Followed:
             game_id, game.correction, expected_version=version, resolutions=list(answers.values())
         )
         written = len(played.versions) > 0
-    return Followed(len(report.kept), game.later, len(answers), written)
+    return Followed(len(report.kept), game.later, len(answers), written, game.played)
 
 
 GAMES: tuple[tuple[int, int, str], ...] = tuple(
@@ -426,42 +496,81 @@ GAMES: tuple[tuple[int, int, str], ...] = tuple(
     for seed in seeds
     for how in HOWS
 )
-"""The golden games: (players, seed, how recorded), 27 of them; the first seeds tried, nobody tuned to."""
+"""The games played for the measure: (players, seed, how recorded), 27 of them; the first seeds tried, nobody
+tuned to. The three golden games of the rules engine are measured too (:data:`GOLDEN_GAMES`)."""
+GOLDEN_GAMES = ("two_players", "three_players", "four_players")
 
 
-def measure(games: tuple[tuple[int, int, str], ...] = GAMES) -> dict[str, list[tuple[str, Followed]]]:
-    """For each family, what following the first suggestion kept in each golden game with such a mistake."""
-    found: dict[str, list[tuple[str, Followed]]] = {family: [] for family in FAMILIES}
+@dataclass(frozen=True)
+class Measured:
+    """One mistake corrected: in which game, the family, the mistake in words, and what was kept."""
+
+    game: str
+    family: str
+    words: str
+    followed: Followed
+
+
+def truths(games: tuple[tuple[int, int, str], ...], golden: tuple[str, ...]) -> Iterator[tuple[str, Truth]]:
     for players, seed, how in games:
-        truth = play_truth(players, seed, how)
+        yield f"{players}p seed {seed} {how}", play_truth(players, seed, how)
+    for name in golden:
+        yield f"golden {name}", golden_truth(name)
+
+
+def measure(
+    games: tuple[tuple[int, int, str], ...] = GAMES, golden: tuple[str, ...] = GOLDEN_GAMES
+) -> list[Measured]:
+    """What following the first suggestion kept, for one mistake of each family in each game that has one."""
+    found: list[Measured] = []
+    for name, truth in truths(games, golden):
         for family in FAMILIES:
-            mistake = FINDERS[family](truth, random.Random(f"{seed}:{family}"))
+            mistake = FINDERS[family](truth, random.Random(f"{truth.seed}:{family}"))
             if mistake is None:
                 continue
             game = recorded(truth, mistake)
-            found[family].append((f"{players}p seed {seed} {how}: {mistake.words}", follow_first(game)))
+            found.append(Measured(name, family, mistake.words, follow_first(game)))
             game.log.close()
     return found
 
 
-def share(results: list[Followed]) -> float:
+def share(results: Iterable[Followed]) -> float:
+    results = list(results)
     later = sum(result.later for result in results)
     return sum(result.kept for result in results) / later if later else 1.0
 
 
+def by_family(found: list[Measured]) -> dict[str, list[Followed]]:
+    return {family: [m.followed for m in found if m.family == family] for family in FAMILIES}
+
+
+def by_game(found: list[Measured]) -> dict[str, list[Followed]]:
+    games: dict[str, list[Followed]] = {}
+    for one in found:
+        games.setdefault(one.game, []).append(one.followed)
+    return games
+
+
 def main() -> None:
     found = measure()
-    for family, results in found.items():
-        followed = [result for _, result in results]
+    for family, followed in by_family(found).items():
         worst = min(followed, key=lambda result: result.share)
         print(
             f"{family:20} {share(followed):6.1%}  kept {sum(r.kept for r in followed):5} of "
             f"{sum(r.later for r in followed):5}  answers {sum(r.answers for r in followed):4}  "
-            f"worst {worst.kept}/{worst.later}  ({len(followed)} mistakes)"
+            f"worst mistake {worst.kept}/{worst.later}  ({len(followed)} mistakes)"
         )
-        if "-v" in sys.argv:
-            for words, result in results:
-                print(f"    {result.kept:4}/{result.later:<4} {result.answers:3} answers  {words}")
+    games = by_game(found)
+    worst_game = min(games, key=lambda name: share(games[name]))
+    print(
+        f"worst game: {worst_game} {share(games[worst_game]):.1%}; all: {share(m.followed for m in found):.1%}"
+    )
+    if "-v" in sys.argv:
+        for one in found:
+            result = one.followed
+            print(
+                f"  {result.kept:4}/{result.later:<4} {result.answers:3} answers  {one.game} {one.family}: {one.words}"
+            )
 
 
 if __name__ == "__main__":
