@@ -125,7 +125,9 @@ class TimelineEntry:
     """Which of the ``chance`` lines belong to an automatic seat's turn (the rival's, drawn in seeded mode)."""
     correction: str | None = None
     """``amended``: the move a correction put here; ``resolved``: a move played anew in that correction, where a
-    later recorded move no longer fitted; None for a move as it was recorded."""
+    later recorded move no longer fitted; ``added``: a move a correction put before a recorded move that stays
+    (one forgotten); ``rewritten``: a recorded move a correction said anew (by the other seat, or the same die
+    from the other end); None for a move as it was recorded."""
     replaced: str | None = None
     """The words of the recorded move it stands in for (``amends``), as they were recorded."""
     stands_for: tuple[int, ...] = ()
@@ -196,11 +198,15 @@ def opening_lines(game: Game) -> list[str]:
     return lines
 
 
-def correction_of(record: MoveRecord) -> str | None:
-    """How a move came to be on the line: ``amended``, ``resolved`` (see :class:`TimelineEntry`) or None."""
+def correction_of(record: MoveRecord, in_place: bool = True) -> str | None:
+    """How a move came to be on the line: ``amended``, ``resolved``, ``added``, ``rewritten`` (see
+    :class:`TimelineEntry`) or None. ``in_place``: it takes the place of a recorded move now off the line
+    (else a move played in a correction before a recorded move that stays is ``added``)."""
     if record.amends is not None:
         return "amended"
-    return "resolved" if record.resolves is not None else None
+    if record.resolves is not None:
+        return "resolved" if in_place else "added"
+    return "rewritten" if record.rewritten else None
 
 
 def replaced_words(game: Game, record: MoveRecord) -> str | None:
@@ -303,7 +309,7 @@ class Timeline(Visitor):
                 amends=places[0] if places else None,
                 automatic=own,
                 automatic_chance=tuple(i for i, (_, rival) in enumerate(chance) if rival),
-                correction=correction_of(record),
+                correction=correction_of(record, bool(places)),
                 replaced=self.records[places[0]].description if places else None,
                 stands_for=places,
                 phase=at.phase,
@@ -435,9 +441,10 @@ class TextRecord(Visitor):
         places = self._places.get(record.version)
         if places:
             return f"  [corrected; recorded first as: {self._records[places[0]].description}]"
-        if correction_of(record) is not None:  # played in a correction, before a recorded move that stays
+        said = correction_of(record, in_place=False)
+        if said == "added":  # played in a correction, before a recorded move that stays
             return "  [added in a correction]"
-        if record.rewritten:
+        if said == "rewritten":
             return "  [said anew in a correction]"
         return ""
 
