@@ -41,10 +41,19 @@ function sameDice(a, b) {
   return x.every((value, i) => value === y[i]);
 }
 
+/** The dice of options.start when it is a roll of this bridge with as many dice (a correction starts from the
+ * dice recorded, so that changing one die is typing one), else none. */
+function startingDice(prompt, options, count) {
+  const start = options.start;
+  const fits = start && start.kind === "roll" && start.bridge === prompt.context.bridge && (start.dice || []).length === count;
+  return fits ? start.dice : [];
+}
+
 function rollForm(prompt, moves, options) {
   const count = (moves[0] && moves[0].dice.length) || prompt.context.dice || 0;
+  const recorded = startingDice(prompt, options, count);
   const inputs = Array.from({ length: count }, (_, i) =>
-    h("input", { type: "number", min: 1, max: 6, inputmode: "numeric", required: true, id: `die-${i}`, "aria-label": `${prompt.context.bridge} die ${i + 1}`, class: "die-input" }),
+    h("input", { type: "number", min: 1, max: 6, inputmode: "numeric", required: true, id: `die-${i}`, "aria-label": `${prompt.context.bridge} die ${i + 1}`, class: "die-input", value: recorded.length ? String(recorded[i]) : "" }),
   );
   const problem = h("p", { class: "error", role: "alert" });
   return h(
@@ -84,7 +93,10 @@ function pickerForm(entries, options, legend) {
     { id: "chance-pick", "aria-describedby": "chance-pick-about", on: { change: () => replace(chosen, select.selectedOptions[0].textContent) } },
     entries.map(({ choice, move }, i) => h("option", { value: String(i) }, choice.words, markOf(options, move, " — "))),
   );
-  replace(chosen, select.options[0] ? select.options[0].textContent : "");
+  // a correction starts from the card or tile recorded (options.start)
+  const start = options.start ? entries.findIndex(({ move }) => sameFields(move, options.start)) : -1;
+  if (start >= 0) select.value = String(start);
+  replace(chosen, select.selectedOptions[0] ? select.selectedOptions[0].textContent : "");
   return h(
     "form",
     {
@@ -103,6 +115,12 @@ function pickerForm(entries, options, legend) {
   );
 }
 
+/** Whether two moves say the same, whatever the order of their fields. */
+function sameFields(a, b) {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => JSON.stringify(a[key]) === JSON.stringify(b[key]));
+}
+
 /** The words an optional options.mark(move) adds to a move's control (the replay's "as recorded"). */
 function markOf(options, move, separator) {
   const mark = options.mark ? options.mark(move) : null;
@@ -111,7 +129,8 @@ function markOf(options, move, separator) {
 
 /**
  * options: {prompt, moves, choices, canAct(move), onMove(move), onHover(target)?, mark(move)?, submit?,
- * only(choice)?, compact?, batch?}. only, when given, keeps the moves whose choice it accepts (the prompt bar: the
+ * only(choice)?, compact?, batch?, start?}. start, when given, is the move a chance form starts from (the replay's
+ * correction: the dice or card recorded). only, when given, keeps the moves whose choice it accepts (the prompt bar: the
  * moves with no board target); compact leaves the group headings out (the seal conversions stay folded under
  * theirs); batch lets a round's reroll of every bridge be one form (rollform.js), whose onMove is given
  * {moves: [...]}. Returns the buttons in order (for the number keys of the recording screen).
