@@ -142,11 +142,13 @@ def _candidates(  # noqa: PLR0917  (each says what the candidates come from)
         # freed was the one this seat took.
         freed = {**corrected.move, "seat": seat}
         if freed != recorded:
-            yield Candidate(
-                "other_seat",
-                (freed,),
-                words=f"{name(seat)} played what was recorded first: {_words(state, freed)}",
+            whose = corrected.move.get("seat")
+            said = (
+                f"{name(seat)} played the move the correction replaced"
+                if whose == seat
+                else f"{name(seat)} played what was recorded for {name(whose)}"
             )
+            yield Candidate("other_seat", (freed,), words=f"{said}: {_words(state, freed)}")
     for answers in _answers(state, recorded, legal):
         yield Candidate(
             "after_question",
