@@ -150,6 +150,8 @@ WRITE_KINDS = {
     "annotations.OneAnnotation PATCH": "editing an annotation",
     "annotations.OneAnnotation DELETE": "deleting an annotation",
     "score-sheets.ScoreSheets POST": "a score sheet",
+    "analysis.GameAnalysis POST": "asking for a game's analysis",
+    "analysis.Analyse POST": "an analysis of a position",
 }
 """Each kind of write in words, by its route and method: what an ``Idempotency-Key`` is claimed for."""
 
