@@ -64,7 +64,9 @@ def test_the_answers_given_are_kept_across_a_stale_write(
     page.get_by_role("button", name="Apply correction").click()
     error = page.locator("#correct-error")
     error.wait_for()
-    page.wait_for_function("() => document.getElementById('correct-error').textContent.includes('checked again')")
+    page.wait_for_function(
+        "() => document.getElementById('correct-error').textContent.includes('checked again')"
+    )
     report = page.locator("#correct-report")
     page.wait_for_function(
         "() => document.getElementById('correct-report-body').textContent.includes('later moves kept')"
