@@ -140,7 +140,7 @@ def play_truth(players: int, seed: int, how: str) -> Truth:
     truth = Truth(how, players, seed, state)
     while not domain.is_over(state):
         if waiting_for_chance(state):
-            move = draw_chance(state)  # a table game's dice and cards, as they fell (from its seed)
+            move = draw_chance(state).as_json()  # a table game's dice and cards, as they fell (from its seed)
         else:
             legal = domain.legal_moves(state)
             acting = [m for m in legal if m["kind"] not in ("done", "convert")]
