@@ -63,7 +63,9 @@ def test_a_setup_correction_reads_back_cold_and_is_undone_and_redone_from_anothe
     assert canonical(other.state_at(game.game_id, before.version)) == canonical(before.state)
 
 
-def test_two_seats_swapped_from_the_setup_keep_every_move_on_each_store(logs: tuple[GameLog, GameLog]) -> None:
+def test_two_seats_swapped_from_the_setup_keep_every_move_on_each_store(
+    logs: tuple[GameLog, GameLog],
+) -> None:
     log, other = logs
     truth = mistakes.play_truth(3, 21, "laid out")
     mistake = mistakes.FINDERS["swapped players"](truth, random.Random("21:swapped players"))

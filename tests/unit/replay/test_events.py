@@ -129,7 +129,9 @@ def test_a_version_1_amendment_is_upcast_with_no_resolutions() -> None:
 
 
 def test_a_version_2_amendment_is_upcast_saying_no_kept_move_anew() -> None:
-    amended = replace(next(event for event in EXAMPLES if isinstance(event, MoveAmended)), rewritten={"3": MOVE})
+    amended = replace(
+        next(event for event in EXAMPLES if isinstance(event, MoveAmended)), rewritten={"3": MOVE}
+    )
     mapper = open_log(StoreConfig(kind="memory")).stores.all[0].mapper
     stored = unseal(mapper.to_stored_event(amended))
     old_state = json.loads(stored.state)
