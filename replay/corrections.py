@@ -220,7 +220,7 @@ class Line:
             next_state = rules.recheck(state, move, record.chance)
         except domain.DomainError as error:
             return error
-        if move.get("kind") == "take_die":
+        if state.held is None and next_state.held is not None:  # a die was taken from a bridge
             return self._same_die(state, next_state, move, record, index)
         return next_state, None, move
 
@@ -548,13 +548,15 @@ class _Work:
             if self.correction.kind != "insert":
                 return []  # the corrected move itself, its seats swapped: the correction is what to change
             earlier = None  # a resolution of it goes after the moves inserted (``_head_with``)
+        if earlier is not None and earlier.swap_seats is not None:
+            return []  # seats swapped there and the move still does not fit: the swap is what to change
         return suggestions.suggest(
             self.line,
             self.misfit_state,
             self.misfit_at,
             self.misfit,
             None if self.of_setup else self.game.records[self.game.line[self.position]],
-            earlier=earlier,
+            earlier=earlier.moves if earlier is not None else None,
             may_swap=may_swap,
         )
 

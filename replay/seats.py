@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import domain
+
 Move = dict[str, Any]
 
 
@@ -36,13 +38,8 @@ class SeatMap:
 
 
 def reseated(move: Move, seats: SeatMap) -> Move:
-    """``move`` as the seat that really played it (the same move when ``seats`` changes nothing for it)."""
+    """``move`` as the seat that really played it (the same move when ``seats`` changes nothing for it): its
+    seat, and the seats a move names (a turn order), as the rules engine's move kinds say them."""
     if not seats:
         return move
-    seat = move.get("seat")
-    changed = dict(move)
-    if isinstance(seat, int) and not isinstance(seat, bool):
-        changed["seat"] = seats(seat)
-    if move.get("kind") == "stack_order" and isinstance(move.get("order"), list):
-        changed["order"] = [seats(s) if isinstance(s, int) else s for s in move["order"]]
-    return changed if changed != move else move
+    return domain.reseated(move, seats.moves_of)

@@ -15,15 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import domain
 from replay import rules
-from replay.seats import reseated
-
-if TYPE_CHECKING:
-    from replay.corrections import Line, Resolution
-    from replay.game import MoveRecord
+from replay.game import Game, MoveRecord
+from replay.seats import SeatMap, reseated
 
 MOST_TRIED = 8
 """How many candidates are tried (each a dry run) for one misfit."""
@@ -39,6 +36,15 @@ KINDS = ("swap_seats", "other_seat", "after_question", "skipped", "most_like")
 Move = dict[str, Any]
 
 
+class Replaying(Protocol):
+    """The line being corrected, as a correction plays it again (``replay.corrections.Line``)."""
+
+    game: Game
+    seats: SeatMap
+
+    def refit(self, state: Any, record: MoveRecord, index: int, seats: SeatMap | None = None) -> Any: ...
+
+
 @dataclass(frozen=True)
 class Candidate:
     kind: str
@@ -47,43 +53,43 @@ class Candidate:
     swap_seats: tuple[int, int] | None = None
     words: str = ""
 
+    def resolution(self, index: int, before: tuple[Move, ...]) -> dict[str, Any]:
+        """As a client sends it, whole: after ``before``, the moves the request already gave there."""
+        if self.swap_seats is not None:
+            return {"index": index, "swap_seats": list(self.swap_seats)}
+        moves = [dict(move) for move in (*before, *self.moves)]
+        if len(moves) == 1 and not self.keep_recorded:
+            return {"index": index, "move": moves[0]}
+        return {"index": index, "moves": moves, "keep_recorded": self.keep_recorded}
+
 
 def suggest(
-    line: Line,
+    line: Replaying,
     state: Any,
     at: int,
     misfit: Mapping[str, Any],
     corrected: MoveRecord | None,
     *,
-    earlier: Resolution | None = None,
+    earlier: tuple[Move, ...] | None = None,
     may_swap: bool = True,
 ) -> list[dict[str, Any]]:
     """The suggestions for the misfit at line position ``at`` (from 0) on ``state``, best first: each a
-    resolution as a client sends it (whole: it takes the place of ``earlier``, the resolution the request
-    already gave there), its words, its kind, and ``keeps``: how many later recorded moves stay on the line
-    with it, up to the next misfit (this one included when it stays). ``corrected`` is the corrected move as it
-    was recorded (None for the setup)."""
-    from replay.corrections import Resolution
-
-    if earlier is not None and earlier.swap_seats is not None:
-        return []  # seats swapped there and the move still does not fit: the swap is what to change
+    resolution as a client sends it (whole: after ``earlier``, the moves of the resolution the request already
+    gave there, which it replaces), its words, its kind, and ``keeps``: how many later recorded moves stay on the
+    line with it, up to the next misfit (this one included when it stays). ``corrected`` is the corrected move
+    as it was recorded (None for the setup)."""
     record = line.game.records[line.game.line[at]]
     recorded = reseated(record.move, line.seats)
     seat = misfit.get("seat")
     legal: list[Move] = list(misfit.get("legal_moves") or [])
     index = at + 1
-    before = tuple(earlier.moves) if earlier is not None else ()
+    before = earlier or ()
     tried: list[tuple[int, int, int, Candidate, bool]] = []
-    seen: list[Resolution] = []
+    seen: list[dict[str, Any]] = []
     for order, candidate in enumerate(
         _candidates(state, recorded, seat, legal, corrected, may_swap and not before)
     ):
-        resolution = Resolution(
-            index,
-            (*before, *candidate.moves),
-            keep_recorded=candidate.keep_recorded,
-            swap_seats=candidate.swap_seats,
-        )
+        resolution = candidate.resolution(index, before)
         if resolution in seen:
             continue
         seen.append(resolution)
@@ -93,21 +99,16 @@ def suggest(
         if len(seen) >= MOST_TRIED:
             break
     tried.sort(key=lambda entry: (-entry[0], entry[1], entry[2]))
-    answers = []
-    for keeps, _, _, candidate, capped in tried:
-        resolution = Resolution(
-            index, (*before, *candidate.moves), candidate.keep_recorded, candidate.swap_seats
-        )
-        answers.append(
-            {
-                "kind": candidate.kind,
-                "resolution": resolution.stored(),
-                "words": candidate.words,
-                "keeps": keeps,
-                "capped": capped,
-            }
-        )
-    return answers
+    return [
+        {
+            "kind": candidate.kind,
+            "resolution": candidate.resolution(index, before),
+            "words": candidate.words,
+            "keeps": keeps,
+            "capped": capped,
+        }
+        for keeps, _, _, candidate, capped in tried
+    ]
 
 
 def _candidates(  # noqa: PLR0917  (each says what the candidates come from)
@@ -212,7 +213,7 @@ def likeness(move: Mapping[str, Any], recorded: Mapping[str, Any]) -> float:
 
 
 def dry_run(
-    line: Line, state: Any, at: int, record: MoveRecord, candidate: Candidate
+    line: Replaying, state: Any, at: int, record: MoveRecord, candidate: Candidate
 ) -> tuple[int, bool] | None:
     """How many later recorded moves stay with ``candidate`` at line position ``at``, up to the next misfit or
     :data:`HORIZON` moves (and whether it stopped there); None when the candidate's own moves are refused, or
