@@ -104,3 +104,22 @@ def test_the_dice_form_of_a_roll_starts_from_the_dice_recorded(page: Any, site: 
     page.locator("#correct-moves .chance-form button[type=submit]").click()
     page.locator("#correct-report").wait_for()
     assert "becomes" in page.locator("#correct-report").inner_text()
+
+
+def test_a_misfit_that_still_does_not_fit_after_its_answer_is_counted_once(
+    page: Any, site: Served, api: Api
+) -> None:
+    """Move 14 happened too, after a conversion, and still does not fit; the rest is dropped: the summary counts
+    56 later moves, move 14 once (it is both the answered misfit and the first move dropped)."""
+    game_id, token, _ = recorded_scenario(api)
+    open_misfit(page, site, game_id, token)
+    page.locator("#correct-keep").check()
+    page.locator("#correct-misfit-moves details.conversions summary").click()
+    page.locator("#correct-misfit-moves button.move-convert").first.click()
+    page.wait_for_function(
+        "() => document.getElementById('correct-misfit-title').textContent === 'Move 14 still does not fit'"
+    )
+    assert "3 of the 56 later moves are kept" in page.locator("#correct-progress").inner_text()
+    page.get_by_role("button", name="Drop the rest from here").click()
+    words = page.locator("#correct-report").inner_text()
+    assert "3 of the 56 later moves kept, 1 corrected, 53 no longer fit." in words
