@@ -23,6 +23,7 @@ import { draw, highlight, words as boardWords } from "./board.js";
 import { h, replace, say, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable, whereWords } from "./game.js";
 import { lineChart } from "./chart.js";
+import { byId } from "./cards.js";
 import { choiceWords, iconSvg, render as renderMoves } from "./moves.js";
 import { initAnalysis, markBadge, paintDetail as paintAnalysis } from "./analysis.js";
 
@@ -589,6 +590,8 @@ function paintAlternatives() {
     choices: listing.choices,
     canAct: (move) => Boolean(move) && mayActFor(move.seat),
     onMove: dryRun,
+    cards: byId(view.catalog),
+    idPrefix: "correct",
     submit: correction.kind === "insert" ? "Check: this was forgotten" : "Check this correction",
     start: recorded,
     mark: (move) =>
@@ -805,6 +808,8 @@ function paintMisfit() {
     canAct: (move) => Boolean(move) && mayActFor(move.seat),
     onMove: (move) => resolveWith([move]),
     onHover: (target) => highlight(board, target),
+    cards: byId(view.catalog),
+    idPrefix: "misfit",
     submit: "This is what happened",
   });
   if (!misfit.legal_moves.length) replace(document.getElementById("correct-misfit-moves"), h("p", {}, "Nothing can be played there: the game is over at that point. Drop the rest from here."));
