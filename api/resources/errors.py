@@ -61,6 +61,7 @@ STATUS: Mapping[str, int] = {
     "rules_version_unsupported": 422,
     "idempotency_key_reused": 422,
     "amend_unchanged": 422,  # an amendment to the very move already recorded: it would change nothing
+    "invalid_correction": 422,  # a correction that cannot be made as asked (a setup not laid out, no such seat)
     # an amendment's resolutions (the moves really played where later moves no longer fit) that do not fit it
     "invalid_resolution": 400,  # not readable as {index, move} (the schema says so first, over HTTP)
     "resolution_not_later": 422,  # its index is not a move after the corrected one
@@ -111,6 +112,7 @@ TITLES: Mapping[str, str] = {
     "rules_version_unsupported": "Unsupported rules version",
     "idempotency_key_reused": "Idempotency-Key reused for another request",
     "amend_unchanged": "The amendment changes nothing",
+    "invalid_correction": "The correction cannot be made",
     "invalid_resolution": "Malformed resolution",
     "resolution_not_later": "The resolution is not after the corrected move",
     "resolution_repeated": "Two resolutions for one move",
