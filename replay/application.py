@@ -15,6 +15,7 @@ from replay.index import GameSummary, Page
 from replay.services.annotating import Annotated, Annotating
 from replay.services.creation import Creation
 from replay.services.exchange import Exchange
+from replay.services.players import Players
 from replay.services.history import History
 from replay.services.queries import Queries
 from replay.services.recording import Recording
@@ -51,6 +52,8 @@ class GameLog:
         self.exchange = Exchange(games, self.creation, self.annotating)
         self.queries = Queries(games)
         self.rules_versions = RulesVersions(games)
+        self.players = Players(games)
+        games.followers.append(self.players.after_write)
 
         # The services' methods under the names the callers use.
         self.close, self.watch_for, self.ephemeral = games.close, games.watch_for, games.ephemeral
