@@ -16,12 +16,11 @@ from typing import Any
 
 import domain
 from replay.game import Game
+from replay.history import SHEET_FIELDS
 from replay.index import micros
 
 FINISHED = "finished"
 """The one status whose seats count in a player's record; an abandoned game, or one in progress, is listed only."""
-NOT_LINES = frozenset({"seat", "name", "total", "rank"})
-"""The score sheet's fields that are not score lines."""
 STARTS = frozenset({"choose_start", "choose_start_cards"})
 """The moves by which a player chooses a starting pair (R-S12; the Tokugawa solo game deals the cards)."""
 
@@ -117,7 +116,7 @@ def read_facts(game: Game, links: Mapping[int, str], links_version: int) -> Game
         if status == FINISHED:
             for sheet in domain.score(state):
                 data = sheet.to_dict()
-                lines[sheet.seat] = {name: int(value) for name, value in data.items() if name not in NOT_LINES}
+                lines[sheet.seat] = {name: int(value) for name, value in data.items() if name not in SHEET_FIELDS}
                 totals[sheet.seat], ranks[sheet.seat] = int(sheet.total), int(sheet.rank)
             last = game.records[game.line[-1]].at if game.line else game.created_on
             finished = micros(last)

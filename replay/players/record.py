@@ -16,9 +16,10 @@ from dataclasses import fields
 from typing import Any
 
 from domain.scoring import MatchaScoreSheet
-from replay.players.facts import NOT_LINES, GameFacts
+from replay.history import SHEET_FIELDS
+from replay.players.facts import GameFacts
 
-LINES: tuple[str, ...] = tuple(field.name for field in fields(MatchaScoreSheet) if field.name not in NOT_LINES)
+LINES: tuple[str, ...] = tuple(field.name for field in fields(MatchaScoreSheet) if field.name not in SHEET_FIELDS)
 """The score sheet's lines, in its order: the CP gained during the game, coins and seals, resources, the Passage
 of Time, courtiers, warriors, gardeners and (with Matcha) geishas."""
 

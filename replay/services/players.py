@@ -231,11 +231,11 @@ class Players:
     def refer(self, players: Sequence[tuple[str, str]], owned: Sequence[tuple[Game, Grant]], by: str) -> dict[str, str]:
         """Remember the BG Stats reference of each player (name, uuid) that sits in a game the request owns, so
         that exports name them as BG Stats does; the player ids so referred."""
-        owned_keys: set[str] = set()
+        here: dict[str, str] = {}
         for game, grant in owned:
             facts = self.facts_of(game.id, game) if grant.role == grants.OWNER else None
-            owned_keys |= {key_of(seat.player) for seat in facts.people} if facts is not None else set()
-        wanted = {key_of(name): (name, uuid) for name, uuid in players if key_of(name) in owned_keys}
+            here.update({key_of(seat.player): seat.player for seat in facts.people} if facts is not None else {})
+        wanted = {key_of(name): (here[key_of(name)], uuid) for name, uuid in players if key_of(name) in here}
         references.remember(self.games.stores.all[0], wanted, by=by)
         return {player_id(key): uuid for key, (_, uuid) in wanted.items()}
 
