@@ -49,11 +49,11 @@ class GameLog:
         self.tokens = Tokens(games, receipts)
         self.annotating = Annotating(games)
         self.creation = Creation(games, receipts)
-        self.exchange = Exchange(games, self.creation, self.annotating)
-        self.queries = Queries(games)
-        self.rules_versions = RulesVersions(games)
         self.players = Players(games)
         games.followers.append(self.players.after_write)
+        self.exchange = Exchange(games, self.creation, self.annotating, people=self.players.people)
+        self.queries = Queries(games)
+        self.rules_versions = RulesVersions(games)
 
         # The services' methods under the names the callers use.
         self.close, self.watch_for, self.ephemeral = games.close, games.watch_for, games.ephemeral

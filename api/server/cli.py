@@ -13,6 +13,7 @@ import json
 import os
 import socket
 import sys
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -555,6 +556,24 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _players(args: argparse.Namespace) -> int:
+    """Rebuild the players' projection from the log (the one in use answers meanwhile)."""
+    store = _store(args)
+    log = open_log(store)
+    started = time.monotonic()
+
+    def progress(done: int) -> None:
+        if done % 1000 == 0:
+            say(f"{done:,} games read", games=done)
+
+    try:
+        games = log.players.rebuild(progress)
+    finally:
+        log.close()
+    print(f"rebuilt the players of {store.describe()} from {_count(games, 'game')} in {time.monotonic() - started:.1f} s")
+    return 0
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
@@ -804,6 +823,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _store_options(verify)
     verify.set_defaults(handler=_verify)
+
+    players = commands.add_parser(
+        "players",
+        help="rebuild the players (records, ratings, head to head) from the log",
+        description="Rebuild the players' projection from every game of the store and its seats' links, beside "
+        "the one in use (which answers meanwhile), then put it in use.",
+    )
+    players.add_argument("action", choices=["rebuild"], help="what to do: rebuild")
+    _store_options(players)
+    players.set_defaults(handler=_players)
 
     backup = commands.add_parser(
         "backup",

@@ -9,7 +9,7 @@ own link stream; and a BG Stats file's players' references (:meth:`Players.refer
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -21,7 +21,7 @@ from replay import access as grants
 from replay.access import Forbidden, Grant
 from replay.errors import GameCorrupt, GameNotFound, ReplayError, StaleVersion
 from replay.game import Game
-from replay.index import changes_summary
+from replay.index import batches, changes_summary
 from replay.players import links as seats
 from replay.players import references
 from replay.players.facts import GameFacts, read_facts
@@ -106,6 +106,17 @@ class Players:
                 self.projection.keep(facts)
         except Exception:
             logger.warning("could not keep the players' facts of game %s", after.id, exc_info=True)
+
+    def rebuild(self, progress: Callable[[int], None] = lambda _: None) -> int:
+        """Rebuild the projection from the log (``heronlog players rebuild``): every game each store's index
+        lists, read as it stands with its links; how many games. The one in use answers meanwhile."""
+
+        def listed(store: Any) -> Iterator[tuple[int, UUID]]:
+            for last, entries in batches(store):
+                for entry in entries:
+                    yield last, UUID(entry.game_id)
+
+        return self.projection.rebuild(listed, progress)
 
     # --- who may see what -----------------------------------------------------------------------------------
 
@@ -239,21 +250,16 @@ class Players:
         references.remember(self.games.stores.all[0], wanted, by=by)
         return {player_id(key): uuid for key, (_, uuid) in wanted.items()}
 
+    def people(self, game: Game) -> list[tuple[str, str | None]]:
+        """Each seat's player's name and BG Stats reference (what the BG Stats exports name them by)."""
+        names = [str(seat["name"]) for seat in game.setup["players"]]
+        linked = seats.players_of(self.links(game.id), names)
+        known = references.known(self.games.stores.all[0])
+        return [(linked.get(seat, name), known.get(key_of(linked.get(seat, name)))) for seat, name in enumerate(names)]
+
     def reference(self, name: str) -> str | None:
         """The BG Stats reference remembered for the player a name makes, if any."""
         return references.known(self.games.stores.all[0]).get(key_of(name))
 
 
-def export_names(players: Players, game: Game) -> list[tuple[str, str | None]]:
-    """Each seat's player's name and BG Stats reference (for the exports)."""
-    found = players.links(game.id)
-    names = [str(seat["name"]) for seat in game.setup["players"]]
-    linked = seats.players_of(found, names)
-    known = references.known(players.games.stores.all[0])
-    return [
-        (linked.get(seat, name), known.get(key_of(linked.get(seat, name))))
-        for seat, name in enumerate(names)
-    ]
-
-
-__all__ = ["Linked", "PlayerNotFound", "Players", "Unauthorized", "export_names"]
+__all__ = ["Linked", "PlayerNotFound", "Players", "Unauthorized"]
