@@ -127,8 +127,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     # The web pages: templates and static modules over the JSON API above.
     from api.pages import bp as pages
+    from api.pages.players import bp as player_pages
 
     app.register_blueprint(pages)
+    app.register_blueprint(player_pages)
 
     token = observability.metrics_token(app)
 

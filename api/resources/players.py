@@ -114,7 +114,7 @@ def rating_view(rating: Rating | None) -> dict[str, Any] | None:
 @functools.lru_cache(maxsize=256)
 def start_words(card: str) -> str:
     """A starting resource card in words: what it gives (R-S12)."""
-    known = load_catalog().starting_resources.get(card)
+    known = load_catalog(expansions=("matcha",)).starting_resources.get(card)  # Matcha's cards too
     return f"{card}: {icons_text(known.gain)}" if known is not None else card
 
 
