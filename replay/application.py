@@ -15,8 +15,8 @@ from replay.index import GameSummary, Page
 from replay.services.annotating import Annotated, Annotating
 from replay.services.creation import Creation
 from replay.services.exchange import Exchange
-from replay.services.players import Players
 from replay.services.history import History
+from replay.services.players import Players
 from replay.services.queries import Queries
 from replay.services.recording import Recording
 from replay.services.repository import GameRepository, Played, ReadAhead

@@ -17,8 +17,9 @@ from typing import Any, Protocol
 Op = tuple[str, str, str, Any]
 """One write: ``(kind, key, field or member, value)``. Kinds: ``hset`` (value: text), ``hdel``, ``hincr`` (value:
 a whole number added; a field that comes to 0 is deleted), ``hmin`` (keep the smaller text: ``value`` when the
-field is absent or greater), ``hmax`` (keep the greater), ``zadd`` (value: the score), ``zrem``, ``zincr`` (value: added to the score; a
-member whose score comes to 0 or less leaves the set) and ``del`` (the whole key)."""
+field is absent or greater), ``hmax`` (keep the greater), ``zadd`` (value: the score), ``zrem``, ``zincr``
+(value: added to the score; a member whose score comes to 0 or less leaves the set) and ``del`` (the whole
+key)."""
 
 Read = tuple[Any, ...]
 """One read: ``("hgetall", key)``, ``("hmget", key, fields)``, ``("zrange", key, start, count, descending)`` (by
@@ -249,7 +250,9 @@ class SQLiteViews:
             )
             return [(row[0], float(row[1])) for row in cursor.fetchall()]
         if kind == "zscore":
-            cursor.execute("SELECT score FROM heronlog_view_members WHERE key = ? AND member = ?", (key, read[2]))
+            cursor.execute(
+                "SELECT score FROM heronlog_view_members WHERE key = ? AND member = ?", (key, read[2])
+            )
             row = cursor.fetchone()
             return float(row[0]) if row else None
         if kind == "zcard":
@@ -261,7 +264,8 @@ class SQLiteViews:
         try:
             with self._datastore.transaction(commit=True) as cursor:
                 cursor.execute(
-                    "INSERT OR REPLACE INTO heronlog_view_fields (key, field, value) VALUES (?, '', '')", (_LOCK,)
+                    "INSERT OR REPLACE INTO heronlog_view_fields (key, field, value) VALUES (?, '', '')",
+                    (_LOCK,),
                 )
                 for key, name, expected in change.guards:
                     cursor.execute(
@@ -280,7 +284,8 @@ class SQLiteViews:
 def _write(cursor: Any, kind: str, key: str, name: str, value: Any) -> None:
     if kind == "hset":
         cursor.execute(
-            "INSERT OR REPLACE INTO heronlog_view_fields (key, field, value) VALUES (?, ?, ?)", (key, name, value)
+            "INSERT OR REPLACE INTO heronlog_view_fields (key, field, value) VALUES (?, ?, ?)",
+            (key, name, value),
         )
     elif kind == "hdel":
         cursor.execute("DELETE FROM heronlog_view_fields WHERE key = ? AND field = ?", (key, name))

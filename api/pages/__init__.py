@@ -102,7 +102,13 @@ def _games_of(player: str) -> str:
         search="",
         total=total,
         complete=True,
-        player={"player_id": player, "name": name, "offset": offset, "size": PAGE_SIZE, "more": offset + PAGE_SIZE < total},
+        player={
+            "player_id": player,
+            "name": name,
+            "offset": offset,
+            "size": PAGE_SIZE,
+            "more": offset + PAGE_SIZE < total,
+        },
         older=None,
         newer=None,
     )

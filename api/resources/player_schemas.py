@@ -19,7 +19,9 @@ class PlayerListQuerySchema(Schema):
     order = fields.String(
         load_default="games",
         validate=validate.OneOf(ORDERS),
-        metadata={"description": "most finished games, most wins, or highest rating first (unrated players last)"},
+        metadata={
+            "description": "most finished games, most wins, or highest rating first (unrated players last)"
+        },
     )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
     offset = fields.Integer(load_default=0, validate=validate.Range(min=0, max=1_000_000))
@@ -40,8 +42,12 @@ class RatingSchema(Schema):
 class PlayerRowSchema(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True)
-    listed = fields.Integer(required=True, metadata={"description": "every game listed: finished or not, solo"})
-    games = fields.Integer(required=True, metadata={"description": "finished multiplayer games (those counted)"})
+    listed = fields.Integer(
+        required=True, metadata={"description": "every game listed: finished or not, solo"}
+    )
+    games = fields.Integer(
+        required=True, metadata={"description": "finished multiplayer games (those counted)"}
+    )
     won = fields.Integer(required=True)
     rating = fields.Nested(RatingSchema, required=True, allow_none=True)
 
@@ -63,7 +69,9 @@ class GroupSchema(Schema):
 
 
 class LineSchema(Schema):
-    line = fields.String(required=True, metadata={"description": "a line of the score sheet (its field name)"})
+    line = fields.String(
+        required=True, metadata={"description": "a line of the score sheet (its field name)"}
+    )
     words = fields.String(required=True)
     mean = fields.Float(required=True, allow_none=True)
     club_mean = fields.Float(required=True, allow_none=True, metadata={"description": "every player's mean"})
@@ -79,7 +87,9 @@ class MatchaGroupSchema(GroupSchema):
 
 class SoloGroupSchema(GroupSchema):
     difficulty = fields.String(required=True)
-    matcha = fields.Boolean(required=True, metadata={"description": "against the Tokugawa clan (with Matcha)"})
+    matcha = fields.Boolean(
+        required=True, metadata={"description": "against the Tokugawa clan (with Matcha)"}
+    )
 
 
 class StartSchema(GroupSchema):
@@ -223,7 +233,9 @@ class LinkedSchema(Schema):
     games = fields.List(fields.Nested(LinkedGameSchema), required=True)
     left = fields.Integer(
         required=True,
-        metadata={"description": "public games of the player left as they were: the request holds no owner token of them"},
+        metadata={
+            "description": "public games of the player left as they were: the request holds no owner token of them"
+        },
     )
 
 
@@ -232,7 +244,9 @@ class SeatPlayerSchema(Schema):
     name = fields.String(required=True, metadata={"description": "the seat's name in the game"})
     player_id = fields.String(required=True)
     player = fields.String(required=True, metadata={"description": "the player's name"})
-    linked = fields.Boolean(required=True, metadata={"description": "whether the owner linked it to another name"})
+    linked = fields.Boolean(
+        required=True, metadata={"description": "whether the owner linked it to another name"}
+    )
 
 
 class GamePlayersSchema(Schema):
@@ -269,7 +283,9 @@ class BgStatsFileSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    players = fields.List(fields.Nested(BgStatsPlayerSchema), required=True, validate=validate.Length(max=5000))
+    players = fields.List(
+        fields.Nested(BgStatsPlayerSchema), required=True, validate=validate.Length(max=5000)
+    )
 
 
 class ReferredSchema(Schema):

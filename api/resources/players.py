@@ -78,7 +78,9 @@ def game_tokens() -> list[tuple[UUID, str]]:
         game = parse_id(found.group(1)) if found else None
         if found is None or game is None:
             raise ApiError(
-                "invalid_request", "Game-Tokens is a list of <game id>=<token>, separated by commas", header="Game-Tokens"
+                "invalid_request",
+                "Game-Tokens is a list of <game id>=<token>, separated by commas",
+                header="Game-Tokens",
             )
         pairs.append((UUID(game), found.group(2)))
     if len(pairs) > HELD_MOST:
@@ -121,7 +123,8 @@ def start_words(card: str) -> str:
 def player_view(found: Mapping[str, Any]) -> dict[str, Any]:
     record = dict(found["record"])
     record["lines"] = [
-        {**line, "words": SHEET_LABELS.get(line["line"], line["line"].replace("_", " "))} for line in record["lines"]
+        {**line, "words": SHEET_LABELS.get(line["line"], line["line"].replace("_", " "))}
+        for line in record["lines"]
     ]
     record["starts"] = [{**start, "words": start_words(start["card"])} for start in record["starts"]]
     return {
@@ -198,7 +201,11 @@ class PlayerList(MethodView):
         request sends), most finished games first, or most wins, or highest rating (unrated players last);
         with `search`, those whose name has words that its words start (`chie` finds Chieko)."""
         rows, total = game_log().players.reading.page(
-            order=query["order"], search=query["search"], offset=query["offset"], limit=query["limit"], held=held()
+            order=query["order"],
+            search=query["search"],
+            offset=query["offset"],
+            limit=query["limit"],
+            held=held(),
         )
         asked = {"order": query["order"], **({"search": query["search"]} if query["search"] else {})}
         return {
@@ -252,7 +259,9 @@ class PlayerGames(MethodView):
         """A player's games, newest first: finished, abandoned and in progress (only finished games that are no
         "what if" branch count in the record)."""
         player = player_of(player_id)
-        found = game_log().players.reading.games(player, offset=query["offset"], limit=query["limit"], held=held())
+        found = game_log().players.reading.games(
+            player, offset=query["offset"], limit=query["limit"], held=held()
+        )
         if found is None:
             raise PlayerNotFound(f"no player {player}", player_id=player)
         rows, total = found
@@ -277,7 +286,9 @@ class Versus(MethodView):
         player, other = player_of(player_id), player_of(other_id)
         found = game_log().players.reading.versus(player, other, held())
         if found is None:
-            raise PlayerNotFound(f"no players {player} and {other} who played", player_id=player, other_id=other)
+            raise PlayerNotFound(
+                f"no players {player} and {other} who played", player_id=player, other_id=other
+            )
 
         def scored(facts: GameFacts) -> dict[str, Any]:
             mine = next(seat for seat in facts.people if id_of(seat.player) == player)
@@ -364,7 +375,8 @@ def checked_player_etag(player: str) -> None:
     header = request.headers.get("If-Match")
     if header is None:
         raise ApiError(
-            "precondition_required", "a write to a player must send If-Match: the ETag of GET /api/players/{id}"
+            "precondition_required",
+            "a write to a player must send If-Match: the ETag of GET /api/players/{id}",
         )
     if header.strip() == "*":
         return
@@ -381,7 +393,10 @@ def checked_player_etag(player: str) -> None:
 
 
 def linked_view(done: Linked) -> dict[str, Any]:
-    return {"games": [{"game_id": game, "version": version} for game, version in done.games.items()], "left": done.left}
+    return {
+        "games": [{"game_id": game, "version": version} for game, version in done.games.items()],
+        "left": done.left,
+    }
 
 
 @blp.route("/players/<string:player_id>/merge")
@@ -418,7 +433,9 @@ class Split(MethodView):
         for seat in body["seats"]:
             only.setdefault(seat["game_id"], set()).add(seat["seat"])
         owned = players.granted(game_tokens())
-        return linked_view(players.relink(player, body["name"], owned, only=only, idempotency_key=idempotency_key()))
+        return linked_view(
+            players.relink(player, body["name"], owned, only=only, idempotency_key=idempotency_key())
+        )
 
 
 @blp.route("/players/bgstats")
@@ -439,7 +456,8 @@ class BgStats(MethodView):
         by_id = {id_of(name): (name, uuid) for name, uuid in named}
         return {
             "referred": [
-                {"player_id": player, "name": by_id[player][0], "uuid": uuid} for player, uuid in referred.items()
+                {"player_id": player, "name": by_id[player][0], "uuid": uuid}
+                for player, uuid in referred.items()
             ],
             "not_here": [name for name, _ in named if id_of(name) not in referred],
         }

@@ -570,7 +570,9 @@ def _players(args: argparse.Namespace) -> int:
         games = log.players.rebuild(progress)
     finally:
         log.close()
-    print(f"rebuilt the players of {store.describe()} from {_count(games, 'game')} in {time.monotonic() - started:.1f} s")
+    print(
+        f"rebuilt the players of {store.describe()} from {_count(games, 'game')} in {time.monotonic() - started:.1f} s"
+    )
     return 0
 
 

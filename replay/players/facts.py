@@ -116,7 +116,9 @@ def read_facts(game: Game, links: Mapping[int, str], links_version: int) -> Game
         if status == FINISHED:
             for sheet in domain.score(state):
                 data = sheet.to_dict()
-                lines[sheet.seat] = {name: int(value) for name, value in data.items() if name not in SHEET_FIELDS}
+                lines[sheet.seat] = {
+                    name: int(value) for name, value in data.items() if name not in SHEET_FIELDS
+                }
                 totals[sheet.seat], ranks[sheet.seat] = int(sheet.total), int(sheet.rank)
             last = game.records[game.line[-1]].at if game.line else game.created_on
             finished = micros(last)

@@ -74,7 +74,9 @@ def _part(change: Change, keys: Keys, facts: GameFacts, sign: int) -> None:
     if rating.rated(facts) and facts.finished is not None:
         if sign > 0:
             change.zadd(keys.rated, game, facts.finished)
-            change.hset(keys.entries, game, rating.entry_of(facts, {s.player: pid(s.player) for s in facts.people}))
+            change.hset(
+                keys.entries, game, rating.entry_of(facts, {s.player: pid(s.player) for s in facts.people})
+            )
         else:
             change.zrem(keys.rated, game)
             change.hdel(keys.entries, game)
@@ -237,7 +239,7 @@ class Projection:
         logger.warning("the ratings were being worked out by others meanwhile: left to the next read")
 
     def _settled(self, keys: Keys, state: dict[str, str], dirty: str, *, appended: bool) -> Change:
-        start_score = float(int(dirty.split("_")[0]))
+        start_score = float(int(dirty.split("_", maxsplit=1)[0]))
         ratings: dict[str, rating.Rating] = {}
         known: dict[str, rating.Rating] = {}
         if appended:
@@ -294,7 +296,9 @@ class Projection:
 
     # --- a rebuild ------------------------------------------------------------------------------------------
 
-    def rebuild(self, game_ids: Callable[[Any], Iterable[tuple[int, UUID]]], progress: Callable[[int], None]) -> int:
+    def rebuild(
+        self, game_ids: Callable[[Any], Iterable[tuple[int, UUID]]], progress: Callable[[int], None]
+    ) -> int:
         """Write a new generation from the log (every game each store's index lists, read as it stands), make it
         the one in use, keep again the games written meanwhile, and drop the old one; how many games."""
         generation = uuid.uuid4().hex[:12]
@@ -338,9 +342,7 @@ class Projection:
             writes.zadd(keys.by("wins"), player, counters["won"] * SHIFT + counters["listed"])
             for name in ("games", "score", *(n for n in counters if n.startswith("line:"))):
                 writes.hincr(keys.club, name, counters[name])
-        rated = sorted(
-            (entry[0], entry[1]) for entry in map(_rated_entry, every) if entry is not None
-        )
+        rated = sorted((entry[0], entry[1]) for entry in map(_rated_entry, every) if entry is not None)
         ratings, after = rating.replay((key, rating.parse_entry(text)) for key, text in rated)
         for key, changed in after.items():
             writes.hset(keys.after, key.split("_")[1], json.dumps({p: r.text() for p, r in changed.items()}))

@@ -81,7 +81,9 @@ def update(ratings: Mapping[str, Rating], entry: Sequence[tuple[int, str]]) -> d
     }
 
 
-def replay(entries: Iterable[tuple[str, Sequence[tuple[int, str]]]]) -> tuple[dict[str, Rating], dict[str, dict[str, Rating]]]:
+def replay(
+    entries: Iterable[tuple[str, Sequence[tuple[int, str]]]],
+) -> tuple[dict[str, Rating], dict[str, dict[str, Rating]]]:
     """Every player's rating after ``entries`` (order key and entry, in order), and each game's ratings after it."""
     ratings: dict[str, Rating] = {}
     after: dict[str, dict[str, Rating]] = {}

@@ -122,7 +122,13 @@ class Reading:
             games_of, won, listed = counts[player]
             if order == "rating":
                 held_rating = rated[player]
-                return (held_rating is not None, held_rating.ordinal if held_rating else 0.0, games_of, listed, player)
+                return (
+                    held_rating is not None,
+                    held_rating.ordinal if held_rating else 0.0,
+                    games_of,
+                    listed,
+                    player,
+                )
             if order == "wins":
                 return (won, listed, player)
             return (games_of, listed, player)
@@ -130,7 +136,14 @@ class Reading:
         players.sort(key=sort_key, reverse=True)
         chosen = players[offset : offset + limit]
         rows = [
-            Row(player, names.get(player, ""), counts[player][2], counts[player][0], counts[player][1], rated[player])
+            Row(
+                player,
+                names.get(player, ""),
+                counts[player][2],
+                counts[player][0],
+                counts[player][1],
+                rated[player],
+            )
             for player in chosen
         ]
         return rows, len(players)
@@ -142,7 +155,10 @@ class Reading:
             [
                 lambda k: ("hmget", k.named, players),
                 lambda k: ("hmget", k.ratings, players),
-                *(lambda k, p=player: ("hmget", k.counters(p), ["listed", "games", "won"]) for player in players),
+                *(
+                    lambda k, p=player: ("hmget", k.counters(p), ["listed", "games", "won"])
+                    for player in players
+                ),
             ],
             fresh=False,
         )
@@ -175,9 +191,9 @@ class Reading:
                 if pid(seat.player) != player:
                     continue
                 name = name or seat.player
-                if facts.counted and not facts.solo and seat.total is not None:
-                    if best_score is None or seat.total > best_score[0]:
-                        best_score = (seat.total, UUID(facts.game_id).hex)
+                better = best_score is None or (seat.total or 0) > best_score[0]
+                if facts.counted and not facts.solo and seat.total is not None and better:
+                    best_score = (seat.total, UUID(facts.game_id).hex)
         mine.update(summed(parts(facts, pid) for facts in held).get(player, Counter()))
         if not mine.get("listed"):
             return None
@@ -205,12 +221,17 @@ class Reading:
             "record": record,
             "rating": now,
             "history": [
-                {"game_id": str(UUID(game)), "finished": int(score), "rating": rating.Rating.parse(json.loads(after)[player])}
+                {
+                    "game_id": str(UUID(game)),
+                    "finished": int(score),
+                    "rating": rating.Rating.parse(json.loads(after)[player]),
+                }
                 for (game, score), after in zip(reversed(history), afters, strict=True)
                 if after is not None and player in json.loads(after)
             ],
             "versus": [
-                {"player_id": other, "name": names.get(other) or "", **_tied(rivals[other])} for other in shown
+                {"player_id": other, "name": names.get(other) or "", **_tied(rivals[other])}
+                for other in shown
             ],
         }
 
@@ -222,12 +243,18 @@ class Reading:
         mine = [facts for facts in held if any(pid(seat.player) == player for seat in facts.people)]
         if not mine:
             _, (total, page) = self._read(
-                [lambda k: ("zcard", k.played(player)), lambda k: ("zrange", k.played(player), offset, limit, True)]
+                [
+                    lambda k: ("zcard", k.played(player)),
+                    lambda k: ("zrange", k.played(player), offset, limit, True),
+                ]
             )
             found = [game for game, _ in page]
         else:
             _, (total, page) = self._read(
-                [lambda k: ("zcard", k.played(player)), lambda k: ("zrange", k.played(player), 0, offset + limit, True)]
+                [
+                    lambda k: ("zcard", k.played(player)),
+                    lambda k: ("zrange", k.played(player), 0, offset + limit, True),
+                ]
             )
             merged = sorted(
                 [(score, game) for game, score in page] + [(f.played, UUID(f.game_id).hex) for f in mine],
@@ -238,7 +265,9 @@ class Reading:
         if not total:
             return None
         facts = {UUID(f.game_id).hex: f for f in mine}
-        facts.update({k.hex: v for k, v in self.projection.facts(UUID(g) for g in found if g not in facts).items()})
+        facts.update(
+            {k.hex: v for k, v in self.projection.facts(UUID(g) for g in found if g not in facts).items()}
+        )
         rows = []
         for game in found:
             if game in facts:

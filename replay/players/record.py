@@ -19,7 +19,9 @@ from domain.scoring import MatchaScoreSheet
 from replay.history import SHEET_FIELDS
 from replay.players.facts import GameFacts
 
-LINES: tuple[str, ...] = tuple(field.name for field in fields(MatchaScoreSheet) if field.name not in SHEET_FIELDS)
+LINES: tuple[str, ...] = tuple(
+    field.name for field in fields(MatchaScoreSheet) if field.name not in SHEET_FIELDS
+)
 """The score sheet's lines, in its order: the CP gained during the game, coins and seals, resources, the Passage
 of Time, courtiers, warriors, gardeners and (with Matcha) geishas."""
 
@@ -101,11 +103,19 @@ def record_of(counters: Mapping[str, int], best: tuple[int, str] | None) -> dict
         if line != "geishas" or counters.get("matcha:games", 0)
     ]
     by_players = sorted(
-        {int(name[1 : name.index(":")]) for name in counters if name.startswith("n") and name.endswith(":games")}
+        {
+            int(name[1 : name.index(":")])
+            for name in counters
+            if name.startswith("n") and name.endswith(":games")
+        }
     )
     starts = sorted({name.split(":")[1] for name in counters if name.startswith("start:")})
     solos = sorted(
-        {tuple(name.split(":")[1:3]) for name in counters if name.startswith("solo:") and name.endswith(":games")}
+        {
+            tuple(name.split(":")[1:3])
+            for name in counters
+            if name.startswith("solo:") and name.endswith(":games")
+        }
     )
     return {
         "listed": counters.get("listed", 0),
@@ -122,7 +132,11 @@ def record_of(counters: Mapping[str, int], best: tuple[int, str] | None) -> dict
             if counters.get(f"{'matcha' if matcha else 'base'}:games", 0)
         ],
         "solo": [
-            {"difficulty": difficulty, "matcha": kind == "matcha", **_group(counters, f"solo:{difficulty}:{kind}:")}
+            {
+                "difficulty": difficulty,
+                "matcha": kind == "matcha",
+                **_group(counters, f"solo:{difficulty}:{kind}:"),
+            }
             for difficulty, kind in solos
         ],
         "starts": sorted(

@@ -11,8 +11,15 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.persistence import IntegrityError
 
+from replay.errors import ReplayError
 from replay.events import DomainEvent, now
 from replay.players.names import key_of
+
+class ReferencesBusy(ReplayError):
+    """Other imports kept writing references meanwhile: nothing of this one was written."""
+
+    code = "store_unavailable"
+
 
 STREAM = uuid5(NAMESPACE_URL, "heronlog:players:references")
 
@@ -59,7 +66,7 @@ def remember(store: Any, wanted: Mapping[str, tuple[str, str]], *, by: str) -> N
         version = held.version if isinstance(held, References) else 0
         have = held.known if isinstance(held, References) else {}
         at = now()
-        events = []
+        events: list[PlayerReferenced] = []
         for key, (name, reference) in sorted(wanted.items()):
             if have.get(key) != reference:
                 events.append(
@@ -79,4 +86,4 @@ def remember(store: Any, wanted: Mapping[str, tuple[str, str]], *, by: str) -> N
             return
         except IntegrityError:
             continue  # another import wrote meanwhile: decide again on what it wrote
-    raise IntegrityError("the BG Stats references were written by others meanwhile: try again")
+    raise ReferencesBusy("the BG Stats references were being written by others meanwhile: send the file again")

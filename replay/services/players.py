@@ -128,7 +128,9 @@ class Players:
             game, access = self.games.game_and_access(game_id)
             grant = access.match(token)
             if grant is None:
-                raise Unauthorized(f"the token sent for game {game_id} is not one of its tokens", game_id=str(game_id))
+                raise Unauthorized(
+                    f"the token sent for game {game_id} is not one of its tokens", game_id=str(game_id)
+                )
             found.append((game, grant))
         return found
 
@@ -225,7 +227,9 @@ class Players:
                 left += 0 if facts.private else 1
                 continue
             game, grant = owners[game_id]
-            linked = self.link(game, grant, {seat: checked}, expected_version=None, idempotency_key=idempotency_key)
+            linked = self.link(
+                game, grant, {seat: checked}, expected_version=None, idempotency_key=idempotency_key
+            )
             done[str(game_id)] = linked.version
         if only is not None:
             for game_id, wanted in only.items():
@@ -239,13 +243,17 @@ class Players:
 
     # --- BG Stats references --------------------------------------------------------------------------------
 
-    def refer(self, players: Sequence[tuple[str, str]], owned: Sequence[tuple[Game, Grant]], by: str) -> dict[str, str]:
+    def refer(
+        self, players: Sequence[tuple[str, str]], owned: Sequence[tuple[Game, Grant]], by: str
+    ) -> dict[str, str]:
         """Remember the BG Stats reference of each player (name, uuid) that sits in a game the request owns, so
         that exports name them as BG Stats does; the player ids so referred."""
         here: dict[str, str] = {}
         for game, grant in owned:
             facts = self.facts_of(game.id, game) if grant.role == grants.OWNER else None
-            here.update({key_of(seat.player): seat.player for seat in facts.people} if facts is not None else {})
+            here.update(
+                {key_of(seat.player): seat.player for seat in facts.people} if facts is not None else {}
+            )
         wanted = {key_of(name): (here[key_of(name)], uuid) for name, uuid in players if key_of(name) in here}
         references.remember(self.games.stores.all[0], wanted, by=by)
         return {player_id(key): uuid for key, (_, uuid) in wanted.items()}
@@ -255,7 +263,10 @@ class Players:
         names = [str(seat["name"]) for seat in game.setup["players"]]
         linked = seats.players_of(self.links(game.id), names)
         known = references.known(self.games.stores.all[0])
-        return [(linked.get(seat, name), known.get(key_of(linked.get(seat, name)))) for seat, name in enumerate(names)]
+        return [
+            (linked.get(seat, name), known.get(key_of(linked.get(seat, name))))
+            for seat, name in enumerate(names)
+        ]
 
     def reference(self, name: str) -> str | None:
         """The BG Stats reference remembered for the player a name makes, if any."""
