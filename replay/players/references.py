@@ -15,6 +15,7 @@ from replay.errors import ReplayError
 from replay.events import DomainEvent, now
 from replay.players.names import key_of
 
+
 class ReferencesBusy(ReplayError):
     """Other imports kept writing references meanwhile: nothing of this one was written."""
 
@@ -86,4 +87,6 @@ def remember(store: Any, wanted: Mapping[str, tuple[str, str]], *, by: str) -> N
             return
         except IntegrityError:
             continue  # another import wrote meanwhile: decide again on what it wrote
-    raise ReferencesBusy("the BG Stats references were being written by others meanwhile: send the file again")
+    raise ReferencesBusy(
+        "the BG Stats references were being written by others meanwhile: send the file again"
+    )
