@@ -115,6 +115,15 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("patch", "/api/games/{game_id}/annotations/{annotation_id}"): "editAnnotation",
     ("delete", "/api/games/{game_id}/annotations/{annotation_id}"): "deleteAnnotation",
     ("post", "/api/score-sheets"): "scoreSheets",
+    ("get", "/api/players"): "listPlayers",
+    ("get", "/api/players/{player_id}"): "getPlayer",
+    ("get", "/api/players/{player_id}/games"): "listPlayerGames",
+    ("get", "/api/players/{player_id}/versus/{other_id}"): "getHeadToHead",
+    ("post", "/api/players/{player_id}/merge"): "mergePlayer",
+    ("post", "/api/players/{player_id}/split"): "splitPlayer",
+    ("post", "/api/players/bgstats"): "linkBgStatsPlayers",
+    ("get", "/api/games/{game_id}/players"): "getGamePlayers",
+    ("post", "/api/games/{game_id}/players"): "linkSeat",
     ("get", "/api/problems/{error_code}"): "getProblemType",
 }
 """Every operation's operationId: the name a generated client gives its function."""

@@ -37,6 +37,7 @@ from api.resources.player_schemas import (
     SplitSchema,
     VersusSchema,
 )
+from api.resources.write_guard import Admitted, counted
 from domain.catalog import load_catalog
 from domain.words import icons_text
 from replay.game import Game
@@ -342,16 +343,17 @@ class GamePlayers(MethodView):
         body = seats_view(game)
         return body, 200, etag(body["version"])
 
-    @errors(blp, 400, 401, 403, 404, 409, 412, 413, 422, 428, 429, 503)
+    @counted
+    @errors(blp, 400, 401, 403, 404, 409, 412, 413, 428, 429, 503)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(LinkSeatSchema, error_status_code=400)
     @blp.response(200, GamePlayersSchema)
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Say who sat in a seat (owner only): an existing player (`player_id`) or a name (a new player, or an
         existing one by name; the seat's own name takes a link back). Nothing in the game's log changes: the
         link is an event of its own. If-Match names the links' version (the ETag of GET); one player cannot sit
         in two seats (`409 player_already_seated`)."""
-        game, _, grant = owner(game_id)
+        game, _, grant = owner(game_id, admitted.ahead)
         players = game_log().players
         name = body["name"]
         if body["player_id"] is not None:
