@@ -63,7 +63,7 @@ GAME_TOKENS = {
     "description": f"tokens of private games to count in the answer (at most {HELD_MOST}): "
     "`<game id>=<token>` pairs separated by commas. A write acts in the games whose owner token it sends.",
 }
-PAIR = re.compile(r"^\s*([0-9a-fA-F-]{32,36})\s*=\s*(\S+?)\s*$")
+PAIR = re.compile(r"^\s*([0-9a-fA-F-]{32,36})\s*=\s*([A-Za-z0-9_-]{1,200})\s*$")  # tokens are URL-safe base64
 PLAYER_ETAG = re.compile(r'^\s*(?:W/)?"([0-9a-f]{16})"\s*$')
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
