@@ -558,8 +558,10 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _players(args: argparse.Namespace) -> int:
     """Rebuild the players' projection from the log (the one in use answers meanwhile)."""
+    from replay.players.rebuild import reader
+
     store = _store(args)
-    log = open_log(store)
+    log = open_log(store, CACHE_MB="0")  # each game is read once: nothing to keep warm
     started = time.monotonic()
 
     def progress(done: int) -> None:
@@ -567,7 +569,7 @@ def _players(args: argparse.Namespace) -> int:
             say(f"{done:,} games read", games=done)
 
     try:
-        games = log.players.rebuild(progress)
+        games = log.players.rebuild(progress, reader(store, args.jobs) if args.jobs > 1 else None)
     finally:
         log.close()
     print(
@@ -833,6 +835,12 @@ def build_parser() -> argparse.ArgumentParser:
         "the one in use (which answers meanwhile), then put it in use.",
     )
     players.add_argument("action", choices=["rebuild"], help="what to do: rebuild")
+    players.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes that read the games (default: one per core; 1 reads them one after another)",
+    )
     _store_options(players)
     players.set_defaults(handler=_players)
 

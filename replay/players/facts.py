@@ -9,10 +9,11 @@ are the rules' (R-F09: a tie goes to the player higher on the final turn order, 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 import domain
 from replay.game import Game
@@ -89,13 +90,15 @@ class GameFacts:
         )
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"), ensure_ascii=False)
+        return _ENCODER.encode(self).decode()
 
     @classmethod
     def from_json(cls, text: str) -> GameFacts:
-        data = json.loads(text)
-        seats = tuple(SeatFacts(**seat) for seat in data.pop("seats"))
-        return cls(**data, seats=seats)
+        return _DECODER.decode(text)
+
+
+_ENCODER = msgspec.json.Encoder()
+_DECODER = msgspec.json.Decoder(GameFacts)
 
 
 def read_facts(game: Game, links: Mapping[int, str], links_version: int) -> GameFacts:

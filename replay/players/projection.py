@@ -15,7 +15,7 @@ import functools
 import json
 import logging
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -297,21 +297,26 @@ class Projection:
     # --- a rebuild ------------------------------------------------------------------------------------------
 
     def rebuild(
-        self, game_ids: Callable[[Any], Iterable[tuple[int, UUID]]], progress: Callable[[int], None]
+        self,
+        listed: Callable[[Any], Iterable[tuple[int, UUID]]],
+        read: Callable[[Sequence[UUID]], Iterable[GameFacts]] | None = None,
+        progress: Callable[[int], None] = lambda _: None,
     ) -> int:
-        """Write a new generation from the log (every game each store's index lists, read as it stands), make it
-        the one in use, keep again the games written meanwhile, and drop the old one; how many games."""
+        """Write a new generation from the log (every game each store's index lists, read as it stands: by
+        ``read``, one after another by default), make it the one in use, keep again the games written meanwhile,
+        and drop the old one; how many games."""
         generation = uuid.uuid4().hex[:12]
         keys = Keys(generation)
-        every: list[GameFacts] = []
+        games: list[UUID] = []
         positions: dict[str, int] = {}
         for store in self._stores:
-            for position, game in game_ids(store):
+            for position, game in listed(store):
                 positions[f"pos:{store.name}"] = position
-                found = self._facts_of(game)
-                if found is not None:
-                    every.append(found)
-                    progress(len(every))
+                games.append(game)
+        every: list[GameFacts] = []
+        for facts in (read or self._read_one_by_one)(games):
+            every.append(facts)
+            progress(len(every))
         self.write_whole(keys, every, positions)
         old = self.keys()
         change = Change()
@@ -329,31 +334,41 @@ class Projection:
         self.drop(old)
         return len(every)
 
+    def _read_one_by_one(self, games: Sequence[UUID]) -> Iterator[GameFacts]:
+        for game in games:
+            found = self._facts_of(game)
+            if found is not None:
+                yield found
+
     def write_whole(self, keys: Keys, every: Sequence[GameFacts], positions: dict[str, int]) -> None:
         """Write a generation whole from every game's facts (a rebuild; the benchmarks' archives)."""
+        writes = _Flushed(self.views)
         total: Counters = summed(parts(facts, pid) for facts in every if not facts.private)
-        writes = Change()
         for facts in every:
-            _part_sets(writes, keys, facts)
+            _part_sets(writes.change, keys, facts)
+            writes.flush_if_full()
         for player, counters in total.items():
             for name, value in counters.items():
-                writes.hincr(keys.counters(player), name, value)
-            writes.zadd(keys.by("games"), player, counters["games"] * SHIFT + counters["listed"])
-            writes.zadd(keys.by("wins"), player, counters["won"] * SHIFT + counters["listed"])
+                writes.change.hincr(keys.counters(player), name, value)
+            writes.change.zadd(keys.by("games"), player, counters["games"] * SHIFT + counters["listed"])
+            writes.change.zadd(keys.by("wins"), player, counters["won"] * SHIFT + counters["listed"])
             for name in ("games", "score", *(n for n in counters if n.startswith("line:"))):
-                writes.hincr(keys.club, name, counters[name])
+                writes.change.hincr(keys.club, name, counters[name])
+            writes.flush_if_full()
         rated = sorted((entry[0], entry[1]) for entry in map(_rated_entry, every) if entry is not None)
         ratings, after = rating.replay((key, rating.parse_entry(text)) for key, text in rated)
         for key, changed in after.items():
-            writes.hset(keys.after, key.split("_")[1], json.dumps({p: r.text() for p, r in changed.items()}))
+            writes.change.hset(
+                keys.after, key.split("_")[1], json.dumps({p: r.text() for p, r in changed.items()})
+            )
+            writes.flush_if_full()
         for player, now in ratings.items():
-            writes.hset(keys.ratings, player, now.text())
-            writes.zadd(keys.by("rating"), player, now.ordinal)
+            writes.change.hset(keys.ratings, player, now.text())
+            writes.change.zadd(keys.by("rating"), player, now.ordinal)
         for name, position in positions.items():
-            writes.hset(keys.state, name, str(position))
-        writes.hset(keys.state, "rated", rated[-1][0] if rated else "")
-        for chunk in _chunks(writes.ops, BULK):
-            self.views.apply(Change(ops=list(chunk)))
+            writes.change.hset(keys.state, name, str(position))
+        writes.change.hset(keys.state, "rated", rated[-1][0] if rated else "")
+        writes.flush()
 
     def drop(self, keys: Keys) -> None:
         """Delete a generation no longer in use."""
@@ -366,6 +381,23 @@ class Projection:
             for key in chunk:
                 change.delete(key)
             self.views.apply(change)
+
+
+class _Flushed:
+    """A generation written whole in changes of about :data:`BULK` writes each."""
+
+    def __init__(self, views: Views) -> None:
+        self.views = views
+        self.change = Change()
+
+    def flush_if_full(self) -> None:
+        if len(self.change.ops) >= BULK:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.change:
+            self.views.apply(self.change)
+        self.change = Change()
 
 
 def _part_sets(change: Change, keys: Keys, facts: GameFacts) -> None:

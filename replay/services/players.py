@@ -9,7 +9,7 @@ own link stream; and a BG Stats file's players' references (:meth:`Players.refer
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
@@ -107,16 +107,21 @@ class Players:
         except Exception:
             logger.warning("could not keep the players' facts of game %s", after.id, exc_info=True)
 
-    def rebuild(self, progress: Callable[[int], None] = lambda _: None) -> int:
+    def rebuild(
+        self,
+        progress: Callable[[int], None] = lambda _: None,
+        read: Callable[[Sequence[UUID]], Iterable[GameFacts]] | None = None,
+    ) -> int:
         """Rebuild the projection from the log (``heronlog players rebuild``): every game each store's index
-        lists, read as it stands with its links; how many games. The one in use answers meanwhile."""
+        lists, read as it stands with its links (by ``read``: :mod:`replay.players.rebuild` reads in several
+        processes); how many games. The one in use answers meanwhile."""
 
         def listed(store: Any) -> Iterator[tuple[int, UUID]]:
             for last, entries in batches(store):
                 for entry in entries:
                     yield last, UUID(entry.game_id)
 
-        return self.projection.rebuild(listed, progress)
+        return self.projection.rebuild(listed, read, progress)
 
     # --- who may see what -----------------------------------------------------------------------------------
 

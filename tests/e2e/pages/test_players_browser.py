@@ -32,7 +32,9 @@ def test_each_players_page_shows_the_record_and_the_head_to_head_and_a_linked_se
     page.goto(f"{site.url}/players")
     rows = page.locator("table.players tbody tr")
     assert rows.count() == 3
-    assert [cell.strip() for cell in page.locator("table.players td[data-label='Games']").all_inner_texts()] == ["2"] * 3
+    assert [
+        cell.strip() for cell in page.locator("table.players td[data-label='Games']").all_inner_texts()
+    ] == ["2"] * 3
     page.screenshot(path=str(shots / "players-list.png"), full_page=True)
     for name in ("Aiko", "Ben", "Chie"):
         page.goto(f"{site.url}/players/{id_of(name)}")
