@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -21,6 +20,7 @@ from flask.views import MethodView
 
 from api.resources.context import etag, expected_version, game_log, idempotency_key, owner, reader
 from api.resources.errors import ApiError
+from api.resources.fastjson import encode, json_response
 from api.resources.openapi import IDEMPOTENCY_KEY, Blueprint, errors
 from api.resources.player_schemas import (
     BgStatsFileSchema,
@@ -176,8 +176,7 @@ def game_row(facts: GameFacts, seat: int) -> dict[str, Any]:
 
 def player_etag(body: Mapping[str, Any]) -> str:
     """A player answer's entity tag: a digest of it (it changes whenever anything it says does)."""
-    text = json.dumps(body, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return hashlib.sha256(encode(body)).hexdigest()[:16]
 
 
 def paged(endpoint: str, total: int, offset: int, limit: int, **args: Any) -> dict[str, str | None]:
@@ -209,24 +208,26 @@ class PlayerList(MethodView):
             held=held(),
         )
         asked = {"order": query["order"], **({"search": query["search"]} if query["search"] else {})}
-        return {
-            "players": [
-                {
-                    "player_id": row.player_id,
-                    "name": row.name,
-                    "listed": row.listed,
-                    "games": row.games,
-                    "won": row.won,
-                    "rating": rating_view(row.rating),
-                }
-                for row in rows
-            ],
-            "order": query["order"],
-            "limit": query["limit"],
-            "offset": query["offset"],
-            "total": total,
-            **paged(".PlayerList", total, query["offset"], query["limit"], **asked),
-        }
+        return json_response(
+            {
+                "players": [
+                    {
+                        "player_id": row.player_id,
+                        "name": row.name,
+                        "listed": row.listed,
+                        "games": row.games,
+                        "won": row.won,
+                        "rating": rating_view(row.rating),
+                    }
+                    for row in rows
+                ],
+                "order": query["order"],
+                "limit": query["limit"],
+                "offset": query["offset"],
+                "total": total,
+                **paged(".PlayerList", total, query["offset"], query["limit"], **asked),
+            }
+        )
 
 
 def found_player(player: str) -> dict[str, Any]:
@@ -247,7 +248,7 @@ class OnePlayer(MethodView):
         rival), their rating with its history, and their rivals head to head. The ETag names this answer: a
         merge or a split of this player sends it as If-Match."""
         body = found_player(player_of(player_id))
-        return body, 200, {"ETag": f'"{player_etag(body)}"'}
+        return json_response(body, 200, {"ETag": f'"{player_etag(body)}"'})
 
 
 @blp.route("/players/<string:player_id>/games")
@@ -266,14 +267,16 @@ class PlayerGames(MethodView):
         if found is None:
             raise PlayerNotFound(f"no player {player}", player_id=player)
         rows, total = found
-        return {
-            "player_id": player,
-            "games": [game_row(facts, seat) for facts, seat in rows],
-            "limit": query["limit"],
-            "offset": query["offset"],
-            "total": total,
-            **paged(".PlayerGames", total, query["offset"], query["limit"], player_id=player),
-        }
+        return json_response(
+            {
+                "player_id": player,
+                "games": [game_row(facts, seat) for facts, seat in rows],
+                "limit": query["limit"],
+                "offset": query["offset"],
+                "total": total,
+                **paged(".PlayerGames", total, query["offset"], query["limit"], player_id=player),
+            }
+        )
 
 
 @blp.route("/players/<string:player_id>/versus/<string:other_id>")
@@ -304,7 +307,7 @@ class Versus(MethodView):
                 "other_rank": theirs.rank,
             }
 
-        return {**found, "games": [scored(facts) for facts in found["games"]]}
+        return json_response({**found, "games": [scored(facts) for facts in found["games"]]})
 
 
 # --- who sat in a game's seats --------------------------------------------------------------------------

@@ -224,10 +224,10 @@ class Reading:
                 {
                     "game_id": str(UUID(game)),
                     "finished": int(score),
-                    "rating": rating.Rating.parse(json.loads(after)[player]),
+                    "rating": rating.Rating.parse(mine_after),
                 }
                 for (game, score), after in zip(reversed(history), afters, strict=True)
-                if after is not None and player in json.loads(after)
+                if after is not None and (mine_after := json.loads(after).get(player)) is not None
             ],
             "versus": [
                 {"player_id": other, "name": names.get(other) or "", **_tied(rivals[other])}
