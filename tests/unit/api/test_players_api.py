@@ -211,3 +211,20 @@ def test_the_players_are_in_the_openapi_document(api: ApiClient) -> None:
         "/api/games/{game_id}/players",
     ):
         assert path in paths, path
+
+
+def test_the_players_answers_sent_as_built_are_exactly_their_schemas_dumps(app: Flask, api: ApiClient) -> None:
+    from api.resources.player_schemas import PlayerGamesSchema, PlayerListSchema, PlayerProfileSchema, VersusSchema
+
+    finish(app, api, ["Aiko", "Ben", "Chie"], 1, expansions=["matcha"])
+    finish(app, api, ["Aiko", "Ben"], 2)
+    finish(app, api, ["Aiko"], 3, solo="easy")
+    for schema, path in (
+        (PlayerListSchema(), "/api/players"),
+        (PlayerListSchema(), "/api/players?order=rating&search=a"),
+        (PlayerProfileSchema(), f"/api/players/{id_of('Aiko')}"),
+        (PlayerGamesSchema(), f"/api/players/{id_of('Aiko')}/games"),
+        (VersusSchema(), f"/api/players/{id_of('Aiko')}/versus/{id_of('Ben')}"),
+    ):
+        body = api.get(path).body
+        assert schema.dump(body) == body, path
