@@ -106,7 +106,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )  # first of the request hooks: every answer gets its request id, log and count
     metrics.memory_source = lambda: _cache_stats(app)
 
-    from api.resources import annotations, games, players, problems, scoring, stream
+    from api.resources import analysis, annotations, games, players, problems, scoring, stream
 
     api.register_blueprint(games.blp)
     api.register_blueprint(stream.blp)
@@ -114,6 +114,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     api.register_blueprint(scoring.blp)
     api.register_blueprint(problems.blp)
     api.register_blueprint(players.blp)
+    api.register_blueprint(analysis.blp)
+    analysis.install(app)
     _add_docs_assets(app)
     write_guard.install(app)
     install_conditional_reads(app)  # If-None-Match on reads: 304 (RFC 9110)

@@ -35,6 +35,20 @@ FIGURES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "bench_footprint.py",
         ("log B/event", "index B/event", "snapshots B/event"),
     ),
+    (
+        "analysis: playouts per CPU-second beside random games, the policy against uniform random play",
+        "bench_analysis.py",
+        ("policy playouts from mid-game positions", "one policy seat against three uniform random seats"),
+    ),
+    (
+        "analysis: a whole game through the queue (its overhead, 1 and 2 workers, the 60 s target), 8 workers",
+        "bench_analysis.py",
+        (
+            "the worker's whole CPU against the plain loop's",
+            "two workers (another recorded game",
+            "Eight workers",
+        ),
+    ),
 )
 """The figures `make bench` owes its readers: what each is, which bench prints it, and phrases of its lines. A
 figure missing from a report (its bench failed, or printed something else) is listed as such, so the report

@@ -1,8 +1,8 @@
 """A club's whole archive as a folder of exports: backing up every game of a store, and restoring a backup into a
 store (docs/operations/backups.md).
 
-A backup is plain exports with an index of checksums; a restore imports each game with every check, keeping its
-id, and can be run again.
+A backup is plain exports with an index of checksums, every game found past any damage (:mod:`replay.census`) and
+the damaged ones named; a restore imports each game with every check, keeping its id, and can be run again.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
 
-from replay import exports
+from replay import census, exports
 from replay.application import GameLog
 from replay.errors import GameCorrupt, GameNotFound, InvalidLog, ReplayError
 from replay.events import now
@@ -132,13 +132,16 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
     games: list[BackedUpGame] = []
     failed: list[NotBackedUp] = []
     written = 0
-    for game_id in log.stored_game_ids():
+    for game_id in census.game_ids(log.stores):
         try:
             game, data = _backed_up(log, game_id)
-        except (GameCorrupt, GameNotFound) as error:
+        except GameCorrupt as error:
             # One damaged game must not cost the club the backup of the others: it is reported, and the
             # backup goes on (the command then exits non-zero).
             failed.append(NotBackedUp(str(game_id), error.message))
+            continue
+        except GameNotFound:
+            failed.append(NotBackedUp(str(game_id), _NO_FIRST_EVENT))
             continue
         _write_atomically(directory / game.file, data)
         games.append(game)
@@ -166,6 +169,12 @@ def backup(log: GameLog, directory: Path, *, force: bool = False, store: str | N
         (directory / name).unlink(missing_ok=True)
     _sync_directory(directory)
     return BackupReport(directory, tuple(games), written, time.perf_counter() - started, tuple(failed))
+
+
+_NO_FIRST_EVENT = (
+    "the store holds events of this stream, or the list of games names it, but no game's first event: "
+    "heronlog verify says what is there"
+)
 
 
 def _earlier_files(directory: Path, *, force: bool) -> set[str]:
@@ -414,6 +423,22 @@ def _ordered(entries: Iterable[_Entry]) -> list[_Entry]:
     return ordered
 
 
+def as_restored(document: Mapping[str, Any]) -> dict[str, Any]:
+    """An export as restoring it keeps it: what does not travel left out. A comment names the grant whose token
+    wrote it, and grants never travel (a restored game has a fresh owner): the import drops it
+    (:func:`replay.exports.refold`), so a game restored from a file is that file without it."""
+    notes = document.get("annotations")
+    if not isinstance(notes, list):
+        return dict(document)
+    kept = []
+    for entry in notes:
+        data = entry.get("data") if isinstance(entry, Mapping) else None
+        if entry.get("type") == "AnnotationAdded" and isinstance(data, Mapping) and data.get("author_grant"):
+            entry = {**entry, "data": {**data, "author_grant": None}}  # noqa: PLW2901  (a copy, as restored)
+        kept.append(entry)
+    return {**document, "annotations": kept}
+
+
 def _restore_one(log: GameLog, directory: Path, entry: _Entry) -> Restored:
     def outcome(kind: Outcome, message: str = "", **more: Any) -> Restored:
         return Restored(entry.position, entry.file, entry.game_id, entry.title, kind, message, **more)
@@ -456,9 +481,10 @@ def _restore_one(log: GameLog, directory: Path, entry: _Entry) -> Restored:
 def _compared(
     present: Mapping[str, Any], document: Mapping[str, Any], outcome: Callable[..., Restored]
 ) -> Restored:
-    """Already there when the store's export of the game is the backup's file (both as JSON data), else a
-    conflict saying where they part."""
-    here = json.loads(exports.json_text(present))
+    """Already there when the store's export of the game is the backup's file as a restore keeps it (both as
+    JSON data: :func:`as_restored`), else a conflict saying where they part."""
+    here = as_restored(json.loads(exports.json_text(present)))
+    document = as_restored(document)
     if here == document:
         return outcome(Outcome.ALREADY_THERE)
     ours, theirs = here.get("events", []), document.get("events", [])

@@ -182,9 +182,13 @@ class RulesVersionUnsupported(ReplayError):
 def store_unavailable(error: BaseException) -> bool:
     """Whether ``error`` says the event store did not answer (or cannot take writes now): unreachable, timed
     out, full (Redis ``noeviction``), read-only, or without its cluster. Such a request may be tried again."""
+    import sqlite3
+
     from eventsourcing.persistence import OperationalError
 
-    if isinstance(error, OperationalError | ConnectionError | TimeoutError):
+    # sqlite3's own: the library lets it through unwrapped where it opens a connection (a file on a volume
+    # mounted read-only, a folder gone, a disk full while the write-ahead log is made).
+    if isinstance(error, OperationalError | ConnectionError | TimeoutError | sqlite3.OperationalError):
         return True
     import redis
     from redis.exceptions import RedisClusterException
@@ -197,3 +201,15 @@ def store_unavailable(error: BaseException) -> bool:
     return isinstance(error, redis.RedisError | RedisClusterException) and isinstance(
         translate(error), OperationalError
     )
+
+
+class AnalysisRunning(ReplayError):
+    """An analysis of the game is under way for another version of it: one analysis runs at a time per game."""
+
+    code = "analysis_running"
+
+
+class NothingToAnalyse(ReplayError):
+    """An analysis was asked for a game with no decision yet: no move of its line was chosen by a player."""
+
+    code = "nothing_to_analyse"

@@ -64,9 +64,7 @@ def export_document(
     created = game_events[0]
     assert isinstance(created, GameCreated)
     setup = created.setup
-    if not setup.get(decisions.CATALOG_OVERRIDE) and not same_json(
-        created.catalog, rules.packaged_catalog(setup, created.rules_version)
-    ):
+    if not setup.get(decisions.CATALOG_OVERRIDE) and _own_catalog(created):
         # A game played with a catalog of its own (or with what this build packaged once, changed since):
         # the export says so, or an import here would refuse the catalog as a forgery.
         setup = {**setup, decisions.CATALOG_OVERRIDE: True}
@@ -83,6 +81,17 @@ def export_document(
         "events": [event_to_dict(event) for event in game_events[1:]],
         "annotations": [event_to_dict(event) for event in annotation_events],
     }
+
+
+def _own_catalog(created: GameCreated) -> bool:
+    """Whether a game was played with another catalog than the one this build packages for its setup and
+    rules. A build whose engine no longer knows the game's rules packages none for them and cannot tell: the
+    setup is exported as recorded (an archive is never locked by an upgrade)."""
+    try:
+        packaged = rules.packaged_catalog(created.setup, created.rules_version)
+    except domain.DomainError:
+        return False
+    return not same_json(created.catalog, packaged)
 
 
 def json_text(document: Mapping[str, Any]) -> str:

@@ -1,12 +1,14 @@
 """Whether the store serves, shard by shard, for ``GET /readyz``; and the version of heronlog that answers.
 
-Each shard is asked the way requests go (a read and a short write on its own hash tag), so readiness fails exactly
-when a move would.
+Each shard is asked the way requests go (a read and a short write on its own hash tag; on SQLite a committed write
+larger than any move's), so readiness fails exactly when a move would; a process whose every shard only reads is
+not ready.
 """
 
 from __future__ import annotations
 
 import functools
+import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -59,8 +61,9 @@ class Readiness:
 
     @property
     def serving(self) -> bool:
-        """Whether the process serves at least some games (the HTTP answer is 200 then, 503 otherwise)."""
-        return self.status != "unavailable"
+        """Whether the process records at least some games (the HTTP answer is 200 then, 503 otherwise: a
+        process whose every store only reads is not ready for players)."""
+        return self.status in ("ok", "degraded")
 
 
 def readiness(log: GameLog, timeout: float = PROBE_SECONDS) -> Readiness:
@@ -92,7 +95,29 @@ def summarise(shards: tuple[ShardHealth, ...]) -> Readiness:
     names = ", ".join(f"{shard.name} {shard.status}" for shard in shards if shard.status != "ok")
     if serving == 0:
         return Readiness("unavailable", shards, f"no store serves: {names}")
+    if ok == 0:  # games read, and none can be recorded
+        return Readiness("read-only", shards, f"no store takes writes: {names}")
     return Readiness("degraded", shards, f"{ok} of {len(shards)} stores read and write; {names}")
+
+
+PROBE_TABLE = "heronlog_health"
+PROBE_BYTES = 64 * 1024
+"""What the SQLite write probe writes: more than a move or a new game writes (a game's first event, with its
+catalog, is about 30 KB), so that a disk with no room for a write has none for the probe either."""
+
+
+def write_probe(datastore: Any) -> None:
+    """A write to the SQLite file as its requests write: one row of :data:`PROBE_BYTES` replaced in a table
+    of its own, committed. It fails exactly when a write would: a full disk, a read-only file or file
+    system, a file that cannot be locked."""
+    with datastore.transaction(commit=True) as cursor:
+        cursor.execute(
+            f"CREATE TABLE IF NOT EXISTS {PROBE_TABLE} (name TEXT PRIMARY KEY, at REAL, room BLOB)"
+        )
+        cursor.execute(
+            f"INSERT OR REPLACE INTO {PROBE_TABLE} (name, at, room) VALUES ('probe', ?, zeroblob(?))",
+            (time.time(), PROBE_BYTES),
+        )
 
 
 def probe(store: GameStore) -> ShardHealth:
@@ -109,5 +134,11 @@ def probe(store: GameStore) -> ShardHealth:
         return ShardHealth(store.name, "unavailable", f"reads fail: {type(error).__name__}")
     if type(recorder).__module__ == "eventsourcing.sqlite":
         # Never the file's path: /readyz answers anyone, and where the files live is the operator's to know.
-        return ShardHealth(store.name, "ok", "the SQLite file reads")
+        try:
+            write_probe(recorder.datastore)
+        except Exception as error:
+            if not store_unavailable(error) and not isinstance(error, OSError | sqlite3.Error):
+                raise
+            return ShardHealth(store.name, "read-only", f"reads answer, writes fail: {error}")
+        return ShardHealth(store.name, "ok", "the SQLite file reads and writes")
     return ShardHealth(store.name, "ok", "in memory")

@@ -831,8 +831,7 @@ def batches(store: Any, after: int = 0) -> Iterator[tuple[int, list[GameIndexed]
     """A store's index stream after position ``after``, :data:`CATCH_UP_BATCH` entries at a time (a store
     reads a stream of any length that way, in bounded steps): each batch with the position it ends at. An
     entry whose record is damaged is left out (and logged: ``heronlog verify`` names it), so it hides no other
-    game; the game itself is still found by backups and checks
-    (:meth:`replay.services.queries.Queries.stored_game_ids`)."""
+    game; the game itself is still found by backups and checks (:mod:`replay.census`)."""
     while True:
         events, last = store.readable_events(index_id(store), gt=after or None, limit=CATCH_UP_BATCH)
         if last is None:

@@ -25,7 +25,7 @@ from replay.errors import GameCorrupt, RulesVersionUnsupported
 from replay.events import DomainEvent, GameCreated
 from replay.game import GameSnapshot, NotAGameEvent, project_game
 from replay.index import Listing, MemoryListing, index_id
-from replay.integrity import CheckedMapper
+from replay.integrity import CheckedMapper, is_sealed
 from replay.store.shards import shard_classes, shard_index
 from replay.views import MemoryViews, SQLiteViews, Views
 from replay.watch import ChangeWatch, can_watch
@@ -244,8 +244,6 @@ class GameStore(Application[UUID]):
             return None, None
         if not isinstance(events[0], GameCreated):
             raise NotAGameEvent(f"stream {game_id} is not a game's")
-        if events[0].originator_version != 1:
-            raise GameCorrupt.of(game_id, 1, "is missing: the stored events start later")
         restored, unproved = snapshots.restore_latest(self, game_id, events)
         if restored is None:
             game = self.fold_events(game_id, project_game, None, events)
@@ -281,24 +279,41 @@ class GameStore(Application[UUID]):
         try:
             stored = self.recorder.select_events(stream_id, gt=gt, lte=lte)
         except DataError as error:  # the store's index names a record it does not hold
-            raise GameCorrupt.of(stream_id, None, str(error)) from error
-        return self._checked(stream_id, stored)
+            raise GameCorrupt.of(stream_id, getattr(error, "version", None), str(error)) from error
+        return self.decoded(stream_id, stored, first=gt is None)
 
-    def _checked(self, stream_id: UUID, stored: Sequence[Any]) -> list[Any]:
-        """Stored records as events, each checked (:mod:`replay.integrity`), in an unbroken run of versions."""
+    def decoded(self, stream_id: UUID, records: Sequence[Any], *, first: bool = False) -> list[Any]:
+        """A stream's stored records (``first``: from its first version on) as events, each checked: in an
+        unbroken run of versions, starting at version 1 when ``first``, its checksum right (:mod:`replay.integrity`),
+        and present where the records before it carry one (records are written in order, so a record without
+        one after a record with one had it removed). A damaged one is a :class:`GameCorrupt` naming the stream
+        and the version."""
         events: list[Any] = []
-        for record in stored:
-            if events and record.originator_version != events[-1].originator_version + 1:
+        sealed = False
+        for record in records:
+            version = record.originator_version
+            if not events and first and version != 1:
+                raise GameCorrupt.of(
+                    stream_id, 1, f"is missing: the stored events start at version {version}"
+                )
+            if events and version != events[-1].originator_version + 1:
                 raise GameCorrupt.of(
                     stream_id,
                     events[-1].originator_version + 1,
-                    f"is missing: the stored versions go from {events[-1].originator_version} to "
-                    f"{record.originator_version}",
+                    f"is missing: the stored versions go from {events[-1].originator_version} to {version}",
+                )
+            if is_sealed(record):
+                sealed = True
+            elif sealed:
+                raise GameCorrupt.of(
+                    stream_id,
+                    version,
+                    "carries no checksum while the records before it do (its checksum was removed)",
                 )
             try:
                 events.append(self.mapper.to_domain_event(record))
             except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
-                raise GameCorrupt.of(stream_id, record.originator_version, str(error)) from error
+                raise GameCorrupt.of(stream_id, version, str(error)) from error
         return events
 
     def streams_events(self, stream_ids: Sequence[UUID]) -> list[list[Any]]:
@@ -310,10 +325,11 @@ class GameStore(Application[UUID]):
             return [self.stream_events(stream_id) for stream_id in stream_ids]
         try:
             found = select([(stream_id, 0) for stream_id in stream_ids])
-        except DataError as error:
-            raise GameCorrupt.of(stream_ids[0], None, str(error)) from error
+        except DataError:  # damage: read stream by stream, so that the report names the stream and version
+            return [self.stream_events(stream_id) for stream_id in stream_ids]
         return [
-            self._checked(stream_id, records) for stream_id, records in zip(stream_ids, found, strict=True)
+            self.decoded(stream_id, records, first=True)
+            for stream_id, records in zip(stream_ids, found, strict=True)
         ]
 
     def created_game_ids(self) -> Iterator[UUID]:
@@ -337,7 +353,18 @@ class GameStore(Application[UUID]):
         ones left out (each logged), and the version of the last record read (None when there was none): for
         a stream whose entries stand alone (the list of games), where one damaged entry must not hide the
         others."""
-        records = self.recorder.select_events(stream_id, gt=gt, limit=limit)
+        try:
+            records = list(self.recorder.select_events(stream_id, gt=gt, limit=limit))
+        except DataError as error:  # an entry indexed but missing: the ones before it, and on after it
+            version = getattr(error, "version", None)
+            if version is None:
+                raise GameCorrupt.of(stream_id, None, str(error)) from error
+            logger.error("stream %s: the record at version %s is missing", stream_id, version)
+            before = self.recorder.select_events(stream_id, gt=gt, lte=version - 1)
+            return self._readable(stream_id, before), version
+        return self._readable(stream_id, records), (int(records[-1].originator_version) if records else None)
+
+    def _readable(self, stream_id: UUID, records: Sequence[Any]) -> list[Any]:
         events = []
         for record in records:
             try:
@@ -349,7 +376,7 @@ class GameStore(Application[UUID]):
                     record.originator_version,
                     error,
                 )
-        return events, (int(records[-1].originator_version) if records else None)
+        return events
 
     def cached_fold(self, stream_id: UUID) -> Any | None:
         """The fold of a stream as this process last kept it, or None."""
@@ -472,12 +499,7 @@ class GameStore(Application[UUID]):
         for (stream_id, projector), held_fold, head, new in zip(
             streams, plan.held, plan.heads, found, strict=True
         ):
-            events = []
-            for record in new:
-                try:
-                    events.append(self.mapper.to_domain_event(record))
-                except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
-                    raise GameCorrupt.of(stream_id, record.originator_version, str(error)) from error
+            events = self.decoded(stream_id, new)
             fold = self._forward(stream_id, projector, held_fold, head, events)
             folds.append(fold if fold is not None else self.read(stream_id, projector))
         return folds

@@ -70,7 +70,12 @@ def club_archive(log: GameLog, seed: int = 11) -> dict[uuid.UUID, str]:
 
     public = new(["Ann", "Bo", "Cy"], "Tuesday table 1")
     list(play_random(log, public, 24, rng))
-    note = log.annotate(public, version=4, author="owner", text="Why not the well?", glyph="?!").annotation
+    owner = log.authenticate(public, tokens[public])
+    assert owner is not None
+    # Written with the owner's token, as the API writes a comment: the grant it names does not travel.
+    note = log.annotate(
+        public, version=4, author="owner", text="Why not the well?", glyph="?!", author_grant=owner.id
+    ).annotation
     log.annotate(
         public,
         version=9,

@@ -27,6 +27,7 @@ STATUS: Mapping[str, int] = {
     "invalid_annotation": 400,
     "invalid_seat": 400,
     "invalid_tallies": 400,
+    "invalid_position": 400,  # POST /api/analyse: no engine state, or one the engine cannot play on
     # 401 / 403: who you are, and what you may do
     "unauthorized": 401,
     "forbidden": 403,
@@ -47,6 +48,8 @@ STATUS: Mapping[str, int] = {
     "token_superseded": 409,  # a retried seat-token issuance whose token was replaced or withdrawn since
     "player_already_seated": 409,  # a link that would seat one player in two seats of a game
     "game_unfinished": 409,  # an export that needs a finished game (the BG Stats link): finish the game first
+    "analysis_running": 409,  # an analysis of another version of the game is under way: one at a time per game
+    "nothing_to_analyse": 409,  # no move of the game was chosen by a player yet
     "request_timeout": 408,  # said by the server itself (api.server.gather): a request not whole in time
     "payload_too_large": 413,
     "import_too_large": 413,  # an import holding more events than IMPORT_MAX_EVENTS
@@ -56,6 +59,7 @@ STATUS: Mapping[str, int] = {
     "game_over": 422,
     "invalid_log": 422,
     "invalid_layout": 422,  # a table setup's layout the rules refuse: every problem by field, with its rule
+    "nothing_to_evaluate": 422,  # POST /api/analyse: the position waits for chance, or the game is over
     "rules_version_unsupported": 422,
     "idempotency_key_reused": 422,
     "amend_unchanged": 422,  # an amendment to the very move already recorded: it would change nothing
@@ -74,6 +78,7 @@ STATUS: Mapping[str, int] = {
     "store_unavailable": 503,
     "too_many_streams": 503,  # every event stream this process may hold is open: a spectator tries again later
     "too_many_imports": 503,  # this process refolds as many heavy imports as it may at once: try again shortly
+    "too_many_analyses": 503,  # this process evaluates as many positions for bots as it may at once
 }
 """Every error code the API answers with, and its HTTP status."""
 
@@ -118,6 +123,11 @@ TITLES: Mapping[str, str] = {
     "internal_error": "Unexpected error",
     "store_unavailable": "The event store did not answer",
     "too_many_streams": "Too many event streams open",
+    "analysis_running": "An analysis of the game is under way",
+    "nothing_to_analyse": "Nothing to analyse yet",
+    "invalid_position": "Not a position the engine can play on",
+    "nothing_to_evaluate": "No decision to evaluate",
+    "too_many_analyses": "Too many analyses at once",
 }
 """Each problem type's title (RFC 9457 ``title``): the same words for every problem of that type."""
 

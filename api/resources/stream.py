@@ -19,6 +19,7 @@ from flask import Response, current_app, request
 from flask.views import MethodView
 
 from api.resources import present
+from api.resources.analysis import analysis_progress
 from api.resources.context import etag, game_log, presented_token, reader
 from api.resources.errors import ApiError
 from api.resources.openapi import READ, Blueprint, errors
@@ -131,6 +132,7 @@ class Stream(MethodView):
         still_reads = _still_reads(game, grant is not None)
         cap = float(config["STREAM_MAX_SECONDS"])
         lifetime = min(cap, query["timeout"] if query["timeout"] is not None else cap)
+        progress = analysis_progress(game_id)
         events = _event_stream(
             game_log().queries.changes_since,
             game_id,
@@ -138,9 +140,12 @@ class Stream(MethodView):
             lifetime=lifetime,
             heartbeat=float(config["STREAM_HEARTBEAT_SECONDS"]),
             poll=float(config["STREAM_POLL_SECONDS"]),
-            watch=game_log().games.watch_for(game_id),
+            # an analysis under way is looked at every poll (its stream is not the game's: the watch would not
+            # wake for it)
+            watch=None if progress is not None else game_log().games.watch_for(game_id),
             departed=_departure_check(request.environ),
             allowed=still_reads,
+            progress=progress,
         )
         slots: StreamSlots = current_app.extensions[STREAMS]
         if not slots.take():
@@ -181,16 +186,19 @@ def _event_stream(
     watch: ChangeWatch | None = None,
     departed: Callable[[], bool] = lambda: False,
     allowed: Callable[[], bool] = lambda: True,
+    progress: Callable[[], dict[str, Any] | None] | None = None,
 ) -> Iterator[str]:
     """The stream's lines. With a ``watch`` (Redis) the stream sleeps until its game changes (or the next
     heartbeat); without one, or while the watch cannot start, it looks every ``poll`` seconds. While it
     waits it asks ``departed`` whether the client has gone, and ends if so. Before it sends events or a
     heartbeat it asks ``allowed`` whether its client may still read the game (a private game's token may
-    have been withdrawn since), and ends if not."""
+    have been withdrawn since), and ends if not. With ``progress`` (an analysis of the game under way), each
+    change of its progress is sent as an ``AnalysisProgressed`` event with no ``id`` (it is no game version)."""
     started = time.monotonic()
     deadline = started + lifetime
     next_beat = started + heartbeat
     yield f"retry: 2000\n: game {game_id} after version {after}\n\n"
+    said: dict[str, Any] | None = None
     while True:
         mark = _mark(watch)  # before the read: a change committed after the read is above it
         try:
@@ -204,6 +212,15 @@ def _event_stream(
             after = int(event["version"])
             data = json.dumps(present.plain(event), ensure_ascii=False)
             yield f"id: {after}\nevent: {event['type']}\ndata: {data}\n\n"
+        if progress is not None:
+            try:
+                now_at = progress()
+            except Exception:  # the store went away mid-stream, as above
+                logger.warning("stream of game %s ended: the store did not answer", game_id, exc_info=True)
+                return
+            if now_at is not None and now_at != said:
+                said = now_at
+                yield f"event: AnalysisProgressed\ndata: {json.dumps(now_at)}\n\n"
         now = time.monotonic()
         if now >= deadline:
             return

@@ -174,17 +174,14 @@ def import_weight(events: int) -> int:
     return min(weight, limit) if limit > 0 else weight
 
 
-def weigh(weight: int) -> None:
+def weigh(
+    weight: int,
+    what: str = "writes for this import (it weighs one per IMPORT_EVENTS_PER_WRITE of its events)",
+) -> None:
     """Charge a costly creation to its address, beyond the one write the guard counted already
     (``429 rate_limited``, with ``details.weight``, when it does not fit in what is left of the window)."""
     if weight > 1:
-        _count(
-            address(),
-            _limit("RATE_LIMIT_PER_ADDRESS"),
-            weight=weight - 1,
-            what="writes for this import (it weighs one per IMPORT_EVENTS_PER_WRITE of its events)",
-            costly=weight,
-        )
+        _count(address(), _limit("RATE_LIMIT_PER_ADDRESS"), weight=weight - 1, what=what, costly=weight)
 
 
 def count_source(game_id: UUID) -> None:

@@ -12,6 +12,7 @@ import datetime
 import json
 import os
 import socket
+import sqlite3
 import sys
 import time
 import uuid
@@ -31,9 +32,10 @@ from api.server.environment import (
     check_api_settings,
     choice,
     server_setting,
+    unknown_variables,
     whole_number,
 )
-from replay.config import STORE_KINDS, ConfigError, StoreConfig, open_log
+from replay.config import STORE_KINDS, ConfigError, StoreConfig, check_data_folder, open_log
 
 
 class Voice:
@@ -157,6 +159,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         settings = serve_settings(args, os.environ)
         store = StoreConfig.from_environ(_environ(args), kind=args.store)
+        check_data_folder(store)
         check_listening(settings.host, settings.port)
         # --pin-workers yes where the system cannot pin is said here, before any worker starts
         pinning.should_pin(settings.pin_workers, settings.workers, pinning.allowed_cpus())
@@ -294,7 +297,7 @@ def _export(args: argparse.Namespace) -> int:
         return _not_a_game_id(args.game_id)
     try:
         log = _read_only_log(_store(args))
-    except (NoStore, ConfigError) as error:
+    except NoStore as error:
         fail(str(error))
         return 1
     try:
@@ -315,8 +318,12 @@ def _export(args: argparse.Namespace) -> int:
     finally:
         log.close()
     if args.output and args.output != "-":
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        try:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            fail(f"cannot write {args.output}: {error.strerror or error}")
+            return 2
     else:
         sys.stdout.write(text)
     return 0
@@ -658,6 +665,18 @@ def _restore(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _worker(args: argparse.Namespace) -> int:
+    """Take analysis jobs from the store's task queue until stopped (replay.analysis_queue)."""
+    from replay.analysis_queue import work
+    from replay.config import ConfigError
+
+    try:
+        return work(_store(args), _environ(args), workers=args.workers)
+    except ConfigError as error:
+        fail(str(error), error_code="invalid_configuration")
+        return 2
+
+
 def _demo(args: argparse.Namespace) -> int:
     from domain.demo import demo
     from domain.errors import DomainError
@@ -873,6 +892,22 @@ def build_parser() -> argparse.ArgumentParser:
     _store_options(restore)
     restore.set_defaults(handler=_restore)
 
+    worker = commands.add_parser(
+        "worker",
+        help="evaluate the decisions of requested analyses, taken from the store's task queue",
+        description="Run analysis workers: processes that take jobs from the task queue (HERONLOG_QUEUE_URL, "
+        "by default the store's Redis) and evaluate each decision. Run one per machine, anywhere that reaches "
+        "the store; stop with SIGTERM or Ctrl-C.",
+    )
+    worker.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes to run (default: HERONLOG_ANALYSIS_WORKERS, else one per CPU)",
+    )
+    _store_options(worker)
+    worker.set_defaults(handler=_worker)
+
     demo = commands.add_parser(
         "demo",
         help="play a seeded game with random legal moves and print it",
@@ -896,8 +931,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     # serve logs JSON unless told otherwise; the other commands speak text to people unless told otherwise
     default = "json" if args.command == "serve" else "text"
     voice.format = "json" if os.environ.get("HERONLOG_LOG_FORMAT", default) == "json" else "text"
+    for warning in unknown_variables(os.environ):
+        say(warning, level="warning")
     handler: Callable[[argparse.Namespace], int] = args.handler
-    return handler(args)
+    try:
+        return handler(args)
+    except ConfigError as error:  # a setting (or the data folder it names) that cannot be used
+        fail(str(error))
+        return 2
+    except sqlite3.Error as error:  # the file is no SQLite store, or cannot be opened as asked
+        fail(f"the SQLite store cannot be used: {error}")
+        return 2
+    except Exception as error:
+        # The store did not answer (Redis down, a file locked): one line, and the command may be run again.
+        from replay.errors import store_unavailable
+
+        if not store_unavailable(error):
+            raise
+        fail(f"the event store did not answer: {error}")
+        return 1
 
 
 if __name__ == "__main__":

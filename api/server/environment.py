@@ -6,9 +6,11 @@ The code reads its environment only through this table, and docs/operations/conf
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Mapping
 
+from replay.analysis_queue import ANALYSIS_VARIABLES
 from replay.config import STORE_VARIABLES, Variable
 
 DEFAULTS: Mapping[str, int | float] = {
@@ -25,6 +27,11 @@ DEFAULTS: Mapping[str, int | float] = {
     "STREAM_HEARTBEAT_SECONDS": 15.0,
     "STREAM_POLL_SECONDS": 0.5,
     "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: threads - 2)
+    "ANALYSIS_PLAYOUTS": 200,  # playouts per decision of a game's analysis, unless the request asks otherwise
+    "ANALYSE_MAX_PLAYOUTS": 2000,  # the most playouts POST /api/analyse runs
+    "ANALYSE_MAX_SECONDS": 10.0,  # the longest POST /api/analyse evaluates
+    "ANALYSE_PLAYOUTS_PER_WRITE": 100,  # POST /api/analyse counts as one write per this many playouts
+    "ANALYSES_AT_ONCE": 1,  # POST /api/analyse evaluations one process runs at once (0: no cap)
 }
 """The API's settings with their defaults; each may be given in ``create_app``'s config or as
 ``HERONLOG_<NAME>``."""
@@ -97,6 +104,15 @@ SETTING_MEANINGS: Mapping[str, str] = {
         "event streams one process holds open at once (0: no cap; unset, `heronlog serve` takes its threads "
         "less two, at least 1); one more is `503 too_many_streams` with `Retry-After: 5`"
     ),
+    "ANALYSIS_PLAYOUTS": "playouts per decision of a game's analysis, unless the request asks for another number",
+    "ANALYSE_MAX_PLAYOUTS": "the most playouts `POST /api/analyse` runs (a request asking more gets this many)",
+    "ANALYSE_MAX_SECONDS": "the longest `POST /api/analyse` evaluates, in seconds",
+    "ANALYSE_PLAYOUTS_PER_WRITE": (
+        "`POST /api/analyse` counts in the rate limit of its address as one write per this many playouts"
+    ),
+    "ANALYSES_AT_ONCE": (
+        "`POST /api/analyse` evaluations one process runs at once; one more is `503 too_many_analyses` (0: no cap)"
+    ),
 }
 """What each of ``DEFAULTS`` means (a test checks that none is missing)."""
 
@@ -117,6 +133,11 @@ LOWEST: Mapping[str, int | float] = {
     "STREAM_HEARTBEAT_SECONDS": 0.001,
     "STREAM_POLL_SECONDS": 0.001,
     "STREAM_MAX_OPEN": 0,
+    "ANALYSIS_PLAYOUTS": 10,
+    "ANALYSE_MAX_PLAYOUTS": 2,
+    "ANALYSE_MAX_SECONDS": 0.01,
+    "ANALYSE_PLAYOUTS_PER_WRITE": 1,
+    "ANALYSES_AT_ONCE": 0,
 }
 """The smallest value each of :data:`DEFAULTS` takes (a test checks that none is missing)."""
 
@@ -207,4 +228,19 @@ def variables() -> dict[str, Variable]:
         Variable(f"HERONLOG_{name}", str(default), SETTING_MEANINGS.get(name, ""))
         for name, default in DEFAULTS.items()
     )
-    return {variable.name: variable for variable in (*STORE_VARIABLES, *SERVER_VARIABLES, *settings)}
+    every = (*STORE_VARIABLES, *ANALYSIS_VARIABLES, *SERVER_VARIABLES, *settings)
+    return {variable.name: variable for variable in every}
+
+
+def unknown_variables(environ: Mapping[str, str]) -> list[str]:
+    """A warning for each ``HERONLOG_*`` variable of ``environ`` that is no setting (a misspelt one is
+    otherwise ignored without a word), with the setting it most likely meant. ``HERONLOG_TEST_*`` are the test
+    suite's own."""
+    known = variables()
+    warnings = []
+    for name in sorted(environ):
+        if name.startswith("HERONLOG_") and not name.startswith("HERONLOG_TEST_") and name not in known:
+            near = difflib.get_close_matches(name, known, n=1)
+            hint = f"; did you mean {near[0]}?" if near else ""
+            warnings.append(f"{name} is not a heronlog setting and is ignored{hint}")
+    return warnings

@@ -165,6 +165,11 @@ class GameRepository:
             )
         except NotAGameEvent:
             game, stream = None, None
+        except GameCorrupt as error:  # said of the game, whichever of its streams is damaged
+            if error.details.get("game_id") == str(grants.stream_id(game_id)):
+                raise error.within(game_id, "grants") from error
+            self.index.found_damaged(game_id)
+            raise
         if not isinstance(game, Game):
             raise GameNotFound(f"no game {game_id}", game_id=str(game_id))
         store.cache_fold(game_id, game)

@@ -6,7 +6,7 @@ import hashlib
 import logging
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import redis
@@ -88,6 +88,11 @@ class Script:
                 raise confirmed
             return reply, int(confirmed)
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def glob_escape(text: str) -> str:
+    """``text`` matched literally in a Redis glob pattern (``SCAN MATCH``)."""
+    return "".join("\\" + char if char in "*?[]\\" else char for char in text)
 
 
 class RedisDatastore:
@@ -239,6 +244,18 @@ class RedisDatastore:
             return "read-only", f"reads answer, writes fail: {error}", node
         replicas = f", confirmed by {self.wait_replicas} replica(s)" if self.wait_replicas else ""
         return "ok", f"reads and writes answer{replicas}", node
+
+    def keys_like(self, tag: str, pattern: str) -> Iterator[bytes]:
+        """Every key of the server that holds ``tag`` (its slot's master in a cluster) whose name is ``tag``
+        followed by ``pattern`` (a glob): ``SCAN``, a page at a time, so no call holds the server for long."""
+        match = glob_escape(tag) + pattern
+        node = self._node_of(tag)
+        cursor: int = 0
+        while True:
+            cursor, keys = self.read(lambda c=cursor: node.scan(c, match=match, count=1000))  # type: ignore[misc]
+            yield from (key if isinstance(key, bytes) else key.encode() for key in keys)
+            if not cursor:
+                return
 
     def node_address(self, key: str) -> str | None:
         """``host:port`` of the server that holds ``key`` (its slot's master in a cluster), if known."""

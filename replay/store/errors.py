@@ -37,12 +37,23 @@ class NotReplicatedError(OperationalError):
 
 
 class RecordMissingError(DataError):
-    """A stream's index names a notification that the log does not hold: the stored data is damaged."""
+    """A stream's index names a notification that the log does not hold: the stored data is damaged.
+    ``version`` is the version of the stream whose record is missing, when it is known."""
+
+    def __init__(self, message: str, *, version: int | None = None) -> None:
+        super().__init__(message)
+        self.version = version
+
+
+PIPELINE_ERROR = " of pipeline caused error: "
 
 
 def error_code(error: rex.ResponseError) -> str:
-    """The first word of an error reply, which Redis uses as the error's code (``WRONGTYPE``, ``OOM``...)."""
+    """The first word of an error reply, which Redis uses as the error's code (``WRONGTYPE``, ``OOM``...).
+    redis-py puts ``Command # 1 (...) of pipeline caused error:`` before the reply of a command of a pipeline."""
     text = str(error)
+    if text.startswith("Command # ") and PIPELINE_ERROR in text:
+        text = text.split(PIPELINE_ERROR, 1)[1]
     return text.split(" ", 1)[0] if text else ""
 
 

@@ -29,8 +29,8 @@ from replay.store.errors import OutcomeUnknownError, RecordMissingError
 
 T = TypeVar("T")
 DEFAULT_APPLICATION_NAME = "default"
-# Log entries scanned per call when notifications are filtered by topic: bounds how long one call holds the
-# server (a Redis script blocks every other client while it runs).
+# Log entries scanned per call when notifications are read: bounds how long one call holds the server (a Redis
+# script blocks every other client while it runs), however rare the topics asked for.
 TOPIC_SCAN_BUDGET = 2000
 # Events returned by one call that reads a stream: a long stream (a game of 20,000 events, the list of
 # 8,000 games) is read page by page, each page one short script, so no call holds the server for long and no
@@ -322,12 +322,39 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
                 return found
             args = [low, high, "1" if desc else "0", str(wanted)]
             records = cast(list[bytes | None], self.datastore.read(partial(select, keys, args)))
+            if None in records:  # the index names a record the log does not hold: say which version
+                self._missing(originator_id, args, records.index(None))
             page = [stored_event(originator_id, record) for record in records]
             found += page
             if len(page) < wanted:
                 return found
             after = f"({page[-1].originator_version}"
             low, high = (low, after) if desc else (after, high)
+
+    def _missing(self, originator_id: UUID | str, args: list[str], position: int) -> None:
+        """Raise :class:`RecordMissingError` for the record at ``position`` of a page read with ``args``
+        (``SELECT_EVENTS``'s), naming its version: read from the stream's index again, on this error path only."""
+        low, high, desc, wanted = args
+        key, client = self.stream_key(originator_id), self.datastore.client
+        start, end = (high, low) if desc == "1" else (low, high)
+        indexed = cast(
+            list[tuple[bytes, float]],
+            self.datastore.read(
+                lambda: client.zrange(
+                    key,
+                    start,
+                    end,
+                    desc=desc == "1",
+                    byscore=True,
+                    offset=0,
+                    num=int(wanted),
+                    withscores=True,
+                )
+            ),
+        )
+        version = int(indexed[position][1]) if position < len(indexed) else None
+        where = "a record" if version is None else f"the record of version {version}"
+        raise RecordMissingError(f"{where} is indexed but missing from the log", version=version)
 
     def select_new_events(self, after: Sequence[tuple[UUID | str, int]]) -> list[list[StoredEvent]]:
         """The events of each ``(originator, version)`` pair recorded after that version, in one round trip:
@@ -407,35 +434,42 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         first = 1 if start is None else max(1, start if inclusive_of_start else start + 1)
         if limit <= 0 or (stop is not None and stop < first):
             return []
-        client = self.datastore.client
-        if not topics:
-            last = first + limit - 1 if stop is None else min(stop, first + limit - 1)
-            ids = list(range(first, last + 1))
-            records = cast(list[bytes | None], self.datastore.read(lambda: client.hmget(self.log_key, ids)))
-            found = []
-            for nid, record in zip(ids, records, strict=True):
-                if record is None:  # past the end of the log: ids have no gaps
-                    break
-                found.append(unpack_record(record, nid))
-            return found
-        found = []
-        high = (self.max_notification_id() or 0) if stop is None else stop
-        while len(found) < limit and first <= high:
-            upto = min(high, first + self.topic_scan_budget - 1)
-            reply = self._select_by_topic(first, upto, limit - len(found), topics)
+        # One bounded scan of the log per round trip (the script stops at the last id given out), past any id
+        # the log does not hold: a lost record hides nothing after it.
+        found: list[Notification] = []
+        while len(found) < limit:
+            upto = (
+                first + self.topic_scan_budget - 1
+                if stop is None
+                else min(stop, first + self.topic_scan_budget - 1)
+            )
+            reply = self._scan(first, upto, limit - len(found), topics)
             found += [
                 unpack_record(record, int(nid)) for nid, record in zip(reply[1::2], reply[2::2], strict=True)
             ]
-            if int(reply[0]) < upto:  # the log ended, or the limit was reached
-                break
+            if len(found) >= limit or int(reply[0]) < upto or upto == stop:
+                break  # the limit was reached, the log ended within this scan, or ``stop`` was reached
             first = upto + 1
         return found
 
-    def _select_by_topic(self, first: int, last: int, limit: int, topics: Sequence[str]) -> list[Any]:
-        """One bounded scan of the log (see ``scripts.SELECT_NOTIFICATIONS_BY_TOPIC``)."""
-        select = self.datastore.script(scripts.SELECT_NOTIFICATIONS_BY_TOPIC)
+    def _scan(self, first: int, last: int, limit: int, topics: Sequence[str]) -> list[Any]:
+        """One bounded scan of the log (see ``scripts.SELECT_NOTIFICATIONS``)."""
+        select = self.datastore.script(scripts.SELECT_NOTIFICATIONS)
         args: list[str | int] = [first, last, limit, *topics]
-        return cast(list[Any], self.datastore.read(lambda: select([self.log_key], args)))
+        return cast(list[Any], self.datastore.read(lambda: select([self.log_key, self.counter_key], args)))
+
+    def originator_ids(self) -> list[UUID | str]:
+        """Every originator this recorder holds events of, found in the index of each one's events (its sorted
+        set), not in the log: a record missing from the log hides no originator."""
+        head = f"{self.tag}:events:seq:"
+        found: list[UUID | str] = []
+        for key in self.datastore.keys_like(self.tag, ":events:seq:*"):
+            name = key.decode()[len(head) :]
+            try:
+                found.append(UUID(name))
+            except ValueError:
+                found.append(name)
+        return found
 
     def max_notification_id(self) -> int | None:
         client = self.datastore.client

@@ -170,13 +170,18 @@ COUNT_CLAIM_AND_SELECT_NEW_EVENTS = (
     "out[2] = used\n" + _NEW_EVENTS.format(log=3, most=5, shift=2)
 )
 
-# Read notifications of some topics, scanning at most a bounded number of log entries per call so that a rare
-# topic never blocks the server for long; the caller continues from the returned position.
-# KEYS: 1 the log hash. ARGV: 1 first notification id to scan, 2 last id to scan, 3 limit, 4 topics...
+# Read notifications (of some topics, or of every topic when none is given), scanning at most a bounded number
+# of log entries per call so that a rare topic never blocks the server for long; the caller continues from the
+# returned position. An id the log does not hold (a record deleted or lost: the log's ids are given out without
+# gaps, so it is damage) is passed over: one missing record must not hide every later one.
+# KEYS: 1 the log hash, 2 the last-id counter. ARGV: 1 first notification id to scan, 2 last id to scan (the
+# scan also stops at the last id given out, the counter's), 3 limit, 4 topics...
 # Returns the last scanned id, then id and record of each match.
-SELECT_NOTIFICATIONS_BY_TOPIC = """#!lua flags=no-writes
+SELECT_NOTIFICATIONS = """#!lua flags=no-writes
 local log = KEYS[1]
 local first, last, limit = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+last = math.min(last, tonumber(redis.call('GET', KEYS[2]) or '0'))
+local every = #ARGV < 4
 local wanted = {}
 for i = 4, #ARGV do wanted[ARGV[i]] = true end
 local out = {first - 1}
@@ -187,10 +192,10 @@ while id <= last do
   local ids = {}
   for j = id, upto do ids[#ids + 1] = j end
   local records = redis.call('HMGET', log, unpack(ids))
-  for j, record in ipairs(records) do
-    if not record then return out end
+  for j = 1, #ids do
+    local record = records[j]
     out[1] = ids[j]
-    if wanted[string.sub(record, 1, string.find(record, '\\n', 1, true) - 1)] then
+    if record and (every or wanted[string.sub(record, 1, string.find(record, '\\n', 1, true) - 1)]) then
       out[#out + 1] = ids[j]
       out[#out + 1] = record
       found = found + 1

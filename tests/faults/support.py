@@ -38,7 +38,8 @@ class Ack:
 @dataclass
 class Player:
     """One client recording one game, retrying every unanswered or 503 write with the same If-Match and
-    Idempotency-Key; a 409 (the game moved, or the store came back with older data) reloads and goes on."""
+    Idempotency-Key; a 412 (the game moved, or the store came back with older data) reloads and goes on. A
+    201 for another version than the one after its If-Match is a stale write accepted: counted, never allowed."""
 
     url: str
     game_id: str
@@ -47,7 +48,8 @@ class Player:
     acks: list[Ack] = field(default_factory=list)
     errors_500: int = 0
     refused_503: int = 0
-    stale_409: int = 0
+    stale_412: int = 0
+    stale_accepted: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     first_ack_after: dict[float, float] = field(default_factory=dict)
 
@@ -71,14 +73,20 @@ class Player:
                 sent = time.monotonic()
                 answer = self.call(api.play, self.game_id, move, self.token, listing.etag, key=key)
                 if answer is not None and answer.status == 201:
-                    [version] = answer.body["versions"]
-                    self.acks.append(Ack(version, key, time.monotonic(), sent))
+                    self.acknowledged(answer, listing.etag, key, sent)
                     break
                 self.count(answer)
                 if answer is not None and answer.status not in (500, 503):
-                    break  # 409 (moved on, or rolled back): read the game again
+                    break  # 412 (moved on, or rolled back): read the game again
                 time.sleep(0.05)
             time.sleep(pause)
+
+    def acknowledged(self, answer: Answer, expected: int, key: str, sent: float) -> None:
+        """A 201 for a write sent with ``If-Match: expected``: its version must be the next one."""
+        [version] = answer.body["versions"]
+        self.acks.append(Ack(version, key, time.monotonic(), sent))
+        if version != expected + 1:
+            self.stale_accepted.append(f"{self.game_id}: a write on version {expected} recorded as {version}")
 
     def count(self, answer: Answer | None) -> None:
         if answer is None or answer.status == 503:
@@ -86,8 +94,8 @@ class Player:
         elif answer.status == 500:
             self.errors_500 += 1
             self.failures.append(f"{answer.body}")
-        elif answer.status == 409:
-            self.stale_409 += 1
+        elif answer.status == 412 and answer.body.get("error_code") == "stale_version":
+            self.stale_412 += 1
 
     @staticmethod
     def call(send: Any, *args: Any, **kwargs: Any) -> Answer | None:

@@ -11,6 +11,8 @@ figures (fault, acknowledged, lost, errors, recovery time) to ``test-output/faul
   names the missing shard; once the node is back, its games serve again and nothing acknowledged is lost.
 * Bytes flipped in events and snapshots of an archive, on SQLite and on Redis: ``verify`` finds each one, a
   damaged game answers a named error and the others serve, the backup goes on past the damaged games.
+* Records deleted from an archive (an event of one game, another's first event, an entry of the list of
+  games): the backup keeps every intact game and names the damaged ones, ``verify`` names exactly what is gone.
 """
 
 from __future__ import annotations
@@ -27,12 +29,13 @@ import redis
 from api.app import create_app
 from replay import backups
 from replay.config import StoreConfig, open_log
+from replay.index import index_id
 from replay.store.shards import shard_index
 from replay.verify import verify
 from tests.api_helpers import ApiClient, flask_transport, http_transport
 from tests.e2e.test_faults_http import served
 from tests.faults.support import account, recovery, start_players, stop_players, write_figures
-from tests.integration.replay.test_corruption import damage_event
+from tests.integration.replay.test_corruption import damage_event, delete_event
 from tests.redis_cluster import Cluster
 from tests.redis_process import RedisProcess
 from tests.replay_helpers import play_random
@@ -89,16 +92,18 @@ def test_redis_back_with_older_data_under_load(tmp_path: Path, test_output: str)
             outcome = account(api_server.url, players, may_lose=(saved, killed), answered_by=back)
     finally:
         server.stop()
-    stale = sum(player.stale_409 for player in players)
+    stale = sum(player.stale_412 for player in players)
+    accepted = [write for player in players for write in player.stale_accepted]
     write_figures(
         test_output,
         f"| Redis back with the data of 1 s before it died, under load | Redis | {PLAYERS} | "
         f"{outcome.acknowledged} | {outcome.lost} | {outcome.lost_allowed} (the lost second) | "
         f"{outcome.errors_500} | {outcome.unreadable} | {recovery(players, back):.1f} | {stale} writes on "
-        "stale versions answered 409 |",
+        f"stale versions answered 412, {len(accepted)} accepted |",
     )
     assert outcome.lost == 0, outcome.lost_keys
     assert outcome.unreadable == 0 and outcome.errors_500 == 0
+    assert not accepted, accepted
     assert outcome.lost_allowed > 0, "nothing was recorded in the lost second: the scenario proved nothing"
 
 
@@ -257,3 +262,59 @@ def test_bytes_flipped_across_an_archive(kind: str, tmp_path: Path, test_output:
     assert found == {str(game_id) for game_id in [*damaged, *snapshotted]}
     assert named == 5 and serving == 25 and listing.status == 200
     assert len(backed.games) == 25 and {f.game_id for f in backed.failed} == {str(g) for g in damaged}
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_records_deleted_across_an_archive(kind: str, tmp_path: Path, test_output: str) -> None:
+    """25 games recorded one after another; one event deleted from the middle of game 2, the first event of game
+    5, and the entry of game 9 in the list of games: the backup keeps the 23 intact games and names the two
+    damaged ones, verify names exactly those and the entry once, and every other game serves."""
+    if kind == "sqlite":
+        store = StoreConfig(kind="sqlite", sqlite_path=tmp_path / "archive.sqlite")
+    else:
+        server = RedisProcess(tmp_path)
+        server.start()
+        store = StoreConfig(kind="redis", redis_url=server.url, redis_prefix="deleted")
+    try:
+        log = open_log(store)
+        rng = random.Random(37)
+        games = []
+        for seed in range(25):
+            game_id = log.create_game({"players": 2, "seed": seed}).game_id
+            list(play_random(log, game_id, 20, rng))
+            games.append(game_id)
+        entry = next(
+            e.originator_version
+            for e in log.stores.all[0].stream_events(index_id(log.stores.all[0]))
+            if e.game_id == str(games[8])  # type: ignore[attr-defined]
+        )
+        log.close()
+        delete_event(store, games[1], 11)
+        delete_event(store, games[4], 1)
+        delete_event(store, index_id(log.stores.all[0]), entry)
+        log = open_log(store)
+        started = time.monotonic()
+        report = verify(log)
+        verified = time.monotonic() - started
+        backed = backups.backup(log, tmp_path / "backup")
+        log.close()
+        api = ApiClient(flask_transport(create_app({"STORE": store}).test_client()))
+        intact = [game_id for game_id in games if game_id not in (games[1], games[4])]
+        serving = sum(api.get(f"/api/games/{game_id}").status == 200 for game_id in intact)
+        listing = api.get("/api/games?limit=100")
+    finally:
+        if kind == "redis":
+            server.stop()
+    named = sorted({(problem.stream, problem.version) for problem in report.problems})
+    write_figures(
+        test_output,
+        f"| 2 events and 1 entry of the list deleted in an archive of 25 games | "
+        f"{'SQLite' if kind == 'sqlite' else 'Redis'} | 25 | – | – | – | 0 | 2, the damaged ones | – | "
+        f"verify named {len(report.problems)} problems in {verified:.1f} s; backup kept {len(backed.games)}, "
+        f"reported {len(backed.failed)}; {serving} of 23 others served; list {listing.status} |",
+    )
+    listed_id = str(index_id(log.stores.all[0]))
+    assert named == sorted([(str(games[1]), 11), (str(games[4]), 1), (listed_id, entry)])
+    assert len(backed.games) == 23 and {f.game_id for f in backed.failed} == {str(games[1]), str(games[4])}
+    assert serving == 23 and listing.status == 200

@@ -290,9 +290,13 @@ def test_compose_runs_durable_redis_and_the_api_that_waits_for_it() -> None:
     assert "ports" not in document["services"]["redis"], "Redis stays private to the compose network"
 
 
+def is_worker(service: Mapping[str, Any]) -> bool:
+    return service.get("command") == ["worker"]
+
+
 def test_compose_cluster_runs_three_masters_with_replicas_an_init_job_and_two_sharded_apis() -> None:
     document = compose("compose.cluster.yaml")
-    nodes = redis_services(document)
+    nodes = {name: s for name, s in redis_services(document).items() if "--cluster-enabled" in s["command"]}
     assert len(nodes) == 6
     data_volumes = set()
     for name in nodes:
@@ -315,7 +319,11 @@ def test_compose_cluster_runs_three_masters_with_replicas_an_init_job_and_two_sh
         nodes, "service_healthy"
     )
 
-    apis = [name for name, service in document["services"].items() if "build" in service]
+    apis = [
+        name
+        for name, service in document["services"].items()
+        if "build" in service and not is_worker(service)
+    ]
     assert len(apis) >= 2
     host_ports = set()
     for name in apis:
@@ -329,6 +337,33 @@ def test_compose_cluster_runs_three_masters_with_replicas_an_init_job_and_two_sh
         )
         host_ports.add(str(document["services"][name]["ports"][0]).rsplit(":", 2)[1])
     assert len(host_ports) == len(apis)
+
+
+@pytest.mark.parametrize("file", ["compose.yaml", "compose.cluster.yaml"])
+def test_compose_runs_analysis_workers_that_scale_on_the_apis_queue(file: str) -> None:
+    """A `worker` service runs `heronlog worker` from the same image, on the store and the task queue the API
+    services send jobs to; nothing pins it to one container (no name, no published port), so `--scale worker=N`
+    runs N of them."""
+    from replay.analysis_queue import queue_location
+
+    document = compose(file)
+    worker = document["services"]["worker"]
+    assert is_worker(worker) and build_parser().parse_args(worker["command"]).command == "worker"
+    assert worker["build"]["context"] == ".." and "container_name" not in worker and "ports" not in worker
+    environment = {key: str(value) for key, value in worker["environment"].items()}
+    assert set(environment) <= set(variables()), set(environment) - set(variables())
+    store = StoreConfig.from_environ(environment)
+    queue = queue_location(store, environment)
+    host = urlsplit(queue.split(",")[0]).hostname
+    assert host in redis_services(document) and document["services"][host]["healthcheck"]
+    depends = worker["depends_on"]
+    assert all(depends[name]["condition"].startswith("service_") for name in depends)
+    for name, service in document["services"].items():
+        if "build" in service and not is_worker(service):
+            api_environment = {key: str(value) for key, value in service["environment"].items()}
+            api_store = StoreConfig.from_environ(api_environment)
+            assert queue_location(api_store, api_environment) == queue, f"{name} sends jobs to another queue"
+            assert api_store.redis_prefix == store.redis_prefix
 
 
 def test_the_docs_document_both_compose_commands() -> None:

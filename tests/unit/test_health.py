@@ -35,7 +35,7 @@ def test_health_does_not_tell_anyone_where_the_data_lives(tmp_path: Path) -> Non
         answer = client.get(route)
         assert answer.status_code == 200 and answer.json["store"] == "sqlite"
         assert str(tmp_path) not in answer.get_data(as_text=True)
-    assert client.get("/readyz").json["shards"][0]["detail"] == "the SQLite file reads"
+    assert client.get("/readyz").json["shards"][0]["detail"] == "the SQLite file reads and writes"
 
 
 def test_sqlite_is_the_default_store_in_the_data_folder(tmp_path: Path) -> None:

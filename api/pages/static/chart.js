@@ -230,3 +230,61 @@ export function barChart(rows, series, what = "Score lines") {
     table,
   );
 }
+
+/**
+ * The computer analysis's chart: each player's expected final margin (their total less the best other total,
+ * CP) after every decision analysed. `points` is a list of {label, version, seat, values: [margin per seat], mark};
+ * a move marked ?!, ? or ?? carries its glyph over the mover's point; `current` is the version shown, and
+ * clicking a point (with a mouse) calls onPick(version). The zero line is the tie; above it a player is ahead.
+ */
+export function marginChart(players, points, current, onPick) {
+  const width = 640;
+  const height = 240;
+  const left = 40;
+  const right = 12;
+  const top = 16;
+  const bottom = 26;
+  const plotW = width - left - right;
+  const plotH = height - top - bottom;
+  const extent = Math.max(5, ...points.flatMap((p) => p.values.map((v) => Math.abs(v))));
+  const span = Math.ceil(extent / 5) * 5;
+  const x = (i) => left + (points.length > 1 ? (i * plotW) / (points.length - 1) : plotW / 2);
+  const y = (value) => top + plotH / 2 - (value / span) * (plotH / 2);
+  const nodes = [s("defs", {}, players.map(markerDef))];
+  for (const v of [-span, -span / 2, 0, span / 2, span]) {
+    nodes.push(s("line", { x1: left, x2: width - right, y1: y(v), y2: y(v), class: v === 0 ? "zero-line" : "grid" }));
+    nodes.push(s("text", { x: left - 6, y: y(v) + 4, class: "t small", "text-anchor": "end" }, `${v > 0 ? "+" : ""}${Math.round(v)}`));
+  }
+  const at = points.findIndex((p) => p.version === current);
+  if (at >= 0) nodes.push(s("line", { x1: x(at), x2: x(at), y1: top, y2: top + plotH, class: "now-line" }));
+  players.forEach((player, seat) => {
+    const path = points.map((p, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(p.values[seat] || 0).toFixed(1)}`).join(" ");
+    nodes.push(s("path", { d: path, ...lineStyle(player, seat), "marker-mid": null, class: `series series-${seat}` }, s("title", {}, `${player.name}: expected final margin`)));
+  });
+  points.forEach((point, i) => {
+    const px = x(i);
+    const py = y(point.values[point.seat] || 0);
+    const label = `${point.label}: ${players[point.seat] ? players[point.seat].name : ""} ${point.values[point.seat] >= 0 ? "+" : ""}${(point.values[point.seat] || 0).toFixed(1)}${point.mark ? ` ${point.mark}` : ""}`;
+    // a shortcut for the mouse (the step bar and the list of moves reach every move, by keyboard and on a phone):
+    // no control of its own, so the chart stays one image for a screen reader
+    const hit = s("circle", { cx: px, cy: py, r: point.mark ? 5 : 3, class: `pick${point.mark ? " marked" : ""}` }, s("title", {}, label));
+    hit.addEventListener("click", () => onPick(point.version));
+    nodes.push(hit);
+    if (point.mark) nodes.push(s("text", { x: px, y: py - 8, class: `t small glyph-mark mark-${point.mark === "??" ? "blunder" : point.mark === "?" ? "mistake" : "dubious"}`, "text-anchor": "middle" }, point.mark));
+  });
+  nodes.push(s("text", { x: left, y: height - 6, class: "t small" }, "after each decision →"));
+  const summary = `Expected final margins after each of ${points.length} decisions analysed; ${points.filter((p) => p.mark).length} moves marked`;
+  const legend = h(
+    "ul",
+    { class: "legend" },
+    players.map((player, seat) =>
+      h(
+        "li",
+        {},
+        s("svg", { class: "legend-sample", viewBox: "0 0 44 12", width: 44, height: 12, "aria-hidden": "true" }, s("path", { d: "M2 6 L22 6 L42 6", ...lineStyle(player, seat), "marker-start": null, "marker-end": null })),
+        player.name,
+      ),
+    ),
+  );
+  return h("figure", { class: "line-chart margin-chart" }, s("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": summary, class: "chart-svg" }, ...nodes), h("figcaption", {}, legend));
+}

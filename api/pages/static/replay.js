@@ -23,6 +23,7 @@ import { h, replace, say, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable, whereWords } from "./game.js";
 import { lineChart } from "./chart.js";
 import { choiceWords, iconSvg, render as renderMoves } from "./moves.js";
+import { initAnalysis, markBadge, paintDetail as paintAnalysis } from "./analysis.js";
 
 /** An annotation's target ({kind, id}) as the id of the board part it names ("room:steward_1", "well:"). */
 function targetKey(target) {
@@ -169,6 +170,7 @@ async function go(index, { fromSlider = false } = {}) {
     replace(document.getElementById("sheet-title"), final ? "Final score sheet" : "Score sheet at this point");
     replace(document.getElementById("sheet"), scoreTable(payload.score, final ? "The final score" : `After version ${version}`));
     paintChart();
+    paintAnalysis();
     paintShown();
     document.getElementById("board").dataset.version = String(version);
   } catch (error) {
@@ -287,6 +289,7 @@ function paintMoveList() {
         { type: "button", class: "step-to", "aria-current": current ? "step" : null, on: { click: () => go(index) } },
         entry && entry.undone ? h("span", { class: "tag" }, "undone") : null,
         text,
+        entry && !entry.undone ? markBadge(entry.version) : null,
         // a corrected move says so, and what was recorded first (in the words it was recorded with)
         entry && !entry.undone && entry.correction ? h("span", { class: "tag corrected" }, "corrected") : null,
       ),
@@ -944,6 +947,16 @@ async function start() {
   const { index, problem } = await startingIndex();
   await go(index);
   if (problem) say(stepButtons, problem, "error");
+  await initAnalysis({
+    gameId: id,
+    players: () => view.game.players,
+    currentVersion: () => (view.positions[view.at] ? view.positions[view.at].version : null),
+    goToVersion: (version) => go(indexOfVersion(version)),
+    goToBefore: (version) => go(Math.max(0, indexOfVersion(version) - 1)),
+    sameMove,
+    reloadNotes: loadNotes,
+    repaintMoves: paintMoveList,
+  });
 }
 
 document.querySelectorAll("[data-step]").forEach((button) => {

@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID
 
 import domain
-from replay import exports
+from replay import backups, exports
 from replay.access import OWNER
 from replay.config import StoreConfig, open_log
 from tests.replay_helpers import club_archive, pick
@@ -42,7 +42,7 @@ def club_backup(tmp_path: Path) -> tuple[dict[str, Any], Path]:
     """A club's archive on the embedded SQLite store, backed up with the command: every export, and the folder."""
     source = open_log(StoreConfig(kind="sqlite", sqlite_path=tmp_path / "club" / "heronlog.sqlite"))
     club_archive(source)
-    before = every_export(source)
+    before = {game_id: backups.as_restored(document) for game_id, document in every_export(source).items()}
     source.close()
     backup = tmp_path / "backup"
     run = heronlog({"HERONLOG_DATA": str(tmp_path / "club"), "REDIS_URL": ""}, "backup", str(backup))

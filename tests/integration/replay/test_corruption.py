@@ -22,12 +22,12 @@ import domain
 from api.app import create_app
 from api.resources.context import EXTENSION
 from api.server.cli import main as heronlog
-from replay import backups
+from replay import access, backups
 from replay.config import StoreConfig, open_log
 from replay.errors import GameCorrupt
 from replay.game import fold
 from replay.index import index_id
-from replay.integrity import is_sealed
+from replay.integrity import HEADER_SIZE, is_sealed
 from replay.snapshots import drop
 from replay.verify import verify
 from tests.api_helpers import ApiClient, flask_transport
@@ -194,9 +194,10 @@ def test_a_damaged_entry_of_the_list_hides_no_other_game(archive: dict[str, Any]
         listed = {summary.game_id for summary in log.list_games()}
         assert listed == {str(archive["damaged"]), str(archive["snapshotted"])}
         assert log.get(archive["kept"]).version > 1  # the game itself is whole
-        problems = {(p.stream, p.what.split(":")[0]) for p in verify(log).problems}
-        assert (str(index), "damaged record") in problems
-        assert (str(archive["kept"]), "the game is missing from the list of games") in problems
+        [problem] = verify(log).problems  # named once, as the list's, with the game no readable entry names
+        assert (problem.stream, problem.version) == (str(index), position)
+        assert problem.what.startswith("a damaged entry of the list of games")
+        assert problem.what.endswith(f"games no readable entry names: {archive['kept']}")
     finally:
         log.close()
 
@@ -235,3 +236,144 @@ def test_a_snapshot_written_before_checksums_whose_contents_changed_is_not_serve
         assert latest.originator_version == game.version and is_sealed(latest)
     finally:
         cold.close()
+
+
+def delete_event(store: StoreConfig, stream: uuid.UUID, version: int) -> None:
+    """Delete the stored record at ``version`` of ``stream`` from the log (on Redis, what ``HDEL`` of its
+    notification does: the stream's index still names it)."""
+    if store.kind == "sqlite":
+        assert store.sqlite_path is not None
+        with sqlite3.connect(store.sqlite_path) as connection:
+            connection.execute(
+                "DELETE FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+                (stream.hex, version),
+            )
+        return
+    with redis.Redis.from_url(str(store.redis_url)) as client:
+        tag = "{" + store.redis_prefix + ":GameLog}"
+        [notification] = client.zrange(f"{tag}:events:seq:{stream}", version, version, byscore=True)
+        assert client.hdel(f"{tag}:events:log", notification) == 1
+
+
+def strip_checksum(store: StoreConfig, stream: uuid.UUID, version: int, change: tuple[bytes, bytes]) -> None:
+    """Remove the checksum of the stored record at ``version`` of ``stream`` and change its contents."""
+    if store.kind == "sqlite":
+        assert store.sqlite_path is not None
+        with sqlite3.connect(store.sqlite_path) as connection:
+            [(state,)] = connection.execute(
+                "SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+                (stream.hex, version),
+            ).fetchall()
+            assert change[0] in state
+            connection.execute(
+                "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+                (state[HEADER_SIZE:].replace(*change), stream.hex, version),
+            )
+        return
+    with redis.Redis.from_url(str(store.redis_url)) as client:
+        tag = "{" + store.redis_prefix + ":GameLog}"
+        [notification] = client.zrange(f"{tag}:events:seq:{stream}", version, version, byscore=True)
+        record = client.hget(f"{tag}:events:log", notification)
+        assert record is not None
+        head, state = record.split(b"\n", 3)[:3], record.split(b"\n", 3)[3]
+        assert change[0] in state
+        client.hset(
+            f"{tag}:events:log", notification, b"\n".join([*head, state[HEADER_SIZE:].replace(*change)])
+        )
+
+
+@pytest.fixture
+def six_games(store: StoreConfig) -> list[uuid.UUID]:
+    """Six games recorded one after the other (each created, then played), so that the records of a game come
+    after those of every earlier game in the store's log."""
+    log = open_log(store)
+    rng = random.Random(6)
+    games = []
+    for seed in range(6):
+        game_id = log.create_game({"players": 2, "seed": seed}).game_id
+        list(play_random(log, game_id, 8, rng))
+        games.append(game_id)
+    log.close()
+    return games
+
+
+def test_one_event_deleted_hides_no_later_game_from_backup_or_verify(
+    store: StoreConfig, six_games: list[uuid.UUID], tmp_path: Path
+) -> None:
+    damaged = six_games[1]
+    delete_event(store, damaged, 3)
+    log = open_log(store)
+    try:
+        report = backups.backup(log, tmp_path / "backup")
+        assert {game.game_id for game in report.games} == {str(g) for g in six_games if g != damaged}
+        [failed] = report.failed
+        assert failed.game_id == str(damaged) and "version 3" in failed.message
+        checked = verify(log)
+        assert checked.games == 6 and {(p.stream, p.version) for p in checked.problems} == {(str(damaged), 3)}
+        assert len(checked.problems) == 1
+    finally:
+        log.close()
+
+
+def test_a_game_whose_first_event_is_gone_is_listed_damaged_and_reported_by_backup_and_verify(
+    store: StoreConfig, six_games: list[uuid.UUID], tmp_path: Path
+) -> None:
+    damaged = six_games[2]
+    delete_event(store, damaged, 1)
+    log = open_log(store)
+    try:
+        with pytest.raises(GameCorrupt) as found:
+            log.get(damaged)
+        assert found.value.details["version"] == 1
+        statuses = {summary.game_id: summary.status for summary in log.list_games()}
+        assert statuses[str(damaged)] == "damaged" and len(statuses) == 6
+        report = backups.backup(log, tmp_path / "backup")
+        assert [failed.game_id for failed in report.failed] == [str(damaged)] and len(report.games) == 5
+        assert [(p.stream, p.version) for p in verify(log).problems] == [(str(damaged), 1)]
+    finally:
+        log.close()
+
+
+def test_damage_to_a_game_s_grants_is_named_under_the_game(
+    store: StoreConfig, six_games: list[uuid.UUID], tmp_path: Path
+) -> None:
+    game_id = six_games[0]
+    log = open_log(store)
+    created = log.create_game({"players": 2, "seed": 9})
+    log.close()
+    game_id = created.game_id
+    damage_event(store, access.stream_id(game_id), 1)
+    log = open_log(store)
+    try:
+        problems = [(p.stream, p.part, p.version) for p in verify(log).problems]
+        assert problems == [(str(game_id), "grants", 1)]
+        assert "grants" in str(verify(log).problems[0])
+    finally:
+        log.close()
+    app = create_app({"STORE": store})
+    api = ApiClient(flask_transport(app.test_client()))
+    legal = api.get(f"/api/games/{game_id}/legal-moves")
+    answer = api.play(str(game_id), legal.body["moves"][0], created.token, legal.etag)
+    assert answer.error() == (500, "game_corrupt")
+    assert answer.body["details"]["game_id"] == str(game_id) and answer.body["details"]["part"] == "grants"
+    assert api.get(f"/api/games/{game_id}").status == 200  # reading needs no grant
+    app.extensions[EXTENSION].get().log.close()
+
+
+def test_a_record_whose_checksum_was_removed_and_contents_changed_is_not_served_and_verify_names_it(
+    store: StoreConfig, six_games: list[uuid.UUID], tmp_path: Path
+) -> None:
+    game_id = six_games[3]
+    strip_checksum(store, game_id, 4, (b'"actor":"owner"', b'"actor":"seat:1"'))
+    log = open_log(store)
+    try:
+        with pytest.raises(GameCorrupt) as found:
+            log.get(game_id)
+        assert found.value.details["version"] == 4
+        [problem] = verify(log).problems
+        assert (problem.stream, problem.version) == (str(game_id), 4) and "no checksum" in problem.what
+        assert [failed.game_id for failed in backups.backup(log, tmp_path / "backup").failed] == [
+            str(game_id)
+        ]
+    finally:
+        log.close()

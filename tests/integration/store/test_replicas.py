@@ -81,6 +81,12 @@ def test_a_move_the_replica_does_not_confirm_is_not_acknowledged_and_its_retry_i
     refused = api.play(game_id, move, owner, listing.etag, key="second")
     assert refused.error() == (503, "store_unavailable")
     assert time.monotonic() - started < 8  # the wait's timeout, not the socket's (10 s)
+    ready = api.get("/readyz")  # no write can be held on two nodes: not ready, and it says why
+    assert (ready.status, ready.body["status"], ready.body["shards"][0]["status"]) == (
+        503,
+        "read-only",
+        "read-only",
+    )
     resume(replica)
     again = api.play(game_id, move, owner, listing.etag, key="second")
     assert again.status == 201 and again.headers.get("idempotent-replayed") == "true"

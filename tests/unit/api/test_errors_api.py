@@ -126,6 +126,7 @@ def test_every_error_code_has_a_client_or_server_status() -> None:
         "store_unavailable",
         "too_many_streams",
         "too_many_imports",
+        "too_many_analyses",
     ]
 
 

@@ -32,9 +32,11 @@ def restored_copy(source: GameLog, folder: Path, shards: int = 1) -> tuple[GameL
 
 
 def every_export(log: GameLog) -> dict[str, Any]:
-    """Each game's export as JSON data, by id: what must come back equal after a move."""
+    """Each game's export as JSON data, by id, as a restore keeps it: what must come back equal after a move
+    (a comment's grant does not travel: :func:`replay.backups.as_restored`)."""
     return {
-        str(game_id): json.loads(exports.json_text(log.export(game_id))) for game_id in log.iter_game_ids()
+        str(game_id): backups.as_restored(json.loads(exports.json_text(log.export(game_id))))
+        for game_id in log.iter_game_ids()
     }
 
 
@@ -155,6 +157,28 @@ def test_restoring_twice_finds_every_game_already_there_and_writes_nothing(
     assert [game.outcome for game in again.games] == [Outcome.ALREADY_THERE] * 6
     assert all(game.token is None for game in again.games), "no second owner for a game already there"
     assert target.stores.all[0].recorder.max_notification_id() == written
+
+
+def test_a_restored_comment_keeps_its_author_and_a_second_restore_finds_it_already_there(
+    archive: tuple[GameLog, dict[UUID, str]], tmp_path: Path
+) -> None:
+    """A comment written with a token names its grant; grants do not travel, so the restored comment names
+    none (only the new owner may change it), and the game is still the backup's: already there."""
+    source = archive[0]
+    [public] = [
+        game_id
+        for game_id in source.iter_game_ids()
+        if source.get(game_id).setup["title"] == "Tuesday table 1"
+    ]
+    written = source.annotations(public)
+    assert any(note.author_grant for note in written)
+    target, first = restored_copy(source, tmp_path / "backup")
+    assert first.ok
+    restored = target.annotations(public)
+    assert [(n.author, n.text, n.glyph) for n in restored] == [(n.author, n.text, n.glyph) for n in written]
+    assert all(note.author_grant is None for note in restored)
+    again = backups.restore(target, tmp_path / "backup")
+    assert [game.outcome for game in again.games] == [Outcome.ALREADY_THERE] * 6, again.games
 
 
 def test_a_tampered_file_is_reported_and_every_other_game_restores(

@@ -16,7 +16,9 @@ from uuid import UUID
 import pytest
 
 import domain
+import domain.game as domain_game
 from api.app import create_app
+from api.server.cli import main as heronlog
 from replay import backups, rules
 from replay.application import GameLog
 from replay.config import StoreConfig, open_log
@@ -60,12 +62,22 @@ def archive(tmp_path: Path) -> dict[str, Any]:
 
 @pytest.fixture
 def future(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This build as a future one that no longer plays rules 0.1.0."""
+    """This build as a future one that no longer replays rules 0.1.0."""
     monkeypatch.setattr(rules, "COMPATIBLE", frozenset({domain.RULES_VERSION}))
 
 
+@pytest.fixture
+def dropped(monkeypatch: pytest.MonkeyPatch, future: None) -> None:
+    """This build as a future one whose engine no longer knows rules 0.1.0 at all: it builds no state, deals
+    nothing and packages no catalog for them."""
+    later = tuple(version for version in domain.RULES_VERSIONS if version != OLD)
+    monkeypatch.setattr(domain_game, "RULES_VERSIONS", later)
+    monkeypatch.setattr(domain, "RULES_VERSIONS", later)
+    monkeypatch.setattr(rules, "_PACKAGED", {})  # a fresh process of that build has packaged nothing yet
+
+
 def test_games_of_dropped_rules_are_listed_exported_and_backed_up(
-    archive: dict[str, Any], future: None, tmp_path: Path
+    archive: dict[str, Any], dropped: None, tmp_path: Path
 ) -> None:
     log = open_log(archive["store"])
     try:
@@ -152,7 +164,7 @@ def test_upgrade_dry_runs_then_moves_the_games_that_pass_and_leaves_the_others_a
 
 
 def test_over_http_a_game_of_dropped_rules_is_listed_flagged_exported_and_named(
-    archive: dict[str, Any], future: None
+    archive: dict[str, Any], dropped: None
 ) -> None:
     api = ApiClient(flask_transport(create_app({"STORE": archive["store"]}).test_client()))
     game_id = str(archive["refused"])
@@ -161,7 +173,35 @@ def test_over_http_a_game_of_dropped_rules_is_listed_flagged_exported_and_named(
     answer = api.get(f"/api/games/{game_id}")
     assert answer.error() == (422, "rules_version_unsupported")
     assert answer.body["details"]["game_id"] == game_id and answer.body["details"]["rules_version"] == OLD
-    assert api.get(f"/api/games/{game_id}/export").status == 200
+    exported = api.get(f"/api/games/{game_id}/export")
+    assert exported.status == 200 and exported.body["rules_version"] == OLD
+
+
+def test_an_engine_without_the_old_rules_exports_and_backs_up_their_games_before_and_after_an_upgrade(
+    archive: dict[str, Any], dropped: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command line of a build whose engine dropped 0.1.0: export, backup, list and read every game, before
+    and after ``upgrade --apply`` moved the one that passes, and the backup restores into a store of its own."""
+    assert archive["store"].sqlite_path is not None
+    monkeypatch.setattr("replay.config.SQLITE_FILENAME", archive["store"].sqlite_path.name)
+    data = ["--store", "sqlite", "--data", str(archive["store"].sqlite_path.parent)]
+    for step, upgrade in (("before", []), ("after", ["upgrade", "--apply", *data])):
+        if upgrade:
+            assert heronlog(upgrade) == 1  # the refused game stays as recorded: exit 1, said
+        for name in ("refused", "passes", "current"):
+            assert heronlog(["export", str(archive[name]), "-o", str(tmp_path / f"{name}.json"), *data]) == 0
+            document = json.loads((tmp_path / f"{name}.json").read_text())
+            assert document["game_id"] == str(archive[name])
+        assert heronlog(["backup", str(tmp_path / step), *data]) == 0
+        index = json.loads((tmp_path / step / "index.json").read_text())
+        assert len(index["games"]) == 5 and not index["failed"]
+    log = open_log(archive["store"])
+    try:
+        assert log.get(archive["passes"]).playable and not log.get(archive["refused"]).playable
+        listed = {summary.game_id: summary.status for summary in log.list_games()}
+        assert listed[str(archive["refused"])] == "rules unsupported" and len(listed) == 5
+    finally:
+        log.close()
 
 
 def seeded_and_table_games(log: GameLog) -> dict[str, UUID]:
