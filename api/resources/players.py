@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
-from flask import request, url_for
+from flask import Response, request, url_for
 from flask.views import MethodView
 
 from api.resources.context import etag, expected_version, game_log, idempotency_key, owner, reader
@@ -196,7 +196,7 @@ class PlayerList(MethodView):
     @blp.doc(parameters=[GAME_TOKENS])
     @blp.arguments(PlayerListQuerySchema, location="query", error_status_code=400)
     @blp.response(200, PlayerListSchema)
-    def get(self, query: Mapping[str, Any]) -> dict[str, Any]:
+    def get(self, query: Mapping[str, Any]) -> Response:
         """The players: everyone who sat in a public game here (and in the private games whose tokens the
         request sends), most finished games first, or most wins, or highest rating (unrated players last);
         with `search`, those whose name has words that its words start (`chie` finds Chieko)."""

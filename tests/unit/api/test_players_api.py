@@ -213,8 +213,15 @@ def test_the_players_are_in_the_openapi_document(api: ApiClient) -> None:
         assert path in paths, path
 
 
-def test_the_players_answers_sent_as_built_are_exactly_their_schemas_dumps(app: Flask, api: ApiClient) -> None:
-    from api.resources.player_schemas import PlayerGamesSchema, PlayerListSchema, PlayerProfileSchema, VersusSchema
+def test_the_players_answers_sent_as_built_are_exactly_their_schemas_dumps(
+    app: Flask, api: ApiClient
+) -> None:
+    from api.resources.player_schemas import (
+        PlayerGamesSchema,
+        PlayerListSchema,
+        PlayerProfileSchema,
+        VersusSchema,
+    )
 
     finish(app, api, ["Aiko", "Ben", "Chie"], 1, expansions=["matcha"])
     finish(app, api, ["Aiko", "Ben"], 2)
