@@ -1,6 +1,6 @@
 """The references BG Stats knows players by: an import of a BG Stats file remembers, for each of its players that is
 a player here (matched by name), the uuid BG Stats gave them, so that the BG Stats exports of this heronlog name
-them as BG Stats already does (docs/api/exports.md#players). Kept as events in one stream of the first store."""
+them as BG Stats already does (docs/api/exports.md#bg-stats). Kept as events in one stream of the first store."""
 
 from __future__ import annotations
 
