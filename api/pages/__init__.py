@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+from flask import Blueprint, abort, make_response, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
+from api.pages.headers import PAGE_SIZE, page_headers
 from api.resources import errors
 from api.resources.context import game_log
 from replay.annotations import GLYPHS
@@ -25,31 +26,7 @@ from replay.services.players import PlayerNotFound
 
 bp = Blueprint("pages", __name__)
 
-PAGE_SIZE = 25
-"""Games per page of the game list."""
-
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
-
-
-@bp.after_request
-def page_headers(response: Response) -> Response:
-    """Pages are HTML built for this site only: no inline code, no framing, no referrer."""
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    return response
+bp.after_request(page_headers)
 
 
 def _cursor(name: str) -> Key | None:

@@ -10,7 +10,7 @@ from uuid import UUID
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from api.pages import PAGE_SIZE, page_headers
+from api.pages.headers import PAGE_SIZE, page_headers
 from api.resources.context import game_log
 from replay.errors import GameNotFound
 from replay.players import links as seats
