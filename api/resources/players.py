@@ -12,6 +12,7 @@ import functools
 import hashlib
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID
 
@@ -66,6 +67,7 @@ GAME_TOKENS = {
 PAIR = re.compile(r"^\s*([0-9a-fA-F-]{32,36})\s*=\s*([A-Za-z0-9_-]{1,200})\s*$")  # tokens are URL-safe base64
 PLAYER_ETAG = re.compile(r'^\s*(?:W/)?"([0-9a-f]{16})"\s*$')
 BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def game_tokens() -> list[tuple[UUID, str]]:
@@ -147,9 +149,7 @@ def player_view(found: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _when(micros: int) -> str:
-    from datetime import UTC, datetime, timedelta
-
-    return (datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=micros)).isoformat()
+    return (EPOCH + timedelta(microseconds=micros)).isoformat()
 
 
 def game_row(facts: GameFacts, seat: int) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from replay.players import rating
 from replay.players.facts import GameFacts
 from replay.players.keys import META, SHIFT, Keys
 from replay.players.projection import Projection, pid
-from replay.players.record import LINES, Counters, parts, record_of, summed, versus_of
+from replay.players.record import LINES, parts, record_of, summed, versus_of
 
 ORDERS = ("games", "wins", "rating")
 HISTORY = 200
@@ -88,11 +88,11 @@ class Reading:
         terms = terms_of(search)
         private = summed(parts(facts, pid) for facts in held)
         if not terms and not private and order != "rating":
-            keys, (total, page) = self._read(
+            _, (total, page) = self._read(
                 [lambda k: ("zcard", k.by(order)), lambda k: ("zrange", k.by(order), offset, limit, True)]
             )
-            return self._rows(keys, [player for player, _ in page], {}), int(total)
-        keys, (games, wins, named, ratings) = self._read(
+            return self._rows([player for player, _ in page]), int(total)
+        _, (games, wins, named, ratings) = self._read(
             [
                 lambda k: ("zrange", k.by("games"), 0, 10**9, True),
                 lambda k: ("zrange", k.by("wins"), 0, 10**9, True),
@@ -148,7 +148,7 @@ class Reading:
         ]
         return rows, len(players)
 
-    def _rows(self, keys: Keys, players: list[str], private: Counters) -> list[Row]:
+    def _rows(self, players: list[str]) -> list[Row]:
         if not players:
             return []
         _, answers = self._read(
