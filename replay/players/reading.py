@@ -87,48 +87,30 @@ class Reading:
         ones), those whose name has words that the search's words start; and how many there are."""
         terms = terms_of(search)
         private = summed(parts(facts, pid) for facts in held)
-        if not terms and not private and order != "rating":
+        if not terms and not private:
             _, (total, page) = self._read(
-                [lambda k: ("zcard", k.by(order)), lambda k: ("zrange", k.by(order), offset, limit, True)]
+                [lambda k: ("zcard", k.by("games")), lambda k: ("zrange", k.by(order), offset, limit, True)]
             )
-            return self._rows([player for player, _ in page]), int(total)
-        _, (games, wins, named, ratings) = self._read(
-            [
-                lambda k: ("zrange", k.by("games"), 0, 10**9, True),
-                lambda k: ("zrange", k.by("wins"), 0, 10**9, True),
-                lambda k: ("hgetall", k.named),
-                lambda k: ("hgetall", k.ratings),
-            ]
-        )
-        counts: dict[str, list[int]] = {}
-        for player, score in games:
-            counts[player] = [int(score) // SHIFT, 0, int(score) % SHIFT]
-        for player, score in wins:
-            if player in counts:
-                counts[player][1] = int(score) // SHIFT
-        names = {player: _name(text) or "" for player, text in named.items()}
-        for facts in held:
-            for seat in facts.people:
-                names.setdefault(pid(seat.player), seat.player)
+            if len(page) == limit or order != "rating" or offset + len(page) >= total:
+                return self._rows([player for player, _ in page]), int(total)
+            # the page reaches the unrated players, listed after the rated ones: worked out from every player
+        counts, names, rated = self._every_player(terms) if not private else self._every_player(terms, held)
         for player, counters in private.items():
             mine = counts.setdefault(player, [0, 0, 0])
             mine[0] += counters["games"]
             mine[1] += counters["won"]
             mine[2] += counters["listed"]
         players = [player for player in counts if not terms or matches(_text(names.get(player, "")), terms)]
-        rated = {player: _rating(ratings.get(player)) for player in players}
+        for player in players:
+            rated.setdefault(player, None)
 
         def sort_key(player: str) -> tuple[Any, ...]:
             games_of, won, listed = counts[player]
-            if order == "rating":
+            if order == "rating":  # as the sorted sets order them: rated by rating, then the rest by games
                 held_rating = rated[player]
-                return (
-                    held_rating is not None,
-                    held_rating.ordinal if held_rating else 0.0,
-                    games_of,
-                    listed,
-                    player,
-                )
+                if held_rating is not None:
+                    return (True, held_rating.ordinal, 0, 0, player)
+                return (False, 0.0, games_of, listed, player)
             if order == "wins":
                 return (won, listed, player)
             return (games_of, listed, player)
@@ -147,6 +129,51 @@ class Reading:
             for player in chosen
         ]
         return rows, len(players)
+
+    def _every_player(
+        self, terms: Sequence[str], held: Sequence[GameFacts] = ()
+    ) -> tuple[dict[str, list[int]], dict[str, str], dict[str, rating.Rating | None]]:
+        """Each player's finished games, wins and games listed, name and rating: of those whose name the search's
+        terms match (when there are terms and no private games: only they are read), else of every player."""
+        if terms and not held:
+            _, (named,) = self._read([lambda k: ("hgetall", k.named)])
+            names = {player: _name(text) or "" for player, text in named.items()}
+            found = [player for player, name in names.items() if matches(_text(name), terms)]
+            _, (held_ratings, *scores) = self._read(
+                [
+                    lambda k: ("hmget", k.ratings, found),
+                    *(
+                        lambda k, p=player, o=order: ("zscore", k.by(o), p)
+                        for player in found
+                        for order in ("games", "wins")
+                    ),
+                ],
+                fresh=False,
+            )
+            counts: dict[str, list[int]] = {}
+            for index, player in enumerate(found):
+                games, wins = scores[2 * index], scores[2 * index + 1]
+                if games is not None:  # a name left by a player whose games are all someone else's now
+                    counts[player] = [int(games) // SHIFT, int(wins or 0) // SHIFT, int(games) % SHIFT]
+            rated = {player: _rating(text) for player, text in zip(found, held_ratings, strict=True)}
+            return counts, names, rated
+        _, (games, wins, named, ratings) = self._read(
+            [
+                lambda k: ("zrange", k.by("games"), 0, 10**9, True),
+                lambda k: ("zrange", k.by("wins"), 0, 10**9, True),
+                lambda k: ("hgetall", k.named),
+                lambda k: ("hgetall", k.ratings),
+            ]
+        )
+        counts = {player: [int(score) // SHIFT, 0, int(score) % SHIFT] for player, score in games}
+        for player, score in wins:
+            if player in counts:
+                counts[player][1] = int(score) // SHIFT
+        names = {player: _name(text) or "" for player, text in named.items()}
+        for facts in held:
+            for seat in facts.people:
+                names.setdefault(pid(seat.player), seat.player)
+        return counts, names, {player: _rating(text) for player, text in ratings.items()}
 
     def _rows(self, players: list[str]) -> list[Row]:
         if not players:
