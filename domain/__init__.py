@@ -40,12 +40,14 @@ from domain.game import (
 )
 from domain.layout import first_game_layout, lay_out, layout_of, setup_dealt
 from domain.matcha.expansion import EXPANSIONS
+from domain.names import seat_text
 from domain.scoring import ScoreSheet, score
 from domain.serial import prompt_of, state_from_dict, state_to_dict
 from domain.setup_form import setup_form
 from domain.solo.game import RIVAL_NAME, is_automatic
 from domain.state import GameState
-from domain.words import board_parts, part_text, prompt_help, prompt_text, seat_text
+from domain.table import choice
+from domain.words import board_parts, part_text, prompt_help, prompt_text
 
 __all__ = [
     "EXPANSIONS",
@@ -68,6 +70,7 @@ __all__ = [
     "apply",
     "board_parts",
     "catalog_of",
+    "choice",
     "coordinates",
     "describe",
     "expansions_of",

@@ -9,11 +9,10 @@ from typing import Any
 from domain.areas.bridges import dice_per_colour
 from domain.catalog import Block, natural
 from domain.layout import field_name, first_game_layout, path_of
+from domain.names import cost_text, icons_text, target_text
 from domain.prompts import DealCard, DealDieTile, StackOrder
-from domain.resources import cost_text
 from domain.state import GameState
 from domain.vocabulary import Colour, space_text
-from domain.words import icons_text, target_text
 
 _TITLES = {
     "dice": ("Dice", "Type each bridge's dice as digits, in any order: they are laid ascending (R-S07)."),

@@ -36,6 +36,7 @@ from api.resources.context import EXTENSION as CONTEXT
 from api.resources.context import expected_version, idempotency_key, reader, writer
 from api.resources.errors import ApiError
 from api.resources.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, READ, WRITE, Blueprint, errors
+from api.resources.write_guard import Admitted, counted
 from domain.analysis import NothingToEvaluate, evaluate
 from replay import analysis_report
 from replay.analysis_jobs import Analyses
@@ -129,6 +130,7 @@ class GameAnalysis(MethodView):
         body = analysis_report.report(game, stream, at=service.clock())
         return body, 200, {"Cache-Control": "no-store"}
 
+    @counted
     @errors(blp, *WRITE)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(AnalysisRequestSchema, error_status_code=400)
@@ -136,12 +138,12 @@ class GameAnalysis(MethodView):
     @blp.alt_response(
         200, schema=AnalysisSchema, description="this line's analysis, under way or done already"
     )
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Ask for a computer analysis of the game as it stands (`If-Match`: its version): one job per decision,
         taken by the workers. Asking again for the same line answers that analysis (200); a new one is 202. One
         analysis runs at a time per game: another while one of an earlier version runs is
         `409 analysis_running`."""
-        game, grant = writer(game_id)
+        game, grant = writer(game_id, ahead=admitted.ahead)
         expected = expected_version(body)
         if expected is not None and expected != game.version:
             raise StaleVersion(expected, game.version)

@@ -196,49 +196,27 @@ def _camel(kind: str) -> str:
     return "".join(part.capitalize() for part in kind.split("_"))
 
 
-CONVERT_FIELD: dict[str, Any] = {
-    "type": "array",
-    "items": {"type": "string", "enum": ["coin", "food", "iron", "pearl", "whisk"]},
-    "description": "the seal conversions made just before the move, in order, each as what it buys (rules 0.3.0 "
-    "list a move with those that make it affordable: post it as listed; the listing's `notes` say how it is paid)",
-}
-"""The optional ``convert`` field of a player's move (domain.moves.CONVERT)."""
-
-
 def move_schemas() -> dict[str, Any]:
-    """The components of the move union: one schema per kind (``TakeDieMove``...) and ``Move``, their union
-    told apart by ``kind`` (domain.moves.SHAPES is the vocabulary; the examples come from recorded games)."""
-    from domain.moves import CHANCE_KINDS, CONVERT, SHAPES
+    """The components of the move union: one schema per kind (``TakeDieMove``...), converted from the schemas
+    `api.resources.schemas.move_schema` generates from each kind's definition (`domain.kinds`), and ``Move``,
+    their union told apart by ``kind`` (the examples come from recorded games)."""
+    from apispec import APISpec
+    from apispec.ext.marshmallow import MarshmallowPlugin
 
+    from api.resources.schemas import move_schemas as generated
+    from domain.kinds import KINDS
+
+    spec = APISpec("moves", "1", "3.0.3", plugins=[MarshmallowPlugin()])
+    for kind, schema in generated().items():
+        spec.components.schema(KINDS[kind].__name__, schema=schema)
+    converted = spec.to_dict()["components"]["schemas"]
     examples = _move_examples()
-    types: dict[str, dict[str, Any]] = {
-        "int": {"type": "integer"},
-        "str": {"type": "string"},
-        "bool": {"type": "boolean"},
-        "list of int": {"type": "array", "items": {"type": "integer"}},
-    }
     schemas: dict[str, Any] = {}
     mapping: dict[str, str] = {}
-    for kind, shape in SHAPES.items():
-        name = f"{_camel(kind)}Move"
-        chance = kind in CHANCE_KINDS
-        seat: dict[str, Any] = (
-            {"type": "integer", "nullable": True, "enum": [None], "description": "null: chance answers it"}
-            if chance
-            else {"type": "integer", "minimum": 0, "description": "the seat's index, from 0"}
-        )
-        schema: dict[str, Any] = {
-            "type": "object",
-            "description": f"a {kind} move" + (" (answers a chance prompt)" if chance else ""),
-            "required": ["kind", "seat", *shape],
-            "properties": {
-                "kind": {"type": "string", "enum": [kind]},
-                "seat": seat,
-                **{field: dict(types[typ]) for field, typ in shape.items()},
-            },
-        }
-        if not chance and kind != "convert":
-            schema["properties"][CONVERT] = CONVERT_FIELD
+    for kind, definition in KINDS.items():
+        name = definition.__name__
+        schema = converted[name]
+        schema["description"] = f"a {kind} move" + (" (answers a chance prompt)" if definition.chance else "")
         if kind in examples:
             schema["example"] = examples[kind]["move"]
         schemas[name] = schema

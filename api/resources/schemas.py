@@ -6,11 +6,14 @@ document.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from api.resources.errors import STATUS
+from domain import kinds
+from domain.vocabulary import Resource
 from replay.game import MAX_VERSION
 
 MAX_BATCH = 500
@@ -201,12 +204,72 @@ MOVE_MARK = "x-heronlog-move"
 
 class MoveField(fields.Dict):
     """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it. Documented as
-    the union of every move kind, told apart by ``kind`` (the schema ``Move`` of the OpenAPI document)."""
+    the union of every move kind, told apart by ``kind`` (the schema ``Move`` of the OpenAPI document, made of
+    `move_schema`'s); the rules engine reads its fields (`domain.kinds.parse`), so that a malformed move is
+    ``invalid_move`` with the field at fault, as a move the rules refuse is judged after who may play it."""
 
     def __init__(self, **kwargs: Any) -> None:
         metadata = {"description": "a move exactly as GET legal-moves lists it", **kwargs.pop("metadata", {})}
         metadata[MOVE_MARK] = True
         super().__init__(keys=fields.String(), metadata=metadata, **kwargs)
+
+
+CONVERTS_TO = [resource.value for resource in Resource if resource is not Resource.SEAL]
+"""What a seal conversion may buy (the catalog of a game says which, and at what price)."""
+
+
+def _typed_field(typ: str) -> fields.Field[Any]:
+    """A required field of a move's JSON form, by the type `domain.kinds` gives it."""
+    if typ == kinds.INT:
+        return fields.Integer(required=True, strict=True)
+    if typ == kinds.BOOL:
+        return fields.Boolean(required=True, truthy={True}, falsy={False})  # JSON true or false alone
+    if typ == kinds.INTS:
+        return fields.List(fields.Integer(strict=True), required=True)
+    return fields.String(required=True)
+
+
+def move_schema(kind: type[kinds.Move]) -> type[Schema]:
+    """The schema of one move kind, generated from its definition (`domain.kinds`): its kind, its seat (null
+    for chance), its typed fields and, for a player's move that may carry them, the seal conversions made just
+    before it. Every legal move of the engine loads with its kind's schema (a unit test holds them together)."""
+    seat = (
+        fields.Integer(
+            required=True,
+            allow_none=True,
+            validate=validate.OneOf([None]),
+            metadata={"description": "null: chance answers it"},
+        )
+        if kind.chance
+        else fields.Integer(
+            required=True,
+            strict=True,
+            validate=validate.Range(min=0),
+            metadata={"description": "the seat's index, from 0"},
+        )
+    )
+    declared: dict[str, fields.Field[Any]] = {
+        "kind": fields.String(required=True, validate=validate.OneOf([kind.kind])),
+        "seat": seat,
+    }
+    for name, typ in kind.shape.items():
+        declared[name] = _typed_field(typ)
+    if kind.convertible:
+        declared[kinds.CONVERT] = fields.List(
+            fields.String(validate=validate.OneOf(CONVERTS_TO)),
+            metadata={
+                "description": "the seal conversions made just before the move, in order, each as what it buys "
+                "(rules 0.3.0 list a move with those that make it affordable: post it as listed; the listing's "
+                "`notes` say how it is paid)"
+            },
+        )
+    return Schema.from_dict(declared, name=f"{kind.__name__}Schema")
+
+
+@functools.cache
+def move_schemas() -> dict[str, type[Schema]]:
+    """Every move kind's schema, by kind (`move_schema`)."""
+    return {name: move_schema(kind) for name, kind in kinds.KINDS.items()}
 
 
 # --- games ------------------------------------------------------------------------------------------------

@@ -154,6 +154,8 @@ WRITE_KINDS = {
     "players.Merge POST": "merging players",
     "players.Split POST": "splitting a player",
     "players.BgStats POST": "a BG Stats file's players",
+    "analysis.GameAnalysis POST": "asking for a game's analysis",
+    "analysis.Analyse POST": "an analysis of a position",
 }
 """Each kind of write in words, by its route and method: what an ``Idempotency-Key`` is claimed for."""
 

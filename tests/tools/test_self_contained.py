@@ -45,10 +45,6 @@ ALLOWED = {
     "replay/application.py",
     "api/resources/games.py",
     "api/resources/write_guard.py",
-    "domain/describe.py",
-    "domain/moves.py",
-    "api/resources/words.py",
-    "api/resources/openapi.py",
     "api/server/gather.py",
     "api/server/balance.py",
 }

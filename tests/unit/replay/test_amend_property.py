@@ -51,6 +51,10 @@ def check_line(game: Game, after: Game, position: int, resolutions: list[dict[st
                 assert resolution["keep_recorded"]
                 kept.append(version)
                 at += 1
+            elif resolution["keep_recorded"]:  # asked to follow its resolution, it did not fit there:
+                assert not fits(after.state_after(at), move)  # the correction's first misfit, where it stops
+                assert at == len(line)
+                break
             continue
         if line[at : at + 1] == (version,):
             kept.append(version)
