@@ -40,7 +40,7 @@ from api.resources.player_schemas import (
 )
 from api.resources.write_guard import Admitted, counted
 from domain.catalog import load_catalog
-from domain.words import icons_text
+from domain.names import icons_text
 from replay.game import Game
 from replay.history import SHEET_LABELS
 from replay.players import links as seats
