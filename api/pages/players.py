@@ -1,4 +1,4 @@
-"""The players' pages (docs/pages/players.md): the list of players, a player's page (their record, rating and
+"""The players' pages (docs/pages/game-list.md#players): the list of players, a player's page (their record, rating and
 rivals, drawn by player.js from the API with the tokens of the private games this browser holds), and who sat in a
 game's seats, where the game's owner links a seat to a player (seats.js)."""
 

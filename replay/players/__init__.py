@@ -1,4 +1,4 @@
-"""Players across games: a club's people, their records, ratings and rivalries (docs/architecture/players.md).
+"""Players across games: a club's people, their records, ratings and rivalries (docs/api/players.md).
 
 A player is a name within this heronlog, matched as names are compared (:func:`replay.text.name_key`). Every
 seat of every game counts for the player its name makes, unless the game's owner linked the seat to another

@@ -1,7 +1,7 @@
 """The players' projection: each game's facts and what they add to its players' counters, sort orders and ratings,
 kept on the store's views (:mod:`replay.views`) and rebuilt from the log by a command.
 
-How it is kept (docs/architecture/players.md): a write that changes what a game shows (the moment the list of games
+How it is kept (docs/api/players.md): a write that changes what a game shows (the moment the list of games
 writes its summary) or a seat's link replaces the game's facts, taking their old part away and adding the new one
 in one guarded change, so a replay of the same facts, or two processes keeping the same game at once, count once.
 Facts read from a later game or later links replace earlier ones, never the reverse. Before it answers, the

@@ -1,4 +1,4 @@
-"""Ratings: openskill's Plackett-Luce model (docs/architecture/players.md#ratings), updated once per rated game in the
+"""Ratings: openskill's Plackett-Luce model (docs/api/players.md), updated once per rated game in the
 order the games finished.
 
 A rated game is a finished public multiplayer game (not a branch, not solo): its people ranked as the rules rank
