@@ -84,7 +84,6 @@ def club(games: int, players: int, seed: int = 3) -> list[GameFacts]:
                 played=played,
                 played_on="2024-01-01T00:00:00+00:00",
                 status=status,
-                round=4 if finished else 2,
                 finished=played + 3_000_000_000 if finished else None,
                 matcha=number % 10 == 3,
                 solo="hard" if solo else None,

@@ -845,11 +845,17 @@ def _stream(store: Any) -> Iterator[GameIndexed]:
         yield from batch
 
 
-def changes_summary(before: Game, after: Game) -> bool:
-    """Whether a write changed what the read models show of a game (its status, round, winner or rules)."""
+def changes_result(before: Game, after: Game) -> bool:
+    """Whether a write changed a game's status, result or rules (what the players keep of a game)."""
     if not (before.playable and after.playable) or before.rules_version != after.rules_version:
         return True  # moved to other rules, or no states to compare (rules not replayed here)
-    if before.abandoned is not after.abandoned or before.state.round != after.state.round:
+    if before.abandoned is not after.abandoned:
         return True
     # A finished game's summary names its winner: a correction of its moves may change it.
     return bool(domain.is_over(before.state) or domain.is_over(after.state))
+
+
+def changes_summary(before: Game, after: Game) -> bool:
+    """Whether a write changed what the list of games shows of a game: its result (:func:`changes_result`) or
+    its round."""
+    return changes_result(before, after) or before.state.round != after.state.round

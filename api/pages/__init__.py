@@ -101,7 +101,7 @@ def _listed(facts: GameFacts) -> dict[str, Any]:
         "parent": {"forked": True} if facts.forked else None,
         "created_on": facts.played_on,
         "status": facts.status,
-        "round": facts.round,
+        "round": None,  # the list of games shows it; a player's facts are kept as status changes
         "winner": facts.winner,
     }
 

@@ -148,7 +148,6 @@ class PlayerGameSchema(Schema):
     title = fields.String(required=True)
     played_on = fields.String(required=True)
     status = fields.String(required=True)
-    round = fields.Integer(required=True)
     mode = fields.String(required=True)
     private = fields.Boolean(required=True)
     forked = fields.Boolean(required=True)

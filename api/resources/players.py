@@ -159,7 +159,6 @@ def game_row(facts: GameFacts, seat: int) -> dict[str, Any]:
         "title": facts.title,
         "played_on": facts.played_on,
         "status": facts.status,
-        "round": facts.round,
         "mode": facts.mode,
         "private": facts.private,
         "forked": facts.forked,

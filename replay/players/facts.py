@@ -57,7 +57,6 @@ class GameFacts:
     played: int
     played_on: str
     status: str
-    round: int
     finished: int | None
     matcha: bool
     solo: str | None
@@ -110,11 +109,9 @@ def read_facts(game: Game, links: Mapping[int, str], links_version: int) -> Game
     totals: list[int | None] = [None] * len(seats_setup)
     ranks: list[int | None] = [None] * len(seats_setup)
     automatic = [bool(seat.get("automatic")) for seat in seats_setup]
-    round_ = 0
     finished = None
     if game.playable:
         state = game.state
-        round_ = int(state.round)
         automatic = [domain.is_automatic(state, seat) for seat in range(len(seats_setup))]
         if status == FINISHED:
             for sheet in domain.score(state):
@@ -141,7 +138,6 @@ def read_facts(game: Game, links: Mapping[int, str], links_version: int) -> Game
         played=micros(game.created_on),
         played_on=game.created_on.isoformat(),
         status=status,
-        round=round_,
         finished=finished,
         matcha="matcha" in (setup.get("expansions") or ()),
         solo=setup.get("solo"),

@@ -139,9 +139,12 @@ class Projection:
 
     # --- keeping one game -----------------------------------------------------------------------------------
 
-    def keep(self, facts: GameFacts) -> bool:
+    def keep(self, facts: GameFacts, *, new: bool = False) -> bool:
         """Replace a game's facts with ``facts`` unless facts read later are kept already; whether they were.
-        Then work the ratings out again when a rated game changed."""
+        Then work the ratings out again when a rated game changed. ``new``: a game just created, whose facts
+        are kept in one change when none are (else as any other's)."""
+        if new and self._keep_new(facts):
+            return True
         for _ in range(ATTEMPTS):
             keys = self.keys()
             game = UUID(facts.game_id).hex
@@ -173,6 +176,25 @@ class Projection:
                 return True
         logger.warning("the players' facts of game %s were changed by others meanwhile: left", facts.game_id)
         return False
+
+    def _keep_new(self, facts: GameFacts) -> bool:
+        keys = self.keys()
+        game = UUID(facts.game_id).hex
+        change = Change()
+        change.guard(META, "current", keys.generation)
+        change.guard(keys.stamps, game, None)
+        _part(change, keys, facts, 1)
+        change.hset(keys.games, game, facts.to_json())
+        change.hset(keys.stamps, game, f"{facts.version} {facts.links}")
+        entry = _rated_entry(facts)
+        if entry is not None:  # an import of a finished game
+            change.hmin(keys.state, "dirty", entry[0])
+            change.hincr(keys.state, "revision", 1)
+        if not self.views.apply(change):
+            return False
+        if entry is not None:
+            self.settle()
+        return True
 
     def facts(self, game_ids: Iterable[UUID]) -> dict[UUID, GameFacts]:
         """The kept facts of some games (those it has)."""

@@ -21,7 +21,7 @@ from replay import access as grants
 from replay.access import Forbidden, Grant
 from replay.errors import GameCorrupt, GameNotFound, ReplayError, StaleVersion
 from replay.game import Game
-from replay.index import batches, changes_summary
+from replay.index import batches, changes_result
 from replay.players import links as seats
 from replay.players import references
 from replay.players.facts import GameFacts, read_facts
@@ -95,12 +95,16 @@ class Players:
         return store.last_version(game_id), store.last_version(seats.stream_id(game_id))
 
     def after_write(self, before: Game | None, after: Game) -> None:
-        """After a write: keep the game's facts when it changed what they say (as the list of games keeps its
-        summary). The write is stored already: a failure here is logged (the projection is put right by the
-        game's next write, or by ``heronlog players rebuild``), never the write's answer."""
-        if before is not None and not changes_summary(before, after):
+        """After a write: keep the game's facts when it changed its status, result or rules (a new game's at
+        once: nothing is linked in it yet). The write is stored already: a failure here is logged (the next read
+        takes a game it lacks from the index; ``heronlog players rebuild`` puts anything right), never the
+        write's answer."""
+        if before is not None and not changes_result(before, after):
             return
         try:
+            if before is None:
+                self.projection.keep(read_facts(after, {}, 0), new=True)
+                return
             facts = self.facts_of(after.id, after)
             if facts is not None:
                 self.projection.keep(facts)

@@ -147,7 +147,7 @@ function renderGroups(player) {
 }
 
 function gameRow(game) {
-  const status = game.status === "in progress" ? `in progress, round ${game.round}` : game.status;
+  const status = game.status;
   return h(
     "tr",
     {},

@@ -52,7 +52,6 @@ def finished(
         played=when,
         played_on="2024-01-01T00:00:00+00:00",
         status=status,
-        round=4 if status == "finished" else 2,
         finished=(finished_at if finished_at is not None else when + 3_600_000_000)
         if status == "finished"
         else None,
