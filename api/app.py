@@ -109,13 +109,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )  # first of the request hooks: every answer gets its request id, log and count
     metrics.memory_source = lambda: _cache_stats(app)
 
-    from api.resources import analysis, annotations, games, problems, scoring, stream
+    from api.resources import analysis, annotations, games, players, problems, scoring, stream
 
     api.register_blueprint(games.blp)
     api.register_blueprint(stream.blp)
     api.register_blueprint(annotations.blp)
     api.register_blueprint(scoring.blp)
     api.register_blueprint(problems.blp)
+    api.register_blueprint(players.blp)
     api.register_blueprint(analysis.blp)
     analysis.install(app)
     _add_docs_assets(app)
@@ -131,8 +132,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     # The web pages: templates and static modules over the JSON API above.
     from api.pages import bp as pages
+    from api.pages.players import bp as player_pages
 
     app.register_blueprint(pages)
+    app.register_blueprint(player_pages)
 
     token = observability.metrics_token(app)
 

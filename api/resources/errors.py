@@ -36,6 +36,7 @@ STATUS: Mapping[str, int] = {
     "not_found": 404,
     "game_not_found": 404,
     "annotation_not_found": 404,
+    "player_not_found": 404,
     "unknown_version": 404,
     "method_not_allowed": 405,
     # 412: the write named a version (If-Match or expected_version) that is no longer the game's (RFC 9110)
@@ -45,6 +46,7 @@ STATUS: Mapping[str, int] = {
     "nothing_to_redo": 409,
     "game_closed": 409,
     "token_superseded": 409,  # a retried seat-token issuance whose token was replaced or withdrawn since
+    "player_already_seated": 409,  # a link that would seat one player in two seats of a game
     "game_unfinished": 409,  # an export that needs a finished game (the BG Stats link): finish the game first
     "analysis_running": 409,  # an analysis of another version of the game is under way: one at a time per game
     "nothing_to_analyse": 409,  # no move of the game was chosen by a player yet
@@ -96,6 +98,8 @@ TITLES: Mapping[str, str] = {
     "not_found": "Not found",
     "game_not_found": "No such game",
     "annotation_not_found": "No such annotation",
+    "player_not_found": "No such player",
+    "player_already_seated": "The player sits in another seat of this game",
     "unknown_version": "No such version",
     "method_not_allowed": "Method not allowed",
     "stale_version": "The game has moved on",

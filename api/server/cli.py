@@ -14,6 +14,7 @@ import os
 import socket
 import sqlite3
 import sys
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -550,6 +551,28 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _players(args: argparse.Namespace) -> int:
+    """Rebuild the players' projection from the log (the one in use answers meanwhile)."""
+    from replay.players.rebuild import reader
+
+    store = _store(args)
+    log = open_log(store, CACHE_MB="0")  # each game is read once: nothing to keep warm
+    started = time.monotonic()
+
+    def progress(done: int) -> None:
+        if done % 1000 == 0:
+            say(f"{done:,} games read", games=done)
+
+    try:
+        games = log.players.rebuild(progress, reader(store, args.jobs) if args.jobs > 1 else None)
+    finally:
+        log.close()
+    print(
+        f"rebuilt the players of {store.describe()} from {_count(games, 'game')} in {time.monotonic() - started:.1f} s"
+    )
+    return 0
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
@@ -816,6 +839,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _store_options(verify)
     verify.set_defaults(handler=_verify)
+
+    players = commands.add_parser(
+        "players",
+        help="rebuild the players (records, ratings, head to head) from the log",
+        description="Rebuild the players' projection from every game of the store and its seats' links, beside "
+        "the one in use (which answers meanwhile), then put it in use.",
+    )
+    players.add_argument("action", choices=["rebuild"], help="what to do: rebuild")
+    players.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes that read the games (default: one per core; 1 reads them one after another)",
+    )
+    _store_options(players)
+    players.set_defaults(handler=_players)
 
     backup = commands.add_parser(
         "backup",
