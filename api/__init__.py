@@ -1,5 +1,19 @@
-"""heronlog's HTTP layer: the Flask application factory, the JSON API and the web pages."""
+"""heronlog's HTTP layer: the Flask application factory, the JSON API and the web pages. ``create_app`` is imported
+on first use, so that ``heronlog serve`` can make the process cooperative (api.server.launch) before the app loads."""
 
-from api.app import create_app
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from api.app import create_app
 
 __all__ = ["create_app"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "create_app":
+        from api.app import create_app
+
+        return create_app
+    raise AttributeError(f"module 'api' has no attribute {name!r}")

@@ -39,14 +39,18 @@ from domain.game import (
     new_game,
     score_sheet,
 )
+from domain.kinds.base import reseated
 from domain.layout import first_game_layout, lay_out, layout_of, setup_dealt
 from domain.matcha.expansion import EXPANSIONS
+from domain.names import seat_text
 from domain.scoring import ScoreSheet, score
 from domain.serial import prompt_of, state_from_dict, state_to_dict
+from domain.setup_choices import setup_choices
 from domain.setup_form import setup_form
 from domain.solo.game import RIVAL_NAME, is_automatic
 from domain.state import GameState
-from domain.words import board_parts, part_text, prompt_help, prompt_text, seat_text
+from domain.table import choice
+from domain.words import board_parts, part_text, prompt_help, prompt_text
 
 __all__ = [
     "EXPANSIONS",
@@ -70,6 +74,7 @@ __all__ = [
     "board_parts",
     "catalog_of",
     "check_catalog",
+    "choice",
     "coordinates",
     "describe",
     "expansions_of",
@@ -85,10 +90,12 @@ __all__ = [
     "prompt_help",
     "prompt_of",
     "prompt_text",
+    "reseated",
     "resolve_chance",
     "score",
     "score_sheet",
     "seat_text",
+    "setup_choices",
     "setup_dealt",
     "setup_form",
     "state_from_dict",

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from domain.describe import describe
-from domain.engine import apply, is_over, legal_moves, resolve_chance
+from domain.engine import apply, is_over, legal, resolve_chance
 from domain.game import RULES_VERSION, new_game
+from domain.kinds import Move, parse
 from domain.scoring import score
 from domain.setup import parse_players
 from domain.state import GameState
@@ -16,8 +16,8 @@ from domain.vocabulary import Phase
 NAMES = ("Ana", "Bo", "Cy", "Di")
 
 
-def _choose(rng: random.Random, moves: list[dict[str, Any]]) -> dict[str, Any]:
-    acting = [move for move in moves if move["kind"] not in ("done", "convert")]
+def _choose(rng: random.Random, moves: list[Move]) -> Move:
+    acting = [move for move in moves if move.acting]
     return rng.choice(acting if acting and rng.random() < 0.85 else moves)
 
 
@@ -63,7 +63,7 @@ def demo(players: int = 4, seed: int = 1, solo: str | None = None, expansions: t
     lines = [f"{title}: a seeded demo game, {what}, seed {seed} (rules {RULES_VERSION})"]
     sections: list[str] = []
 
-    def log(state: GameState, move: dict[str, Any]) -> GameState:
+    def log(state: GameState, move: Move) -> GameState:
         heading = "Setup" if state.phase is Phase.SETUP else f"Round {state.round}"
         if not sections or sections[-1] != heading:
             sections.append(heading)
@@ -74,12 +74,12 @@ def demo(players: int = 4, seed: int = 1, solo: str | None = None, expansions: t
 
     def chance(state: GameState) -> GameState:
         for move in resolve_chance(state).chance:
-            state = log(state, move)
+            state = log(state, parse(move))
         return state
 
     state = chance(new_game(names, seed=seed, draw=False, solo=solo, expansions=expansions))
     while not is_over(state):
-        state = chance(log(state, _choose(rng, legal_moves(state))))
+        state = chance(log(state, _choose(rng, legal(state))))
     lines += ["", "Final score sheet (ties go to the player higher on the turn-order track)", ""]
     lines += ["  " + row for row in score_table(state)]
     return "\n".join(lines) + "\n"

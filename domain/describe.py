@@ -15,34 +15,29 @@ The words for things and questions (places, piles, icons, seats, the pending pro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from domain.areas import courtier
-from domain.areas.castle import dark_action, dealt_again_by
 from domain.effects import WORKER_ACTIONS, futile, remaining, why_futile, why_no_action
 from domain.engine import Trace, apply, play
-from domain.matcha import tea_garden
-from domain.moves import CONVERT
+from domain.errors import InvalidMove
+from domain.kinds import Move, parse
+from domain.names import cost_text, icons_text, source_text
 from domain.prompts import (
-    KIND,
-    CheckCastle,
     CourtierAction,
     DaimyoSpot,
-    DealCard,
     DomainRow,
     GardenerAction,
     GeishaAction,
-    HimejiCard,
     Menu,
     Option,
     Pot,
     WarriorAction,
 )
-from domain.resources import FIELD, affordable, conversions, convert, cost_text
-from domain.state import GameState, Player, bridge_index
-from domain.turn import reference
-from domain.vocabulary import Colour, Icon, IconKind, Phase, space_text
-from domain.words import QUESTIONS, die_tile_text, icons_text, pool_text, source_text, target_text
+from domain.resources import affordable, conversions, convert
+from domain.state import GameState, Player
+from domain.table import GameTable
+from domain.vocabulary import Icon, IconKind, Phase
 
 
 def _coins(delta: int) -> str:
@@ -53,22 +48,39 @@ def _coins(delta: int) -> str:
     return ""
 
 
-def describe(state: GameState, move: dict[str, Any]) -> str:
-    """One line for the log; `state` is the state before the move. In a solo game the line ends with what the
-    rival did because of the move, if anything (its turn, its end of round: ``solo.notes``)."""
-    text = _with_what_it_did(state, move)
+def _typed(move: Move | Mapping[str, Any]) -> Move | None:
+    """The typed move (None for a malformed one: words must never break recording)."""
+    if isinstance(move, Move):
+        return move
+    try:
+        return parse(move)
+    except InvalidMove:
+        return None
+
+
+def describe(state: GameState, move: Move | Mapping[str, Any]) -> str:
+    """One line for the log; `state` is the state before the move (its JSON form, or its typed value). In a
+    solo game the line ends with what the rival did because of the move, if anything (its turn, its end of
+    round: ``solo.notes``)."""
+    typed = _typed(move)
+    if typed is None:
+        seat = move.get("seat") if isinstance(move, Mapping) else None
+        players = state.players
+        who = players[seat].name if isinstance(seat, int) and 0 <= seat < len(players) else "Chance"
+        return f"{who}: {move.get('kind') if isinstance(move, Mapping) else move}"
+    text = _with_what_it_did(state, typed)
     if state.solo is None:
         return text
-    done = rival_notes(state, move)
+    done = rival_notes(state, typed)
     if not done:
         return text
     rival = state.players[state.solo.rival].name
-    if move.get("kind") == "solo_card":
+    if typed.rival_plays:
         return f"{rival} (automatic) " + "; ".join(done)
     return f"{text}; then {rival} (automatic): " + "; ".join(done)
 
 
-def rival_notes(state: GameState, move: dict[str, Any]) -> tuple[str, ...]:
+def rival_notes(state: GameState, move: Move) -> tuple[str, ...]:
     """What the solo rival did because of `move` (and the automatic steps after it, up to the next prompt)."""
     assert state.solo is not None
     after = apply(state, move, check=False, draw=False).solo
@@ -100,22 +112,22 @@ def _listed(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _traced(state: GameState, move: dict[str, Any]) -> tuple[GameState, Trace] | None:
+def _traced(state: GameState, move: Move) -> tuple[GameState, Trace] | None:
     """The state after the move and the automatic steps it ran through; None for a move that does not apply
     here (the log of a move is written after it was judged legal: this is only a safeguard)."""
     trace: Trace = []
     try:
-        return play(state, dict(move), trace), trace
+        return play(state, move, trace), trace
     except Exception:  # words must never break recording: the plain sentence is said then
         return None
 
 
-def _with_what_it_did(state: GameState, move: dict[str, Any]) -> str:
+def _with_what_it_did(state: GameState, move: Move) -> str:
     """The move's sentence (said on the state its conversions leave, for a move listed with them, and saying
     them first), the end of a round named, then what it did and why a question was never asked."""
-    seat = move.get("seat")
-    plain = {name: value for name, value in move.items() if name != CONVERT}
-    conversions_made = move.get(CONVERT) if isinstance(move.get(CONVERT), list) else []
+    seat = move.seat
+    plain = move.converting(()) if move.convert else move
+    conversions_made: list[Any] = list(move.convert)
     converted = state
     if isinstance(seat, int) and 0 <= seat < len(state.players) and conversions_made:
         try:
@@ -123,7 +135,7 @@ def _with_what_it_did(state: GameState, move: dict[str, Any]) -> str:
                 converted = convert(converted, seat, str(to))
         except (KeyError, ValueError):
             converted, conversions_made = state, []
-    text = _describe(converted, plain)
+    text = plain.said(GameTable(converted))
     if conversions_made and isinstance(seat, int):
         who = state.players[seat].name
         rest = text[len(who) + 1 :] if text.startswith(f"{who} ") else text
@@ -153,12 +165,14 @@ def _conversion_words(state: GameState, made: list[Any]) -> str:
     return "converts " + _listed(parts)
 
 
-def payment_text(state: GameState, move: dict[str, Any]) -> str:
+def payment_text(state: GameState, move: Move | Mapping[str, Any]) -> str:
     """How a move listed with seal conversions (``convert``, rules 0.3.0) is paid, in words: "pay 2 coins + 1
     seal" (what the player holds of the resource, all of it, and the seals converted for the rest); "" for a move
     without conversions."""
-    made = move.get(CONVERT)
-    seat = move.get("seat")
+    typed = _typed(move)
+    if typed is None:
+        return ""
+    made, seat = list(typed.convert), typed.seat
     if not made or not isinstance(seat, int) or not 0 <= seat < len(state.players):
         return ""
     player = state.players[seat]
@@ -176,66 +190,6 @@ def payment_text(state: GameState, move: dict[str, Any]) -> str:
 
 _HELD = {"coin": "coins", "whisk": "whisks"}
 """The Player field of what a conversion buys, where it is not the same word."""
-
-
-def _stated(state: GameState, move: dict[str, Any]) -> tuple[dict[str, int], bool]:
-    """What the move's own words already say it changed (so the rest is said after them), and whether they say
-    every gain (a chosen entry of plain gains, a favour spot)."""
-    kind = move.get("kind")
-    seat = move["seat"]
-    stated: dict[str, int] = {}
-    complete = False
-    frame = state.stack[-1] if state.stack else None
-    if kind == "place_die" and state.held is not None:
-        stated["coins"] = state.held.value - reference(state, move["space"])
-    elif kind == "choose" and isinstance(frame, Menu):
-        option = next((o for o in frame.options if o.id == move["option"]), None)
-        if option is not None:
-            for resource, amount in option.cost:
-                stated[FIELD[resource]] = stated.get(FIELD[resource], 0) - amount
-            complete = all(icon.kind.value in _GAIN_KINDS for icon in option.icons)
-            if not complete and any(icon.kind.value in _GAIN_KINDS for icon in option.icons):
-                stated["listed"] = 1  # its words name some gains: the rest is said as the whole
-    elif kind in ("audience", "send_geisha"):
-        stated["coins"] = -2
-    elif kind == "warrior":
-        stated["iron"] = -state.catalog.yard(move["yard"]).iron
-    elif kind == "gardener":
-        slot = next((s for s in state.board.gardens if s.id == move["garden"]), None)
-        if slot is not None and slot.card is not None:
-            stated["food"] = -state.catalog.gardens[slot.card].food
-    elif kind == "ascend":
-        stated["pearl"] = -_ascent_pearl(state, move)
-    elif kind == "advance_geisha":
-        stated["whisks"] = -_geisha_whisks(state, move)
-    elif kind == "milestone" and move.get("pay"):
-        stated["seals"] = -state.catalog.milestones.get(state.players[seat].pot + 1, 0)
-    elif kind == "resources":
-        stated = {name: move[name] for name in ("food", "iron", "pearl")}
-        complete = True
-    elif kind == "daimyo_spot":
-        complete = True
-    elif kind == "convert":
-        return {}, True
-    return stated, complete
-
-
-_GAIN_KINDS = frozenset({"coin", "seal", "food", "iron", "pearl", "cp", "whisk"})
-
-
-def _ascent_pearl(state: GameState, move: dict[str, Any]) -> int:
-    found = [p for f, t, p in courtier.ascents(state, move["seat"]) if f == move["from"] and t == move["to"]]
-    return found[0] if found else 0
-
-
-def _geisha_whisks(state: GameState, move: dict[str, Any]) -> int:
-    frame = state.stack[-1] if state.stack else None
-    free = isinstance(frame, GeishaAction) and frame.free_step
-    if free:
-        return 0
-    steps = tea_garden.steps_from(state, move["from"]).get(move["to"])
-    spec = state.catalog.matcha
-    return spec.whisks_per_steps.get(steps, 0) if spec is not None and steps else 0
 
 
 def _sources(trace: Trace, seat: int) -> list[str]:
@@ -267,16 +221,17 @@ _GIVERS = {"lantern": "the Lantern Reward", "well": "the Well"}
 """Lists of gains named in the log by what they are, when they resolve themselves."""
 
 
-def _what_it_did(state: GameState, move: dict[str, Any], after: GameState, trace: Trace) -> str:
+def _what_it_did(state: GameState, move: Move, after: GameState, trace: Trace) -> str:
     """ "; with the Lantern Reward: gains 1 pearl and 1 coin; Passage of Time 4 → 7, past the milestone of space 6
     (1 seal)": what the move changed for its player beyond what its own words say."""
-    seat = move["seat"]
+    seat = move.seat
+    assert seat is not None
     before, now = state.players[seat], after.players[seat]
-    if move.get("kind") == "convert":
-        return ""  # its words say it all
-    stated, complete = _stated(state, move)
+    if move.says_all:
+        return ""
+    stated, complete = move.stated(GameTable(state))
     milestones = _milestones(state, before, now)
-    paid_at_milestones = sum(cost for _, cost in milestones) if move.get("kind") != "milestone" else 0
+    paid_at_milestones = sum(cost for _, cost in milestones) if not move.pays_milestone else 0
     gains: list[str] = []
     pays: list[str] = []
     lost: list[str] = []
@@ -298,13 +253,13 @@ def _what_it_did(state: GameState, move: dict[str, Any], after: GameState, trace
         parts.append(f"pays {_listed(pays)}")
     if lost:
         parts.append(f"{_listed(lost)} lost over the cap (R-R01, R-R03)")
-    if now.pot != before.pot and move.get("kind") != "milestone":
+    if now.pot != before.pot and not move.pays_milestone:
         passed = "".join(
             f", past the milestone of space {space} ({_amount(cost, 'seal', 'seals')})"
             for space, cost in milestones
         )
         parts.append(f"Passage of Time {before.pot} → {now.pot}{passed}")
-    elif move.get("kind") == "milestone" and now.pot != before.pot:
+    elif move.pays_milestone and now.pot != before.pot:
         parts.append(f"Passage of Time {before.pot} → {now.pot}")
     if not parts:
         return ""
@@ -388,134 +343,4 @@ def _takes_free(state: GameState, frame: Menu, left: list[Option]) -> bool:
         all(not option.cost for option in left)
         and all(not any(icon.kind in WORKER_ACTIONS for icon in option.icons) for option in left)
         and not any(futile(state, frame.seat, option) for option in left)
-    )
-
-
-def _describe(state: GameState, move: dict[str, Any]) -> str:
-    kind = move.get("kind")
-    seat = move.get("seat")
-    who = state.players[seat].name if isinstance(seat, int) and 0 <= seat < len(state.players) else "Chance"
-    frame = state.stack[-1] if state.stack else None
-    if kind == "take_die":
-        bridge = state.board.bridges[bridge_index(state, move["bridge"])]
-        value = bridge.left if move["end"] == "left" else bridge.right
-        if value is None:
-            value = bridge.right if move["end"] == "left" else bridge.left
-        lantern = " (lantern end)" if move["end"] == "left" else ""
-        return f"{who} takes the {move['bridge']} {value} from the {move['end']} end{lantern}"
-    if kind == "place_die":
-        held = state.held
-        if held is None:
-            return f"{who} places a die on {space_text(move['space'])}"
-        delta = held.value - reference(state, move["space"])
-        return f"{who} places the {held.colour} {held.value} on {space_text(move['space'])}{_coins(delta)}"
-    if kind == "choose" and isinstance(frame, Menu):
-        option = next((o for o in frame.options if o.id == move["option"]), None)
-        if option is None:
-            return f"{who} chooses {move['option']}"
-        cost = f"pays {cost_text(option.cost)} for " if option.cost else "takes "
-        return f"{who} {cost}{icons_text(option.icons)} ({source_text(frame.title, option.id)})"
-    if kind == "rest" and isinstance(frame, Menu):
-        return f"{who} takes the rest of {source_text(frame.title)} in the usual order"
-    if kind == "done" and isinstance(frame, HimejiCard):
-        return f"{who} declines the card of path space 1"
-    if kind == "done":
-        title = (
-            source_text(frame.title)
-            if isinstance(frame, Menu)
-            else QUESTIONS.get(KIND[type(frame)], KIND[type(frame)].replace("_", " "))
-            if frame
-            else "the prompt"
-        )
-        return f"{who} declines the rest ({title})"
-    if kind == "audience":
-        return f"{who} sends a courtier to the Gate for 2 coins"
-    if kind == "ascend":
-        pearl = _ascent_pearl(state, move) if isinstance(seat, int) else 0
-        paid = f" for {pearl} pearl" if pearl else ""
-        return f"{who}'s courtier climbs from {space_text(move['from'])} to {space_text(move['to'])}{paid}"
-    if kind == "warrior":
-        spec = state.catalog.yard(move["yard"])
-        return f"{who} sends a warrior to {move['yard'].replace('_', ' ')} for {spec.iron} iron"
-    if kind == "gardener":
-        slot = next(s for s in state.board.gardens if s.id == move["garden"])
-        food = state.catalog.gardens[slot.card].food if slot.card else 0
-        garden = move["garden"].replace("_", " ")
-        return f"{who} sends a gardener to the {garden} garden ({slot.card}) for {food} food"
-    if kind == "domain_row":
-        return f"{who} activates the {move['row']} row of their Domain"
-    if kind == "resources":
-        gained = ", ".join(f"{move[r]} {r}" for r in ("food", "iron", "pearl") if move[r])
-        return f"{who} gains {gained or 'nothing'}"
-    if kind == "milestone":
-        space = state.players[seat].pot + 1 if isinstance(seat, int) else 0
-        if move["pay"]:
-            seals = state.catalog.milestones.get(space, 0)
-            return f"{who} pays {_amount(seals, 'seal', 'seals')} to pass the milestone of space {space}"
-        return f"{who} stops before the milestone of space {space}"
-    if kind == "daimyo_spot":
-        card = state.board.daimyo.card
-        icons = state.catalog.daimyo[card][move["spot"]] if card else ()
-        return f"{who}'s courtier takes favour spot {move['spot'] + 1} of the Daimyo ({icons_text(icons)})"
-    if kind == "choose_start":
-        pair = next((p for p in state.board.offer if p.resource == move["resource"]), None)
-        action = pair.action if pair else "?"
-        token = f" with ceremony token {pair.token}" if pair and pair.token else ""
-        return f"{who} chooses the starting pair {move['resource']} + {action}{token}"
-    if kind == "send_geisha":
-        return f"{who} sends a geisha to the Tea Garden entrance for 2 coins"
-    if kind == "advance_geisha":
-        whisks = _geisha_whisks(state, move) if isinstance(seat, int) else 0
-        paid = f" for {whisks} whisks" if whisks else ""
-        return f"{who}'s geisha goes from {space_text(move['from'])} to {space_text(move['to'])}{paid}"
-    if kind == "himeji_card":
-        return f"{who} chooses the {move['deck'].capitalize()} card"
-    if kind == "convert":
-        price = 1 if move["to"] == "coin" else 2
-        return f"{who} converts {price} seal{'s' * (price > 1)} into 1 {move['to']}"
-    if kind == "reveal":
-        where = target_text(state, frame.target) if isinstance(frame, DealCard) else "the table"
-        return f"Chance: {pool_text(move['pool'])} {move['card']} is revealed for {where}{_redeal_words(state, move)}"
-    if kind == "die_tile":
-        return (
-            f"Chance: a {move['colour']} die tile is drawn for {die_tile_text(state, Colour(move['colour']))}"
-        )
-    if kind == "well_tile":
-        tile = state.catalog.die_tiles.get(move["tile"])
-        reward = icons_text(tile.reward) if tile else "?"
-        return f"Chance: die tile {move['tile']} ({reward}) is laid at the Well"
-    if kind == "roll":
-        new_round = f" for round {state.round + 1}" if state.phase is Phase.END_OF_ROUND else ""
-        return f"Chance: the {move['bridge']} dice roll {', '.join(map(str, move['dice']))}{new_round}"
-    if kind == "stack_order":
-        names = ", ".join(state.players[s].name for s in move["order"] if 0 <= s < len(state.players))
-        return f"Chance: the influence stack, top first (turn order): {names}"
-    if kind == "solo_card":
-        return f"Chance: the solo card {move['card']} is revealed"
-    if kind == "rival_garden":
-        return f"{who} chooses the {move['garden'].replace('_', ' ')} garden for the rival's gardener (a tie)"
-    if kind == "rival_room":
-        return f"{who} chooses {space_text(move['room'])} for the rival's courtier"
-    if kind == "choose_start_cards":
-        return (
-            f"{who} chooses the starting cards {move['resource']} + {move['action']} "
-            f"and ceremony token {move['token']}"
-        )
-    if kind == "rival_geisha":
-        return f"{who} advances a geisha of the rival from {space_text(move['from'])} to {space_text(move['to'])}"
-    if kind == "rival_discard":
-        return f"{who} chooses the {move['deck'].capitalize()} deck to discard from, for the rival's geisha"
-    return f"{who}: {kind}"
-
-
-def _redeal_words(state: GameState, move: dict[str, Any]) -> str:
-    """After the last card of the castle's deal: why the castle is dealt again, if it is (R-S03), else ""."""
-    if len(state.stack) < 2 or not isinstance(state.stack[-2], CheckCastle):
-        return ""
-    if not dealt_again_by(state, move["card"]):
-        return ""
-    dark = dark_action(state.catalog.cards[move["card"]])
-    return (
-        f"; all {len(state.board.rooms)} castle cards show the same dark-background action "
-        f"({icons_text(dark)}): they go back into their decks, shuffled, and the castle is dealt again (R-S03)"
     )

@@ -5,17 +5,18 @@ Components are data: a card's effects are icons in a small vocabulary, so adding
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.areas import courtier, gardens, yards
 from domain.areas.castle import light_menu, tile_menu
 from domain.areas.lantern import lantern_items, lantern_menu
 from domain.areas.passage_of_time import milestone_reachable
 from domain.areas.well import well_menu
+from domain.kinds.actions import ChooseMove, DoneMove, RestMove
+from domain.kinds.base import Move
 from domain.matcha import expansion as matcha
 from domain.matcha import tea_garden
 from domain.matcha.ceremony import DISTINCT_LIGHT
 from domain.matcha.tea_garden import lily_icons
+from domain.names import cost_text
 from domain.prompts import (
     AnyRes,
     CourtierAction,
@@ -30,7 +31,7 @@ from domain.prompts import (
     WarriorAction,
     bundle,
 )
-from domain.resources import affordable, can_pay, caps, convert, cost_text, gain_icon, pay, paying_conversions
+from domain.resources import affordable, can_pay, caps, convert, gain_icon, pay, paying_conversions
 from domain.state import GameState, pop, replace, replace_in, swap_top, with_player
 from domain.vocabulary import GAINS, Icon, IconKind
 
@@ -210,17 +211,21 @@ def why_no_action(state: GameState, seat: int, kind: IconKind) -> tuple[str, str
     if kind is IconKind.COURTIER:
         if _can_act(state, seat, Icon(kind)):
             return None
+        catalog = state.catalog
         return (
-            f"neither the Gate (2 coins) nor a climb (2 pearl a floor): they hold {_coins(player.coins)}, "
-            f"{player.pearl} pearl",
+            f"neither the Gate ({cost_text(catalog.audience_cost)}) nor a climb ({catalog.ascent_pearl.get(1)} "
+            f"pearl a floor): they hold {_coins(player.coins)}, {player.pearl} pearl",
             "R-CA01",
         )
     if kind is IconKind.GEISHA:
         if _can_act(state, seat, Icon(kind)):
             return None
+        spec = state.catalog.matcha
+        entrance = cost_text(spec.entrance_cost) if spec is not None else ""
+        step = spec.whisks_per_steps.get(1) if spec is not None else None
         return (
-            f"neither the entrance (2 coins) nor a step (2 whisks): they hold {_coins(player.coins)}, "
-            f"{player.whisks} whisk{'s' * (player.whisks != 1)}",
+            f"neither the entrance ({entrance or 'free'}) nor a step ({step} whisks): they hold "
+            f"{_coins(player.coins)}, {player.whisks} whisk{'s' * (player.whisks != 1)}",
             "R-M06",
         )
     return None
@@ -330,33 +335,32 @@ def menu_auto(state: GameState, frame: Menu) -> GameState:
     return pop(state)
 
 
-def menu_moves(state: GameState, frame: Menu) -> list[dict[str, Any]]:
+def menu_moves(state: GameState, frame: Menu) -> list[Move]:
     seat = frame.seat
     player = state.players[seat]
     left = remaining(frame)
-    moves: list[dict[str, Any]] = [
-        {"kind": "choose", "seat": seat, "option": option.id}
+    moves: list[Move] = [
+        ChooseMove(seat, option.id)
         for option in left
         if can_pay(player, option.cost) and (frame.mandatory or not futile(state, seat, option))
     ]
     if frame.mandatory:
         if len(left) > 1:
-            moves.append({"kind": "rest", "seat": seat})
+            moves.append(RestMove(seat))
     else:
-        moves.append({"kind": "done", "seat": seat})
+        moves.append(DoneMove(seat))
     return moves
 
 
-def menu_play(state: GameState, frame: Menu, move: dict[str, Any]) -> GameState:
+def menu_play(state: GameState, frame: Menu, move: ChooseMove | RestMove | DoneMove) -> GameState:
     seat = frame.seat
-    kind = move["kind"]
-    if kind == "done":
+    if isinstance(move, DoneMove):
         return pop(state)
     left = remaining(frame)
-    if kind == "rest":
+    if isinstance(move, RestMove):
         ordered = default_order(state, seat, left)
         return swap_top(state, Seq(seat, tuple(icon for option in ordered for icon in option.icons)))
-    option = next(option for option in left if option.id == move["option"])
+    option = next(option for option in left if option.id == move.option)
     if option.cost:
         state = with_player(state, seat, pay(state.players[seat], option.cost))
     picks = frame.picks - 1

@@ -25,8 +25,38 @@ from domain.chance import Draws, rng_for
 from domain.effects import futile, menu_auto, menu_moves, menu_play, menu_waiting, run_seq, why_futile
 from domain.end_of_round import begin_round_auto, clear_dice_auto, end_of_round_auto, next_round_auto
 from domain.errors import DomainError, GameOver, IllegalMove, InvalidMove, NotYourTurn
+from domain.kinds import CONVERT, KINDS, Move, parse
+from domain.kinds.action_spaces import PlaceDieMove
+from domain.kinds.actions import ChooseMove, DoneMove, RestMove
+from domain.kinds.bridges import RollMove, TakeDieMove
+from domain.kinds.courtier import (
+    AscendMove,
+    AudienceMove,
+    DaimyoSpotMove,
+    audience_cost,
+)
+from domain.kinds.gardener import GardenerMove
+from domain.kinds.matcha import (
+    AdvanceGeishaMove,
+    HimejiCardMove,
+    SendGeishaMove,
+    entrance_cost,
+)
+from domain.kinds.passage_of_time import MilestoneMove
+from domain.kinds.personal_domain import DomainRowMove
+from domain.kinds.resources import ConvertMove, ResourcesMove
+from domain.kinds.setup import (
+    ChooseStartMove,
+    DieTileMove,
+    RevealMove,
+    StackOrderMove,
+    WellTileMove,
+)
+from domain.kinds.solo import RivalGardenMove, RivalRoomMove, SoloCardMove
+from domain.kinds.tokugawa import ChooseStartCardsMove, RivalDiscardMove, RivalGeishaMove
+from domain.kinds.warrior import WarriorMove
 from domain.matcha import ceremony, himeji, tea_garden
-from domain.moves import CHANCE_KINDS, CONVERT, normalize
+from domain.names import cost_text, pool_text, seat_text, source_text, target_text
 from domain.prompts import (
     CHANCE_FRAMES,
     KIND,
@@ -72,6 +102,7 @@ from domain.prompts import (
     seat_of,
 )
 from domain.resources import (
+    active_seat,
     any_res_auto,
     any_res_moves,
     any_res_play,
@@ -80,7 +111,6 @@ from domain.resources import (
     conversions,
     conversions_allowed,
     convert,
-    cost_text,
     could_pay,
     paying_conversions,
 )
@@ -112,9 +142,9 @@ from domain.turn import (
     why_not_place,
 )
 from domain.vocabulary import Mode, Phase, a, space_text
-from domain.words import pool_text, prompt_text, seat_text, source_text, target_text
+from domain.words import prompt_text
 
-Moves = list[dict[str, Any]]
+Moves = list[Move]
 
 
 def _never(state: GameState, frame: Any) -> bool:
@@ -132,12 +162,13 @@ class Handler:
     waiting: Callable[[GameState, Any], bool]
     auto: Callable[[GameState, Any], GameState] | None = None
     moves: Callable[[GameState, Any], Moves] | None = None
-    play: Callable[[GameState, Any, dict[str, Any]], GameState] | None = None
-    kinds: frozenset[str] = frozenset()
+    play: Callable[[GameState, Any, Any], GameState] | None = None
+    kinds: tuple[type[Move], ...] = ()
+    """The move kinds that answer the frame."""
     rule: str | None = None
-    draw: Callable[[GameState, Any, Draws], dict[str, Any]] | None = None
-    valid: Callable[[GameState, Any, dict[str, Any]], bool] | None = None
-    explain: Callable[[GameState, Any, dict[str, Any]], DomainError | None] | None = None
+    draw: Callable[[GameState, Any, Draws], Move] | None = None
+    valid: Callable[[GameState, Any, Any], bool] | None = None
+    explain: Callable[[GameState, Any, Any], DomainError | None] | None = None
 
 
 def _close(state: GameState, frame: Any) -> GameState:
@@ -157,32 +188,31 @@ def _player_takes(state: GameState, frame: TakeDie) -> bool:
 # --- explanations: the best error for a move that is not legal -
 
 
-def _explain_take(state: GameState, frame: TakeDie, move: dict[str, Any]) -> DomainError | None:
+def _explain_take(state: GameState, frame: TakeDie, move: TakeDieMove) -> DomainError | None:
     colours = [bridge.colour.value for bridge in state.board.bridges]
-    if move["bridge"] not in colours:
-        return InvalidMove(f"unknown bridge {move['bridge']!r}", details={"bridges": colours})
-    if move["end"] not in bridges.ENDS:
-        return InvalidMove("end is left or right", details={"end": move["end"]})
+    if move.bridge not in colours:
+        return InvalidMove(f"unknown bridge {move.bridge!r}", details={"bridges": colours})
+    if move.end not in bridges.ENDS:
+        return InvalidMove("end is left or right", details={"end": move.end})
     return IllegalMove(
-        f"there is no die at the {move['end']} end of the {move['bridge']} bridge; "
-        "middle dice cannot be taken",
+        f"there is no die at the {move.end} end of the {move.bridge} bridge; middle dice cannot be taken",
         rule="R-T03",
-        details={"bridge": move["bridge"], "end": move["end"]},
+        details={"bridge": move.bridge, "end": move.end},
     )
 
 
-def _place_is_valid(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> bool:
+def _place_is_valid(state: GameState, frame: PlaceDie, move: PlaceDieMove) -> bool:
     """Whether the move is among `place_moves`, asking only about its own space (a move's seat is checked
     before, and a normalized place_die has no other field)."""
     assert state.held is not None
-    space = move["space"]
+    space = move.space
     return space in space_ids(state) and refusal(state, frame.seat, state.held, space) is None
 
 
-def _explain_place(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> DomainError | None:
-    check_space_name(state, move["space"])
+def _explain_place(state: GameState, frame: PlaceDie, move: PlaceDieMove) -> DomainError | None:
+    check_space_name(state, move.space)
     assert state.held is not None
-    return why_not_place(state, frame.seat, state.held, move["space"])
+    return why_not_place(state, frame.seat, state.held, move.space)
 
 
 _SHOWN_ONLY = {
@@ -196,27 +226,29 @@ _SHOWN_ONLY = {
 room's tiles of its colour): an entry not among them is refused under the rule that says so."""
 
 
-def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> DomainError | None:
-    if move["kind"] == "rest":
+def _explain_menu(
+    state: GameState, frame: Menu, move: ChooseMove | RestMove | DoneMove
+) -> DomainError | None:
+    if isinstance(move, RestMove):
         return IllegalMove("rest resolves two or more entries of a mandatory list", rule="R-P07")
-    if move["kind"] == "done":
+    if isinstance(move, DoneMove):
         return IllegalMove(
             f"every entry of {source_text(frame.title)} must be resolved (it is not optional)",
             rule="R-L01" if frame.title == "lantern" else "R-P07",
         )
-    option = next((o for o in frame.options if o.id == move["option"]), None)
+    option = next((o for o in frame.options if o.id == move.option), None)
     rule_of_shown = _SHOWN_ONLY.get(frame.title.partition(":")[0])
     if option is None and rule_of_shown is not None:  # the entries this place shows, and no other
         rule, words = rule_of_shown
         shown = " or ".join(o.id for o in frame.options)
         return IllegalMove(
-            words.format(place=source_text(frame.title), shown=shown, option=repr(move["option"])),
+            words.format(place=source_text(frame.title), shown=shown, option=repr(move.option)),
             rule=rule,
             details={"options": [o.id for o in frame.options]},
         )
     if option is None:
         return InvalidMove(
-            f"{move['option']!r} is not an entry of {source_text(frame.title)}",
+            f"{move.option!r} is not an entry of {source_text(frame.title)}",
             details={"options": [o.id for o in frame.options]},
         )
     if option.id in frame.used:
@@ -239,7 +271,7 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
     seat = frame.seat
     convertible = (
         conversions_allowed(state, seat)
-        and could_pay(state.players[seat], option.cost)
+        and could_pay(state.players[seat], option.cost, conversions(state))
         and paying_conversions(state, seat, option.cost) is None
     )
     return IllegalMove(
@@ -250,23 +282,30 @@ def _explain_menu(state: GameState, frame: Menu, move: dict[str, Any]) -> Domain
     )
 
 
-def _explain_courtier(state: GameState, frame: CourtierAction, move: dict[str, Any]) -> DomainError | None:
+def _explain_courtier(
+    state: GameState, frame: CourtierAction, move: AudienceMove | AscendMove | DoneMove
+) -> DomainError | None:
     player = state.players[frame.seat]
-    if move["kind"] == "audience":
+    if isinstance(move, AudienceMove):
         if frame.audience_done:
             return IllegalMove("Audience is done at most once per Courtier action", rule="R-CA01")
         if player.courtiers == 0:
             return IllegalMove("no courtier is left on your Domain", rule="R-CA01")
-        return IllegalMove("Audience costs 2 coins", rule="R-CA01", details={"coins": player.coins})
+        return IllegalMove(
+            f"Audience costs {cost_text(audience_cost(state))}",
+            rule="R-CA01",
+            details={"coins": player.coins},
+        )
+    assert isinstance(move, AscendMove)  # done is always legal
     if frame.ascent_done:
         return IllegalMove("Ascent is done at most once per Courtier action", rule="R-CA01")
     found = [
-        (f, t, p) for f, t, p in courtier.ascents(state, frame.seat) if f == move["from"] and t == move["to"]
+        (f, t, p) for f, t, p in courtier.ascents(state, frame.seat) if f == move.origin and t == move.to
     ]
     if not found:
         return IllegalMove(
-            f"no courtier of yours can go from {space_text(move['from'])} to "
-            f"{space_text(move['to'])}: one or two floors up only",
+            f"no courtier of yours can go from {space_text(move.origin)} to "
+            f"{space_text(move.to)}: one or two floors up only",
             rule="R-CA02",
         )
     return IllegalMove(
@@ -274,26 +313,32 @@ def _explain_courtier(state: GameState, frame: CourtierAction, move: dict[str, A
     )
 
 
-def _explain_warrior(state: GameState, frame: WarriorAction, move: dict[str, Any]) -> DomainError | None:
+def _explain_warrior(
+    state: GameState, frame: WarriorAction, move: WarriorMove | DoneMove
+) -> DomainError | None:
+    assert isinstance(move, WarriorMove)  # done is always legal
     player = state.players[frame.seat]
     ids = [spec.id for spec in state.catalog.yards]
-    if move["yard"] not in ids:
-        return InvalidMove(f"unknown yard {move['yard']!r}", details={"yards": ids})
+    if move.yard not in ids:
+        return InvalidMove(f"unknown yard {move.yard!r}", details={"yards": ids})
     if player.warriors == 0:
         return IllegalMove("no warrior is left on your Domain", rule="R-WA01")
     return IllegalMove(
-        f"{space_text(move['yard'])} costs {state.catalog.yard(move['yard']).iron} iron",
+        f"{space_text(move.yard)} costs {state.catalog.yard(move.yard).iron} iron",
         rule="R-WA02",
         details={"iron": player.iron},
     )
 
 
-def _explain_gardener(state: GameState, frame: GardenerAction, move: dict[str, Any]) -> DomainError | None:
+def _explain_gardener(
+    state: GameState, frame: GardenerAction, move: GardenerMove | DoneMove
+) -> DomainError | None:
+    assert isinstance(move, GardenerMove)  # done is always legal
     player = state.players[frame.seat]
-    slot = next((s for s in state.board.gardens if s.id == move["garden"]), None)
+    slot = next((s for s in state.board.gardens if s.id == move.garden), None)
     if slot is None or slot.card is None:
         return InvalidMove(
-            f"unknown garden {move['garden']!r}", details={"gardens": [s.id for s in state.board.gardens]}
+            f"unknown garden {move.garden!r}", details={"gardens": [s.id for s in state.board.gardens]}
         )
     if player.gardeners == 0:
         return IllegalMove("no gardener is left on your Domain", rule="R-GA01")
@@ -309,16 +354,18 @@ def _explain_gardener(state: GameState, frame: GardenerAction, move: dict[str, A
     )
 
 
-def _explain_pot(state: GameState, frame: Pot, move: dict[str, Any]) -> DomainError | None:
+def _explain_pot(state: GameState, frame: Pot, move: MilestoneMove) -> DomainError | None:
     return IllegalMove("the milestone costs more seals than you hold", rule="R-PT02")
 
 
-def _explain_geisha(state: GameState, frame: GeishaAction, move: dict[str, Any]) -> DomainError | None:
+def _explain_geisha(
+    state: GameState, frame: GeishaAction, move: SendGeishaMove | AdvanceGeishaMove | DoneMove
+) -> DomainError | None:
     """The Geisha action's errors (R-M06..R-M09, R-M13; CT13 is R-M18)."""
     player = state.players[frame.seat]
     spec = state.catalog.matcha
     assert spec is not None
-    if move["kind"] == "send_geisha":
+    if isinstance(move, SendGeishaMove):
         if frame.entrance_done:
             text = (
                 "this step costs no whisks and sends no geisha" if frame.free_step else "Part A is done once"
@@ -327,9 +374,12 @@ def _explain_geisha(state: GameState, frame: GeishaAction, move: dict[str, Any])
         if player.geishas == 0:
             return IllegalMove("no geisha is left on your clan board", rule="R-M07")
         return IllegalMove(
-            "sending a geisha to the entrance costs 2 coins", rule="R-M07", details={"coins": player.coins}
+            f"sending a geisha to the entrance costs {cost_text(entrance_cost(state))}",
+            rule="R-M07",
+            details={"coins": player.coins},
         )
-    origin, to = move["from"], move["to"]
+    assert isinstance(move, AdvanceGeishaMove)  # done is always legal
+    origin, to = move.origin, move.to
     where = tea_garden.places(state)
     if origin not in where or to not in where:
         return InvalidMove(
@@ -366,30 +416,31 @@ def _explain_geisha(state: GameState, frame: GeishaAction, move: dict[str, Any])
     )
 
 
-def _explain_climb(state: GameState, frame: Climb, move: dict[str, Any]) -> DomainError | None:
+def _explain_climb(state: GameState, frame: Climb, move: AscendMove | DoneMove) -> DomainError | None:
+    assert isinstance(move, AscendMove)  # done is always legal
     return IllegalMove(
-        f"this free climb is 1 floor up for one of your courtiers, not {space_text(move['from'])} "
-        f"to {space_text(move['to'])}",
+        f"this free climb is 1 floor up for one of your courtiers, not {space_text(move.origin)} "
+        f"to {space_text(move.to)}",
         rule="R-M18",
     )
 
 
-def _explain_deal(state: GameState, frame: DealCard, move: dict[str, Any]) -> DomainError | None:
+def _explain_deal(state: GameState, frame: DealCard, move: RevealMove) -> DomainError | None:
     rule = {"steward": "R-S03", "diplomat": "R-S03", "daimyo": "R-S04", "plant": "R-S08", "stone": "R-S08"}
     rule |= {"lily_pads": "R-M01", "ikebana": "R-M11", "calligraphy": "R-M11", "ceremony": "R-M01"}
-    if move["pool"] != frame.pool:
+    if move.pool != frame.pool:
         return IllegalMove(
-            f"the card revealed now is a {pool_text(frame.pool)}, not a {pool_text(move['pool'])}",
+            f"the card revealed now is a {pool_text(frame.pool)}, not a {pool_text(move.pool)}",
             details={"pool": frame.pool},
         )
     return IllegalMove(
-        f"{move['card']} is not among the {pool_text(frame.pool)}s left to reveal",
+        f"{move.card} is not among the {pool_text(frame.pool)}s left to reveal",
         rule=rule.get(frame.pool, "R-S09" if frame.pool == "yard_tiles" else "R-S12"),
         details={"left": deal_outcomes(state, frame)},
     )
 
 
-def _explain_roll(state: GameState, frame: RollBridge, move: dict[str, Any]) -> DomainError | None:
+def _explain_roll(state: GameState, frame: RollBridge, move: RollMove) -> DomainError | None:
     return IllegalMove(
         f"the {frame.bridge} bridge needs {bridges.dice_per_colour(state)} dice, "
         "values 1-6, in ascending order",
@@ -404,7 +455,7 @@ HANDLERS: dict[type, Handler] = {
         deal_auto,
         deal_moves,
         deal_play,
-        frozenset({"reveal"}),
+        (RevealMove,),
         "R-S03",
         draw=deal_draw,
         explain=_explain_deal,
@@ -415,7 +466,7 @@ HANDLERS: dict[type, Handler] = {
         castle.die_tile_auto,
         castle.die_tile_moves,
         castle.die_tile_play,
-        frozenset({"die_tile"}),
+        (DieTileMove,),
         "R-S05",
         draw=castle.die_tile_draw,
         valid=castle.die_tile_valid,
@@ -426,7 +477,7 @@ HANDLERS: dict[type, Handler] = {
         well.well_tile_auto,
         well.well_tile_moves,
         well.well_tile_play,
-        frozenset({"well_tile"}),
+        (WellTileMove,),
         "R-S05",
         draw=well.well_tile_draw,
     ),
@@ -435,22 +486,20 @@ HANDLERS: dict[type, Handler] = {
         None,
         stack_moves,
         stack_play,
-        frozenset({"stack_order"}),
+        (StackOrderMove,),
         "R-S11",
         draw=stack_draw,
-        valid=lambda s, f, m: sorted(m["order"]) == list(range(len(s.players))),
+        valid=lambda s, f, m: sorted(m.order) == list(range(len(s.players))),
     ),
     BeginStartChoice: _automatic(begin_start_choice_auto),
-    ChooseStart: Handler(
-        _always, None, choose_start_moves, choose_start_play, frozenset({"choose_start"}), "R-S12"
-    ),
+    ChooseStart: Handler(_always, None, choose_start_moves, choose_start_play, (ChooseStartMove,), "R-S12"),
     BeginRound: _automatic(begin_round_auto),
     RollBridge: Handler(
         _always,
         None,
         bridges.roll_moves,
         bridges.roll_play,
-        frozenset({"roll"}),
+        (RollMove,),
         "R-S07",
         draw=bridges.roll_draw,
         valid=bridges.roll_is_valid,
@@ -461,7 +510,7 @@ HANDLERS: dict[type, Handler] = {
         rival.begin_turn,
         bridges.take_moves,
         bridges.take_play,
-        frozenset({"take_die"}),
+        (TakeDieMove,),
         "R-T03",
         explain=_explain_take,
     ),
@@ -470,7 +519,7 @@ HANDLERS: dict[type, Handler] = {
         None,
         place_moves,
         place_play,
-        frozenset({"place_die"}),
+        (PlaceDieMove,),
         "R-P01",
         valid=_place_is_valid,
         explain=_explain_place,
@@ -481,7 +530,7 @@ HANDLERS: dict[type, Handler] = {
         menu_auto,
         menu_moves,
         menu_play,
-        frozenset({"choose", "rest", "done"}),
+        (ChooseMove, RestMove, DoneMove),
         "R-P07",
         explain=_explain_menu,
     ),
@@ -491,7 +540,7 @@ HANDLERS: dict[type, Handler] = {
         any_res_auto,
         any_res_moves,
         any_res_play,
-        frozenset({"resources"}),
+        (ResourcesMove,),
         "R-R07",
     ),
     Pot: Handler(
@@ -499,7 +548,7 @@ HANDLERS: dict[type, Handler] = {
         passage_of_time.pot_auto,
         passage_of_time.pot_moves,
         passage_of_time.pot_play,
-        frozenset({"milestone"}),
+        (MilestoneMove,),
         "R-PT02",
         explain=_explain_pot,
     ),
@@ -508,7 +557,7 @@ HANDLERS: dict[type, Handler] = {
         _close,
         courtier.courtier_moves,
         courtier.courtier_play,
-        frozenset({"audience", "ascend", "done"}),
+        (AudienceMove, AscendMove, DoneMove),
         "R-CA01",
         explain=_explain_courtier,
     ),
@@ -517,7 +566,7 @@ HANDLERS: dict[type, Handler] = {
         _close,
         yards.warrior_moves,
         yards.warrior_play,
-        frozenset({"warrior", "done"}),
+        (WarriorMove, DoneMove),
         "R-WA02",
         explain=_explain_warrior,
     ),
@@ -526,7 +575,7 @@ HANDLERS: dict[type, Handler] = {
         _close,
         gardens.gardener_moves,
         gardens.gardener_play,
-        frozenset({"gardener", "done"}),
+        (GardenerMove, DoneMove),
         "R-GA01",
         explain=_explain_gardener,
     ),
@@ -535,7 +584,7 @@ HANDLERS: dict[type, Handler] = {
         None,
         personal_domain.domain_action_moves,
         personal_domain.domain_action_play,
-        frozenset({"domain_row", "done"}),
+        (DomainRowMove, DoneMove),
         "R-D03",
     ),
     DomainRow: _automatic(personal_domain.row_auto),
@@ -545,7 +594,7 @@ HANDLERS: dict[type, Handler] = {
         courtier.spot_auto,
         courtier.spot_moves,
         courtier.spot_play,
-        frozenset({"daimyo_spot"}),
+        (DaimyoSpotMove,),
         "R-CA04",
     ),
     EndOfRound: _automatic(end_of_round_auto),
@@ -557,22 +606,20 @@ HANDLERS: dict[type, Handler] = {
         None,
         rival.reveal_moves,
         rival.reveal_play,
-        frozenset({"solo_card"}),
+        (SoloCardMove,),
         "R-SO03",
         draw=rival.reveal_draw,
     ),
     RivalIcons: _automatic(rival.icons_auto),
-    RivalGarden: Handler(
-        _always, None, rival.garden_moves, rival.garden_play, frozenset({"rival_garden"}), "R-SO05"
-    ),
-    RivalRoom: Handler(_always, None, rival.room_moves, rival.room_play, frozenset({"rival_room"}), "R-SO05"),
+    RivalGarden: Handler(_always, None, rival.garden_moves, rival.garden_play, (RivalGardenMove,), "R-SO05"),
+    RivalRoom: Handler(_always, None, rival.room_moves, rival.room_play, (RivalRoomMove,), "R-SO05"),
     # the Tokugawa clan, the solo rival with Matcha (R-TK)
     ChooseStartCards: Handler(
         _always,
         None,
         tokugawa.start_moves,
         tokugawa.start_play,
-        frozenset({"choose_start_cards"}),
+        (ChooseStartCardsMove,),
         "R-TK01",
         explain=tokugawa.explain_start,
     ),
@@ -581,7 +628,7 @@ HANDLERS: dict[type, Handler] = {
         tokugawa.advance_auto,
         tokugawa.advance_moves,
         tokugawa.advance_play,
-        frozenset({"rival_geisha"}),
+        (RivalGeishaMove,),
         "R-TK05",
         explain=tokugawa.explain_advance,
     ),
@@ -590,7 +637,7 @@ HANDLERS: dict[type, Handler] = {
         tokugawa.discard_auto,
         tokugawa.discard_moves,
         tokugawa.discard_play,
-        frozenset({"rival_discard"}),
+        (RivalDiscardMove,),
         "R-TK03",
     ),
     # the Matcha expansion (R-M)
@@ -599,7 +646,7 @@ HANDLERS: dict[type, Handler] = {
         _close,
         tea_garden.geisha_moves,
         tea_garden.geisha_play,
-        frozenset({"send_geisha", "advance_geisha", "done"}),
+        (SendGeishaMove, AdvanceGeishaMove, DoneMove),
         "R-M06",
         explain=_explain_geisha,
     ),
@@ -608,7 +655,7 @@ HANDLERS: dict[type, Handler] = {
         himeji.card_auto,
         himeji.card_moves,
         himeji.card_play,
-        frozenset({"himeji_card", "done"}),
+        (HimejiCardMove, DoneMove),
         "R-M11",
         explain=himeji.explain_card,
     ),
@@ -618,7 +665,7 @@ HANDLERS: dict[type, Handler] = {
         _close,
         ceremony.climb_moves,
         ceremony.climb_play,
-        frozenset({"ascend", "done"}),
+        (AscendMove, DoneMove),
         "R-M18",
         explain=_explain_climb,
     ),
@@ -665,13 +712,14 @@ PAYING_FRAMES = (PlaceDie, Menu, CourtierAction, WarriorAction, GardenerAction, 
 R-WA02, R-GA01, R-M07, R-M08)."""
 
 
-def _key(move: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted((name, str(value)) for name, value in move.items()))
-
-
-def _plain_key(move: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """The move's key without its conversions."""
-    return _key({name: value for name, value in move.items() if name != CONVERT})
+def conversions_serve(state: GameState) -> bool:
+    """Whether a seal conversion offered now can serve the player whose turn it is: on that player's own question
+    in the turns (R-T07), one whose answers may cost what seals convert into (`PAYING_FRAMES`). The engine lists
+    conversions more widely (decision C.2); a page offers them here only."""
+    if not state.stack or state.phase is not Phase.TURNS:
+        return False
+    frame = state.stack[-1]
+    return isinstance(frame, PAYING_FRAMES) and seat_of(frame) == active_seat(state)
 
 
 def converted_moves(state: GameState, frame: Frame, listed: Moves) -> Moves:
@@ -685,7 +733,7 @@ def converted_moves(state: GameState, frame: Frame, listed: Moves) -> Moves:
         return []
     handler = HANDLERS[type(frame)]
     assert handler.moves is not None
-    seen = {_key(move) for move in listed}
+    seen = set(listed)
     found: Moves = []
     for to, price in conversions(state).items():
         converted = state
@@ -695,27 +743,51 @@ def converted_moves(state: GameState, frame: Frame, listed: Moves) -> Moves:
             if converted.players[seat] == replace(before, seals=before.seals - price):
                 break  # that track is full: converting more buys nothing (R-R03)
             for move in handler.moves(converted, frame):
-                key = _key(move)
-                if key not in seen:
-                    seen.add(key)
-                    found.append({**move, CONVERT: [to] * count})
+                if move not in seen:
+                    seen.add(move)
+                    found.append(move.converting((to,) * count))
     return found
 
 
-def legal_moves(state: GameState) -> Moves:
-    """Every legal answer to the pending prompt (with rules 0.3.0, also those that seal conversions make
-    affordable, listed with them), then the free moves of the seat being waited on: the conversions."""
-    if not state.stack:
-        return []
+_LISTED: list[tuple[GameState, tuple[Move, ...]]] = []
+"""The last state `answers` listed, with its answers: one entry at most."""
+
+
+def answers(state: GameState) -> tuple[Move, ...]:
+    """The answers to the pending prompt, as its handler lists them (without the seal conversions). The last
+    state's are remembered: a state never changes, so the state whose moves a client was just given is the one
+    its move is checked against next (`validate`), and listing them again cost as much as the check itself."""
+    for last, listed in _LISTED:
+        if last is state:
+            return listed
     frame = state.stack[-1]
     handler = HANDLERS[type(frame)]
     assert handler.moves is not None
-    moves = handler.moves(state, frame)
+    listed = tuple(handler.moves(state, frame))
+    _LISTED[:] = [
+        (state, listed)
+    ]  # replaced whole, in one step: another thread sees the old entry or this one
+    return listed
+
+
+def legal(state: GameState) -> Moves:
+    """`legal_moves` as the engine's own typed moves (`domain.kinds`)."""
+    if not state.stack:
+        return []
+    frame = state.stack[-1]
+    moves = list(answers(state))
     seat = seat_of(frame)
     if seat is not None and conversions_allowed(state, seat):
         moves.extend(converted_moves(state, frame, moves))
         moves.extend(conversion_moves(state, seat))
     return moves
+
+
+def legal_moves(state: GameState) -> list[dict[str, Any]]:
+    """Every legal answer to the pending prompt (with rules 0.3.0, also those that seal conversions make
+    affordable, listed with them), then the free moves of the seat being waited on: the conversions. Each in its
+    JSON form (`domain.kinds`)."""
+    return [move.as_json() for move in legal(state)]
 
 
 def prompt_name(frame: Frame) -> str:
@@ -727,23 +799,22 @@ def _whose_turn(state: GameState, seat: int) -> str:
     return seat_text(state, seat, "'s turn")
 
 
-def validate(state: GameState, move: Any) -> dict[str, Any]:
-    """The normalized move if it is legal now; otherwise the precise error (InvalidMove, NotYourTurn,
-    IllegalMove with its rule, GameOver)."""
+def validate(state: GameState, move: Any) -> Move:
+    """The move, typed, if it is legal now; otherwise the precise error (InvalidMove for a malformed one,
+    NotYourTurn, IllegalMove with its rule, GameOver)."""
     return _validate(state, move, hint=True)
 
 
-def _validate(state: GameState, move: Any, *, hint: bool) -> dict[str, Any]:
+def _validate(state: GameState, move: Any, *, hint: bool) -> Move:
     """`validate`; with `hint`, the refusal of a move listed with seal conversions says so."""
     if not state.stack:
         raise GameOver("the game is over: no move applies any more", rule="R-E05")
-    checked = normalize(move)
+    checked = move if isinstance(move, Move) else parse(move)
     frame = state.stack[-1]
     handler = HANDLERS[type(frame)]
     waited = seat_of(frame)
-    kind = checked["kind"]
     name = prompt_name(frame)
-    if kind in CHANCE_KINDS:
+    if checked.chance:
         if not isinstance(frame, CHANCE_FRAMES):
             raise IllegalMove(
                 f"it is {_whose_turn(state, waited)}, not chance's: {prompt_text(state)}"
@@ -752,7 +823,8 @@ def _validate(state: GameState, move: Any, *, hint: bool) -> dict[str, Any]:
                 details={"prompt": name, "seat": waited},
             )
     else:
-        seat = checked["seat"]
+        seat = checked.seat
+        assert seat is not None
         if seat >= len(state.players):
             raise InvalidMove(
                 f"there is no seat {seat + 1}: this game has {len(state.players)}",
@@ -769,58 +841,53 @@ def _validate(state: GameState, move: Any, *, hint: bool) -> dict[str, Any]:
                 f"it is {_whose_turn(state, waited)}, not {mover}",
                 details={"waiting_for": waited, "seat": seat},
             )
-        if kind == "convert":
+        if isinstance(checked, ConvertMove):
             return _validate_conversion(state, checked)
-        if CONVERT in checked:
+        if checked.convert:
             return _validate_converted(state, checked)
-    if kind not in handler.kinds:
+    if type(checked) not in handler.kinds:
         rule = "R-T02" if state.phase is Phase.TURNS else handler.rule
         raise IllegalMove(
             f"this move does not answer what the game asks now: {prompt_text(state)}",
             rule=rule,
-            details={"prompt": name, "expected": sorted(handler.kinds)},
+            details={"prompt": name, "expected": sorted(kind.kind for kind in handler.kinds)},
         )
-    if handler.valid is not None:
-        legal = handler.valid(state, frame, checked)
-    else:
-        assert handler.moves is not None
-        legal = checked in handler.moves(state, frame)
+    legal = handler.valid(state, frame, checked) if handler.valid is not None else checked in answers(state)
     if not legal:
         explained = handler.explain(state, frame, checked) if handler.explain is not None else None
         error = explained or IllegalMove(
             f"this answer is not among the legal ones now: {prompt_text(state)}",
             rule=handler.rule,
-            details={"prompt": name, "move": checked},
+            details={"prompt": name, "move": checked.as_json()},
         )
         raise _converted_listed(state, frame, checked, error) if hint else error
     return checked
 
 
-def _converted_listed(
-    state: GameState, frame: Frame, move: dict[str, Any], error: DomainError
-) -> DomainError:
+def _converted_listed(state: GameState, frame: Frame, move: Move, error: DomainError) -> DomainError:
     """The refusal of a move that seal conversions make affordable, saying that it is listed with them (R-P04:
     seals converted into coins included)."""
     seat = seat_of(frame)
     if not isinstance(error, IllegalMove) or seat is None or not conversions_allowed(state, seat):
         return error
-    handler = HANDLERS[type(frame)]
-    assert handler.moves is not None
-    listed = converted_moves(state, frame, handler.moves(state, frame))
-    found = next((m for m in listed if _plain_key(m) == _plain_key(move)), None)
+    plain = move.converting(()) if move.convert else move
+    found = next(
+        (m for m in converted_moves(state, frame, list(answers(state))) if m.converting(()) == plain), None
+    )
     if found is None:
         return error
     return IllegalMove(
-        f'{error.message}; with seals converted first it is listed: "{CONVERT}": {json.dumps(found[CONVERT])}',
+        f'{error.message}; with seals converted first it is listed: "{CONVERT}": {json.dumps(list(found.convert))}',
         rule=error.rule,
-        details={**error.details, "listed": found[CONVERT]},
+        details={**error.details, "listed": list(found.convert)},
     )
 
 
-def _validate_converted(state: GameState, move: dict[str, Any]) -> dict[str, Any]:
+def _validate_converted(state: GameState, move: Move) -> Move:
     """A move with the seal conversions made just before it (rules 0.3.0): each conversion checked as a move of
     its own would be, then the move on the state they leave."""
-    seat = move["seat"]
+    seat = move.seat
+    assert seat is not None
     if state.rules_version in CONVERSIONS_APART:
         raise IllegalMove(
             f"this game is played under rules {state.rules_version}, where a seal conversion is a move of its own: "
@@ -829,47 +896,45 @@ def _validate_converted(state: GameState, move: dict[str, Any]) -> dict[str, Any
             details={"rules_version": state.rules_version},
         )
     converted = state
-    for to in move[CONVERT]:
-        _validate_conversion(converted, {"kind": "convert", "seat": seat, "to": to})
+    for to in move.convert:
+        _validate_conversion(converted, ConvertMove(seat, to))
         converted = convert(converted, seat, to)
-    plain = {name: value for name, value in move.items() if name != CONVERT}
+    plain = move.converting(())
     frame = state.stack[-1]
-    handler = HANDLERS[type(frame)]
-    assert handler.moves is not None
-    listed = handler.moves(state, frame)
+    listed = list(answers(state))
     # Legal exactly when listed: with the fewest conversions that make it affordable, and only then. A move
     # already affordable is refused as such first, even where the conversions would spend the seal it costs.
     if plain in listed:
         raise IllegalMove(
             "this move needs no seal converted: play it as it is (a conversion is also a move of its own)",
             rule="R-R02",
-            details={CONVERT: list(move[CONVERT])},
+            details={CONVERT: list(move.convert)},
         )
     offered = converted_moves(state, frame, listed)
-    if any(_key(m) == _key(move) for m in offered):
+    if move in offered:
         return move
-    needed = next((m[CONVERT] for m in offered if _plain_key(m) == _plain_key(move)), None)
+    needed = next((m.convert for m in offered if m.converting(()) == plain), None)
     if needed is not None:
         raise IllegalMove(
             f"this move is listed with the fewest seal conversions that make it affordable: {', '.join(needed)}",
             rule="R-R02",
-            details={CONVERT: list(move[CONVERT]), "listed": needed},
+            details={CONVERT: list(move.convert), "listed": list(needed)},
         )
     try:  # not listed with any conversions: why the move is refused once these are made
         _validate(converted, plain, hint=False)
     except DomainError as error:
-        error.details.setdefault(CONVERT, list(move[CONVERT]))
+        error.details.setdefault(CONVERT, list(move.convert))
         raise
     raise IllegalMove(
         "this move needs seals converted into more than one kind, and a listed move converts into one only: "
         "make the conversions as moves of their own, then play it",
         rule="R-R02",
-        details={CONVERT: list(move[CONVERT]), "listed": None},
+        details={CONVERT: list(move.convert), "listed": None},
     )
 
 
-def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, Any]:
-    seat, to = move["seat"], move["to"]
+def _validate_conversion(state: GameState, move: ConvertMove) -> ConvertMove:
+    seat, to = move.seat, move.to
     rates = conversions(state)
     if to not in rates:
         if to == "whisk":
@@ -887,19 +952,21 @@ def _validate_conversion(state: GameState, move: dict[str, Any]) -> dict[str, An
     return move
 
 
-def play(state: GameState, move: dict[str, Any], trace: Trace | None = None) -> GameState:
+def play(state: GameState, move: Move, trace: Trace | None = None) -> GameState:
     """Apply a legal move (no validation) and run the automatic steps that follow (`trace` collects them)."""
     frame = state.stack[-1]
-    if move["kind"] == "convert":
-        return settle(convert(state, move["seat"], move["to"]), trace)
-    if move.get(CONVERT):  # the conversions made just before the move (rules 0.3.0)
-        for to in move[CONVERT]:
-            state = convert(state, move["seat"], to)
-        move = {name: value for name, value in move.items() if name != CONVERT}
+    if isinstance(move, ConvertMove):
+        return settle(convert(state, move.seat, move.to), trace)
+    if move.convert:  # the conversions made just before the move (rules 0.3.0)
+        seat = move.seat
+        assert seat is not None
+        for to in move.convert:
+            state = convert(state, seat, to)
+        move = move.converting(())
     handler = HANDLERS[type(frame)]
     assert handler.play is not None
     state = handler.play(state, frame, move)
-    if move["seat"] is None:
+    if move.chance:
         state = replace(state, chance=state.chance + 1)
     return settle(state, trace)
 
@@ -908,7 +975,7 @@ def waiting_for_chance(state: GameState) -> bool:
     return bool(state.stack) and isinstance(state.stack[-1], CHANCE_FRAMES)
 
 
-def draw_chance(state: GameState) -> dict[str, Any]:
+def draw_chance(state: GameState) -> Move:
     """The seeded outcome of the pending chance prompt, drawn from the game's seed and its chance counter alone
     (so a replay, or a redraw after an amendment, draws the same), with its rules version's generator
     (`domain.chance`)."""
@@ -925,7 +992,7 @@ def resolve_chance(state: GameState) -> Step:
         return Step(state, ())
     while waiting_for_chance(state):
         move = draw_chance(state)
-        drawn.append(move)
+        drawn.append(move.as_json())
         state = play(state, move)
     return Step(state, tuple(drawn))
 
@@ -936,14 +1003,15 @@ def step(state: GameState, move: Any, *, check: bool = True) -> Step:
     return resolve_chance(state)
 
 
+def typed(move: Any) -> Move:
+    """A move known to be well formed (a recorded one), typed without the checks of `domain.kinds.parse`."""
+    return move if isinstance(move, Move) else KINDS[move["kind"]].trusted(move)
+
+
 def apply(state: GameState, move: Any, *, check: bool = True, draw: bool = True) -> GameState:
-    """The state after `move`. With check=False the move is trusted (re-applying recorded moves); with
-    draw=True in seeded mode the chance prompts that follow are drawn."""
-    if check:
-        move = validate(state, move)
-    elif not isinstance(move, dict):
-        move = {**move}
-    state = play(state, move)
+    """The state after `move` (its JSON form, or its typed value). With check=False the move is trusted
+    (re-applying recorded moves); with draw=True in seeded mode the chance prompts that follow are drawn."""
+    state = play(state, validate(state, move) if check else typed(move))
     if draw and state.mode is Mode.SEEDED:
         state = resolve_chance(state).state
     return state

@@ -14,12 +14,15 @@ from typing import Any
 from domain.areas import castle
 from domain.areas.bridges import dice_per_colour
 from domain.chance import rng_for
-from domain.engine import Step, draw_chance, legal_moves, play, validate
+from domain.engine import Step, draw_chance, legal, play, validate
 from domain.errors import DomainError, InvalidLayout, InvalidSetup
+from domain.kinds.base import Move
+from domain.kinds.bridges import RollMove
+from domain.kinds.setup import DieTileMove, RevealMove, StackOrderMove, WellTileMove
+from domain.names import pool_text, target_text
 from domain.prompts import CHANCE_FRAMES, DealCard, DealDieTile, DealWellTile, RollBridge, StackOrder
 from domain.state import GameState, StartPair
 from domain.vocabulary import Colour, Phase
-from domain.words import pool_text, target_text
 
 Path = tuple[str, ...]
 """Where an entry lies in the layout: ``("castle", "steward_2")``, ``("offer", "1", "resource")``."""
@@ -288,6 +291,14 @@ def _cut(text: str, most: int = 40) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
+def read_entries(layout: Any) -> dict[Path, Any]:
+    """Every entry of a layout by its path, its shape checked (`InvalidLayout` lists what is wrong)."""
+    problems = Problems()
+    found = _entries(layout, problems)
+    problems.raise_any()
+    return found
+
+
 def _whole(path: Path) -> bool:
     """Entries that are lists as a whole: a bridge's dice, a room's die tiles, the stack."""
     return path[0] in ("dice", "die_tiles", "stack") and len(path) == (1 if path[0] == "stack" else 2)
@@ -307,7 +318,7 @@ class _Walk:
     draw_rest: bool
     problems: Problems
     used: set[Path] = field(default_factory=set)
-    moves: list[dict[str, Any]] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
     stopped: bool = False
     """The walk stopped before the setup's end (a castle it cannot finish): later entries are not judged."""
     stand_ins: set[str] = field(default_factory=set)
@@ -366,7 +377,7 @@ def lay_out(state: GameState, layout: Mapping[str, Any], *, draw_rest: bool = Fa
         state = play(state, move)
     _compare(run, state)
     problems.raise_any()
-    return Step(state, tuple(run.moves))
+    return Step(state, tuple(move.as_json() for move in run.moves))
 
 
 def _redeal_allowed(run: _Walk, state: GameState, redeals: int) -> bool:
@@ -387,9 +398,9 @@ def _redeal_allowed(run: _Walk, state: GameState, redeals: int) -> bool:
     return True
 
 
-def _card_move(run: _Walk, state: GameState, frame: DealCard, path: Path) -> dict[str, Any]:
+def _card_move(run: _Walk, state: GameState, frame: DealCard, path: Path) -> Move:
     given = run.given(path)
-    move = None if given is None else {"kind": "reveal", "seat": None, "pool": frame.pool, "card": given}
+    move = None if given is None else RevealMove.form(pool=frame.pool, card=given)
     return _checked(run, state, path, move)
 
 
@@ -411,8 +422,8 @@ def _roll_move(run: _Walk, state: GameState, frame: RollBridge, path: Path) -> d
             "values from 1 to 6, in any order",
             "R-S07",
         )
-        return {"kind": "roll", "seat": None, "bridge": frame.bridge.value, "dice": []}
-    return {"kind": "roll", "seat": None, "bridge": frame.bridge.value, "dice": sorted(given)}
+        return RollMove.form(bridge=frame.bridge.value, dice=[])
+    return RollMove.form(bridge=frame.bridge.value, dice=sorted(given))
 
 
 def _stack_move(run: _Walk, given: Any, path: Path) -> dict[str, Any] | None:
@@ -422,11 +433,11 @@ def _stack_move(run: _Walk, given: Any, path: Path) -> dict[str, Any] | None:
         isinstance(seat, int) and not isinstance(seat, bool) for seat in given
     ):
         run.problems.add(path, "the stack is a list of seats (0, 1, ...), top first", "R-S11")
-        return {"kind": "stack_order", "seat": None, "order": []}
-    return {"kind": "stack_order", "seat": None, "order": list(given)}
+        return StackOrderMove.form(order=[])
+    return StackOrderMove.form(order=list(given))
 
 
-def _well_move(run: _Walk, state: GameState, path: Path) -> dict[str, Any]:
+def _well_move(run: _Walk, state: GameState, path: Path) -> Move:
     """The Well tile the layout gives, with the bag's words for one that cannot be there (R-S05)."""
     given = run.given(path)
     if "die_tiles" in run.stand_ins:
@@ -450,13 +461,13 @@ def _well_move(run: _Walk, state: GameState, path: Path) -> dict[str, Any]:
             "R-S05",
         )
         return _stand_in(run, state)
-    return _checked(run, state, path, {"kind": "well_tile", "seat": None, "tile": given})
+    return _checked(run, state, path, WellTileMove.form(tile=given))
 
 
-def _checked(run: _Walk, state: GameState, path: Path, move: dict[str, Any] | None) -> dict[str, Any]:
-    """The layout's move for this prompt if the rules take it; a move drawn for an entry left out (with
-    ``draw_rest``); otherwise the problem is noted and a stand-in keeps the walk going, so that later fields
-    are checked too."""
+def _checked(run: _Walk, state: GameState, path: Path, move: dict[str, Any] | None) -> Move:
+    """The layout's move for this prompt (its JSON form, read as a client's move is) if the rules take it; a
+    move drawn for an entry left out (with ``draw_rest``); otherwise the problem is noted and a stand-in keeps
+    the walk going, so that later fields are checked too."""
     if move is None:
         if run.draw_rest:
             return draw_chance(state)
@@ -500,12 +511,12 @@ def _refusal_words(state: GameState, path: Path, error: DomainError) -> str:
     return error.message
 
 
-def _stand_in(run: _Walk, state: GameState) -> dict[str, Any]:
+def _stand_in(run: _Walk, state: GameState) -> Move:
     """A legal outcome for a prompt the layout got wrong, preferring cards the layout does not name (so that
     its other entries are judged as they would be)."""
-    chance = [move for move in legal_moves(state) if move["seat"] is None]
+    chance = [move for move in legal(state) if move.chance]
     named = run.named()
-    free = [move for move in chance if move.get("card", move.get("tile")) not in named]
+    free = [move for move in chance if move.as_json().get("card", move.as_json().get("tile")) not in named]
     return (free or chance)[0]
 
 
@@ -575,7 +586,7 @@ def _room_tiles(run: _Walk, path: Path, given: Any, size: int) -> list[Colour | 
 
 def _search(
     state: GameState, wanted: Mapping[tuple[str, int], Colour], seed: int | None
-) -> tuple[GameState, list[dict[str, Any]]] | None:
+) -> tuple[GameState, list[Move]] | None:
     """An order of die-tile draws that lays every tile `wanted` where it is wanted (depth first; with a seed,
     the spaces the layout leaves free are filled in an order drawn from it, else they must all be given)."""
     budget = [DIE_TILE_SEARCH]
@@ -588,12 +599,12 @@ def _search(
                     return False
         return True
 
-    def go(current: GameState, moves: list[dict[str, Any]]) -> tuple[GameState, list[dict[str, Any]]] | None:
+    def go(current: GameState, moves: list[Move]) -> tuple[GameState, list[Move]] | None:
         if not fits(current):
             return None
         if not (current.stack and isinstance(current.stack[-1], DealDieTile)):
             return current, moves
-        options = [move["colour"] for move in castle.die_tile_moves(current, current.stack[-1])]
+        options = castle.die_tile_outcomes(current)
         ranked: list[str] = []
         free: list[str] = []
         for colour in options:
@@ -612,7 +623,7 @@ def _search(
             if budget[0] <= 0:
                 return None
             budget[0] -= 1
-            move = {"kind": "die_tile", "seat": None, "colour": colour}
+            move = DieTileMove(colour)
             found = go(play(current, move), [*moves, move])
             if found is not None:
                 return found

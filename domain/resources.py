@@ -1,37 +1,25 @@
 """Seals, resources, coins and Clan Points: gaining, paying, caps and seal conversions (R-R01..R-R07, C.2).
 
-Gains over a cap are lost; nothing is paid that is not held; seal conversions are free moves (with Matcha, also
-into whisks: R-M15).
+Gains over a cap are lost; nothing is paid that is not held; seal conversions are free moves at the catalog's
+prices (with Matcha, also into whisks: R-M15).
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any
 
+from domain.kinds.base import Move
+from domain.kinds.resources import ConvertMove, ResourcesMove
 from domain.prompts import AnyRes
 from domain.state import GameState, Player, pop, replace, with_player
-from domain.vocabulary import Cost, Icon, IconKind, Phase, Resource
+from domain.vocabulary import FIELD, Cost, Icon, IconKind, Phase, Resource
 
 CAPS: Mapping[str, int] = {"seals": 5, "food": 7, "iron": 7, "pearl": 7, "whisks": 7}
 """The cap of each capped counter (R-R01, R-R03). The whisk track's is the catalog's (`caps`), 7 unless a game
 sets it lower: its printed maximum is not known (docs/rules/components.md §1.12), and R-F03's "7 -> 2 CP" implies 7."""
 
-FIELD = {
-    Resource.COIN: "coins",
-    Resource.SEAL: "seals",
-    Resource.FOOD: "food",
-    Resource.IRON: "iron",
-    Resource.PEARL: "pearl",
-    Resource.WHISK: "whisks",
-}
-"""The Player field holding each resource."""
 
-CONVERSIONS: dict[str, int] = {"coin": 1, "food": 2, "iron": 2, "pearl": 2}
-"""Seals spent per unit gained by a conversion (R-R02)."""
-MATCHA_CONVERSIONS: dict[str, int] = {**CONVERSIONS, "whisk": 2}
-"""With Matcha, 2 seals also buy 1 whisk (R-M15)."""
 _GAIN_FIELD = {IconKind.SEAL: "seals", IconKind.WHISK: "whisks"}
 
 RAW = ("food", "iron", "pearl")
@@ -70,8 +58,9 @@ def can_pay(player: Player, cost: Cost) -> bool:
     return all(getattr(player, FIELD[resource]) >= amount for resource, amount in cost)
 
 
-def could_pay(player: Player, cost: Cost) -> bool:
-    """Whether the player could pay `cost` after converting seals (R-R02): is the choice worth asking?"""
+def could_pay(player: Player, cost: Cost, prices: Mapping[str, int]) -> bool:
+    """Whether the player could pay `cost` after converting seals at these `prices` (the catalog's, R-R02): is
+    the choice worth asking?"""
     seals = player.seals
     for resource, amount in cost:
         if resource is Resource.SEAL:
@@ -83,7 +72,9 @@ def could_pay(player: Player, cost: Cost) -> bool:
             continue
         missing = amount - getattr(player, FIELD[resource])
         if missing > 0:
-            seals -= missing * (1 if resource is Resource.COIN else 2)
+            if resource.value not in prices:
+                return False  # seals do not convert into it (whisks without Matcha)
+            seals -= missing * prices[resource.value]
     return seals >= 0
 
 
@@ -108,7 +99,9 @@ def affordable(state: GameState, seat: int, cost: Cost) -> bool:
     """Whether the seat holds `cost`, or could once it converts seals where conversions are allowed: a choice
     worth asking about."""
     player = state.players[seat]
-    return can_pay(player, cost) or (conversions_allowed(state, seat) and could_pay(player, cost))
+    return can_pay(player, cost) or (
+        conversions_allowed(state, seat) and could_pay(player, cost, conversions(state))
+    )
 
 
 def pay(player: Player, cost: Cost) -> Player:
@@ -117,31 +110,19 @@ def pay(player: Player, cost: Cost) -> Player:
     return replace(player, **changes) if changes else player
 
 
-def cost_text(cost: Cost) -> str:
-    """A cost in words: "3 coins", "1 seal"."""
-    plural = {Resource.COIN: "coins", Resource.SEAL: "seals"}
-    return ", ".join(
-        f"{amount} {plural[resource] if amount > 1 and resource in plural else resource.value}"
-        for resource, amount in cost
-    )
-
-
 # --- seal conversions (R-R02, decision C.2) -
 
 
-def conversions(state: GameState) -> dict[str, int]:
-    """What seals convert to in this game, and the price of each (R-R02; Matcha adds whisks, R-M15)."""
-    return MATCHA_CONVERSIONS if state.board.matcha is not None else CONVERSIONS
+def conversions(state: GameState) -> Mapping[str, int]:
+    """What seals convert to in this game, and the seals each costs: the catalog's (R-R02; Matcha adds whisks,
+    R-M15)."""
+    return state.catalog.conversions
 
 
-def conversion_moves(state: GameState, seat: int) -> list[dict[str, Any]]:
+def conversion_moves(state: GameState, seat: int) -> list[Move]:
     """The seal conversions the player can afford now."""
     seals = state.players[seat].seals
-    return [
-        {"kind": "convert", "seat": seat, "to": to}
-        for to, price in conversions(state).items()
-        if seals >= price
-    ]
+    return [ConvertMove(seat, to) for to, price in conversions(state).items() if seals >= price]
 
 
 def paying_conversions(state: GameState, seat: int, cost: Cost) -> tuple[str, ...] | None:
@@ -202,15 +183,12 @@ def any_res_auto(state: GameState, frame: AnyRes) -> GameState:
     return _take(pop(state), frame.seat, _splits(frame.amount)[0])
 
 
-def any_res_moves(state: GameState, frame: AnyRes) -> list[dict[str, Any]]:
-    return [
-        {"kind": "resources", "seat": frame.seat, "food": f, "iron": i, "pearl": p}
-        for f, i, p in _splits(frame.amount)
-    ]
+def any_res_moves(state: GameState, frame: AnyRes) -> list[Move]:
+    return [ResourcesMove(frame.seat, f, i, p) for f, i, p in _splits(frame.amount)]
 
 
-def any_res_play(state: GameState, frame: AnyRes, move: dict[str, Any]) -> GameState:
-    return _take(pop(state), frame.seat, (move["food"], move["iron"], move["pearl"]))
+def any_res_play(state: GameState, frame: AnyRes, move: ResourcesMove) -> GameState:
+    return _take(pop(state), frame.seat, (move.food, move.iron, move.pearl))
 
 
 def _take(state: GameState, seat: int, split: tuple[int, int, int]) -> GameState:

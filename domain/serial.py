@@ -16,11 +16,10 @@ from typing import Any, Union
 from domain.areas.bridges import dice_per_colour
 from domain.catalog import Catalog, catalog_from_dict
 from domain.errors import InvalidSetup
+from domain.names import cost_text, icons_text
 from domain.prompts import FRAME_TYPES, KIND, Frame, Menu, PlaceDie, Pot, RollBridge
-from domain.resources import cost_text
 from domain.state import GameState
 from domain.vocabulary import Icon, Phase, parse_icon
-from domain.words import icons_text
 
 
 @functools.cache

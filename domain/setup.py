@@ -9,6 +9,8 @@ from typing import Any
 from domain.catalog import Catalog, natural
 from domain.chance import Draws
 from domain.errors import InvalidSetup
+from domain.kinds.base import Move
+from domain.kinds.setup import ChooseStartMove, RevealMove, StackOrderMove
 from domain.matcha import expansion as matcha
 from domain.prompts import (
     BeginRound,
@@ -294,22 +296,19 @@ def deal_auto(state: GameState, frame: DealCard) -> GameState:
     return place_card(state, frame, outcomes[0]) if outcomes else pop(state)
 
 
-def deal_moves(state: GameState, frame: DealCard) -> list[dict[str, Any]]:
-    return [
-        {"kind": "reveal", "seat": None, "pool": frame.pool, "card": card}
-        for card in deal_outcomes(state, frame)
-    ]
+def deal_moves(state: GameState, frame: DealCard) -> list[Move]:
+    return [RevealMove(frame.pool, card) for card in deal_outcomes(state, frame)]
 
 
-def deal_draw(state: GameState, frame: DealCard, rng: Draws) -> dict[str, Any]:
+def deal_draw(state: GameState, frame: DealCard, rng: Draws) -> RevealMove:
     """Each physical card equally likely (two copies of a starting action are twice as likely)."""
     if frame.pool in matcha.POOLS:
         return matcha.deal_draw(state, frame, rng)
-    return {"kind": "reveal", "seat": None, "pool": frame.pool, "card": rng.choice(pool(state, frame.pool))}
+    return RevealMove(frame.pool, rng.choice(pool(state, frame.pool)))
 
 
-def deal_play(state: GameState, frame: DealCard, move: dict[str, Any]) -> GameState:
-    return place_card(state, frame, move["card"])
+def deal_play(state: GameState, frame: DealCard, move: RevealMove) -> GameState:
+    return place_card(state, frame, move.card)
 
 
 def place_card(state: GameState, frame: DealCard, card: str) -> GameState:
@@ -353,26 +352,23 @@ def place_card(state: GameState, frame: DealCard, card: str) -> GameState:
 # --- the stack of influence markers (R-S11) -
 
 
-def stack_moves(state: GameState, frame: StackOrder) -> list[dict[str, Any]]:
-    return [
-        {"kind": "stack_order", "seat": None, "order": list(order)}
-        for order in itertools.permutations(range(len(state.players)))
-    ]
+def stack_moves(state: GameState, frame: StackOrder) -> list[Move]:
+    return [StackOrderMove(order) for order in itertools.permutations(range(len(state.players)))]
 
 
-def stack_draw(state: GameState, frame: StackOrder, rng: Draws) -> dict[str, Any]:
+def stack_draw(state: GameState, frame: StackOrder, rng: Draws) -> StackOrderMove:
     order = list(range(len(state.players)))
     rng.shuffle(order)
-    return {"kind": "stack_order", "seat": None, "order": order}
+    return StackOrderMove(tuple(order))
 
 
 def stack_waiting(state: GameState, frame: StackOrder) -> bool:
     return True
 
 
-def stack_play(state: GameState, frame: StackOrder, move: dict[str, Any]) -> GameState:
+def stack_play(state: GameState, frame: StackOrder, move: StackOrderMove) -> GameState:
     """The top of the stack plays first; stamps make the top marker the highest (R-S11, R-PT03)."""
-    order = tuple(move["order"])
+    order = move.order
     count = len(order)
     players = list(state.players)
     for rank, seat in enumerate(order):
@@ -389,20 +385,18 @@ def begin_start_choice_auto(state: GameState, frame: BeginStartChoice) -> GameSt
     return push(pop(state), *(ChooseStart(seat) for seat in state.turn_order))
 
 
-def choose_start_moves(state: GameState, frame: ChooseStart) -> list[dict[str, Any]]:
+def choose_start_moves(state: GameState, frame: ChooseStart) -> list[Move]:
     return [
-        {"kind": "choose_start", "seat": frame.seat, "resource": pair.resource}
-        for pair in state.board.offer
-        if pair.resource is not None
+        ChooseStartMove(frame.seat, pair.resource) for pair in state.board.offer if pair.resource is not None
     ]
 
 
-def choose_start_play(state: GameState, frame: ChooseStart, move: dict[str, Any]) -> GameState:
+def choose_start_play(state: GameState, frame: ChooseStart, move: ChooseStartMove) -> GameState:
     """The Action card to the Domain, the resource card (and its Decree) to the Lantern Area, gain its
     items."""
     seat = frame.seat
     board = state.board
-    index = next(i for i, pair in enumerate(board.offer) if pair.resource == move["resource"])
+    index = next(i for i, pair in enumerate(board.offer) if pair.resource == move.resource)
     pair = board.offer[index]
     assert pair.resource is not None
     card = state.catalog.starting_resources[pair.resource]

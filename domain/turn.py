@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.areas.bridges import dice_on_bridges
 from domain.areas.castle import room_menu
 from domain.areas.lantern import lantern_menu
 from domain.areas.outside_walls import outside_menu
 from domain.areas.well import well_menu
 from domain.errors import IllegalMove, InvalidMove
+from domain.kinds.action_spaces import PlaceDieMove
+from domain.kinds.base import Move
 from domain.matcha import expansion as matcha
 from domain.prompts import DomainRow, EndOfRound, EndTurn, Frame, PlaceDie, TakeDie
 from domain.state import (
@@ -160,19 +160,19 @@ def check_space_name(state: GameState, space_id: str) -> None:
         )
 
 
-def place_moves(state: GameState, frame: PlaceDie) -> list[dict[str, Any]]:
+def place_moves(state: GameState, frame: PlaceDie) -> list[Move]:
     held = state.held
     assert held is not None
     return [
-        {"kind": "place_die", "seat": frame.seat, "space": space}
+        PlaceDieMove(frame.seat, space)
         for space in space_ids(state)
         if refusal(state, frame.seat, held, space) is None
     ]
 
 
-def place_play(state: GameState, frame: PlaceDie, move: dict[str, Any]) -> GameState:
+def place_play(state: GameState, frame: PlaceDie, move: PlaceDieMove) -> GameState:
     """Place, settle coins (R-P03), then the Lantern Reward for a left-end die (R-T05), then the actions."""
-    seat, space_id = frame.seat, move["space"]
+    seat, space_id = frame.seat, move.space
     held = state.held
     assert held is not None
     player = state.players[seat]

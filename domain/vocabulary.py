@@ -56,6 +56,17 @@ class Resource(StrEnum):
     """Whisks (Matcha): a track 0 to 7, gained only from whisk icons and seal conversions (R-M15)."""
 
 
+FIELD = {
+    Resource.COIN: "coins",
+    Resource.SEAL: "seals",
+    Resource.FOOD: "food",
+    Resource.IRON: "iron",
+    Resource.PEARL: "pearl",
+    Resource.WHISK: "whisks",
+}
+"""The Player field holding each resource."""
+
+
 class Floor(StrEnum):
     """Where a courtier can stand (R-CA02) and what it scores at the end (R-F05)."""
 

@@ -16,6 +16,7 @@ from replay.services.annotating import Annotated, Annotating
 from replay.services.creation import Creation
 from replay.services.exchange import Exchange
 from replay.services.history import History
+from replay.services.players import Players
 from replay.services.queries import Queries
 from replay.services.recording import Recording
 from replay.services.repository import GameRepository, Played, ReadAhead
@@ -48,7 +49,9 @@ class GameLog:
         self.tokens = Tokens(games, receipts)
         self.annotating = Annotating(games)
         self.creation = Creation(games, receipts)
-        self.exchange = Exchange(games, self.creation, self.annotating)
+        self.players = Players(games)
+        games.followers.append(self.players.after_write)
+        self.exchange = Exchange(games, self.creation, self.annotating, people=self.players.people)
         self.queries = Queries(games)
         self.rules_versions = RulesVersions(games)
 
@@ -89,6 +92,7 @@ class GameLog:
         )
         self.locate, self.timeline, self.layout = queries.locate, queries.timeline, queries.layout
         self.layout_form, self.changes_since = queries.layout_form, queries.changes_since
+        self.layout_choices = queries.layout_choices
         self.page_of_games, self.list_games = queries.page_of_games, queries.list_games
         self.iter_game_ids, self.stored_game_ids = queries.iter_game_ids, queries.stored_game_ids
         self.revalidate, self.revalidate_all = (

@@ -102,6 +102,13 @@ class ResolutionUnused(InvalidResolution):
     code = "resolution_unused"
 
 
+class InvalidCorrection(ReplayError):
+    """A correction that cannot be made as asked: a setup correction of a game whose setup was not laid out at
+    creation, a seat the game does not have, a replacement or insertion without its moves."""
+
+    code = "invalid_correction"
+
+
 class GameClosed(ReplayError):
     """The game was abandoned: it can be read, forked and exported, not played on."""
 
@@ -141,6 +148,13 @@ class KeyReused(ReplayError):
     """A move sent with an ``Idempotency-Key`` that the log holds for other moves: not a retry of them."""
 
     code = "idempotency_key_reused"
+
+
+class AnalysisUnavailable(ReplayError):
+    """The analyses cannot run on this deployment: their job queue is not configured (a Redis Cluster store
+    names no ``HERONLOG_QUEUE_URL``). Recording, replays and streams go on without them."""
+
+    code = "analysis_unavailable"
 
 
 class GameCorrupt(ReplayError):

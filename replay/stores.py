@@ -27,6 +27,7 @@ from replay.game import GameSnapshot, NotAGameEvent, project_game
 from replay.index import Listing, MemoryListing, index_id
 from replay.integrity import CheckedMapper, is_sealed
 from replay.store.shards import shard_classes, shard_index
+from replay.views import MemoryViews, SQLiteViews, Views
 from replay.watch import ChangeWatch, can_watch
 
 logger = logging.getLogger(__name__)
@@ -89,6 +90,7 @@ class GameStore(Application[UUID]):
         self.watch = ChangeWatch(self.recorder) if can_watch(self.recorder) else None
         self._ephemeral: Ephemeral | None = None
         self._listing: Listing | None = None
+        self._views: Views | None = None
         self._lazy_lock = threading.Lock()
         # stream id -> (version, time) of the last event of the fold this process holds: what the store must
         # still hold for that fold to be brought up to date rather than read again.
@@ -116,6 +118,25 @@ class GameStore(Application[UUID]):
                 if self._listing is None:
                     self._listing = self._make_listing()
         return self._listing
+
+    @property
+    def views(self) -> Views:
+        """This store's hashes and sorted sets for read models (:mod:`replay.views`), made on first use."""
+        if self._views is None:
+            with self._lazy_lock:
+                if self._views is None:
+                    self._views = self._make_views()
+        return self._views
+
+    def _make_views(self) -> Views:
+        recorder: Any = self.recorder
+        if type(recorder).__module__.startswith("replay.store"):
+            from replay.store.views import RedisViews
+
+            return RedisViews(recorder.datastore, recorder.tag)
+        if type(recorder).__module__ == "eventsourcing.sqlite":
+            return SQLiteViews(recorder)
+        return MemoryViews()
 
     def _make_listing(self) -> Listing:
         """The list of games kept where this store keeps its events."""

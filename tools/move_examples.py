@@ -1,6 +1,7 @@
 """Write the OpenAPI document's move examples (api/resources/move_examples.json) from recorded games.
 
-A test fails when the examples are not what this writes, so every move kind's example is a real move.
+Run it after a change to the move kinds (domain.kinds); a test fails when the examples are not what this writes,
+so every move kind's example is a real move.
 """
 
 from __future__ import annotations
@@ -30,9 +31,10 @@ MAX_SEED = 40
 def recorded_examples() -> dict[str, Any]:
     """The first move of each kind played in the games of :data:`GAMES`, with where it was played."""
     import domain
+    from domain.kinds import KINDS
 
     found: dict[str, dict[str, Any]] = {}
-    kinds = set(domain.moves.SHAPES)
+    kinds = set(KINDS)
     for setup in GAMES:
         for seed in range(1, MAX_SEED + 1):
             if kinds <= set(found):

@@ -36,11 +36,13 @@ from api.resources.context import EXTENSION as CONTEXT
 from api.resources.context import expected_version, idempotency_key, reader, writer
 from api.resources.errors import ApiError
 from api.resources.openapi import IDEMPOTENCY_KEY, OPEN_WRITE, READ, WRITE, Blueprint, errors
+from api.resources.write_guard import Admitted, counted
 from domain.analysis import NothingToEvaluate, evaluate
 from replay import analysis_report
 from replay.analysis_jobs import Analyses
 from replay.analysis_queue import analyses_for, start_local_workers
-from replay.errors import StaleVersion
+from replay.config import ConfigError
+from replay.errors import AnalysisUnavailable, StaleVersion
 
 EXTENSION = "heronlog.analysis"
 SLOTS = "heronlog.analysis_slots"
@@ -68,7 +70,10 @@ class LazyAnalyses:
             if self._built is None:
                 log = self._app.extensions[CONTEXT].get().log
                 playouts = int(self._app.config["ANALYSIS_PLAYOUTS"])
-                self._built = analyses_for(self._app.config["STORE"], os.environ, log, playouts)
+                try:
+                    self._built = analyses_for(self._app.config["STORE"], os.environ, log, playouts)
+                except ConfigError as error:  # a deployment without a queue still records and streams
+                    raise AnalysisUnavailable(f"analyses are not available here: {error}") from None
             return self._built
 
 
@@ -85,8 +90,11 @@ def analyses() -> Analyses:
 
 def analysis_progress(game_id: UUID) -> Callable[[], dict[str, Any] | None] | None:
     """How far the game's analysis has come, asked again at each look of an event stream; None when no
-    analysis of the game is under way (nothing to follow)."""
-    service = analyses()
+    analysis of the game is under way (nothing to follow), or none can run on this deployment."""
+    try:
+        service = analyses()
+    except AnalysisUnavailable:
+        return None
     stream = service.stream(game_id)
     if stream.run is None or stream.run.finished:
         return None
@@ -129,6 +137,7 @@ class GameAnalysis(MethodView):
         body = analysis_report.report(game, stream, at=service.clock())
         return body, 200, {"Cache-Control": "no-store"}
 
+    @counted
     @errors(blp, *WRITE)
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.arguments(AnalysisRequestSchema, error_status_code=400)
@@ -136,12 +145,12 @@ class GameAnalysis(MethodView):
     @blp.alt_response(
         200, schema=AnalysisSchema, description="this line's analysis, under way or done already"
     )
-    def post(self, body: Mapping[str, Any], game_id: UUID) -> Any:
+    def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Ask for a computer analysis of the game as it stands (`If-Match`: its version): one job per decision,
         taken by the workers. Asking again for the same line answers that analysis (200); a new one is 202. One
         analysis runs at a time per game: another while one of an earlier version runs is
         `409 analysis_running`."""
-        game, grant = writer(game_id)
+        game, grant = writer(game_id, ahead=admitted.ahead)
         expected = expected_version(body)
         if expected is not None and expected != game.version:
             raise StaleVersion(expected, game.version)

@@ -1,4 +1,4 @@
-"""The games resource (DESIGN §5): create, list, read, record moves, undo, redo, amend, abandon, fork, export,
+"""The games resource: create, list, read, record moves, undo, redo, amend, abandon, fork, export,
 import, history (states, timeline, changes, score), seat tokens and the spectators' event stream.
 
 Every view is schema in, schema out; the work is the game log's services' (:mod:`replay.services`), each handed
@@ -53,6 +53,8 @@ from api.resources.schemas import (
     GameSchema,
     ImportDocumentSchema,
     ImportQuerySchema,
+    LayoutChoicesQuerySchema,
+    LayoutChoicesSchema,
     LayoutFormQuerySchema,
     LayoutFormSchema,
     LayoutSchema,
@@ -76,6 +78,7 @@ from api.server.observability import observe
 from replay import exports
 from replay.access import Issued
 from replay.application import Played
+from replay.corrections import Correction
 from replay.game import Game
 from replay.index import Key
 
@@ -253,12 +256,57 @@ class LayoutForm(MethodView):
         Each card field names its pool; each pool lists the cards or tiles that may go there, with what is
         printed on them (for finding a card by reading it). The new-game page draws its one-screen table setup
         from this and posts the layout with `POST /api/games` (`mode: table`)."""
-        setup: dict[str, Any] = {"players": query["players"], "expansions": query["expansions"]}
-        if query["solo"]:
-            setup["solo"] = query["solo"]
-        if query["first_game"]:
-            setup["options"] = {"first_game": True}
-        return game_log().queries.layout_form(setup)
+        return game_log().queries.layout_form(_setup_of(query))
+
+
+def _setup_of(query: Mapping[str, Any]) -> dict[str, Any]:
+    """The setup a layout form's query describes: players, expansions, solo difficulty, first-game option."""
+    setup: dict[str, Any] = {"players": query["players"], "expansions": query["expansions"]}
+    if query["solo"]:
+        setup["solo"] = query["solo"]
+    if query["first_game"]:
+        setup["options"] = {"first_game": True}
+    return setup
+
+
+@blp.route("/layout-choices")
+class LayoutChoices(MethodView):
+    @errors(blp, 400, 422, 503)
+    @blp.arguments(LayoutChoicesQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, LayoutChoicesSchema)
+    def get(self, query: Mapping[str, Any]) -> Any:
+        """What each field of a table setup may still take, beside what the other fields hold.
+
+        `layout` is the layout entered so far (JSON text). Each card field lists the cards or tiles left for
+        it (none laid elsewhere, no fifth castle card that deals the castle again, at the Well only a colour
+        the castle leaves); each room lists, space by space, the die-tile colours that can still be there,
+        the likeliest first. The new-game page's pickers offer these; `POST /api/games` judges the layout."""
+        try:
+            layout = json.loads(query["layout"])
+        except (ValueError, RecursionError) as error:
+            raise ApiError("invalid_request", f"layout is not JSON text: {error}", field="layout") from None
+        if _depth(layout) > LAYOUT_DEPTH:
+            raise ApiError(
+                "invalid_request", f"a layout nests {LAYOUT_DEPTH} levels deep at most", field="layout"
+            )
+        return game_log().queries.layout_choices(_setup_of(query), layout)
+
+
+LAYOUT_DEPTH = 4
+"""How deep a layout nests: ``{"offer": [{"resource": "SR1"}]}`` is 3 levels, a yard's faces too."""
+
+
+def _depth(value: Any) -> int:
+    """How deeply JSON data nests (without recursion: a hostile text may nest a thousand levels)."""
+    deepest, level = 0, [(value, 0)]
+    while level:
+        item, depth = level.pop()
+        deepest = max(deepest, depth)
+        if deepest > LAYOUT_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        level.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 @blp.route("/import")
@@ -433,39 +481,35 @@ class Amend(MethodView):
     @blp.arguments(AmendSchema, error_status_code=400)
     @blp.response(200, AmendedSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
-        """Replace a move recorded earlier and re-apply every later move.
+        """Correct a move recorded earlier (or a laid-out setup) and re-apply every later move.
 
-        Each later move is played again in order on the corrected line. The report names the first later
-        move that no longer fits (`first_misfit`: its line `index`, its words, why, and the moves legal
-        there): give it a resolution (`resolutions`: `{"index": I, "move": {...}}`, the move really played
-        there) and dry-run again, misfit by misfit, then write the whole correction in one request. The first
-        misfit without a resolution leaves the line of play with every move after it (they stay in the log).
-        A resolution that names no later move, or a move that still fits, or that is never reached, is `422`
+        The correction is one of `move` or `moves` (replace it), `insert` (moves forgotten before it), `remove`
+        (it never happened), `swap_seats` (two seats' moves swapped from it on) or, at version 1 of a table game
+        laid out at creation, `layout` (the setup's entries as they lay). Each later move is played again in
+        order on the corrected line. The report names the first later move that no longer fits
+        (`first_misfit`: its line `index`, its words, why, the moves legal there, and `suggestions`, best
+        first, each a resolution to send as it is with how many later moves it keeps): give it a resolution
+        and dry-run again, misfit by misfit, then write the whole correction in one request. The first misfit
+        without a resolution leaves the line of play with every move after it (they stay in the log). A
+        resolution that names no later move, or a move that still fits, or that is never reached, is `422`
         (`resolution_not_later`, `resolution_not_needed`, `resolution_unused`); two for one index,
-        `422 resolution_repeated`; a resolution's move the rules refuse, `422` with `details.resolution_index`.
+        `422 resolution_repeated`; a move the rules refuse, `422` (a resolution's with
+        `details.resolution_index`).
 
-        A seat token amends its own seat's moves only, and may not take another seat's moves off the line:
-        such a correction, dry run or not, is `403 amend_reaches_other_seats` (`details.seats` and
-        `details.versions` say whose moves and which); the owner may write it.
-
-        `dry_run` reports without writing. The move already recorded at `version` is refused, dry run or not
-        (`422 amend_unchanged`: it would correct nothing). The new move takes the last version of this write
-        (the answer's `versions`; the moves of the resolutions take the ones before it): `version` no longer
-        names a move of the line of play; the kept later moves keep theirs, and are described anew as they
-        play on the new line. In a table game the recorded dice, cards and tiles are moves like the others:
-        kept as they were wherever they still fit; in a seeded game the report's `redrawn` says which chance
-        outcomes are drawn again."""
+        A seat token corrects its own seat's moves only, and may not take another seat's moves off the line
+        nor say them anew: such a correction, dry run or not, is `403 amend_reaches_other_seats`; swapping
+        seats is the owner's (`403 forbidden`). `dry_run` reports without writing. One move replaced by the
+        move already recorded is `422 amend_unchanged`. A plain `undo` right after a correction takes it back
+        (and `redo` writes it again). In a table game a die taken is the die the table saw taken: a take
+        whose end now holds another die no longer fits, unless that die lies at the other end."""
         game, grant = writer(game_id, ahead=admitted.ahead)
-        move = dict(body["move"])
-        if not isinstance(move.get("kind"), str):
-            raise ApiError("invalid_move", "the move needs a kind")
+        correction = _correction(body)
         resolutions = [_resolution(entry, number) for number, entry in enumerate(body["resolutions"])]
         version = expected_version(body)
         result, report = judged(
-            lambda: game_log().history.amend(
+            lambda: game_log().history.correct(
                 game_id,
-                body["version"],
-                move,
+                correction,
                 expected_version=version,
                 grant=grant,
                 dry_run=body["dry_run"],
@@ -482,8 +526,29 @@ class Amend(MethodView):
         )
 
 
+def _correction(body: Mapping[str, Any]) -> Correction:
+    """The correction a request asks for (AmendSchema has checked it gives one kind); every move of it needs
+    a kind, as a move sent alone does."""
+    version = body["version"]
+    if "layout" in body:
+        return Correction(version, "setup", layout=dict(body["layout"]))
+    if "swap_seats" in body:
+        one, other = body["swap_seats"]
+        return Correction(version, "swap_seats", seats=(one, other))
+    if "remove" in body:
+        return Correction(version, "remove")
+    kind = "insert" if "insert" in body else "replace"
+    moves = [body["move"]] if "move" in body else list(body["insert" if kind == "insert" else "moves"])
+    for move in moves:
+        if not isinstance(move.get("kind"), str):
+            raise ApiError("invalid_move", "every move of a correction needs a kind")
+    return Correction(version, kind, tuple(dict(move) for move in moves))
+
+
 def _resolution(entry: Mapping[str, Any], number: int) -> dict[str, Any]:
     """A resolution as the game log takes it; every move of it needs a kind (as a move sent alone does)."""
+    if "swap_seats" in entry:
+        return {"index": entry["index"], "swap_seats": list(entry["swap_seats"])}
     moves = [dict(entry["move"])] if "move" in entry else [dict(move) for move in entry["moves"]]
     for move in moves:
         if not isinstance(move.get("kind"), str):

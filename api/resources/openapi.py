@@ -18,11 +18,12 @@ MEANINGS = {
     401: "no token, or not one of this game's (unauthorized); private games need one even to read",
     403: "the token may not do this (forbidden): a seat acting for another seat, or an owner-only action; a "
     "seat token's amendment that takes other seats' moves off the line of play (amend_reaches_other_seats)",
-    404: "no such game, version or annotation",
+    404: "no such game, version, annotation or player",
     304: "not modified: If-None-Match named the current ETag (the game's version); no body",
     409: "the game is not in a state for this: nothing to undo or redo (nothing_to_undo, nothing_to_redo), "
     "the game is closed (game_closed), an export that needs a finished game (game_unfinished); or a retried "
-    "seat-token request whose token was replaced or withdrawn since (token_superseded)",
+    "seat-token request whose token was replaced or withdrawn since (token_superseded); a link that would seat one "
+    "player twice in a game (player_already_seated)",
     412: "the game moved on: If-Match or expected_version named a version that is no longer the game's "
     "(stale_version, with details.current_version); reload and decide again",
     413: "the body is larger than the limit (payload_too_large)",
@@ -85,6 +86,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/api/games"): "listGames",
     ("post", "/api/games"): "createGame",
     ("get", "/api/games/layout-form"): "getLayoutForm",
+    ("get", "/api/games/layout-choices"): "getLayoutChoices",
     ("post", "/api/games/import"): "importGame",
     ("get", "/api/games/{game_id}"): "getGame",
     ("get", "/api/games/{game_id}/legal-moves"): "getLegalMoves",
@@ -117,6 +119,15 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("patch", "/api/games/{game_id}/annotations/{annotation_id}"): "editAnnotation",
     ("delete", "/api/games/{game_id}/annotations/{annotation_id}"): "deleteAnnotation",
     ("post", "/api/score-sheets"): "scoreSheets",
+    ("get", "/api/players"): "listPlayers",
+    ("get", "/api/players/{player_id}"): "getPlayer",
+    ("get", "/api/players/{player_id}/games"): "listPlayerGames",
+    ("get", "/api/players/{player_id}/versus/{other_id}"): "getHeadToHead",
+    ("post", "/api/players/{player_id}/merge"): "mergePlayer",
+    ("post", "/api/players/{player_id}/split"): "splitPlayer",
+    ("post", "/api/players/bgstats"): "linkBgStatsPlayers",
+    ("get", "/api/games/{game_id}/players"): "getGamePlayers",
+    ("post", "/api/games/{game_id}/players"): "linkSeat",
     ("get", "/api/problems/{error_code}"): "getProblemType",
 }
 """Every operation's operationId: the name a generated client gives its function."""
@@ -186,49 +197,27 @@ def _camel(kind: str) -> str:
     return "".join(part.capitalize() for part in kind.split("_"))
 
 
-CONVERT_FIELD: dict[str, Any] = {
-    "type": "array",
-    "items": {"type": "string", "enum": ["coin", "food", "iron", "pearl", "whisk"]},
-    "description": "the seal conversions made just before the move, in order, each as what it buys (rules 0.3.0 "
-    "list a move with those that make it affordable: post it as listed; the listing's `notes` say how it is paid)",
-}
-"""The optional ``convert`` field of a player's move (domain.moves.CONVERT)."""
-
-
 def move_schemas() -> dict[str, Any]:
-    """The components of the move union: one schema per kind (``TakeDieMove``...) and ``Move``, their union
-    told apart by ``kind`` (domain.moves.SHAPES is the vocabulary; the examples come from recorded games)."""
-    from domain.moves import CHANCE_KINDS, CONVERT, SHAPES
+    """The components of the move union: one schema per kind (``TakeDieMove``...), converted from the schemas
+    `api.resources.schemas.move_schema` generates from each kind's definition (`domain.kinds`), and ``Move``,
+    their union told apart by ``kind`` (the examples come from recorded games)."""
+    from apispec import APISpec
+    from apispec.ext.marshmallow import MarshmallowPlugin
 
+    from api.resources.schemas import move_schemas as generated
+    from domain.kinds import KINDS
+
+    spec = APISpec("moves", "1", "3.0.3", plugins=[MarshmallowPlugin()])
+    for kind, schema in generated().items():
+        spec.components.schema(KINDS[kind].__name__, schema=schema)
+    converted = spec.to_dict()["components"]["schemas"]
     examples = _move_examples()
-    types: dict[str, dict[str, Any]] = {
-        "int": {"type": "integer"},
-        "str": {"type": "string"},
-        "bool": {"type": "boolean"},
-        "list of int": {"type": "array", "items": {"type": "integer"}},
-    }
     schemas: dict[str, Any] = {}
     mapping: dict[str, str] = {}
-    for kind, shape in SHAPES.items():
-        name = f"{_camel(kind)}Move"
-        chance = kind in CHANCE_KINDS
-        seat: dict[str, Any] = (
-            {"type": "integer", "nullable": True, "enum": [None], "description": "null: chance answers it"}
-            if chance
-            else {"type": "integer", "minimum": 0, "description": "the seat's index, from 0"}
-        )
-        schema: dict[str, Any] = {
-            "type": "object",
-            "description": f"a {kind} move" + (" (answers a chance prompt)" if chance else ""),
-            "required": ["kind", "seat", *shape],
-            "properties": {
-                "kind": {"type": "string", "enum": [kind]},
-                "seat": seat,
-                **{field: dict(types[typ]) for field, typ in shape.items()},
-            },
-        }
-        if not chance and kind != "convert":
-            schema["properties"][CONVERT] = CONVERT_FIELD
+    for kind, definition in KINDS.items():
+        name = definition.__name__
+        schema = converted[name]
+        schema["description"] = f"a {kind} move" + (" (answers a chance prompt)" if definition.chance else "")
         if kind in examples:
             schema["example"] = examples[kind]["move"]
         schemas[name] = schema

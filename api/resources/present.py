@@ -205,7 +205,7 @@ def prompt(state: Any) -> dict[str, Any]:
         "seat": pending.get("seat"),
         "text": domain.prompt_text(state),
         "help": domain.prompt_help(state),
-        "hint": words.hint({"kind": pending.get("kind"), "context": context}),
+        "hint": words.hint({"kind": pending.get("kind"), "context": context}, state.catalog),
         "context": context,
     }
 
@@ -229,13 +229,7 @@ def choices(
     if not moves or pending is None:
         return []
     return words.choices(
-        state,
-        pending,
-        moves,
-        board_json=board(state),
-        catalog=game.catalog,
-        names=names(game),
-        notes=payments if payments is not None else payment_words(state, moves),
+        state, moves, payments=payments if payments is not None else payment_words(state, moves)
     )
 
 

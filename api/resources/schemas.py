@@ -6,11 +6,14 @@ document.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, pre_load, validate, validates_schema
 
 from api.resources.errors import STATUS
+from domain import kinds
+from domain.vocabulary import Resource
 from replay.game import MAX_VERSION
 
 MAX_BATCH = 500
@@ -200,6 +203,13 @@ class ChoiceSchema(Schema):
         },
     )
     icons = fields.List(fields.String(), required=True, metadata={"description": "icons the move shows"})
+    offered = fields.Boolean(
+        metadata={
+            "description": "a seal conversion only: false where it cannot serve the player whose turn it is "
+            "(another player's question, the end of a round, a question that costs nothing): legal, but a page "
+            "keeps it out of its offer"
+        }
+    )
 
 
 class ScoreLineSchema(Schema):
@@ -234,12 +244,72 @@ MOVE_MARK = "x-heronlog-move"
 
 class MoveField(BoundedDict):
     """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it. Documented as
-    the union of every move kind, told apart by ``kind`` (the schema ``Move`` of the OpenAPI document)."""
+    the union of every move kind, told apart by ``kind`` (the schema ``Move`` of the OpenAPI document, made of
+    `move_schema`'s); the rules engine reads its fields (`domain.kinds.parse`), so that a malformed move is
+    ``invalid_move`` with the field at fault, as a move the rules refuse is judged after who may play it."""
 
     def __init__(self, **kwargs: Any) -> None:
         metadata = {"description": "a move exactly as GET legal-moves lists it", **kwargs.pop("metadata", {})}
         metadata[MOVE_MARK] = True
         super().__init__(most=MAX_MOVE_FIELDS, keys=fields.String(), metadata=metadata, **kwargs)
+
+
+CONVERTS_TO = [resource.value for resource in Resource if resource is not Resource.SEAL]
+"""What a seal conversion may buy (the catalog of a game says which, and at what price)."""
+
+
+def _typed_field(typ: str) -> fields.Field[Any]:
+    """A required field of a move's JSON form, by the type `domain.kinds` gives it."""
+    if typ == kinds.INT:
+        return fields.Integer(required=True, strict=True)
+    if typ == kinds.BOOL:
+        return fields.Boolean(required=True, truthy={True}, falsy={False})  # JSON true or false alone
+    if typ == kinds.INTS:
+        return fields.List(fields.Integer(strict=True), required=True)
+    return fields.String(required=True)
+
+
+def move_schema(kind: type[kinds.Move]) -> type[Schema]:
+    """The schema of one move kind, generated from its definition (`domain.kinds`): its kind, its seat (null
+    for chance), its typed fields and, for a player's move that may carry them, the seal conversions made just
+    before it. Every legal move of the engine loads with its kind's schema (a unit test holds them together)."""
+    seat = (
+        fields.Integer(
+            required=True,
+            allow_none=True,
+            validate=validate.OneOf([None]),
+            metadata={"description": "null: chance answers it"},
+        )
+        if kind.chance
+        else fields.Integer(
+            required=True,
+            strict=True,
+            validate=validate.Range(min=0),
+            metadata={"description": "the seat's index, from 0"},
+        )
+    )
+    declared: dict[str, fields.Field[Any]] = {
+        "kind": fields.String(required=True, validate=validate.OneOf([kind.kind])),
+        "seat": seat,
+    }
+    for name, typ in kind.shape.items():
+        declared[name] = _typed_field(typ)
+    if kind.convertible:
+        declared[kinds.CONVERT] = fields.List(
+            fields.String(validate=validate.OneOf(CONVERTS_TO)),
+            metadata={
+                "description": "the seal conversions made just before the move, in order, each as what it buys "
+                "(rules 0.3.0 list a move with those that make it affordable: post it as listed; the listing's "
+                "`notes` say how it is paid)"
+            },
+        )
+    return Schema.from_dict(declared, name=f"{kind.__name__}Schema")
+
+
+@functools.cache
+def move_schemas() -> dict[str, type[Schema]]:
+    """Every move kind's schema, by kind (`move_schema`)."""
+    return {name: move_schema(kind) for name, kind in kinds.KINDS.items()}
 
 
 # --- games ------------------------------------------------------------------------------------------------
@@ -589,18 +659,71 @@ class ResolutionSchema(Schema):
             "the record): it stays on the line if it fits after them"
         },
     )
+    swap_seats = fields.List(
+        fields.Integer(strict=True, validate=validate.Range(min=0, max=99)),
+        validate=validate.Length(equal=2),
+        metadata={
+            "description": "instead of moves: from this move on, the moves recorded for one of the two seats "
+            "(indexes from 0) were the other's (owner only)",
+            "example": [0, 1],
+        },
+    )
 
     @validates_schema
     def move_or_moves(self, data: dict[str, Any], **_: Any) -> None:
-        if ("move" in data) == ("moves" in data):
-            raise ValidationError("a resolution gives move (one move) or moves (a list), one of them")
+        if sum(name in data for name in ("move", "moves", "swap_seats")) != 1:
+            raise ValidationError(
+                "a resolution gives move (one move), moves (a list) or swap_seats (two seats), one of them"
+            )
+
+
+CORRECTION_FIELDS = ("move", "moves", "insert", "remove", "swap_seats", "layout")
+"""What a correction says happened at its move, one of them (docs/api/amend.md)."""
 
 
 class AmendSchema(Schema):
     version = fields.Integer(
-        required=True, strict=True, validate=VERSION, metadata={"description": "the move to replace"}
+        required=True,
+        strict=True,
+        validate=VERSION,
+        metadata={"description": "the move to correct (1: the setup of a table game laid out at creation)"},
     )
-    move = MoveField(required=True)
+    move = MoveField(metadata={"description": "replace: the move really played there"})
+    moves = BoundedList(
+        MoveField(),
+        least=1,
+        most=MAX_BATCH,
+        metadata={
+            "description": "replace: the moves really played there, in order (a conversion, then a placement)"
+        },
+    )
+    insert = BoundedList(
+        MoveField(),
+        least=1,
+        most=MAX_BATCH,
+        metadata={"description": "moves played right before this move and left out of the record (it stays)"},
+    )
+    remove = fields.Boolean(
+        validate=validate.Equal(True),
+        metadata={"description": "true: this move never happened (it leaves the line)"},
+    )
+    swap_seats = fields.List(
+        fields.Integer(strict=True, validate=validate.Range(min=0, max=99)),
+        validate=validate.Length(equal=2),
+        metadata={
+            "description": "from this move on (version 1: from the setup's turn order on), the moves recorded "
+            "for one of the two seats (indexes from 0) were the other's (owner only)",
+            "example": [0, 1],
+        },
+    )
+    layout = fields.Dict(
+        metadata={
+            "description": "version 1 of a table game laid out at creation: the setup's entries as they really "
+            "lay, by section as GET layout gives them (a room's card, a bridge's dice, the turn order...); the "
+            "rest stays as recorded. 422 invalid_layout names each problem's field",
+            "example": {"castle": {"steward_2": "S7"}},
+        }
+    )
     resolutions = BoundedList(
         fields.Nested(ResolutionSchema),
         most=MAX_BATCH,
@@ -629,6 +752,46 @@ class AmendSchema(Schema):
                     f"the resolutions hold at most {MAX_BATCH} moves in all ({moves} sent)", "resolutions"
                 )
         return data
+
+    @validates_schema
+    def one_correction(self, data: dict[str, Any], **_: Any) -> None:
+        given = [name for name in CORRECTION_FIELDS if name in data]
+        if len(given) != 1:
+            raise ValidationError(
+                f"a correction gives one of {', '.join(CORRECTION_FIELDS)}"
+                + (f", not {' and '.join(given)}" if given else "")
+            )
+
+
+class SuggestionSchema(Schema):
+    """A resolution the service suggests for a misfit, with what it keeps."""
+
+    kind = fields.String(
+        required=True,
+        metadata={
+            "description": "swap_seats (the two seats' moves swapped from here on), other_seat (the recorded "
+            "move by the seat asked now), after_question (answers to the question the correction opened, then "
+            "the recorded move), skipped (it never happened) or most_like (the legal move most like it)"
+        },
+    )
+    resolution = fields.Dict(
+        required=True,
+        metadata={
+            "description": "the resolution to send, as it is (it takes the place of any for that index)"
+        },
+    )
+    words = fields.String(required=True, metadata={"description": "the suggestion in words"})
+    keeps = fields.Integer(
+        required=True,
+        metadata={
+            "description": "how many later recorded moves stay on the line with it, up to the next misfit "
+            "(this one too, when it stays)"
+        },
+    )
+    capped = fields.Boolean(
+        required=True,
+        metadata={"description": "the dry run stopped at its limit of moves: keeps is at least this"},
+    )
 
 
 class MisfitSchema(Schema):
@@ -674,6 +837,11 @@ class MisfitSchema(Schema):
             "description": "the board there, for drawing the legal moves (the catalog is served apart)"
         },
     )
+    suggestions = fields.List(
+        fields.Nested(SuggestionSchema),
+        required=True,
+        metadata={"description": "what probably happened there, best first (the most later moves kept)"},
+    )
 
 
 class ResolvedSchema(Schema):
@@ -688,10 +856,27 @@ class ResolvedSchema(Schema):
     kept = fields.Boolean(
         required=True, metadata={"description": "the recorded move stays on the line, after those moves"}
     )
+    swap_seats = fields.List(
+        fields.Integer(),
+        metadata={"description": "the two seats swapped from this move on, if it was a swap"},
+    )
 
 
 class AmendReportSchema(Schema):
     version = fields.Integer(required=True)
+    correction = fields.String(
+        required=True,
+        validate=validate.OneOf(["replace", "insert", "remove", "swap_seats", "setup"]),
+        metadata={"description": "the kind of correction"},
+    )
+    rewritten = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={
+            "description": "the kept moves said anew: by the other seat (a swap), or the same die taken from "
+            "the other end of its bridge"
+        },
+    )
     all_fit = fields.Boolean(
         required=True, metadata={"description": "every later move still fits, or was resolved"}
     )
@@ -816,7 +1001,9 @@ class TimelineEntrySchema(Schema):
         allow_none=True,
         metadata={
             "description": "amended: the move a correction put here; resolved: a move played anew in a "
-            "correction, where a later recorded move no longer fitted; null for a move as recorded"
+            "correction, where a later recorded move no longer fitted; added: a move a correction put before a "
+            "recorded move that stays (one forgotten); rewritten: a recorded move a correction said anew (by "
+            "the other seat, or the same die from the other end); null for a move as recorded"
         },
     )
     replaced = fields.String(
@@ -957,6 +1144,42 @@ class LayoutFormQuerySchema(Schema):
     )
 
 
+class LayoutChoicesQuerySchema(LayoutFormQuerySchema):
+    """The game a table setup is for, and what is entered so far."""
+
+    layout = fields.String(
+        load_default="{}",
+        validate=validate.Length(max=8000),
+        metadata={
+            "description": "the layout entered so far, as JSON text (the shape POST /api/games takes)",
+            "example": '{"castle": {"steward_1": "S4"}}',
+        },
+    )
+
+
+class LayoutChoicesSchema(Schema):
+    """What each field of the table setup may still take beside what the other fields hold."""
+
+    fields_ = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        required=True,
+        data_key="fields",
+        attribute="fields",
+        metadata={
+            "description": "card field → the ids of the cards or tiles it may take, in the pool's order"
+        },
+    )
+    tiles = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.List(fields.String())),
+        required=True,
+        metadata={
+            "description": "room → for each of its die-tile spaces, the colours possible, likeliest first"
+        },
+    )
+
+
 class LayoutFieldSchema(Schema):
     """One field of the layout: its name (as an error's details.field gives it), its kind and its words."""
 
@@ -1000,6 +1223,15 @@ class LayoutFormSchema(Schema):
         values=fields.List(fields.Dict()),
         required=True,
         metadata={"description": "pool → [{id, words}]: the card or tile's id and what is printed on it"},
+    )
+    catalog = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Dict()),
+        required=True,
+        metadata={
+            "description": "family → the catalog's entries of the pools' components (as GET catalog has them): "
+            "what a page draws each card or tile from"
+        },
     )
     colours = fields.List(fields.Dict(), required=True)
     first_game = fields.Dict(required=True, allow_none=True)

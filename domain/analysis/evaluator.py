@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.analysis import estimates, policy, pruning
-from domain.engine import legal_moves, play
+from domain.engine import legal, play
 from domain.errors import DomainError
 from domain.prompts import seat_of
 from domain.state import GameState
@@ -140,8 +140,9 @@ def evaluate(
             if not state.stack
             else "chance decides now, not a player: there is no decision to evaluate",
         )
-    moves = legal_moves(state)
-    samples = [_Samples(after=play(state, move), sums=[0] * len(state.players)) for move in moves]
+    typed = legal(state)
+    moves = [move.as_json() for move in typed]
+    samples = [_Samples(after=play(state, move), sums=[0] * len(state.players)) for move in typed]
     kept = {i for i, move in enumerate(moves) if _key(move) in {_key(k) for k in keep}}
     total_rounds = pruning.round_count(len(moves))
     started = clock() if clock is not None else 0.0

@@ -17,7 +17,8 @@ from hashlib import blake2b
 from typing import Any
 
 from domain.chance import SplitMix
-from domain.engine import HANDLERS, legal_moves, play, resolve_chance, waiting_for_chance
+from domain.engine import HANDLERS, legal, play, resolve_chance, waiting_for_chance
+from domain.kinds import Move
 from domain.state import GameState, replace
 from domain.vocabulary import Mode
 
@@ -26,8 +27,6 @@ EPSILON = 20
 
 MAX_STEPS = 20_000
 """A playout longer than this is a bug in the rules engine (a 4-player Matcha game has about 160 moves)."""
-
-Move = dict[str, Any]
 
 
 def playout_seed(seed: int, index: int) -> int:
@@ -42,7 +41,7 @@ def own_answers(state: GameState) -> list[Move]:
     the prompt has none of its own, which happens only where a conversion is the way on)."""
     frame = state.stack[-1]
     moves = HANDLERS[type(frame)].moves(state, frame)  # type: ignore[misc]
-    return moves or legal_moves(state)
+    return list(moves) or legal(state)
 
 
 def choose(state: GameState, rng: SplitMix) -> Move:
@@ -52,13 +51,13 @@ def choose(state: GameState, rng: SplitMix) -> Move:
         return moves[0]
     if rng.randint(1, EPSILON) == 1:
         return rng.choice(moves)
-    taken = [move for move in moves if move["kind"] != "done"]
+    taken = [move for move in moves if move.acting]  # declining is not acting
     return rng.choice(taken or moves)
 
 
 def uniform(state: GameState, rng: SplitMix) -> Move:
     """Uniform random play over every legal move: the baseline the policy is measured against."""
-    return rng.choice(legal_moves(state))
+    return rng.choice(legal(state))
 
 
 def drawn_from(state: GameState, seed: int) -> GameState:

@@ -6,6 +6,8 @@ import itertools
 from typing import Any
 
 from domain.chance import Draws
+from domain.kinds.base import Move
+from domain.kinds.bridges import RollMove, TakeDieMove
 from domain.prompts import PlaceDie, RollBridge, TakeDie
 from domain.state import Bridge, GameState, Held, bridge_index, pop, replace, replace_in, with_board
 
@@ -44,23 +46,23 @@ def take(bridge: Bridge, end: str) -> tuple[int, Bridge]:
     return bridge.right, replace(bridge, right=middle[-1] if middle else None, middle=middle[:-1])
 
 
-def take_moves(state: GameState, frame: TakeDie) -> list[dict[str, Any]]:
+def take_moves(state: GameState, frame: TakeDie) -> list[Move]:
     return [
-        {"kind": "take_die", "seat": frame.seat, "bridge": bridge.colour.value, "end": end}
+        TakeDieMove(frame.seat, bridge.colour.value, end)
         for bridge in state.board.bridges
         for end in ends(state, bridge)
     ]
 
 
-def take_play(state: GameState, frame: TakeDie, move: dict[str, Any]) -> GameState:
+def take_play(state: GameState, frame: TakeDie, move: TakeDieMove) -> GameState:
     """Take the die into the hand; placing it is the next prompt (R-T02)."""
-    index = bridge_index(state, move["bridge"])
+    index = bridge_index(state, move.bridge)
     bridge = state.board.bridges[index]
-    value, bridge = take(bridge, move["end"])
+    value, bridge = take(bridge, move.end)
     return replace(
         state,
         board=replace(state.board, bridges=replace_in(state.board.bridges, index, bridge)),
-        held=Held(bridge.colour, value, move["end"]),
+        held=Held(bridge.colour, value, move.end),
         stack=(*state.stack[:-1], PlaceDie(frame.seat)),
     )
 
@@ -77,29 +79,29 @@ def dice_per_colour(state: GameState) -> int:
     return max(len(state.players), 2) + 1
 
 
-def roll_moves(state: GameState, frame: RollBridge) -> list[dict[str, Any]]:
+def roll_moves(state: GameState, frame: RollBridge) -> list[Move]:
     """Every sorted multiset of the bridge's dice (252 for 5 dice)."""
     return [
-        {"kind": "roll", "seat": None, "bridge": frame.bridge.value, "dice": list(dice)}
+        RollMove(frame.bridge.value, dice)
         for dice in itertools.combinations_with_replacement(range(1, 7), dice_per_colour(state))
     ]
 
 
-def roll_draw(state: GameState, frame: RollBridge, rng: Draws) -> dict[str, Any]:
+def roll_draw(state: GameState, frame: RollBridge, rng: Draws) -> RollMove:
     dice = sorted(rng.randint(1, 6) for _ in range(dice_per_colour(state)))
-    return {"kind": "roll", "seat": None, "bridge": frame.bridge.value, "dice": dice}
+    return RollMove(frame.bridge.value, tuple(dice))
 
 
-def roll_play(state: GameState, frame: RollBridge, move: dict[str, Any]) -> GameState:
+def roll_play(state: GameState, frame: RollBridge, move: RollMove) -> GameState:
     index = bridge_index(state, frame.bridge)
-    state = with_board(state, bridges=replace_in(state.board.bridges, index, lay(frame.bridge, move["dice"])))
+    state = with_board(state, bridges=replace_in(state.board.bridges, index, lay(frame.bridge, move.dice)))
     return pop(state)
 
 
-def roll_is_valid(state: GameState, frame: RollBridge, move: dict[str, Any]) -> bool:
-    dice = move["dice"]
+def roll_is_valid(state: GameState, frame: RollBridge, move: RollMove) -> bool:
+    dice = move.dice
     return (
-        move["bridge"] == frame.bridge.value
+        move.bridge == frame.bridge.value
         and len(dice) == dice_per_colour(state)
         and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)
         and list(dice) == sorted(dice)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Any
 
 from domain.catalog import Block, Card
 from domain.chance import Draws
 from domain.errors import DomainError, IllegalMove, InvalidMove
+from domain.kinds.base import Move
+from domain.kinds.setup import DieTileMove
 from domain.prompts import Arrive, CheckCastle, DealCard, DealDieTile, Menu, Option
 from domain.state import GameState, Room, pop, push, replace, replace_in, room_index, with_board, with_player
 from domain.vocabulary import Colour, Floor, Icon
@@ -331,14 +332,14 @@ def die_tile_auto(state: GameState, frame: DealDieTile) -> GameState:
     return place_die_tile(state, Colour(outcomes[0]))
 
 
-def die_tile_moves(state: GameState, frame: DealDieTile) -> list[dict[str, Any]]:
-    return [{"kind": "die_tile", "seat": None, "colour": colour} for colour in die_tile_outcomes(state)]
+def die_tile_moves(state: GameState, frame: DealDieTile) -> list[Move]:
+    return [DieTileMove(colour) for colour in die_tile_outcomes(state)]
 
 
-def die_tile_valid(state: GameState, frame: DealDieTile, move: dict[str, Any]) -> bool:
+def die_tile_valid(state: GameState, frame: DealDieTile, move: DieTileMove) -> bool:
     """Whether the move is among `die_tile_moves`, asking about its own colour first (a recorded deal is checked
     tile by tile)."""
-    colour = move["colour"]
+    colour = move.colour
     ahead = _one_tile_ahead(state)
     if colour not in ahead:
         return False
@@ -347,7 +348,7 @@ def die_tile_valid(state: GameState, frame: DealDieTile, move: dict[str, Any]) -
     return not any(_leaves_a_way(state, other) for other in ahead)  # no way out: R-S05 alone
 
 
-def die_tile_draw(state: GameState, frame: DealDieTile, rng: Draws) -> dict[str, Any]:
+def die_tile_draw(state: GameState, frame: DealDieTile, rng: Draws) -> DieTileMove:
     """Draw a tile from the bag (each tile equally likely) among the colours R-S05 can place; a tile that would
     leave no way to finish the castle with two colours in every room goes back and another is drawn (decision
     C.9). The first draw is the one `ONE_TILE_AHEAD` made: a deal that never needed a redraw is unchanged."""
@@ -355,11 +356,11 @@ def die_tile_draw(state: GameState, frame: DealDieTile, rng: Draws) -> dict[str,
     bag = [colour for colour in state.board.decks.die_tiles if colour in allowed]
     colour = rng.choice(bag)
     if state.rules_version in ONE_TILE_AHEAD or _leaves_a_way(state, colour):
-        return {"kind": "die_tile", "seat": None, "colour": colour}
+        return DieTileMove(colour)
     finishing = set(die_tile_outcomes(state))
     while colour not in finishing:
         colour = rng.choice(bag)
-    return {"kind": "die_tile", "seat": None, "colour": colour}
+    return DieTileMove(colour)
 
 
 def _tiles_text(bag: tuple[str, ...]) -> str:
@@ -367,9 +368,9 @@ def _tiles_text(bag: tuple[str, ...]) -> str:
     return ", ".join(f"{count} {colour}" for count, colour in counts) or "no tile"
 
 
-def explain_die_tile(state: GameState, frame: DealDieTile, move: dict[str, Any]) -> DomainError:
+def explain_die_tile(state: GameState, frame: DealDieTile, move: DieTileMove) -> DomainError:
     """Why a die tile's colour is refused (R-S05; decision C.9 for a tile that would leave no way to finish)."""
-    colour = move["colour"]
+    colour = move.colour
     colours = [c.value for c in Colour]
     if colour not in colours:
         return InvalidMove(
@@ -407,8 +408,8 @@ def explain_die_tile(state: GameState, frame: DealDieTile, move: dict[str, Any])
     )
 
 
-def die_tile_play(state: GameState, frame: DealDieTile, move: dict[str, Any]) -> GameState:
-    return place_die_tile(state, Colour(move["colour"]))
+def die_tile_play(state: GameState, frame: DealDieTile, move: DieTileMove) -> GameState:
+    return place_die_tile(state, Colour(move.colour))
 
 
 def die_tile_space(state: GameState, colour: Colour | None = None) -> tuple[str, int] | None:

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from domain.areas.lantern import lantern_menu
+from domain.kinds.actions import DoneMove
+from domain.kinds.base import Move
+from domain.kinds.courtier import AscendMove, AudienceMove, DaimyoSpotMove, audience_cost
 from domain.prompts import Arrive, CourtierAction, DaimyoSpot, Frame, Menu, Option
-from domain.resources import affordable
+from domain.resources import affordable, can_pay, pay
 from domain.state import (
     GameState,
     pop,
@@ -20,10 +23,6 @@ from domain.state import (
 )
 from domain.vocabulary import Floor, Resource
 
-AUDIENCE_COINS = 2
-"""Coins paid to send a courtier to the Gate (R-CA01 A)."""
-ASCENT_PEARL = {1: 2, 2: 5}
-"""Pearl paid to climb one or two floors (R-CA01 B)."""
 LEVEL = {Floor.GATE: 0, Floor.STEWARD: 1, Floor.DIPLOMAT: 2, Floor.DAIMYO: 3}
 
 
@@ -52,7 +51,7 @@ def ascents(state: GameState, seat: int) -> list[tuple[str, str, int]]:
     """(from, to, pearl) for every ascent the seat's courtiers could make, affordable or not."""
     result: list[tuple[str, str, int]] = []
     for where, floor in locations(state, seat):
-        for floors, pearl in ASCENT_PEARL.items():
+        for floors, pearl in state.catalog.ascent_pearl.items():
             result.extend((where, to, pearl) for to in destinations(state, floor, floors))
     return result
 
@@ -60,7 +59,7 @@ def ascents(state: GameState, seat: int) -> list[tuple[str, str, int]]:
 def courtier_waiting(state: GameState, frame: CourtierAction) -> bool:
     """Ask only if some part could still be done, counting seal conversions (R-R02)."""
     seat = frame.seat
-    audience = ((Resource.COIN, AUDIENCE_COINS),)
+    audience = audience_cost(state)
     if not frame.audience_done and state.players[seat].courtiers > 0 and affordable(state, seat, audience):
         return True
     if not frame.ascent_done:
@@ -68,35 +67,33 @@ def courtier_waiting(state: GameState, frame: CourtierAction) -> bool:
     return False
 
 
-def courtier_moves(state: GameState, frame: CourtierAction) -> list[dict[str, Any]]:
+def courtier_moves(state: GameState, frame: CourtierAction) -> list[Move]:
     seat = frame.seat
     player = state.players[seat]
-    moves: list[dict[str, Any]] = []
-    if not frame.audience_done and player.courtiers > 0 and player.coins >= AUDIENCE_COINS:
-        moves.append({"kind": "audience", "seat": seat})
+    moves: list[Move] = []
+    if not frame.audience_done and player.courtiers > 0 and can_pay(player, audience_cost(state)):
+        moves.append(AudienceMove(seat))
     if not frame.ascent_done:
         moves.extend(
-            {"kind": "ascend", "seat": seat, "from": where, "to": to}
-            for where, to, pearl in ascents(state, seat)
-            if player.pearl >= pearl
+            AscendMove(seat, where, to) for where, to, pearl in ascents(state, seat) if player.pearl >= pearl
         )
-    moves.append({"kind": "done", "seat": seat})
+    moves.append(DoneMove(seat))
     return moves
 
 
-def courtier_play(state: GameState, frame: CourtierAction, move: dict[str, Any]) -> GameState:
+def courtier_play(
+    state: GameState, frame: CourtierAction, move: AudienceMove | AscendMove | DoneMove
+) -> GameState:
     seat = frame.seat
-    kind = move["kind"]
-    if kind == "done":
+    if isinstance(move, DoneMove):
         return pop(state)
     player = state.players[seat]
-    if kind == "audience":
-        state = with_player(
-            state, seat, replace(player, coins=player.coins - AUDIENCE_COINS, courtiers=player.courtiers - 1)
-        )
+    if isinstance(move, AudienceMove):
+        paid = pay(player, audience_cost(state))
+        state = with_player(state, seat, replace(paid, courtiers=player.courtiers - 1))
         state = with_board(state, gate=replace_in(state.board.gate, seat, state.board.gate[seat] + 1))
         return _continue(state, replace(frame, audience_done=True))
-    return ascend(state, frame, move["from"], move["to"])
+    return ascend(state, frame, move.origin, move.to)
 
 
 def _continue(state: GameState, frame: CourtierAction, *above: Any) -> GameState:
@@ -110,7 +107,7 @@ def ascend(state: GameState, frame: CourtierAction, origin: str, to: str) -> Gam
     seat = frame.seat
     start = Floor.GATE if origin == "gate" else state.catalog.room(origin).floor
     end = 3 if to == "daimyo" else LEVEL[state.catalog.room(to).floor]
-    pearl = ASCENT_PEARL[end - LEVEL[start]]
+    pearl = state.catalog.ascent_pearl[end - LEVEL[start]]
     player = state.players[seat]
     state = with_player(state, seat, replace(player, pearl=player.pearl - pearl))
     state, arrival = move_courtier(state, seat, origin, to)
@@ -163,12 +160,12 @@ def spot_auto(state: GameState, frame: DaimyoSpot) -> GameState:
     return take_spot(state, frame.seat, spots[0])
 
 
-def spot_moves(state: GameState, frame: DaimyoSpot) -> list[dict[str, Any]]:
-    return [{"kind": "daimyo_spot", "seat": frame.seat, "spot": spot} for spot in free_spots(state)]
+def spot_moves(state: GameState, frame: DaimyoSpot) -> list[Move]:
+    return [DaimyoSpotMove(frame.seat, spot) for spot in free_spots(state)]
 
 
-def spot_play(state: GameState, frame: DaimyoSpot, move: dict[str, Any]) -> GameState:
-    return take_spot(state, frame.seat, move["spot"])
+def spot_play(state: GameState, frame: DaimyoSpot, move: DaimyoSpotMove) -> GameState:
+    return take_spot(state, frame.seat, move.spot)
 
 
 def take_spot(state: GameState, seat: int, spot: int) -> GameState:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from domain.kinds.actions import DoneMove
+from domain.kinds.base import Move
+from domain.kinds.gardener import GardenerMove
 from domain.matcha.tea_garden import platform_options
 from domain.prompts import GardenerAction, Menu, Option
 from domain.resources import affordable
@@ -31,28 +32,28 @@ def gardener_waiting(state: GameState, frame: GardenerAction) -> bool:
     )
 
 
-def gardener_moves(state: GameState, frame: GardenerAction) -> list[dict[str, Any]]:
+def gardener_moves(state: GameState, frame: GardenerAction) -> list[Move]:
     seat = frame.seat
     player = state.players[seat]
     gardens = state.catalog.gardens
-    moves: list[dict[str, Any]] = []
+    moves: list[Move] = []
     if player.gardeners > 0:
         moves.extend(
-            {"kind": "gardener", "seat": seat, "garden": slot.id}
+            GardenerMove(seat, slot.id)
             for slot in _open(state, seat)
             if slot.card is not None and player.food >= gardens[slot.card].food
         )
-    moves.append({"kind": "done", "seat": seat})
+    moves.append(DoneMove(seat))
     return moves
 
 
-def gardener_play(state: GameState, frame: GardenerAction, move: dict[str, Any]) -> GameState:
+def gardener_play(state: GameState, frame: GardenerAction, move: GardenerMove | DoneMove) -> GameState:
     state = pop(state)
-    if move["kind"] == "done":
+    if isinstance(move, DoneMove):
         return state
     seat = frame.seat
     slots = state.board.gardens
-    index = next(i for i, slot in enumerate(slots) if slot.id == move["garden"])
+    index = next(i for i, slot in enumerate(slots) if slot.id == move.garden)
     slot = slots[index]
     assert slot.card is not None
     player = state.players[seat]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from domain.kinds.base import Move
+from domain.kinds.passage_of_time import MilestoneMove
 from domain.prompts import Pot
 from domain.state import GameState, Player, pop, replace, swap_top, with_board, with_player
 
@@ -53,16 +53,13 @@ def pot_auto(state: GameState, frame: Pot) -> GameState:
     return swap_top(state, Pot(seat, steps)) if steps > 0 else pop(state)
 
 
-def pot_moves(state: GameState, frame: Pot) -> list[dict[str, Any]]:
-    return [
-        {"kind": "milestone", "seat": frame.seat, "pay": True},
-        {"kind": "milestone", "seat": frame.seat, "pay": False},
-    ]
+def pot_moves(state: GameState, frame: Pot) -> list[Move]:
+    return [MilestoneMove(frame.seat, True), MilestoneMove(frame.seat, False)]
 
 
-def pot_play(state: GameState, frame: Pot, move: dict[str, Any]) -> GameState:
+def pot_play(state: GameState, frame: Pot, move: MilestoneMove) -> GameState:
     """Pay the milestone and go on, or stop before it and lose the remaining steps (R-PT02, C.3)."""
-    if not move["pay"]:
+    if not move.pay:
         return pop(state)
     player = state.players[frame.seat]
     cost = state.catalog.milestones[player.pot + 1]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.catalog import ROW_POSITIONS
+from domain.kinds.actions import DoneMove
+from domain.kinds.base import Move
+from domain.kinds.personal_domain import DomainRowMove
 from domain.matcha.ceremony import green_row_menu
 from domain.prompts import DomainAction, DomainRow, Menu, Option
 from domain.state import GameState, Player, pop, push
@@ -49,18 +50,18 @@ def row_auto(state: GameState, frame: DomainRow) -> GameState:
     return push(state, *frames)
 
 
-def domain_action_moves(state: GameState, frame: DomainAction) -> list[dict[str, Any]]:
-    moves: list[dict[str, Any]] = [
-        {"kind": "domain_row", "seat": frame.seat, "row": spec.id}
+def domain_action_moves(state: GameState, frame: DomainAction) -> list[Move]:
+    moves: list[Move] = [
+        DomainRowMove(frame.seat, spec.id)
         for spec in state.catalog.rows
         if spec.position in ROW_POSITIONS  # the icon's die has no green face: never the geisha row (R-D03)
     ]
-    moves.append({"kind": "done", "seat": frame.seat})
+    moves.append(DoneMove(frame.seat))
     return moves
 
 
-def domain_action_play(state: GameState, frame: DomainAction, move: dict[str, Any]) -> GameState:
+def domain_action_play(state: GameState, frame: DomainAction, move: DomainRowMove | DoneMove) -> GameState:
     state = pop(state)
-    if move["kind"] == "done":
+    if isinstance(move, DoneMove):
         return state
-    return push(state, DomainRow(frame.seat, move["row"]))
+    return push(state, DomainRow(frame.seat, move.row))

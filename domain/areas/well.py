@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.chance import Draws
+from domain.kinds.base import Move
+from domain.kinds.setup import WellTileMove
 from domain.prompts import DealWellTile, Menu, Option
 from domain.state import GameState, pop, replace, with_board
 
@@ -39,20 +39,20 @@ def well_tile_auto(state: GameState, frame: DealWellTile) -> GameState:
     return place_well_tile(state, well_tile_outcomes(state)[0])
 
 
-def well_tile_moves(state: GameState, frame: DealWellTile) -> list[dict[str, Any]]:
-    return [{"kind": "well_tile", "seat": None, "tile": tile} for tile in well_tile_outcomes(state)]
+def well_tile_moves(state: GameState, frame: DealWellTile) -> list[Move]:
+    return [WellTileMove(tile) for tile in well_tile_outcomes(state)]
 
 
-def well_tile_draw(state: GameState, frame: DealWellTile, rng: Draws) -> dict[str, Any]:
+def well_tile_draw(state: GameState, frame: DealWellTile, rng: Draws) -> WellTileMove:
     """Every tile left in the bag is equally likely: draw its colour by count, then one tile of that
     colour."""
     colour = rng.choice(state.board.decks.die_tiles)
     tiles = [t for t in well_tile_outcomes(state) if state.catalog.die_tiles[t].colour == colour]
-    return {"kind": "well_tile", "seat": None, "tile": rng.choice(tiles)}
+    return WellTileMove(rng.choice(tiles))
 
 
-def well_tile_play(state: GameState, frame: DealWellTile, move: dict[str, Any]) -> GameState:
-    return place_well_tile(state, move["tile"])
+def well_tile_play(state: GameState, frame: DealWellTile, move: WellTileMove) -> GameState:
+    return place_well_tile(state, move.tile)
 
 
 def place_well_tile(state: GameState, tile: str) -> GameState:

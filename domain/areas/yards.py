@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from domain.kinds.actions import DoneMove
+from domain.kinds.base import Move
+from domain.kinds.warrior import WarriorMove
 from domain.prompts import Menu, Option, Seq, WarriorAction
 from domain.resources import affordable
 from domain.state import GameState, pop, push, replace, replace_in, with_board, with_player
@@ -16,25 +17,21 @@ def warrior_waiting(state: GameState, frame: WarriorAction) -> bool:
     )
 
 
-def warrior_moves(state: GameState, frame: WarriorAction) -> list[dict[str, Any]]:
+def warrior_moves(state: GameState, frame: WarriorAction) -> list[Move]:
     seat = frame.seat
     player = state.players[seat]
-    moves: list[dict[str, Any]] = []
+    moves: list[Move] = []
     if player.warriors > 0:
-        moves.extend(
-            {"kind": "warrior", "seat": seat, "yard": spec.id}
-            for spec in state.catalog.yards
-            if player.iron >= spec.iron
-        )
-    moves.append({"kind": "done", "seat": seat})
+        moves.extend(WarriorMove(seat, spec.id) for spec in state.catalog.yards if player.iron >= spec.iron)
+    moves.append(DoneMove(seat))
     return moves
 
 
-def warrior_play(state: GameState, frame: WarriorAction, move: dict[str, Any]) -> GameState:
+def warrior_play(state: GameState, frame: WarriorAction, move: WarriorMove | DoneMove) -> GameState:
     state = pop(state)
-    if move["kind"] == "done":
+    if isinstance(move, DoneMove):
         return state
-    seat, yard_id = frame.seat, move["yard"]
+    seat, yard_id = frame.seat, move.yard
     spec = state.catalog.yard(yard_id)
     player = state.players[seat]
     state = with_player(

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.areas.castle import block_option, card_of
 from domain.areas.courtier import destinations, locations, move_courtier
+from domain.kinds.actions import DoneMove
+from domain.kinds.base import Move
+from domain.kinds.courtier import AscendMove
 from domain.prompts import Climb, Frame, Menu, Option, bundle
 from domain.state import GameState, pop, swap_top
 from domain.vocabulary import Icon, IconKind
@@ -91,17 +92,14 @@ def climb_waiting(state: GameState, frame: Climb) -> bool:
     return bool(climbs(state, frame.seat))
 
 
-def climb_moves(state: GameState, frame: Climb) -> list[dict[str, Any]]:
-    moves: list[dict[str, Any]] = [
-        {"kind": "ascend", "seat": frame.seat, "from": where, "to": to}
-        for where, to in climbs(state, frame.seat)
-    ]
-    moves.append({"kind": "done", "seat": frame.seat})
+def climb_moves(state: GameState, frame: Climb) -> list[Move]:
+    moves: list[Move] = [AscendMove(frame.seat, where, to) for where, to in climbs(state, frame.seat)]
+    moves.append(DoneMove(frame.seat))
     return moves
 
 
-def climb_play(state: GameState, frame: Climb, move: dict[str, Any]) -> GameState:
-    if move["kind"] == "done":
+def climb_play(state: GameState, frame: Climb, move: AscendMove | DoneMove) -> GameState:
+    if isinstance(move, DoneMove):
         return pop(state)
-    state, arrival = move_courtier(state, frame.seat, move["from"], move["to"])
+    state, arrival = move_courtier(state, frame.seat, move.origin, move.to)
     return swap_top(state, *arrival)

@@ -7,11 +7,11 @@ test of `state.board.matcha is not None` (the board has a Matcha part only in a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from domain.catalog import HIMEJI_DECKS, Catalog, natural
 from domain.chance import Draws
 from domain.errors import InvalidSetup
+from domain.kinds.setup import RevealMove
 from domain.matcha.ceremony import dark_menu, light_menu, own_token, stone_menu, yard_blue_menu, yard_yellow
 from domain.matcha.himeji import (
     blue_curtains_menu,
@@ -169,12 +169,12 @@ def deal_outcomes(state: GameState, frame: DealCard) -> list[str]:
     return sorted(set(items), key=natural)
 
 
-def deal_draw(state: GameState, frame: DealCard, rng: Draws) -> dict[str, Any]:
+def deal_draw(state: GameState, frame: DealCard, rng: Draws) -> RevealMove:
     """Each token, lily pad or card left equally likely."""
     item = rng.choice(pool(state, frame.pool))
     if frame.pool == "ceremony":
         item = matcha_spec(state).tokens[item][0 if _side(state, frame.target) == "blue" else 1]
-    return {"kind": "reveal", "seat": None, "pool": frame.pool, "card": item}
+    return RevealMove(frame.pool, item)
 
 
 def place_card(state: GameState, frame: DealCard, card: str) -> GameState:

@@ -4,10 +4,11 @@ C.7).
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.catalog import HIMEJI_DECKS, Curtains
 from domain.errors import DomainError, IllegalMove
+from domain.kinds.actions import DoneMove
+from domain.kinds.base import Move
+from domain.kinds.matcha import HimejiCardMove
 from domain.prompts import DealCard, Frame, HimejiCard, Menu, Option, Seq, TakeCurtainCard, bundle
 from domain.state import (
     GameState,
@@ -104,20 +105,18 @@ def declinable(state: GameState, frame: HimejiCard) -> bool:
     return frame.purpose == "path" and state.rules_version not in PATH_ONE_BINDING
 
 
-def card_moves(state: GameState, frame: HimejiCard) -> list[dict[str, Any]]:
-    moves: list[dict[str, Any]] = [
-        {"kind": "himeji_card", "seat": frame.seat, "deck": name}
-        for name in HIMEJI_DECKS
-        if deck(state, name).top is not None
+def card_moves(state: GameState, frame: HimejiCard) -> list[Move]:
+    moves: list[Move] = [
+        HimejiCardMove(frame.seat, name) for name in HIMEJI_DECKS if deck(state, name).top is not None
     ]
     if moves and declinable(state, frame):
-        moves.append({"kind": "done", "seat": frame.seat})
+        moves.append(DoneMove(frame.seat))
     return moves
 
 
-def explain_card(state: GameState, frame: HimejiCard, move: dict[str, Any]) -> DomainError | None:
+def explain_card(state: GameState, frame: HimejiCard, move: HimejiCardMove | DoneMove) -> DomainError | None:
     """Why ``done`` is refused here: the two-card symbol is a gain (R-M17); path space 1 before rules 0.5.0."""
-    if move["kind"] != "done":
+    if not isinstance(move, DoneMove):
         return None
     if frame.purpose != "path":
         return IllegalMove("the two-card symbol's card must be chosen: it is not optional", rule="R-M17")
@@ -138,10 +137,11 @@ def card_auto(state: GameState, frame: HimejiCard) -> GameState:
     return card_play(state, frame, moves[0]) if moves else pop(state)
 
 
-def card_play(state: GameState, frame: HimejiCard, move: dict[str, Any]) -> GameState:
-    if move["kind"] == "done":
+def card_play(state: GameState, frame: HimejiCard, move: Move) -> GameState:
+    if isinstance(move, DoneMove):
         return pop(state)
-    seat, name = frame.seat, move["deck"]
+    assert isinstance(move, HimejiCardMove)
+    seat, name = frame.seat, move.deck
     card = top_card(state, name)
     assert card is not None
     if frame.purpose == "path":

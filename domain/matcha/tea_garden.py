@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from domain.kinds.actions import DoneMove
+from domain.kinds.base import Move
+from domain.kinds.matcha import AdvanceGeishaMove, SendGeishaMove, entrance_cost
 from domain.matcha.himeji import blue_curtains_menu
 from domain.prompts import Frame, GeishaAction, HimejiCard, Menu, Option, bundle
 from domain.resources import affordable, can_pay, pay
@@ -150,11 +151,10 @@ def _whisks(amount: int) -> Cost:
 def geisha_waiting(state: GameState, frame: GeishaAction) -> bool:
     """Ask only if some part could still be done, counting seal conversions (R-R02, R-M15)."""
     seat = frame.seat
-    spec = matcha_spec(state)
     if (
         not frame.entrance_done
         and state.players[seat].geishas > 0
-        and affordable(state, seat, spec.entrance_cost)
+        and affordable(state, seat, entrance_cost(state))
     ):
         return True
     if not frame.advance_done:
@@ -165,32 +165,33 @@ def geisha_waiting(state: GameState, frame: GeishaAction) -> bool:
     return False
 
 
-def geisha_moves(state: GameState, frame: GeishaAction) -> list[dict[str, Any]]:
+def geisha_moves(state: GameState, frame: GeishaAction) -> list[Move]:
     seat = frame.seat
     player = state.players[seat]
-    moves: list[dict[str, Any]] = []
-    if not frame.entrance_done and player.geishas > 0 and can_pay(player, matcha_spec(state).entrance_cost):
-        moves.append({"kind": "send_geisha", "seat": seat})
+    moves: list[Move] = []
+    if not frame.entrance_done and player.geishas > 0 and can_pay(player, entrance_cost(state)):
+        moves.append(SendGeishaMove(seat))
     if not frame.advance_done:
         moves.extend(
-            {"kind": "advance_geisha", "seat": seat, "from": origin, "to": to}
+            AdvanceGeishaMove(seat, origin, to)
             for origin, to, whisks in advances(state, seat, free_step=frame.free_step)
             if player.whisks >= whisks
         )
-    moves.append({"kind": "done", "seat": seat})
+    moves.append(DoneMove(seat))
     return moves
 
 
-def geisha_play(state: GameState, frame: GeishaAction, move: dict[str, Any]) -> GameState:
+def geisha_play(
+    state: GameState, frame: GeishaAction, move: SendGeishaMove | AdvanceGeishaMove | DoneMove
+) -> GameState:
     seat = frame.seat
-    kind = move["kind"]
-    if kind == "done":
+    if isinstance(move, DoneMove):
         return pop(state)
-    if kind == "send_geisha":
-        state = with_player(state, seat, pay(state.players[seat], matcha_spec(state).entrance_cost))
+    if isinstance(move, SendGeishaMove):
+        state = with_player(state, seat, pay(state.players[seat], entrance_cost(state)))
         state = place_geisha(state, seat, ENTRANCE)
         return _continue(state, replace(frame, entrance_done=True))
-    origin, to = move["from"], move["to"]
+    origin, to = move.origin, move.to
     whisks = next(w for o, t, w in advances(state, seat, free_step=frame.free_step) if (o, t) == (origin, to))
     state = with_player(state, seat, pay(state.players[seat], _whisks(whisks)))
     state = place_geisha(state, seat, to, origin)

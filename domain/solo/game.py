@@ -7,6 +7,7 @@ from typing import Any
 
 from domain.catalog import natural
 from domain.errors import InvalidSetup
+from domain.kinds.setup import ChooseStartMove
 from domain.matcha.tea_garden import platform_options
 from domain.prompts import (
     BeginStartChoice,
@@ -136,7 +137,7 @@ def solo_start_auto(state: GameState, frame: SoloStart) -> GameState:
     """The player takes the one pair dealt: no choice in the solo game (R-SO01)."""
     pair = state.board.offer[0]
     assert pair.resource is not None
-    return choose_start_play(state, ChooseStart(frame.seat), {"resource": pair.resource})
+    return choose_start_play(state, ChooseStart(frame.seat), ChooseStartMove(frame.seat, pair.resource))
 
 
 def end_of_round(state: GameState) -> GameState:

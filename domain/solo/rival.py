@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from domain.areas.bridges import ends, take
 from domain.areas.courtier import LEVEL
 from domain.catalog import natural
 from domain.chance import Draws
+from domain.kinds.base import Move
+from domain.kinds.solo import RivalGardenMove, RivalRoomMove, SoloCardMove
 from domain.matcha import expansion as matcha
 from domain.prompts import DealCard, RevealSoloCard, RivalGarden, RivalIcons, RivalRoom, TakeDie
 from domain.solo.cards import TEA_ROOM, TOKUGAWA_KINDS, RivalIcon, RivalIconKind, SoloCard, parse_rival_icon
@@ -53,21 +53,18 @@ def _next_card(state: GameState, rival: int) -> GameState:
     return push(state, RevealSoloCard(rival))
 
 
-def reveal_moves(state: GameState, frame: RevealSoloCard) -> list[dict[str, Any]]:
-    return [
-        {"kind": "solo_card", "seat": None, "card": card}
-        for card in sorted(set(solo_of(state).deck), key=natural)
-    ]
+def reveal_moves(state: GameState, frame: RevealSoloCard) -> list[Move]:
+    return [SoloCardMove(card) for card in sorted(set(solo_of(state).deck), key=natural)]
 
 
-def reveal_draw(state: GameState, frame: RevealSoloCard, rng: Draws) -> dict[str, Any]:
-    return {"kind": "solo_card", "seat": None, "card": rng.choice(solo_of(state).deck)}
+def reveal_draw(state: GameState, frame: RevealSoloCard, rng: Draws) -> SoloCardMove:
+    return SoloCardMove(rng.choice(solo_of(state).deck))
 
 
-def reveal_play(state: GameState, frame: RevealSoloCard, move: dict[str, Any]) -> GameState:
+def reveal_play(state: GameState, frame: RevealSoloCard, move: SoloCardMove) -> GameState:
     """Lay the card at the right of the line; take its die if it is there, else reveal the next card."""
     rival = frame.rival
-    card = state.catalog.solo_cards[move["card"]]
+    card = state.catalog.solo_cards[move.card]
     solo = solo_of(state)
     deck = list(solo.deck)
     deck.remove(card.id)
@@ -258,12 +255,12 @@ def place_gardener(state: GameState, rival: int, garden: str) -> GameState:
     return note(state, f"a gardener to the {garden.replace('_', ' ')} garden ({slot.card}, {cp} CP)")
 
 
-def garden_moves(state: GameState, frame: RivalGarden) -> list[dict[str, Any]]:
-    return [{"kind": "rival_garden", "seat": frame.seat, "garden": garden} for garden in frame.gardens]
+def garden_moves(state: GameState, frame: RivalGarden) -> list[Move]:
+    return [RivalGardenMove(frame.seat, garden) for garden in frame.gardens]
 
 
-def garden_play(state: GameState, frame: RivalGarden, move: dict[str, Any]) -> GameState:
-    return place_gardener(pop(state), frame.rival, move["garden"])
+def garden_play(state: GameState, frame: RivalGarden, move: RivalGardenMove) -> GameState:
+    return place_gardener(pop(state), frame.rival, move.garden)
 
 
 # --- the courtier ascent (R-SO05) -
@@ -347,13 +344,11 @@ def arrive(state: GameState, rival: int, origin: str, room_id: str) -> GameState
     return push(state, DealCard(floor.value, room_id))
 
 
-def room_moves(state: GameState, frame: RivalRoom) -> list[dict[str, Any]]:
+def room_moves(state: GameState, frame: RivalRoom) -> list[Move]:
     return [
-        {"kind": "rival_room", "seat": frame.seat, "room": spec.id}
-        for spec in state.catalog.rooms
-        if spec.floor.value == frame.floor
+        RivalRoomMove(frame.seat, spec.id) for spec in state.catalog.rooms if spec.floor.value == frame.floor
     ]
 
 
-def room_play(state: GameState, frame: RivalRoom, move: dict[str, Any]) -> GameState:
-    return arrive(pop(state), frame.rival, frame.origin, move["room"])
+def room_play(state: GameState, frame: RivalRoom, move: RivalRoomMove) -> GameState:
+    return arrive(pop(state), frame.rival, frame.origin, move.room)

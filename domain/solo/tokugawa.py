@@ -7,10 +7,11 @@ of the Tokugawa cards (docs/rules/solo.md).
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 from domain.catalog import HIMEJI_DECKS, natural
 from domain.errors import IllegalMove
+from domain.kinds.base import Move
+from domain.kinds.tokugawa import ChooseStartCardsMove, RivalDiscardMove, RivalGeishaMove
 from domain.matcha.himeji import deck
 from domain.matcha.tea_garden import (
     ENTRANCE,
@@ -60,28 +61,27 @@ def start_offer(state: GameState) -> tuple[list[str], list[str], list[str]]:
     return resources, actions, tokens
 
 
-def start_moves(state: GameState, frame: ChooseStartCards) -> list[dict[str, Any]]:
+def start_moves(state: GameState, frame: ChooseStartCards) -> list[Move]:
     resources, actions, tokens = start_offer(state)
     return [
-        {"kind": "choose_start_cards", "seat": frame.seat, "resource": r, "action": a, "token": t}
-        for r, a, t in itertools.product(resources, actions, tokens)
+        ChooseStartCardsMove(frame.seat, r, a, t) for r, a, t in itertools.product(resources, actions, tokens)
     ]
 
 
-def start_play(state: GameState, frame: ChooseStartCards, move: dict[str, Any]) -> GameState:
+def start_play(state: GameState, frame: ChooseStartCards, move: ChooseStartCardsMove) -> GameState:
     """The Action card to the clan board, the resource card (and its Decree) to the Lantern Area, the token to
     the clan board, and the resource card's items gained (R-TK01, R-S12); the cards and token not chosen go
     back to the box."""
     seat = frame.seat
-    card = state.catalog.starting_resources[move["resource"]]
+    card = state.catalog.starting_resources[move.resource]
     lantern = (card.id,) if card.decree is None else (card.id, card.decree)
-    player = replace(state.players[seat], action_card=move["action"], lantern=lantern, ceremony=move["token"])
+    player = replace(state.players[seat], action_card=move.action, lantern=lantern, ceremony=move.token)
     state = with_player(state, seat, player)
     state = with_board(state, offer=tuple(StartPair(None, None) for _ in state.board.offer))
     return push(pop(state), Seq(seat, card.gain))
 
 
-def explain_start(state: GameState, frame: ChooseStartCards, move: dict[str, Any]) -> IllegalMove:
+def explain_start(state: GameState, frame: ChooseStartCards, move: ChooseStartCardsMove) -> IllegalMove:
     """Which of the three choices was not dealt (R-TK01)."""
     resources, actions, tokens = start_offer(state)
     kinds = (
@@ -90,11 +90,12 @@ def explain_start(state: GameState, frame: ChooseStartCards, move: dict[str, Any
         ("token", "ceremony tokens", tokens),
     )
     for field, noun, dealt in kinds:
-        if move[field] not in dealt:
+        chosen = getattr(move, field)
+        if chosen not in dealt:
             return IllegalMove(
-                f"{move[field]} is not among the {noun} dealt to choose from: {', '.join(dealt)}",
+                f"{chosen} is not among the {noun} dealt to choose from: {', '.join(dealt)}",
                 rule="R-TK01",
-                details={field: move[field], "dealt": dealt},
+                details={field: chosen, "dealt": dealt},
             )
     return IllegalMove("choose 1 of each kind among what was dealt", rule="R-TK01")  # pragma: no cover
 
@@ -173,8 +174,8 @@ def discard_decks(state: GameState) -> list[str]:
     return [name for name in HIMEJI_DECKS if deck(state, name).top is not None and deck(state, name).rest]
 
 
-def discard_moves(state: GameState, frame: RivalDiscard) -> list[dict[str, Any]]:
-    return [{"kind": "rival_discard", "seat": frame.seat, "deck": name} for name in discard_decks(state)]
+def discard_moves(state: GameState, frame: RivalDiscard) -> list[Move]:
+    return [RivalDiscardMove(frame.seat, name) for name in discard_decks(state)]
 
 
 def discard_waiting(state: GameState, frame: RivalDiscard) -> bool:
@@ -188,8 +189,8 @@ def discard_auto(state: GameState, frame: RivalDiscard) -> GameState:
     return discard(pop(state), decks[0])
 
 
-def discard_play(state: GameState, frame: RivalDiscard, move: dict[str, Any]) -> GameState:
-    return discard(pop(state), move["deck"])
+def discard_play(state: GameState, frame: RivalDiscard, move: RivalDiscardMove) -> GameState:
+    return discard(pop(state), move.deck)
 
 
 def discard(state: GameState, name: str) -> GameState:
@@ -235,9 +236,9 @@ def advance_options(state: GameState, rival: int, sent: str) -> list[tuple[str, 
     return options
 
 
-def advance_moves(state: GameState, frame: RivalGeisha) -> list[dict[str, Any]]:
+def advance_moves(state: GameState, frame: RivalGeisha) -> list[Move]:
     return [
-        {"kind": "rival_geisha", "seat": frame.seat, "from": origin, "to": to}
+        RivalGeishaMove(frame.seat, origin, to)
         for origin, to in advance_options(state, frame.rival, frame.sent)
     ]
 
@@ -255,8 +256,8 @@ def advance_auto(state: GameState, frame: RivalGeisha) -> GameState:
     return advance(pop(state), frame.rival, origin, to)
 
 
-def advance_play(state: GameState, frame: RivalGeisha, move: dict[str, Any]) -> GameState:
-    return advance(pop(state), frame.rival, move["from"], move["to"])
+def advance_play(state: GameState, frame: RivalGeisha, move: RivalGeishaMove) -> GameState:
+    return advance(pop(state), frame.rival, move.origin, move.to)
 
 
 def advance(state: GameState, rival: int, origin: str, to: str) -> GameState:
@@ -275,9 +276,9 @@ def advance(state: GameState, rival: int, origin: str, to: str) -> GameState:
     return state
 
 
-def explain_advance(state: GameState, frame: RivalGeisha, move: dict[str, Any]) -> IllegalMove:
+def explain_advance(state: GameState, frame: RivalGeisha, move: RivalGeishaMove) -> IllegalMove:
     """Why an advance of a rival geisha is not legal now (R-TK03, R-TK05, R-M09)."""
-    origin, to = move["from"], move["to"]
+    origin, to = move.origin, move.to
     rival = frame.rival
     rooms = {room for room, _ in matcha_spec(state).tea_house}
     count = geishas_at(state, origin).count(rival) if origin in places(state) else 0

@@ -111,6 +111,16 @@ def new_game_created(page: Any, url: str, _made: Games) -> None:
     page.wait_for_selector(".qr-box svg.qr")
 
 
+def new_game_card_picker(page: Any, url: str, _made: Games) -> None:
+    """The table setup's picker open on the first castle card, after one card was picked for the walk to go on."""
+    page.goto(url + "/games/new")
+    page.get_by_role("button", name="3 players").click()
+    page.wait_for_selector("#layout-fields[data-choices=fresh]")
+    page.locator(".card-slot .slot").first.click()
+    page.locator("#picker .pick-card").nth(3).click()
+    page.wait_for_selector("#picker[data-field='castle.steward_2']")
+
+
 def score_sheet_refused(page: Any, url: str, _made: Games) -> None:
     page.goto(url + "/score-sheet")
     refuse_a_score_sheet_tally(page)
@@ -162,14 +172,29 @@ def private_without_token(page: Any, url: str, made: Games) -> None:
     page.wait_for_selector("#token-input")
 
 
+def a_player(page: Any, url: str, _made: Games) -> None:
+    """The page of the player listed first (most games): their record, charts, rivals and games."""
+    page.goto(url + "/players")
+    page.locator("table.players a.title").first.click()
+    page.wait_for_selector("#games table")
+
+
+def game_players(page: Any, url: str, made: Games) -> None:
+    """Who sat in each seat of a game, as its owner sees it (a form per seat)."""
+    game_id, owner = made["three"]
+    page.goto(f"{url}/games/{game_id}/players#token={owner}")
+    page.wait_for_selector(".seat-players form")
+
+
 STATES: dict[str, Callable[[Any, str, Games], None]] = {
     "home": plain("/", "table.games"),
     "new-game": plain("/games/new", "#new-game"),
     "new-game-created": new_game_created,
+    "new-game-card-picker": new_game_card_picker,
     "score-sheet": plain("/score-sheet", "#score-form"),
     "score-sheet-refused": score_sheet_refused,
     "record-3-players": recording("three", "#moves button.move:not([disabled])"),
-    "record-table-card": recording("table", ".chance-form select"),
+    "record-table-card": recording("table", "#prompt-bar .reveal-picker .pick-card"),
     "record-table-roll": recording("roll", ".chance-form .die-input"),
     "record-matcha": recording("matcha", "#board svg [data-region=matcha]"),
     "record-solo": recording("solo", "#board .domains svg"),
@@ -180,6 +205,9 @@ STATES: dict[str, Callable[[Any, str, Games], None]] = {
     "replay-correct-misfit": replay_correct_misfit,
     "replay-link-copied": replay_link_copied,
     "not-found": plain("/no-such-page", "h1"),
+    "players": plain("/players", "table.players"),
+    "player": a_player,
+    "game-players": game_players,
 }
 
 # The refusal a state shows (logged by the browser as a failed resource): its status.

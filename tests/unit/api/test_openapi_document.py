@@ -167,17 +167,17 @@ def test_answers_document_their_headers(client: FlaskClient) -> None:
 
 
 def test_moves_are_a_union_told_apart_by_kind_with_recorded_examples(client: FlaskClient) -> None:
-    from domain.moves import SHAPES
+    from domain.kinds import KINDS
 
     document = client.get("/api/openapi.json").get_json()
     schemas = document["components"]["schemas"]
     move = schemas["Move"]
     assert move["discriminator"]["propertyName"] == "kind"
-    assert set(move["discriminator"]["mapping"]) == set(SHAPES)
+    assert set(move["discriminator"]["mapping"]) == set(KINDS)
     for kind, ref in move["discriminator"]["mapping"].items():
         variant = schemas[ref.rsplit("/", 1)[1]]
         assert variant["properties"]["kind"]["enum"] == [kind]
-        assert set(variant["required"]) == {"kind", "seat", *SHAPES[kind]}
+        assert set(variant["required"]) == {"kind", "seat", *KINDS[kind].shape}
         assert variant["example"]["kind"] == kind
     assert schemas["LegalMoves"]["properties"]["moves"]["items"] == {"$ref": "#/components/schemas/Move"}
     assert not placeholders(document), placeholders(document)

@@ -10,7 +10,7 @@ from pathlib import Path
 from types import ModuleType
 
 import domain
-from domain.moves import SHAPES, normalize
+from domain.kinds import KINDS, parse
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -30,10 +30,10 @@ def test_the_examples_are_what_the_tool_writes_from_recorded_games() -> None:
 
 def test_every_move_kind_has_an_example_of_its_own_shape() -> None:
     examples = json.loads((ROOT / "api" / "resources" / "move_examples.json").read_text())["examples"]
-    assert set(examples) == set(SHAPES)
+    assert set(examples) == set(KINDS)
     for kind, example in examples.items():
         assert example["move"]["kind"] == kind
-        assert normalize(example["move"]) == example["move"]
+        assert parse(example["move"]).as_json() == example["move"]
 
 
 def test_an_example_is_legal_where_its_game_played_it() -> None:

@@ -75,12 +75,8 @@ def test_every_legal_move_has_a_choice_with_words_and_the_board_part_it_acts_on(
         said = words.catalog_words(catalog, board, [player.name for player in state.players])
         seen_targets = set()
         while not domain.is_over(state):
-            pending = present.prompt(state)
             moves = present.plain(domain.legal_moves(state))
-            board = present.board(state)
-            choices = words.choices(
-                state, pending, moves, board_json=board, catalog=catalog, names=["A", "B"]
-            )
+            choices = words.choices(state, moves)
             assert len(choices) == len(moves)
             for move, choice in zip(moves, choices, strict=True):
                 assert choice["words"] and "_" not in choice["words"], (move, choice)
@@ -106,10 +102,7 @@ def test_the_words_of_a_die_placed_say_what_it_gains_or_costs() -> None:
     moves = present.plain(domain.legal_moves(state))
     from api.resources import words
 
-    catalog = present.plain(state.catalog.to_dict())
-    said = words.choices(
-        state, pending, moves, board_json=present.board(state), catalog=catalog, names=["A", "B"]
-    )
+    said = words.choices(state, moves)
     well = next(c for m, c in zip(moves, said, strict=True) if m.get("space") == "well")
     assert well["target"] == "well:" and "gain" in well["words"]
     assert pending["hint"] == "Choose the space for the die."

@@ -8,7 +8,7 @@ import re
 import pytest
 
 import domain
-from domain.words import source_text
+from domain.names import source_text
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,8 @@
 """The component catalog: every printed card, tile, space and track of the game, as data (docs/engine/catalog.md).
 
-The packaged JSON files under ``domain/catalog/`` are merged with an expansion's and with a game's overrides, and
-the state carries the full effective catalog, so a recorded game never changes when the files do (C.4).
+This package holds the packaged JSON files beside this module; they are merged with an expansion's and with a
+game's overrides, and the state carries the full effective catalog, so a recorded game never changes when the
+files do (C.4).
 """
 
 from __future__ import annotations
@@ -200,6 +201,8 @@ class MatchaCatalog:
     whisks_per_steps: Mapping[int, int]
     """Part B: whisks for 1 or 2 steps (R-M08)."""
     whisk_max: int
+    whisk_price: int
+    """The seals a whisk costs (R-M15)."""
     """The top of the whisk track: whisks gained beyond it are lost, as resources beyond 7 are (R-M15, R-R03)."""
     entrance_points: int
     path: tuple[tuple[str, int], ...]
@@ -274,6 +277,12 @@ class Catalog:
     yards: tuple[YardSpec, ...] = field(compare=False, repr=False)
     pot_last: int = field(compare=False, repr=False)
     milestones: Mapping[int, int] = field(compare=False, repr=False)
+    audience_cost: Cost = field(compare=False, repr=False)
+    """The Audience: a courtier to the Gate (R-CA01)."""
+    ascent_pearl: Mapping[int, int] = field(compare=False, repr=False)
+    """The Ascent: pearl for 1 or 2 floors (R-CA01)."""
+    conversions: Mapping[str, int] = field(compare=False, repr=False)
+    """What seals convert to, and the seals each costs (R-R02; with Matcha, whisks too, R-M15)."""
     pot_points: tuple[int, ...] = field(compare=False, repr=False)
     domain_value: int = field(compare=False, repr=False)
     rows: tuple[RowSpec, ...] = field(compare=False, repr=False)
@@ -330,7 +339,7 @@ def _merged_files(subfolder: str, files: Sequence[str]) -> str:
     """Packaged catalog files (of `domain/catalog/<subfolder>`) merged into one canonical JSON text; no two
     files may hold the same section."""
     merged: dict[str, Any] = {}
-    folder = resources.files("domain").joinpath("catalog")
+    folder = resources.files(__name__)
     if subfolder:
         folder = folder.joinpath(subfolder)
     for file in files:
@@ -414,6 +423,18 @@ def _parse_text(text: str) -> Catalog:
         raise InvalidSetup(
             f"the catalog is malformed: {type(error).__name__}: {error}", details={"error": str(error)}
         ) from None
+
+
+def _section(data: Mapping[str, Any], name: str, within: str | None = None) -> Mapping[str, Any]:
+    """A section of the catalog (of its section `within`); for a catalog stored before the section existed
+    (the costs of the Courtier action and of the seal conversions were numbers of the engine until then), the
+    packaged one: the same numbers, read from the packaged files rather than typed again here."""
+    section = data.get(name)
+    if isinstance(section, Mapping):
+        return section
+    packaged = json.loads(_packaged_with(("matcha",)))
+    found: Mapping[str, Any] = packaged[within][name] if within else packaged[name]
+    return found
 
 
 def _icons(items: Any) -> tuple[Icon, ...]:
@@ -556,6 +577,9 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
     points = tuple(int(p) for p in pot["points"])
     if len(points) != int(pot["last_space"]) + 1:
         raise ValueError("passage_of_time.points needs one value per space, 0 to last_space")
+    courtier = _section(data, "courtier")
+    ascent_pearl = {int(floors): int(pearl) for floors, pearl in courtier["ascent_pearl"].items()}
+    conversions = {str(to): int(seals) for to, seals in _section(data, "seal_conversions")["prices"].items()}
     domain = data["domain"]
     rows = tuple(
         RowSpec(
@@ -577,8 +601,11 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
     if "matcha" in data:
         matcha, green = _parse_matcha(data)
         rows = (*rows, green)
+        conversions["whisk"] = matcha.whisk_price
     else:
         _refuse_matcha_icons(cards, daimyo, gardens, yard_tiles, starting_resources)
+    if any(seals < 1 or Resource(to) is Resource.SEAL for to, seals in conversions.items()):
+        raise ValueError("seals convert to another resource, for 1 seal or more (R-R02)")
     matcha_spaces = [spec.id for spec in (*matcha.tea_room, *matcha.himeji)] if matcha is not None else []
     solo_cards = parse_solo_cards(
         data.get("solo_cards", []),
@@ -607,6 +634,9 @@ def _parse(text: str, data: dict[str, Any]) -> Catalog:
         yards=yards,
         pot_last=int(pot["last_space"]),
         milestones=milestones,
+        audience_cost=_cost(courtier["audience_cost"]),
+        ascent_pearl=ascent_pearl,
+        conversions=conversions,
         pot_points=points,
         domain_value=int(domain["value"]),
         rows=rows,
@@ -716,6 +746,7 @@ def _parse_matcha(data: dict[str, Any]) -> tuple[MatchaCatalog, RowSpec]:
             entrance_cost=_cost(action["entrance_cost"]),
             whisks_per_steps={int(k): int(v) for k, v in action["whisks_per_steps"].items()},
             whisk_max=whisk_max,
+            whisk_price=int(_section(section, "seal_conversion", "matcha")["whisk"]),
             entrance_points=int(garden["entrance_points"]),
             path=tuple((str(space["id"]), int(space["points"])) for space in garden["path"]),
             platform=str(garden["platform"]["id"]),
