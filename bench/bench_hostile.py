@@ -19,6 +19,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -305,6 +306,12 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
     position = dict(call(base, "GET", f"/api/games/{mid_id}")[1]["state"])
     position["catalog"] = call(base, "GET", f"/api/games/{mid_id}/catalog")[1]["catalog"]
 
+    note = call(base, "POST", f"/api/games/{large_id}/annotations", {"version": 2, "text": "a"}, large_token)[
+        1
+    ]
+    people = [{"name": f"Player {i:04d} " + "n" * 180, "uuid": str(uuid.UUID(int=i))} for i in range(5000)]
+    tokens = {"Game-Tokens": f"{full_id}={full_token}"}
+
     cases: list[tuple[str, str, Any, Callable[[Any], int], int]] = [
         (
             "POST /api/games",
@@ -396,6 +403,13 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
             3,
         ),
         (
+            "POST …/amend",
+            "corrected moves filling the body",
+            filled(lambda n: {"version": first_move, "moves": [other] * n, "dry_run": True}),
+            lambda body: send(base, "POST", f"/api/games/{full_id}/amend", body, full_token, If_Match="*"),
+            3,
+        ),
+        (
             "POST …/undo, …/redo",
             "every move of a whole game undone, then redone (two requests)",
             {"to_version": 1},
@@ -421,6 +435,36 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
             "a target of as many fields as the body holds",
             filled(lambda n: {"version": 2, "text": "a", "target": {f"k{i}": "x" for i in range(n)}}),
             lambda body: send(base, "POST", f"/api/games/{large_id}/annotations", body, large_token),
+            3,
+        ),
+        (
+            "PATCH …/annotations/<id>",
+            "a text filling the body",
+            filled(lambda n: {"text": "é" * n}),
+            lambda body: send(
+                base, "PATCH", f"/api/games/{large_id}/annotations/{note['id']}", body, large_token
+            ),
+            3,
+        ),
+        (
+            "POST …/players",
+            "a seat linked to a name filling the body",
+            filled(lambda n: {"seat": 0, "name": "n" * n}),
+            lambda body: send(base, "POST", f"/api/games/{full_id}/players", body, full_token, If_Match="*"),
+            3,
+        ),
+        (
+            "POST /api/players/bgstats",
+            "a BG Stats file of 5,000 players, the most taken, with an owner token",
+            {"players": people, "games": []},
+            lambda body: send(base, "POST", "/api/players/bgstats", body, **tokens),
+            3,
+        ),
+        (
+            "POST /api/players/bgstats",
+            "a BG Stats file of as many players as the body holds",
+            filled(lambda n: {"players": [{"name": "A", "uuid": str(uuid.UUID(int=0))}] * n}),
+            lambda body: send(base, "POST", "/api/players/bgstats", body, **tokens),
             3,
         ),
         (
@@ -480,6 +524,13 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
             1,
         ),
         (
+            "GET /api/players",
+            "a search of 100 characters",
+            None,
+            lambda body: send(base, "GET", "/api/players?search=" + "a" * 100),
+            3,
+        ),
+        (
             "GET /api/games",
             "a search of 100 characters, 50 words",
             None,
@@ -495,6 +546,8 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
         "/export/text",
         "/export/bgg",
         "/states/3",
+        "/states",
+        "/players",
         "/changes?since=0",
         "/score",
         "/layout",
