@@ -56,6 +56,7 @@ _SURROGATE = re.compile(r"[\ud800-\udfff]")
 _CONTROL_CLASS = r"\x00-\x1f\x7f-\x9f" + _class(((0x202A, 0x202E), (0x2066, 0x2069), (0x2028, 0x2029)))
 _ONE_LINE_REFUSED = re.compile(f"[{_CONTROL_CLASS}]")
 _LINES_REFUSED = re.compile(rf"(?![\n\t])[{_CONTROL_CLASS}]")
+_INVISIBLE = re.compile(f"[{_class(_IGNORABLE_RANGES)}]")
 _ENDS = re.compile(rf"[\s{_class(_IGNORABLE_RANGES)}]+")
 """A run of blanks and invisible characters (what :func:`tidy` trims at either end)."""
 
@@ -200,7 +201,7 @@ def name_key(name: str) -> str:
     (NFKC: ``ﬁ`` is ``fi``, a full-width ``Ａ`` is ``A``), case is ignored, invisible characters are dropped,
     runs of blanks count as one, and Cyrillic and Greek letters drawn like Latin ones count as those."""
     folded = unicodedata.normalize("NFKC", name).casefold()
-    visible = "".join(char for char in folded if not invisible(char))
+    visible = _INVISIBLE.sub("", folded)
     spaced = " ".join(visible.split())
     return unicodedata.normalize("NFKC", spaced).translate(_LOOKALIKES)
 

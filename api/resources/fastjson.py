@@ -47,17 +47,44 @@ def decode(data: str | bytes) -> Any:
             value = _decoder.decode(data)
         except msgspec.DecodeError:
             value = _standard(data)
+            clean = False
         else:
             _no_repeated_keys(data)
-            return value
+            clean = True
     except RecursionError:  # both readers recurse: past about a thousand levels, not a 500
-        raise json.JSONDecodeError("JSON nested too deeply", "nested", 0) from None
-    where = _lone_surrogate(value)
+        raise json.JSONDecodeError(f"JSON nested more than {MAX_DEPTH} levels deep", "nested", 0) from None
+    if not _shallow(data, value):
+        raise json.JSONDecodeError(f"JSON nested more than {MAX_DEPTH} levels deep", "nested", 0)
+    where = None if clean else _lone_surrogate(value)
     if where is not None:
         raise json.JSONDecodeError(
             f"a lone surrogate escape ({where}) is not a character: send valid Unicode", "surrogate", 0
         )
     return value
+
+
+MAX_DEPTH = 100
+"""How deeply a body may nest (an export nests about 12 levels): what is read can be written again, by encoders
+that recurse, deep in a request's stack."""
+
+
+def _shallow(data: str | bytes, value: Any) -> bool:
+    """Whether ``value`` (read from ``data``) nests at most `MAX_DEPTH` levels: walked without recursion, once
+    over its containers' items, and not at all when ``data`` holds too few brackets to nest that deep."""
+    brackets = (
+        data.count("[") + data.count("{") if isinstance(data, str) else data.count(b"[") + data.count(b"{")
+    )
+    if brackets <= MAX_DEPTH or not isinstance(value, dict | list):
+        return True
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return False
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1))
+    return True
 
 
 def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

@@ -6,6 +6,8 @@ from typing import Any
 
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from api.resources.schemas import BoundedList
+
 UUID_TEXT = r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$"
 ORDERS = ("games", "wins", "rating")
 
@@ -282,9 +284,7 @@ class BgStatsFileSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 
-    players = fields.List(
-        fields.Nested(BgStatsPlayerSchema), required=True, validate=validate.Length(max=5000)
-    )
+    players = BoundedList(fields.Nested(BgStatsPlayerSchema), most=5000, required=True)
 
 
 class ReferredSchema(Schema):

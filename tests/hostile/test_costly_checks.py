@@ -21,6 +21,7 @@ from marshmallow import fields
 from api.resources import fastjson, schemas
 from domain import layout
 from replay import text
+from replay.players import names
 from tests.api_helpers import ApiClient
 from tests.hostile.conftest import AppMaker, client_from, raw
 
@@ -104,7 +105,7 @@ def test_a_layout_nested_past_its_depth_is_refused_without_walking_the_depth(
     api: ApiClient, steps: Steps
 ) -> None:
     deep: Any = "S1"
-    for _ in range(900):
+    for _ in range(90):  # within the JSON depth a body may have (fastjson.MAX_DEPTH)
         deep = {"a": deep}
     steps.count(layout, "_whole", stop_after=10)
 
@@ -213,6 +214,41 @@ def test_a_player_of_as_many_tallies_as_the_body_holds_is_refused_before_any_is_
     body = filled(lambda n: {"players": [{f"k{i}": 1 for i in range(n)}]})
 
     answer = api.post("/api/score-sheets", body)
+
+    assert answer.error() == (400, "invalid_request")
+    assert steps.calls["deserialize"] < 10
+
+
+# --- players ---------------------------------------------------------------------------------------------------
+
+
+def test_a_bgstats_file_of_the_most_players_is_matched_without_reading_a_name_character_by_character(
+    api: ApiClient, steps: Steps
+) -> None:
+    game_id, token = game(api)
+    for name in ("invisible", "control", "surrogate"):
+        steps.count(text, name)
+    steps.count(names, "name_key", stop_after=4 * 5000)
+    people = [{"name": f"Player {i:04d} " + "n" * 180, "uuid": f"{i:032x}"} for i in range(5000)]
+
+    answer = api.send(
+        "POST", "/api/players/bgstats", {"players": people}, {"Game-Tokens": f"{game_id}={token}"}
+    )
+
+    assert answer.status == 200, answer.body
+    assert len(answer.body["not_here"]) == 5000
+    assert steps.calls["invisible"] == steps.calls["control"] == steps.calls["surrogate"] == 0
+    assert steps.calls["name_key"] <= 4 * 5000, "each name keyed a few times, never against every other"
+
+
+def test_a_bgstats_file_of_as_many_players_as_the_body_holds_is_refused_before_any_is_read(
+    api: ApiClient, steps: Steps
+) -> None:
+    steps.count(fields.Field, "deserialize")
+    body = filled(lambda n: {"players": [{"name": "A", "uuid": "0" * 32}] * n})
+    assert len(body["players"]) > 5000
+
+    answer = api.post("/api/players/bgstats", body)
 
     assert answer.error() == (400, "invalid_request")
     assert steps.calls["deserialize"] < 10
