@@ -191,6 +191,19 @@ def test_resolutions_filling_the_body_are_refused_before_any_move_is_read(
     assert steps.calls["_deserialize"] <= 1, "the corrected move at most: no move of a resolution was read"
 
 
+def test_corrected_moves_filling_the_body_are_refused_before_any_is_read(
+    api: ApiClient, steps: Steps
+) -> None:
+    game_id, token = game(api)
+    steps.count(schemas.MoveField, "_deserialize")
+    body = filled(lambda n: {"version": 2, "moves": [{"kind": "roll"}] * n})
+
+    answer = api.post(f"/api/games/{game_id}/amend", body, token=token, if_match="*")
+
+    assert answer.error() == (400, "invalid_request")
+    assert steps.calls["_deserialize"] == 0
+
+
 # --- annotations, score sheets --------------------------------------------------------------------------------
 
 
