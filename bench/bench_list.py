@@ -216,11 +216,15 @@ def report(lists: list[dict[str, Any]], memory: dict[str, Any] | None) -> None:
         + ", ".join(f"{label} `{words}`" for label, words in SEARCHES.items())
         + ".\n"
     )
-    for row in lists:
-        if "bytes_per_game" in row:
-            print(
-                f"- Redis bytes of the list per game at {row['size']:,} games: {row['bytes_per_game']:.0f}."
-            )
+    sized = [row for row in lists if "bytes_per_game" in row]
+    if sized:
+        print(
+            "- Redis bytes of the list per game at "
+            + " / ".join(f"{row['size']:,}" for row in sized)
+            + " games: "
+            + " / ".join(f"{row['bytes_per_game']:.0f}" for row in sized)
+            + "."
+        )
     largest = {row["kind"]: row for row in lists if row["size"] == max(SIZES)}
     for kind, row in largest.items():
         page = max(row["first_ms"], row["deep_ms"])

@@ -65,7 +65,6 @@ def checklist(report: str) -> str:
     """A section naming each of the figures `make bench` owes and whether this report holds it."""
     lines = [
         "## The figures this report owes\n",
-        "Each figure `make bench` is expected to print, and whether this report has it.\n",
         "| figure | printed by | in this report |",
         "|---|---|---|",
     ]
@@ -97,11 +96,10 @@ def main() -> int:
     header = (
         "# heronlog performance report\n\n"
         f"Written by `make bench` on {datetime.date.today().isoformat()}: {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()} (installed in `{sys.base_prefix}`: see the "
-        "Makefile on which interpreter). Every figure stands beside its anchor, "
-        "measured in the same run on the same machine; these machines are shared, so read ratios, "
-        "not absolutes. Load average when the run began (other work on the machine): "
-        f"{load_at_start[0]:.2f} (1 min), {load_at_start[1]:.2f} (5 min). Run times: {', '.join(timings)}.\n"
+        f"{os.cpu_count()} cores, Python {platform.python_version()} (in `{sys.base_prefix}`). Each figure "
+        "stands beside its anchor from the same run; the machine is shared, so read ratios, not absolutes. "
+        f"Load average at the start: {load_at_start[0]:.2f} (1 min), {load_at_start[1]:.2f} (5 min). "
+        f"Run times: {', '.join(timings)}.\n"
     )
     sections.append(checklist("\n".join(sections)))
     (ROOT / "docs").mkdir(exist_ok=True)
