@@ -548,6 +548,7 @@ class _Work:
             if self.correction.kind != "insert":
                 return []  # the corrected move itself, its seats swapped: the correction is what to change
             earlier = None  # a resolution of it goes after the moves inserted (``_head_with``)
+            may_swap = False  # ... and says moves, never a swap (``_head_with`` refuses one there)
         if earlier is not None and earlier.swap_seats is not None:
             return []  # seats swapped there and the move still does not fit: the swap is what to change
         return suggestions.suggest(

@@ -26,7 +26,7 @@ from replay.exports import event_to_dict
 from replay.game import Game, GameSnapshot, fold, history, restore
 from replay.history import timeline
 from replay.suggestions import HORIZON
-from tests.replay_helpers import canonical
+from tests.replay_helpers import canonical, pick
 from tests.unit.replay import mistakes
 from tests.unit.replay.mistakes import Mistake, Recorded, Truth
 
@@ -219,6 +219,33 @@ def test_a_forgotten_move_is_inserted_before_the_move_it_came_before_which_stays
     assert report.kind == "insert" and version in report.kept
     lines = log.export_text(game_id).splitlines()
     assert any(inserted.description in line and "[added in a correction]" in line for line in lines)
+
+
+def test_a_move_inserted_before_the_first_is_answered_with_moves_never_with_a_swap() -> None:
+    """A recorded move that no longer fits after the moves inserted before it is answered by what happened after
+    them (moves): a swap of seats there is refused, so none is suggested, and the first suggestion is taken."""
+    misfits = 0
+    for seed in range(4):
+        log = open_log(StoreConfig(kind="memory"))
+        game_id = log.create_game({"players": 2, "seed": seed}).game_id
+        rng = random.Random(seed)
+        for _ in range(4):
+            game = log.get(game_id)
+            log.play(game_id, pick(game.state, rng), expected_version=game.version, actor="owner")
+        game = full(log, game_id)
+        for move in domain.legal_moves(game.state_after(0)):
+            correction = Correction(game.line[0], "insert", (move,))
+            _, report = log.history.correct(game_id, correction, expected_version=game.version, dry_run=True)
+            misfit = report.first_misfit
+            if misfit is None or misfit["index"] != 1 or not misfit["suggestions"]:
+                continue
+            misfits += 1
+            assert all(s["kind"] != "swap_seats" for s in misfit["suggestions"])
+            first = misfit["suggestions"][0]["resolution"]
+            log.history.correct(
+                game_id, correction, expected_version=game.version, resolutions=[first], dry_run=True
+            )
+    assert misfits, "no insert before the first move made it a misfit: the test checks nothing"
 
 
 def test_a_move_that_never_happened_is_removed_and_the_text_record_says_so() -> None:
