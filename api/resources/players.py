@@ -24,8 +24,8 @@ from api.resources.errors import ApiError
 from api.resources.fastjson import encode, json_response
 from api.resources.openapi import IDEMPOTENCY_KEY, Blueprint, errors
 from api.resources.player_schemas import (
-    BgStatsFileSchema,
     BgStatsLinkedSchema,
+    BgStatsPlayersFileSchema,
     GamePlayersSchema,
     LinkedSchema,
     LinkSeatSchema,
@@ -446,7 +446,7 @@ class Split(MethodView):
 class BgStats(MethodView):
     @errors(blp, 400, 401, 404, 413, 429, 503)
     @blp.doc(parameters=[GAME_TOKENS, IDEMPOTENCY_KEY])
-    @blp.arguments(BgStatsFileSchema, error_status_code=400)
+    @blp.arguments(BgStatsPlayersFileSchema, error_status_code=400)
     @blp.response(200, BgStatsLinkedSchema)
     def post(self, body: Mapping[str, Any]) -> Any:
         """Read a BG Stats export's players and link them by name: each one that is a player of a game whose
