@@ -869,9 +869,9 @@ def test_the_bar_is_a_phones_only_and_a_watcher_gets_only_its_jump(page: Any, si
 def test_the_game_header_is_compact_on_a_phone(
     page: Any, site: Served, api: Api, viewport: dict[str, int]
 ) -> None:
-    """The page links of a game fit one row on a phone ("↓ text JSON", the arrow for Export), each still 44 x 44 px and named in
-    full for a screen reader, so that the replay opens with more of its board under the step bar (measured with
-    the compact header: 335 px at 390 x 844, 231 at 360 x 740; 245 and 141 before it)."""
+    """The page links of a game fit one row on a phone ("↓ text JSON", the arrow for Export), each still 44 x 44
+    px and named in full for a screen reader, so that the replay opens with more of its board under the step bar
+    (measured with the compact header: 335 px at 390 x 844, 231 at 360 x 740; 245 and 141 before it)."""
     game_id, _ = api.seeded_game(["Aiko", "Ben", "Chie"], 11, 10)
     page.set_viewport_size(viewport)
     page.goto(f"{site.url}/games/{game_id}/replay")
