@@ -84,8 +84,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_URL="/api/docs/static/",
         API_SPEC_OPTIONS={
             "info": {
-                "description": "Record, replay and study games of The White Castle. Errors share one shape "
-                "(status, error_code, rule, message, details); writes take If-Match and Idempotency-Key.",
+                "description": "Record, replay and study games of The White Castle. Errors are problem "
+                "documents of one shape (type, title, status, detail, error_code, rule, details); writes take "
+                "If-Match and Idempotency-Key.",
             },
         },
     )

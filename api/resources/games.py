@@ -73,7 +73,7 @@ from api.resources.schemas import (
 )
 from api.resources.write_guard import Admitted, counted
 from api.server.observability import observe
-from replay import exports
+from replay import exports, text
 from replay.access import Issued
 from replay.application import Played
 from replay.game import Game
@@ -303,7 +303,11 @@ class OneGame(MethodView):
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
-        """The game as it stands: players, coordinates, the pending prompt and the board."""
+        """The game as it stands: players, coordinates, the pending prompt and the board.
+
+        `state` is the board as the rules engine holds it (typed in full: `GameState`), without the component
+        catalog, which `catalog` serves once. The ETag is the game's version: send it as `If-None-Match` to be
+        answered `304` while nothing changed, or as `If-Match` with a write."""
         game, _ = reader(game_id)
         return json_response(present.game_view(game), 200, etag(game.version))
 
@@ -412,7 +416,10 @@ class Redo(MethodView):
     @blp.arguments(RedoSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
-        """Redo the next `count` undone moves, exactly as they were recorded."""
+        """Redo the next `count` undone moves, exactly as they were recorded.
+
+        Only moves undone since the last new move can be redone (a new move clears them: `redoable` says how
+        many are left); none is `409 nothing_to_redo`. The answer is a move's: the game and its legal moves."""
         game, grant = writer(game_id, ahead=admitted.ahead)
         result = game_log().history.redo(
             game_id,
@@ -647,7 +654,11 @@ class Changes(MethodView):
     @blp.arguments(ChangesQuerySchema, location="query", error_status_code=400)
     @blp.response(200, ChangesSchema, headers=ETAG_HEADER)
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
-        """Every event after version `since`, for clients that poll (the stream pushes the same events)."""
+        """Every event after version `since`, for clients that poll.
+
+        Each event is typed by its `type` (`MovePlayed`, `MovesUndone`, `MoveAmended`...), its `data` the event
+        as stored (docs/architecture/events.md). `version` is the game's; the stream (`streamGame`) pushes the
+        same events as they happen."""
         game, _ = reader(game_id)
         events = game_log().queries.changes_since(game_id, query["since"])
         version = max([game.version, *(event["version"] for event in events)])
@@ -666,7 +677,10 @@ class Score(MethodView):
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, ScoreSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
-        """The live score sheet: each player's points line by line (final once the game is over)."""
+        """The live score sheet: each player's points line by line.
+
+        While the game goes on it says what each player would score if it ended now; once the game is over it
+        is the final sheet, ties broken as the rules say (R-F09)."""
         game, _ = reader(game_id)
         body = {
             "game_id": str(game.id),
@@ -731,8 +745,10 @@ EXPORT_FORMATS: dict[str, tuple[str, str, str]] = {
 """Each export format's media type, file name and whether a browser offers it as a download."""
 
 
-def exported(game_id: UUID, chosen: str) -> Response:
-    """The game exported in one format (:data:`EXPORT_FORMATS`), in that format's media type."""
+def exported(game_id: UUID, chosen: str, query: Mapping[str, Any] | None = None) -> Response:
+    """The game exported in one format (:data:`EXPORT_FORMATS`), in that format's media type; a BG Stats file
+    for the player of seat ``query["me"]``, played at ``query["location"]`` (each optional)."""
+    query = query or {}
     game, _ = reader(game_id)
     exchange = game_log().exchange
     media, suffix, disposition = EXPORT_FORMATS[chosen]
@@ -744,7 +760,14 @@ def exported(game_id: UUID, chosen: str) -> Response:
         data = (
             exchange.export(game_id)
             if chosen == "json"
-            else exchange.export_bgstats(game_id, game)
+            else exchange.export_bgstats(
+                game_id,
+                game,
+                me=query.get("me"),
+                location=text.checked(query["location"], "the location", max_length=100)
+                if query.get("location")
+                else None,
+            )
             if chosen == "bgstats"
             else exchange.export_bgstats_link(game_id, game)
         )
@@ -764,12 +787,13 @@ class Export(MethodView):
 
         `json`: every event and annotation (`POST /api/games/import` takes it back); `bgstats`: the result as a
         BG Stats play file (a `.bgsplay` download: BG Stats imports it; an unfinished game is marked as left
-        out of the statistics, with no winner); `bgstats-link`: BG Stats' create-play link of a finished game
+        out of the statistics, with no winner; `me` names the importer's seat, `location` the place, each left
+        out of the file when not given); `bgstats-link`: BG Stats' create-play link of a finished game
         and the play it carries (`409 game_unfinished` for a game in progress or abandoned). `text` (a
         readable record, `text/plain`) and `bgg` (a BoardGameGeek play record, `text/xml`; an
         unfinished game is an incomplete play) are answered here too, and have operations of their own
         (`export/text`, `export/bgg`), so that a generated client reads each in its own media type."""
-        return exported(game_id, query["format"])
+        return exported(game_id, query["format"], query)
 
 
 @blp.route("/<uuid:game_id>/export/text")
@@ -777,8 +801,10 @@ class ExportText(MethodView):
     @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     def get(self, game_id: UUID) -> Response:
-        """The game as a readable record (text/plain): round and turn headings, one line per move, the
-        annotations and the score sheet (the same as `export?format=text`)."""
+        """The game as a readable record (text/plain).
+
+        Round and turn headings, one line per move, the annotations and the score sheet: the same as
+        `export?format=text`, in its own media type so that a generated client reads it as text."""
         return exported(game_id, "text")
 
 
@@ -787,9 +813,13 @@ class ExportBgg(MethodView):
     @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     def get(self, game_id: UUID) -> Response:
-        """The game's result as a BoardGameGeek play record (text/xml, the shape of BGG's XML API
-        plays: date, length, incomplete, the game, and each player's start position, score, win and new). An
-        unfinished game is an incomplete play without a winner (the same as `export?format=bgg`)."""
+        """The game's result as a BoardGameGeek play record (text/xml).
+
+        The shape of BGG's XML API `plays`: date, length, incomplete, the game, and each player's start position,
+        score, win and new. BGG imports no file: this is a record for archives and scripts that read BGG's
+        format; the route to a BGG play log is BG Stats (`export?format=bgstats`), which syncs plays to BGG
+        (docs/api/exports.md). An unfinished game is an incomplete play without a winner (the same as
+        `export?format=bgg`)."""
         return exported(game_id, "bgg")
 
 
@@ -849,7 +879,10 @@ class AccessList(MethodView):
     @blp.doc(security=BEARER)
     @blp.response(200, AccessSchema)
     def get(self, game_id: UUID) -> Any:
-        """Who holds a token (never the tokens): every grant for the owner, one's own for a seat."""
+        """Who holds a token (never the tokens).
+
+        The owner's token sees every grant (the owner's and each seat's, with when and by whom it was given);
+        a seat's token sees its own. `you` says whom the token sent acts as."""
         _, access, caller = game_access_and_caller(game_id)
         grant = needed(caller, "reading who holds this game's tokens needs")
         assert access is not None  # read with the token
