@@ -43,6 +43,7 @@ from domain.matcha.expansion import EXPANSIONS
 from domain.names import seat_text
 from domain.scoring import ScoreSheet, score
 from domain.serial import prompt_of, state_from_dict, state_to_dict
+from domain.setup_choices import setup_choices
 from domain.setup_form import setup_form
 from domain.solo.game import RIVAL_NAME, is_automatic
 from domain.state import GameState
@@ -90,6 +91,7 @@ __all__ = [
     "score",
     "score_sheet",
     "seat_text",
+    "setup_choices",
     "setup_dealt",
     "setup_form",
     "state_from_dict",

@@ -102,6 +102,7 @@ from domain.prompts import (
     seat_of,
 )
 from domain.resources import (
+    active_seat,
     any_res_auto,
     any_res_moves,
     any_res_play,
@@ -709,6 +710,16 @@ conversions make affordable is listed with them (``convert``)."""
 PAYING_FRAMES = (PlaceDie, Menu, CourtierAction, WarriorAction, GardenerAction, GeishaAction)
 """The prompts whose answers may cost coins or resources that seals convert into (R-P04, R-C04, R-CA01,
 R-WA02, R-GA01, R-M07, R-M08)."""
+
+
+def conversions_serve(state: GameState) -> bool:
+    """Whether a seal conversion offered now can serve the player whose turn it is: on that player's own question
+    in the turns (R-T07), one whose answers may cost what seals convert into (`PAYING_FRAMES`). The engine lists
+    conversions more widely (decision C.2); a page offers them here only."""
+    if not state.stack or state.phase is not Phase.TURNS:
+        return False
+    frame = state.stack[-1]
+    return isinstance(frame, PAYING_FRAMES) and seat_of(frame) == active_seat(state)
 
 
 def converted_moves(state: GameState, frame: Frame, listed: Moves) -> Moves:

@@ -246,6 +246,14 @@ def _entries(layout: Any, problems: Problems) -> dict[Path, Any]:
     return found
 
 
+def read_entries(layout: Any) -> dict[Path, Any]:
+    """Every entry of a layout by its path, its shape checked (`InvalidLayout` lists what is wrong)."""
+    problems = Problems()
+    found = _entries(layout, problems)
+    problems.raise_any()
+    return found
+
+
 def _whole(path: Path) -> bool:
     """Entries that are lists as a whole: a bridge's dice, a room's die tiles, the stack."""
     return path[0] in ("dice", "die_tiles", "stack") and len(path) == (1 if path[0] == "stack" else 2)

@@ -1,5 +1,6 @@
 """The table setup's form: every field of a game's setup layout (`domain.layout`) with its words, and every card or
-tile that may go there, described by what is printed on it, so that a recorder finds a card by reading it.
+tile that may go there, described by what is printed on it and drawn from the catalog as the board draws it, so that
+a recorder finds a card by reading it.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ _TITLES = {
         "Turn order",
         "The stack of influence markers, top first: tap the players from the first to play to the last (R-S11).",
     ),
-    "castle": ("Castle cards", "One card face up in each room (R-S03)."),
+    "castle": (
+        "Castle cards",
+        "One card face up in each room (R-S03). Tap a room, then its card: the picker goes on to the next field.",
+    ),
     "daimyo": ("Daimyo card", "One card on the top floor (R-S04)."),
     "die_tiles": (
         "Die tiles",
-        "Tap a tile to set its colour. The ♦ spaces hold one tile of each colour; every room shows two colours "
-        "or more (R-S05).",
+        "Tap each space's colour: only the colours still possible are offered, the likeliest first, and a space "
+        "left one colour is laid by itself (R-S05).",
     ),
     "well": ("Well tiles", "The 2 die tiles laid reward side up at the Well (R-S05)."),
     "gardens": ("Gardens", "A plant and a stone garden card under each bridge (R-S08)."),
@@ -99,7 +103,7 @@ def _component_words(state: GameState, pool: str, item: str) -> str:
     return f"{item}: {icons_text(matcha.faces[item])}"  # a ceremony token's face
 
 
-def _pool_items(state: GameState, pool: str) -> list[str]:
+def pool_items(state: GameState, pool: str) -> list[str]:
     """The components a pool's fields may take in this game (♦ cards are out at 2 players, R-S02)."""
     decks = state.board.decks
     matcha = state.board.matcha
@@ -140,17 +144,13 @@ def _card_field(state: GameState, frame: DealCard, path: str) -> dict[str, Any]:
     return {"field": path, "kind": "card", "label": place[:1].upper() + place[1:], "pool": pool}
 
 
-def setup_form(state: GameState) -> dict[str, Any]:
-    """The form of this game's setup layout (see the module docstring). `state` is a fresh game's, before the
-    setup's chance prompts (``new_game(..., draw=False)``)."""
+def _sections(state: GameState) -> dict[str, list[dict[str, Any]]]:
+    """The form's fields, section by section in the form's order (a section this game has not is empty)."""
     sections: dict[str, list[dict[str, Any]]] = {name: [] for name in _TITLES}
-    pools: set[str] = set()
     for frame in reversed(state.stack):
         if isinstance(frame, DealCard):
             path = field_name(path_of(state, frame))
-            entry = _card_field(state, frame, path)
-            pools.add(entry["pool"])
-            sections[path.split(".")[0]].append(entry)
+            sections[path.split(".")[0]].append(_card_field(state, frame, path))
         elif isinstance(frame, DealDieTile):
             diamonds = {room: position for room, position in state.catalog.diamond_spaces}
             sections["die_tiles"] = [
@@ -167,7 +167,6 @@ def setup_form(state: GameState) -> dict[str, Any]:
                 {"field": f"well.{i}", "kind": "card", "label": f"Well tile {i + 1}", "pool": "die_tiles"}
                 for i in range(state.catalog.well_tiles)
             ]
-            pools.add("die_tiles")
         elif isinstance(frame, StackOrder):
             sections["stack"] = [
                 {
@@ -187,6 +186,52 @@ def setup_form(state: GameState) -> dict[str, Any]:
         }
         for bridge in state.board.bridges
     ]
+    return sections
+
+
+def form_fields(state: GameState) -> list[dict[str, Any]]:
+    """Every field of this game's setup form, in the form's order (`setup_form`'s sections, one after another)."""
+    return [entry for entries in _sections(state).values() for entry in entries]
+
+
+_FAMILIES = {
+    "steward": ("stewards",),
+    "diplomat": ("diplomats",),
+    "daimyo": ("daimyo",),
+    "plant": ("gardens",),
+    "stone": ("gardens",),
+    "yard_tiles": ("yard_tiles",),
+    "die_tiles": ("die_tiles",),
+    "starting_resources": ("starting_resources", "decrees"),
+    "starting_actions": ("starting_actions",),
+    "lily_pads": ("lily_pads",),
+    "ikebana": ("ikebana",),
+    "calligraphy": ("calligraphy",),
+    "ceremony": ("ceremony_faces",),
+}
+"""The catalog's families that draw each pool's components (a Starting Resource card shows its Decree's icon)."""
+
+
+def _drawn(state: GameState, pools: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """The catalog's entries of these pools' families, as the game's catalog holds them (without where each
+    value comes from): what the page draws each component from, with the board's icons."""
+    raw = state.catalog.to_dict()
+    families = sorted({family for pool in pools for family in _FAMILIES.get(pool.partition(".")[0], ())})
+    return {
+        family: [
+            {key: value for key, value in entry.items() if key not in ("source", "verified", "text")}
+            for entry in raw.get(family) or ()
+            if isinstance(entry, dict)
+        ]
+        for family in families
+    }
+
+
+def setup_form(state: GameState) -> dict[str, Any]:
+    """The form of this game's setup layout (see the module docstring). `state` is a fresh game's, before the
+    setup's chance prompts (``new_game(..., draw=False)``)."""
+    sections = _sections(state)
+    pools = {entry["pool"] for entries in sections.values() for entry in entries if entry["kind"] == "card"}
     return {
         "sections": [
             {"id": name, "title": _TITLES[name][0], "hint": _TITLES[name][1], "fields": entries}
@@ -195,11 +240,11 @@ def setup_form(state: GameState) -> dict[str, Any]:
         ],
         "pools": {
             pool: [
-                {"id": item, "words": _component_words(state, pool, item)}
-                for item in _pool_items(state, pool)
+                {"id": item, "words": _component_words(state, pool, item)} for item in pool_items(state, pool)
             ]
             for pool in sorted(pools)
         },
+        "catalog": _drawn(state, pools),
         "colours": [{"id": colour.value, "words": colour.value} for colour in Colour],
         "first_game": None if state.options.first_game else first_game_layout(state),
         "notes": [

@@ -13,14 +13,16 @@ from typing import Any
 
 from domain.areas import courtier
 from domain.areas.castle import dark_action, dealt_again_by
+from domain.engine import conversions_serve
 from domain.kinds import Move, parse
+from domain.kinds.resources import ConvertMove
 from domain.matcha import tea_garden
 from domain.names import icons_text
 from domain.prompts import CheckCastle, Frame, GeishaAction
 from domain.state import GameState
 from domain.turn import reference
 from domain.vocabulary import Colour
-from domain.words import die_tile_text
+from domain.words import die_tile_text, moved_on_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,9 @@ class GameTable:
     def die_tile_place(self, colour: str) -> str:
         return die_tile_text(self.state, Colour(colour))
 
+    def die_tile_moved(self, colour: str) -> str:
+        return moved_on_text(self.state, Colour(colour))
+
     def redeal(self, card: str) -> str:
         state = self.state
         if len(state.stack) < 2 or not isinstance(state.stack[-2], CheckCastle):
@@ -75,12 +80,16 @@ class GameTable:
 
 def choice(state: GameState, move: Move | dict[str, Any]) -> dict[str, Any]:
     """A legal move as a page offers it: its ``words`` (the button), its ``group`` (the heading it goes under),
-    its ``target`` (the board part it acts on, or None) and its ``icons``."""
+    its ``target`` (the board part it acts on, or None) and its ``icons``; a seal conversion also says whether
+    a page offers it now (``offered``)."""
     typed = move if isinstance(move, Move) else parse(move)
     table = GameTable(state)
-    return {
+    said: dict[str, Any] = {
         "words": typed.words(table),
         "group": typed.group(),
         "target": typed.target(table),
         "icons": typed.icons(table),
     }
+    if isinstance(typed, ConvertMove):  # listed widely (C.2); offered where it can serve the player to play
+        said["offered"] = conversions_serve(state)
+    return said

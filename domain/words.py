@@ -108,6 +108,9 @@ def prompt_text(state: GameState) -> str:
     who = players[seat].name if isinstance(seat, int) and 0 <= seat < len(players) else "Chance"
     rival = getattr(frame, "rival", None)
     rival_name = players[rival].name if isinstance(rival, int) and 0 <= rival < len(players) else "the rival"
+    if isinstance(seat, int) and state.phase is Phase.END_OF_ROUND:
+        # the round is over: its gardens are activated (R-E03); the question says so, not "turn 3" of the round
+        who = f"End of round {state.round}, {who}"
     question = QUESTIONS.get(kind)
     if question is not None:
         return f"{who}: {question}"
@@ -130,9 +133,13 @@ def prompt_text(state: GameState) -> str:
     if kind == "die_tile":
         return f"Chance: which colour of die tile was drawn for {die_tile_text(state)}?"
     if isinstance(frame, RollBridge):
-        # a round's reroll (R-E04): the dice of the next round
-        later = f" for round {state.round + 1}" if state.phase is Phase.END_OF_ROUND else ""
-        return f"Chance: what did the {frame.bridge} dice roll{later}?"
+        if state.phase is Phase.END_OF_ROUND:
+            # a round's reroll (R-E04): every bridge's dice for the next round, asked together
+            bridges = [f.bridge.value for f in reversed(state.stack) if isinstance(f, RollBridge)]
+            named = ", ".join(bridges[:-1]) + f" and {bridges[-1]}" if len(bridges) > 1 else bridges[0]
+            bridge = "bridges" if len(bridges) > 1 else "bridge"
+            return f"Chance: what did the dice of the {named} {bridge} roll for round {state.round + 1}?"
+        return f"Chance: what did the {frame.bridge} dice roll?"
     if isinstance(frame, RevealSoloCard):
         return f"Chance: which solo card did {rival_name} reveal?"
     if isinstance(frame, RivalGarden):
@@ -149,10 +156,13 @@ def prompt_text(state: GameState) -> str:
 def prompt_help(state: GameState) -> str:
     """What the pending prompt's question does not say and whoever answers it needs to know, "" when nothing:
     while the castle is dealt again (R-S03), that it is, and why (else the same question about steward room 1
-    would come back with the rooms empty, as if the page went round in a loop)."""
+    would come back with the rooms empty, as if the page went round in a loop); for a die tile, which colours
+    R-S05 would lay on another space than the one asked about (else the question comes back, unexplained)."""
     if not state.stack:
         return ""
     frame = state.stack[-1]
+    if KIND[type(frame)] == "die_tile":
+        return _moved_on_text(state)
     if not isinstance(frame, DealCard) or frame.pool not in ("steward", "diplomat"):
         return ""
     check = next((f for f in reversed(state.stack) if isinstance(f, CheckCastle)), None)
@@ -164,3 +174,24 @@ def prompt_help(state: GameState) -> str:
         "action, so they all went back into their decks, shuffled. Shuffle them back at the table too, then "
         "reveal a new card for each room, as at the start."
     )
+
+
+def moved_on_text(state: GameState, colour: Colour) -> str:
+    """Why a die tile of `colour` drawn now goes to another space than the one asked about (R-S05), "" when it
+    does not: "it would leave diplomat room 1 all coral"."""
+    asked = die_tile_space(state)
+    where = die_tile_space(state, colour)
+    if asked is None or where is None or asked == where:
+        return ""
+    return f"it would leave {space_text(asked[0])} all {colour}"
+
+
+def _moved_on_text(state: GameState) -> str:
+    moved = [
+        f"a {colour} tile drawn now {why[3:]}, so R-S05 lays it on {die_tile_text(state, colour)} and asks again"
+        f" for this space"
+        for colour in Colour
+        if (why := moved_on_text(state, colour))
+    ]
+    said = "; ".join(moved)
+    return f"{said[:1].upper()}{said[1:]} (a room shows two colours or more)." if moved else ""

@@ -89,6 +89,7 @@ class GameLog:
         )
         self.locate, self.timeline, self.layout = queries.locate, queries.timeline, queries.layout
         self.layout_form, self.changes_since = queries.layout_form, queries.changes_since
+        self.layout_choices = queries.layout_choices
         self.page_of_games, self.list_games = queries.page_of_games, queries.list_games
         self.iter_game_ids, self.stored_game_ids = queries.iter_game_ids, queries.stored_game_ids
         self.revalidate, self.revalidate_all = (

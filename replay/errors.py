@@ -143,6 +143,13 @@ class KeyReused(ReplayError):
     code = "idempotency_key_reused"
 
 
+class AnalysisUnavailable(ReplayError):
+    """The analyses cannot run on this deployment: their job queue is not configured (a Redis Cluster store
+    names no ``HERONLOG_QUEUE_URL``). Recording, replays and streams go on without them."""
+
+    code = "analysis_unavailable"
+
+
 class GameCorrupt(ReplayError):
     """A game's stored events (or those of its annotations or grants) are damaged: a record fails its integrity
     check, cannot be read, is missing from an unbroken run of versions, or does not fold. Nothing is written to

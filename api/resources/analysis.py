@@ -41,7 +41,8 @@ from domain.analysis import NothingToEvaluate, evaluate
 from replay import analysis_report
 from replay.analysis_jobs import Analyses
 from replay.analysis_queue import analyses_for, start_local_workers
-from replay.errors import StaleVersion
+from replay.config import ConfigError
+from replay.errors import AnalysisUnavailable, StaleVersion
 
 EXTENSION = "heronlog.analysis"
 SLOTS = "heronlog.analysis_slots"
@@ -69,7 +70,10 @@ class LazyAnalyses:
             if self._built is None:
                 log = self._app.extensions[CONTEXT].get().log
                 playouts = int(self._app.config["ANALYSIS_PLAYOUTS"])
-                self._built = analyses_for(self._app.config["STORE"], os.environ, log, playouts)
+                try:
+                    self._built = analyses_for(self._app.config["STORE"], os.environ, log, playouts)
+                except ConfigError as error:  # a deployment without a queue still records and streams
+                    raise AnalysisUnavailable(f"analyses are not available here: {error}") from None
             return self._built
 
 
@@ -86,8 +90,11 @@ def analyses() -> Analyses:
 
 def analysis_progress(game_id: UUID) -> Callable[[], dict[str, Any] | None] | None:
     """How far the game's analysis has come, asked again at each look of an event stream; None when no
-    analysis of the game is under way (nothing to follow)."""
-    service = analyses()
+    analysis of the game is under way (nothing to follow), or none can run on this deployment."""
+    try:
+        service = analyses()
+    except AnalysisUnavailable:
+        return None
     stream = service.stream(game_id)
     if stream.run is None or stream.run.finished:
         return None

@@ -333,6 +333,32 @@ TILE_SPACE: Schema = {
 }
 
 
+def _untold(name: str) -> Schema:
+    """A catalog entry as the layout form gives it: without its printed text (the form's words say it)."""
+    schema = COMPONENTS[name]
+    if "text" not in schema["required"]:
+        return ref(name)
+    return {**schema, "required": [member for member in schema["required"] if member != "text"]}
+
+
+LAYOUT_FORM_CATALOG: Schema = {
+    "type": "object",
+    "description": "the catalog's lists of components by family (`stewards`, `gardens`, `die_tiles`...), each "
+    "entry as the catalog has it: those the layout form's pools draw from",
+    "properties": {
+        family: {"type": "array", "items": _untold(schema["items"]["$ref"].rsplit("/", 1)[-1])}
+        for family, schema in CATALOG_SCHEMA["properties"].items()
+        if schema.get("type") == "array" and "$ref" in schema.get("items", {})
+    },
+    "additionalProperties": False,
+}
+
+
 def catalog_components() -> dict[str, Any]:
     """``Catalog`` and the components of its sections."""
-    return {CATALOG: CATALOG_SCHEMA, "CatalogTileSpace": TILE_SPACE, **COMPONENTS}
+    return {
+        CATALOG: CATALOG_SCHEMA,
+        "CatalogTileSpace": TILE_SPACE,
+        "LayoutFormCatalog": LAYOUT_FORM_CATALOG,
+        **COMPONENTS,
+    }

@@ -77,6 +77,7 @@ STATUS: Mapping[str, int] = {
     "too_many_streams": 503,  # every event stream this process may hold is open: a spectator tries again later
     "too_many_imports": 503,  # this process refolds as many heavy imports as it may at once: try again shortly
     "too_many_analyses": 503,  # this process evaluates as many positions for bots as it may at once
+    "analysis_unavailable": 503,  # no job queue for analyses on this deployment (a cluster without one)
 }
 """Every error code the API answers with, and its HTTP status."""
 
@@ -124,6 +125,7 @@ TITLES: Mapping[str, str] = {
     "invalid_position": "Not a position the engine can play on",
     "nothing_to_evaluate": "No decision to evaluate",
     "too_many_analyses": "Too many analyses at once",
+    "analysis_unavailable": "Analyses are not available here",
 }
 """Each problem type's title (RFC 9457 ``title``): the same words for every problem of that type."""
 

@@ -53,6 +53,8 @@ from api.resources.schemas import (
     GameSchema,
     ImportDocumentSchema,
     ImportQuerySchema,
+    LayoutChoicesQuerySchema,
+    LayoutChoicesSchema,
     LayoutFormQuerySchema,
     LayoutFormSchema,
     LayoutSchema,
@@ -253,12 +255,57 @@ class LayoutForm(MethodView):
         Each card field names its pool; each pool lists the cards or tiles that may go there, with what is
         printed on them (for finding a card by reading it). The new-game page draws its one-screen table setup
         from this and posts the layout with `POST /api/games` (`mode: table`)."""
-        setup: dict[str, Any] = {"players": query["players"], "expansions": query["expansions"]}
-        if query["solo"]:
-            setup["solo"] = query["solo"]
-        if query["first_game"]:
-            setup["options"] = {"first_game": True}
-        return game_log().queries.layout_form(setup)
+        return game_log().queries.layout_form(_setup_of(query))
+
+
+def _setup_of(query: Mapping[str, Any]) -> dict[str, Any]:
+    """The setup a layout form's query describes: players, expansions, solo difficulty, first-game option."""
+    setup: dict[str, Any] = {"players": query["players"], "expansions": query["expansions"]}
+    if query["solo"]:
+        setup["solo"] = query["solo"]
+    if query["first_game"]:
+        setup["options"] = {"first_game": True}
+    return setup
+
+
+@blp.route("/layout-choices")
+class LayoutChoices(MethodView):
+    @errors(blp, 400, 422, 503)
+    @blp.arguments(LayoutChoicesQuerySchema, location="query", error_status_code=400)
+    @blp.response(200, LayoutChoicesSchema)
+    def get(self, query: Mapping[str, Any]) -> Any:
+        """What each field of a table setup may still take, beside what the other fields hold.
+
+        `layout` is the layout entered so far (JSON text). Each card field lists the cards or tiles left for
+        it (none laid elsewhere, no fifth castle card that deals the castle again, at the Well only a colour
+        the castle leaves); each room lists, space by space, the die-tile colours that can still be there,
+        the likeliest first. The new-game page's pickers offer these; `POST /api/games` judges the layout."""
+        try:
+            layout = json.loads(query["layout"])
+        except (ValueError, RecursionError) as error:
+            raise ApiError("invalid_request", f"layout is not JSON text: {error}", field="layout") from None
+        if _depth(layout) > LAYOUT_DEPTH:
+            raise ApiError(
+                "invalid_request", f"a layout nests {LAYOUT_DEPTH} levels deep at most", field="layout"
+            )
+        return game_log().queries.layout_choices(_setup_of(query), layout)
+
+
+LAYOUT_DEPTH = 4
+"""How deep a layout nests: ``{"offer": [{"resource": "SR1"}]}`` is 3 levels, a yard's faces too."""
+
+
+def _depth(value: Any) -> int:
+    """How deeply JSON data nests (without recursion: a hostile text may nest a thousand levels)."""
+    deepest, level = 0, [(value, 0)]
+    while level:
+        item, depth = level.pop()
+        deepest = max(deepest, depth)
+        if deepest > LAYOUT_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        level.extend((child, depth + 1) for child in children)
+    return deepest
 
 
 @blp.route("/import")

@@ -85,6 +85,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/api/games"): "listGames",
     ("post", "/api/games"): "createGame",
     ("get", "/api/games/layout-form"): "getLayoutForm",
+    ("get", "/api/games/layout-choices"): "getLayoutChoices",
     ("post", "/api/games/import"): "importGame",
     ("get", "/api/games/{game_id}"): "getGame",
     ("get", "/api/games/{game_id}/legal-moves"): "getLegalMoves",

@@ -217,6 +217,13 @@ class ChoiceSchema(Schema):
         },
     )
     icons = fields.List(fields.String(), required=True, metadata={"description": "icons the move shows"})
+    offered = fields.Boolean(
+        metadata={
+            "description": "a seal conversion only: false where it cannot serve the player whose turn it is "
+            "(another player's question, the end of a round, a question that costs nothing): legal, but a page "
+            "keeps it out of its offer"
+        }
+    )
 
 
 class ScoreLineSchema(Schema):
@@ -1128,6 +1135,42 @@ class LayoutFormQuerySchema(Schema):
     )
 
 
+class LayoutChoicesQuerySchema(LayoutFormQuerySchema):
+    """The game a table setup is for, and what is entered so far."""
+
+    layout = fields.String(
+        load_default="{}",
+        validate=validate.Length(max=8000),
+        metadata={
+            "description": "the layout entered so far, as JSON text (the shape POST /api/games takes)",
+            "example": '{"castle": {"steward_1": "S4"}}',
+        },
+    )
+
+
+class LayoutChoicesSchema(Schema):
+    """What each field of the table setup may still take beside what the other fields hold."""
+
+    fields_ = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.String()),
+        required=True,
+        data_key="fields",
+        attribute="fields",
+        metadata={
+            "description": "card field → the ids of the cards or tiles it may take, in the pool's order"
+        },
+    )
+    tiles = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.List(fields.String())),
+        required=True,
+        metadata={
+            "description": "room → for each of its die-tile spaces, the colours possible, likeliest first"
+        },
+    )
+
+
 class LayoutFieldSchema(Schema):
     """One field of the layout: its name (as an error's details.field gives it), its kind and its words."""
 
@@ -1171,6 +1214,16 @@ class LayoutFormSchema(Schema):
         values=fields.List(fields.Nested(lambda: ComponentWordsSchema())),
         required=True,
         metadata={"description": "pool → [{id, words}]: the card or tile's id and what is printed on it"},
+    )
+    catalog = fields.Dict(
+        required=True,
+        metadata=documented(
+            "LayoutFormCatalog",
+            {
+                "description": "family → the catalog's entries of the pools' components (as GET catalog has "
+                "them): what a page draws each card or tile from"
+            },
+        ),
     )
     colours = fields.List(
         fields.Nested(lambda: ComponentWordsSchema()),

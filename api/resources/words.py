@@ -226,8 +226,9 @@ def hint(pending: Mapping[str, Any] | None, catalog: Catalog) -> str:
     if kind == "courtier":
         pearl = catalog.ascent_pearl
         return (
-            f"Audience ({cost_text(catalog.audience_cost)}) and Ascent ({pearl.get(1)} pearl per floor, "
-            f"{pearl.get(2)} for two), each once, in any order."
+            "Two steps, each once, in any order, or Done: the Audience sends your next courtier to the Gate "
+            f"({cost_text(catalog.audience_cost)}: tap the Gate); the Ascent moves one courtier up a floor "
+            f"({pearl.get(1)} pearl, or {pearl.get(2)} for two floors: tap the room it goes to)."
         )
     if kind == "geisha":
         if context.get("free_step"):
@@ -246,6 +247,9 @@ def hint(pending: Mapping[str, Any] | None, catalog: Catalog) -> str:
             )
         return "Then its yellow and blue curtains, in any order."
     if kind == "roll":
+        if len(context.get("bridges") or ()) > 1:
+            dice = context.get("dice", "")
+            return f"Type each bridge's {dice} dice, in any order: a full bridge hands on to the next."
         return f"Enter the {context.get('dice', '')} values shown, in any order."
     if kind == "solo_card":
         return "Reveal the top card of the solo deck and enter it: the rival plays the rest of its turn by itself."

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from domain.kinds.base import PlayerMove, Table, capital, kind
 from domain.names import QUESTIONS, cost_text, icons_text, source_text
 from domain.prompts import KIND, Climb, CourtierAction, GeishaAction, HimejiCard, Menu, Option
-from domain.vocabulary import FIELD
+from domain.vocabulary import FIELD, space_text
 
 _GAIN_KINDS = frozenset({"coin", "seal", "food", "iron", "pearl", "cp", "whisk"})
 """Icons that are plain gains, which an entry's words name."""
@@ -60,13 +60,16 @@ class ChooseMove(PlayerMove):
         if found is None:
             return capital(self.option.replace("_", " "))
         option = found[1]
-        return capital((f"pay {cost_text(option.cost)}: " if option.cost else "") + icons_text(option.icons))
+        said = capital((f"pay {cost_text(option.cost)}: " if option.cost else "") + icons_text(option.icons))
+        return said + _block_source(table, self.option)
 
     def target(self, table: Table) -> str | None:
         frame = table.frame
         place, _, where = frame.title.partition(":") if isinstance(frame, Menu) else ("", "", "")
         if place == "castle" and where:
             return f"room:{where}:{self.option}"
+        if place in ("light", "tile") and ":" in self.option:
+            return f"room:{self.option}"  # a block of one castle card among several: lit where it lies
         if place == "outside" and where:
             return f"outside:{where}:{self.option}"
         if place == "domain" and where:
@@ -80,6 +83,16 @@ class ChooseMove(PlayerMove):
     def icons(self, table: Table) -> list[str]:
         found = _option(table, self.option)
         return [] if found is None else [str(icon) for icon in found[1].icons]
+
+
+def _block_source(table: Table, option: str) -> str:
+    """Where a castle card's block offered among others' comes from (a light-background action, an action beside
+    a die tile): " (steward room 2's card S2, middle block)", "" for an option of one place's own menu."""
+    room_id, _, rows = option.partition(":")
+    room = next((r for r in table.state.board.rooms if r.id == room_id), None)
+    if room is None or not rows:
+        return ""
+    return f" ({space_text(room_id)}'s card {room.card}, {rows.replace('+', ' and ')} block)"
 
 
 @kind("rest")

@@ -57,6 +57,10 @@ class Table(Protocol):
     def die_tile_place(self, colour: str) -> str:
         """Where a die tile of `colour` goes, in words (R-S05)."""
 
+    def die_tile_moved(self, colour: str) -> str:
+        """Why a die tile of `colour` drawn now goes to another space than the one asked about (R-S05), "" when
+        it does not."""
+
     def redeal(self, card: str) -> str:
         """After the castle's last card: why the castle is dealt again, if it is (R-S03), else ""."""
 

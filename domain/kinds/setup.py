@@ -74,6 +74,10 @@ class DieTileMove(ChanceMove):
     colour: str
 
     def said(self, table: Table) -> str:
+        why = table.die_tile_moved(self.colour)
+        if why:  # R-S05 lays it on another space than the one asked about: say why
+            where = table.die_tile_place(self.colour)
+            return f"Chance: a {self.colour} die tile is drawn; {why}, so it goes on to {where} (R-S05)"
         return f"Chance: a {self.colour} die tile is drawn for {table.die_tile_place(self.colour)}"
 
     def words(self, table: Table) -> str:

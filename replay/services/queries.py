@@ -109,13 +109,15 @@ class Queries:
     def layout_form(setup: Mapping[str, Any]) -> dict[str, Any]:
         """The fields of a table setup's layout for a game of this setup (players, expansions, solo, options),
         with the components each may take, in words (``domain.setup_form``): what the new-game page draws."""
-        normal = decisions.normalise_setup({**setup, "mode": "table"})
-        try:
-            state = rules.fresh_state(normal, None)
-        except domain.DomainError as error:
-            raise InvalidSetup(error.message, **error.details) from error
-        form: dict[str, Any] = domain.setup_form(state)
+        form: dict[str, Any] = domain.setup_form(_fresh_table(setup))
         return form
+
+    @staticmethod
+    def layout_choices(setup: Mapping[str, Any], layout: Mapping[str, Any]) -> dict[str, Any]:
+        """What each field of that setup's layout form may still take beside `layout` (``domain.setup_choices``):
+        the cards the new-game page's pickers offer, and the colours of each die-tile space."""
+        choices: dict[str, Any] = domain.setup_choices(_fresh_table(setup), layout)
+        return choices
 
     # --- the list of games -----------------------------------------------------------------------------------
 
@@ -157,3 +159,12 @@ class Queries:
         the list hides no game from a backup or a check)."""
         for store in self.games.stores:
             yield from store.created_game_ids()
+
+
+def _fresh_table(setup: Mapping[str, Any]) -> domain.GameState:
+    """A fresh table game of this setup, before its setup's deals: what a layout form is made for."""
+    normal = decisions.normalise_setup({**setup, "mode": "table"})
+    try:
+        return rules.fresh_state(normal, None)
+    except domain.DomainError as error:
+        raise InvalidSetup(error.message, **error.details) from error

@@ -14,13 +14,15 @@
  * chosen. The JavaScript knows no rule: where a move goes is the API's target, what it does is the API's words.
  *
  * On a narrow screen the board is laid out in one column and shows the region the prompt is about (the castle
- * while a die is placed there), at a readable size; the region bar above it shows any other, or the whole board.
+ * while a die is placed there), at a readable size, its tap targets 44 px at least; the region bar above it shows
+ * any other, or the whole board. The domain of the player to play comes first. bringIntoView(host) brings the
+ * prompt's lit parts into view in a board that scrolls in its own box (the recording screen's).
  */
 
 import { h, s, replace } from "./dom.js";
+import { byId } from "./cards.js";
+import { DIE_FILL, costRow, die, frame, iconRow, text, use } from "./draw.js";
 
-const DIE_FILL = { coral: "#e8735a", black: "#2b2b2b", white: "#f7f5ef", green: "#5d9b4e" };
-const PIP = { coral: "#1b1b1b", black: "#ffffff", white: "#1b1b1b", green: "#111111" };
 const SEAT_FILL = {
   purple: "#7a4ea3",
   green: "#2a7f40",
@@ -51,80 +53,6 @@ function seatFill(players, seat) {
   return SEAT_FILL[players[seat] && players[seat].colour] || "#6e6e6e";
 }
 
-function text(x, y, content, cls = "t", attrs = {}) {
-  return s("text", { x, y, class: cls, ...attrs }, String(content));
-}
-
-function use(name, x, y, size, attrs = {}) {
-  return s("use", { href: `#i-${name}`, x, y, width: size, height: size, ...attrs });
-}
-
-/** One icon of the catalog's notation ("coin:2", "tile:coral", "courtier"), drawn, with its count. Returns
- * [node, width]. */
-function icon(notation, x, y, size = 26) {
-  const [name, arg] = String(notation).split(":");
-  const g = s("g", { class: "icon" });
-  let width = size;
-  if (name === "tile" || name === "curtain" || name === "yard") {
-    const colour = { coral: DIE_FILL.coral, black: DIE_FILL.black, white: DIE_FILL.white, any: "#d9c9a3", yellow: "#f0cf4a", blue: "#6b9be0", both: "#b9a4d6", yellows: "#f0cf4a" }[arg] || "#ccc";
-    g.append(use(name, x, y, size, { color: colour }));
-  } else if (name === "slash") {
-    g.append(use(arg || "any", x, y, size), use("slash", x + size * 0.55, y, size * 0.7), use("geisha", x + size, y, size, { color: "#f3d9e4" }));
-    width = size * 2;
-  } else if (["courtier", "gardener", "warrior", "geisha"].includes(name)) {
-    g.append(use(name, x, y, size, { color: "#efe6d2" }));
-  } else {
-    g.append(use(name, x, y, size));
-    const amount = arg && /^\d+$/.test(arg) ? Number(arg) : null;
-    if (amount !== null && (amount > 1 || ["coin", "seal", "food", "iron", "pearl", "cp", "whisk", "pot", "any"].includes(name))) {
-      const label = name === "pot" ? `+${amount}` : String(amount);
-      g.append(text(x + size + 2, y + size * 0.8, label, "t t-b"));
-      width = size + 4 + label.length * 10;
-    }
-  }
-  return [g, width];
-}
-
-/** A row of icons from x; returns [nodes, width]. */
-function iconRow(list, x, y, size = 26, gap = 4) {
-  const nodes = [];
-  let at = x;
-  for (const item of list || []) {
-    const [node, width] = icon(item, at, y, size);
-    nodes.push(node);
-    at += width + gap;
-  }
-  return [nodes, at - x];
-}
-
-/** A cost ({seal: 1}) as icons, then an arrow: what is paid for what follows. */
-function costRow(cost, x, y, size = 24) {
-  const list = Object.entries(cost || {}).filter(([, n]) => n).map(([k, n]) => `${k}:${n}`);
-  if (!list.length) return [[], 0];
-  const [nodes, width] = iconRow(list, x, y, size, 2);
-  nodes.push(text(x + width + 2, y + size * 0.8, "→", "t t-b"));
-  return [nodes, width + 20];
-}
-
-const PIPS = {
-  1: [[0.5, 0.5]],
-  2: [[0.27, 0.27], [0.73, 0.73]],
-  3: [[0.27, 0.27], [0.5, 0.5], [0.73, 0.73]],
-  4: [[0.27, 0.27], [0.73, 0.27], [0.27, 0.73], [0.73, 0.73]],
-  5: [[0.27, 0.27], [0.73, 0.27], [0.5, 0.5], [0.27, 0.73], [0.73, 0.73]],
-  6: [[0.27, 0.25], [0.73, 0.25], [0.27, 0.5], [0.73, 0.5], [0.27, 0.75], [0.73, 0.75]],
-};
-
-/** A die as a die: its colour, its pips; a ring of the clan's colour when a player placed it. */
-function die(x, y, size, colour, value, seatColour = null) {
-  const g = s("g", { class: "die" });
-  if (seatColour) g.append(s("rect", { x: x - 4, y: y - 4, width: size + 8, height: size + 8, rx: size * 0.25, fill: seatColour, stroke: "#111", "stroke-width": 1 }));
-  g.append(s("rect", { x, y, width: size, height: size, rx: size * 0.18, fill: DIE_FILL[colour] || "#ccc", stroke: "#111", "stroke-width": 1.5 }));
-  for (const [px, py] of PIPS[value] || []) g.append(s("circle", { cx: x + px * size, cy: y + py * size, r: size * 0.085, fill: PIP[colour] || "#111" }));
-  return g;
-}
-
-/** Dice placed on a space, the last on top; each die under another peeks out above it, its value beside it. */
 function diceStack(dice, x, y, size, players) {
   const nodes = [];
   (dice || []).forEach((item, i) => {
@@ -139,10 +67,6 @@ function diceStack(dice, x, y, size, players) {
 
 function member(kind, x, y, size, players, seat) {
   return use(kind, x, y, size, { color: seatFill(players, seat), class: "member" });
-}
-
-function frame(x, y, width, height, cls, rx = 8) {
-  return s("rect", { x, y, width, height, rx, class: cls });
 }
 
 /** A part of the board: the id the API's targets use, and its name (a tooltip; the accessible name when it
@@ -260,7 +184,7 @@ function room(ctx, data, x, y, width, height) {
   frameNodes.push(...diceStack(data.dice, x + 10, base, 34, ctx.players));
   (data.courtiers || []).forEach((seat, i) => frameNodes.push(member("courtier", x + width - 34 - i * 26, base + 4, 30, ctx.players, seat)));
   const rows = Math.max(data.tiles.length, 1);
-  const rowH = Math.min(44, (height - 90) / rows);
+  const rowH = Math.min(ctx.narrow ? 76 : 44, (height - 90) / rows);
   const drawn = blockRows(ctx, data, card, x + 8, y + 34, width - 16, rowH);
   return [part(ctx, `room:${data.id}`, cardTip(ctx, data.card), ...frameNodes, ...drawn.tiles), ...drawn.blocks];
 }
@@ -272,7 +196,12 @@ function short(name) {
 function castle(ctx) {
   const width = 600;
   const board = ctx.state.board;
-  const nodes = [frame(2, 2, width - 4, 716, "area castle-walls", 12)];
+  // on a narrow screen the rooms are taller, their blocks (each a tap target) 44 px high at the phone's scale
+  const [diplomatH, stewardH] = ctx.narrow ? [290, 370] : [214, 258];
+  const stewardY = 146 + diplomatH + 8;
+  const gateY = stewardY + stewardH + 8;
+  const height = gateY + 86;
+  const nodes = [frame(2, 2, width - 4, height - 4, "area castle-walls", 12)];
   const daimyo = board.daimyo || { card: null, spots: [], extra: [] };
   const card = daimyo.card ? ctx.cards[daimyo.card] : null;
   const dChildren = [frame(110, 12, 380, 124, "area daimyo", 10), use("daimyo", 122, 18, 28), text(156, 38, "The Daimyo", "t t-b")];
@@ -293,18 +222,18 @@ function castle(ctx) {
     const w = (width - 24 - (list.length - 1) * 8) / Math.max(list.length, 1);
     list.forEach((data, i) => nodes.push(...room(ctx, data, 12 + i * (w + 8), y, w, height)));
   };
-  floor(diplomats, 146, 214);
-  floor(stewards, 368, 258);
-  const gate = [frame(12, 634, width - 24, 76, "area gate", 8), use("gate", 24, 646, 40), text(74, 674, "Gate", "t t-b")];
+  floor(diplomats, 146, diplomatH);
+  floor(stewards, stewardY, stewardH);
+  const gate = [frame(12, gateY, width - 24, 76, "area gate", 8), use("gate", 24, gateY + 12, 40), text(74, gateY + 40, "Gate", "t t-b")];
   let gx = 140;
   (board.gate || []).forEach((count, seat) => {
     for (let i = 0; i < count; i += 1) {
-      gate.push(member("courtier", gx, 650, 34, ctx.players, seat));
+      gate.push(member("courtier", gx, gateY + 16, 34, ctx.players, seat));
       gx += 30;
     }
   });
   nodes.push(part(ctx, "gate:", "", ...gate));
-  return section("castle", width, 720, ...nodes);
+  return section("castle", width, height, ...nodes);
 }
 
 function wellAndOutside(ctx, width) {
@@ -354,7 +283,10 @@ function bridgeUnit(ctx, bridge, width, withGardens) {
     text(14, 30, `${short(c)} bridge`, "t t-b"),
   ];
   nodes.push(part(ctx, `bridge:${c}`, "", ...deck));
-  const size = 44;
+  // a die at an end is a tap target: on a narrow screen (the board drawn a little over half size) it is drawn
+  // larger, so that its slot is 44 px at least
+  const size = ctx.narrow ? 64 : 44;
+  const top = ctx.narrow ? 38 : 48;
   const middle = bridge.middle || [];
   const slotsW = width - 40;
   const ends = [
@@ -364,14 +296,14 @@ function bridgeUnit(ctx, bridge, width, withGardens) {
   // the middle dice, in order, between the ends (waiting to slide to an end)
   middle.forEach((value, i) => {
     const span = slotsW - 2 * size - 20;
-    const x = 20 + size + 10 + (span / (middle.length + 1)) * (i + 1) - size * 0.35;
-    nodes.push(s("g", { class: "middle-die" }, s("title", {}, `${c} ${value}, in the middle`), die(x, 62, size * 0.7, c, value)));
+    const x = 20 + size + 10 + (span / (middle.length + 1)) * (i + 1) - 44 * 0.35;
+    nodes.push(s("g", { class: "middle-die" }, s("title", {}, `${c} ${value}, in the middle`), die(x, 62, 44 * 0.7, c, value)));
   });
   for (const [end, value, x] of ends) {
-    const children = [frame(x - 6, 48, size + 12, size + 12, "end-slot", 8)];
+    const children = [frame(x - 6, top, size + 12, size + 12, "end-slot", 8)];
     // the lantern end is marked beside its slot, above the deck (the deck rises from the ends)
     if (end === "left") children.push(use("lantern", x + size + 8, 46, 24));
-    if (value !== null && value !== undefined) children.push(die(x, 54, size, c, value));
+    if (value !== null && value !== undefined) children.push(die(x, top + 6, size, c, value));
     nodes.push(part(ctx, `bridge:${c}:${end}`, value !== null && value !== undefined ? `${c} ${value}` : "empty", ...children));
   }
   let height = 136;
@@ -540,38 +472,46 @@ function domainBoard(ctx, seat) {
     nodes.push(s("g", {}, s("title", {}, `${value} ${what}`), use(what, x, 48, 30), text(x + 36, 72, `${value}`, "t t-b")));
   });
   const action = player.action_card ? ctx.cards[player.action_card] : null;
+  // a row and the die column are tap targets: on a narrow screen (the domain drawn at about 0.6) they are drawn
+  // taller and wider, so that each is 44 px at least
+  const rowH = ctx.narrow ? 78 : 60;
+  const step = rowH + 6;
+  const column = ctx.narrow ? { x: 42, w: 80 } : { x: 48, w: 44 };
+  const pitch = ctx.narrow ? 52 : 56;
+  const first = column.x + column.w + 4;
   let y = 92;
   allRows.forEach((row, r) => {
     const memberKind = row.member || MEMBER_OF_ROW[row.id] || "courtier";
     const left = memberKind === "geisha" ? player.geishas || 0 : player[`${memberKind}s`] || 0;
     const rewards = row.rewards || [];
     const spaces = rewards.length || 5;
-    const children = [frame(8, y, width - 16, 60, `domain-row row-${row.colour}`, 6), use("tile", 14, y + 16, 28, { color: DIE_FILL[row.colour] || "#ccc" })];
+    const mid = y + rowH / 2;
+    const children = [frame(8, y, width - 16, rowH, `domain-row row-${row.colour}`, 6), use("tile", 12, mid - 14, 28, { color: DIE_FILL[row.colour] || "#ccc" })];
     for (let k = 0; k < spaces; k += 1) {
-      const x = 96 + k * 56;
+      const x = first + k * pitch;
       const occupied = k >= spaces - left;
-      children.push(frame(x, y + 6, 50, 48, "reward", 5));
-      if (occupied) children.push(member(memberKind, x + 9, y + 10, 34, ctx.players, seat));
-      else children.push(...iconRow(rewards[k] || [], x + 6, y + 14, 24)[0]);
+      children.push(frame(x, mid - 24, pitch - 6, 48, "reward", 5));
+      if (occupied) children.push(member(memberKind, x + (pitch - 40) / 2, mid - 20, 34, ctx.players, seat));
+      else children.push(...iconRow(rewards[k] || [], x + 4, mid - 12, 24)[0]);
     }
     const block = action && action.blocks ? action.blocks.find((b) => b.rows.includes(row.position)) : null;
     if (block) {
-      const [icons] = iconRow(block.effects, 400, y + 16, 28);
-      children.push(s("g", { class: block.background === "dark" ? "on-dark" : "" }, frame(392, y + 6, width - 408, 48, `block ${block.background}`, 5), ...icons));
+      const [icons] = iconRow(block.effects, 400, mid - 14, 28);
+      children.push(s("g", { class: block.background === "dark" ? "on-dark" : "" }, frame(392, mid - 24, width - 408, 48, `block ${block.background}`, 5), ...icons));
     } else if (row.position === "green") {
       const face = player.ceremony ? ctx.cards[player.ceremony] : null;
-      const [icons] = iconRow(face ? face.effects : [], 432, y + 16, 26);
-      children.push(frame(392, y + 6, width - 408, 48, "block token", 5), use("token", 398, y + 14, 28), ...icons);
+      const [icons] = iconRow(face ? face.effects : [], 432, mid - 14, 26);
+      children.push(frame(392, mid - 24, width - 408, 48, "block token", 5), use("token", 398, mid - 16, 28), ...icons);
     }
     nodes.push(part(ctx, `domain:${seat}:row:${row.id}`, `${left} left${block ? `; action card ${player.action_card}` : ""}`, ...children));
-    y += 66;
+    y += step;
   });
   // the domain's die spaces: the dice placed on the domain this round
   const slot = [];
   (player.domain || []).forEach((placed, r) => {
-    if (placed) slot.push(die(54, 100 + r * 66, 34, placed.colour, placed.value, seatFill(ctx.players, seat)));
+    if (placed) slot.push(die(column.x + (column.w - 34) / 2, 92 + r * step + (rowH - 34) / 2, 34, placed.colour, placed.value, seatFill(ctx.players, seat)));
   });
-  nodes.push(part(ctx, `domain:${seat}`, "", frame(48, 92, 44, allRows.length * 66 - 6, "die-column", 6), ...slot));
+  nodes.push(part(ctx, `domain:${seat}`, "", frame(column.x, 92, column.w, allRows.length * step - 6, "die-column", 6), ...slot));
   const lantern = player.lantern || [];
   const lanternNodes = [frame(8, y + 4, width - 16, 84, "area lantern", 8), use("lantern", 14, y + 12, 30), text(50, y + 34, "Lantern Area", "t t-b")];
   let lx = 200;
@@ -686,14 +626,14 @@ const views = new WeakMap();
  * onTarget(id), region}.
  */
 export function draw(host, model, options = {}) {
-  const cards = {};
-  for (const [family, list] of Object.entries(model.state.catalog || {})) {
-    if (Array.isArray(list)) for (const entry of list) if (entry && entry.id) cards[entry.id] = { ...entry, family };
-  }
-  const ctx = { ...model, words: model.words || { parts: {}, cards: {}, icons: {} }, cards };
+  const cards = byId(model.state.catalog);
   const narrow = host.clientWidth > 0 && host.clientWidth < NARROW;
+  const ctx = { ...model, words: model.words || { parts: {}, cards: {}, icons: {} }, cards, narrow };
   const { svg, regions } = layOutBoard(ctx, narrow);
   const domains = model.state.players.map((player, seat) => (player.automatic ? rivalBoard(ctx, seat) : domainBoard(ctx, seat)));
+  // the domain of the player to play comes first, nearest the main board: their turn's places are there too
+  const waiting = Number.isInteger(model.waitingSeat) ? model.waitingSeat : null;
+  if (waiting !== null && domains[waiting]) domains.unshift(...domains.splice(waiting, 1));
   const targets = options.targets || new Map();
   const view = views.get(host) || { chosen: null, lastKey: null };
   views.set(host, view);
@@ -801,9 +741,10 @@ function nearer(svg, box) {
   const [left, top] = [Math.min(...parts.map((p) => p[0])), Math.min(...parts.map((p) => p[1]))];
   const [right, bottom] = [Math.max(...parts.map((p) => p[2])), Math.max(...parts.map((p) => p[3]))];
   const margin = 48; // units: room for a card's name above its blocks
+  const side = 12; // units: beside them, a little (a room's blocks span its width)
   // As near as TAP asks, but never so near that a part leaves the view; a view about as tall as it is wide
   // around them (not the region's height: that would leave them below the fold on a phone).
-  const zoom = Math.min(TAP / (least * perUnit), w / (right - left + 2 * margin));
+  const zoom = Math.min((TAP + 1) / (least * perUnit), w / (right - left + 2 * side)); // a pixel to spare: no 43.99
   if (zoom <= 1) return null;
   const nw = w / zoom;
   const nh = Math.min(hgt, Math.max(bottom - top + 2 * margin, nw * 0.75));
@@ -811,6 +752,58 @@ function nearer(svg, box) {
   const nx = clamp((left + right) / 2 - nw / 2, x, x + w - nw);
   const ny = clamp((top + bottom) / 2 - nh / 2, y, y + hgt - nh);
   return [nx, ny, nw, nh];
+}
+
+const MIN_ZOOM = 0.55; // the smallest a wide board is drawn to show a prompt's parts together (about 7 px text)
+const MARGIN = 12; // px left around the lit parts
+
+/** The lit parts on the screen's drawing (not those of a region the narrow board does not show), as rectangles. */
+function litRects(host) {
+  const rects = [];
+  for (const node of host.querySelectorAll("[data-part].target")) {
+    const r = node.getBoundingClientRect();
+    const svg = node.ownerSVGElement && node.ownerSVGElement.getBoundingClientRect();
+    if (!r.width || !r.height || !svg) continue;
+    if (r.right <= svg.left || r.left >= svg.right || r.bottom <= svg.top || r.top >= svg.bottom) continue;
+    rects.push(r);
+  }
+  return rects;
+}
+
+/**
+ * Bring the prompt's lit parts into the part of `host` (a box that scrolls: the recording screen's board) that is
+ * on the screen, by scrolling the box, never the page: the board stays where the table looks. `bottom` is the
+ * lowest pixel the box may use (above a bar fixed to the screen's bottom). On a wide screen, where the parts
+ * cannot all be seen at once (a die placed: the castle and the player's domain), the board is drawn smaller until
+ * they can (to MIN_ZOOM at most); on a narrow screen show() chose the region already, at a size to tap.
+ */
+export function bringIntoView(host, bottom = window.innerHeight) {
+  const view = views.get(host);
+  if (!view) return;
+  const bar = host.querySelector(".region-bar");
+  const barBox = bar && bar.offsetParent ? bar.getBoundingClientRect() : null;
+  const box = host.getBoundingClientRect();
+  const top = Math.max(box.top, 0, barBox ? barBox.bottom : 0) + 2;
+  const limit = Math.min(box.bottom, bottom) - 2;
+  const room = limit - top;
+  if (room <= 0) return;
+  const span = () => {
+    const rects = litRects(host);
+    if (!rects.length) return null;
+    return { top: Math.min(...rects.map((r) => r.top)), bottom: Math.max(...rects.map((r) => r.bottom)) };
+  };
+  host.style.setProperty("--board-zoom", "1");
+  let lit = span();
+  if (!lit) return;
+  if (!view.narrow && lit.bottom - lit.top + 2 * MARGIN > room) {
+    const zoom = Math.max(MIN_ZOOM, (room - 2 * MARGIN) / (lit.bottom - lit.top));
+    host.style.setProperty("--board-zoom", zoom.toFixed(3));
+    lit = span();
+  }
+  let delta = 0;
+  if (lit.bottom - lit.top + 2 * MARGIN > room || lit.top < top) delta = lit.top - top - MARGIN;
+  else if (lit.bottom > limit) delta = lit.bottom - limit + MARGIN;
+  if (delta) host.scrollTop += delta;
 }
 
 function ensureVisible(host, node) {

@@ -100,9 +100,11 @@ export function roleName(game, me) {
   return null;
 }
 
-/** Where a game stands, in words, from its coordinates: "setting up", "round 2, turn 3" or "finished". */
+/** Where a game stands, in words, from its coordinates: "setting up", "round 2, turn 3", "end of round 2" or
+ * "finished". */
 export function whereWords(coordinates, over = false) {
   if (over) return "finished";
+  if (coordinates.phase === "end_of_round") return `end of round ${coordinates.round}`;
   return coordinates.phase === "setup" ? "setting up" : `round ${coordinates.round}, turn ${coordinates.turn}`;
 }
 

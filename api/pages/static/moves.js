@@ -2,13 +2,15 @@
  *
  * render(container, options) draws one button per legal move, grouped, each in the API's words (the listing's
  * `choices`: words, group, board target, icons); chance prompts of table-mode games become small forms: the
- * dice that were rolled (typed in any order), a card or tile picker. Each control posts exactly one move that
+ * dice that were rolled (typed in any order), the cards or tiles that may be revealed drawn as the board draws
+ * them (picker.js, given options.cards: the catalog by id), one tap each. Each control posts exactly one move that
  * the API listed. Hovering or focusing a move calls options.onHover(target) so that the board lights the part
  * it acts on. The recording screen uses it for the list of moves and for the prompt bar beside the board (the
  * moves with no place on the board); the replay's "Correct this move…" for the moves legal at an earlier move.
  */
 
 import { h, replace, s } from "./dom.js";
+import { pickerGrid } from "./picker.js";
 import { isReroll, rerollForm } from "./rollform.js";
 
 /** Where a group goes in the list: the bridges, rooms and choices first, then the seal conversions (folded when
@@ -75,32 +77,44 @@ function rollForm(prompt, moves, options) {
   );
 }
 
-function pickerForm(entries, options, legend) {
-  // A select shows one line, cut at the screen's edge on a phone: the whole text of the card chosen is
-  // repeated under it, wrapped.
-  const chosen = h("p", { id: "chance-pick-about", class: "hint chosen", "aria-live": "polite" });
-  const select = h(
-    "select",
-    { id: "chance-pick", "aria-describedby": "chance-pick-about", on: { change: () => replace(chosen, select.selectedOptions[0].textContent) } },
-    entries.map(({ choice, move }, i) => h("option", { value: String(i) }, choice.words, markOf(options, move, " — "))),
-  );
-  replace(chosen, select.options[0] ? select.options[0].textContent : "");
-  return h(
-    "form",
-    {
-      class: "chance-form",
-      on: {
-        submit: (event) => {
-          event.preventDefault();
-          options.onMove(entries[Number(select.value)].move);
-        },
-      },
-    },
-    h("label", { for: "chance-pick" }, legend),
-    select,
-    chosen,
-    h("button", { type: "submit", class: "primary", disabled: !options.canAct(entries[0].move) }, options.submit || "Record"),
-  );
+/** What a chance move puts on the table, as the picker draws it: its card or tile and the pool it is from. */
+function revealed(move) {
+  if (move.kind === "well_tile") return { id: move.tile, pool: "die_tiles" };
+  if (move.kind === "solo_card") return { id: move.card, pool: "solo" };
+  return { id: move.card, pool: move.pool };
+}
+
+/** The cards or tiles that may be revealed, drawn as the board draws them (picker.js): one tap records one. */
+function revealPicker(entries, options, legend) {
+  const byCard = new Map();
+  const candidates = entries.map(({ choice, move }) => {
+    const { id, pool } = revealed(move);
+    byCard.set(id, move);
+    const mark = markOf(options, move, " — ");
+    return { id, pool, words: `${choice.words}${mark || ""}` };
+  });
+  const chosen = options.mark ? (entries.find(({ move }) => options.mark(move)) || {}).move : null;
+  const grid = pickerGrid({
+    candidates,
+    cards: options.cards,
+    chosen: chosen ? revealed(chosen).id : null,
+    label: "the card",
+    idPrefix: options.idPrefix || "reveal",
+    onPick: (entry) => options.onMove(byCard.get(entry.id)),
+  });
+  const allowed = options.canAct(entries[0].move);
+  grid.node.querySelectorAll(".pick-card").forEach((button) => {
+    button.disabled = !allowed;
+  });
+  // in the prompt bar the question is the bar's own words
+  return h("section", { class: "chance-form reveal-picker", "aria-label": legend }, options.compact ? null : h("p", { class: "picker-question" }, legend), grid.node);
+}
+
+/** Whether the prompt's chance moves are cards or tiles the picker draws (so the recording screen shows them over
+ * the board, where the question is). */
+export function drawnReveal(prompt, moves, cards) {
+  const chance = moves.filter((move) => move.seat === null);
+  return Boolean(prompt && cards && chance.length > 1 && ["reveal", "well_tile", "solo_card"].includes(prompt.kind) && chance.every((move) => cards[revealed(move).id]));
 }
 
 /** The words an optional options.mark(move) adds to a move's control (the replay's "as recorded"). */
@@ -111,7 +125,7 @@ function markOf(options, move, separator) {
 
 /**
  * options: {prompt, moves, choices, canAct(move), onMove(move), onHover(target)?, mark(move)?, submit?,
- * only(choice)?, compact?, batch?}. only, when given, keeps the moves whose choice it accepts (the prompt bar: the
+ * only(choice)?, compact?, batch?, cards?, idPrefix?}. only, when given, keeps the moves whose choice it accepts (the prompt bar: the
  * moves with no board target); compact leaves the group headings out (the seal conversions stay folded under
  * theirs); batch lets a round's reroll of every bridge be one form (rollform.js), whose onMove is given
  * {moves: [...]}. Returns the buttons in order (for the number keys of the recording screen).
@@ -121,6 +135,8 @@ export function render(container, options) {
   const choices = options.choices || [];
   const entries = moves
     .map((move, i) => ({ move, choice: choices[i] || { words: String(move.kind).replaceAll("_", " "), group: "Choices", target: null, icons: [] } }))
+    // a legal move the API keeps out of the offer (a seal conversion that cannot serve the player to play)
+    .filter((entry) => entry.choice.offered !== false)
     .filter((entry) => !options.only || options.only(entry.choice, entry.move));
   if (!entries.length) {
     replace(container);
@@ -132,10 +148,10 @@ export function render(container, options) {
     replace(container, options.batch && isReroll(prompt) ? rerollForm(prompt, rolls, options) : rollForm(prompt, rolls, options));
     return [];
   }
-  if (chance.length > 6 && ["reveal", "well_tile", "stack_order", "solo_card"].includes(prompt.kind)) {
+  if (drawnReveal(prompt, chance.map(({ move }) => move), options.cards)) {
     // the picker is labelled with the API's question ("Chance: which steward card was revealed for steward room 2?")
-    replace(container, pickerForm(chance, options, prompt.text || "The card or tile revealed"));
-    return [];
+    replace(container, revealPicker(chance, options, prompt.text || "The card or tile revealed"));
+    return [...container.querySelectorAll(".pick-card")];
   }
   const groups = new Map();
   for (const entry of entries) {

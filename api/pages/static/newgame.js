@@ -95,6 +95,10 @@ function setup() {
 
 form.querySelectorAll("input[name=mode]").forEach((radio) => radio.addEventListener("change", paintSeed));
 form.querySelectorAll(".quick-seat").forEach((button) => button.addEventListener("click", () => quickSeats(Number(button.dataset.count))));
+/** A solo game chosen with no seat named: its one seat is named "Player 1", as the quick buttons name seats. */
+form.elements.solo.addEventListener("change", () => {
+  if (form.elements.solo.value && !seatNames().length) form.elements["seat-0-name"].value = "Player 1";
+});
 for (const name of ["solo", "matcha", "first_game"]) form.elements[name].addEventListener("change", () => form.elements.mode.value === "table" && reloadSetup());
 for (let i = 0; i < 4; i += 1) form.elements[`seat-${i}-name`].addEventListener("change", () => form.elements.mode.value === "table" && reloadSetup());
 paintSeed();

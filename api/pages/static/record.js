@@ -6,7 +6,9 @@
  * the timeline and the score are read again); follows the game's event stream so that moves recorded on
  * another device (a player's phone) appear here at once. The board is the input: the parts the prompt's moves act
  * on (the API's targets) are buttons on it; one that several moves act on asks which in the prompt bar, where
- * the moves with no place on the board wait too. An undo says which moves it undid; each of the last moves can
+ * the moves with no place on the board wait too, and a card revealed at a table is picked by its picture. After a
+ * move the page does not move: the board brings the next question's lit parts into view in its own box
+ * (board.js bringIntoView), and the focus goes to the question over it. An undo says which moves it undid; each of the last moves can
  * be the point to undo back to. The end of the game is announced with the winners and the final sheet. Keys: Ctrl+Z undo, Ctrl+Y (or Ctrl+Shift+Z) redo, 1-9 press
  * the first nine move buttons. On a phone, undo, redo and a jump to the board (and back) sit in a bar at the
  * bottom of the screen (the quick bar). A write whose answer never came is sent again with the same key
@@ -14,10 +16,11 @@
  */
 
 import { callRetried, follow, read, randomKey, retrying, tokenFor } from "./api.js";
-import { draw, highlight, words as boardWords } from "./board.js";
+import { bringIntoView, draw, highlight, words as boardWords } from "./board.js";
 import { h, replace, say } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable } from "./game.js";
-import { render as renderMoves } from "./moves.js";
+import { byId } from "./cards.js";
+import { drawnReveal, render as renderMoves } from "./moves.js";
 import { seatLinks } from "./share.js";
 
 const id = gameId();
@@ -73,7 +76,9 @@ async function write(path, body) {
     view.pick = null;
     await load(answer.body);
     if (path === "undo" || path === "redo") sayUndone(path, before, view.entries || []);
-    document.getElementById("prompt-title").focus();
+    // the next question is read where the board is (the bar over it), and the page does not move to it
+    const bar = document.getElementById("prompt-bar");
+    (bar && !bar.hidden ? document.getElementById("prompt-bar-text") : document.getElementById("prompt-title")).focus({ preventScroll: true });
   } catch (error) {
     say(messagePlace(path), explain(error), "error");
     await load();
@@ -157,6 +162,7 @@ async function load(written = null) {
       if (!view.catalog) {
         const body = (await read(id, `/api/games/${id}/catalog`)).body;
         view.catalog = body.catalog;
+        view.cards = byId(body.catalog);
         view.words = body.words;
       }
       const [game, legal, timeline, score] = await Promise.all([
@@ -233,12 +239,19 @@ function paintBar() {
   const prompt = legal.prompt || game.prompt;
   const picking = view.pick && view.targets.byTarget.has(view.pick) ? view.pick : null;
   const name = picking ? (view.words && view.words.parts[picking]) || picking : "";
-  replace(text, picking ? `${name.charAt(0).toUpperCase()}${name.slice(1)}: which one?` : prompt ? prompt.text : "");
+  // the question, and under it what the server says it needs (the Courtier's two steps, a castle dealt again, a die
+  // tile the rules lay elsewhere): read where the board is, without looking away from it
+  const said = !picking && prompt ? [prompt.help, prompt.hint].filter(Boolean).join(" ") : "";
+  replace(text, picking ? `${name.charAt(0).toUpperCase()}${name.slice(1)}: which one?` : prompt ? prompt.text : "", said ? h("span", { class: "prompt-bar-hint" }, said) : null);
   // the moves the board cannot take: no target, or a part this drawing does not have
   const drawn = (target) => Boolean(target) && view.targets.byTarget.has(target) && Boolean(document.querySelector(`#board [data-part="${CSS.escape(target)}"]`));
-  // (a chance entry's form, the dice rolled or the card revealed, stays in the list: one form, one set of ids)
-  const only = picking ? (choice) => choice.target === picking : (choice, move) => move.seat !== null && (!canAct(move) || !drawn(choice.target));
-  const buttons = renderMoves(movesBox, { prompt, moves: legal.moves, choices: legal.choices, canAct, onMove: (move) => write("moves", move), onHover: hover, only, compact: true });
+  // (the dice rolled stay in the list's form; a card or tile revealed is picked here, over the board, by its
+  // picture: the list then only points here)
+  const reveal = drawnReveal(prompt, legal.moves, view.cards);
+  const only = picking
+    ? (choice) => choice.target === picking
+    : (choice, move) => (reveal ? move.seat === null : move.seat !== null && (!canAct(move) || !drawn(choice.target)));
+  const buttons = renderMoves(movesBox, { prompt, moves: legal.moves, choices: legal.choices, canAct, cards: view.cards, onMove: (move) => write("moves", move), onHover: hover, only, compact: true });
   if (picking) {
     movesBox.append(h("button", { type: "button", class: "link", on: { click: () => { view.pick = null; paintBar(); } } }, "Back to the board"));
   }
@@ -287,7 +300,9 @@ function paint(game, legal, entries, score) {
   }
   if (game.over) help = "Every turn is played: the winners and the final score are above the board.";
   replace(document.getElementById("prompt-help"), help);
-  view.buttons = renderMoves(document.getElementById("moves"), { prompt: prompt || { kind: "over", context: {} }, moves: game.over ? [] : legal.moves, choices: legal.choices, canAct, batch: true, onMove: (move) => write("moves", move), onHover: hover }).filter((b) => !b.disabled);
+  const reveal = !game.over && drawnReveal(prompt, legal.moves, view.cards);
+  view.buttons = renderMoves(document.getElementById("moves"), { prompt: prompt || { kind: "over", context: {} }, moves: game.over ? [] : legal.moves, choices: legal.choices, canAct, batch: true, cards: view.cards, only: reveal ? (choice, move) => move.seat !== null : null, onMove: (move) => write("moves", move), onHover: hover }).filter((b) => !b.disabled);
+  if (reveal) document.getElementById("moves").append(h("p", { class: "hint" }, "Pick it by its picture, over the board."));
   if (view.busy) document.querySelectorAll("#moves button, #moves input, #moves select").forEach((node) => { node.disabled = true; });
   paintBar();
   paintEnd(game, score);
@@ -295,7 +310,15 @@ function paint(game, legal, entries, score) {
   replace(document.getElementById("score-now"), scoreTable(score.sheets, score.over ? "Final score" : "If the game ended now"));
   paintControls();
   paintJump();
-  document.getElementById("board").dataset.version = String(game.version);
+  const board = document.getElementById("board");
+  if (!view.busy && view.revealed !== game.version) {
+    // a new question: its lit parts into view, in the board's own box (the person's own scrolling of it stays
+    // while the same question is asked)
+    view.revealed = game.version;
+    const quick = getComputedStyle(quickBar).position === "fixed" ? quickBar.getBoundingClientRect().top : window.innerHeight;
+    bringIntoView(board, quick);
+  }
+  board.dataset.version = String(game.version);
 }
 
 function listen() {
@@ -333,11 +356,12 @@ const quickBar = document.getElementById("quick-bar");
 const jump = document.getElementById("jump");
 
 function paintJump() {
-  // the board on the screen's upper half: the jump goes to the moves, else to the board; its arrow points the
-  // way the page scrolls to get there (on a phone the board comes first, the moves under the players' boards)
-  const board = document.querySelector(".board-area").getBoundingClientRect();
-  const toMoves = board.top < window.innerHeight / 2 && board.bottom > 0;
-  const goal = document.getElementById(toMoves ? "prompt-title" : "board-title").getBoundingClientRect();
+  // the moves on the screen (above the bar): the jump goes to the board, else to the moves; its arrow points the
+  // way the page scrolls to get there (on a phone the board comes first, the moves under it)
+  const moves = document.getElementById("prompt-title").getBoundingClientRect();
+  const above = getComputedStyle(quickBar).position === "fixed" ? quickBar.getBoundingClientRect().top : window.innerHeight;
+  const toMoves = !(moves.top < above && moves.bottom > 0);
+  const goal = (toMoves ? document.getElementById("prompt-title") : document.querySelector(".board-area")).getBoundingClientRect();
   const arrow = goal.top < 0 ? " ↑" : " ↓";
   if (jump.dataset.to === (toMoves ? "moves" : "board") && jump.querySelector(".jump-arrow").textContent === arrow) return;
   jump.dataset.to = toMoves ? "moves" : "board";

@@ -22,6 +22,7 @@ import { draw, highlight, words as boardWords } from "./board.js";
 import { h, replace, say, copyText } from "./dom.js";
 import { entryText, gameId, identify, renderAccess, renderHeader, rivalLines, scoreTable, whereWords } from "./game.js";
 import { lineChart } from "./chart.js";
+import { byId } from "./cards.js";
 import { choiceWords, iconSvg, render as renderMoves } from "./moves.js";
 import { initAnalysis, markBadge, paintDetail as paintAnalysis } from "./analysis.js";
 
@@ -569,6 +570,8 @@ function paintAlternatives() {
     choices: listing.choices,
     canAct: (move) => Boolean(move) && mayActFor(move.seat),
     onMove: dryRun,
+    cards: byId(view.catalog),
+    idPrefix: "correct",
     submit: "Check this correction",
     mark: (move) => (sameMove(move, recorded) ? "as recorded" : sameMove(move, correction.move) ? "chosen" : null),
   });
@@ -744,6 +747,8 @@ function paintMisfit() {
     canAct: (move) => Boolean(move) && mayActFor(move.seat),
     onMove: (move) => resolveWith([move]),
     onHover: (target) => highlight(board, target),
+    cards: byId(view.catalog),
+    idPrefix: "misfit",
     submit: "This is what happened",
   });
   if (!misfit.legal_moves.length) replace(document.getElementById("correct-misfit-moves"), h("p", {}, "Nothing can be played there: the game is over at that point. Drop the rest from here."));

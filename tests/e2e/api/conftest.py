@@ -78,6 +78,8 @@ def store_env(store: str, request: pytest.FixtureRequest, tmp_path: Path) -> tup
         "REDIS_CLUSTER": "yes",
         "HERONLOG_SHARDS": "3",
         "HERONLOG_STORE": "redis",
+        # a cluster keeps the analyses' job queue on one plain Redis
+        "HERONLOG_QUEUE_URL": request.getfixturevalue("redis_url"),
         "REDIS_KEY_PREFIX": f"e2e-{uuid.uuid4().hex[:10]}",
     }
     return env, 2

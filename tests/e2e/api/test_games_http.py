@@ -13,6 +13,7 @@ import random
 import socket
 import threading
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -177,6 +178,15 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
         (str(final + 3), "MoveAmended"),
     ]
 
+    # --- analysis: one position for a bot, and a game's analysis asked for and read -------------------------------
+    position = dict(web.game(branch)["state"])
+    catalog = web.get(f"/api/games/{branch}/catalog").body["catalog"]
+    evaluated = web.post("/api/analyse", {"position": position, "catalog": catalog, "playouts": 4, "seed": 1})
+    assert evaluated.status == 200 and evaluated.body["moves"]
+    asked = web.post(f"/api/games/{game_id}/analysis", {}, token=owner, if_match="*")
+    assert asked.status == 202, asked.body
+    assert web.get(f"/api/games/{game_id}/analysis").body["run"]["total"] == asked.body["run"]["total"]
+
     # --- exports, and the import of the export ----------------------------------------------------------------
     exported = web.get(f"/api/games/{game_id}/export")
     assert exported.status == 200 and exported.etag == version
@@ -216,6 +226,9 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
     assert laid["complete"] and len(laid["layout"]["offer"]) == 5
     form = web.get("/api/games/layout-form?players=4").body
     assert [section["id"] for section in form["sections"]][:2] == ["dice", "stack"]
+    entered = urllib.parse.quote(json.dumps({"castle": {"steward_1": "S4"}}))
+    choices = web.get(f"/api/games/layout-choices?players=4&layout={entered}").body
+    assert "S4" in choices["fields"]["castle.steward_1"] and "S4" not in choices["fields"]["castle.steward_2"]
     document = web.get("/api/openapi.json").body
     assert web.get("/api/docs").status == 200
     assert web.get("/healthz").status == 200

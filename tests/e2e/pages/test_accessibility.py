@@ -111,6 +111,16 @@ def new_game_created(page: Any, url: str, _made: Games) -> None:
     page.wait_for_selector(".qr-box svg.qr")
 
 
+def new_game_card_picker(page: Any, url: str, _made: Games) -> None:
+    """The table setup's picker open on the first castle card, after one card was picked for the walk to go on."""
+    page.goto(url + "/games/new")
+    page.get_by_role("button", name="3 players").click()
+    page.wait_for_selector("#layout-fields[data-choices=fresh]")
+    page.locator(".card-slot .slot").first.click()
+    page.locator("#picker .pick-card").nth(3).click()
+    page.wait_for_selector("#picker[data-field='castle.steward_2']")
+
+
 def score_sheet_refused(page: Any, url: str, _made: Games) -> None:
     page.goto(url + "/score-sheet")
     refuse_a_score_sheet_tally(page)
@@ -166,10 +176,11 @@ STATES: dict[str, Callable[[Any, str, Games], None]] = {
     "home": plain("/", "table.games"),
     "new-game": plain("/games/new", "#new-game"),
     "new-game-created": new_game_created,
+    "new-game-card-picker": new_game_card_picker,
     "score-sheet": plain("/score-sheet", "#score-form"),
     "score-sheet-refused": score_sheet_refused,
     "record-3-players": recording("three", "#moves button.move:not([disabled])"),
-    "record-table-card": recording("table", ".chance-form select"),
+    "record-table-card": recording("table", "#prompt-bar .reveal-picker .pick-card"),
     "record-table-roll": recording("roll", ".chance-form .die-input"),
     "record-matcha": recording("matcha", "#board svg [data-region=matcha]"),
     "record-solo": recording("solo", "#board .domains svg"),

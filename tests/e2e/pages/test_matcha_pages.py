@@ -63,7 +63,9 @@ def test_a_matcha_game_is_created_drawn_and_played_by_clicking(
     # each clan's Personal Domain: its green row of geishas, and its whisks counted
     domains = page.locator("#board .domains svg")
     assert domains.count() == 3
-    first = domains.first
+    first = page.locator(
+        "#board .domains svg:has([data-part='domain:0'])"
+    )  # the player to play's comes first
     assert first.locator("[data-part='domain:0:row:geishas'] use[href='#i-geisha']").count() >= 1
     assert first.locator("title", has_text="0 whisk").count() == 1
     words = page.locator("#board-text .board-words").text_content() or ""
@@ -115,14 +117,17 @@ def test_a_table_mode_matcha_game_asks_for_the_ceremony_tokens(page: Any, site: 
     game_id, token = created["game"]["game_id"], created["owner_token"]
     api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["context"].get("pool") == "ceremony")
     page.goto(f"{site.url}/games/{game_id}#token={token}")
-    page.wait_for_selector(".chance-form select")
-    # the question names the ceremony tokens, and the picker offers them by name
+    picker = page.locator("#prompt-bar .reveal-picker")
+    picker.wait_for()
+    # the question names the ceremony tokens, and the picker shows them, each named by what it does
     assert "which ceremony token was revealed" in page.locator("#prompt-title").inner_text()
-    options = page.locator("#chance-pick option").all_inner_texts()
+    options = picker.locator(".pick-card").evaluate_all(
+        "(list) => list.map((b) => b.getAttribute('aria-label'))"
+    )
     assert options and all(text.startswith("CT") for text in options)
+    assert picker.locator(".pick-card svg.card-picture").count() == len(options)
     version = version_of(page)
-    page.select_option("#chance-pick", index=1)
-    page.click(".chance-form button[type=submit]")
+    picker.locator(".pick-card").nth(1).click()
     wait_version(page, version + 1)
 
 

@@ -269,14 +269,10 @@ def test_a_table_mode_castle_dealt_again_is_said_on_the_recording_screen(
         move = {"kind": "reveal", "seat": None, "pool": pool, "card": card}
         version = api.call("POST", f"/api/games/{game_id}/moves", move, token, version)["game"]["version"]
     page.goto(f"{site.url}/games/{game_id}#token={token}")
-    page.wait_for_selector(".chance-form select")
+    picker = page.locator("#prompt-bar .reveal-picker")
+    picker.wait_for()
     assert page.locator("#prompt-help").inner_text() == ""
-    index = page.locator("#chance-pick option").evaluate_all(
-        "(options) => options.findIndex((o) => /\\bD2\\b/.test(o.textContent))"
-    )
-    assert index >= 0
-    page.select_option("#chance-pick", index=index)
-    page.click(".chance-form button[type=submit]")
+    picker.locator(".pick-card[data-id='D2']").click()  # the diplomat card, by its picture
     wait_version(page, version + 1)
     assert (
         page.locator("#prompt-title").inner_text()
@@ -294,12 +290,15 @@ def test_table_mode_chance_prompts_are_forms(page: Any, site: Served, api: Api, 
     game_id, token = created["game"]["game_id"], created["owner_token"]
     # A shared link: the token comes in the fragment and leaves the address bar at once.
     page.goto(f"{site.url}/games/{game_id}#token={token}")
-    page.wait_for_selector(".chance-form select")
+    picker = page.locator("#prompt-bar .reveal-picker")
+    picker.wait_for()
     assert "token" not in page.url
     version = version_of(page)
-    page.select_option("#chance-pick", index=2)
-    page.click(".chance-form button[type=submit]")
+    third = picker.locator(".pick-card").nth(2)
+    card = third.get_attribute("data-id")
+    third.click()  # one tap records the card revealed
     wait_version(page, version + 1)
+    assert card in page.locator("#recent li").first.inner_text()
 
     legal = api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["kind"] == "roll")
     page.reload()
@@ -448,12 +447,12 @@ def test_a_table_mode_solo_game_asks_which_solo_card_was_revealed(page: Any, sit
     game_id, token = created["game"]["game_id"], created["owner_token"]
     api.play_first_moves(game_id, token, lambda answer: answer["prompt"]["kind"] == "solo_card")
     page.goto(f"{site.url}/games/{game_id}#token={token}")
-    page.wait_for_selector(".chance-form select")
+    picker = page.locator("#prompt-bar .reveal-picker")
+    picker.wait_for()
     assert "solo card did Rival reveal" in page.locator("#prompt-title").inner_text()
-    assert page.locator("#chance-pick option").count() == 9
+    assert picker.locator(".pick-card svg.card-picture").count() == 9  # each solo card drawn
     version = version_of(page)
-    page.select_option("#chance-pick", index=8)
-    page.click(".chance-form button[type=submit]")
+    picker.locator(".pick-card[data-id='SO9']").click()
     wait_version(page, version + 1)
     first = page.locator("#recent li").first.inner_text()
     assert first.startswith("automatic") and "Rival (automatic) reveals SO9" in first

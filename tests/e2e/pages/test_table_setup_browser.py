@@ -1,6 +1,7 @@
 """The table setup on one screen, in a real Chromium: a 4-player table game from the home page's "New game" to the
-first die taken within 25 inputs (every click and key press counted); cards found by what is printed on them,
-a room's die tiles tapped, problems said under their fields; a round's reroll as one form for every bridge.
+first die taken within 25 inputs (every click and key press counted) when heronlog deals the rest; cards found by
+what is printed on them, a room's die tiles offering the colours left, problems said under their fields; a round's
+reroll as one form for every bridge.
 
 Screenshots of the new-game form (1366 and 390 pixels wide) go to HERONLOG_TEST_OUTPUT/pages.
 """
@@ -202,49 +203,52 @@ def test_the_first_game_layout_is_one_click_and_the_castle_needs_nothing_more(
     assert game["options"] == {"first_game": True}
 
 
-def test_cards_are_found_by_what_they_show_tiles_are_tapped_and_problems_said_under_their_fields(
+def test_cards_are_found_by_what_they_show_tiles_offer_what_is_left_and_problems_are_said_under_their_fields(
     page: Any, site: Served, api: Api, shots: Path, problems: list[str]
 ) -> None:
     page.set_viewport_size(PHONE)
     page.goto(site.url + "/games/new")
     page.get_by_role("button", name="4 players").click()
     page.locator(".stack-field").get_by_role("button", name="Player 4", exact=True).wait_for()
-    # The Daimyo card found by what it shows: the Lantern, 2 food and 2 CP (Dm8).
-    daimyo = page.get_by_role("combobox", name="The Daimyo's quarters")
-    daimyo.fill("lantern food 2 cp")
-    options = page.locator("#f-daimyo-list").get_by_role("option")
-    assert options.count() == 1 and options.first.inner_text().startswith("Dm8:")
-    daimyo.press("Enter")
-    assert daimyo.input_value().startswith("Dm8:")
-    # Diplomat room 2 tapped white, white: one colour only (R-S05), said under the room.
-    room = page.get_by_role("group", name="Diplomat room 2")
-    for tile in (1, 2):
-        page.get_by_role("button", name=re.compile(rf"^Diplomat room 2, tile {tile}: ")).click()  # coral
-        page.get_by_role("button", name=re.compile(rf"^Diplomat room 2, tile {tile}: ")).click()  # black
-        page.get_by_role("button", name=re.compile(rf"^Diplomat room 2, tile {tile}: ")).click()  # white
-    assert room.get_by_role("button", name="Diplomat room 2, tile 1: white").count() == 1
-    page.locator("#f-stack").count()  # the stack is a group of buttons, not a field to type in
-    for name in ("Player 3", "Player 1", "Player 4", "Player 2"):
+    page.wait_for_selector("#layout-fields[data-choices=fresh]")
+    # The Daimyo card found in the picker by what it shows: the Lantern, 2 food and 2 CP (Dm8).
+    page.get_by_role("button", name=re.compile(r"^The Daimyo's quarters: not chosen")).click()
+    picker = page.locator("#picker")
+    picker.get_by_label("Find the card by what it shows").fill("lantern food 2 cp")
+    shown = picker.locator("li:not([hidden]) .pick-card")
+    assert shown.count() == 1 and shown.first.get_attribute("data-id") == "Dm8"
+    page.keyboard.press("Enter")
+    assert picker.get_attribute("data-field") == "well.0"  # the picker walked on to the next card field
+    picker.get_by_role("button", name="Done").click()
+    daimyo = page.get_by_role("button", name=re.compile(r"^The Daimyo's quarters: Dm8"))
+    assert daimyo.count() == 1
+    # Diplomat room 2's first tile tapped white: its last tile offers no white, a room shows two colours (R-S05).
+    page.get_by_role("button", name="Diplomat room 2, tile 1: white").click()
+    page.wait_for_selector("#layout-fields[data-choices=fresh]")
+    second = page.locator("[data-field='die_tiles.diplomat_2'] .space[data-space='1'] button:not([hidden])")
+    assert sorted(second.evaluate_all("list => list.map((b) => b.dataset.colour)")) == ["black", "coral"]
+    for name in ("Player 3", "Player 1", "Player 4"):
         page.locator(".stack-field").get_by_role("button", name=name, exact=True).click()
-    assert "Player 3, then Player 1" in page.locator(".stack-field .chosen").inner_text()
-    page.get_by_role("button", name="Draw the rest for us").click()
-    error = room.locator(".field-error")
+    assert (
+        "Player 3, then Player 1, then Player 4, then Player 2"
+        in page.locator(".stack-field .chosen").inner_text()
+    )
+    # Created with the rest left out: each missing entry is said under its field, with its rule.
+    page.get_by_role("button", name="Create the game").click()
+    error = page.locator("[data-field='castle.steward_1'] .field-error")
     error.wait_for()
-    assert "two colours" in error.inner_text() and "R-S05" in error.inner_text()
+    assert "missing" in error.inner_text() and "R-S03" in error.inner_text()
     assert "problem" in page.locator("#form-error").inner_text()
     assert no_horizontal_scroll(page)
     page.screenshot(path=str(shots / "new-game-table-setup-phone.png"), full_page=True)
-    # White and coral: taken; the Daimyo and the stack as entered, the rest drawn.
-    page.get_by_role("button", name="Diplomat room 2, tile 1: white").click()  # none
-    page.get_by_role("button", name="Diplomat room 2, tile 1: not set").click()  # coral
     page.get_by_role("button", name="Draw the rest for us").click()
     page.wait_for_selector("#created:not([hidden])")
     game_id = page.get_attribute("#record-link", "href").rstrip("/").split("/")[-1]
     laid = api.call("GET", f"/api/games/{game_id}/layout")["layout"]
     assert laid["daimyo"] == "Dm8"
-    assert laid["die_tiles"]["diplomat_2"] == ["coral", "white"]
+    assert laid["die_tiles"]["diplomat_2"][0] == "white" and laid["die_tiles"]["diplomat_2"][1] != "white"
     assert laid["stack"] == [2, 0, 3, 1]
-    problems[:] = [p for p in problems if "422" not in p]  # the refused layout, said under its field
+    problems[:] = [p for p in problems if "422" not in p]  # the refused layout, said under its fields
 
 
 def test_a_rounds_reroll_is_one_form_for_every_bridge(page: Any, site: Served, api: Api, shots: Path) -> None:

@@ -695,16 +695,25 @@ def test_the_recording_panel_is_not_cut_off_on_a_laptop(page: Any, site: Served,
     assert box["y"] >= 0 and box["y"] + box["height"] <= LAPTOP["height"]
 
 
-def test_a_table_mode_card_is_described_in_full_on_a_phone(page: Any, site: Served, api: Api) -> None:
+def test_a_table_mode_card_is_drawn_and_described_in_full_on_a_phone(
+    page: Any, site: Served, api: Api
+) -> None:
     created = api.call("POST", "/api/games", {"players": ["Ann", "Bo"], "mode": "table"})
     game_id, token = created["game"]["game_id"], created["owner_token"]
     page.set_viewport_size(PHONE)
     page.goto(f"{site.url}/games/{game_id}#token={token}")
-    page.wait_for_selector(".chance-form select")
-    page.select_option("#chance-pick", index=2)
-    chosen = page.locator(".chance-form .chosen")
-    assert chosen.inner_text() == page.locator("#chance-pick option").nth(2).inner_text()
-    assert chosen.evaluate("(p) => p.scrollWidth <= p.clientWidth")
+    picker = page.locator("#prompt-bar .reveal-picker")
+    picker.wait_for()
+    cards = picker.locator(".pick-card")
+    assert cards.count() > 6
+    third = cards.nth(2)
+    words = third.get_attribute("aria-label")
+    assert (
+        words.startswith(f"{third.get_attribute('data-id')}:") and len(words) > 20
+    )  # what it shows, in full
+    assert third.locator("svg.card-picture").count() == 1
+    box = third.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44 and box["x"] + box["width"] <= PHONE["width"]
     assert no_horizontal_scroll(page)
 
 

@@ -181,3 +181,26 @@ def test_the_layout_form_follows_the_game_two_players_solo_and_matcha(api: ApiCl
     assert {"dice.green", "matcha.pond.0", "matcha.platform", "offer.0.token"} <= set(fields)
     assert api.get("/api/games/layout-form?players=1").error() == (400, "invalid_setup")
     assert api.get("/api/games/layout-form?players=9").error() == (400, "invalid_request")
+
+
+def test_the_layout_choices_leave_out_what_other_fields_hold(api: ApiClient) -> None:
+    layout = '{"castle": {"steward_1": "S4"}, "die_tiles": {"diplomat_1": ["black", null]}}'
+    answer = api.get(f"/api/games/layout-choices?players=3&layout={layout}")
+    assert answer.status == 200, answer.body
+    fields, tiles = answer.body["fields"], answer.body["tiles"]
+    assert "S4" in fields["castle.steward_1"] and "S4" not in fields["castle.steward_2"]
+    assert tiles["diplomat_1"][1] == ["coral", "white"]  # R-S05: never a room of one colour
+    assert set(api.get("/api/games/layout-choices?players=2").body["fields"]) >= {
+        "castle.steward_1",
+        "offer.2.action",
+    }
+
+
+def test_layout_choices_refuse_a_layout_that_is_no_json_object_with_a_clear_error(api: ApiClient) -> None:
+    assert api.get("/api/games/layout-choices?players=3&layout=nope").error() == (400, "invalid_request")
+    deep = "[" * 900 + "]" * 900
+    assert api.get(f"/api/games/layout-choices?players=3&layout={deep}").error() == (400, "invalid_request")
+    nested = '{"castle": {"steward_1": {"a": {"b": {"c": "S4"}}}}}'
+    assert api.get(f"/api/games/layout-choices?players=3&layout={nested}").error() == (400, "invalid_request")
+    assert api.get("/api/games/layout-choices?players=3&layout=[1]").error() == (422, "invalid_layout")
+    assert api.get("/api/games/layout-choices?players=1").error() == (400, "invalid_setup")
