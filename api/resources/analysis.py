@@ -153,7 +153,7 @@ class GameAnalysis(MethodView):
         analysis runs at a time per game: another while one of an earlier version runs is
         `409 analysis_running`."""
         game, grant = writer(game_id, ahead=admitted.ahead)
-        expected = expected_version(body)
+        expected = expected_version(body, game.version)
         if expected is not None and expected != game.version:
             raise StaleVersion(expected, game.version)
         service = analyses()

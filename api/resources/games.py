@@ -416,7 +416,7 @@ class Moves(MethodView):
         for index, move in enumerate(moves):
             if not isinstance(move.get("kind"), str):
                 raise ApiError("invalid_move", "every move needs a kind", batch_index=index)
-        version = expected_version(body)
+        version = expected_version(body, game.version)
         result = judged(
             lambda: game_log().recording.play(
                 game_id,
@@ -447,7 +447,7 @@ class Undo(MethodView):
         result = game_log().history.undo(
             game_id,
             to_version=body["to_version"],
-            expected_version=expected_version(body),
+            expected_version=expected_version(body, game.version),
             grant=grant,
             idempotency_key=idempotency_key(),
             known=game,
@@ -471,7 +471,7 @@ class Redo(MethodView):
         result = game_log().history.redo(
             game_id,
             count=body["count"],
-            expected_version=expected_version(body),
+            expected_version=expected_version(body, game.version),
             grant=grant,
             idempotency_key=idempotency_key(),
             known=game,
@@ -514,7 +514,7 @@ class Amend(MethodView):
         if not isinstance(move.get("kind"), str):
             raise ApiError("invalid_move", "the move needs a kind")
         resolutions = [_resolution(entry, number) for number, entry in enumerate(body["resolutions"])]
-        version = expected_version(body)
+        version = expected_version(body, game.version)
         result, report = judged(
             lambda: game_log().history.amend(
                 game_id,
@@ -579,7 +579,7 @@ class Abandon(MethodView):
         game, _, grant = owner(game_id, admitted.ahead)
         result = game_log().history.abandon(
             game_id,
-            expected_version=expected_version(body),
+            expected_version=expected_version(body, game.version),
             actor=grant.actor,
             reason=body["reason"],
             idempotency_key=idempotency_key(),

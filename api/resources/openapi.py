@@ -24,7 +24,8 @@ MEANINGS = {
     "the game is closed (game_closed), an export that needs a finished game (game_unfinished); or a retried "
     "seat-token request whose token was replaced or withdrawn since (token_superseded)",
     412: "the game moved on: If-Match or expected_version named a version that is no longer the game's "
-    "(stale_version, with details.current_version); reload and decide again",
+    "(stale_version, with details.current_version); reload and decide again. If-Match compares strongly: "
+    "weak tags alone never match (weak_etag)",
     413: "the body is larger than the limit (payload_too_large)",
     422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over), a table setup's layout "
     "(invalid_layout: details.errors lists each field with its rule), an invalid log, an "

@@ -22,6 +22,33 @@ def test_a_stale_if_match_is_412_precondition_failed_keeping_the_current_version
     assert api.post(f"/api/games/{game_id}/moves", body, token=owner).error() == (412, "stale_version")
 
 
+def test_if_match_compares_strongly_a_weak_tag_is_412_and_a_list_matches_by_any_member(
+    api: ApiClient,
+) -> None:
+    """RFC 9110 13.1.1: If-Match uses the strong comparison (a weak tag never matches, even the current one),
+    and a list of tags matches when one of its members does."""
+    game_id, owner, game = api.create(2, seed=4)
+    version, moves = game["version"], f"/api/games/{game_id}/moves"
+    move = api.legal(game_id).body["moves"][0]
+    weak = api.post(moves, move, token=owner, if_match=f'W/"{version}"')
+    assert weak.error() == (412, "weak_etag")
+    assert weak.body["details"]["current_version"] == version
+    assert api.game(game_id)["version"] == version  # nothing written
+    assert api.post(moves, move, token=owner, if_match=f'W/"{version}", W/"{version - 1}"').status == 412
+    # a list: the current version anywhere in it matches; a weak member beside it is no harm
+    listed = api.post(moves, move, token=owner, if_match=f'W/"{version}", "{version - 1}", "{version}"')
+    assert listed.status == 201, listed.body
+    # a list of which no member is the current version: the game moved on
+    move = api.legal(game_id).body["moves"][0]
+    stale = api.post(moves, move, token=owner, if_match=f'"{version - 1}", "{version}"')
+    assert stale.error() == (412, "stale_version")
+    assert stale.body["details"]["current_version"] == version + 1
+    assert api.post(moves, move, token=owner, if_match=f'"{version + 1}", x').error() == (
+        400,
+        "invalid_request",
+    )
+
+
 def test_a_read_naming_the_current_etag_in_if_none_match_is_304_without_a_body(api: ApiClient) -> None:
     game_id, owner, game = api.create(2, seed=4)
     etag = f'"{game["version"]}"'
