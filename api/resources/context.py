@@ -197,12 +197,34 @@ def not_modified(response: Response) -> Response:
     return answer
 
 
+STATIC_ANSWERS = frozenset(
+    {
+        "api-docs.openapi_json",
+        "api-docs.openapi_swagger_ui",
+        "problems.ProblemType",
+        "games.LayoutForm",
+        "games.LayoutChoices",
+    }
+)
+"""The endpoints whose answers depend on the request's URL and the server's release alone: each gets a strong
+ETag of its bytes, so that a client revalidates (``304``) instead of fetching the document again."""
+
+
 def install_conditional_reads(app: Flask) -> None:
-    """Answer conditional reads of ``/api/`` (:func:`not_modified`)."""
+    """Answer conditional reads of ``/api/`` (:func:`not_modified`), the static answers with validators of
+    their own (:data:`STATIC_ANSWERS`)."""
 
     @app.after_request
     def conditional(response: Response) -> Response:
         return not_modified(response) if request.path.startswith("/api/") else response
+
+    # registered after `conditional`, so run before it (Flask runs after-request hooks last first)
+    @app.after_request
+    def validated(response: Response) -> Response:
+        if request.endpoint in STATIC_ANSWERS and response.status_code == 200 and "ETag" not in response.headers:
+            response.add_etag()
+            response.headers.setdefault("Cache-Control", "no-cache")  # kept, revalidated on each use
+        return response
 
 
 def if_match_versions(header: str) -> list[tuple[int, bool]]:

@@ -614,6 +614,11 @@ class Forks(MethodView):
 # --- history ----------------------------------------------------------------------------------------------
 
 
+PAST_STATE_MAX_AGE = 86400
+"""Seconds a past state may be reused without asking (a day: a release that folds games otherwise, an engine
+fix, reaches cached copies by the next day)."""
+
+
 def state_payload(
     game: Game, version: int, *, current_line: bool = False
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -646,10 +651,23 @@ class StateAt(MethodView):
     def get(self, query: Mapping[str, Any], game_id: UUID, version: int) -> Any:
         """The game as it stood right after event `version` (what the players saw then).
 
-        With `current_line=1`: right after the move at `version` as the line of play stands now (the replay
-        of an amended game: the moves kept after an amendment follow the new move)."""
+        It never changes: it is cacheable (`Cache-Control: public, max-age=86400, immutable`; `private` for a
+        private game) under an ETag of its own (`"state-<version>"`), and leaves out `current_version`. With
+        `current_line=1`: right after the move at `version` as the line of play stands now (the replay of an
+        amended game: the moves kept after an amendment follow the new move), which an amendment changes: its
+        ETag is the game's version."""
         game, _ = reader(game_id)
-        return state_payload(game, version, current_line=query["current_line"])
+        if query["current_line"]:
+            return state_payload(game, version, current_line=True)
+        body, status, _ = state_payload(game, version)
+        # After event `version` the game's log is fixed: the answer never changes, so it is cached as immutable
+        # under a validator of its own (not the game's version, which moves), without `current_version`.
+        del body["current_version"]
+        scope = "private" if game.setup.get("private") else "public"
+        return body, status, {
+            "ETag": f'"state-{version}"',
+            "Cache-Control": f"{scope}, max-age={PAST_STATE_MAX_AGE}, immutable",
+        }
 
 
 @blp.route("/<uuid:game_id>/states")

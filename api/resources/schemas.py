@@ -861,7 +861,12 @@ class StateSchema(Schema):
 
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    current_version = fields.Integer(required=True)
+    current_version = fields.Integer(
+        metadata={
+            "description": "the game's version now; absent from `states/{version}` without `current_line`, "
+            "an answer that never changes"
+        }
+    )
     over = fields.Boolean(required=True)
     coordinates = fields.Nested(CoordinatesSchema, required=True)
     prompt = fields.Nested(PromptSchema, required=True)

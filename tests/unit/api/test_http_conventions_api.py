@@ -69,6 +69,49 @@ def test_a_read_naming_the_current_etag_in_if_none_match_is_304_without_a_body(a
     assert api.get(f"/api/games/{missing}", **{"If-None-Match": "*"}).error() == (404, "game_not_found")
 
 
+def test_a_past_state_is_cached_as_immutable_under_a_validator_of_its_own(api: ApiClient) -> None:
+    game_id, owner, game = api.create(2, seed=4)
+    api.play(game_id, api.legal(game_id).body["moves"][0], owner, game["version"])
+    past = api.get(f"/api/games/{game_id}/states/2")
+    assert past.status == 200 and past.headers["etag"] == '"state-2"'
+    assert past.headers["cache-control"] == "public, max-age=86400, immutable"
+    # the game moves on; the past state does not, and revalidates
+    api.play(game_id, api.legal(game_id).body["moves"][0], owner, game["version"] + 1)
+    again = api.get(f"/api/games/{game_id}/states/2", **{"If-None-Match": '"state-2"'})
+    assert (again.status, again.raw, again.headers["etag"]) == (304, b"", '"state-2"')
+    assert "immutable" in again.headers["cache-control"]
+    assert api.get(f"/api/games/{game_id}/states/2").body == past.body
+    # on the current line a state follows amendments: the game's version is its validator, no cache lifetime
+    on_line = api.get(f"/api/games/{game_id}/states/2?current_line=1")
+    assert on_line.etag == game["version"] + 2 and "cache-control" not in on_line.headers
+    # a private game's past state is for the token holder's own cache only
+    private_id, private_owner, private = api.create(2, seed=4, private=True)
+    api.play(
+        private_id, api.legal(private_id, private_owner).body["moves"][0], private_owner, private["version"]
+    )
+    hidden = api.get(f"/api/games/{private_id}/states/2", private_owner)
+    assert hidden.headers["cache-control"] == "private, max-age=86400, immutable"
+
+
+def test_the_openapi_document_and_other_static_answers_carry_validators(api: ApiClient) -> None:
+    for path in (
+        "/api/openapi.json",
+        "/api/docs",
+        "/api/problems/stale_version",
+        "/api/games/layout-form?players=2",
+    ):
+        first = api.get(path)
+        assert first.status == 200 and first.headers["etag"].startswith('"'), (path, first.headers)
+        assert first.headers["cache-control"] == "no-cache", path
+        fresh = api.get(path, **{"If-None-Match": first.headers["etag"]})
+        assert (fresh.status, fresh.raw, fresh.headers["etag"]) == (304, b"", first.headers["etag"]), path
+    # another answer of the same endpoint has another validator
+    assert (
+        api.get("/api/problems/weak_etag").headers["etag"]
+        != api.get("/api/problems/stale_version").headers["etag"]
+    )
+
+
 def test_errors_are_problem_documents_whose_type_is_described_at_its_uri(api: ApiClient) -> None:
     refused = api.get("/api/games?limit=0")
     assert refused.error() == (400, "invalid_request")
