@@ -4,6 +4,8 @@ every write says where its rate limit stands."""
 
 from __future__ import annotations
 
+import pytest
+
 from api.app import create_app
 from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
@@ -150,3 +152,51 @@ def test_every_write_answer_carries_the_state_of_its_rate_limit_window() -> None
     assert played.headers["ratelimit-limit"] == "5" and played.headers["ratelimit-remaining"] == "4"
     # reads are not counted, and say nothing of it
     assert "ratelimit-limit" not in api.get(f"/api/games/{game_id}").headers
+
+
+def test_cors_is_off_unless_origins_are_allowed_and_then_exposes_the_api_headers() -> None:
+    origin = {"Origin": "https://club.example"}
+    closed = ApiClient(flask_transport(create_app({"STORE": StoreConfig(kind="memory")}).test_client()))
+    assert "access-control-allow-origin" not in closed.get("/api/games", **origin).headers
+    app = create_app(
+        {"STORE": StoreConfig(kind="memory"), "CORS_ORIGINS": "https://club.example, https://b.example"}
+    )
+    client = app.test_client()
+    api = ApiClient(flask_transport(client))
+    game_id, owner, game = api.create(2, seed=4)
+    # a preflight of a write with a token, If-Match and Idempotency-Key
+    preflight = client.options(
+        f"/api/games/{game_id}/moves",
+        headers={
+            **origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type, if-match, idempotency-key",
+        },
+    )
+    assert preflight.headers["Access-Control-Allow-Origin"] == "https://club.example"
+    allowed = preflight.headers["Access-Control-Allow-Headers"].lower()
+    assert {"authorization", "if-match", "idempotency-key"} <= {h.strip() for h in allowed.split(",")}
+    assert "Access-Control-Allow-Credentials" not in preflight.headers  # bearer tokens, never cookies
+    move = api.legal(game_id).body["moves"][0]
+    played = client.post(
+        f"/api/games/{game_id}/moves",
+        json=move,
+        headers={**origin, "Authorization": f"Bearer {owner}", "If-Match": f'"{game["version"]}"'},
+    )
+    assert (
+        played.status_code == 201 and played.headers["Access-Control-Allow-Origin"] == "https://club.example"
+    )
+    exposed = {h.strip() for h in played.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {
+        "ETag",
+        "Location",
+        "Retry-After",
+        "RateLimit",
+        "RateLimit-Policy",
+        "Idempotent-Replayed",
+    } <= exposed
+    # another origin gets no permission
+    other = client.get("/api/games", headers={"Origin": "https://elsewhere.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+    with pytest.raises(ValueError, match="not an origin"):
+        create_app({"STORE": StoreConfig(kind="memory"), "CORS_ORIGINS": "https://club.example/page"})
