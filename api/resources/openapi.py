@@ -239,14 +239,19 @@ KEPT_BESIDE_REF = ("description", "example")
 reference's siblings)."""
 
 
+UNIONS = frozenset({"Move"})
+"""Components that are a ``oneOf`` told apart by a discriminator: always referenced bare, as generators read a
+discriminated union inside an ``allOf`` as a parent type (openapi-typescript writes ``Omit<Move, "kind">``)."""
+
+
 def _referenced(name: str, field: dict[str, Any]) -> dict[str, Any]:
     """The schema of a field documented as the component ``name`` (schemas.SCHEMA_MARK): a reference, wrapped in
-    an ``allOf`` beside its description, example and ``nullable``."""
+    an ``allOf`` beside its description, example and ``nullable`` (a union's bare, see :data:`UNIONS`)."""
     reference = {"$ref": f"#/components/schemas/{name}"}
     kept = {key: field[key] for key in KEPT_BESIDE_REF if key in field}
     if field.get("nullable"):
         return {"type": "object", "allOf": [reference], **kept, "nullable": True}
-    return {"allOf": [reference], **kept} if kept else reference
+    return {"allOf": [reference], **kept} if kept and name not in UNIONS else reference
 
 
 def _typed_refs(node: Any) -> Any:

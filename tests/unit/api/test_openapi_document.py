@@ -179,8 +179,9 @@ def test_moves_are_a_union_told_apart_by_kind_with_recorded_examples(client: Fla
         assert variant["properties"]["kind"]["enum"] == [kind]
         assert set(variant["required"]) == {"kind", "seat", *KINDS[kind].shape}
         assert variant["example"]["kind"] == kind
-    listed = schemas["LegalMoves"]["properties"]["moves"]["items"]
-    assert listed["allOf"] == [{"$ref": "#/components/schemas/Move"}], listed  # beside its description
+    # bare: generators read a discriminated union inside an allOf as a parent type (Omit<Move, "kind">)
+    assert schemas["LegalMoves"]["properties"]["moves"]["items"] == {"$ref": "#/components/schemas/Move"}
+    assert schemas["LegalMoves"]["properties"]["recorded"] == {"$ref": "#/components/schemas/Move"}
     assert not placeholders(document), placeholders(document)
 
 
