@@ -132,6 +132,14 @@ LAYOUT_PROBLEM: Schema = {
     },
 }
 
+FIELD_MESSAGES: Schema = {
+    "description": "a field's messages, or a nested field's (by member name, or by index in a list)",
+    "anyOf": [
+        {"type": "array", "items": STRING},
+        {"type": "object", "additionalProperties": ref("FieldMessages")},
+    ],
+}
+
 ERROR_DETAILS: Schema = {
     "type": "object",
     "description": "what a client needs to recover; the members depend on the error code (docs/api/errors.md), "
@@ -142,7 +150,7 @@ ERROR_DETAILS: Schema = {
             "type": "object",
             "description": "invalid_request: where the request does not fit its schema, by part (json, query, "
             "headers) and field, with the messages",
-            "additionalProperties": True,
+            "additionalProperties": ref("FieldMessages"),
         },
         "errors": {
             "type": "array",
@@ -153,7 +161,18 @@ ERROR_DETAILS: Schema = {
         "problems": {
             "type": "array",
             "description": "invalid_log: every problem of the imported log, with its position",
-            "items": {"type": "object", "additionalProperties": True},
+            "items": {
+                "type": "object",
+                "required": ["position", "message"],
+                "properties": {
+                    "position": {
+                        "anyOf": [STRING, {"type": "integer"}],
+                        "description": "where: an event's index, or a part of the document",
+                    },
+                    "message": STRING,
+                },
+                "additionalProperties": True,
+            },
         },
         "supported": {"type": "array", "items": STRING, "description": "rules_version_unsupported"},
         "events": {"type": "integer", "description": "import_too_large: the events of the import"},
@@ -357,6 +376,7 @@ def document_components() -> dict[str, Schema]:
         "Setup": SETUP,
         "Tallies": TALLIES,
         "ErrorDetails": ERROR_DETAILS,
+        "FieldMessages": FIELD_MESSAGES,
         "GameLogExport": GAME_LOG_EXPORT,
         **BG_STATS,
     }

@@ -266,9 +266,11 @@ def _typed_refs(node: Any) -> Any:
         if SCHEMA_MARK in node:
             return _referenced(node[SCHEMA_MARK], node)
         arms = node.get("anyOf")
-        if isinstance(arms, list) and len(arms) == 2 and arms[1] == {"type": "object", "nullable": True}:
+        null_arm = {"type": "object", "nullable": True}
+        if isinstance(arms, list) and len(arms) == 2 and null_arm in arms:  # in either order
             rest = {key: value for key, value in node.items() if key != "anyOf"}
-            return {"type": "object", "allOf": [arms[0]], **rest, "nullable": True}
+            [typed] = [arm for arm in arms if arm != null_arm]
+            return {"type": "object", "allOf": [typed], **rest, "nullable": True}
         return {key: _typed_refs(value) for key, value in node.items()}
     if isinstance(node, list):
         return [_typed_refs(item) for item in node]
