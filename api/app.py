@@ -6,6 +6,8 @@ apps of their own (docs/architecture/index.md).
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import re
@@ -108,13 +110,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     )  # first of the request hooks: every answer gets its request id, log and count
     metrics.memory_source = lambda: _cache_stats(app)
 
-    from api.resources import analysis, annotations, games, problems, scoring, stream
+    from api.resources import analysis, annotations, games, players, problems, scoring, stream
 
     api.register_blueprint(games.blp)
     api.register_blueprint(stream.blp)
     api.register_blueprint(annotations.blp)
     api.register_blueprint(scoring.blp)
     api.register_blueprint(problems.blp)
+    api.register_blueprint(players.blp)
     api.register_blueprint(analysis.blp)
     analysis.install(app)
     _add_docs_assets(app)
@@ -131,8 +134,10 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     # The web pages: templates and static modules over the JSON API above.
     from api.pages import bp as pages
+    from api.pages.players import bp as player_pages
 
     app.register_blueprint(pages)
+    app.register_blueprint(player_pages)
 
     token = observability.metrics_token(app)
 
@@ -240,11 +245,47 @@ def _cache_stats(app: Flask) -> Any | None:
     return cache.stats() if cache is not None else None
 
 
+DOCS_PAGE = "/api/docs"
+
+INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+
+
+def docs_policy(page: bytes) -> str:
+    """The Content-Security-Policy of the API docs' page: Swagger UI's files from this site, and of inline code
+    only the page's own script (flask-smorest's, which starts Swagger UI), by its hash; never framed."""
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
+        for script in INLINE_SCRIPT.findall(page)
+    )
+    return "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src 'self' {hashes}".strip(),
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "connect-src 'self'",
+            "object-src 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
 def _add_docs_assets(app: Flask) -> None:
-    """Swagger UI's files, from the installed swagger-ui-bundle package (the docs page works offline)."""
+    """Swagger UI's files, from the installed swagger-ui-bundle package (the docs page works offline), and the
+    docs page's own protection: a Content-Security-Policy and no framing by another site."""
     from swagger_ui_bundle import swagger_ui_path
 
     folder = str(swagger_ui_path)
+
+    @app.after_request
+    def docs_headers(response: Response) -> Response:
+        if request.path == DOCS_PAGE and response.status_code == 200:
+            response.headers["Content-Security-Policy"] = docs_policy(response.get_data())
+            response.headers["X-Frame-Options"] = "DENY"
+            response.headers["Referrer-Policy"] = "no-referrer"
+        return response
 
     @app.get("/api/docs/static/<path:filename>")
     def swagger_ui_asset(filename: str) -> Response:

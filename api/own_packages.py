@@ -8,7 +8,7 @@ Standard library only, and nothing of the checked packages is imported: their ``
 
 from __future__ import annotations
 
-from importlib import metadata, util
+from importlib import util
 
 MARK = '__distribution__ = "heronlog"'
 """The line every one of heronlog's top-level packages has in its ``__init__.py``."""
@@ -24,6 +24,8 @@ def ensure_own_packages(*names: str) -> None:
         if source is not None and MARK in source:
             continue
         where = spec.origin if spec is not None else None
+        from importlib import metadata  # only to name the culprit: it reads every installed distribution
+
         providers = sorted(set(metadata.packages_distributions().get(name, [])) - {"heronlog"})
         raise ImportError(
             f"heronlog needs its own top-level package {name!r}, but Python finds "

@@ -136,7 +136,7 @@ def main() -> int:
     }
     log = (folder / "serve.log").open("w")
     server = subprocess.Popen(
-        [sys.executable, "-m", "api.server.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "api.server", "serve", "--port", str(port)],
         env=env,
         cwd=args.code,
         stdout=log,

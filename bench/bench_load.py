@@ -1,7 +1,7 @@
 """Load benchmark: 50 concurrent clients, each recording its own seeded game through the HTTP API.
 
-Paced (open-loop) and closed-loop runs on `heronlog serve` and redis-server, each beside `/healthz` and Redis
-anchors, then the parts of a move timed in process (docs/performance/load.md).
+Paced (open-loop) and closed-loop runs on `heronlog serve` (stock gunicorn, its gevent workers) and redis-server,
+each beside `/healthz` and Redis anchors, then the parts of a move timed in process (docs/performance/load.md).
 """
 
 from __future__ import annotations
@@ -113,15 +113,32 @@ def heronlog_serve(
         "HERONLOG_RATE_LIMIT_PER_TOKEN": "1000000",
         "HERONLOG_RATE_LIMIT_PER_ADDRESS": "1000000",
     }
-    # The command line's module: api.server.cli since the api package was regrouped, api.cli before.
-    module = "api.server.cli" if (source / "api" / "server" / "cli.py").exists() else "api.cli"
-    command = [sys.executable, "-m", module, "serve", "--port", str(port)]
-    command += ["--workers", str(workers), "--threads", str(threads)]
+    # The command line: `python -m api.server` since serve runs gevent workers (its threads option gone),
+    # api.server.cli since the api package was regrouped, api.cli before.
+    if (source / "api" / "server" / "launch.py").exists():
+        command = [
+            sys.executable,
+            "-m",
+            "api.server",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+        ]
+    else:
+        module = "api.server.cli" if (source / "api" / "server" / "cli.py").exists() else "api.cli"
+        command = [sys.executable, "-m", module, "serve", "--port", str(port)]
+        command += ["--workers", str(workers), "--threads", str(threads)]
     with (folder / f"serve-{port}.log").open("wb") as log:
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=source)
     SERVERS["heronlog"] = process.pid
     try:
         wait_for(lambda: get_status(port, "/healthz") == 200, "heronlog serve")
+        # Every worker up and answering before the clients connect: a worker still starting takes none of them.
+        wait_for(
+            lambda: answering_workers(port, folder / f"serve-{port}.log") >= workers, f"{workers} workers"
+        )
         yield port
     finally:
         process.terminate()
@@ -130,6 +147,24 @@ def heronlog_serve(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def server_words(source: Path, workers: int, threads: int) -> str:
+    """How the tree in ``source`` serves: gevent workers since api.server.launch, threaded ones before."""
+    if (source / "api" / "server" / "launch.py").exists():
+        return f"stock gunicorn, {workers} gevent workers"
+    return f"gunicorn, {workers} threaded workers × {threads} threads"
+
+
+def answering_workers(port: int, log: Path) -> int:
+    """How many workers have answered a request, from the request log, after one more ``/healthz``."""
+    get_status(port, "/healthz")
+    pids = set()
+    for line in log.read_text(errors="replace").splitlines():
+        if line.startswith("{") and '"heronlog.request"' in line:
+            with contextlib.suppress(ValueError):
+                pids.add(json.loads(line).get("pid"))
+    return len(pids)
 
 
 # --- where the machine's time went -------------------------------------------------------------------------
@@ -1006,7 +1041,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=LOAD_SECONDS, help="measured seconds per run")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
-    parser.add_argument("--threads", type=int, default=8, help="threads per worker (default 8)")
+    parser.add_argument(
+        "--threads", type=int, default=8, help="threads per worker, for an older --source tree (default 8)"
+    )
     parser.add_argument("--no-anchors", action="store_true", help="only the load itself (for profiling)")
     parser.add_argument(
         "--paced-rate",
@@ -1108,7 +1145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"`Idempotency-Key` ([The load bench](performance/load.md)). Paced runs offer {args.paced_rate:.0f} "
         "moves/s on a fixed schedule, latency counted from each move's scheduled time; closed-loop runs send each "
         "move when the previous answer arrives. "
-        f"`heronlog serve`: gunicorn, {args.workers} gthread workers × {args.threads} threads, {where}; redis-server "
+        f"`heronlog serve`: {server_words(args.source, args.workers, args.threads)}, {where}; redis-server "
         f"from docker/redis.conf; all on loopback, {os.cpu_count()} cores. {WARMUP_SECONDS:.0f} s warm-up, "
         f"{args.seconds:.0f} s measured per run. Target: {TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of "
         f"{TARGET_P99_MS:.0f} ms or less.\n"

@@ -31,6 +31,12 @@ FIGURES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         ("20,000-event game (recorded through the game log", "`GET /api/games/{id}/export`"),
     ),
     (
+        "the players list and a player's page at 100,000 games and 1,000 players, Redis and SQLite",
+        "bench_players.py",
+        ("- Redis: the player read", "- SQLite: the player read"),
+    ),
+    ("the players rebuilt from the log of 10,000 games", "bench_players.py", ("Rebuilt from the log",)),
+    (
         "Redis bytes per move (log, index, snapshots), per stored event",
         "bench_footprint.py",
         ("log B/event", "index B/event", "snapshots B/event"),

@@ -40,6 +40,7 @@ from domain.game import (
     new_game,
     score_sheet,
 )
+from domain.kinds.base import reseated
 from domain.layout import first_game_layout, lay_out, layout_of, setup_dealt
 from domain.matcha.expansion import EXPANSIONS
 from domain.names import seat_text
@@ -89,6 +90,7 @@ __all__ = [
     "prompt_help",
     "prompt_of",
     "prompt_text",
+    "reseated",
     "resolve_chance",
     "score",
     "score_sheet",

@@ -16,6 +16,7 @@ from replay.services.annotating import Annotated, Annotating
 from replay.services.creation import Creation
 from replay.services.exchange import Exchange
 from replay.services.history import History
+from replay.services.players import Players
 from replay.services.queries import Queries
 from replay.services.recording import Recording
 from replay.services.repository import GameRepository, Played, ReadAhead
@@ -48,7 +49,9 @@ class GameLog:
         self.tokens = Tokens(games, receipts)
         self.annotating = Annotating(games)
         self.creation = Creation(games, receipts)
-        self.exchange = Exchange(games, self.creation, self.annotating)
+        self.players = Players(games)
+        games.followers.append(self.players.after_write)
+        self.exchange = Exchange(games, self.creation, self.annotating, people=self.players.people)
         self.queries = Queries(games)
         self.rules_versions = RulesVersions(games)
 

@@ -6,29 +6,27 @@ Everything is decided here, before an event exists, so folding an event never va
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
 
 import domain
 from domain import GameState
-from replay import rules, text
+from replay import corrections, rules, text
+from replay.corrections import AmendReport, Correction, Resolution
 from replay.errors import (
-    AmendUnchanged,
     GameClosed,
-    InvalidResolution,
     InvalidSetup,
     NothingToRedo,
     NothingToUndo,
-    ResolutionNotLater,
-    ResolutionNotNeeded,
-    ResolutionRepeated,
-    ResolutionUnused,
     UnknownVersion,
 )
 from replay.events import (
+    CorrectionRedone,
+    CorrectionUndone,
     GameAbandoned,
     GameCreated,
+    LineCorrected,
     Move,
     MoveAmended,
     MovePlayed,
@@ -37,7 +35,9 @@ from replay.events import (
     MovesUndone,
     now,
 )
-from replay.game import Game, MoveRecord
+from replay.game import IN_PLACE, Game
+
+__all__ = ["AmendReport", "Correction", "Resolution"]  # corrections' words, as callers have always named them
 
 COLOURS = ("purple", "green", "blue", "red", "white", "black", "yellow", "orange")
 MODES = ("table", "seeded")
@@ -341,9 +341,20 @@ def play(game: Game, moves: Sequence[Move], *, actor: str, idempotency_key: str 
 
 def undo(
     game: Game, *, actor: str, to_version: int | None = None, idempotency_key: str | None = None
-) -> MovesUndone:
-    """Decide an undo: of the last effective move, or of every effective move recorded after ``to_version``."""
+) -> MovesUndone | CorrectionUndone:
+    """Decide an undo: of the last effective move, or of every effective move recorded after ``to_version``.
+    Right after a correction (it was the last change to the line), a plain undo takes the correction back
+    instead: the line is again as it stood before it (``CorrectionUndone``)."""
     _open(game)
+    if to_version is None and game.corrected is not None:
+        return CorrectionUndone(
+            originator_id=game.id,
+            originator_version=game.version + 1,
+            timestamp=now(),
+            correction=game.corrected.version,
+            actor=actor,
+            idempotency_key=idempotency_key,
+        )
     if to_version is None:
         if not game.line:
             raise NothingToUndo("no move to undo")
@@ -368,9 +379,23 @@ def undo(
     )
 
 
-def redo(game: Game, *, actor: str, count: int = 1, idempotency_key: str | None = None) -> MovesRedone:
-    """Decide a redo of the next ``count`` undone moves, exactly as they were recorded."""
+def redo(
+    game: Game, *, actor: str, count: int = 1, idempotency_key: str | None = None
+) -> MovesRedone | CorrectionRedone:
+    """Decide a redo of the next ``count`` undone moves, exactly as they were recorded; right after a
+    correction was taken back, of that correction (``CorrectionRedone``: one step, ``count`` 1)."""
     _open(game)
+    if game.uncorrected is not None:
+        if count != 1:
+            raise NothingToRedo("a correction taken back is written again in one step (count 1)", redoable=1)
+        return CorrectionRedone(
+            originator_id=game.id,
+            originator_version=game.version + 1,
+            timestamp=now(),
+            correction=game.uncorrected.version,
+            actor=actor,
+            idempotency_key=idempotency_key,
+        )
     if not game.redo:
         raise NothingToRedo("nothing to redo: nothing was undone, or a move was played since")
     if count < 1 or count > len(game.redo):
@@ -383,98 +408,6 @@ def redo(game: Game, *, actor: str, count: int = 1, idempotency_key: str | None 
         actor=actor,
         idempotency_key=idempotency_key,
     )
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """What was really played where a later recorded move no longer fits after an amendment.
-
-    ``index`` is that recorded move's position in the line of play as it stands when the amendment is asked
-    for, counting from 1 (the timeline's ``index``, "move 14" on the replay page); the amendment never
-    renumbers it, so every dry run of one correction names its misfits alike. ``moves`` are played in its
-    place, in order: one for the move really played instead, none when the recorded move never happened,
-    several when more was played there. ``keep_recorded``: the recorded move happened too, right after
-    ``moves`` (they were left out of the record); it stays on the line if it fits after them.
-    """
-
-    index: int
-    moves: tuple[Move, ...]
-    keep_recorded: bool = False
-
-    @classmethod
-    def read(cls, raw: Any, position: int) -> Resolution:
-        """A resolution from its JSON form (``{"index": I, "move": {...}}``, or ``"moves": [...]`` with an
-        optional ``"keep_recorded": true``); ``position`` is its place in the list, for the error."""
-        if isinstance(raw, Resolution):
-            return raw
-        where = {"resolution": position}
-        if not isinstance(raw, Mapping):
-            raise InvalidResolution("a resolution is an object: {index, move}", **where)
-        index = raw.get("index")
-        if not isinstance(index, int) or isinstance(index, bool):
-            raise InvalidResolution(
-                "a resolution's index is a whole number (a move's place in the line)", **where
-            )
-        unknown = set(raw) - {"index", "move", "moves", "keep_recorded"}
-        if unknown:
-            raise InvalidResolution(
-                f"unknown field(s) of a resolution: {', '.join(sorted(unknown))}", **where
-            )
-        if ("move" in raw) == ("moves" in raw):
-            raise InvalidResolution(
-                "a resolution gives its move (move) or its moves (moves), one of them", **where
-            )
-        moves = [raw["move"]] if "move" in raw else raw["moves"]
-        if not isinstance(moves, list | tuple) or not all(
-            isinstance(move, Mapping) and isinstance(move.get("kind"), str) for move in moves
-        ):
-            raise InvalidResolution(
-                "a resolution's moves are objects with a kind, as legal-moves lists them", **where
-            )
-        keep = raw.get("keep_recorded", False)
-        if not isinstance(keep, bool):
-            raise InvalidResolution("keep_recorded is true or false", **where)
-        return cls(index=index, moves=tuple(dict(move) for move in moves), keep_recorded=keep)
-
-
-@dataclass(frozen=True)
-class AmendReport:
-    """What an amendment did to the moves after the amended one.
-
-    ``kept``: the later recorded moves that stay on the line (with their versions). ``dropped``: the first
-    later move that no longer fits and has no resolution, and every move after it. ``resolved``: each misfit
-    that a resolution answered, with the words of the moves played in its place. ``first_misfit``: that
-    unresolved misfit, with what a client needs to resolve it (its index, the words of the recorded move and of
-    why it no longer fits, the moves legal there); ``misfit_state`` is the engine's state there (for the board).
-    """
-
-    version: int
-    kept: tuple[int, ...]
-    dropped: tuple[int, ...]
-    first_misfit: dict[str, Any] | None = None
-    redrawn: dict[str, list[Move]] = field(default_factory=dict)
-    resolved: tuple[dict[str, Any], ...] = ()
-    over: bool = False
-    """Whether the game is over at the end of the corrected line (a correction may leave a finished game waiting
-    for a move nobody recorded: an action its last player now could take)."""
-    misfit_state: Any = field(default=None, compare=False, repr=False)
-
-    @property
-    def all_fit(self) -> bool:
-        """No later move is left without a place: each still fits, or was resolved."""
-        return self.first_misfit is None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": self.version,
-            "all_fit": self.all_fit,
-            "kept": list(self.kept),
-            "dropped": list(self.dropped),
-            "first_misfit": self.first_misfit,
-            "redrawn": sorted(int(version) for version in self.redrawn),
-            "resolved": [dict(entry) for entry in self.resolved],
-            "over": self.over,
-        }
 
 
 def state_before_move(game: Game, version: int) -> GameState:
@@ -503,226 +436,19 @@ def amend(
     unchanged: bool = False,
     resolutions: Sequence[Any] = (),
     idempotency_key: str | None = None,
-) -> tuple[list[MoveResolved | MoveAmended], AmendReport]:
-    """Decide an amendment: replace the move recorded at ``version`` and re-check every later effective move.
-
-    Each later recorded move is played again on the corrected line, in order. One that still fits is kept (its
-    version, words re-said on the new line; in seeded mode the chance outcomes after it are drawn again when
-    they must change). One that no longer fits is replaced by its :class:`Resolution`, if one names its line
-    index; the first without one, and everything after it, leave the line of play (reported in
-    :class:`AmendReport`). The move already recorded is refused (:class:`AmendUnchanged`: it would correct
-    nothing), unless ``unchanged`` (an import re-deciding a log written before such amendments were refused).
-
-    The events: one ``MoveResolved`` per move played by a resolution, then the ``MoveAmended`` that says where
-    each goes; all of them are written in one atomic write. Every resolution must be used where it stands
-    (:class:`ResolutionNotLater`, :class:`ResolutionRepeated`, :class:`ResolutionNotNeeded`,
-    :class:`ResolutionUnused`); a resolution's move that the rules refuse raises the engine's error, with
-    ``details.resolution_index``. Nothing is decided in part: an error leaves no event.
-    """
-    _open(game)
-    before = state_before_move(game, version)
-    if not unchanged and dict(move) == game.records[version].move:
-        raise AmendUnchanged(
-            f"that is the move already recorded at version {version}: a correction must change it",
-            version=version,
-        )
-    game = game.with_states_from_start()
-    position = game.line.index(version)
-    planned = _planned(resolutions, position, len(game.line))
-    state, chance = rules.decide(before, move)
-    description = domain.describe(before, move)
-    kept: list[int] = []
-    redrawn: dict[str, list[Move]] = {}
-    misfit: dict[str, Any] | None = None
-    misfit_state: Any = None
-    dropped: tuple[int, ...] = ()
-    played: list[MoveResolved] = []
-    resolved: list[dict[str, Any]] = []
-    stored: list[dict[str, Any]] = []
-    later = game.line[position + 1 :]
-    for offset, later_version in enumerate(later):
-        index = position + 2 + offset  # the line index (from 1) of this recorded move
-        record = game.records[later_version]
-        resolution = planned.pop(index, None)
-        refit: Refit | None = _refit(game.mode, state, record)
-        if resolution is not None:
-            if not isinstance(refit, domain.DomainError):
-                raise ResolutionNotNeeded(
-                    f"move {index} still fits after this correction: it is kept as recorded, and needs no "
-                    "resolution",
-                    index=index,
-                    version=later_version,
-                )
-            first = game.version + 1 + len(played)
-            for number, resolving in enumerate(resolution.moves):
-                done, state = _resolving(
-                    game,
-                    state,
-                    resolving,
-                    at=first + number,
-                    replaces=later_version,
-                    actor=actor,
-                    index=index,
-                    idempotency_key=idempotency_key,
-                )
-                played.append(done)
-            refit = _refit(game.mode, state, record) if resolution.keep_recorded else None
-            stays = refit is not None and not isinstance(refit, domain.DomainError)
-            resolved.append(
-                {
-                    "index": index,
-                    "version": later_version,
-                    "recorded_words": record.description,
-                    "words": [done.description for done in played[first - game.version - 1 :]],
-                    "kept": stays,
-                }
-            )
-            stored.append(
-                {
-                    "index": index,
-                    "version": later_version,
-                    "moves": list(range(first, first + len(resolution.moves))),
-                    "kept": stays,
-                }
-            )
-        if refit is None:  # replaced by its resolution's moves
-            continue
-        if isinstance(refit, domain.DomainError):
-            misfit, misfit_state = _misfit(state, index, record, refit, resolution is not None), state
-            dropped = tuple(later[offset:])
-            break
-        state, outcomes = refit
-        if outcomes is not None:
-            redrawn[str(later_version)] = outcomes
-        kept.append(later_version)
-    if planned:
-        unused = sorted(planned)
-        reached = (
-            f"move {misfit['index']} no longer fits and has no resolution" if misfit else "the line ends"
-        )
-        raise ResolutionUnused(
-            f"the resolution for move {unused[0]} is never reached: {reached}, so the moves from it on leave "
-            "the line of play",
-            indexes=unused,
-            first_misfit=misfit["index"] if misfit else None,
-        )
-    event = MoveAmended(
-        originator_id=game.id,
-        originator_version=game.version + 1 + len(played),
-        timestamp=now(),
-        version=version,
-        move=dict(move),
-        chance=chance,
+    suggest: bool = True,
+) -> tuple[list[MoveResolved | MoveAmended | LineCorrected], AmendReport]:
+    """Decide an amendment: the move recorded at ``version`` replaced by ``move``, every later effective move
+    re-checked (:func:`replay.corrections.correct`, which decides every kind of correction)."""
+    return corrections.correct(
+        game,
+        Correction.replacing(version, move),
         actor=actor,
-        description=description,
-        dropped=list(dropped),
-        redrawn=redrawn,
-        resolutions=stored,
+        unchanged=unchanged,
+        resolutions=resolutions,
         idempotency_key=idempotency_key,
+        suggest=suggest,
     )
-    over = domain.is_over(state)  # the state the corrected line ends on (before its first misfit, if any)
-    report = AmendReport(version, tuple(kept), dropped, misfit, redrawn, tuple(resolved), over, misfit_state)
-    return [*played, event], report
-
-
-def _planned(resolutions: Sequence[Any], position: int, length: int) -> dict[int, Resolution]:
-    """The resolutions asked for, by line index, each checked to name a later move, once."""
-    planned: dict[int, Resolution] = {}
-    for number, raw in enumerate(resolutions):
-        resolution = Resolution.read(raw, number)
-        if not position + 2 <= resolution.index <= length:
-            raise ResolutionNotLater(
-                f"a resolution names move {resolution.index}: the moves after the corrected one (move "
-                f"{position + 1}) are moves {position + 2} to {length}"
-                if position + 2 <= length
-                else f"a resolution names move {resolution.index}: no move comes after the corrected one",
-                index=resolution.index,
-                first=position + 2,
-                last=length,
-            )
-        if resolution.index in planned:
-            raise ResolutionRepeated(
-                f"two resolutions name move {resolution.index}: give it one, with all the moves played there",
-                index=resolution.index,
-            )
-        planned[resolution.index] = resolution
-    return planned
-
-
-Refit = tuple[Any, list[Move] | None] | domain.DomainError
-"""A recorded move played again: the state it leads to and its redrawn chance outcomes, or why it no longer
-fits."""
-
-
-def _refit(mode: str, state: Any, record: MoveRecord) -> Refit:
-    """A recorded move played again on ``state``: the state it leads to and, in seeded mode, its chance
-    outcomes when they must be drawn anew (None when they are the recorded ones); or why it no longer fits.
-    In table mode chance is recorded data (what happened at the table): re-checked, never drawn."""
-    try:
-        if mode == "seeded":
-            next_state, outcomes = rules.decide(state, record.move)
-            return next_state, (outcomes if outcomes != list(record.chance) else None)
-        return rules.recheck(state, record.move, record.chance), None
-    except domain.DomainError as error:
-        return error
-
-
-def _resolving(
-    game: Game,
-    state: Any,
-    move: Move,
-    *,
-    at: int,
-    replaces: int,
-    actor: str,
-    index: int,
-    idempotency_key: str | None = None,
-) -> tuple[MoveResolved, Any]:
-    """Decide one move of a resolution, as a move recorded on that line would be (``play``): its event, and
-    the state it leads to."""
-    try:
-        after, chance = rules.decide(state, move)
-    except domain.DomainError as error:
-        error.details.setdefault("resolution_index", index)
-        raise
-    event = MoveResolved(
-        originator_id=game.id,
-        originator_version=at,
-        timestamp=now(),
-        replaces=replaces,
-        move=dict(move),
-        chance=chance,
-        seat=move.get("seat"),
-        actor=actor,
-        description=domain.describe(state, move),
-        idempotency_key=idempotency_key,
-    )
-    return event, after
-
-
-def _misfit(
-    state: Any, index: int, record: MoveRecord, error: domain.DomainError, after_resolution: bool
-) -> dict[str, Any]:
-    """A later move that no longer fits, as a client needs it to resolve it: where it is, what it was in words
-    (as recorded: its words on the line it was played on, safe whatever the new state), why it no longer fits
-    (the rules' words and number), who is asked to play there and every move legal there.
-    ``after_resolution``: it was kept after the moves of its own resolution (``keep_recorded``) and still
-    does not fit after them; that resolution is the one to extend."""
-    seat = domain.prompt_of(state).get("seat")
-    players = state.players
-    return {
-        "index": index,
-        "version": record.version,
-        "move": record.move,
-        "error": error.to_dict(),
-        "recorded_words": record.description,
-        "reason": error.message,
-        "rule": error.rule,
-        "seat": seat,
-        "player": players[seat].name if isinstance(seat, int) and 0 <= seat < len(players) else None,
-        "legal_moves": domain.legal_moves(state),
-        "after_resolution": after_resolution,
-    }
 
 
 def abandon(game: Game, *, actor: str, reason: str, idempotency_key: str | None = None) -> GameAbandoned:
@@ -801,7 +527,10 @@ def line_lengths(game: Game) -> list[int]:
     lengths = [-1, 0]
     line = _Line(game.line)
     _replay_line(game, game.version, line, lambda: lengths.append(len(line.items) if line.on_target else -1))
-    return lengths
+    # A correction that changed moves in place, or the setup under them, leaves the same versions on the line
+    # with other states: the states from before it are read again (-1), never looked up.
+    last = max((entry.version for entry in game.audit if entry.kind in IN_PLACE), default=0)
+    return [-1 if version < last else length for version, length in enumerate(lengths)]
 
 
 class _Line:
@@ -847,6 +576,11 @@ def _replay_line(game: Game, version: int, line: _Line, after_each: Callable[[],
         elif entry.kind == "redo":
             for redone in entry.versions:
                 line.append(redone)
+        elif entry.kind in IN_PLACE:  # a correction other than one move replaced, its undo or redo
+            line.cut(0)
+            for kept in entry.versions:  # the whole line as it then stood
+                line.append(kept)
+            resolving = {}
         elif entry.kind == "amend":
             # ``versions``: the amended move, then every later move that left the line (dropped, or replaced by
             # the moves of its resolution); a resolved move that was played too stays after them.

@@ -102,6 +102,13 @@ class ResolutionUnused(InvalidResolution):
     code = "resolution_unused"
 
 
+class InvalidCorrection(ReplayError):
+    """A correction that cannot be made as asked: a setup correction of a game whose setup was not laid out at
+    creation, a seat the game does not have, a replacement or insertion without its moves."""
+
+    code = "invalid_correction"
+
+
 class GameClosed(ReplayError):
     """The game was abandoned: it can be read, forked and exported, not played on."""
 

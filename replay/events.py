@@ -7,7 +7,7 @@ path are stored with every event, so they are a contract: change one only with a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -158,8 +158,12 @@ class MoveAmended(DomainEvent):
     idempotency_key: str | None = None
     """The client's ``Idempotency-Key``, when it sent one: a retry finds this write by it
     (:mod:`replay.idempotency`)."""
+    rewritten: dict[str, Move] = field(default_factory=dict)
+    """(Version 3.) The later moves kept but said anew on the corrected line, by version (as a string): the same
+    move by the other seat (a resolution that swaps two seats), or the same die taken from the other end of its
+    bridge (a table game: the die the table saw taken). The fold puts each in place of the recorded move."""
 
-    class_version = 2
+    class_version = 3
 
     @staticmethod
     def upcast_v1_v2(state: dict[str, Any]) -> None:
@@ -167,6 +171,65 @@ class MoveAmended(DomainEvent):
         idempotency key."""
         state["resolutions"] = []
         state["idempotency_key"] = None
+
+    @staticmethod
+    def upcast_v2_v3(state: dict[str, Any]) -> None:
+        """Version 2 of this event said no kept move anew."""
+        state["rewritten"] = {}
+
+
+CORRECTIONS = ("replace", "insert", "remove", "swap_seats", "setup")
+"""The kinds of :class:`LineCorrected` (docs/api/amend.md): moves played in place of one, moves forgotten before
+it, a move that never happened, two seats swapped from it on, the setup's layout."""
+
+
+@dataclass(frozen=True)
+class LineCorrected(DomainEvent):
+    """A correction of the line of play other than one move replaced by one (that is :class:`MoveAmended`):
+    ``correction`` is one of :data:`CORRECTIONS`, at the move recorded at ``version`` (1: the setup).
+
+    What happens at ``version`` is a resolution of that move (an entry of ``resolutions`` at its index): the
+    moves played there (``MoveResolved`` events written just before, in the same atomic write) and whether the
+    recorded move stays after them; a swap also says the two seats (``swap_seats``; ``seats`` too), from there
+    on. A correction of the setup (``version`` 1: its layout, or two seats swapped from the start) gives the
+    setup's chance outcomes anew (``opening``, in place of ``GameCreated.opening``) and plays the whole line
+    again on them. ``dropped``, ``redrawn``, ``rewritten`` and the later ``resolutions``
+    are as in :class:`MoveAmended`.
+    """
+
+    correction: str
+    version: int
+    opening: list[Move] | None
+    seats: list[int] | None
+    actor: str
+    description: str
+    dropped: list[int]
+    redrawn: dict[str, list[Move]]
+    rewritten: dict[str, Move]
+    resolutions: list[dict[str, Any]]
+    idempotency_key: str | None = None
+    """The amendment's ``Idempotency-Key``: :mod:`replay.idempotency`."""
+
+
+@dataclass(frozen=True)
+class CorrectionUndone(DomainEvent):
+    """The correction written at version ``correction`` (a ``MoveAmended`` or ``LineCorrected``) was taken back
+    right after it: the line of play, the setup and the moves it said anew are again as they stood before it.
+    Nothing is deleted; a redo writes the correction again (:class:`CorrectionRedone`)."""
+
+    correction: int
+    actor: str
+    idempotency_key: str | None = None
+
+
+@dataclass(frozen=True)
+class CorrectionRedone(DomainEvent):
+    """The correction at version ``correction``, just taken back (:class:`CorrectionUndone`), holds again: the
+    line of play is again as that correction left it."""
+
+    correction: int
+    actor: str
+    idempotency_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -276,6 +339,9 @@ GAME_EVENTS: tuple[type[DomainEvent], ...] = (
     MovesRedone,
     MoveResolved,
     MoveAmended,
+    LineCorrected,
+    CorrectionUndone,
+    CorrectionRedone,
     GameAbandoned,
     RulesUpgraded,
 )

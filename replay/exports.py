@@ -19,7 +19,7 @@ import msgspec
 
 import domain
 from replay import annotations as annotation
-from replay import decisions, rules, text
+from replay import corrections, decisions, rules, text
 from replay.errors import ImportTooLarge, ReplayError
 from replay.events import (
     ANNOTATION_EVENTS,
@@ -27,9 +27,12 @@ from replay.events import (
     AnnotationAdded,
     AnnotationDeleted,
     AnnotationEdited,
+    CorrectionRedone,
+    CorrectionUndone,
     DomainEvent,
     GameAbandoned,
     GameCreated,
+    LineCorrected,
     MoveAmended,
     MovePlayed,
     MoveResolved,
@@ -248,12 +251,12 @@ def _lone_surrogate(document: Any) -> str | None:
 _HINTS: dict[type[DomainEvent], dict[str, Any]] = {}
 
 _ADDED: dict[type[DomainEvent], dict[str, Any]] = {
-    MoveAmended: {"resolutions": []},
+    MoveAmended: {"resolutions": [], "rewritten": {}},
     AnnotationAdded: {"author_grant": None},
 }
 """Fields an event type gained after format 1 was fixed, and what an export written before reads as (the
-events' own upcasters say the same for stored events): an amendment had no resolutions, a comment did not say
-which grant wrote it."""
+events' own upcasters say the same for stored events): an amendment had no resolutions and said no kept move
+anew, a comment did not say which grant wrote it."""
 
 
 def _hints(cls: type[DomainEvent]) -> dict[str, Any]:
@@ -492,16 +495,28 @@ class _Checks:
             self.for_seats(seat, [_seat_of(game, version) for version in event.versions], "undo")
         elif isinstance(event, MovesRedone):
             self.for_seats(seat, [_seat_of(game, version) for version in event.versions], "redo")
-        elif isinstance(event, MoveAmended):
+        elif isinstance(event, MoveAmended | LineCorrected):
             resolved = [(move.seat, _seat_of(game, move.replaces)) for move in held.events]
             if any(move.actor != event.actor for move in held.events):
                 raise ReplayError("the moves of a resolution are recorded by the actor of their amendment")
+            if seat is not None and (
+                (isinstance(event, LineCorrected) and event.seats is not None)
+                or any("swap_seats" in entry for entry in event.resolutions if isinstance(entry, Mapping))
+            ):
+                raise ReplayError("only the owner swaps the seats of moves")
+            own = [event.move.get("seat")] if isinstance(event, MoveAmended) else []
             seats = [
-                event.move.get("seat"),
-                _seat_of(game, event.version),
+                *own,
+                _seat_of(game, event.version) if event.version != 1 else None,
                 *(s for pair in resolved for s in pair),
+                *(_seat_of(game, int(version)) for version in event.rewritten if version.isdigit()),
             ]
             self.for_seats(seat, seats, "amend")
+        elif isinstance(event, CorrectionUndone | CorrectionRedone):
+            change = game.corrected if isinstance(event, CorrectionUndone) else game.uncorrected
+            if change is not None:
+                moved = set(change.before.line) ^ set(change.after.line) | set(change.before.moves)
+                self.for_seats(seat, [_seat_of(game, version) for version in moved], "undo")
         elif isinstance(event, GameAbandoned):
             if seat is not None:
                 raise ReplayError("only the owner abandons a game")
@@ -811,7 +826,7 @@ def _recheck(game: Game, event: DomainEvent, held: _Held) -> list[DomainEvent]:
     """Re-decide ``event`` against ``game``; raise if the decision differs from what the log says. Returns the
     events to write for it: the event itself, its words said again by the rules (never the file's); none
     yet for a resolution's move, written with its amendment."""
-    if held.events and not isinstance(event, MoveResolved | MoveAmended):
+    if held.events and not isinstance(event, MoveResolved | MoveAmended | LineCorrected):
         raise ReplayError(
             "moves of a resolution must be followed by their amendment (they are written together)"
         )
@@ -822,8 +837,10 @@ def _recheck(game: Game, event: DomainEvent, held: _Held) -> list[DomainEvent]:
         # Under rules this build does not replay: read as recorded (its words as the file has them: no rules
         # here say them again); the RulesUpgraded event that follows checks the whole line of play at once.
         # Only what needs no rules is checked here.
-        if isinstance(event, MovesUndone | MovesRedone | MoveResolved | MoveAmended):
+        if isinstance(event, MovesUndone | MovesRedone | MoveResolved | MoveAmended | LineCorrected):
             _recheck_line_only(game, event)
+        if isinstance(event, CorrectionUndone | CorrectionRedone):
+            _recheck_turn(game, event)
         if game.abandoned is not None:
             raise ReplayError("the game was already abandoned")
         return [event]
@@ -849,10 +866,12 @@ def _recheck(game: Game, event: DomainEvent, held: _Held) -> list[DomainEvent]:
         held.before = held.before or game
         held.events.append(event)
         return []
-    elif isinstance(event, MoveAmended):
+    elif isinstance(event, MoveAmended | LineCorrected):
         written = _recheck_amendment(held.before or game, event, held.events)
         held.events, held.before = [], None
         return written
+    elif isinstance(event, CorrectionUndone | CorrectionRedone):
+        _recheck_turn(game, event)
     if game.abandoned is not None:
         raise ReplayError("the game was already abandoned")
     if isinstance(event, GameAbandoned):  # kept as the rules keep texts now (a reason stored before them)
@@ -869,28 +888,52 @@ def _recheck_line_only(game: Game, event: DomainEvent) -> None:
     elif isinstance(event, MovesRedone):
         if not event.versions or list(game.redo[: len(event.versions)]) != list(event.versions):
             raise ReplayError("a redo must replay the next undone moves, in order")
-    elif isinstance(event, MoveResolved | MoveAmended):
+    elif isinstance(event, MoveResolved | MoveAmended | LineCorrected):
         target = event.replaces if isinstance(event, MoveResolved) else event.version
-        if target not in game.line:
+        if target not in game.line and not (isinstance(event, LineCorrected) and event.opening is not None):
             raise ReplayError("an amendment must correct a move of the line of play")
 
 
+def _recheck_turn(game: Game, event: CorrectionUndone | CorrectionRedone) -> None:
+    """An undo of a correction takes back the correction that was the last change to the line; a redo writes
+    again the one just taken back."""
+    change = game.corrected if isinstance(event, CorrectionUndone) else game.uncorrected
+    if change is None or change.version != event.correction:
+        what = (
+            "takes back the correction that was the last change"
+            if isinstance(event, CorrectionUndone)
+            else ("writes again the correction just taken back")
+        )
+        raise ReplayError(
+            f"a correction's {'undo' if isinstance(event, CorrectionUndone) else 'redo'} {what}"
+        )
+
+
 def _recheck_amendment(
-    game: Game, event: MoveAmended, resolving: Sequence[MoveResolved]
+    game: Game, event: MoveAmended | LineCorrected, resolving: Sequence[MoveResolved]
 ) -> list[DomainEvent]:
-    """Re-decide an amendment with its resolutions (the moves recorded just before it) against the game as it
+    """Re-decide a correction with its resolutions (the moves recorded just before it) against the game as it
     stood before them; raise unless the rules decide every one of those events as the log has them. Returns
     them all, in order, each with the words the rules say for it."""
-    asked = _resolutions_asked(event, resolving)
-    decided, _ = decisions.amend(
-        game, event.version, event.move, actor=event.actor, unchanged=True, resolutions=asked
+    correction, asked = _correction_asked(game, event, resolving)
+    decided, _ = corrections.correct(
+        game, correction, actor=event.actor, unchanged=True, resolutions=asked, suggest=False
     )
     *moves, amended = decided
-    assert isinstance(amended, MoveAmended)
-    if not same_json(amended.dropped, event.dropped) or not same_json(amended.chance, event.chance):
+    if type(amended) is not type(event):
+        raise ReplayError("the correction is not the kind the rules decide for it now")
+    assert isinstance(amended, MoveAmended | LineCorrected)
+    if not same_json(amended.dropped, event.dropped):
         raise ReplayError("the amendment's consequences differ from what the rules decide now")
+    if isinstance(amended, MoveAmended) and isinstance(event, MoveAmended):
+        if not same_json(amended.chance, event.chance):
+            raise ReplayError("the amendment's consequences differ from what the rules decide now")
+    elif isinstance(event, LineCorrected) and not same_json(getattr(amended, "opening", None), event.opening):
+        raise ReplayError("the corrected setup's chance outcomes are not what its layout deals")
     if not same_json(amended.redrawn, event.redrawn):
         raise ReplayError("the amendment's redrawn chance outcomes are not what the seed draws")
+    if not same_json(amended.rewritten, event.rewritten):
+        raise ReplayError("the moves the amendment says anew are not what the rules say now")
     if not same_json(amended.resolutions, event.resolutions) or len(moves) != len(resolving):
         raise ReplayError("the amendment's resolutions are not where the rules put them now")
     written: list[DomainEvent] = []
@@ -911,27 +954,82 @@ def _recheck_amendment(
     return [*written, replace(event, description=amended.description)]
 
 
-def _resolutions_asked(event: MoveAmended, resolving: Sequence[MoveResolved]) -> list[decisions.Resolution]:
+def _correction_asked(
+    game: Game, event: MoveAmended | LineCorrected, resolving: Sequence[MoveResolved]
+) -> tuple[corrections.Correction, list[corrections.Resolution]]:
+    """The correction and the resolutions an amendment was asked for, as its event and the moves recorded
+    before it tell them."""
+    asked = _resolutions_asked(event, resolving)
+    if isinstance(event, MoveAmended):
+        return corrections.Correction.replacing(event.version, event.move), asked
+    if event.correction not in corrections.KINDS:
+        raise ReplayError(f"a correction is one of {', '.join(corrections.KINDS)}")
+    seats = tuple(event.seats) if event.seats is not None else None
+    if seats is not None and len(seats) != 2:
+        raise ReplayError("a swap of seats names two seats")
+    if event.opening is not None:
+        layout = _layout_of_opening(game, event.opening) if event.correction == "setup" else None
+        return corrections.Correction(1, event.correction, seats=seats, layout=layout), asked
+    head = (
+        next((one for one in asked if game.line.index(event.version) + 1 == one.index), None)
+        if (event.version in game.line)
+        else None
+    )
+    if head is None:
+        raise ReplayError("a correction says what happened at the move it corrects")
+    return (
+        corrections.Correction(
+            event.version, event.correction, head.moves, seats=seats, keeps=head.keep_recorded
+        ),
+        [one for one in asked if one is not head],
+    )
+
+
+def _layout_of_opening(game: Game, opening: Sequence[Any]) -> dict[str, Any]:
+    """The layout that the setup's chance outcomes ``opening`` deal (each checked by the rules)."""
+    state = rules.fresh_state(game.setup, game.catalog, game.rules_version)
+    try:
+        for outcome in opening:
+            state = domain.apply(state, outcome, check=True, draw=False)
+    except (domain.DomainError, TypeError, KeyError) as error:
+        raise ReplayError(f"the corrected setup's chance outcomes do not fit: {error}") from error
+    return dict(domain.layout_of(state))
+
+
+def _resolutions_asked(
+    event: MoveAmended | LineCorrected, resolving: Sequence[MoveResolved]
+) -> list[corrections.Resolution]:
     """The resolutions an amendment was asked for, as its event and the moves recorded before it tell them.
     ``keep_recorded`` was asked where the recorded move stayed after them, or where it was still the first
     misfit after them (then it is the first move dropped)."""
     moves = {resolved.originator_version: resolved.move for resolved in resolving}
-    asked: list[decisions.Resolution] = []
+    asked: list[corrections.Resolution] = []
     for entry in event.resolutions:
         if (
-            set(entry) != {"index", "version", "moves", "kept"}
+            not {"index", "version", "moves", "kept"}
+            <= set(entry)
+            <= {"index", "version", "moves", "kept", "swap_seats"}
             or not all(_fits(entry[name], int) for name in ("index", "version"))
             or not _fits(entry["moves"], list[int])
             or not isinstance(entry["kept"], bool)
+            or ("swap_seats" in entry and not _fits(entry["swap_seats"], list[int]))
         ):
             raise ReplayError("a resolution of the amendment is not {index, version, moves, kept}")
         if any(version not in moves for version in entry["moves"]):
             raise ReplayError(
                 "a resolution of the amendment names a move that is not recorded just before it"
             )
+        if "swap_seats" in entry:
+            seats = entry["swap_seats"]
+            if len(seats) != 2 or entry["moves"]:
+                raise ReplayError("a resolution that swaps seats names two seats, and plays no move")
+            asked.append(corrections.Resolution(entry["index"], (), swap_seats=(seats[0], seats[1])))
+            continue
         kept = entry["kept"] or entry["version"] in event.dropped[:1]
         asked.append(
-            decisions.Resolution(entry["index"], tuple(moves[v] for v in entry["moves"]), keep_recorded=kept)
+            corrections.Resolution(
+                entry["index"], tuple(moves[v] for v in entry["moves"]), keep_recorded=kept
+            )
         )
     return asked
 

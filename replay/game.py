@@ -19,9 +19,12 @@ import domain
 from domain import GameState
 from replay import rules
 from replay.events import (
+    CorrectionRedone,
+    CorrectionUndone,
     DomainEvent,
     GameAbandoned,
     GameCreated,
+    LineCorrected,
     Move,
     MoveAmended,
     MovePlayed,
@@ -54,6 +57,9 @@ class MoveRecord:
     resolves: int | None = None
     """For a move of an amendment's resolution: the version of the later recorded move it was played in place
     of (that move no longer fitted after the correction)."""
+    rewritten: bool = False
+    """Whether a correction said this recorded move anew, keeping it (``MoveAmended.rewritten``): the same move
+    by the other seat, or the same die from the other end of its bridge."""
     redescribed: bool = field(default=False, compare=False)
     """Whether ``description`` was said again after an amendment (``_redescribe``), so that it may differ from
     the words of the event that recorded the move: a snapshot keeps only such words (:meth:`GameSnapshot.take`).
@@ -80,6 +86,7 @@ class MoveRecord:
             idempotency_key=data["idempotency_key"],
             amends=data["amends"],
             resolves=data.get("resolves"),  # snapshots written before resolutions existed have none
+            rewritten=bool(data.get("rewritten", False)),
             redescribed=bool(data.get("redescribed", False)),
         )
 
@@ -94,6 +101,9 @@ class AuditEntry:
     at: datetime
     versions: tuple[int, ...]
     remark: str = ""
+    setup: bool = False
+    """Whether it changed the setup's chance outcomes (a setup correction, its undo or redo): the states before
+    it are those of another opening."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -115,6 +125,28 @@ class AuditEntry:
             versions=tuple(data["versions"]),
             remark=data["note"],
         )
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """What a correction changes, as it stands on one side of it: the line of play, the setup's chance outcomes,
+    and the recorded moves it said anew (``rewritten``) or whose chance it drew again (``redrawn``), by version:
+    their move and chance outcomes."""
+
+    line: tuple[int, ...]
+    opening: tuple[Move, ...]
+    moves: Mapping[int, tuple[Move, tuple[Move, ...], bool]]
+    """By version: the move, its chance outcomes, and whether a correction had said it anew."""
+
+
+@dataclass(frozen=True)
+class LineChange:
+    """A correction (``MoveAmended`` or ``LineCorrected`` at ``version``) as the line stood before and after it:
+    what an undo right after it sets back, and what a redo then sets again."""
+
+    version: int
+    before: Lineup
+    after: Lineup
 
 
 @dataclass(frozen=True)
@@ -140,6 +172,10 @@ class Game:
     """Index along the line of ``states[0]``: states before it are rebuilt on demand (after a snapshot)."""
     states: tuple[GameState, ...]
     """``states[i]`` is the rules-engine state after ``base + i`` effective moves."""
+    corrected: LineChange | None = None
+    """The correction that was the last change to the line of play: what a plain undo takes back."""
+    uncorrected: LineChange | None = None
+    """The correction an undo just took back: what a redo writes again."""
 
     @property
     def playable(self) -> bool:
@@ -314,6 +350,8 @@ def _played_to(event: MovePlayed, game: Game, state: Any) -> Game:
         records=records,
         line=(*game.line, record.version),
         redo=(),  # a new move ends what could be redone
+        corrected=None,  # and what a correction's undo or redo would set back
+        uncorrected=None,
         states=_extend(game, [record.version], records)
         if state is None or not game.states
         else (*game.states, state),
@@ -331,6 +369,8 @@ def _undone(event: MovesUndone, game: Game | None) -> Game:
         **_advance(game, event),
         redo=(*event.versions, *game.redo),
         audit=(*game.audit, entry),
+        corrected=None,
+        uncorrected=None,
     )
 
 
@@ -345,6 +385,8 @@ def _redone(event: MovesRedone, game: Game | None) -> Game:
         redo=game.redo[len(event.versions) :],
         audit=(*game.audit, entry),
         states=_extend(game, event.versions, game.records),
+        corrected=None,
+        uncorrected=None,
     )
 
 
@@ -356,19 +398,48 @@ def _resolved(event: MoveResolved, game: Game | None) -> Game:
     return replace(game, **_advance(game, event), records={**game.records, record.version: record})
 
 
-def _amendment(
-    event: MoveAmended, line: Sequence[int], records: dict[int, MoveRecord]
-) -> tuple[int, list[int], AuditEntry]:
-    """What an amendment does to the line of play and the records, without the rules: where it stands on the
-    line, the later moves kept after it (resolutions in place), and its audit entry. ``records`` is changed in
-    place: the amended move is added, and the kept moves whose chance was drawn again get their new outcomes.
-    Shared by the fold (:func:`_amended`) and the reading of a history (:func:`history`)."""
-    position = list(line).index(event.version)
+Correction = MoveAmended | LineCorrected
+"""The events that correct the line of play (docs/api/amend.md)."""
+
+
+@dataclass(frozen=True)
+class Relined:
+    """What a correction, its undo or its redo does to a game without the rules: the line of play and the
+    setup's chance outcomes it leaves, the recorded moves it changed in place (said anew, chance drawn again),
+    its audit entry, and the correction as it stands before and after (:class:`LineChange`)."""
+
+    line: tuple[int, ...]
+    opening: tuple[Move, ...]
+    patched: frozenset[int]
+    entry: AuditEntry
+    change: LineChange
+
+
+def _moves_of(
+    records: Mapping[int, MoveRecord], versions: Iterable[int]
+) -> dict[int, tuple[Move, tuple[Move, ...], bool]]:
+    return {v: (records[v].move, records[v].chance, records[v].rewritten) for v in versions}
+
+
+def _correction(
+    event: Correction, line: Sequence[int], opening: tuple[Move, ...], records: dict[int, MoveRecord]
+) -> Relined:
+    """What a correction does to the line of play and the records, without the rules (shared by the fold,
+    :func:`_corrected`, and the reading of a history, :func:`history`). ``records`` is changed in place: an
+    amendment's own move is added, the kept moves whose chance was drawn again get their new outcomes, and those
+    said anew their new move.
+
+    The moves from the corrected one on (after it, for a ``MoveAmended``, whose own move takes its place) are
+    laid again: each with a resolution is replaced by its moves (and stays after them when ``kept``), each
+    dropped leaves, the others stay."""
+    setup = isinstance(event, LineCorrected) and event.opening is not None
+    position = 0 if setup else list(line).index(event.version)
     dropped = set(event.dropped)
     resolutions = {int(entry["version"]): entry for entry in event.resolutions}
     later: list[int] = []
-    left: list[int] = []  # the later moves that leave the line: dropped, or replaced by their resolution
-    for version in line[position + 1 :]:
+    left: list[int] = []  # the moves that leave the line: dropped, or replaced by their resolution
+    start = position + 1 if isinstance(event, MoveAmended) else position
+    for version in line[start:]:
         resolution = resolutions.get(version)
         if resolution is not None:
             later.extend(int(move) for move in resolution["moves"])
@@ -380,54 +451,158 @@ def _amendment(
             left.append(version)
         else:
             later.append(version)
+    patched = frozenset({int(key) for key in event.redrawn} | {int(key) for key in event.rewritten})
+    before = Lineup(tuple(line), opening, _moves_of(records, patched))
     for key, outcomes in event.redrawn.items():
         records[int(key)] = replace(records[int(key)], chance=tuple(dict(o) for o in outcomes))
-    amended = MoveRecord(
-        version=event.originator_version,
-        move=dict(event.move),
-        chance=tuple(dict(outcome) for outcome in event.chance),
-        seat=event.move.get("seat"),
-        actor=event.actor,
-        at=event.timestamp,
-        description=event.description,
-        amends=event.version,
+    for key, move in event.rewritten.items():
+        records[int(key)] = replace(records[int(key)], move=dict(move), seat=move.get("seat"), rewritten=True)
+    head: tuple[int, ...] = ()
+    if isinstance(event, MoveAmended):
+        amended = MoveRecord(
+            version=event.originator_version,
+            move=dict(event.move),
+            chance=tuple(dict(outcome) for outcome in event.chance),
+            seat=event.move.get("seat"),
+            actor=event.actor,
+            at=event.timestamp,
+            description=event.description,
+            amends=event.version,
+        )
+        records[amended.version] = amended
+        head = (amended.version,)
+    relined = (*line[:position], *head, *later)
+    after_opening = opening
+    if isinstance(event, LineCorrected) and setup and event.opening is not None:
+        after_opening = tuple(dict(o) for o in event.opening)
+    change = LineChange(
+        event.originator_version, before, Lineup(relined, after_opening, _moves_of(records, patched))
     )
-    records[amended.version] = amended
     corrected = f"; played {len(resolutions)} later move(s) anew" if resolutions else ""
+    if isinstance(event, MoveAmended):
+        entry = AuditEntry(
+            event.originator_version,
+            "amend",
+            event.actor,
+            event.timestamp,
+            (event.version, *left),
+            remark=f"replaced the move of version {event.version}{corrected}; dropped {len(event.dropped)} "
+            "later move(s)",
+        )
+    else:
+        where = "the setup" if setup else f"the move of version {event.version}"
+        entry = AuditEntry(
+            event.originator_version,
+            "correct",
+            event.actor,
+            event.timestamp,
+            relined,  # the whole line as it now stands: what ``decisions.line_at`` replays
+            remark=f"{event.correction.replace('_', ' ')} at {where}{corrected}; dropped {len(event.dropped)} "
+            "later move(s)",
+            setup=setup,
+        )
+    return Relined(relined, after_opening, patched, entry, change)
+
+
+def _turned(
+    change: LineChange, event: CorrectionUndone | CorrectionRedone, records: dict[int, MoveRecord]
+) -> Relined:
+    """What an undo (back to ``change.before``) or a redo (to ``change.after``) of a correction does without the
+    rules; ``records`` is changed in place (the moves the correction changed get their move and chance back)."""
+    undo = isinstance(event, CorrectionUndone)
+    start, goal = (change.after, change.before) if undo else (change.before, change.after)
+    for version, (move, chance, rewritten) in goal.moves.items():
+        records[version] = replace(
+            records[version], move=dict(move), seat=move.get("seat"), chance=chance, rewritten=rewritten
+        )
     entry = AuditEntry(
         event.originator_version,
-        "amend",
+        "uncorrect" if undo else "recorrect",
         event.actor,
         event.timestamp,
-        (event.version, *left),
-        remark=f"replaced the move of version {event.version}{corrected}; dropped {len(event.dropped)} later "
-        "move(s)",
+        goal.line,
+        remark=f"{'took back' if undo else 'wrote again'} the correction of version {change.version}",
+        setup=goal.opening != start.opening,
     )
-    return position, later, entry
+    return Relined(goal.line, goal.opening, frozenset(goal.moves), entry, change)
+
+
+def _first_change(old: Sequence[int], new: Sequence[int], patched: frozenset[int]) -> int:
+    """How many moves the two lines share from their start, none of them changed in place."""
+    shared = 0
+    for mine, theirs in zip(old, new, strict=False):
+        if mine != theirs or mine in patched:
+            break
+        shared += 1
+    return shared
+
+
+def _relined_game(
+    game: Game, event: DomainEvent, relined: Relined, records: dict[int, MoveRecord], **more: Any
+) -> Game:
+    """The game with the line, setup and records ``relined`` left, its states played again from the first move
+    that changed (from the setup when the setup changed), and the words of the moves from there said again."""
+    same_opening = relined.opening == game.opening
+    position = _first_change(game.line, relined.line, relined.patched) if same_opening else 0
+    if not game.states:
+        base, states = 0, ()
+    elif same_opening:
+        cut = _truncated(game, position)
+        base, states = cut.base, _extend(cut, relined.line[position:], records)
+    else:
+        opening = rules.opening_state(
+            game.setup, game.catalog, relined.opening, rules_version=game.rules_version
+        )
+        base, states = 0, _extend(replace(game, states=(opening,), base=0), relined.line, records)
+    if states:
+        # The moves from the change on are now played on the corrected line: their words are said again from
+        # the states they are played on there ("places the coral 6", not the die the old line had taken). Only
+        # here: a move recorded is described once, when it is decided (``decisions.play``), on its own line.
+        _redescribe(records, relined.line[position:], states[position - base :])
+    return replace(
+        game,
+        **_advance(game, event),
+        records=records,
+        line=relined.line,
+        opening=relined.opening,
+        redo=(),
+        audit=(*game.audit, relined.entry),
+        base=base,
+        states=states,
+        **more,
+    )
 
 
 @mutate.register
 def _amended(event: MoveAmended, game: Game | None) -> Game:
     assert game is not None
     records = dict(game.records)
-    position, later, entry = _amendment(event, game.line, records)
-    amended = event.originator_version
-    cut = _truncated(game, position)
-    states = _extend(cut, [amended, *later], records)
-    # The kept later moves are now played on the corrected line: their words are said again from the states
-    # they are played on there ("places the coral 6", not the die the old line had taken). Only here: a move
-    # recorded is described once, when it is decided (``decisions.play``), on the line it is played on.
-    first = position + 1 - cut.base  # index in ``states`` of the state before the first kept move
-    _redescribe(records, later, states[first:])
-    return replace(
-        cut,
-        **_advance(game, event),
-        records=records,
-        line=(*cut.line, amended, *later),
-        redo=(),
-        audit=(*game.audit, entry),
-        states=states,
-    )
+    relined = _correction(event, game.line, game.opening, records)
+    return _relined_game(game, event, relined, records, corrected=relined.change, uncorrected=None)
+
+
+@mutate.register
+def _line_corrected(event: LineCorrected, game: Game | None) -> Game:
+    assert game is not None
+    records = dict(game.records)
+    relined = _correction(event, game.line, game.opening, records)
+    return _relined_game(game, event, relined, records, corrected=relined.change, uncorrected=None)
+
+
+@mutate.register
+def _correction_undone(event: CorrectionUndone, game: Game | None) -> Game:
+    assert game is not None and game.corrected is not None
+    records = dict(game.records)
+    relined = _turned(game.corrected, event, records)
+    return _relined_game(game, event, relined, records, corrected=None, uncorrected=game.corrected)
+
+
+@mutate.register
+def _correction_redone(event: CorrectionRedone, game: Game | None) -> Game:
+    assert game is not None and game.uncorrected is not None
+    records = dict(game.records)
+    relined = _turned(game.uncorrected, event, records)
+    return _relined_game(game, event, relined, records, corrected=game.uncorrected, uncorrected=None)
 
 
 def _redescribe(records: dict[int, MoveRecord], versions: Sequence[int], befores: Sequence[Any]) -> None:
@@ -455,6 +630,8 @@ def _upgraded(event: RulesUpgraded, game: Game | None) -> Game:
         **_advance(game, event),
         rules_version=event.rules_version,
         audit=(*game.audit, _entry_of(event)),
+        corrected=None,
+        uncorrected=None,
     )
     if not rules.is_supported(event.rules_version):
         return replace(moved, base=0, states=())
@@ -513,6 +690,9 @@ def history(events: Iterable[DomainEvent]) -> Game:
     audit: list[AuditEntry] = []
     keys: dict[str, tuple[int, ...]] = {}
     abandoned: AuditEntry | None = None
+    opening = tuple(dict(move) for move in created.opening)
+    corrected: LineChange | None = None
+    uncorrected: LineChange | None = None
     rules_version = created.rules_version
     version, modified_on = created.originator_version, created.timestamp
     for event in events:
@@ -520,6 +700,8 @@ def history(events: Iterable[DomainEvent]) -> Game:
         key = getattr(event, "idempotency_key", None)
         if key:
             keys[key] = (*keys.get(key, ()), version)
+        if isinstance(event, MovePlayed | MovesUndone | MovesRedone | RulesUpgraded):
+            corrected = uncorrected = None
         if isinstance(event, MovePlayed):
             records[version] = _record_of(event)
             line.append(version)
@@ -534,11 +716,21 @@ def history(events: Iterable[DomainEvent]) -> Game:
             audit.append(_entry_of(event))
         elif isinstance(event, MoveResolved):
             records[version] = _record_of(event, resolves=event.replaces)
-        elif isinstance(event, MoveAmended):
-            position, later, entry = _amendment(event, line, records)
-            line = [*line[:position], version, *later]
+        elif isinstance(event, MoveAmended | LineCorrected | CorrectionUndone | CorrectionRedone):
+            if isinstance(event, CorrectionUndone):
+                assert corrected is not None
+                relined = _turned(corrected, event, records)
+                corrected, uncorrected = None, corrected
+            elif isinstance(event, CorrectionRedone):
+                assert uncorrected is not None
+                relined = _turned(uncorrected, event, records)
+                corrected, uncorrected = uncorrected, None
+            else:
+                relined = _correction(event, line, opening, records)
+                corrected, uncorrected = relined.change, None
+            line, opening = list(relined.line), relined.opening
             redo = []
-            audit.append(entry)
+            audit.append(relined.entry)
         elif isinstance(event, GameAbandoned):
             abandoned = _entry_of(event)
             audit.append(abandoned)
@@ -555,7 +747,7 @@ def history(events: Iterable[DomainEvent]) -> Game:
         setup=created.setup,
         rules_version=rules_version,
         catalog=created.catalog,
-        opening=tuple(dict(move) for move in created.opening),
+        opening=opening,
         parent=created.parent,
         records=records,
         line=tuple(line),
@@ -565,6 +757,8 @@ def history(events: Iterable[DomainEvent]) -> Game:
         abandoned=abandoned,
         base=len(line),
         states=(),
+        corrected=corrected,
+        uncorrected=uncorrected,
     )
 
 
@@ -673,8 +867,21 @@ class GameSnapshot(DomainEvent):
         data = self.fold()
         if data["rules_version"] != game.rules_version or list(data["line"]) != list(game.line[:moves]):
             return None
+        if _changed_in_place_since(game, self.originator_version):
+            return None
         catalog = game.catalog if "format" in data else data["catalog"]
         return domain.state_from_dict(_with_catalog(data["engine"], catalog))
+
+
+IN_PLACE = frozenset({"correct", "uncorrect", "recorrect"})
+"""The audit kinds of the changes that may keep a move on the line while changing it, or the setup under it
+(a correction other than one move replaced, its undo and its redo)."""
+
+
+def _changed_in_place_since(game: Game, version: int) -> bool:
+    """Whether a change after ``version`` may have changed a move of the line in place, or the setup: a state
+    taken then is not the state of the same moves now."""
+    return any(entry.kind in IN_PLACE and entry.version > version for entry in game.audit)
 
 
 def _time_of(game: Game, version: int) -> datetime | None:

@@ -125,7 +125,9 @@ class TimelineEntry:
     """Which of the ``chance`` lines belong to an automatic seat's turn (the rival's, drawn in seeded mode)."""
     correction: str | None = None
     """``amended``: the move a correction put here; ``resolved``: a move played anew in that correction, where a
-    later recorded move no longer fitted; None for a move as it was recorded."""
+    later recorded move no longer fitted; ``added``: a move a correction put before a recorded move that stays
+    (one forgotten); ``rewritten``: a recorded move a correction said anew (by the other seat, or the same die
+    from the other end); None for a move as it was recorded."""
     replaced: str | None = None
     """The words of the recorded move it stands in for (``amends``), as they were recorded."""
     stands_for: tuple[int, ...] = ()
@@ -196,11 +198,15 @@ def opening_lines(game: Game) -> list[str]:
     return lines
 
 
-def correction_of(record: MoveRecord) -> str | None:
-    """How a move came to be on the line: ``amended``, ``resolved`` (see :class:`TimelineEntry`) or None."""
+def correction_of(record: MoveRecord, in_place: bool = True) -> str | None:
+    """How a move came to be on the line: ``amended``, ``resolved``, ``added``, ``rewritten`` (see
+    :class:`TimelineEntry`) or None. ``in_place``: it takes the place of a recorded move now off the line
+    (else a move played in a correction before a recorded move that stays is ``added``)."""
     if record.amends is not None:
         return "amended"
-    return "resolved" if record.resolves is not None else None
+    if record.resolves is not None:
+        return "resolved" if in_place else "added"
+    return "rewritten" if record.rewritten else None
 
 
 def replaced_words(game: Game, record: MoveRecord) -> str | None:
@@ -228,6 +234,40 @@ def stands_for(game: Game) -> dict[int, tuple[int, ...]]:
         if chain:
             places[version] = tuple(chain)
     return places
+
+
+CORRECTIONS = frozenset({"amend", "correct", "uncorrect", "recorrect"})
+"""The audit kinds of a correction, and of its undo and redo."""
+
+
+def removed(game: Game) -> dict[int, list[int]]:
+    """The recorded moves corrections took off the line of play with nothing in their place (moves that never
+    happened, and those a misfit without a resolution dropped), by the move of the line they followed (0:
+    before the first): what the text record lists where they stood."""
+    from replay.decisions import line_at  # the bookkeeping of the line, as every reader of a past line uses
+
+    on_line = set(game.line)
+    taken = {version for chain in stands_for(game).values() for version in chain}
+    places = {replaced: version for version, chain in stands_for(game).items() for replaced in chain}
+    found: dict[int, list[int]] = {}
+    listed: set[int] = set()
+    for entry in game.audit:
+        if entry.kind not in CORRECTIONS:
+            continue
+        before = line_at(game, entry.version - 1)
+        after = set(line_at(game, entry.version))
+        for at, version in enumerate(before):
+            if version in after or version in on_line or version in taken or version in listed:
+                continue
+            listed.add(version)
+            follows = 0
+            for earlier in reversed(before[:at]):
+                shown = earlier if earlier in on_line else places.get(earlier)
+                if shown is not None:
+                    follows = shown
+                    break
+            found.setdefault(follows, []).append(version)
+    return found
 
 
 @dataclass
@@ -269,7 +309,7 @@ class Timeline(Visitor):
                 amends=places[0] if places else None,
                 automatic=own,
                 automatic_chance=tuple(i for i, (_, rival) in enumerate(chance) if rival),
-                correction=correction_of(record),
+                correction=correction_of(record, bool(places)),
                 replaced=self.records[places[0]].description if places else None,
                 stands_for=places,
                 phase=at.phase,
@@ -326,12 +366,14 @@ class TextRecord(Visitor):
     _opening: Any = None
     _places: Mapping[int, tuple[int, ...]] = field(default_factory=dict)
     _records: Mapping[int, MoveRecord] = field(default_factory=dict)
+    _removed: Mapping[int, list[int]] = field(default_factory=dict)
 
     def begin(self, game: Game, state: Any) -> None:
         setup = game.setup
         self._opening = state
         self._places = stands_for(game)
         self._records = game.records
+        self._removed = removed(game)
         self.names = [seat["name"] for seat in setup["players"]]
         self.lines += [
             f"# {setup['title']}",
@@ -350,6 +392,12 @@ class TextRecord(Visitor):
         for annotation in self.annotations:
             self._annotations_at.setdefault(annotation.version, []).append(annotation)
         self._flush_annotations(1)
+        self._list_removed(0)
+
+    def _list_removed(self, version: int) -> None:
+        """The moves a correction took off the line right after this one (0: before the first move)."""
+        for gone in self._removed.get(version, ()):
+            self.lines.append(f"       [removed in a correction: {self._records[gone].description}]")
 
     def _flush_annotations(self, version: int) -> None:
         for annotation in self._annotations_at.pop(version, []):
@@ -386,14 +434,18 @@ class TextRecord(Visitor):
         self._flush_annotations(record.version)
         for replaced in self._places.get(record.version, ()):  # the annotations of the moves it stands in for
             self._flush_annotations(replaced)
+        self._list_removed(record.version)
 
     def _corrected(self, record: MoveRecord) -> str:
         """How a corrected move reads: marked, with the recorded move it stands in for, if any."""
         places = self._places.get(record.version)
         if places:
             return f"  [corrected; recorded first as: {self._records[places[0]].description}]"
-        if correction_of(record) is not None:  # played in a correction, before a recorded move that stays
+        said = correction_of(record, in_place=False)
+        if said == "added":  # played in a correction, before a recorded move that stays
             return "  [added in a correction]"
+        if said == "rewritten":
+            return "  [said anew in a correction]"
         return ""
 
     def end(self, game: Game, state: Any) -> None:

@@ -697,7 +697,7 @@ class GameIndex:
         """Project the store's index entries that its list has not taken yet; how many there were."""
         listing: Listing = store.listing
         taken = 0
-        for position, batch in _batches(store, listing.position()):
+        for position, batch in batches(store, listing.position()):
             listing.add([(Entry.of(event), None) for event in batch], position)
             taken += len(batch)
         return taken
@@ -707,7 +707,7 @@ class GameIndex:
         end of the game, an abandon, an undo or amendment across one of those). The write is stored already:
         a summary that cannot be written now is only late (the list puts it right, see the module docstring),
         so a failure here is logged, never the write's answer."""
-        if before is not None and not _changes_summary(before, after):
+        if before is not None and not changes_summary(before, after):
             return
         try:
             self._of(after.id).listing.keep_summary(after.id, summary_of(after))
@@ -827,7 +827,7 @@ class GameIndex:
         )
 
 
-def _batches(store: Any, after: int = 0) -> Iterator[tuple[int, list[GameIndexed]]]:
+def batches(store: Any, after: int = 0) -> Iterator[tuple[int, list[GameIndexed]]]:
     """A store's index stream after position ``after``, :data:`CATCH_UP_BATCH` entries at a time (a store
     reads a stream of any length that way, in bounded steps): each batch with the position it ends at. An
     entry whose record is damaged is left out (and logged: ``heronlog verify`` names it), so it hides no other
@@ -841,14 +841,21 @@ def _batches(store: Any, after: int = 0) -> Iterator[tuple[int, list[GameIndexed
 
 
 def _stream(store: Any) -> Iterator[GameIndexed]:
-    for _, batch in _batches(store):
+    for _, batch in batches(store):
         yield from batch
 
 
-def _changes_summary(before: Game, after: Game) -> bool:
+def changes_result(before: Game, after: Game) -> bool:
+    """Whether a write changed a game's status, result or rules (what the players keep of a game)."""
     if not (before.playable and after.playable) or before.rules_version != after.rules_version:
         return True  # moved to other rules, or no states to compare (rules not replayed here)
-    if before.abandoned is not after.abandoned or before.state.round != after.state.round:
+    if before.abandoned is not after.abandoned:
         return True
     # A finished game's summary names its winner: a correction of its moves may change it.
     return bool(domain.is_over(before.state) or domain.is_over(after.state))
+
+
+def changes_summary(before: Game, after: Game) -> bool:
+    """Whether a write changed what the list of games shows of a game: its result (:func:`changes_result`) or
+    its round."""
+    return changes_result(before, after) or before.state.round != after.state.round

@@ -5,7 +5,6 @@ BoardGameGeek's play log (XML), each in the shape its receiver reads (docs/api/e
 from __future__ import annotations
 
 import json
-import unicodedata
 import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -17,6 +16,7 @@ import domain
 from replay.errors import ReplayError
 from replay.game import Game
 from replay.history import first_player
+from replay.players.names import key_of
 
 SOURCE_NAME = "heronlog"
 """Who sends the play. BG Stats remembers how a user matched games and people per (sourceName, source id): it
@@ -51,9 +51,21 @@ class GameUnfinished(ReplayError):
 # --- what every shape is made of -------------------------------------------------------------------------
 
 
+People = Sequence[tuple[str, str | None]]
+"""Each seat's player (a name: a seat linked to another player is theirs, :mod:`replay.players`) and the uuid BG
+Stats knows them by, when an import of its file said so."""
+
+
 def person_id(name: str) -> str:
-    """A player's id across games: the name in this archive, NFC-normalised, trimmed and case-folded."""
-    return unicodedata.normalize("NFC", name).strip().casefold()
+    """A player's id across games: their key in this archive (names that look the same are one player)."""
+    return key_of(name)
+
+
+def people_of(game: Game, people: People | None) -> list[tuple[str, str]]:
+    """Each seat's player's name and the stable reference the BG Stats file names them by: BG Stats' own
+    uuid for them when known, else one made from who they are here (the same in every export)."""
+    given = people or [(str(seat["name"]), None) for seat in game.setup["players"]]
+    return [(name, reference or _uuid("player", person_id(name))) for name, reference in given]
 
 
 class Outcome:
@@ -125,8 +137,11 @@ class NotAPlayer(ReplayError):
     code = "invalid_seat"
 
 
-def bgstats_file(game: Game, *, me: int | None = None, location: str | None = None) -> dict[str, Any]:
-    """The game as a BG Stats play file (the shape of BG Stats' own export of one play: integer ids).
+def bgstats_file(
+    game: Game, people: People | None = None, *, me: int | None = None, location: str | None = None
+) -> dict[str, Any]:
+    """The game as a BG Stats play file (the shape of BG Stats' own export of one play: integer ids), each
+    seat named by its player (``people``, :data:`People`).
 
     ``me`` is the seat (from 0) of the person who imports the file: BG Stats counts that player's statistics as
     the app owner's (``userInfo.meRefId``); without it the file names nobody. ``location`` names where the game
@@ -139,6 +154,7 @@ def bgstats_file(game: Game, *, me: int | None = None, location: str | None = No
             seat=me,
             seats=outcome.people(),
         )
+    named = people_of(game, people)
     date = outcome.started.strftime(DATE_FORMAT)
     games = [
         {
@@ -182,14 +198,14 @@ def bgstats_file(game: Game, *, me: int | None = None, location: str | None = No
     players = [
         {
             "id": seat + 1,
-            "uuid": _uuid("player", person_id(str(entry["name"]))),
-            "name": str(entry["name"]),
+            "uuid": named[seat][1],
+            "name": named[seat][0],
             "isAnonymous": False,
             "bggUsername": "",
             "metaData": json.dumps({"isNpc": 1 if outcome.automatic(seat) else 0}),
             "modificationDate": date,
         }
-        for seat, entry in enumerate(outcome.seats)
+        for seat in range(len(outcome.seats))
     ]
     scores = [
         {
@@ -230,7 +246,12 @@ def bgstats_file(game: Game, *, me: int | None = None, location: str | None = No
         "games": games,
         "players": players,
         "locations": [
-            {"id": 1, "uuid": _uuid("location", person_id(location)), "name": location, "modificationDate": date}
+            {
+                "id": 1,
+                "uuid": _uuid("location", person_id(location)),
+                "name": location,
+                "modificationDate": date,
+            }
         ]
         if location
         else [],
@@ -242,10 +263,11 @@ def bgstats_file(game: Game, *, me: int | None = None, location: str | None = No
 # --- BG Stats: the create-play link ------------------------------------------------------------------------
 
 
-def bgstats_link_play(game: Game) -> dict[str, Any]:
+def bgstats_link_play(game: Game, people: People | None = None) -> dict[str, Any]:
     """The one-play JSON of BG Stats' create-play link; :class:`GameUnfinished` for a game that is not
     finished (the link has no way to say so, and a play it makes has a winner)."""
     outcome = Outcome(game)
+    named = people_of(game, people)
     if not outcome.finished:
         raise GameUnfinished(
             "only a finished game can be sent to BG Stats as a play: "
@@ -256,8 +278,9 @@ def bgstats_link_play(game: Game) -> dict[str, Any]:
         )
     players = [
         {
-            "name": str(outcome.seats[seat]["name"]),
-            "sourcePlayerId": person_id(str(outcome.seats[seat]["name"])),
+            "name": named[seat][0],
+            # the player's key: what earlier links sent, so BG Stats keeps the matches its user made
+            "sourcePlayerId": person_id(named[seat][0]),
             "score": outcome.sheets[seat]["total"],
             "rank": outcome.sheets[seat]["rank"],
             "winner": outcome.winner(seat),
@@ -290,9 +313,9 @@ def create_play_links(play: Mapping[str, Any]) -> dict[str, str]:
     return {"url": f"{CREATE_PLAY_URL}?data={data}", "app_url": f"{CREATE_PLAY_APP_URL}?data={data}"}
 
 
-def bgstats_link(game: Game) -> dict[str, Any]:
+def bgstats_link(game: Game, people: People | None = None) -> dict[str, Any]:
     """What ``export?format=bgstats-link`` answers: the links and the play they carry."""
-    play = bgstats_link_play(game)
+    play = bgstats_link_play(game, people)
     return {**create_play_links(play), "play": play}
 
 

@@ -30,6 +30,9 @@ class SnapshotStore(Protocol):
     mapper: Any
 
 
+FLUSH_LOOK_SECONDS = 0.01
+"""How often a flush looks whether the queued snapshots are stored."""
+
 SNAPSHOT_EVERY = 50
 """Take a snapshot at least every this many events (and at every round's end): reading any version then
 folds at most this many events after the nearest snapshot."""
@@ -147,12 +150,12 @@ class SnapshotWriter:
         if self._thread is None or self._pid != os.getpid():
             return True
         deadline = None if timeout is None else time.monotonic() + timeout
-        with self._queue.all_tasks_done:
-            while self._queue.unfinished_tasks:
-                remaining = None if deadline is None else deadline - time.monotonic()
-                if remaining is not None and remaining <= 0:
-                    return False
-                self._queue.all_tasks_done.wait(remaining)
+        # Looked at, not waited on: the queue's own condition is the standard library's alone (a gevent worker's
+        # queue has none), and its count is every queue's.
+        while self._queue.unfinished_tasks:
+            if deadline is not None and time.monotonic() >= deadline:
+                return False
+            time.sleep(FLUSH_LOOK_SECONDS)
         return True
 
     def _at_exit(self) -> None:

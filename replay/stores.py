@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,8 +14,8 @@ from typing import Any, ClassVar
 from uuid import UUID, uuid4
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import DataError, Mapper, MapperDeserialisationError, PersistenceError
-from eventsourcing.utils import TopicError, get_topic
+from eventsourcing.persistence import DataError, Mapper, PersistenceError
+from eventsourcing.utils import get_topic
 
 from replay import snapshots
 from replay.cache import WarmCache
@@ -24,19 +23,17 @@ from replay.ephemeral import Ephemeral, MemoryEphemeral, SQLiteEphemeral
 from replay.errors import GameCorrupt, RulesVersionUnsupported
 from replay.events import DomainEvent, GameCreated
 from replay.game import GameSnapshot, NotAGameEvent, project_game
+from replay.heads import Heads
 from replay.index import Listing, MemoryListing, index_id
-from replay.integrity import CheckedMapper, is_sealed
+from replay.integrity import CheckedMapper
 from replay.store.shards import shard_classes, shard_index
+from replay.stored_records import checked_events, readable_events
+from replay.views import MemoryViews, SQLiteViews, Views
 from replay.watch import ChangeWatch, can_watch
 
 logger = logging.getLogger(__name__)
 
 CREATED_PAGE = 500
-HEADS_KEPT = 16_384
-"""The most streams whose last event a store remembers (least recently used out, a few hundred bytes each):
-about as many folds as the warm cache holds at its default budget. A fold whose head was forgotten is read
-again from the store, which costs a read, never a wrong answer."""
-
 Projector = Callable[[Any, Iterable[Any]], Any]
 """A stream's fold: given the fold so far (None at first) and some events, the new fold."""
 
@@ -89,11 +86,9 @@ class GameStore(Application[UUID]):
         self.watch = ChangeWatch(self.recorder) if can_watch(self.recorder) else None
         self._ephemeral: Ephemeral | None = None
         self._listing: Listing | None = None
+        self._views: Views | None = None
         self._lazy_lock = threading.Lock()
-        # stream id -> (version, time) of the last event of the fold this process holds: what the store must
-        # still hold for that fold to be brought up to date rather than read again.
-        self._heads: OrderedDict[UUID, tuple[int, datetime]] = OrderedDict()
-        self._heads_lock = threading.Lock()
+        self._heads = Heads()
 
     def construct_mapper(self) -> Mapper[UUID]:
         """The library's mapper with an integrity check in every record (:mod:`replay.integrity`)."""
@@ -116,6 +111,25 @@ class GameStore(Application[UUID]):
                 if self._listing is None:
                     self._listing = self._make_listing()
         return self._listing
+
+    @property
+    def views(self) -> Views:
+        """This store's hashes and sorted sets for read models (:mod:`replay.views`), made on first use."""
+        if self._views is None:
+            with self._lazy_lock:
+                if self._views is None:
+                    self._views = self._make_views()
+        return self._views
+
+    def _make_views(self) -> Views:
+        recorder: Any = self.recorder
+        if type(recorder).__module__.startswith("replay.store"):
+            from replay.store.views import RedisViews
+
+            return RedisViews(recorder.datastore, recorder.tag)
+        if type(recorder).__module__ == "eventsourcing.sqlite":
+            return SQLiteViews(recorder)
+        return MemoryViews()
 
     def _make_listing(self) -> Listing:
         """The list of games kept where this store keeps its events."""
@@ -147,22 +161,8 @@ class GameStore(Application[UUID]):
         recordings = super().save(*objs, **kwargs)
         for event in objs:
             if isinstance(event, DomainEvent):
-                self._record_head(event)
+                self._heads.record(event)
         return recordings
-
-    def _record_head(self, event: Any) -> None:
-        with self._heads_lock:
-            self._heads[event.originator_id] = (event.originator_version, event.timestamp)
-            self._heads.move_to_end(event.originator_id)
-            if len(self._heads) > HEADS_KEPT:  # bounded: a forgotten head only costs a fresh read
-                self._heads.popitem(last=False)
-
-    def _head(self, stream_id: UUID) -> tuple[int, datetime] | None:
-        with self._heads_lock:
-            head = self._heads.get(stream_id)
-            if head is not None:
-                self._heads.move_to_end(stream_id)
-            return head
 
     # --- reading -------------------------------------------------------------------------------------------
 
@@ -173,7 +173,7 @@ class GameStore(Application[UUID]):
         if version is None:
             held = self.cached_fold(stream_id)
             if held is not None:
-                head = self._head(stream_id)
+                head = self._heads.of(stream_id)
                 if head is not None and head[0] == held.version:
                     events = self.stream_events(stream_id, gt=held.version - 1)
                     fold = self._forward(stream_id, projector, held, head, events)
@@ -187,7 +187,7 @@ class GameStore(Application[UUID]):
             fold, last = self.fold_events(stream_id, projector, None, events), events[-1] if events else None
         if fold is not None and version is None and last is not None:
             self.cache_fold(stream_id, fold)
-            self._record_head(last)
+            self._heads.record(last)
         return fold
 
     def _forward(
@@ -212,7 +212,7 @@ class GameStore(Application[UUID]):
             return held
         fold = self.fold_events(stream_id, projector, held, events[1:])
         self.cache_fold(stream_id, fold)
-        self._record_head(events[-1])
+        self._heads.record(events[-1])
         return fold
 
     def _read_game(self, game_id: UUID, version: int | None) -> tuple[Any | None, Any]:
@@ -262,38 +262,8 @@ class GameStore(Application[UUID]):
         return self.decoded(stream_id, stored, first=gt is None)
 
     def decoded(self, stream_id: UUID, records: Sequence[Any], *, first: bool = False) -> list[Any]:
-        """A stream's stored records (``first``: from its first version on) as events, each checked: in an
-        unbroken run of versions, starting at version 1 when ``first``, its checksum right (:mod:`replay.integrity`),
-        and present where the records before it carry one (records are written in order, so a record without
-        one after a record with one had it removed). A damaged one is a :class:`GameCorrupt` naming the stream
-        and the version."""
-        events: list[Any] = []
-        sealed = False
-        for record in records:
-            version = record.originator_version
-            if not events and first and version != 1:
-                raise GameCorrupt.of(
-                    stream_id, 1, f"is missing: the stored events start at version {version}"
-                )
-            if events and version != events[-1].originator_version + 1:
-                raise GameCorrupt.of(
-                    stream_id,
-                    events[-1].originator_version + 1,
-                    f"is missing: the stored versions go from {events[-1].originator_version} to {version}",
-                )
-            if is_sealed(record):
-                sealed = True
-            elif sealed:
-                raise GameCorrupt.of(
-                    stream_id,
-                    version,
-                    "carries no checksum while the records before it do (its checksum was removed)",
-                )
-            try:
-                events.append(self.mapper.to_domain_event(record))
-            except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
-                raise GameCorrupt.of(stream_id, version, str(error)) from error
-        return events
+        """A stream's stored records as events, each checked (:func:`replay.stored_records.checked_events`)."""
+        return checked_events(self.mapper, stream_id, records, first=first)
 
     def streams_events(self, stream_ids: Sequence[UUID]) -> list[list[Any]]:
         """Several streams' stored events, each checked as :meth:`stream_events` checks them, read in one round
@@ -311,20 +281,6 @@ class GameStore(Application[UUID]):
             for stream_id, records in zip(stream_ids, found, strict=True)
         ]
 
-    def created_game_ids(self) -> Iterator[UUID]:
-        """The id of every game whose ``GameCreated`` this store's notification log holds, oldest first: every
-        game, found without the list of games and without decoding a record (so a damaged record hides none)."""
-        topic = get_topic(GameCreated)
-        start = 1
-        while True:
-            page = self.recorder.select_notifications(start, CREATED_PAGE, topics=[topic])
-            for notification in page:
-                originator = notification.originator_id
-                yield originator if isinstance(originator, UUID) else UUID(str(originator))
-            if len(page) < CREATED_PAGE:
-                return
-            start = page[-1].id + 1
-
     def readable_events(
         self, stream_id: UUID, *, gt: int | None = None, limit: int | None = None
     ) -> tuple[list[Any], int | None]:
@@ -340,22 +296,10 @@ class GameStore(Application[UUID]):
                 raise GameCorrupt.of(stream_id, None, str(error)) from error
             logger.error("stream %s: the record at version %s is missing", stream_id, version)
             before = self.recorder.select_events(stream_id, gt=gt, lte=version - 1)
-            return self._readable(stream_id, before), version
-        return self._readable(stream_id, records), (int(records[-1].originator_version) if records else None)
-
-    def _readable(self, stream_id: UUID, records: Sequence[Any]) -> list[Any]:
-        events = []
-        for record in records:
-            try:
-                events.append(self.mapper.to_domain_event(record))
-            except (MapperDeserialisationError, TopicError, ValueError, TypeError, KeyError) as error:
-                logger.error(
-                    "stream %s: the record at version %s is damaged: %s",
-                    stream_id,
-                    record.originator_version,
-                    error,
-                )
-        return events
+            return readable_events(self.mapper, stream_id, before), version
+        return readable_events(self.mapper, stream_id, records), (
+            int(records[-1].originator_version) if records else None
+        )
 
     def cached_fold(self, stream_id: UUID) -> Any | None:
         """The fold of a stream as this process last kept it, or None."""
@@ -396,8 +340,7 @@ class GameStore(Application[UUID]):
         elif cache is not None:
             with contextlib.suppress(KeyError):
                 cache.get(stream_id, evict=True)
-        with self._heads_lock:
-            self._heads.pop(stream_id, None)
+        self._heads.forget(stream_id)
 
     def read_together(self, streams: Sequence[tuple[UUID, Projector]]) -> list[Any | None]:
         """The folds of several streams of this store as they stand. When every one is cached and the store can
@@ -461,7 +404,7 @@ class GameStore(Application[UUID]):
         last one its fold holds on), or None when one of them is not cached as the store last had it."""
         plan = CatchUp([], [], [])
         for stream_id, _ in streams:
-            fold, head = self.cached_fold(stream_id), self._head(stream_id)
+            fold, head = self.cached_fold(stream_id), self._heads.of(stream_id)
             if fold is None or head is None or head[0] != fold.version:
                 return None
             plan.held.append(fold)
@@ -543,3 +486,18 @@ class Stores:
     def close(self) -> None:
         for store in self.all:
             store.close()
+
+
+def created_game_ids(store: GameStore) -> Iterator[UUID]:
+    """The id of every game whose ``GameCreated`` the store's notification log holds, oldest first: every game,
+    found without the list of games and without decoding a record (so a damaged record hides none)."""
+    topic = get_topic(GameCreated)
+    start = 1
+    while True:
+        page = store.recorder.select_notifications(start, CREATED_PAGE, topics=[topic])
+        for notification in page:
+            originator = notification.originator_id
+            yield originator if isinstance(originator, UUID) else UUID(str(originator))
+        if len(page) < CREATED_PAGE:
+            return
+        start = page[-1].id + 1

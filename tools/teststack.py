@@ -30,6 +30,8 @@ PROGRAMS: dict[str, str] = {
     "redis-server": "redis-server",
     "redis-cli": "redis-tools",
     "chromium": "chromium",
+    # the compose deployment's proxy, run with docker/nginx.conf in front of a local server (tests/hostile)
+    "nginx": "nginx-light",
     # the README's API example, which tests/tools runs against a live server as a reader would
     "curl": "curl",
     "jq": "jq",
@@ -46,6 +48,7 @@ ENVIRONMENT = {
     "HERONLOG_TEST_CLUSTER_NODES": "every cluster node, host:port separated by commas",
     "HERONLOG_TEST_REDIS_SERVER": "the redis-server executable, for tests that start (and kill) their own",
     "HERONLOG_TEST_CHROMIUM": "the Chromium executable for the browser tests",
+    "HERONLOG_TEST_NGINX": "the nginx executable, run with docker/nginx.conf by the tests of the compose proxy",
     "HERONLOG_TEST_OUTPUT": "a folder for screenshots and reports written by the tests",
     "HERONLOG_TEST_TYPESCRIPT": "clients/typescript with its npm packages installed (npm ci)",
 }
@@ -55,9 +58,14 @@ def say(message: str) -> None:
     print(f"[teststack] {message}", flush=True)
 
 
+def which(name: str) -> str | None:
+    """A program's path: on PATH, or in the system folders a user's PATH may lack (Debian puts nginx there)."""
+    return shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
+
+
 def provision(programs: dict[str, str]) -> dict[str, str]:
     """Return the path of every program, installing the missing ones with apt-get when that is possible."""
-    missing = {name: pkg for name, pkg in programs.items() if shutil.which(name) is None}
+    missing = {name: pkg for name, pkg in programs.items() if which(name) is None}
     if missing:
         packages = sorted(set(missing.values()))
         can_apt = os.geteuid() == 0 and shutil.which("apt-get") is not None
@@ -74,7 +82,7 @@ def provision(programs: dict[str, str]) -> dict[str, str]:
         subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=True, env=env)
     paths = {}
     for name in programs:
-        path = shutil.which(name)
+        path = which(name)
         if path is None:
             sys.exit(f"[teststack] {name} is still missing after installation")
         paths[name] = path
@@ -233,6 +241,7 @@ def running_stack(paths: dict[str, str]) -> Iterator[dict[str, str]]:
             "HERONLOG_TEST_CLUSTER_NODES": ",".join(f"127.0.0.1:{p}" for p in cluster),
             "HERONLOG_TEST_REDIS_SERVER": paths["redis-server"],
             "HERONLOG_TEST_CHROMIUM": paths["chromium"],
+            "HERONLOG_TEST_NGINX": paths["nginx"],
             "HERONLOG_TEST_OUTPUT": str(output),
             "HERONLOG_TEST_TYPESCRIPT": str(npm_packages(paths["npm"])),
         }

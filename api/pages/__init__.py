@@ -10,43 +10,23 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from flask import Blueprint, Response, abort, make_response, render_template, request, url_for
+from flask import Blueprint, abort, make_response, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
+from api.pages.headers import PAGE_SIZE, page_headers
 from api.resources import errors
 from api.resources.context import game_log
 from replay.annotations import GLYPHS
 from replay.decisions import COLOURS
 from replay.errors import GameNotFound
 from replay.index import Key
+from replay.players.facts import GameFacts
+from replay.players.names import parse_id
+from replay.services.players import PlayerNotFound
 
 bp = Blueprint("pages", __name__)
 
-PAGE_SIZE = 25
-"""Games per page of the game list."""
-
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-    ]
-)
-
-
-@bp.after_request
-def page_headers(response: Response) -> Response:
-    """Pages are HTML built for this site only: no inline code, no framing, no referrer."""
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "no-referrer")
-    return response
+bp.after_request(page_headers)
 
 
 def _cursor(name: str) -> Key | None:
@@ -61,6 +41,9 @@ def _cursor(name: str) -> Key | None:
 def home() -> str:
     """The list of public games, newest first, with a search box (by the words of titles and player names).
     "Older" and "Newer" page by cursor, so that games recorded meanwhile never shift a page."""
+    player = parse_id(request.args.get("player", ""))
+    if player is not None:
+        return _games_of(player)
     search = request.args.get("search", "").strip()[:100]
     after, before = _cursor("after"), _cursor("before")
     page = game_log().page_of_games(
@@ -75,6 +58,52 @@ def home() -> str:
         older=page.older.text() if page.older else None,
         newer=page.newer.text() if page.newer else None,
     )
+
+
+def _games_of(player: str) -> str:
+    """The list filtered by a player: their public games, newest first (paged from the top)."""
+    try:
+        offset = max(0, min(1_000_000, int(request.args.get("offset", "0"))))
+    except ValueError:
+        offset = 0
+    players = game_log().players
+    found = players.reading.games(player, offset=offset, limit=PAGE_SIZE, held=())
+    rows, total = found or ([], 0)
+    try:
+        name = players.name_of(player)
+    except PlayerNotFound:
+        name = None
+    return render_template(
+        "home.html",
+        games=[_listed(facts) for facts, _ in rows],
+        search="",
+        total=total,
+        complete=True,
+        player={
+            "player_id": player,
+            "name": name,
+            "offset": offset,
+            "size": PAGE_SIZE,
+            "more": offset + PAGE_SIZE < total,
+        },
+        older=None,
+        newer=None,
+    )
+
+
+def _listed(facts: GameFacts) -> dict[str, Any]:
+    """A game of a player's as the list of games shows a game."""
+    return {
+        "game_id": facts.game_id,
+        "title": facts.title,
+        "players": [seat.player for seat in facts.seats],
+        "mode": facts.mode,
+        "parent": {"forked": True} if facts.forked else None,
+        "created_on": facts.played_on,
+        "status": facts.status,
+        "round": None,  # the list of games shows it; a player's facts are kept as status changes
+        "winner": facts.winner,
+    }
 
 
 @bp.get("/games/new")

@@ -127,7 +127,8 @@ class GameAnalysis(MethodView):
     def get(self, game_id: UUID) -> Any:
         """The game's analysis.
 
-        Its progress, and each decision evaluated so far (best move, the move played, what it cost, its mark). `stale` says why it no longer fits the game (a correction, an undo)."""
+        Its progress, and each decision evaluated so far (best move, the move played, what it cost, its mark).
+        `stale` says why it no longer fits the game (a correction, an undo)."""
         game, _ = reader(game_id)
         service = analyses()
         stream = service.stream(game_id)
@@ -149,9 +150,9 @@ class GameAnalysis(MethodView):
     def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
         """Ask for a computer analysis of the game as it stands.
 
-        `If-Match` names its version. One job per decision, taken by the workers. Asking again for the same line answers that analysis (200); a new one is 202. One
-        analysis runs at a time per game: another while one of an earlier version runs is
-        `409 analysis_running`."""
+        `If-Match` names its version. One job per decision, taken by the workers. Asking again for the same
+        line answers that analysis (200); a new one is 202. One analysis runs at a time per game: another while
+        one of an earlier version runs is `409 analysis_running`."""
         game, grant = writer(game_id, ahead=admitted.ahead)
         expected = expected_version(body, game.version)
         if expected is not None and expected != game.version:
@@ -201,8 +202,9 @@ class Analyse(MethodView):
     def post(self, body: Mapping[str, Any]) -> Any:
         """Evaluate every legal move of a position, for the seat to move.
 
-        Within a budget: `playouts` in all (at most `ANALYSE_MAX_PLAYOUTS`) and `seconds` (at most `ANALYSE_MAX_SECONDS`). Counted like an import:
-        one write of the client address per `ANALYSE_PLAYOUTS_PER_WRITE` playouts."""
+        Within a budget: `playouts` in all (at most `ANALYSE_MAX_PLAYOUTS`) and `seconds` (at most
+        `ANALYSE_MAX_SECONDS`). Counted like an import: one write of the client address per
+        `ANALYSE_PLAYOUTS_PER_WRITE` playouts."""
         config = current_app.config
         playouts = min(int(body["playouts"]), int(config["ANALYSE_MAX_PLAYOUTS"]))
         seconds = min(

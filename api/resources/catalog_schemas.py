@@ -138,7 +138,12 @@ COMPONENTS: dict[str, Schema] = {
     ),
     "CatalogYard": entry(
         "a training yard: iron to enter, a warrior's points at the end, the tile faces it holds (R-WA02)",
-        {"id": STRING, "iron": INTEGER, "value": INTEGER, "faces": {"type": "array", "items": strings("blue", "yellow")}},
+        {
+            "id": STRING,
+            "iron": INTEGER,
+            "value": INTEGER,
+            "faces": {"type": "array", "items": strings("blue", "yellow")},
+        },
     ),
     "CatalogDomainRow": entry(
         "a Personal Domain row: its members, die colour, the Action card block it faces, its rewards (R-D01)",
@@ -173,7 +178,8 @@ COMPONENTS: dict[str, Schema] = {
         {"id": STRING, "effects": ICONS, "text": STRING},
     ),
     "CatalogCeremonyToken": entry(
-        "a ceremony token: its blue face and yellow face (R-M18)", {"id": STRING, "blue": STRING, "yellow": STRING}
+        "a ceremony token: its blue face and yellow face (R-M18)",
+        {"id": STRING, "blue": STRING, "yellow": STRING},
     ),
     "CatalogMatcha": entry(
         "the Matcha board and clan board's numbers (R-M01..R-M19)",
@@ -257,7 +263,9 @@ CATALOG_SCHEMA: Schema = entry(
     "game was created (docs/engine/catalog.md); sections of Matcha and of the solo deck only in such games",
     {
         "meta": entry(
-            "the catalog's name and version", {"name": STRING, "catalog_version": INTEGER}, {"sources": STRING}
+            "the catalog's name and version",
+            {"name": STRING, "catalog_version": INTEGER},
+            {"sources": STRING},
         ),
         "castle": entry(
             "the castle's rooms and where its die-tile spaces lie (R-C01, R-S05)",

@@ -221,7 +221,11 @@ def install_conditional_reads(app: Flask) -> None:
     # registered after `conditional`, so run before it (Flask runs after-request hooks last first)
     @app.after_request
     def validated(response: Response) -> Response:
-        if request.endpoint in STATIC_ANSWERS and response.status_code == 200 and "ETag" not in response.headers:
+        if (
+            request.endpoint in STATIC_ANSWERS
+            and response.status_code == 200
+            and "ETag" not in response.headers
+        ):
             response.add_etag()
             response.headers.setdefault("Cache-Control", "no-cache")  # kept, revalidated on each use
         return response
@@ -272,14 +276,13 @@ def expected_version(body: Mapping[str, Any], current: int) -> int | None:
                 header=header,
                 current_version=current,
             )
-        if from_body is not None:
-            if from_body not in strong:
-                raise ApiError(
-                    "invalid_request",
-                    "If-Match and expected_version disagree",
-                    if_match=header,
-                    expected_version=from_body,
-                )
+        if from_body is not None and from_body not in strong:
+            raise ApiError(
+                "invalid_request",
+                "If-Match and expected_version disagree",
+                if_match=header,
+                expected_version=from_body,
+            )
         from_header = current if current in strong else strong[0]
     chosen = from_header if from_header is not None else from_body
     if chosen is None:

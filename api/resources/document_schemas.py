@@ -91,7 +91,10 @@ SETUP: Schema = {
         "private": BOOLEAN,
         "expansions": {"type": "array", "items": {"type": "string", "enum": list(EXPANSIONS)}},
         "solo": {"type": "string", "enum": list(DIFFICULTIES)},
-        "catalog_override": {"type": "boolean", "description": "present (true): played with a catalog of its own"},
+        "catalog_override": {
+            "type": "boolean",
+            "description": "present (true): played with a catalog of its own",
+        },
     },
     "additionalProperties": False,
 }
@@ -104,7 +107,11 @@ _TALLY_TYPES: dict[str, Schema] = {
         "properties": {floor.value: COUNT for floor in Floor},
         "additionalProperties": False,
     },
-    "warriors": {"type": "object", "description": "warriors by yard (yard_1...)", "additionalProperties": COUNT},
+    "warriors": {
+        "type": "object",
+        "description": "warriors by yard (yard_1...)",
+        "additionalProperties": COUNT,
+    },
     "gardeners": {"type": "array", "description": "the garden cards with a gardener (ids)", "items": STRING},
     "geishas": {
         "type": "object",
@@ -210,7 +217,11 @@ GAME_LOG_EXPORT: Schema = {
         "catalog": ref("ComponentCatalog"),
         "opening": {"type": "array", "items": ref("Move")},
         "parent": nullable(ref("Parent")),
-        "events": {"type": "array", "items": ref("ChangeEvent"), "description": "every event after the first"},
+        "events": {
+            "type": "array",
+            "items": ref("ChangeEvent"),
+            "description": "every event after the first",
+        },
         "annotations": {"type": "array", "items": ref("AnnotationEvent")},
     },
     "additionalProperties": False,
@@ -277,7 +288,8 @@ BG_STATS: dict[str, Schema] = {
         },
     ),
     "BGStatsLocation": _object(
-        "where the game was played", {"id": INTEGER, "uuid": STRING, "name": STRING, "modificationDate": STRING}
+        "where the game was played",
+        {"id": INTEGER, "uuid": STRING, "name": STRING, "modificationDate": STRING},
     ),
     "BGStatsPlay": _object(
         "the play: its dates, length, scores and whether it counts (ignored: not finished)",

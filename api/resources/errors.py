@@ -36,6 +36,7 @@ STATUS: Mapping[str, int] = {
     "not_found": 404,
     "game_not_found": 404,
     "annotation_not_found": 404,
+    "player_not_found": 404,
     "unknown_version": 404,
     "method_not_allowed": 405,
     # 412: the write named a version (If-Match or expected_version) that is no longer the game's (RFC 9110)
@@ -46,10 +47,11 @@ STATUS: Mapping[str, int] = {
     "nothing_to_redo": 409,
     "game_closed": 409,
     "token_superseded": 409,  # a retried seat-token issuance whose token was replaced or withdrawn since
+    "player_already_seated": 409,  # a link that would seat one player in two seats of a game
     "game_unfinished": 409,  # an export that needs a finished game (the BG Stats link): finish the game first
     "analysis_running": 409,  # an analysis of another version of the game is under way: one at a time per game
     "nothing_to_analyse": 409,  # no move of the game was chosen by a player yet
-    "request_timeout": 408,  # said by the server itself (api.server.gather): a request not whole in time
+    "request_timeout": 408,  # said by the server itself (api.server.slow_clients): a body not whole in time
     "payload_too_large": 413,
     "import_too_large": 413,  # an import holding more events than IMPORT_MAX_EVENTS
     # 422: well-formed, but the rules (or the log's own consistency) refuse it
@@ -62,6 +64,7 @@ STATUS: Mapping[str, int] = {
     "rules_version_unsupported": 422,
     "idempotency_key_reused": 422,
     "amend_unchanged": 422,  # an amendment to the very move already recorded: it would change nothing
+    "invalid_correction": 422,  # a correction that cannot be made as asked (a setup not laid out, no such seat)
     # an amendment's resolutions (the moves really played where later moves no longer fit) that do not fit it
     "invalid_resolution": 400,  # not readable as {index, move} (the schema says so first, over HTTP)
     "resolution_not_later": 422,  # its index is not a move after the corrected one
@@ -79,6 +82,7 @@ STATUS: Mapping[str, int] = {
     "too_many_imports": 503,  # this process refolds as many heavy imports as it may at once: try again shortly
     "too_many_analyses": 503,  # this process evaluates as many positions for bots as it may at once
     "analysis_unavailable": 503,  # no job queue for analyses on this deployment (a cluster without one)
+    "server_unavailable": 503,  # said by the proxy in front (docker/nginx.conf): the API behind it did not answer
 }
 """Every error code the API answers with, and its HTTP status."""
 
@@ -95,6 +99,8 @@ TITLES: Mapping[str, str] = {
     "not_found": "Not found",
     "game_not_found": "No such game",
     "annotation_not_found": "No such annotation",
+    "player_not_found": "No such player",
+    "player_already_seated": "The player sits in another seat of this game",
     "unknown_version": "No such version",
     "method_not_allowed": "Method not allowed",
     "stale_version": "The game has moved on",
@@ -112,6 +118,7 @@ TITLES: Mapping[str, str] = {
     "rules_version_unsupported": "Unsupported rules version",
     "idempotency_key_reused": "Idempotency-Key reused for another request",
     "amend_unchanged": "The amendment changes nothing",
+    "invalid_correction": "The correction cannot be made",
     "invalid_resolution": "Malformed resolution",
     "resolution_not_later": "The resolution is not after the corrected move",
     "resolution_repeated": "Two resolutions for one move",
@@ -128,6 +135,7 @@ TITLES: Mapping[str, str] = {
     "nothing_to_evaluate": "No decision to evaluate",
     "too_many_analyses": "Too many analyses at once",
     "analysis_unavailable": "Analyses are not available here",
+    "server_unavailable": "The server did not answer",
 }
 """Each problem type's title (RFC 9457 ``title``): the same words for every problem of that type."""
 

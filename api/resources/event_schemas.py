@@ -11,6 +11,12 @@ from replay import events
 
 MOVES: Schema = {"type": "array", "items": ref("Move")}
 
+REWRITTEN: Schema = {
+    "type": "object",
+    "description": "kept move's version → the move said anew in its place (another seat, the bridge's other end)",
+    "additionalProperties": ref("Move"),
+}
+
 PAYLOADS: dict[tuple[type, str], Schema] = {
     (events.GameCreated, "setup"): ref("Setup"),
     (events.GameCreated, "catalog"): ref("ComponentCatalog"),
@@ -28,6 +34,16 @@ PAYLOADS: dict[tuple[type, str], Schema] = {
         "additionalProperties": MOVES,
     },
     (events.MoveAmended, "resolutions"): {"type": "array", "items": ref("ResolutionRecord")},
+    (events.MoveAmended, "rewritten"): REWRITTEN,
+    (events.LineCorrected, "correction"): {"type": "string", "enum": list(events.CORRECTIONS)},
+    (events.LineCorrected, "opening"): nullable({**MOVES, "description": "the setup's chance outcomes anew"}),
+    (events.LineCorrected, "redrawn"): {
+        "type": "object",
+        "description": "kept move's version → the chance outcomes drawn again after it",
+        "additionalProperties": MOVES,
+    },
+    (events.LineCorrected, "rewritten"): REWRITTEN,
+    (events.LineCorrected, "resolutions"): {"type": "array", "items": ref("ResolutionRecord")},
     (events.AnnotationAdded, "target"): nullable(ref("Target")),
     (events.AnnotationEdited, "target"): nullable(ref("Target")),
 }
@@ -59,10 +75,15 @@ def event_components() -> dict[str, Schema]:
     """``ChangeEvent`` (a game stream's event, told apart by ``type``), ``AnnotationEvent`` (an annotation
     stream's, in the JSON export), one component per event type and one per payload."""
     records = Records(
-        _data_name, overrides=PAYLOADS, skip={cls: HEADER for cls in (*events.GAME_EVENTS, *events.ANNOTATION_EVENTS)}
+        _data_name,
+        overrides=PAYLOADS,
+        skip={cls: HEADER for cls in (*events.GAME_EVENTS, *events.ANNOTATION_EVENTS)},
     )
     components: dict[str, Schema] = {"ResolutionRecord": RESOLUTION_RECORD}
-    for union, members in (("ChangeEvent", events.GAME_EVENTS), ("AnnotationEvent", events.ANNOTATION_EVENTS)):
+    for union, members in (
+        ("ChangeEvent", events.GAME_EVENTS),
+        ("AnnotationEvent", events.ANNOTATION_EVENTS),
+    ):
         mapping: dict[str, str] = {}
         for cls in members:
             name = cls.__name__

@@ -1,4 +1,4 @@
-"""The games resource (DESIGN §5): create, list, read, record moves, undo, redo, amend, abandon, fork, export,
+"""The games resource: create, list, read, record moves, undo, redo, amend, abandon, fork, export,
 import, history (states, timeline, changes, score), seat tokens and the spectators' event stream.
 
 Every view is schema in, schema out; the work is the game log's services' (:mod:`replay.services`), each handed
@@ -78,6 +78,7 @@ from api.server.observability import observe
 from replay import exports, text
 from replay.access import Issued
 from replay.application import Played
+from replay.corrections import Correction
 from replay.game import Game
 from replay.index import Key
 
@@ -487,39 +488,35 @@ class Amend(MethodView):
     @blp.arguments(AmendSchema, error_status_code=400)
     @blp.response(200, AmendedSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
-        """Replace a move recorded earlier and re-apply every later move.
+        """Correct a move recorded earlier (or a laid-out setup) and re-apply every later move.
 
-        Each later move is played again in order on the corrected line. The report names the first later
-        move that no longer fits (`first_misfit`: its line `index`, its words, why, and the moves legal
-        there): give it a resolution (`resolutions`: `{"index": I, "move": {...}}`, the move really played
-        there) and dry-run again, misfit by misfit, then write the whole correction in one request. The first
-        misfit without a resolution leaves the line of play with every move after it (they stay in the log).
-        A resolution that names no later move, or a move that still fits, or that is never reached, is `422`
+        The correction is one of `move` or `moves` (replace it), `insert` (moves forgotten before it), `remove`
+        (it never happened), `swap_seats` (two seats' moves swapped from it on) or, at version 1 of a table game
+        laid out at creation, `layout` (the setup's entries as they lay). Each later move is played again in
+        order on the corrected line. The report names the first later move that no longer fits
+        (`first_misfit`: its line `index`, its words, why, the moves legal there, and `suggestions`, best
+        first, each a resolution to send as it is with how many later moves it keeps): give it a resolution
+        and dry-run again, misfit by misfit, then write the whole correction in one request. The first misfit
+        without a resolution leaves the line of play with every move after it (they stay in the log). A
+        resolution that names no later move, or a move that still fits, or that is never reached, is `422`
         (`resolution_not_later`, `resolution_not_needed`, `resolution_unused`); two for one index,
-        `422 resolution_repeated`; a resolution's move the rules refuse, `422` with `details.resolution_index`.
+        `422 resolution_repeated`; a move the rules refuse, `422` (a resolution's with
+        `details.resolution_index`).
 
-        A seat token amends its own seat's moves only, and may not take another seat's moves off the line:
-        such a correction, dry run or not, is `403 amend_reaches_other_seats` (`details.seats` and
-        `details.versions` say whose moves and which); the owner may write it.
-
-        `dry_run` reports without writing. The move already recorded at `version` is refused, dry run or not
-        (`422 amend_unchanged`: it would correct nothing). The new move takes the last version of this write
-        (the answer's `versions`; the moves of the resolutions take the ones before it): `version` no longer
-        names a move of the line of play; the kept later moves keep theirs, and are described anew as they
-        play on the new line. In a table game the recorded dice, cards and tiles are moves like the others:
-        kept as they were wherever they still fit; in a seeded game the report's `redrawn` says which chance
-        outcomes are drawn again."""
+        A seat token corrects its own seat's moves only, and may not take another seat's moves off the line
+        nor say them anew: such a correction, dry run or not, is `403 amend_reaches_other_seats`; swapping
+        seats is the owner's (`403 forbidden`). `dry_run` reports without writing. One move replaced by the
+        move already recorded is `422 amend_unchanged`. A plain `undo` right after a correction takes it back
+        (and `redo` writes it again). In a table game a die taken is the die the table saw taken: a take
+        whose end now holds another die no longer fits, unless that die lies at the other end."""
         game, grant = writer(game_id, ahead=admitted.ahead)
-        move = dict(body["move"])
-        if not isinstance(move.get("kind"), str):
-            raise ApiError("invalid_move", "the move needs a kind")
+        correction = _correction(body)
         resolutions = [_resolution(entry, number) for number, entry in enumerate(body["resolutions"])]
         version = expected_version(body, game.version)
         result, report = judged(
-            lambda: game_log().history.amend(
+            lambda: game_log().history.correct(
                 game_id,
-                body["version"],
-                move,
+                correction,
                 expected_version=version,
                 grant=grant,
                 dry_run=body["dry_run"],
@@ -536,8 +533,29 @@ class Amend(MethodView):
         )
 
 
+def _correction(body: Mapping[str, Any]) -> Correction:
+    """The correction a request asks for (AmendSchema has checked it gives one kind); every move of it needs
+    a kind, as a move sent alone does."""
+    version = body["version"]
+    if "layout" in body:
+        return Correction(version, "setup", layout=dict(body["layout"]))
+    if "swap_seats" in body:
+        one, other = body["swap_seats"]
+        return Correction(version, "swap_seats", seats=(one, other))
+    if "remove" in body:
+        return Correction(version, "remove")
+    kind = "insert" if "insert" in body else "replace"
+    moves = [body["move"]] if "move" in body else list(body["insert" if kind == "insert" else "moves"])
+    for move in moves:
+        if not isinstance(move.get("kind"), str):
+            raise ApiError("invalid_move", "every move of a correction needs a kind")
+    return Correction(version, kind, tuple(dict(move) for move in moves))
+
+
 def _resolution(entry: Mapping[str, Any], number: int) -> dict[str, Any]:
     """A resolution as the game log takes it; every move of it needs a kind (as a move sent alone does)."""
+    if "swap_seats" in entry:
+        return {"index": entry["index"], "swap_seats": list(entry["swap_seats"])}
     moves = [dict(entry["move"])] if "move" in entry else [dict(move) for move in entry["moves"]]
     for move in moves:
         if not isinstance(move.get("kind"), str):
@@ -664,10 +682,14 @@ class StateAt(MethodView):
         # under a validator of its own (not the game's version, which moves), without `current_version`.
         del body["current_version"]
         scope = "private" if game.setup.get("private") else "public"
-        return body, status, {
-            "ETag": f'"state-{version}"',
-            "Cache-Control": f"{scope}, max-age={PAST_STATE_MAX_AGE}, immutable",
-        }
+        return (
+            body,
+            status,
+            {
+                "ETag": f'"state-{version}"',
+                "Cache-Control": f"{scope}, max-age={PAST_STATE_MAX_AGE}, immutable",
+            },
+        )
 
 
 @blp.route("/<uuid:game_id>/states")

@@ -18,11 +18,12 @@ MEANINGS = {
     401: "no token, or not one of this game's (unauthorized); private games need one even to read",
     403: "the token may not do this (forbidden): a seat acting for another seat, or an owner-only action; a "
     "seat token's amendment that takes other seats' moves off the line of play (amend_reaches_other_seats)",
-    404: "no such game, version or annotation",
+    404: "no such game, version, annotation or player",
     304: "not modified: If-None-Match named the current ETag (the game's version); no body",
     409: "the game is not in a state for this: nothing to undo or redo (nothing_to_undo, nothing_to_redo), "
     "the game is closed (game_closed), an export that needs a finished game (game_unfinished); or a retried "
-    "seat-token request whose token was replaced or withdrawn since (token_superseded)",
+    "seat-token request whose token was replaced or withdrawn since (token_superseded); a link that would seat one "
+    "player twice in a game (player_already_seated)",
     412: "the game moved on: If-Match or expected_version named a version that is no longer the game's "
     "(stale_version, with details.current_version); reload and decide again. If-Match compares strongly: "
     "weak tags alone never match (weak_etag)",
@@ -119,6 +120,15 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("patch", "/api/games/{game_id}/annotations/{annotation_id}"): "editAnnotation",
     ("delete", "/api/games/{game_id}/annotations/{annotation_id}"): "deleteAnnotation",
     ("post", "/api/score-sheets"): "scoreSheets",
+    ("get", "/api/players"): "listPlayers",
+    ("get", "/api/players/{player_id}"): "getPlayer",
+    ("get", "/api/players/{player_id}/games"): "listPlayerGames",
+    ("get", "/api/players/{player_id}/versus/{other_id}"): "getHeadToHead",
+    ("post", "/api/players/{player_id}/merge"): "mergePlayer",
+    ("post", "/api/players/{player_id}/split"): "splitPlayer",
+    ("post", "/api/players/bgstats"): "linkBgStatsPlayers",
+    ("get", "/api/games/{game_id}/players"): "getGamePlayers",
+    ("post", "/api/games/{game_id}/players"): "linkSeat",
     ("get", "/api/problems/{error_code}"): "getProblemType",
 }
 """Every operation's operationId: the name a generated client gives its function."""
@@ -405,11 +415,10 @@ def _document_exports(operation: dict[str, Any], media: str) -> None:
 
 def finish(document: dict[str, Any]) -> dict[str, Any]:
     """The OpenAPI document as flask-smorest wrote it, finished (see the comment above)."""
-    from api.resources.errors import STATUS
-
     from api.resources.board_schemas import board_components, icon_refs
     from api.resources.catalog_schemas import catalog_components
     from api.resources.document_schemas import document_components
+    from api.resources.errors import STATUS
     from api.resources.event_schemas import event_components
 
     document = _typed_refs(document)

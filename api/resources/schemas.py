@@ -417,7 +417,8 @@ class GameSchema(Schema):
     mode = fields.String(required=True, validate=validate.OneOf(MODES))
     seed = fields.Integer(required=True, allow_none=True)
     options = fields.Dict(
-        required=True, metadata=documented("SetupOptions", {"description": "the options the game was set up with"})
+        required=True,
+        metadata=documented("SetupOptions", {"description": "the options the game was set up with"}),
     )
     expansions = fields.List(
         fields.String(validate=validate.OneOf(["matcha"])),
@@ -717,18 +718,69 @@ class ResolutionSchema(Schema):
             "the record): it stays on the line if it fits after them"
         },
     )
+    swap_seats = fields.List(
+        fields.Integer(strict=True, validate=validate.Range(min=0, max=99)),
+        validate=validate.Length(equal=2),
+        metadata={
+            "description": "instead of moves: from this move on, the moves recorded for one of the two seats "
+            "(indexes from 0) were the other's (owner only)",
+            "example": [0, 1],
+        },
+    )
 
     @validates_schema
     def move_or_moves(self, data: dict[str, Any], **_: Any) -> None:
-        if ("move" in data) == ("moves" in data):
-            raise ValidationError("a resolution gives move (one move) or moves (a list), one of them")
+        if sum(name in data for name in ("move", "moves", "swap_seats")) != 1:
+            raise ValidationError(
+                "a resolution gives move (one move), moves (a list) or swap_seats (two seats), one of them"
+            )
+
+
+CORRECTION_FIELDS = ("move", "moves", "insert", "remove", "swap_seats", "layout")
+"""What a correction says happened at its move, one of them (docs/api/amend.md)."""
 
 
 class AmendSchema(Schema):
     version = fields.Integer(
-        required=True, strict=True, validate=VERSION, metadata={"description": "the move to replace"}
+        required=True,
+        strict=True,
+        validate=VERSION,
+        metadata={"description": "the move to correct (1: the setup of a table game laid out at creation)"},
     )
-    move = MoveField(required=True)
+    move = MoveField(metadata={"description": "replace: the move really played there"})
+    moves = fields.List(
+        MoveField(),
+        validate=validate.Length(min=1, max=MAX_BATCH),
+        metadata={
+            "description": "replace: the moves really played there, in order (a conversion, then a placement)"
+        },
+    )
+    insert = fields.List(
+        MoveField(),
+        validate=validate.Length(min=1, max=MAX_BATCH),
+        metadata={"description": "moves played right before this move and left out of the record (it stays)"},
+    )
+    remove = fields.Boolean(
+        validate=validate.Equal(True),
+        metadata={"description": "true: this move never happened (it leaves the line)"},
+    )
+    swap_seats = fields.List(
+        fields.Integer(strict=True, validate=validate.Range(min=0, max=99)),
+        validate=validate.Length(equal=2),
+        metadata={
+            "description": "from this move on (version 1: from the setup's turn order on), the moves recorded "
+            "for one of the two seats (indexes from 0) were the other's (owner only)",
+            "example": [0, 1],
+        },
+    )
+    layout = fields.Dict(
+        metadata={
+            "description": "version 1 of a table game laid out at creation: the setup's entries as they really "
+            "lay, by section as GET layout gives them (a room's card, a bridge's dice, the turn order...); the "
+            "rest stays as recorded. 422 invalid_layout names each problem's field",
+            "example": {"castle": {"steward_2": "S7"}},
+        }
+    )
     resolutions = fields.List(
         fields.Nested(ResolutionSchema),
         load_default=list,
@@ -743,6 +795,46 @@ class AmendSchema(Schema):
     dry_run = StrictBoolean(load_default=False, metadata={"description": "report only, write nothing"})
     expected_version = expected_version_field()
 
+    @validates_schema
+    def one_correction(self, data: dict[str, Any], **_: Any) -> None:
+        given = [name for name in CORRECTION_FIELDS if name in data]
+        if len(given) != 1:
+            raise ValidationError(
+                f"a correction gives one of {', '.join(CORRECTION_FIELDS)}"
+                + (f", not {' and '.join(given)}" if given else "")
+            )
+
+
+class SuggestionSchema(Schema):
+    """A resolution the service suggests for a misfit, with what it keeps."""
+
+    kind = fields.String(
+        required=True,
+        metadata={
+            "description": "swap_seats (the two seats' moves swapped from here on), other_seat (the recorded "
+            "move by the seat asked now), after_question (answers to the question the correction opened, then "
+            "the recorded move), skipped (it never happened) or most_like (the legal move most like it)"
+        },
+    )
+    resolution = fields.Dict(
+        required=True,
+        metadata={
+            "description": "the resolution to send, as it is (it takes the place of any for that index)"
+        },
+    )
+    words = fields.String(required=True, metadata={"description": "the suggestion in words"})
+    keeps = fields.Integer(
+        required=True,
+        metadata={
+            "description": "how many later recorded moves stay on the line with it, up to the next misfit "
+            "(this one too, when it stays)"
+        },
+    )
+    capped = fields.Boolean(
+        required=True,
+        metadata={"description": "the dry run stopped at its limit of moves: keeps is at least this"},
+    )
+
 
 class MisfitSchema(Schema):
     """The first later move that no longer fits and has no resolution: what a client needs to resolve it."""
@@ -751,7 +843,9 @@ class MisfitSchema(Schema):
     version = fields.Integer(required=True, metadata={"description": "the recorded move's version"})
     move = MoveField(required=True, metadata={"description": "the recorded move"})
     error = fields.Nested(
-        lambda: RefusalSchema(), required=True, metadata={"description": "the rules' refusal: code, rule, message"}
+        "RefusalSchema",
+        required=True,
+        metadata={"description": "the rules' refusal: code, rule, message"},
     )
     recorded_words = fields.String(
         required=True, metadata={"description": "the recorded move in words, as it was recorded"}
@@ -790,12 +884,19 @@ class MisfitSchema(Schema):
             {"description": "the board there, for drawing the legal moves (the catalog is served apart)"},
         ),
     )
+    suggestions = fields.List(
+        fields.Nested(SuggestionSchema),
+        required=True,
+        metadata={"description": "what probably happened there, best first (the most later moves kept)"},
+    )
 
 
 class RefusalSchema(Schema):
     """The rules' refusal of a move: its error code, the rule, the message and the details."""
 
-    code = fields.String(required=True, metadata={"description": "the error code (illegal_move, not_your_turn...)"})
+    code = fields.String(
+        required=True, metadata={"description": "the error code (illegal_move, not_your_turn...)"}
+    )
     rule = fields.String(required=True, allow_none=True)
     message = fields.String(required=True)
     details = fields.Dict(required=True, metadata=documented("ErrorDetails"))
@@ -813,10 +914,27 @@ class ResolvedSchema(Schema):
     kept = fields.Boolean(
         required=True, metadata={"description": "the recorded move stays on the line, after those moves"}
     )
+    swap_seats = fields.List(
+        fields.Integer(),
+        metadata={"description": "the two seats swapped from this move on, if it was a swap"},
+    )
 
 
 class AmendReportSchema(Schema):
     version = fields.Integer(required=True)
+    correction = fields.String(
+        required=True,
+        validate=validate.OneOf(["replace", "insert", "remove", "swap_seats", "setup"]),
+        metadata={"description": "the kind of correction"},
+    )
+    rewritten = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={
+            "description": "the kept moves said anew: by the other seat (a swap), or the same die taken from "
+            "the other end of its bridge"
+        },
+    )
     all_fit = fields.Boolean(
         required=True, metadata={"description": "every later move still fits, or was resolved"}
     )
@@ -946,7 +1064,9 @@ class TimelineEntrySchema(Schema):
         allow_none=True,
         metadata={
             "description": "amended: the move a correction put here; resolved: a move played anew in a "
-            "correction, where a later recorded move no longer fitted; null for a move as recorded"
+            "correction, where a later recorded move no longer fitted; added: a move a correction put before a "
+            "recorded move that stays (one forgotten); rewritten: a recorded move a correction said anew (by "
+            "the other seat, or the same die from the other end); null for a move as recorded"
         },
     )
     replaced = fields.String(
@@ -1003,7 +1123,7 @@ class CatalogSchema(Schema):
     rules_version = fields.String(required=True)
     catalog = fields.Dict(required=True, metadata=documented("ComponentCatalog"))
     words = fields.Nested(
-        lambda: CatalogWordsSchema(),
+        "CatalogWordsSchema",
         required=True,
         metadata={
             "description": "the game's words for the pages: cards (id → what it does), icons (the catalog's icon "
@@ -1017,7 +1137,10 @@ class CatalogWordsSchema(Schema):
     """A game's words for the pages, served once with its catalog."""
 
     cards = fields.Dict(
-        keys=fields.String(), values=fields.String(), required=True, metadata={"description": "card id → what it does"}
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "card id → what it does"},
     )
     icons = fields.Dict(
         keys=fields.String(),
@@ -1029,10 +1152,14 @@ class CatalogWordsSchema(Schema):
         keys=fields.String(),
         values=fields.String(),
         required=True,
-        metadata={"description": "board part id → its name (the ids a choice's target and an annotation use)"},
+        metadata={
+            "description": "board part id → its name (the ids a choice's target and an annotation use)"
+        },
     )
     annotations = fields.List(
-        fields.String(), required=True, metadata={"description": "the parts an annotation may point at, kind:id"}
+        fields.String(),
+        required=True,
+        metadata={"description": "the parts an annotation may point at, kind:id"},
     )
     part_icons = fields.Dict(
         keys=fields.String(),
@@ -1053,7 +1180,8 @@ class MatchaLayoutSchema(Schema):
     """What chance dealt on the Matcha board (R-M01); each part present once dealt."""
 
     pond = fields.List(
-        fields.String(allow_none=True), metadata={"description": "the lily pads in the pond's spaces, in order"}
+        fields.String(allow_none=True),
+        metadata={"description": "the lily pads in the pond's spaces, in order"},
     )
     himeji = fields.Nested(HimejiTopsSchema, metadata={"description": "each Himeji deck's top card"})
     tea_house = fields.Dict(
@@ -1061,7 +1189,9 @@ class MatchaLayoutSchema(Schema):
         values=fields.String(),
         metadata={"description": "Tea House room → its ceremony token's face (yellow side up)"},
     )
-    platform = fields.String(metadata={"description": "the Viewing Platform's ceremony token face (blue side up)"})
+    platform = fields.String(
+        metadata={"description": "the Viewing Platform's ceremony token face (blue side up)"}
+    )
 
 
 class ComponentWordsSchema(Schema):
@@ -1128,8 +1258,10 @@ class LayoutSectionsSchema(Schema):
         },
     )
     matcha = fields.Nested(
-        lambda: MatchaLayoutSchema(),
-        metadata={"description": "with Matcha: the pond, the Himeji decks' top cards, the ceremony tokens (R-M01)"},
+        MatchaLayoutSchema,
+        metadata={
+            "description": "with Matcha: the pond, the Himeji decks' top cards, the ceremony tokens (R-M01)"
+        },
     )
 
 
@@ -1224,7 +1356,7 @@ class LayoutFormSchema(Schema):
     sections = fields.List(fields.Nested(LayoutFormSectionSchema), required=True)
     pools = fields.Dict(
         keys=fields.String(),
-        values=fields.List(fields.Nested(lambda: ComponentWordsSchema())),
+        values=fields.List(fields.Nested(ComponentWordsSchema)),
         required=True,
         metadata={"description": "pool → [{id, words}]: the card or tile's id and what is printed on it"},
     )
@@ -1239,15 +1371,17 @@ class LayoutFormSchema(Schema):
         ),
     )
     colours = fields.List(
-        fields.Nested(lambda: ComponentWordsSchema()),
+        fields.Nested(ComponentWordsSchema),
         required=True,
         metadata={"description": "the die-tile colours, in words"},
     )
     first_game = fields.Nested(
-        lambda: LayoutSectionsSchema(),
+        LayoutSectionsSchema,
         required=True,
         allow_none=True,
-        metadata={"description": "the rulebook's first-game layout (null when the first-game option lays it)"},
+        metadata={
+            "description": "the rulebook's first-game layout (null when the first-game option lays it)"
+        },
     )
     notes = fields.List(
         fields.String(),
@@ -1368,9 +1502,13 @@ class TargetSchema(Schema):
 
     kind = fields.String(
         required=True,
-        metadata={"description": "room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo..."},
+        metadata={
+            "description": "room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo..."
+        },
     )
-    id = fields.String(required=True, metadata={"description": "the part's id ('' for the one-of-a-kind ones)"})
+    id = fields.String(
+        required=True, metadata={"description": "the part's id ('' for the one-of-a-kind ones)"}
+    )
 
 
 class AnnotationSchema(Schema):

@@ -1,13 +1,15 @@
 """The spectators' stream (docs/api/stream.md): server-sent events of each new event of a game.
 
-Each open stream holds a thread, so a process holds at most ``STREAM_MAX_OPEN`` at once and a stream watches its
-socket to give its thread back as soon as the spectator leaves.
+Each open stream holds a greenlet of a ``heronlog serve`` worker (a thread on a threaded server) and, on SQLite, a
+read every half second, so a process holds at most ``STREAM_MAX_OPEN`` at once, and a stream watches its socket to
+give its place back as soon as the spectator leaves.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import select
 import socket
 import threading
 import time
@@ -42,10 +44,9 @@ BEARER: list[dict[str, list[str]]] = [{"bearerAuth": []}]
 
 
 class StreamSlots:
-    """How many event streams this process may hold open at once (``STREAM_MAX_OPEN``; 0: no cap). Each open
-    stream holds one of the process's threads for up to ``STREAM_MAX_SECONDS``: without a cap, anyone could
-    open a stream per thread (a public game needs no token) and every other request, moves included, would
-    wait for a thread. ``heronlog serve`` leaves two threads of each worker to the rest of the API."""
+    """How many event streams this process may hold open at once (``STREAM_MAX_OPEN``; 0: no cap): a public
+    game's stream needs no token, and each open one costs the process for up to ``STREAM_MAX_SECONDS``
+    (``heronlog serve``: 100 a worker)."""
 
     def __init__(self, limit: int) -> None:
         self.limit = max(0, limit)
@@ -236,9 +237,8 @@ def _event_stream(
 
 
 DEPARTURE_CHECK_SECONDS = 1.0
-"""How often a stream waiting on the watch looks whether its client has gone. Each open stream holds one of
-the server's threads: a closed tab must give its thread back within about this long, not at the next
-heartbeat (the first write that fails), or a few closed tabs would hold every thread for 15 s."""
+"""How often a stream waiting on the watch looks whether its client has gone: a closed tab gives its place back
+within about this long, not at the next heartbeat (the first write that fails)."""
 
 
 def _wait_for_change(
@@ -265,9 +265,14 @@ def _departure_check(environ: Mapping[str, Any]) -> Callable[[], bool]:
         return lambda: False
 
     def departed() -> bool:
+        # Asked with poll() first: a cooperative (gevent) socket's recv waits for data even when told not to.
         try:
-            return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-        except (BlockingIOError, InterruptedError):  # still connected, nothing sent
+            poller = select.poll()
+            poller.register(sock, select.POLLIN)
+            if not poller.poll(0):
+                return False  # still connected, nothing sent
+            return sock.recv(1, socket.MSG_PEEK) == b""
+        except (BlockingIOError, InterruptedError):
             return False
         except ValueError:  # a TLS socket takes no flags: it cannot tell; the heartbeat's write will
             return False

@@ -150,6 +150,10 @@ WRITE_KINDS = {
     "annotations.OneAnnotation PATCH": "editing an annotation",
     "annotations.OneAnnotation DELETE": "deleting an annotation",
     "score-sheets.ScoreSheets POST": "a score sheet",
+    "players.GamePlayers POST": "linking a seat to a player",
+    "players.Merge POST": "merging players",
+    "players.Split POST": "splitting a player",
+    "players.BgStats POST": "a BG Stats file's players",
     "analysis.GameAnalysis POST": "asking for a game's analysis",
     "analysis.Analyse POST": "an analysis of a position",
 }

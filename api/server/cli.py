@@ -14,13 +14,14 @@ import os
 import socket
 import sqlite3
 import sys
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from api.server import pinning
+from api.server import pinning, runtime
 from api.server.collector import tune_worker_gc
 from api.server.environment import (
     CHOICES,
@@ -77,7 +78,8 @@ class ServeSettings:
     host: str
     port: int
     workers: int
-    threads: int
+    connections: int
+    trusted_proxies: int
     reuse_port: bool
     pin_workers: str
     body_limit: int
@@ -101,7 +103,8 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
     for option, variable in (
         ("port", "HERONLOG_PORT"),
         ("workers", "HERONLOG_WORKERS"),
-        ("threads", "HERONLOG_THREADS"),
+        ("connections", "HERONLOG_CONNECTIONS"),
+        ("trusted-proxies", "HERONLOG_TRUSTED_PROXIES"),
     ):
         text, label = _given(args, option, variable, environ)
         numbers[option] = whole_number(label, text, *RANGES[variable])
@@ -123,8 +126,12 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
         host=host.strip(),
         port=numbers["port"],
         workers=numbers["workers"],
-        threads=numbers["threads"],
-        reuse_port=words["reuse-port"] == "yes",
+        connections=numbers["connections"],
+        trusted_proxies=numbers["trusted-proxies"],
+        # SO_REUSEPORT by default with several workers: the kernel's hash spreads keep-alive connections over
+        # them (50 at once split 19/31 at worst in the load bench), where a shared socket gave a burst of them to
+        # whichever worker woke first (47/3); one worker keeps the master's socket, which outlives its restarts.
+        reuse_port=words["reuse-port"] == "yes" or (words["reuse-port"] == "auto" and numbers["workers"] > 1),
         pin_workers=words["pin-workers"],
         body_limit=int(body_limit),
     )
@@ -165,70 +172,52 @@ def _serve(args: argparse.Namespace) -> int:
     except (SettingError, ConfigError, ValueError) as error:
         fail(str(error))
         return 2
+    # Stock gunicorn with its gevent workers (api.server.runtime): cooperative before the app's modules load.
+    runtime.patch_for_gevent()
+    raised = runtime.raise_open_files(settings.connections)
+    if raised is not None:
+        say(f"open files: the soft limit raised from {raised[0]:,} to its hard limit, {raised[1]:,}")
+    if runtime.open_files_limit() < settings.connections + runtime.SPARE_FILES:
+        say(
+            f"open files: at most {runtime.open_files_limit():,} (the hard limit): fewer than "
+            f"{settings.connections:,} connections per worker will be taken (raise it with ulimit -Hn or the "
+            "container's nofile limit)",
+            level="warning",
+        )
     say(f"events kept in {store.describe()}")
     say(f"serving on http://{settings.host}:{settings.port}")
 
-    from gunicorn.app.base import BaseApplication
-
     from api.app import create_app
-    from api.server import observability, orphans, unread
-    from api.server.gather import GatheringThreadWorker
+    from api.server import observability, orphans, slow_clients
 
-    class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no type hints
-        """Gunicorn embedded: the app is built in each worker (after fork), never in the master."""
-
-        def __init__(self, factory: Callable[[], Any], options: dict[str, Any]) -> None:
-            self.factory = factory
-            self.options = options
-            super().__init__()
-
-        def load_config(self) -> None:
-            for key, value in self.options.items():
-                self.cfg.set(key, value)
-
-        def load(self) -> Any:
-            # gunicorn closes a connection whose refused body it would have to read on: say so (api.server.unread)
-            return unread.closing_when_unread(self.factory())
-
-    # Each worker's loop reads a request whole before a thread serves it (api.server.gather).
-    GatheringThreadWorker.body_limit = settings.body_limit
-    options = {
-        "bind": f"{settings.host}:{settings.port}",
-        "workers": settings.workers,
-        "threads": settings.threads,
-        "worker_class": GatheringThreadWorker,
-        "timeout": 60,
-        "accesslog": None,
-        # A keep-alive connection stays with the worker that accepted it. By default the workers share one
-        # socket and take turns (api.server.balance): a worker holding more than one connection above the least
-        # loaded stops accepting.
-        # With SO_REUSEPORT each worker has a socket of its own and the kernel's hash spreads the connections
-        # (19/31 of 50 was common); with one shared socket and no turns, the first worker to wake took nearly
-        # every client of a burst.
-        "reuse_port": settings.reuse_port,
-        "post_worker_init": tune_worker_gc,
-    }
-    from gunicorn.config import Config
-
-    if "control_socket_disable" in Config().settings:
-        # gunicorn 25.1+ opens a control socket in $HOME by default: two servers on one machine would share
-        # it, and a read-only container has no $HOME to write to.
-        options["control_socket_disable"] = True
+    options = runtime.options(
+        bind=f"{settings.host}:{settings.port}",
+        workers=settings.workers,
+        connections=settings.connections,
+        reuse_port=settings.reuse_port,
+        post_worker_init=tune_worker_gc,
+    )
     # JSON logs and the metrics folder shared by the workers (api.server.observability).
     with observability.serving(os.environ) as extra:
         # Snapshots are stored in the background: a write whose game is due one answers without waiting.
         app_config: dict[str, Any] = {"STORE": store, "SNAPSHOTS_IN_BACKGROUND": True}
         if "HERONLOG_STREAM_MAX_OPEN" not in os.environ:
-            # Event streams may hold all but two of a worker's threads: moves and reads always find one.
-            app_config["STREAM_MAX_OPEN"] = max(1, settings.threads - 2)
+            app_config["STREAM_MAX_OPEN"] = runtime.STREAMS_PER_WORKER
         served = {**options, **extra}
         orphans.install(served)  # a worker ends with its master, however the master ended
-        if not settings.reuse_port:
-            from api.server import balance
-
-            balance.install(served)  # the balanced worker class, its hooks chained after the metrics' own
         pinning.install(served, settings.pin_workers)  # each worker on a CPU of its own, when they fill them
-        Server(lambda: create_app(app_config), served).run()
+
+        def factory() -> Any:
+            app: Any = create_app(app_config)
+            if settings.trusted_proxies:
+                # The client's address as the proxies in front say it (werkzeug's ProxyFix, X-Forwarded-For).
+                from werkzeug.middleware.proxy_fix import ProxyFix
+
+                app = ProxyFix(app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
+            # bodies read whole in time, answers taken in time (api.server.slow_clients)
+            return slow_clients.whole_bodies(app, settings.body_limit)
+
+        runtime.run(factory, served)
     return 0
 
 
@@ -562,6 +551,28 @@ def _verify(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _players(args: argparse.Namespace) -> int:
+    """Rebuild the players' projection from the log (the one in use answers meanwhile)."""
+    from replay.players.rebuild import reader
+
+    store = _store(args)
+    log = open_log(store, CACHE_MB="0")  # each game is read once: nothing to keep warm
+    started = time.monotonic()
+
+    def progress(done: int) -> None:
+        if done % 1000 == 0:
+            say(f"{done:,} games read", games=done)
+
+    try:
+        games = log.players.rebuild(progress, reader(store, args.jobs) if args.jobs > 1 else None)
+    finally:
+        log.close()
+    print(
+        f"rebuilt the players of {store.describe()} from {_count(games, 'game')} in {time.monotonic() - started:.1f} s"
+    )
+    return 0
+
+
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
@@ -711,15 +722,20 @@ def build_parser() -> argparse.ArgumentParser:
         "limits are per process)",
     )
     serve.add_argument(
-        "--threads",
-        help="threads per worker, 1 or more (default: HERONLOG_THREADS, else 8); each open event stream holds one",
+        "--connections",
+        help="connections each worker holds at once (default: HERONLOG_CONNECTIONS, else 4096); more wait to be "
+        "accepted",
+    )
+    serve.add_argument(
+        "--trusted-proxies",
+        help="proxies in front whose X-Forwarded-For names the client (default: HERONLOG_TRUSTED_PROXIES, else 0: "
+        "the connection's own address); the rate limits count by that address",
     )
     serve.add_argument(
         "--reuse-port",
         choices=CHOICES["HERONLOG_REUSE_PORT"],
-        help="no (default): the workers share one socket and take turns accepting connections, so that each "
-        "holds about as many; yes: each worker listens on its own socket (SO_REUSEPORT) and the kernel spreads "
-        "the connections by a hash",
+        help="auto (default): yes with several workers; yes: each worker listens on its own socket (SO_REUSEPORT) and "
+        "the kernel spreads the connections by a hash; no: the workers share one socket",
     )
     serve.add_argument(
         "--pin-workers",
@@ -823,6 +839,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _store_options(verify)
     verify.set_defaults(handler=_verify)
+
+    players = commands.add_parser(
+        "players",
+        help="rebuild the players (records, ratings, head to head) from the log",
+        description="Rebuild the players' projection from every game of the store and its seats' links, beside "
+        "the one in use (which answers meanwhile), then put it in use.",
+    )
+    players.add_argument("action", choices=["rebuild"], help="what to do: rebuild")
+    players.add_argument(
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes that read the games (default: one per core; 1 reads them one after another)",
+    )
+    _store_options(players)
+    players.set_defaults(handler=_players)
 
     backup = commands.add_parser(
         "backup",

@@ -26,7 +26,7 @@ DEFAULTS: Mapping[str, int | float] = {
     "STREAM_MAX_SECONDS": 300.0,  # the longest an event stream stays open (the browser then reconnects)
     "STREAM_HEARTBEAT_SECONDS": 15.0,
     "STREAM_POLL_SECONDS": 0.5,
-    "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: threads - 2)
+    "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: 100)
     "ANALYSIS_PLAYOUTS": 200,  # playouts per decision of a game's analysis, unless the request asks otherwise
     "ANALYSE_MAX_PLAYOUTS": 2000,  # the most playouts POST /api/analyse runs
     "ANALYSE_MAX_SECONDS": 10.0,  # the longest POST /api/analyse evaluates
@@ -43,12 +43,22 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
     ),
     Variable("HERONLOG_PORT", "8000", "port `heronlog serve` listens on"),
     Variable("HERONLOG_WORKERS", "1", "gunicorn worker processes (keep 1 on SQLite)"),
-    Variable("HERONLOG_THREADS", "8", "threads per worker; each open event stream holds one"),
+    Variable(
+        "HERONLOG_CONNECTIONS",
+        "4096",
+        "connections each worker holds at once (gunicorn's `worker_connections`); more wait to be accepted",
+    ),
+    Variable(
+        "HERONLOG_TRUSTED_PROXIES",
+        "0",
+        "proxies in front of `heronlog serve` whose `X-Forwarded-For` names the client (the compose files: 1); "
+        "0: the connection's own address",
+    ),
     Variable(
         "HERONLOG_REUSE_PORT",
-        "no",
-        "`no`: the workers share one socket and take turns, each holding about as many connections; `yes`: each "
-        "worker listens on its own socket (`SO_REUSEPORT`) and the kernel spreads connections by a hash",
+        "auto",
+        "`auto`: `yes` with several workers; `yes`: each worker listens on its own socket (`SO_REUSEPORT`) and the "
+        "kernel spreads connections by a hash; `no`: the workers share one socket",
     ),
     Variable(
         "HERONLOG_PIN_WORKERS",
@@ -106,8 +116,8 @@ SETTING_MEANINGS: Mapping[str, str] = {
         "how often an event stream looks for new events on SQLite or in memory (on Redis a new event wakes it)"
     ),
     "STREAM_MAX_OPEN": (
-        "event streams one process holds open at once (0: no cap; unset, `heronlog serve` takes its threads "
-        "less two, at least 1); one more is `503 too_many_streams` with `Retry-After: 5`"
+        "event streams one process holds open at once (0: no cap; unset, `heronlog serve` takes 100 per "
+        "worker); one more is `503 too_many_streams` with `Retry-After: 5`"
     ),
     "ANALYSIS_PLAYOUTS": "playouts per decision of a game's analysis, unless the request asks for another number",
     "ANALYSE_MAX_PLAYOUTS": "the most playouts `POST /api/analyse` runs (a request asking more gets this many)",
@@ -147,7 +157,7 @@ LOWEST: Mapping[str, int | float] = {
 """The smallest value each of :data:`DEFAULTS` takes (a test checks that none is missing)."""
 
 CHOICES: Mapping[str, tuple[str, ...]] = {
-    "HERONLOG_REUSE_PORT": ("yes", "no"),
+    "HERONLOG_REUSE_PORT": ("auto", "yes", "no"),
     "HERONLOG_PIN_WORKERS": ("auto", "yes", "no"),
     "HERONLOG_LOG_FORMAT": ("json", "text"),
     "HERONLOG_LOG_LEVEL": ("debug", "info", "warning", "error"),
@@ -157,7 +167,8 @@ CHOICES: Mapping[str, tuple[str, ...]] = {
 RANGES: Mapping[str, tuple[int, int]] = {
     "HERONLOG_PORT": (1, 65535),
     "HERONLOG_WORKERS": (1, 256),
-    "HERONLOG_THREADS": (1, 1000),
+    "HERONLOG_CONNECTIONS": (16, 1_000_000),
+    "HERONLOG_TRUSTED_PROXIES": (0, 10),
 }
 """The server variables that take a whole number, and its bounds."""
 

@@ -220,10 +220,17 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
         "version": 1,
         "disable_existing_loggers": False,
         "formatters": {"heronlog": formatter},
+        # an answer its client did not take in time is one line of information, not gunicorn's error and traceback
+        "filters": {"untaken": {"()": "api.server.slow_clients.UntakenAnswers"}},
         "handlers": {"console": console},
         "root": {"level": level, "handlers": ["console"]},
         "loggers": {
-            "gunicorn.error": {"level": level, "handlers": ["console"], "propagate": False},
+            "gunicorn.error": {
+                "level": level,
+                "handlers": ["console"],
+                "propagate": False,
+                "filters": ["untaken"],
+            },
             "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False},
         },
     }
@@ -242,7 +249,8 @@ def gunicorn_logger_class(config: Mapping[str, Any]) -> type:
             super().setup(cfg)
             logging.config.dictConfig(dict(config))
 
-        def _compute_access_log_enabled(self) -> bool:  # gunicorn 25+: read before each request
+        @property
+        def access_log_enabled(self) -> bool:  # gunicorn 25+: asked before building a request's log data
             return False
 
         def access(self, *_args: Any, **_kwargs: Any) -> None:

@@ -1,7 +1,7 @@
 """Each of ``heronlog serve``'s workers kept on a CPU of its own, when the workers fill the machine.
 
-A worker's threads share one interpreter lock; kept on one CPU they hand it over in place, which about halves the
-median answer under load (``--pin-workers``).
+A worker is one process; kept on a CPU of its own, its caches stay warm and the workers never queue on one CPU
+(``--pin-workers``).
 """
 
 from __future__ import annotations

@@ -116,6 +116,14 @@ class Move:
         """The typed move of a JSON form known to be well formed (a recorded move): compiled by `kind`."""
         raise NotImplementedError
 
+    def reseated(self, seats: Mapping[int, int]) -> Move:
+        """The same move by the seat that really made it: ``seats`` says who really played what was recorded for
+        each seat it names (a correction swapping two seats' moves, docs/api/amend.md)."""
+        if self.seat is None or self.seat not in seats:
+            return self
+        changed: Move = dataclasses.replace(self, seat=seats[self.seat])  # type: ignore[type-var]
+        return changed
+
     def converting(self, conversions: tuple[str, ...]) -> Move:
         """The same move with these seal conversions made just before it (a player's move only)."""
         changed: Move = dataclasses.replace(self, convert=conversions)  # type: ignore[type-var]
@@ -353,6 +361,14 @@ def parse(move: Any) -> Move:
     if cls is None:
         raise InvalidMove(f"unknown move kind {name!r}", details={"kinds": sorted(KINDS)})
     return cls.from_json(move)
+
+
+def reseated(move: Mapping[str, Any], seats: Mapping[int, int]) -> dict[str, Any]:
+    """A move's JSON form as made by the seat that really made it (`Move.reseated`): ``move`` itself when that
+    changes nothing."""
+    typed = parse(move)
+    changed = typed.reseated(seats)
+    return dict(move) if changed == typed else changed.as_json()
 
 
 def capital(text: str) -> str:

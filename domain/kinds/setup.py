@@ -4,10 +4,12 @@ tiles drawn for the castle (R-S05) and the Well (R-S05), the stack of influence 
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from domain.card_words import card_of, card_words, icon_list
-from domain.kinds.base import ChanceMove, PlayerMove, Table, capital, kind
+from domain.kinds.base import ChanceMove, Move, PlayerMove, Table, capital, kind
 from domain.names import icons_text, pool_text, target_text
 from domain.prompts import DealCard
 
@@ -107,6 +109,11 @@ class StackOrderMove(ChanceMove):
     "order": [2, 0, 1]}``."""
 
     order: tuple[int, ...]
+
+    def reseated(self, seats: Mapping[int, int]) -> Move:
+        """The turn order with each seat replaced by the seat that really played its moves."""
+        changed: Move = dataclasses.replace(self, order=tuple(seats.get(seat, seat) for seat in self.order))
+        return changed
 
     def said(self, table: Table) -> str:
         players = table.state.players

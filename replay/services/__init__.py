@@ -10,7 +10,8 @@ Each service reads a game (:mod:`replay.services.repository`), asks :mod:`replay
 * :mod:`~replay.services.creation`: new games, created or forked, each with its owner;
 * :mod:`~replay.services.exchange`: exports and imports;
 * :mod:`~replay.services.queries`: states, timeline, layout, changes and the list of games;
-* :mod:`~replay.services.rules_versions`: a game checked, or moved, under other rules.
+* :mod:`~replay.services.rules_versions`: a game checked, or moved, under other rules;
+* :mod:`~replay.services.players`: players across games, and who sat in each seat.
 
 :class:`replay.application.GameLog` builds them over one repository and does nothing else.
 """

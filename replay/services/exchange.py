@@ -8,7 +8,7 @@ refused exactly as a game that is not here, so an import reveals nothing of a pr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -29,10 +29,18 @@ from replay.services.repository import GameRepository
 class Exchange:
     """Export and import games (see the module docstring)."""
 
-    def __init__(self, games: GameRepository, creation: Creation, annotating: Annotating) -> None:
+    def __init__(
+        self,
+        games: GameRepository,
+        creation: Creation,
+        annotating: Annotating,
+        people: Callable[[Game], list[tuple[str, str | None]]] | None = None,
+    ) -> None:
         self.games = games
         self.creation = creation
         self.annotating = annotating
+        self.people = people
+        """Each seat's player and BG Stats reference (:meth:`replay.services.players.Players.people`)."""
 
     # --- exports -------------------------------------------------------------------------------------------
 
@@ -64,12 +72,14 @@ class Exchange:
     ) -> dict[str, Any]:
         """The game as a BG Stats play file, whose owner is the player of seat ``me`` (if given), played at
         ``location`` (if given) (:func:`replay.plays.bgstats_file`)."""
-        return plays.bgstats_file(self._game(game_id, known), me=me, location=location)
+        game = self._game(game_id, known)
+        return plays.bgstats_file(game, self.people(game) if self.people else None, me=me, location=location)
 
     def export_bgstats_link(self, game_id: UUID, known: Game | None = None) -> dict[str, Any]:
         """BG Stats' create-play link of a finished game and the play it carries; ``GameUnfinished`` for a
         game that is not finished (:func:`replay.plays.bgstats_link`)."""
-        return plays.bgstats_link(self._game(game_id, known))
+        game = self._game(game_id, known)
+        return plays.bgstats_link(game, self.people(game) if self.people else None)
 
     def export_bgg(self, game_id: UUID, known: Game | None = None) -> str:
         """The game as a BoardGameGeek play record, XML (:func:`replay.plays.bgg_play_xml`)."""

@@ -21,6 +21,7 @@ from replay.errors import InvalidSetup, UnknownVersion
 from replay.game import Game
 from replay.index import GameSummary, Key, Page
 from replay.services.repository import GameRepository
+from replay.stores import created_game_ids
 
 
 class Queries:
@@ -158,7 +159,7 @@ class Queries:
         """Every game of every store, found in the stores' logs (not in the list of games: a damaged entry of
         the list hides no game from a backup or a check)."""
         for store in self.games.stores:
-            yield from store.created_game_ids()
+            yield from created_game_ids(store)
 
 
 def _fresh_table(setup: Mapping[str, Any]) -> domain.GameState:

@@ -9,7 +9,7 @@ game's store, and the list of games (:mod:`replay.index`) spans them.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -78,6 +78,9 @@ class GameRepository:
         self.index = GameIndex(self.stores.all, self.get, self.stores.of)
         background = env.get("SNAPSHOTS_IN_BACKGROUND", "n").lower() in ("y", "yes", "true", "1")
         self.snapshots = Snapshots(self._write_snapshot, background=background)
+        self.followers: list[Callable[[Game | None, Game], None]] = []
+        """Read models kept after every write as the list is (the players), each given the game before (None:
+        a new game) and after; each logs its own failures."""
         self._creating = threading.Lock()
 
     def close(self) -> None:
@@ -268,6 +271,8 @@ class GameRepository:
         store.cache_fold(after.id, after)
         self.snapshots.after_write(game, after)
         self.index.after_write(game, after)
+        for follower in self.followers:
+            follower(game, after)
         return Played(after, tuple(event.originator_version for event in events))
 
     def save_new_game(
@@ -299,6 +304,8 @@ class GameRepository:
                 store.cache_fold(game.id, game)  # read back at once (its creator's answer): not folded again
                 self.snapshots.after_write(None, game)
                 self.index.after_write(None, game)
+                for follower in self.followers:
+                    follower(None, game)
                 return game
         raise StaleVersion(entry.originator_version, store.last_version(entry.originator_id))
 

@@ -55,7 +55,7 @@ def serve(
     port = free_port()
     log = tmp_path / f"serve-{port}.log"
     argv = (
-        [sys.executable, "-m", "api.server.cli", "serve", "--port", "{port}", *args]
+        [sys.executable, "-m", "api.server", "serve", "--port", "{port}", *args]
         if command is None
         else command
     )

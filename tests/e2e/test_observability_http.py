@@ -47,7 +47,7 @@ def test_request_ids_logs_and_metrics_across_two_workers(redis_url: str, tmp_pat
         "HERONLOG_STORE": "redis",
         "REDIS_KEY_PREFIX": f"obs-{uuid.uuid4().hex[:8]}",
     }
-    with contextlib.contextmanager(serve)(tmp_path, env, "--workers", "2", "--threads", "2") as served:
+    with contextlib.contextmanager(serve)(tmp_path, env, "--workers", "2") as served:
         api = ApiClient(http_transport(served.url))
         ids = [f"probe-{index}" for index in range(REQUESTS)]
         before = healthz_count(api)  # the start-up probes of the fixture

@@ -27,7 +27,7 @@ took up to its 30 s graceful timeout; with the kernel's help they go at once).""
 
 def start(tmp_path: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "HERONLOG_DATA": str(tmp_path / "data"), "REDIS_URL": "", "HERONLOG_STORE": ""}
-    command = [sys.executable, "-m", "api.server.cli", "serve", "--port", str(port), "--workers", "2"]
+    command = [sys.executable, "-m", "api.server", "serve", "--port", str(port), "--workers", "2"]
     with (tmp_path / f"serve-{time.monotonic_ns()}.log").open("wb") as log:
         return subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
 

@@ -2,13 +2,16 @@
 
 The Dockerfile runs the `heronlog` console script as a non-root user with a health check on the app's real
 `/healthz`; both compose files parse, and every service's command, ports, environment and health check agree
-with what the code reads (api.server.environment), the port `heronlog serve` listens on, and docker/redis.conf.
+with what the code reads (api.server.environment), the port `heronlog serve` listens on, docker/redis.conf and
+docker/nginx.conf (the proxy in front: its limits the API's, its own refusals problem documents of the API's
+error codes). The nginx config runs for real in tests/hostile/test_slow_clients.py.
 """
 
 from __future__ import annotations
 
 import http.server
 import importlib.util
+import json
 import re
 import threading
 import tomllib
@@ -20,8 +23,10 @@ from urllib.parse import urlsplit
 import pytest
 
 from api.app import create_app
+from api.resources.errors import STATUS, title_of
 from api.server.cli import build_parser, serve_settings
-from api.server.environment import variables
+from api.server.environment import DEFAULTS, variables
+from api.server.runtime import KEEPALIVE_SECONDS
 from replay.config import StoreConfig
 from tests.docker_files import (
     DOCKER,
@@ -77,7 +82,7 @@ def healthcheck_destination() -> str:
 
 def serve_args(environ: Mapping[str, str], argv: list[str]) -> Any:
     """What `heronlog <argv>` would run with, in this environment: its command, and the settings `serve` would
-    start with (host, port, workers, threads...)."""
+    start with (host, port, workers, connections...)."""
     args = build_parser().parse_args(argv)
     return SimpleNamespace(command=args.command, **vars(serve_settings(args, environ)))
 
@@ -124,7 +129,8 @@ def test_the_entry_point_is_the_heronlog_console_script_and_its_command_a_real_s
     [command] = [instruction.words() for instruction in final if instruction.keyword == "CMD"]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert entrypoint == ["heronlog"]
-    assert project["scripts"]["heronlog"] == "api.server.cli:main"
+    # the launcher makes `serve` cooperative (gevent) before the app loads, then hands over to api.server.cli
+    assert project["scripts"]["heronlog"] == "api.server.launch:main"
     installed = " ".join(instruction.arguments for instruction in final if instruction.keyword == "RUN")
     assert re.search(rf"pip install\b.*\b{project['name']}\b", installed)
     env = env_of(final)
@@ -271,13 +277,44 @@ def check_api_service(document: Mapping[str, Any], name: str) -> StoreConfig:
         assert host in redis_services(document) and int(port) == REDIS_PORT
     args = serve_args({**env_of(final_stage()), **environment}, ["serve"])
     assert args.host == "0.0.0.0"
+    # Only the proxy is published: nginx is the API's one client, and its X-Forwarded-For names the real one.
+    assert "ports" not in service, "the API is reached through the proxy only"
+    assert args.trusted_proxies == 1
+    assert f"server api:{args.port};" in nginx_conf()
+    assert service["healthcheck"]["test"] == ["CMD", "python", healthcheck_destination()]
+    assert args.workers >= 1 and args.connections >= 2100
+    return store
+
+
+def nginx_conf() -> str:
+    return (DOCKER / "nginx.conf").read_text()
+
+
+def nginx_setting(name: str) -> str:
+    """The value of an nginx directive that appears once in docker/nginx.conf."""
+    [value] = re.findall(rf"^\s*{name}\s+([^;]+);", nginx_conf(), re.MULTILINE)
+    return value.strip()
+
+
+def check_proxy_service(document: Mapping[str, Any], apis: list[str]) -> None:
+    """The proxy: nginx on a pinned image with docker/nginx.conf mounted read-only, published on this machine
+    only on the port the config listens on, waiting for the APIs to be healthy, a user that is not root on a
+    read-only file system whose only writable folder is the /tmp the config writes to."""
+    service = document["services"]["proxy"]
+    assert str(service["image"]).startswith("nginx:")
+    assert "./nginx.conf:/etc/nginx/nginx.conf:ro" in service["volumes"]
     published = [str(port).rsplit(":", 2) for port in service["ports"]]
-    assert [container for *_, container in published] == [str(args.port)]
+    assert [container for *_, container in published] == [nginx_setting("listen")]
     # published on this machine only, unless the operator names another address
     assert [address for address, *_ in published] == ["${HERONLOG_PUBLISH_ADDRESS:-127.0.0.1}"]
-    assert service["healthcheck"]["test"] == ["CMD", "python", healthcheck_destination()]
-    assert args.workers >= 1 and args.threads >= 1
-    return store
+    assert {name: dep["condition"] for name, dep in service["depends_on"].items()} == dict.fromkeys(
+        apis, "service_healthy"
+    )
+    assert str(service["user"]).split(":")[0] not in ("0", "root")
+    assert service["read_only"] is True and service["tmpfs"] == ["/tmp"]
+    assert service["cap_drop"] == ["ALL"]
+    written = re.findall(r"^\s*(?:pid|\w+_temp_path)\s+(\S+);", nginx_conf(), re.MULTILINE)
+    assert len(written) == 6 and all(path.startswith("/tmp/") for path in written), written
 
 
 def test_compose_runs_durable_redis_and_the_api_that_waits_for_it() -> None:
@@ -285,6 +322,7 @@ def test_compose_runs_durable_redis_and_the_api_that_waits_for_it() -> None:
     assert set(redis_services(document)) == {"redis"}
     check_redis_service(document, "redis")
     store = check_api_service(document, "api")
+    check_proxy_service(document, ["api"])
     assert store.shards == 1
     assert document["services"]["api"]["depends_on"]["redis"]["condition"] == "service_healthy"
     assert "ports" not in document["services"]["redis"], "Redis stays private to the compose network"
@@ -325,8 +363,10 @@ def test_compose_cluster_runs_three_masters_with_replicas_an_init_job_and_two_sh
         if "build" in service and not is_worker(service)
     ]
     assert len(apis) >= 2
-    host_ports = set()
+    check_proxy_service(document, apis)
     for name in apis:
+        # each answers to "api", the proxy's upstream: nginx spreads the requests over all of them
+        assert document["services"][name]["networks"]["default"]["aliases"] == ["api"]
         store = check_api_service(document, name)
         assert store.shards > 1, "games are spread over several shards"
         assert document["services"][name]["environment"]["REDIS_CLUSTER"] == "yes"
@@ -335,8 +375,38 @@ def test_compose_cluster_runs_three_masters_with_replicas_an_init_job_and_two_sh
         assert document["services"][name]["depends_on"]["cluster-init"]["condition"] == (
             "service_completed_successfully"
         )
-        host_ports.add(str(document["services"][name]["ports"][0]).rsplit(":", 2)[1])
-    assert len(host_ports) == len(apis)
+
+
+def test_the_proxy_takes_what_the_api_takes_and_refuses_the_rest_in_the_api_error_shape() -> None:
+    # A body over the API's limit is refused by nginx before any of it is read.
+    assert nginx_setting("client_max_body_size") == f"{DEFAULTS['MAX_CONTENT_LENGTH'] // (1024 * 1024)}m"
+    # nginx lets go of a kept-alive connection to the API before gunicorn closes it (no request sent down a
+    # connection being closed)
+    upstream = re.search(r"upstream heronlog \{(.*?)\}", nginx_conf(), re.DOTALL)
+    assert upstream is not None
+    [kept] = re.findall(r"keepalive_timeout\s+(\d+)s;", upstream.group(1))
+    assert int(kept) < KEEPALIVE_SECONDS
+    # The client's address replaces any X-Forwarded-For it sent (a client cannot choose its rate-limit address).
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in nginx_conf()
+    # Answers are buffered (a slow reader costs nginx a file, not the API a connection); event streams are not,
+    # as they say themselves (X-Accel-Buffering: no).
+    assert nginx_setting("proxy_buffering") == "on" and nginx_setting("proxy_request_buffering") == "on"
+    # Every answer nginx makes itself is a problem document of an error code the API knows, with its status and
+    # its title, and every refusal it names has one.
+    answers = re.findall(r"return (\d{3}) '(\{.*?\})';", nginx_conf())
+    assert len(answers) >= 3
+    for status, text in answers:
+        problem = json.loads(text)
+        code = problem["error_code"]
+        assert STATUS[code] == problem["status"] == int(status), problem
+        assert problem["type"] == f"/api/problems/{code}" and problem["title"] == title_of(code), problem
+        assert set(problem) == {"type", "title", "status", "detail", "error_code", "rule", "details"}
+    named = set(re.findall(r"error_page [^@;]*@(\w+);", nginx_conf()))
+    assert (
+        named
+        == set(re.findall(r"location @(\w+) \{", nginx_conf()))
+        == {json.loads(text)["error_code"] for _, text in answers}
+    )
 
 
 @pytest.mark.parametrize("file", ["compose.yaml", "compose.cluster.yaml"])
@@ -384,7 +454,8 @@ def test_base_images_name_a_minor_version_on_a_debian_release_and_can_be_pinned_
         for service in compose(name)["services"].values():
             if "image" in service:
                 assert re.fullmatch(
-                    r"redis:\d+\.\d+(\.\d+)?-(bookworm|trixie)(@sha256:[0-9a-f]{64})?", service["image"]
+                    r"(redis|nginx):\d+\.\d+(\.\d+)?-(bookworm|trixie)(@sha256:[0-9a-f]{64})?",
+                    service["image"],
                 )
 
 

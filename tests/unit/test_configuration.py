@@ -68,8 +68,8 @@ def test_the_warm_cache_budget_is_megabytes_and_a_wrong_one_is_refused() -> None
 @pytest.mark.parametrize(
     "case",
     [
-        # The workers share one socket and take turns (api.server.balance) unless told to use SO_REUSEPORT.
-        ("reuse_port", "HERONLOG_REUSE_PORT", "no", "yes", "HERONLOG_REUSE_PORT is yes or no"),
+        # One worker keeps the master's socket; several take a socket each (SO_REUSEPORT) unless told otherwise.
+        ("reuse_port", "HERONLOG_REUSE_PORT", "no", "yes", "HERONLOG_REUSE_PORT is auto, yes or no"),
         # Each worker on a CPU of its own when they fill the machine (api.server.pinning), unless told otherwise.
         ("pin_workers", "HERONLOG_PIN_WORKERS", "auto", "no", "HERONLOG_PIN_WORKERS is auto, yes or no"),
     ],

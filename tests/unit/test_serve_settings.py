@@ -18,7 +18,7 @@ SERVER_VARIABLES = (
     "HERONLOG_HOST",
     "HERONLOG_PORT",
     "HERONLOG_WORKERS",
-    "HERONLOG_THREADS",
+    "HERONLOG_CONNECTIONS",
     "HERONLOG_REUSE_PORT",
     "HERONLOG_PIN_WORKERS",
     "HERONLOG_LOG_FORMAT",
@@ -53,7 +53,11 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None
         ("HERONLOG_PORT", "abc", "HERONLOG_PORT must be a whole number from 1 to 65535, not 'abc'"),
         ("HERONLOG_PORT", "0", "HERONLOG_PORT must be a whole number from 1 to 65535, not '0'"),
         ("HERONLOG_WORKERS", "0", "HERONLOG_WORKERS must be a whole number from 1 to 256, not '0'"),
-        ("HERONLOG_THREADS", "-3", "HERONLOG_THREADS must be a whole number from 1 to 1000, not '-3'"),
+        (
+            "HERONLOG_CONNECTIONS",
+            "-3",
+            "HERONLOG_CONNECTIONS must be a whole number from 16 to 1000000, not '-3'",
+        ),
         (
             "HERONLOG_RATE_LIMIT_WINDOW",
             "abc",
@@ -87,7 +91,7 @@ def test_a_bad_variable_stops_serve_with_one_line_naming_it(
         (["--port", "99999"], "--port must be a whole number from 1 to 65535, not '99999'"),
         (["--port", "eighty"], "--port must be a whole number from 1 to 65535, not 'eighty'"),
         (["--workers", "0"], "--workers must be a whole number from 1 to 256, not '0'"),
-        (["--threads", "0"], "--threads must be a whole number from 1 to 1000, not '0'"),
+        (["--connections", "0"], "--connections must be a whole number from 16 to 1000000, not '0'"),
         (["--host", " "], "--host must name an address to listen on"),
     ],
 )
@@ -103,7 +107,12 @@ def test_an_option_given_on_the_command_line_wins_over_its_variable(monkeypatch:
     monkeypatch.setenv("HERONLOG_PORT", "abc")  # never read: --port is given
     monkeypatch.setenv("HERONLOG_WORKERS", "3")
     settings = serve_settings(build_parser().parse_args(["serve", "--port", "8123"]), os.environ)
-    assert (settings.port, settings.workers, settings.threads, settings.host) == (8123, 3, 8, "127.0.0.1")
+    assert (settings.port, settings.workers, settings.connections, settings.host) == (
+        8123,
+        3,
+        4096,
+        "127.0.0.1",
+    )
 
 
 def test_a_port_another_server_holds_is_said_before_anything_starts(
@@ -125,7 +134,7 @@ def test_every_api_setting_has_a_lowest_value_and_the_defaults_pass_their_own_ch
 
 def test_a_real_serve_with_a_bad_port_exits_at_once_with_one_line_and_no_traceback(tmp_path: object) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "api.server.cli", "serve"],
+        [sys.executable, "-m", "api.server", "serve"],
         check=False,
         capture_output=True,
         text=True,
@@ -143,3 +152,11 @@ def test_a_word_setting_is_taken_as_written_so_what_reads_it_later_agrees(
     monkeypatch.setenv("HERONLOG_LOG_FORMAT", "JSON")  # the logging configuration compares it exactly
     assert main(["serve"]) == 2
     assert capsys.readouterr().err == "heronlog: HERONLOG_LOG_FORMAT is json or text, not 'JSON'\n"
+
+
+def test_several_workers_take_a_socket_each_by_default_and_one_keeps_the_masters() -> None:
+    def reuse(*argv: str) -> bool:
+        return serve_settings(build_parser().parse_args(["serve", *argv]), os.environ).reuse_port
+
+    assert reuse() is False and reuse("--workers", "2") is True
+    assert reuse("--workers", "2", "--reuse-port", "no") is False and reuse("--reuse-port", "yes") is True

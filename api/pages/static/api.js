@@ -122,6 +122,35 @@ export async function roleOf(gameId, token) {
   }
 }
 
+const PRIVATE = "heronlog:private";
+const PRIVATE_SENT = 50; // the most games one request may name in Game-Tokens
+
+/** The private games this browser holds a token of, newest first (the players' pages count them: a player's
+ * private games count only in answers to a request that holds their tokens). */
+export function privateGames() {
+  const store = storage();
+  try {
+    const kept = JSON.parse((store && store.getItem(PRIVATE)) || "[]");
+    return Array.isArray(kept) ? kept.filter((id) => typeof id === "string" && tokenFor(id)) : [];
+  } catch (error) {
+    return [];
+  }
+}
+
+/** Remember that a game whose token this browser holds is private (the game's pages say so when they load it). */
+export function rememberPrivate(gameId) {
+  const store = storage();
+  if (!store || !tokenFor(gameId)) return;
+  const kept = [gameId, ...privateGames().filter((id) => id !== gameId)].slice(0, 500);
+  store.setItem(PRIVATE, JSON.stringify(kept));
+}
+
+/** The Game-Tokens header's value for some games (those this browser holds a token of, at most 50), or null. */
+export function gameTokens(gameIds) {
+  const pairs = [...new Set(gameIds)].filter((id) => tokenFor(id)).slice(0, PRIVATE_SENT).map((id) => `${id}=${tokenFor(id)}`);
+  return pairs.length ? pairs.join(",") : null;
+}
+
 /** A random key for Idempotency-Key (crypto.randomUUID needs a secure context; phones on a LAN may not be). */
 export function randomKey() {
   const bytes = new Uint8Array(16);
@@ -131,7 +160,7 @@ export function randomKey() {
 
 /**
  * Call the API. Options: body (JSON), token (sent as a Bearer token), version (sent as If-Match),
- * idempotencyKey. Resolves to {status, etag, body}; rejects with ApiError for any answer that is not 2xx.
+ * idempotencyKey, gameTokens (the Game-Tokens header: gameTokens()), ifMatch (If-Match as it is). Resolves to {status, etag, body}; rejects with ApiError for any answer that is not 2xx.
  */
 export async function call(method, path, options = {}) {
   const headers = { Accept: "application/json, application/problem+json" };
@@ -139,6 +168,8 @@ export async function call(method, path, options = {}) {
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   if (options.version !== undefined && options.version !== null) headers["If-Match"] = `"${options.version}"`;
   if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+  if (options.gameTokens) headers["Game-Tokens"] = options.gameTokens;
+  if (options.ifMatch) headers["If-Match"] = options.ifMatch; // an ETag as the server gave it (a player's)
   let response;
   try {
     response = await fetch(path, {
@@ -162,7 +193,7 @@ export async function call(method, path, options = {}) {
   }
   if (!response.ok) throw new ApiError(response.status, body);
   const etag = response.headers.get("ETag");
-  return { status: response.status, etag: etag ? Number(etag.replace(/\D/g, "")) : null, body };
+  return { status: response.status, etag: etag ? Number(etag.replace(/\D/g, "")) : null, etagText: etag, body };
 }
 
 /** The pauses before each new try of a write that got no answer (milliseconds): about seven seconds in all. */

@@ -2,7 +2,8 @@
  *
  * lineChart(players, points, current) draws each player's total after every turn: `points` is a list of
  * {label, round, values: [total per seat]}; `current` marks the replay's position. A table of the same numbers
- * sits beside it for screen readers.
+ * sits beside it for screen readers. The player page draws a rating over games with it too (options), and its
+ * score lines with barChart: a pair of bars per line (the player's mean and the club's).
  *
  * No line is told from another by its colour alone (WCAG 1.4.1): each seat's line has its own dash pattern and
  * its own point marker (circle, square, triangle, diamond), and the legend under the chart names each player
@@ -67,7 +68,12 @@ function lineStyle(player, seat) {
   };
 }
 
-export function lineChart(players, points, current = null) {
+/**
+ * options: `rounds` (false: the points are no turns of a game, and no round is marked), `xLabel` (the words under
+ * the x axis), `what` (what the chart shows, for its summary) and `unit` (after each final value).
+ */
+export function lineChart(players, points, current = null, options = {}) {
+  const { rounds = true, xLabel = "after each turn →", what = "Score timeline", unit = "points" } = options;
   const width = 640;
   const height = 260;
   const left = 40;
@@ -78,16 +84,19 @@ export function lineChart(players, points, current = null) {
   const plotH = height - top - bottom;
   const max = Math.max(10, ...points.flatMap((p) => p.values));
   const niceMax = Math.ceil(max / 10) * 10;
+  const niceMin = Math.min(0, Math.floor(Math.min(0, ...points.flatMap((p) => p.values)) / 10) * 10);
+  const span = niceMax - niceMin;
   const x = (i) => left + (points.length > 1 ? (i * plotW) / (points.length - 1) : plotW / 2);
-  const y = (value) => top + plotH - (value / niceMax) * plotH;
+  const y = (value) => top + plotH - ((value - niceMin) / span) * plotH;
   const nodes = [s("defs", {}, players.map(markerDef))];
-  for (let v = 0; v <= niceMax; v += niceMax / 5) {
+  const step = niceMin === 0 ? niceMax / 5 : Math.ceil(span / 50) * 10; // below zero: a line every 10 or more
+  for (let v = niceMin; v <= niceMax; v += step) {
     nodes.push(s("line", { x1: left, x2: width - right, y1: y(v), y2: y(v), class: "grid" }));
     nodes.push(s("text", { x: left - 6, y: y(v) + 4, class: "t small", "text-anchor": "end" }, String(Math.round(v))));
   }
   let lastRound = null;
   points.forEach((point, i) => {
-    if (point.round !== lastRound) {
+    if (rounds && point.round !== lastRound) {
       nodes.push(s("line", { x1: x(i), x2: x(i), y1: top, y2: top + plotH, class: "round-line" }));
       nodes.push(s("text", { x: x(i) + 3, y: height - 18, class: "t small" }, point.round ? `Round ${point.round}` : "Setup"));
       lastRound = point.round;
@@ -102,13 +111,13 @@ export function lineChart(players, points, current = null) {
       s(
         "path",
         { d: path, ...lineStyle(player, seat), class: `series series-${seat}` },
-        s("title", {}, `${player.name}: ${points.length ? points[points.length - 1].values[seat] : 0} points`),
+        s("title", {}, `${player.name}: ${points.length ? points[points.length - 1].values[seat] : 0} ${unit}`),
       ),
     );
   });
-  nodes.push(s("text", { x: left, y: height - 4, class: "t small" }, "after each turn →"));
+  nodes.push(s("text", { x: left, y: height - 4, class: "t small" }, xLabel));
   const final = points.length ? points[points.length - 1].values : [];
-  const summary = `Score timeline: ${players.map((p, i) => `${p.name} ${final[i] || 0}`).join(", ")} after ${points.length} turns`;
+  const summary = `${what}: ${players.map((p, i) => `${p.name} ${final[i] || 0}`).join(", ")} after ${points.length} ${rounds ? "turns" : "games"}`;
   const legend = h(
     "ul",
     { class: "legend" },
@@ -141,6 +150,82 @@ export function lineChart(players, points, current = null) {
     "figure",
     { class: "line-chart" },
     s("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": summary, class: "chart-svg" }, ...nodes),
+    h("figcaption", {}, legend),
+    table,
+  );
+}
+
+/**
+ * barChart(rows, series): for each row {label, values: [one per series]}, a bar per series side by side
+ * (horizontal, so long labels fit a phone); `series` is [{name, colour}]. Each series has its own fill pattern
+ * as well as its colour (the second is hatched), and the numbers follow every bar and fill a table for screen
+ * readers.
+ */
+export function barChart(rows, series, what = "Score lines") {
+  const width = 360;
+  const left = 118;
+  const right = 34;
+  const barH = 14;
+  const gap = 10;
+  const rowH = series.length * barH + gap;
+  const height = 10 + rows.length * rowH;
+  const max = Math.max(1, ...rows.flatMap((row) => row.values.map((v) => v || 0)));
+  const w = (value) => ((value || 0) / max) * (width - left - right);
+  const nodes = [
+    s(
+      "defs",
+      {},
+      s("pattern", { id: "bar-hatch", width: 6, height: 6, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+        s("rect", { width: 6, height: 6, fill: "#ffffff" }),
+        s("line", { x1: 0, y1: 0, x2: 0, y2: 6, stroke: OTHER, "stroke-width": 3 })),
+    ),
+  ];
+  rows.forEach((row, r) => {
+    const top = 5 + r * rowH;
+    nodes.push(s("text", { x: left - 8, y: top + (series.length * barH) / 2 + 4, class: "t", "text-anchor": "end" }, row.label));
+    series.forEach((one, k) => {
+      const value = row.values[k];
+      const fill = k === 1 ? "url(#bar-hatch)" : LINE[one.colour] || OTHER;
+      nodes.push(
+        s("rect", { x: left, y: top + k * barH, width: Math.max(0.5, w(value)), height: barH - 2, fill, stroke: LINE[one.colour] || OTHER, class: `bar bar-${k}` },
+          s("title", {}, `${row.label}, ${one.name}: ${value === null || value === undefined ? "none" : value}`)),
+      );
+      nodes.push(s("text", { x: left + w(value) + 4, y: top + k * barH + barH - 3, class: "t small" }, value === null || value === undefined ? "—" : String(value)));
+    });
+  });
+  const legend = h(
+    "ul",
+    { class: "legend" },
+    series.map((one, k) =>
+      h(
+        "li",
+        {},
+        s("svg", { class: "legend-sample", viewBox: "0 0 20 12", width: 20, height: 12, "aria-hidden": "true" },
+          s("rect", { x: 1, y: 1, width: 18, height: 10, fill: k === 1 ? "url(#bar-hatch)" : LINE[one.colour] || OTHER, stroke: LINE[one.colour] || OTHER })),
+        one.name,
+      ),
+    ),
+  );
+  const table = h(
+    "details",
+    { class: "chart-table" },
+    h("summary", {}, "The numbers"),
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        {},
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Line"), series.map((one) => h("th", { scope: "col" }, one.name)))),
+        h("tbody", {}, rows.map((row) => h("tr", {}, h("th", { scope: "row" }, row.label), row.values.map((v) => h("td", {}, v === null || v === undefined ? "—" : String(v)))))),
+      ),
+    ),
+  );
+  const summary = `${what}: ${rows.map((row) => `${row.label} ${row.values.map((v) => (v === null || v === undefined ? "none" : v)).join(" and ")}`).join("; ")}`;
+  return h(
+    "figure",
+    { class: "bar-chart" },
+    s("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": summary, class: "chart-svg bars" }, ...nodes),
     h("figcaption", {}, legend),
     table,
   );

@@ -2,7 +2,7 @@
  * the access line (which token this browser holds), and the score sheet table.
  */
 
-import { call, forgetToken, keepToken, keptTokens, roleOf, saveToken, takeFragmentToken, tokenFor, whoAmI } from "./api.js";
+import { call, forgetToken, keepToken, keptTokens, rememberPrivate, roleOf, saveToken, takeFragmentToken, tokenFor, whoAmI } from "./api.js";
 import { h, replace } from "./dom.js";
 import { iconSvg } from "./moves.js";
 
@@ -136,6 +136,7 @@ async function offerBgStats(game) {
 
 export function renderHeader(game) {
   offerBgStats(game);
+  if (game.private) rememberPrivate(game.game_id); // the players' pages count it for this browser
   document.title = `${game.title} · heronlog`;
   replace(document.getElementById("game-title"), game.title);
   const where = game.status === "abandoned" && !game.over ? "abandoned" : whereWords(game.coordinates, game.over);
@@ -147,7 +148,8 @@ export function renderHeader(game) {
       game.players.map((p, i) => [
         i ? ", " : "",
         h("span", { class: `swatch colour-${p.colour}`, "aria-hidden": "true" }),
-        p.name,
+        // each seat's player has a page of their own (the seat may be linked to another player: the server says)
+        p.automatic ? p.name : h("a", { href: `/games/${game.game_id}/seats/${i}/player`, class: "seat-player" }, p.name),
         p.automatic ? h("span", { class: "tag automatic" }, "automatic") : null,
       ]),
     ),

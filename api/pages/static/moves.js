@@ -43,10 +43,19 @@ function sameDice(a, b) {
   return x.every((value, i) => value === y[i]);
 }
 
+/** The dice of options.start when it is a roll of this bridge with as many dice (a correction starts from the
+ * dice recorded, so that changing one die is typing one), else none. */
+function startingDice(prompt, options, count) {
+  const start = options.start;
+  const fits = start && start.kind === "roll" && start.bridge === prompt.context.bridge && (start.dice || []).length === count;
+  return fits ? start.dice : [];
+}
+
 function rollForm(prompt, moves, options) {
   const count = (moves[0] && moves[0].dice.length) || prompt.context.dice || 0;
+  const recorded = startingDice(prompt, options, count);
   const inputs = Array.from({ length: count }, (_, i) =>
-    h("input", { type: "number", min: 1, max: 6, inputmode: "numeric", required: true, id: `die-${i}`, "aria-label": `${prompt.context.bridge} die ${i + 1}`, class: "die-input" }),
+    h("input", { type: "number", min: 1, max: 6, inputmode: "numeric", required: true, id: `die-${i}`, "aria-label": `${prompt.context.bridge} die ${i + 1}`, class: "die-input", value: recorded.length ? String(recorded[i]) : "" }),
   );
   const problem = h("p", { class: "error", role: "alert" });
   return h(
@@ -125,7 +134,8 @@ function markOf(options, move, separator) {
 
 /**
  * options: {prompt, moves, choices, canAct(move), onMove(move), onHover(target)?, mark(move)?, submit?,
- * only(choice)?, compact?, batch?, cards?, idPrefix?}. only, when given, keeps the moves whose choice it accepts (the prompt bar: the
+ * only(choice)?, compact?, batch?, cards?, idPrefix?, start?}. start, when given, is the move a chance form starts
+ * from (the replay's correction: the dice recorded). only, when given, keeps the moves whose choice it accepts (the prompt bar: the
  * moves with no board target); compact leaves the group headings out (the seal conversions stay folded under
  * theirs); batch lets a round's reroll of every bridge be one form (rollform.js), whose onMove is given
  * {moves: [...]}. Returns the buttons in order (for the number keys of the recording screen).

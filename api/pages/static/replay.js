@@ -6,14 +6,15 @@
  * (add, edit, delete, glyphs); the score timeline chart shows each player's total after every turn; the score
  * sheet follows the position; "What if?" forks the game at the position shown and opens the new game.
  *
- * "Correct this move…" (with a token that may amend the move shown): the moves legal just before it
- * (GET legal-moves?before=V), drawn as the recording screen draws them (moves.js, in the API's words); choosing one asks
- * the API for a dry run of the amendment. Each later move that no longer fits is then shown in its turn, in the
- * API's words ("Move 14 no longer fits: …. What did Ben really do?"), with the board where it stood and the
- * moves legal there: the person resolves it (the move really played, "it never happened", or a move left out
- * before it) and the next dry run finds the next one, until every later move fits or the person drops the
- * rest. One confirmation ("N of M later moves kept, K corrected") then writes the whole correction with
- * If-Match, and the replay reloads. The moves of the line are shown as the line stands now
+ * "Correct this move…" (with a token that may amend the move shown): another move was played, a move before it
+ * was forgotten, or it never happened; the moves legal just before it (GET legal-moves?before=V) are drawn as the
+ * recording screen draws them (moves.js, in the API's words; a dice or card form starts from the recorded one);
+ * choosing one asks the API for a dry run. Each later move that no longer fits is then shown in its turn, in the
+ * API's words ("Move 14 no longer fits: …. What did Ben really do?"), with the board where it stood, the API's
+ * suggestions (the first one tap) and the moves legal there; the next dry run finds the next one, until every
+ * later move fits or the person drops the rest. One confirmation ("N of M later moves kept, K corrected") then
+ * writes the whole correction with If-Match, and the replay reloads; a stale answer reads the game again and
+ * checks the same answers on it. The moves of the line are shown as the line stands now
  * (states/V?current_line=1), so a corrected move sits in its place.
  */
 
@@ -56,7 +57,7 @@ const view = {
 };
 /** The correction under way: the move's version, the API's alternatives, the move chosen, the resolutions of
  * the later misfits so far, the last dry run's report, and whether the person chose to drop the rest. */
-const correction = { version: null, listing: null, move: null, resolutions: [], report: null, dropping: false, busy: false };
+const correction = { version: null, listing: null, kind: "replace", move: null, resolutions: [], report: null, dropping: false, busy: false };
 
 const slider = document.getElementById("slider");
 const noteForm = document.getElementById("note-form");
@@ -470,7 +471,7 @@ function moveWords(version) {
 function explainAmend(error) {
   if (error.status === 412 && error.code === "stale_version") {
     const now = error.details.current_version;
-    return `Someone changed the game meanwhile${now ? ` (it is at version ${now} now)` : ""}: nothing was corrected. The moves and the replay are read again; check them and try once more.`;
+    return `Someone changed the game meanwhile${now ? ` (it is at version ${now} now)` : ""}: nothing was corrected. The moves and the replay are read again, and your answers so far checked again on the game as it is now.`;
   }
   if (error.status === 409) return `Nothing was corrected: ${error.message}.`;
   if (error.status === 401) return "This browser's token is not valid for this game (any more): paste one above to correct moves.";
@@ -518,13 +519,30 @@ function clearReport() {
 /** The choices of the correction itself, or (while later misfits are being resolved, which another choice
  * would undo) the one chosen, in words. */
 function showChoices(shown) {
-  document.getElementById("correct-hint").hidden = !shown;
-  document.getElementById("correct-moves").hidden = !shown;
+  const removing = correction.kind === "remove";
+  document.getElementById("correct-kind").hidden = !shown;
+  document.getElementById("correct-hint").hidden = !shown || removing;
+  document.getElementById("correct-moves").hidden = !shown || removing;
+  document.getElementById("correct-remove").hidden = !shown || !removing;
   const chosen = document.getElementById("correct-chosen");
   chosen.hidden = shown;
-  if (!shown && correction.move && correction.listing) {
-    replace(chosen, `${capitalFirst(moveWords(correction.version))} becomes: ${choiceWords(correction.listing, correction.move)}.`);
-  }
+  if (!shown && correction.listing) replace(chosen, `${capitalFirst(correctionWords())}.`);
+}
+
+/** The correction chosen, in words: what it says happened at the corrected move. */
+function correctionWords() {
+  const at = moveWords(correction.version);
+  if (correction.kind === "remove") return `${at} never happened`;
+  const words = correction.move ? choiceWords(correction.listing, correction.move) : "";
+  if (correction.kind === "insert") return `before ${at}: ${words}, forgotten`;
+  return `${at} becomes: ${words}`;
+}
+
+/** The correction as the API takes it (docs/api/amend.md): the move, a move inserted, or none. */
+function correctionBody() {
+  if (correction.kind === "remove") return { remove: true };
+  if (correction.kind === "insert") return { insert: [correction.move] };
+  return { move: correction.move };
 }
 
 /** The board of the position shown in the replay again (a misfit's step draws the board where it stands). */
@@ -535,6 +553,8 @@ function redrawPosition() {
 function closeCorrection({ focus = false } = {}) {
   correction.version = null;
   correction.listing = null;
+  correction.kind = "replace";
+  document.getElementById("correct-kind-replace").checked = true;
   clearReport();
   correctError.textContent = "";
   correctPanel.hidden = true;
@@ -572,9 +592,12 @@ function paintAlternatives() {
     onMove: dryRun,
     cards: byId(view.catalog),
     idPrefix: "correct",
-    submit: "Check this correction",
-    mark: (move) => (sameMove(move, recorded) ? "as recorded" : sameMove(move, correction.move) ? "chosen" : null),
+    submit: correction.kind === "insert" ? "Check: this was forgotten" : "Check this correction",
+    start: recorded,
+    mark: (move) =>
+      correction.kind === "replace" && sameMove(move, recorded) ? "as recorded" : sameMove(move, correction.move) ? "chosen" : null,
   });
+  showChoices(true);
 }
 
 async function openCorrection() {
@@ -610,9 +633,12 @@ function plural(count, one, many = `${one}s`) {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** How the later moves fare in a report: kept (their versions), corrected by a resolution, dropped. */
+/** How the later moves fare in a report: kept (their versions), corrected by a resolution, dropped. A recorded
+ * move replaced by its resolution counts once: a misfit still there after its own resolution is among the
+ * dropped already. */
 function tally(report) {
-  const replaced = report.resolved.filter((entry) => !entry.kept).length;
+  const dropped = new Set(report.dropped);
+  const replaced = report.resolved.filter((entry) => !entry.kept && !dropped.has(entry.version)).length;
   return { kept: report.kept.length, corrected: report.resolved.length, dropped: report.dropped.length, later: report.kept.length + replaced + report.dropped.length };
 }
 
@@ -627,10 +653,10 @@ function resolvedWords(entry) {
 
 /** The confirmation: what the whole correction does, in words, and the one button that writes it. */
 function paintReport() {
-  const { report, listing, move } = correction;
+  const { report } = correction;
   const { kept, corrected, dropped, later } = tally(report);
   correctMisfit.hidden = true;
-  const parts = [h("p", {}, `${capitalFirst(moveWords(report.version))} would become: ${choiceWords(listing, move)}.`)];
+  const parts = [h("p", {}, `${capitalFirst(correctionWords())}.`)];
   if (!later) {
     parts.push(h("p", {}, "No move was recorded after it: nothing else changes."));
   } else if (report.all_fit && !corrected) {
@@ -715,6 +741,40 @@ function misfitOnBoard(targets, misfit, target) {
   if (first) first.focus();
 }
 
+/** What probably happened where the misfit stands, as the API suggests it (best first): the first is one tap
+ * ("Yes: ..."), the others follow, each with how many later moves it keeps. A suggestion is a whole
+ * resolution: it takes the place of any answer given there. */
+function paintSuggestions(misfit) {
+  const list = misfit.suggestions || [];
+  const keeps = (one) => `keeps ${one.capped ? "at least " : ""}${plural(one.keeps, "later move")}`;
+  const button = (one, first) =>
+    h(
+      "button",
+      { type: "button", class: first ? "primary suggestion" : "suggestion", on: { click: () => resolveWithSuggestion(one) } },
+      first ? `Yes: ${one.words} (${keeps(one)})` : `${one.words} (${keeps(one)})`,
+    );
+  replace(
+    document.getElementById("correct-suggestions"),
+    list.length
+      ? [
+          h("p", { class: "question" }, "Probably:"),
+          button(list[0], true),
+          list.length > 1 ? h("details", { class: "others" }, h("summary", {}, `Other answers (${list.length - 1})`), list.slice(1).map((one) => button(one, false))) : null,
+          h("p", { class: "hint" }, "Or choose what happened below."),
+        ]
+      : [],
+  );
+}
+
+async function resolveWithSuggestion(suggestion) {
+  const misfit = correction.report && correction.report.first_misfit;
+  if (correction.busy || !misfit) return;
+  const resolution = suggestion.resolution;
+  const resolutions = [...correction.resolutions.filter((one) => one.index !== resolution.index), resolution];
+  if (await check(resolutions)) showStep();
+  else document.getElementById("correct-misfit-title").focus();
+}
+
 /** A later move no longer fits: say it, draw the board where it stands, and offer what was legal there. */
 function paintMisfit() {
   const misfit = correction.report.first_misfit;
@@ -735,6 +795,7 @@ function paintMisfit() {
     document.getElementById("correct-progress"),
     `So far ${kept} of the ${later} later moves are kept${corrected ? `, ${corrected} corrected` : ""}. Choose below: the move chosen replaces move ${misfit.index}, unless it happened too (tick the box).`,
   );
+  paintSuggestions(misfit);
   replace(document.getElementById("correct-keep-label"), `Move ${misfit.index} happened too, right after the move I choose (it was left out of the record)`);
   correctKeep.checked = false;
   document.getElementById("correct-skip").textContent = `Move ${misfit.index} never happened`;
@@ -805,19 +866,19 @@ async function readAgain() {
   if (!correctError.textContent) correctError.textContent = problem;
 }
 
-/** Ask the API what the correction does with the resolutions so far (a dry run writes nothing). */
-async function check(move, resolutions) {
+/** Ask the API what the correction does with the resolutions so far (a dry run writes nothing). After a stale
+ * answer the game is read again and the same correction, with the same answers, checked again on it. */
+async function check(resolutions) {
   correctError.textContent = "";
   setCorrectionBusy(true);
   let stale = false;
   let done = false;
   try {
     const answer = await call("POST", `/api/games/${id}/amend`, {
-      body: { version: correction.version, move, resolutions, dry_run: true },
+      body: { version: correction.version, ...correctionBody(), resolutions, dry_run: true },
       token: tokenFor(id),
       version: correction.listing.version,
     });
-    correction.move = move;
     correction.resolutions = resolutions;
     correction.report = answer.body.report;
     done = true;
@@ -827,7 +888,27 @@ async function check(move, resolutions) {
   } finally {
     setCorrectionBusy(false);
   }
-  if (stale) await reread();
+  if (stale) return await rereadKeeping(resolutions);
+  return done;
+}
+
+/** Read the game again after a stale answer, keeping the correction and the answers given: they are checked
+ * again on the game as it is now (the person answers only what changed). */
+async function rereadKeeping(resolutions) {
+  const kept = { kind: correction.kind, move: correction.move, dropping: correction.dropping };
+  const problem = correctError.textContent;
+  await reread();
+  if (correction.version === null || !correction.listing || (kept.kind !== "remove" && !kept.move)) return false;
+  correction.kind = kept.kind;
+  document.getElementById(`correct-kind-${kept.kind}`).checked = true;
+  correction.move = kept.move;
+  paintAlternatives();
+  const done = await check(resolutions);
+  correction.dropping = kept.dropping && Boolean(correction.report && correction.report.first_misfit);
+  if (done) {
+    showStep();
+    correctError.textContent = problem;
+  }
   return done;
 }
 
@@ -835,12 +916,13 @@ async function dryRun(move) {
   if (correction.busy || !correction.listing) return;
   correctError.textContent = "";
   clearReport();
-  if (sameMove(move, correction.listing.recorded)) {
+  if (correction.kind === "replace" && sameMove(move, correction.listing.recorded)) {
     repaintChoice();
     correctError.textContent = "That is the move recorded there already: choose another one.";
     return;
   }
-  const done = await check(move, []);
+  correction.move = move;
+  const done = await check([]);
   repaintChoice();
   if (done) showStep();
   else document.getElementById("correct-prompt").focus();
@@ -855,11 +937,12 @@ async function resolveWith(moves) {
   let resolutions = [...correction.resolutions];
   let earlier = [];
   if (misfit.after_resolution) {
-    const last = resolutions.pop();
-    earlier = last.moves;
+    const at = resolutions.findIndex((one) => one.index === misfit.index);
+    const last = at >= 0 ? resolutions.splice(at, 1)[0] : null;
+    earlier = last ? last.moves || (last.move ? [last.move] : []) : [];
   }
   resolutions = [...resolutions, { index: misfit.index, moves: [...earlier, ...moves], keep_recorded: keep }];
-  if (await check(correction.move, resolutions)) showStep();
+  if (await check(resolutions)) showStep();
   else document.getElementById("correct-misfit-title").focus();
 }
 
@@ -877,7 +960,7 @@ async function stepBack() {
     document.getElementById("correct-prompt").focus();
     return;
   }
-  if (await check(correction.move, correction.resolutions.slice(0, -1))) showStep();
+  if (await check(correction.resolutions.slice(0, -1))) showStep();
 }
 
 function dropTheRest() {
@@ -887,13 +970,13 @@ function dropTheRest() {
 }
 
 async function applyCorrection() {
-  if (correction.busy || !correction.move) return;
+  if (correction.busy || (correction.kind !== "remove" && !correction.move)) return;
   correctError.textContent = "";
   setCorrectionBusy(true);
   let stale = false;
   try {
     const sent = {
-      body: { version: correction.version, move: correction.move, resolutions: correction.resolutions },
+      body: { version: correction.version, ...correctionBody(), resolutions: correction.resolutions },
       token: tokenFor(id),
       version: correction.listing.version,
       idempotencyKey: randomKey(),
@@ -901,14 +984,16 @@ async function applyCorrection() {
     const answer = await callRetried("POST", `/api/games/${id}/amend`, sent, (attempt, total) => {
       correctError.textContent = retrying(attempt, total);
     });
-    const amended = answer.body.versions[answer.body.versions.length - 1];
+    const written = answer.body.versions;
+    const shown = answer.body.report.first_misfit ? null : answer.body.report.kept[0];
+    const amended = correction.kind === "replace" ? written[written.length - 1] : correction.kind === "insert" ? written[0] : shown;
     const { kept, corrected, dropped, later } = tally(answer.body.report);
     closeCorrection();
     view.game = answer.body.game;
     renderHeader(view.game);
     view.states.clear();
     await Promise.all([loadTimeline(), loadNotes()]);
-    await go(indexOfVersion(amended));
+    await go(amended ? indexOfVersion(amended) : view.at);
     const fate = later ? `: ${kept} of ${plural(later, "later move")} kept${corrected ? `, ${corrected} corrected` : ""}${dropped ? `, ${dropped} left the line of play` : ""}` : "";
     say(correctArea.hidden ? stepButtons : correctOpen, `Move corrected${fate}.`);
     (correctArea.hidden ? document.getElementById("position") : correctOpen).focus();
@@ -918,7 +1003,7 @@ async function applyCorrection() {
   } finally {
     setCorrectionBusy(false);
   }
-  if (stale) await reread();
+  if (stale) await rereadKeeping(correction.resolutions);
 }
 
 async function start() {
@@ -1003,6 +1088,20 @@ correctOpen.addEventListener("click", () => (correctPanel.hidden ? openCorrectio
 document.getElementById("correct-cancel").addEventListener("click", () => closeCorrection({ focus: true }));
 correctApply.addEventListener("click", applyCorrection);
 document.getElementById("correct-skip").addEventListener("click", () => resolveWith([]));
+document.querySelectorAll("input[name=correct-kind]").forEach((radio) =>
+  radio.addEventListener("change", () => {
+    if (correction.busy || !radio.checked) return;
+    correction.kind = radio.value;
+    clearReport();
+    if (correction.listing) paintAlternatives();
+  }),
+);
+document.getElementById("correct-remove").addEventListener("click", async () => {
+  if (correction.busy || !correction.listing) return;
+  clearReport();
+  correction.move = null;
+  if (await check([])) showStep();
+});
 document.getElementById("correct-drop").addEventListener("click", dropTheRest);
 document.getElementById("correct-back").addEventListener("click", stepBack);
 document.getElementById("correct-report-back").addEventListener("click", stepBack);

@@ -172,6 +172,20 @@ def private_without_token(page: Any, url: str, made: Games) -> None:
     page.wait_for_selector("#token-input")
 
 
+def a_player(page: Any, url: str, _made: Games) -> None:
+    """The page of the player listed first (most games): their record, charts, rivals and games."""
+    page.goto(url + "/players")
+    page.locator("table.players a.title").first.click()
+    page.wait_for_selector("#games table")
+
+
+def game_players(page: Any, url: str, made: Games) -> None:
+    """Who sat in each seat of a game, as its owner sees it (a form per seat)."""
+    game_id, owner = made["three"]
+    page.goto(f"{url}/games/{game_id}/players#token={owner}")
+    page.wait_for_selector(".seat-players form")
+
+
 STATES: dict[str, Callable[[Any, str, Games], None]] = {
     "home": plain("/", "table.games"),
     "new-game": plain("/games/new", "#new-game"),
@@ -191,6 +205,9 @@ STATES: dict[str, Callable[[Any, str, Games], None]] = {
     "replay-correct-misfit": replay_correct_misfit,
     "replay-link-copied": replay_link_copied,
     "not-found": plain("/no-such-page", "h1"),
+    "players": plain("/players", "table.players"),
+    "player": a_player,
+    "game-players": game_players,
 }
 
 # The refusal a state shows (logged by the browser as a failed resource): its status.

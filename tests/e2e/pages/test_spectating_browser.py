@@ -32,7 +32,6 @@ def busy_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         "REDIS_URL": "",
         "HERONLOG_STORE": "",
         "HERONLOG_WORKERS": "1",
-        "HERONLOG_THREADS": "4",
         "HERONLOG_STREAM_MAX_OPEN": "1",
     }
     yield from serve(folder, env)

@@ -27,7 +27,7 @@ def redis_server(redis_url: str, tmp_path: Path) -> Iterator[Served]:
         "HERONLOG_STORE": "redis",
         "REDIS_KEY_PREFIX": f"race-{uuid.uuid4().hex[:10]}",
     }
-    yield from serve(tmp_path, env, "--workers", "2", "--threads", "8")
+    yield from serve(tmp_path, env, "--workers", "2")
 
 
 def race(count: int, attempt: Callable[[int], Answer]) -> list[Answer]:

@@ -77,8 +77,8 @@ def test_a_creation_is_counted_and_saved(api: ApiClient, redis_url: str) -> None
     warm_game(api)  # every connection and script of a creation made once
     create = lambda: api.post("/api/games", {"players": 2, "seed": 3})  # noqa: E731
     # the count (a pipeline: INCRBY, EXPIRE), the list's next position, the game with its list entry and
-    # its owner grant, the list's summary of it
-    assert sent(redis_url, create, 201) == ["INCRBY", "EXPIRE", "EVALSHA", "EVALSHA", "EVALSHA"]
+    # its owner grant, the list's summary of it, its players' facts
+    assert sent(redis_url, create, 201) == ["INCRBY", "EXPIRE", "EVALSHA", "EVALSHA", "EVALSHA", "EVALSHA"]
 
 
 @pytest.mark.parametrize(

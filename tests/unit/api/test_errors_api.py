@@ -128,6 +128,7 @@ def test_every_error_code_has_a_client_or_server_status() -> None:
         "too_many_imports",
         "too_many_analyses",
         "analysis_unavailable",
+        "server_unavailable",  # said by the compose deployment's nginx (docker/nginx.conf), never by the app
     ]
 
 

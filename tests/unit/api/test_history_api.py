@@ -318,7 +318,9 @@ def test_export_in_every_format_and_import_round_trip(api: ApiClient) -> None:
     assert [player["id"] for player in bgstats.body["players"]] == [1, 2]
     assert bgstats.body["plays"][0]["ignored"] is True  # four moves: not a finished play
     mine = api.get(f"/api/games/{game_id}/export?format=bgstats&me=1&location=Kyoto%20club").body
-    assert mine["userInfo"] == {"meRefId": 2} and [place["name"] for place in mine["locations"]] == ["Kyoto club"]
+    assert mine["userInfo"] == {"meRefId": 2} and [place["name"] for place in mine["locations"]] == [
+        "Kyoto club"
+    ]
     assert api.get(f"/api/games/{game_id}/export?format=bgstats&me=7").error() == (400, "invalid_seat")
     # the create-play link makes a play with a winner: never of a game in progress
     assert api.get(f"/api/games/{game_id}/export?format=bgstats-link").error() == (409, "game_unfinished")

@@ -117,9 +117,11 @@ def test_a_table_game_laid_out_and_amended_fits_the_typed_document(
     valid(schemas, "get", "/api/games/{game_id}/legal-moves", 200, api.legal(table).body)
 
 
-def test_the_check_refuses_a_board_the_engine_does_not_write(api: ApiClient, schemas: DocumentSchemas) -> None:
+def test_the_check_refuses_a_board_the_engine_does_not_write(
+    api: ApiClient, schemas: DocumentSchemas
+) -> None:
     """The test above can fail: a member the records do not have, a frame of no known kind, a value retyped."""
-    game_id, _, game = api.create(2, seed=1)
+    _, _, game = api.create(2, seed=1)
     board = schemas.component("GameState")
     assert not problems(board, game["state"])
     for change in (

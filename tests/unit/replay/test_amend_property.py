@@ -4,7 +4,8 @@ move is corrected, each misfit is resolved in turn from the dry runs' reports (a
 
 Then: the game equals a fold from scratch of its events, and a game recorded directly with the moves of its
 final line; every later recorded move that still fitted where it came is kept, and every one that left the line
-did not fit there; the written report is the dry run's; and no event written before is rewritten.
+did not fit there (in a table game a die taken fits when the die recorded is taken, from either end); the written
+report is the dry run's; and no event written before is rewritten.
 """
 
 from __future__ import annotations
@@ -26,13 +27,25 @@ STEPS = 12
 """Misfits resolved at most in one correction; the rest is then dropped (also a correction people make)."""
 
 
-def fits(state: Any, move: dict[str, Any]) -> bool:
-    """Whether the rules take ``move`` on ``state`` (its chance outcomes aside: they follow it)."""
+def fits(state: Any, move: dict[str, Any], taken: int | None = None) -> bool:
+    """Whether the rules take ``move`` on ``state`` (its chance outcomes aside: they follow it); a table game's
+    take of a die fits when it takes the die recorded (``taken``), from its end or the other."""
     try:
-        domain.apply(state, move, check=True, draw=False)
+        after = domain.apply(state, move, check=True, draw=False)
     except domain.DomainError:
         return False
-    return True
+    if taken is None or after.held.value == taken:
+        return True
+    other = {**move, "end": "right" if move["end"] == "left" else "left"}
+    return fits(state, other) and domain.apply(state, other, check=True, draw=False).held.value == taken
+
+
+def die_taken(game: Game, at: int) -> int | None:
+    """In a table game, the value of the die the recorded take at line position ``at`` took."""
+    record = game.records[game.line[at]]
+    if game.mode != "table" or record.move["kind"] != "take_die":
+        return None
+    return int(game.state_after(at + 1).held.value)
 
 
 def check_line(game: Game, after: Game, position: int, resolutions: list[dict[str, Any]]) -> list[int]:
@@ -43,9 +56,10 @@ def check_line(game: Game, after: Game, position: int, resolutions: list[dict[st
     for offset, version in enumerate(game.line[position + 1 :]):
         index = position + 2 + offset
         move = game.records[version].move
+        taken = die_taken(game, index - 1)
         resolution = asked.get(index)
         if resolution is not None:
-            assert not fits(after.state_after(at), move), f"move {index} was resolved but still fitted"
+            assert not fits(after.state_after(at), move, taken), f"move {index} was resolved but still fitted"
             at += len(resolution["moves"])
             if line[at : at + 1] == (version,):  # played too, after the moves of its resolution
                 assert resolution["keep_recorded"]
@@ -60,7 +74,7 @@ def check_line(game: Game, after: Game, position: int, resolutions: list[dict[st
             kept.append(version)
             at += 1
             continue
-        assert not fits(after.state_after(at), move), f"move {index} left the line but still fitted"
+        assert not fits(after.state_after(at), move, taken), f"move {index} left the line but still fitted"
         assert at == len(line)  # the first misfit without a resolution: everything after it leaves too
         break
     assert at == len(line)
@@ -142,6 +156,10 @@ def test_a_correction_resolved_misfit_by_misfit_is_the_fold_of_its_final_line(ca
     assert len(written.resolved) == len(resolutions)
     # in table mode the kept moves' chance (none after a move: dice and cards are moves) is as recorded
     for kept_version in kept:
-        assert after.records[kept_version].move == game.records[kept_version].move
+        said = after.records[kept_version].move
+        if kept_version in written.rewritten:  # the same die, from the other end of its bridge
+            assert mode == "table" and said == {**game.records[kept_version].move, "end": said["end"]}
+        else:
+            assert said == game.records[kept_version].move
         if mode == "table":
             assert after.records[kept_version].chance == game.records[kept_version].chance

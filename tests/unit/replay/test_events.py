@@ -15,10 +15,13 @@ from replay.events import (
     AnnotationAdded,
     AnnotationDeleted,
     AnnotationEdited,
+    CorrectionRedone,
+    CorrectionUndone,
     DomainEvent,
     GameAbandoned,
     GameCreated,
     GameIndexed,
+    LineCorrected,
     MoveAmended,
     MovePlayed,
     MoveResolved,
@@ -53,6 +56,24 @@ EXAMPLES: list[DomainEvent] = [
         [{"index": 2, "version": 3, "moves": [5], "kept": False}],
     ),
     GameAbandoned(ID, 7, AT, "owner", "rain"),
+    LineCorrected(
+        ID,
+        8,
+        AT,
+        "swap_seats",
+        1,
+        [{"kind": "stack_order", "seat": None, "order": [1, 0]}],
+        [0, 1],
+        "owner",
+        "the moves of A and B swapped",
+        [],
+        {},
+        {"2": {**MOVE, "seat": 1}},
+        [{"index": 1, "version": 2, "moves": [], "kept": True, "swap_seats": [0, 1]}],
+        "key-8",
+    ),
+    CorrectionUndone(ID, 9, AT, 8, "owner"),
+    CorrectionRedone(ID, 10, AT, 8, "owner", "key-10"),
     AnnotationAdded(ID, 1, AT, "n1", str(ID), 3, "t", "nice", "!?", {"kind": "room", "id": "steward-1"}),
     AnnotationEdited(ID, 2, AT, "n1", "t", "nicer", None, None),
     AnnotationDeleted(ID, 3, AT, "n1", "t"),
@@ -105,6 +126,26 @@ def test_a_version_1_amendment_is_upcast_with_no_resolutions() -> None:
     assert isinstance(event, MoveAmended)
     assert event.resolutions == [] and event.idempotency_key is None
     assert (event.version, event.dropped, event.redrawn) == (2, [4], {"6": [MOVE]})
+
+
+def test_a_version_2_amendment_is_upcast_saying_no_kept_move_anew() -> None:
+    amended = replace(
+        next(event for event in EXAMPLES if isinstance(event, MoveAmended)), rewritten={"3": MOVE}
+    )
+    mapper = open_log(StoreConfig(kind="memory")).stores.all[0].mapper
+    stored = unseal(mapper.to_stored_event(amended))
+    old_state = json.loads(stored.state)
+    assert old_state.pop("rewritten") == {"3": MOVE}
+    old_state["class_version"] = 2
+    old = type(stored)(
+        originator_id=stored.originator_id,
+        originator_version=stored.originator_version,
+        topic=stored.topic,
+        state=json.dumps(old_state).encode(),
+    )
+    event = mapper.to_domain_event(old)
+    assert isinstance(event, MoveAmended)
+    assert event.rewritten == {} and event.resolutions == amended.resolutions
 
 
 def test_an_annotation_written_before_grants_were_recorded_is_upcast_with_no_author_grant() -> None:

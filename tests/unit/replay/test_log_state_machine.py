@@ -1,5 +1,7 @@
 """A Hypothesis state machine over the game log (in-memory store): random seeded games mixing moves, undo
-(one and several), redo, amend (with resolutions of later misfits, or not) and fork. After every step:
+(one and several; right after a correction, of the correction), redo, amend (with resolutions of later misfits, or
+not), corrections of the other kinds (a move inserted, removed, two seats swapped; their misfits answered with the
+first suggestion) and fork. After every step:
 
 * the stored events folded from scratch equal the live game (same line of play, same state);
 * a rebuild from the latest snapshot equals the full replay;
@@ -19,6 +21,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 import domain
 from replay import NothingToRedo
 from replay.config import StoreConfig, open_log
+from replay.corrections import Correction
 from replay.game import GameSnapshot, fold, restore
 from tests.replay_helpers import canonical, first_format_snapshot, pick
 from tests.unit.replay.amend_support import resolve_next
@@ -118,6 +121,47 @@ class GameLogMachine(RuleBasedStateMachine):
         # the moves of the resolutions are written first: until the amendment, the game is as it was
         for version in played.versions[:-1]:
             self.live[version] = self.live[game.version]
+        self.remember()
+
+    @precondition(lambda self: self.game_id is not None and len(self.game.line) > 1)
+    @rule(
+        where=st.integers(0, 10_000),
+        kind=st.sampled_from(["insert", "remove", "swap_seats"]),
+        answering=st.integers(0, 4),
+    )
+    def correct(self, where: int, kind: str, answering: int) -> None:
+        """Insert a move before a move, remove one, or swap two seats from one on; answer up to ``answering``
+        misfits with their first suggestion."""
+        game = self.game.with_states_from_start()
+        position = where % len(game.line)
+        version = game.line[position]
+        if kind == "insert":
+            options = domain.legal_moves(game.state_after(position))
+            if not options:
+                return
+            correction = Correction(version, "insert", (self.rng.choice(options),))
+        elif kind == "remove":
+            correction = Correction(version, "remove")
+        else:
+            correction = Correction(version, "swap_seats", seats=(0, 1))
+        answers: dict[int, Any] = {}
+        for _ in range(answering):
+            _, report = self.log.history.correct(
+                self.game_id,
+                correction,
+                expected_version=game.version,
+                dry_run=True,
+                resolutions=list(answers.values()),
+            )
+            misfit = report.first_misfit
+            if misfit is None or not misfit["suggestions"]:
+                break
+            answers[misfit["index"]] = misfit["suggestions"][0]["resolution"]
+        played, _ = self.log.history.correct(
+            self.game_id, correction, expected_version=game.version, resolutions=list(answers.values())
+        )
+        for written in played.versions[:-1]:
+            self.live[written] = self.live[game.version]
         self.remember()
 
     @precondition(lambda self: self.game_id is not None)
