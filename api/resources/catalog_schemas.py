@@ -84,7 +84,7 @@ BLOCK = entry(
 
 DIE_COLOURS = [colour.value for colour in (*Colour, *MatchaColour)]
 
-COMPONENTS: dict[str, Schema] = {
+CATALOG_ENTRIES: dict[str, Schema] = {
     "CatalogCard": entry(
         "a castle card (steward or diplomat, R-C03): its blocks and its lantern side, ♦ removed at 2 players",
         {"id": STRING, "diamond": BOOLEAN, "blocks": listed("CatalogBlock"), "lantern": ICONS},
@@ -343,7 +343,7 @@ TILE_SPACE: Schema = {
 
 def _untold(name: str) -> Schema:
     """A catalog entry as the layout form gives it: without its printed text (the form's words say it)."""
-    schema = COMPONENTS[name]
+    schema = CATALOG_ENTRIES[name]
     if "text" not in schema["required"]:
         return ref(name)
     return {**schema, "required": [member for member in schema["required"] if member != "text"]}
@@ -368,5 +368,5 @@ def catalog_components() -> dict[str, Any]:
         CATALOG: CATALOG_SCHEMA,
         "CatalogTileSpace": TILE_SPACE,
         "LayoutFormCatalog": LAYOUT_FORM_CATALOG,
-        **COMPONENTS,
+        **CATALOG_ENTRIES,
     }
