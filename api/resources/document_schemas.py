@@ -140,10 +140,12 @@ LAYOUT_PROBLEM: Schema = {
 }
 
 FIELD_MESSAGES: Schema = {
-    "description": "a field's messages, or a nested field's (by member name, or by index in a list)",
+    "description": "a part's messages (`json`: the body is not JSON), or its fields' by name, each a list of "
+    "messages or, for a nested field, its own fields' by name or index (not typed deeper: a recursive schema "
+    "defeats some generators)",
     "anyOf": [
         {"type": "array", "items": STRING},
-        {"type": "object", "additionalProperties": ref("FieldMessages")},
+        {"type": "object", "additionalProperties": True},
     ],
 }
 

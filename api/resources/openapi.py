@@ -3,6 +3,7 @@ every operation has as its default."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -328,9 +329,22 @@ def _error_content(response: dict[str, Any]) -> None:
         content[PROBLEM_JSON] = content.pop("application/json")
 
 
+def _described(operation: dict[str, Any]) -> None:
+    """An operation whose docstring is one paragraph (flask-smorest makes it the summary, and no description):
+    the paragraph becomes the description, its first sentence the summary. Every operation is described."""
+    summary = " ".join(str(operation.get("summary", "")).split())
+    if operation.get("description") or not summary:
+        return
+    first = re.split(r"(?<=[.:;])\s", summary, maxsplit=1)[0].rstrip(".:;")
+    if first.count("(") > first.count(")"):  # the sentence went on inside a parenthesis
+        first = first.split(" (", 1)[0]
+    operation["summary"], operation["description"] = first, summary
+
+
 def _finish_operation(method: str, path: str, operation: dict[str, Any]) -> None:
     operation_id = _operation_id(method, path)
     operation["operationId"] = operation_id
+    _described(operation)
     if "security" not in operation:  # no token: say so, or generated clients demand one
         operation["security"] = []
     write = method != "get"
