@@ -239,13 +239,13 @@ def _object(description: str, properties: dict[str, Schema], optional: tuple[str
 
 
 BG_STATS: dict[str, Schema] = {
-    "BGStatsFile": _object(
+    "BGStatsExportFile": _object(
         "a BG Stats play file (format=bgstats): the shape of BG Stats' own export, integer ids; its importer "
         "matches the game and people by their uuids",
         {
             "about": STRING,
             "games": {"type": "array", "items": ref("BGStatsGame")},
-            "players": {"type": "array", "items": ref("BGStatsPlayer")},
+            "players": {"type": "array", "items": ref("BGStatsExportPlayer")},
             "locations": {
                 "type": "array",
                 "items": ref("BGStatsLocation"),
@@ -277,7 +277,7 @@ BG_STATS: dict[str, Schema] = {
             "modificationDate": STRING,
         },
     ),
-    "BGStatsPlayer": _object(
+    "BGStatsExportPlayer": _object(
         "a person (or the solo rival, metaData isNpc 1)",
         {
             "id": INTEGER,

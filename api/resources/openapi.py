@@ -417,7 +417,7 @@ def _document_exports(operation: dict[str, Any], media: str) -> None:
                 "schema": {
                     "oneOf": [
                         {"$ref": "#/components/schemas/GameLogExport"},
-                        {"$ref": "#/components/schemas/BGStatsFile"},
+                        {"$ref": "#/components/schemas/BGStatsExportFile"},
                         {"$ref": "#/components/schemas/BGStatsLink"},
                     ]
                 }
