@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import flask_smorest
 
 from api.resources.fastjson import FastFlaskParser
+from api.resources.records import NULL
 from api.resources.schemas import ErrorSchema
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -257,19 +258,19 @@ discriminated union inside an ``allOf`` as a parent type (openapi-typescript wri
 
 def _referenced(name: str, field: dict[str, Any]) -> dict[str, Any]:
     """The schema of a field documented as the component ``name`` (schemas.SCHEMA_MARK): a reference, wrapped in
-    an ``allOf`` beside its description, example and ``nullable`` (a union's bare, see :data:`UNIONS`)."""
+    an ``allOf`` beside its description and example (a union's bare, see :data:`UNIONS`), or ``anyOf`` it and
+    null when nullable."""
     reference = {"$ref": f"#/components/schemas/{name}"}
     kept = {key: field[key] for key in KEPT_BESIDE_REF if key in field}
     if field.get("nullable"):
-        return {"type": "object", "allOf": [reference], **kept, "nullable": True}
+        return {"anyOf": [reference, NULL], **kept}
     return {"allOf": [reference], **kept} if kept and name not in UNIONS else reference
 
 
 def _typed_refs(node: Any) -> Any:
     """Every schema marked as a component (schemas.SCHEMA_MARK: a move, the board, the catalog...) becomes a
-    reference to it, and a nullable reference is written ``allOf: [$ref]`` with ``type: object`` and ``nullable:
-    true`` (apispec
-    writes ``anyOf: [$ref, {type: object, nullable: true}]``, whose second arm generated clients read as "any
+    reference to it, and a nullable reference is written ``anyOf: [$ref, NULL]`` (records.NULL: apispec writes
+    ``anyOf: [$ref, {type: object, nullable: true}]``, whose second arm generated clients read as "any
     object")."""
     from api.resources.schemas import SCHEMA_MARK
 
@@ -281,7 +282,10 @@ def _typed_refs(node: Any) -> Any:
         if isinstance(arms, list) and len(arms) == 2 and null_arm in arms:  # in either order
             rest = {key: value for key, value in node.items() if key != "anyOf"}
             [typed] = [arm for arm in arms if arm != null_arm]
-            return {"type": "object", "allOf": [typed], **rest, "nullable": True}
+            return {
+                "anyOf": [typed, NULL],
+                **{key: value for key, value in rest.items() if key != "nullable"},
+            }
         return {key: _typed_refs(value) for key, value in node.items()}
     if isinstance(node, list):
         return [_typed_refs(item) for item in node]

@@ -30,12 +30,18 @@ def ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+NULL: Schema = {"type": "object", "nullable": True, "enum": [None], "description": "none"}
+"""The null arm of a nullable reference: null alone (an object type, as 3.0 needs a type beside ``nullable``,
+whose only value is null). Every generator and linter of the suite reads ``anyOf: [$ref, NULL]`` as "that, or
+null" (openapi-typescript: ``X | null``, openapi-python-client: ``X | None``)."""
+
+
 def nullable(schema: Schema) -> Schema:
-    """``schema`` or null, as OpenAPI 3.0 says it: a reference (to an object) wrapped in ``allOf`` beside
-    ``type: object`` and ``nullable`` (a reference's siblings are ignored, and ``nullable`` needs a ``type``
-    beside it), a null added to an enum (3.0.3: ``nullable`` does not add it)."""
+    """``schema`` or null, as OpenAPI 3.0 says it: a reference or :data:`NULL` (``allOf: [$ref]`` beside
+    ``nullable`` needs a ``type`` for Redocly, and with ``type: object`` openapi-python-client reads it as not
+    nullable), a null added to an enum (3.0.3: ``nullable`` does not add it)."""
     if "$ref" in schema:
-        return {"type": "object", "allOf": [schema], "nullable": True}
+        return {"anyOf": [schema, NULL]}
     result = {**schema, "nullable": True}
     if "enum" in result and None not in result["enum"]:
         result["enum"] = [*result["enum"], None]
