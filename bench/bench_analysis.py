@@ -254,8 +254,8 @@ def main() -> int:
 
     lines = [
         "## Computer analysis (bench_analysis.py)\n",
-        "The evaluator (domain/analysis) plays each legal move on to the end of the game with its playout "
-        "policy; whole-game analyses are jobs on huey, taken by `heronlog worker` processes on Redis.\n",
+        "Whole-game analyses are jobs on huey, taken by `heronlog worker` processes on Redis "
+        "([Computer analysis](analysis.md)).\n",
         "| figure | value | anchor, same run |",
         "|---|---|---|",
         f"| random complete 4-player games per CPU-second (the engine's anchor) | **{games_per_cpu_second:.0f}** | "
@@ -312,18 +312,16 @@ def main() -> int:
         f"**{redis_per_job * 1000:.2f} ms CPU** ({one['events']} analysis events for {jobs} jobs) | a job's "
         f"evaluation: {seconds_per_job * 1000:.0f} ms CPU |",
         "",
-        f"Eight workers (a model from the per-job costs above): each finishes a decision every "
-        f"{seconds_per_job:.2f} s of CPU, so eight ask {8 / seconds_per_job:.0f} jobs a second of the queue and "
-        f"of Redis, which spends {redis_per_job * 1000:.2f} ms of its one thread on each: "
-        f"{8 * redis_per_job / seconds_per_job:.1%} of a core. Redis becomes the limit at about "
-        f"{seconds_per_job / redis_per_job:.0f} workers on jobs of this size; long before that, one game's "
-        f"analysis stream is the point they meet: every job reads it and writes it twice (a claim, a result), "
-        f"and a write that lost a race to another worker is decided again. A game analysed by eight workers "
-        f"writes {16 / seconds_per_job:.0f} events a second to one stream.",
+        f"Eight workers (modelled from the per-job costs above): each finishes a decision every "
+        f"{seconds_per_job:.2f} s of CPU, so eight ask {8 / seconds_per_job:.0f} jobs a second, and Redis "
+        f"spends {redis_per_job * 1000:.2f} ms of its one thread on each: "
+        f"{8 * redis_per_job / seconds_per_job:.1%} of a core; it becomes the limit at about "
+        f"{seconds_per_job / redis_per_job:.0f} workers. Before that, one game's analysis stream is where they "
+        f"meet (each job reads it and writes a claim and a result; a write that lost a race is decided again): "
+        f"eight workers write {16 / seconds_per_job:.0f} events a second to it.",
         "",
-        f"Load average when this bench began: {load_start[0]:.2f} (1 min); when it ended: "
-        f"{os.getloadavg()[0]:.2f}. The wall-clock figures (throughput, the 60 s target) depend on it; the CPU "
-        "figures much less.\n",
+        f"Load average at the start: {load_start[0]:.2f} (1 min); at the end: {os.getloadavg()[0]:.2f}. The "
+        "wall-clock figures (throughput, the 60 s target) depend on it, the CPU figures much less.\n",
     ]
     print("\n".join(lines))
     return 0

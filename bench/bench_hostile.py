@@ -199,7 +199,8 @@ def main() -> int:
             thread.join()
         took = time.perf_counter() - started
         print("## Hostile clients: the cost of imports (bench_hostile.py)\n")
-        print(f"Served from `{args.code}`; SQLite, one worker, eight threads; rate limits off.\n")
+        served = "" if Path(args.code).resolve() == ROOT else "Another checkout served (`--code`); "
+        print(f"{served}SQLite, one worker, eight threads; rate limits off.\n")
         print("| import | status | server CPU | SQLite grew by |")
         print("|---|---|---|---|")
         print("\n".join(rows))

@@ -935,12 +935,29 @@ def sweep_table(swept: Sequence[tuple[float, Result]], target: float) -> str:
     return "\n".join(lines)
 
 
-def cpu_line(name: str, result: Result) -> str:
-    share = result.cpu
-    if share is None:
-        return f"(the cores used during the {name} run were not measured)"
-    per_move = share.heronlog / max(result.rate, 0.01) * 1000  # both over the measured window
-    return f"Cores used in the {name} run: {share.describe()}; heronlog's CPU per move {per_move:.2f} ms."
+def cpu_table(runs: Sequence[tuple[str, Result | None]], healthz_ms: float | None) -> str:
+    """The cores each party used in each run, and heronlog's CPU per move beside a ``/healthz``'s (the anchor)."""
+    lines = [
+        "| run | cores: heronlog (workers) | Redis | clients | others | heronlog CPU per move | × a `/healthz` |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
+    for name, result in runs:
+        if result is None:
+            continue
+        share = result.cpu
+        if share is None:
+            lines.append(f"| {name} | not measured | | | | | |")
+            continue
+        per_move = share.heronlog / max(result.rate, 0.01) * 1000  # both over the measured window
+        times = f"{per_move / healthz_ms:.1f}" if healthz_ms else ""
+        spread = " + ".join(f"{part:.2f}" for part in share.workers)
+        lines.append(
+            f"| {name} | {share.heronlog:.2f} ({spread}) | {share.redis:.2f} | {share.clients:.2f} | "
+            f"{share.others:.2f} | {per_move:.2f} ms | {times} |"
+        )
+    if healthz_ms:
+        lines.append(f"\nheronlog's CPU per `/healthz` request in the anchor run: {healthz_ms:.3f} ms.")
+    return "\n".join(lines)
 
 
 SWEEP_STEP = 50.0
@@ -1141,10 +1158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print("## Load: 50 clients recording games over HTTP (bench_load.py)\n")
     print(
-        f"{CLIENTS} clients record their own seeded games, each move a `POST moves` with `If-Match` and an "
-        f"`Idempotency-Key` ([The load bench](performance/load.md)). Paced runs offer {args.paced_rate:.0f} "
-        "moves/s on a fixed schedule, latency counted from each move's scheduled time; closed-loop runs send each "
-        "move when the previous answer arrives. "
+        f"{CLIENTS} clients record seeded games, each move a `POST moves` with `If-Match` and an "
+        f"`Idempotency-Key` ([The load bench](performance/load.md)): paced runs offer {args.paced_rate:.0f} "
+        "moves/s on a fixed schedule (latency from each move's scheduled time), closed-loop runs send each move "
+        "when the previous answer arrives. "
         f"`heronlog serve`: {server_words(args.source, args.workers, args.threads)}, {where}; redis-server "
         f"from docker/redis.conf; all on loopback, {os.cpu_count()} cores. {WARMUP_SECONDS:.0f} s warm-up, "
         f"{args.seconds:.0f} s measured per run. Target: {TARGET_MOVES_PER_SECOND} moves/s or more with a p99 of "
@@ -1155,7 +1172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for run, paced in enumerate(paced_runs, 1):
         print(
             row(
-                f"paced: {args.paced_rate:.0f} moves/s offered, one request each, AOF `always` (shipped)"
+                f"paced: {args.paced_rate:.0f} moves/s offered, AOF `always` (shipped)"
                 + (f", run {run} of {len(paced_runs)}" if len(paced_runs) > 1 else ""),
                 paced,
                 "move",
@@ -1190,9 +1207,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(row("anchor: redis-py PING, 50 threads", pings, "PING", "PINGs"))
         print(f"| anchor: one redis-py PING round trip | | {ping_us / 1000:.3f} | | |")
     print()
-    for run, paced in enumerate(paced_runs, 1):
-        name = f"paced (run {run} of {len(paced_runs)})" if len(paced_runs) > 1 else "paced"
-        print(cpu_line(name, paced))
+    paced_names = [
+        f"paced, run {run} of {len(paced_runs)}" if len(paced_runs) > 1 else "paced"
+        for run in range(1, len(paced_runs) + 1)
+    ]
+    for name, paced in zip(paced_names, paced_runs, strict=True):
         late = paced.latencies.get("late") or [0.0]
         share_late = sum(1 for wait in late if wait > 0.001) / len(late)
         if share_late >= 0.01:  # a client still waiting for its previous answer: said only when it happened
@@ -1208,25 +1227,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
         print(sweep_table(swept, args.paced_rate))
         print()
-    if single is not None:
-        print(cpu_line("one-request closed-loop", single))
-    if double is not None:
-        print(cpu_line("two-request closed-loop", double))
-    if health is not None and health.cpu is not None:
-        healthz_ms = health.cpu.heronlog / max(health.rate, 0.01) * 1000
-        print(
-            f"heronlog's CPU per `/healthz` request in the anchor run: {healthz_ms:.3f} ms"
-            + "".join(
-                f"; per move in the {name} run: {result.cpu.heronlog / max(result.rate, 0.01) * 1000:.3f} ms, "
-                f"{result.cpu.heronlog / max(result.rate, 0.01) * 1000 / max(healthz_ms, 1e-6):.1f}× a `/healthz`"
-                for name, result in (
-                    ("one-request closed-loop", single),
-                    *((f"paced (run {index})", run) for index, run in enumerate(paced_runs, 1)),
-                )
-                if result is not None and result.cpu is not None
-            )
-            + "."
+    healthz_ms = (
+        health.cpu.heronlog / max(health.rate, 0.01) * 1000 if health is not None and health.cpu else None
+    )
+    print()
+    print(
+        cpu_table(
+            [
+                *zip(paced_names, paced_runs, strict=True),
+                ("closed loop, one request", single),
+                ("closed loop, two requests", double),
+            ],
+            healthz_ms,
         )
+    )
     if health is not None:
         print(
             f"The `/healthz` anchor puts the ceiling of this stack in this run at about {health.rate:.0f} moves/s "

@@ -177,9 +177,9 @@ def main() -> int:
 
     print("## Event store: replay.store (Redis) beside SQLite, in-memory and the raw Redis round trip\n")
     print(
-        f"Median microseconds per operation; events of {state_size} bytes of state. Redis on loopback, "
-        "redis-py with hiredis. SQLite is the library's module on a file in a temporary folder. "
-        '"Redis, AOF always" is a second server with the shipped durability settings.\n'
+        f"Median microseconds per operation; events of {state_size} bytes of state. Redis on loopback "
+        "(redis-py with hiredis); SQLite the library's module on a temporary file; "
+        '"Redis, AOF always" a second server with the shipped durability settings.\n'
     )
     print("| operation | Redis | Redis, AOF always | SQLite | in-memory (popo) |")
     print("|---|---:|---:|---:|---:|")

@@ -18,36 +18,36 @@ ROOT = Path(__file__).resolve().parent.parent
 
 FIGURES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
-        "the list's page and search at 1,000 / 10,000 / 100,000 games, Redis and SQLite",
+        "the list's page and search, 1,000 to 100,000 games",
         "bench_list.py",
         ("| Redis | 100,000 |", "| SQLite | 100,000 |"),
     ),
     ("`state_at` of a stored game, warm and cold", "bench_replay.py", ("of that stored game, warm",)),
-    ("a worker's resident memory after 10,000 games touched", "bench_list.py", ("touched 10,000 distinct",)),
+    ("a worker's memory after 10,000 games", "bench_list.py", ("touched 10,000 distinct",)),
     ("the HTTP CPU per move, beside `/healthz`", "bench_load.py", ("CPU per move", "`GET /healthz`")),
     (
-        "a 20,000-event game's export (and `changes?since=0`, a cold read)",
+        "a 20,000-event game's export and cold read",
         "bench_footprint.py",
         ("20,000-event game (recorded through the game log", "`GET /api/games/{id}/export`"),
     ),
     (
-        "the players list and a player's page at 100,000 games and 1,000 players, Redis and SQLite",
+        "the players list and a player's page at 100,000 games",
         "bench_players.py",
         ("- Redis: the player read", "- SQLite: the player read"),
     ),
     ("the players rebuilt from the log of 10,000 games", "bench_players.py", ("Rebuilt from the log",)),
     (
-        "Redis bytes per move (log, index, snapshots), per stored event",
+        "Redis bytes per stored event",
         "bench_footprint.py",
         ("log B/event", "index B/event", "snapshots B/event"),
     ),
     (
-        "analysis: playouts per CPU-second beside random games, the policy against uniform random play",
+        "analysis: playouts per CPU-second; the policy against random play",
         "bench_analysis.py",
         ("policy playouts from mid-game positions", "one policy seat against three uniform random seats"),
     ),
     (
-        "analysis: a whole game through the queue (its overhead, 1 and 2 workers, the 60 s target), 8 workers",
+        "analysis: a whole game through the queue, 1, 2 and 8 workers",
         "bench_analysis.py",
         (
             "the worker's whole CPU against the plain loop's",
@@ -65,7 +65,6 @@ def checklist(report: str) -> str:
     """A section naming each of the figures `make bench` owes and whether this report holds it."""
     lines = [
         "## The figures this report owes\n",
-        "Each figure `make bench` is expected to print, and whether this report has it.\n",
         "| figure | printed by | in this report |",
         "|---|---|---|",
     ]
@@ -97,11 +96,10 @@ def main() -> int:
     header = (
         "# heronlog performance report\n\n"
         f"Written by `make bench` on {datetime.date.today().isoformat()}: {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()} (installed in `{sys.base_prefix}`: see the "
-        "Makefile on which interpreter). Every figure stands beside its anchor, "
-        "measured in the same run on the same machine; these machines are shared, so read ratios, "
-        "not absolutes. Load average when the run began (other work on the machine): "
-        f"{load_at_start[0]:.2f} (1 min), {load_at_start[1]:.2f} (5 min). Run times: {', '.join(timings)}.\n"
+        f"{os.cpu_count()} cores, Python {platform.python_version()} (in `{sys.base_prefix}`). Each figure "
+        "stands beside its anchor from the same run; the machine is shared, so read ratios, not absolutes. "
+        f"Load average at the start: {load_at_start[0]:.2f} (1 min), {load_at_start[1]:.2f} (5 min). "
+        f"Run times: {', '.join(timings)}.\n"
     )
     sections.append(checklist("\n".join(sections)))
     (ROOT / "docs").mkdir(exist_ok=True)

@@ -265,6 +265,13 @@ def superseded(state: Any, seat: int, access: Access) -> TokenSuperseded:
 # --- what a token may do ---------------------------------------------------------------------------------
 
 
+def owner_only(grant: Grant | None, what: str) -> None:
+    """Refuse (:class:`Forbidden`) a write only the game's owner may make, asked with another token (``grant``
+    None: a caller inside the process, a command or a worker, which acts as the owner)."""
+    if grant is not None and grant.role != OWNER:
+        raise Forbidden(f"only the game's owner may {what}", actor=grant.actor)
+
+
 def may_act_for(game: Game, grant: Grant | None, seats: Iterable[Any], what: str) -> None:
     """A seat token acts for its own seat only; the owner (or a caller with no grant: the command line, a worker)
     acts for anyone, chance moves included. ``what`` is the verb: "record", "undo", "redo", "amend". The message

@@ -163,16 +163,6 @@ def needed(grant: Grant | None, needing: str) -> Grant:
     return grant
 
 
-def owner(game_id: UUID, ahead: ReadAhead | None = None) -> tuple[Game, Access, Grant]:
-    """The game, its grants and the owner's grant: 403 for any other token."""
-    game, access, grant = game_access_and_caller(game_id, ahead)
-    granted = needed(grant, "writing to a game needs")
-    if granted.role != "owner":
-        raise ApiError("forbidden", "only the game's owner may do this", actor=granted.actor)
-    assert access is not None  # a token was sent
-    return game, access, granted
-
-
 # --- versions ---------------------------------------------------------------------------------------------
 
 

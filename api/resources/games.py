@@ -30,7 +30,6 @@ from api.resources.context import (
     game_log,
     idempotency_key,
     needed,
-    owner,
     reader,
     writer,
 )
@@ -594,14 +593,14 @@ class Abandon(MethodView):
         An abandoned game can still be read, replayed, forked and exported, not played on: its legal moves
         say `closed: true`, with no prompt and no moves. A game that is over has its result and is not
         abandoned: `409 game_closed` with `details.over`."""
-        game, _, grant = owner(game_id, admitted.ahead)
+        game, _, grant = game_access_and_caller(game_id, admitted.ahead)
         result = game_log().history.abandon(
             game_id,
             expected_version=expected_version(body, game.version),
-            actor=grant.actor,
             reason=body["reason"],
             idempotency_key=idempotency_key(),
             known=game,
+            grant=needed(grant, "abandoning a game needs"),
         )
         return json_response(*played(result))
 
@@ -941,9 +940,16 @@ class SeatToken(MethodView):
         solo rival's, is `400 invalid_seat`. A retry with the same `Idempotency-Key` answers the same token
         while it still works; once it has been replaced (a later request) or withdrawn (`DELETE`), the retry
         is `409 token_superseded` and changes nothing: ask again with a new key."""
-        game, access, grant = owner(game_id, admitted.ahead)
+        game, access, grant = game_access_and_caller(game_id, admitted.ahead)
+        granted = needed(grant, "issuing a seat's token needs")
+        assert access is not None  # a token was sent
         issued = game_log().tokens.issue_seat_token(
-            game_id, seat, by=grant.actor, idempotency_key=creation_key(), known=(game, access)
+            game_id,
+            seat,
+            by=granted.actor,
+            idempotency_key=creation_key(),
+            known=(game, access),
+            grant=granted,
         )
         body = {"game_id": str(game_id), "seat": seat, "actor": issued.grant.actor, "token": issued.token}
         return body, 201, REPLAYED if issued.repeated else {}
@@ -956,8 +962,9 @@ class SeatToken(MethodView):
         """Withdraw the seat's token (owner only).
 
         Nothing to withdraw is still `204`; a seat the game does not have is `400 invalid_seat`."""
-        game, _, grant = owner(game_id, admitted.ahead)
-        game_log().tokens.revoke_seat(game_id, seat, by=grant.actor, known=game)
+        game, _, grant = game_access_and_caller(game_id, admitted.ahead)
+        granted = needed(grant, "withdrawing a seat's token needs")
+        game_log().tokens.revoke_seat(game_id, seat, by=granted.actor, known=game, grant=granted)
 
 
 @blp.route("/<uuid:game_id>/access")

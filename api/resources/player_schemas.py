@@ -278,7 +278,7 @@ class BgStatsPlayerSchema(Schema):
     uuid = fields.String(required=True, validate=validate.Regexp(UUID_TEXT, error="not a uuid"))
 
 
-class BgStatsFileSchema(Schema):
+class BgStatsPlayersFileSchema(Schema):
     class Meta:
         unknown = EXCLUDE
 

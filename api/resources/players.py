@@ -19,13 +19,21 @@ from uuid import UUID
 from flask import Response, request, url_for
 from flask.views import MethodView
 
-from api.resources.context import etag, expected_version, game_log, idempotency_key, owner, reader
+from api.resources.context import (
+    etag,
+    expected_version,
+    game_access_and_caller,
+    game_log,
+    idempotency_key,
+    needed,
+    reader,
+)
 from api.resources.errors import ApiError
 from api.resources.fastjson import encode, json_response
 from api.resources.openapi import IDEMPOTENCY_KEY, Blueprint, errors
 from api.resources.player_schemas import (
-    BgStatsFileSchema,
     BgStatsLinkedSchema,
+    BgStatsPlayersFileSchema,
     GamePlayersSchema,
     LinkedSchema,
     LinkSeatSchema,
@@ -355,14 +363,15 @@ class GamePlayers(MethodView):
         existing one by name; the seat's own name takes a link back). Nothing in the game's log changes: the
         link is an event of its own. If-Match names the links' version (the ETag of GET); one player cannot sit
         in two seats (`409 player_already_seated`)."""
-        game, _, grant = owner(game_id, admitted.ahead)
+        game, _, grant = game_access_and_caller(game_id, admitted.ahead)
+        granted = needed(grant, "linking a seat needs")
         players = game_log().players
         name = body["name"]
         if body["player_id"] is not None:
             name = players.name_of(player_of(body["player_id"]), held())
         players.link(
             game,
-            grant,
+            granted,
             {body["seat"]: name},
             expected_version=expected_version(body, players.links(game.id).version),  # a list matched by it
             idempotency_key=idempotency_key(),
@@ -446,7 +455,7 @@ class Split(MethodView):
 class BgStats(MethodView):
     @errors(blp, 400, 401, 404, 413, 429, 503)
     @blp.doc(parameters=[GAME_TOKENS, IDEMPOTENCY_KEY])
-    @blp.arguments(BgStatsFileSchema, error_status_code=400)
+    @blp.arguments(BgStatsPlayersFileSchema, error_status_code=400)
     @blp.response(200, BgStatsLinkedSchema)
     def post(self, body: Mapping[str, Any]) -> Any:
         """Read a BG Stats export's players and link them by name: each one that is a player of a game whose

@@ -14,7 +14,16 @@ from uuid import UUID
 
 import domain
 from replay import corrections, decisions
-from replay.access import OWNER, Forbidden, Grant, ReachesOtherSeats, may_act_for, strangers, whose_moves
+from replay.access import (
+    OWNER,
+    Forbidden,
+    Grant,
+    ReachesOtherSeats,
+    may_act_for,
+    owner_only,
+    strangers,
+    whose_moves,
+)
 from replay.corrections import AmendReport, Correction, Resolution
 from replay.events import CorrectionRedone, CorrectionUndone, DomainEvent, Move, MovesRedone, MovesUndone
 from replay.game import Game
@@ -103,10 +112,12 @@ class History(Writes):
         reason: str = "",
         idempotency_key: str | None = None,
         known: Game | None = None,
+        grant: Grant | None = None,
     ) -> Played:
-        """Close a game in progress; it can still be read, replayed, forked and exported (the owner's write:
-        the caller checks the token's role)."""
-        doer = _actor(actor, None)
+        """Close a game in progress; it can still be read, replayed, forked and exported. The owner's write:
+        :class:`Forbidden` for another token's ``grant``."""
+        owner_only(grant, "abandon the game")
+        doer = _actor(actor, grant)
 
         def decide(on: Game) -> DomainEvent:
             return decisions.abandon(on, actor=doer, reason=reason, idempotency_key=idempotency_key)

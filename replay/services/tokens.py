@@ -52,11 +52,14 @@ class Tokens:
         by: str,
         idempotency_key: str | None = None,
         known: tuple[Game, Access] | None = None,
+        grant: Grant | None = None,
     ) -> Issued:
         """A new token for ``seat`` (an index from 0); any earlier token of that seat stops working (a lost
         phone). :class:`InvalidSeat` for a seat the game does not have, and for the seat the engine plays. A
         retry with the same key answers the same token while it still works (``TokenSuperseded`` after).
-        ``known``: the game and its grants as the caller has just read them."""
+        ``known``: the game and its grants as the caller has just read them. The owner's write:
+        :class:`Forbidden` for another token's ``grant``."""
+        grants.owner_only(grant, "issue a seat's token")
         game, access = known if known is not None else self.games.game_and_access(game_id)
         grants.check_seat(game, seat)
         if game.setup["players"][seat].get("automatic"):
@@ -115,9 +118,13 @@ class Tokens:
             return Issued(game_id, token, grants.mutate(issued, access).grants[issued.grant_id])
         raise StaleVersion(access.version, self.games.access(game_id).version)
 
-    def revoke_seat(self, game_id: UUID, seat: int, *, by: str, known: Game | None = None) -> int:
+    def revoke_seat(
+        self, game_id: UUID, seat: int, *, by: str, known: Game | None = None, grant: Grant | None = None
+    ) -> int:
         """Withdraw every token of ``seat`` (an index from 0); returns how many stopped working (none for a
-        seat without one, so a retry is answered alike). :class:`InvalidSeat` for a seat the game lacks."""
+        seat without one, so a retry is answered alike). :class:`InvalidSeat` for a seat the game lacks;
+        :class:`Forbidden` for a ``grant`` other than the owner's."""
+        grants.owner_only(grant, "withdraw a seat's token")
         grants.check_seat(known if known is not None else self.games.get(game_id), seat)
         store = self.games.stores.of(game_id)
         for _ in range(5):

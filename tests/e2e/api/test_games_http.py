@@ -212,6 +212,40 @@ def test_a_seeded_four_player_game_recorded_replayed_branched_and_moved_between_
         == "Ben opens on the red bridge"
     )
 
+    # --- players across games: the game and its imported copy, the same four names ---------------------------
+    seats = web.get(f"/api/games/{copy}/players")
+    assert [seat["player"] for seat in seats.body["seats"]] == ["Aiko", "Ben", "Chie", "Dai"]
+    aiko, ben, dai = (seats.body["seats"][seat]["player_id"] for seat in (0, 1, 3))
+    assert {p["name"] for p in web.get("/api/players?order=rating").body["players"]} >= {"Aiko", "Dai"}
+    assert web.get(f"/api/players/{aiko}").body["record"]["games"] == 2
+    listed = web.get(f"/api/players/{aiko}/games").body["games"]  # the abandoned branch listed, not counted
+    assert sorted(game["status"] for game in listed) == ["abandoned", "finished", "finished"]
+    assert web.get(f"/api/players/{aiko}/versus/{ben}").body["games_together"] == 2
+    copy_owner = imported.body["owner_token"]
+    linked = web.post(
+        f"/api/games/{copy}/players", {"seat": 3, "name": "Dai T"}, token=copy_owner, if_match=seats.etag
+    )
+    assert linked.status == 200, linked.body
+    typo = web.get(f"/api/games/{copy}/players").body["seats"][3]["player_id"]
+    held = {"Game-Tokens": f"{copy}={copy_owner}"}
+    merged = web.send(
+        "POST",
+        f"/api/players/{typo}/merge",
+        {"into": dai},
+        {**held, "If-Match": web.get(f"/api/players/{typo}").headers["etag"]},
+    )
+    assert merged.status == 200 and web.get(f"/api/players/{dai}").body["record"]["games"] == 2
+    split = web.send(
+        "POST",
+        f"/api/players/{dai}/split",
+        {"name": "Dai K", "seats": [{"game_id": copy, "seat": 3}]},
+        {**held, "If-Match": web.get(f"/api/players/{dai}").headers["etag"]},
+    )
+    assert split.status == 200 and web.get(f"/api/players/{dai}").body["record"]["games"] == 1
+    bgstats_file = {"players": [{"id": 1, "name": "aiko", "uuid": "0c5fa2a2-7b61-4f3c-9b8a-2a0f0c1d2e3f"}]}
+    referred = web.send("POST", "/api/players/bgstats", {**bgstats_file, "plays": [], "games": []}, held)
+    assert referred.status == 200 and referred.body["referred"][0]["player_id"] == aiko
+
     # --- the rest of the surface ----------------------------------------------------------------------------
     sheet = web.post(
         "/api/score-sheets", {"players": [{"name": "Eri", "cp": 40, "coins": 5}, {"name": "Fumi", "cp": 38}]}

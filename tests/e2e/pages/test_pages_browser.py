@@ -509,7 +509,7 @@ def test_correct_a_move_from_the_replay_with_a_dry_run_first(
     dropped = to_the_confirmation(page)
     report_box = page.locator("#correct-report")
     words = report_box.inner_text()
-    assert "would become" in words and choice_label in words
+    assert "becomes:" in words and choice_label in words
     assert api.call("GET", f"/api/games/{game_id}")["version"] == 11  # the dry run wrote nothing
     page.set_viewport_size(PHONE)
     assert no_horizontal_scroll(page)

@@ -131,13 +131,6 @@ def test_every_operation_is_described(client: FlaskClient) -> None:
     assert not document["info"]["description"].count("message"), document["info"]["description"]
 
 
-def test_no_two_components_differ_only_by_case(client: FlaskClient) -> None:
-    """Generators name a module after a component in lower case: BgStatsFile and BGStatsFile would be one."""
-    names = list(client.get("/api/openapi.json").get_json()["components"]["schemas"])
-    folded = [name.lower() for name in names]
-    assert sorted({name for name in names if folded.count(name.lower()) > 1}) == []
-
-
 def test_every_operation_has_a_unique_operation_id_from_the_table(client: FlaskClient) -> None:
     from api.resources.openapi import OPERATION_IDS
 

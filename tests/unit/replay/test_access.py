@@ -134,3 +134,22 @@ def test_the_game_log_itself_keeps_a_seat_token_to_its_seat_whoever_calls_it(log
     with pytest.raises(Forbidden):
         log.undo(game_id, expected_version=played.game.version, grant=other)
     assert log.get(game_id).version == played.game.version
+
+
+def test_only_the_owners_grant_abandons_or_hands_out_seat_tokens_whoever_calls_the_service(
+    log: GameLog,
+) -> None:
+    """The owner's writes are decided by the services (a command or a worker meets the same check as the API):
+    a seat's grant is refused and nothing is written; the owner's grant is taken."""
+    game = log.create_game({"players": 3})
+    seat = log.issue_seat_token(game.game_id, 1, by="owner")
+    before = stored(log, game.game_id)
+    with pytest.raises(Forbidden):
+        log.tokens.issue_seat_token(game.game_id, 2, by=seat.grant.actor, grant=seat.grant)
+    with pytest.raises(Forbidden):
+        log.tokens.revoke_seat(game.game_id, 1, by=seat.grant.actor, grant=seat.grant)
+    with pytest.raises(Forbidden):
+        log.history.abandon(game.game_id, expected_version=1, grant=seat.grant)
+    assert stored(log, game.game_id) == before and log.get_game(game.game_id).status != "abandoned"
+    assert log.tokens.issue_seat_token(game.game_id, 2, by="owner", grant=game.grant).grant.actor == "seat:2"
+    assert log.history.abandon(game.game_id, expected_version=1, grant=game.grant).game.status == "abandoned"
