@@ -5,6 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from api.own_packages import ensure_own_packages
+
+__distribution__ = "heronlog"
+
+# before either is imported (standard library only): a clear error if another project's is found instead
+ensure_own_packages("domain", "replay")
+
 if TYPE_CHECKING:
     from api.app import create_app
 

@@ -87,8 +87,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_URL="/api/docs/static/",
         API_SPEC_OPTIONS={
             "info": {
-                "description": "Record, replay and study games of The White Castle. Errors share one shape "
-                "(status, error_code, rule, message, details); writes take If-Match and Idempotency-Key.",
+                "description": "Record, replay and study games of The White Castle. Errors are problem "
+                "documents of one shape (type, title, status, detail, error_code, rule, details); writes take "
+                "If-Match and Idempotency-Key.",
             },
         },
     )
@@ -122,6 +123,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     _add_docs_assets(app)
     write_guard.install(app)
     install_conditional_reads(app)  # If-None-Match on reads: 304 (RFC 9110)
+    _allow_cross_origin(app)
 
     @app.after_request
     def no_sniffing(response: Response) -> Response:
@@ -182,6 +184,56 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return jsonify(body), 200 if ready.serving else 503, headers
 
     return app
+
+
+CORS_EXPOSED = (
+    "ETag",
+    "Location",
+    "Retry-After",
+    "RateLimit",
+    "RateLimit-Policy",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+    "Idempotent-Replayed",
+)
+"""The answer headers a browser's script may read on a cross-origin answer (beside the CORS-safelisted ones)."""
+
+CORS_REQUEST_HEADERS = ("Authorization", "Content-Type", "If-Match", "If-None-Match", "Idempotency-Key")
+
+ORIGIN = re.compile(r"^https?://[A-Za-z0-9.-]+(:\d{1,5})?$")
+
+
+def cors_origins(app: Flask) -> list[str]:
+    """The origins allowed to call the API from a browser (``HERONLOG_CORS_ORIGINS``, comma-separated; ``*``
+    for any): none unless set. A ``ValueError`` for an entry that is no origin (``https://club.example``)."""
+    raw = app.config.get("CORS_ORIGINS") or os.environ.get("HERONLOG_CORS_ORIGINS") or ""
+    origins = [origin.strip() for origin in str(raw).split(",") if origin.strip()]
+    for origin in origins:
+        if origin != "*" and not ORIGIN.match(origin):
+            raise ValueError(
+                f"HERONLOG_CORS_ORIGINS: {origin!r} is not an origin (scheme://host[:port], no path), nor *"
+            )
+    return origins
+
+
+def _allow_cross_origin(app: Flask) -> None:
+    """CORS on ``/api/`` for the allow-listed origins (docs/api/http.md#cross-origin-browsers): off by default.
+    The API's credentials are bearer tokens a script sends itself, never cookies, so no answer is made with
+    credentials a page did not hold: an allowed origin cannot act for a visitor who did not give it a token."""
+    origins = cors_origins(app)
+    if not origins:
+        return
+    from flask_cors import CORS
+
+    CORS(
+        app,
+        resources={r"/api/*": {"origins": origins}},
+        expose_headers=list(CORS_EXPOSED),
+        allow_headers=list(CORS_REQUEST_HEADERS),
+        supports_credentials=False,
+        max_age=600,
+    )
 
 
 def _cache_stats(app: Flask) -> Any | None:

@@ -15,6 +15,8 @@ storage, HTTP or time. This module only re-exports the public face; no module of
 
 from __future__ import annotations
 
+__distribution__ = "heronlog"  # api.own_packages checks that this package is heronlog's
+
 from domain.catalog import Catalog
 from domain.describe import describe, payment_text
 from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, step

@@ -2,6 +2,8 @@
 (docs/architecture/game-log.md).
 """
 
+__distribution__ = "heronlog"  # api.own_packages checks that this package is heronlog's
+
 from replay.config import STORE_KINDS, ConfigError, StoreConfig, StoreKind
 from replay.errors import (
     AmendUnchanged,

@@ -131,10 +131,29 @@ def _uuid(*parts: str) -> str:
     return str(uuid.uuid5(NAMESPACE, "\n".join(parts))).upper()
 
 
-def bgstats_file(game: Game, people: People | None = None) -> dict[str, Any]:
+class NotAPlayer(ReplayError):
+    """The seat named as the file's owner (``me``) is not one a person plays in the game."""
+
+    code = "invalid_seat"
+
+
+def bgstats_file(
+    game: Game, people: People | None = None, *, me: int | None = None, location: str | None = None
+) -> dict[str, Any]:
     """The game as a BG Stats play file (the shape of BG Stats' own export of one play: integer ids), each
-    seat named by its player (``people``, :data:`People`)."""
+    seat named by its player (``people``, :data:`People`).
+
+    ``me`` is the seat (from 0) of the person who imports the file: BG Stats counts that player's statistics as
+    the app owner's (``userInfo.meRefId``); without it the file names nobody. ``location`` names where the game
+    was played; without it the play has none (BG Stats creates every location a file names)."""
     outcome = Outcome(game)
+    if me is not None and me not in outcome.people():
+        raise NotAPlayer(
+            f"me names the seat of the person importing the file: one of {outcome.people()}, seats from 0 "
+            "(the solo rival is nobody's)",
+            seat=me,
+            seats=outcome.people(),
+        )
     named = people_of(game, people)
     date = outcome.started.strftime(DATE_FORMAT)
     games = [
@@ -213,7 +232,7 @@ def bgstats_file(game: Game, people: People | None = None) -> dict[str, Any]:
         "rounds": 0,
         "board": outcome.board(),
         "comments": outcome.comments(),
-        "locationRefId": 1,
+        **({"locationRefId": 1} if location else {}),
         "gameRefId": 1,
         "importPlayId": 0,
         "bggId": 0,
@@ -227,10 +246,17 @@ def bgstats_file(game: Game, people: People | None = None) -> dict[str, Any]:
         "games": games,
         "players": players,
         "locations": [
-            {"id": 1, "uuid": _uuid("location", SOURCE_NAME), "name": "heronlog", "modificationDate": date}
-        ],
+            {
+                "id": 1,
+                "uuid": _uuid("location", person_id(location)),
+                "name": location,
+                "modificationDate": date,
+            }
+        ]
+        if location
+        else [],
         "plays": [play],
-        "userInfo": {"meRefId": outcome.people()[0] + 1 if outcome.people() else 1},
+        "userInfo": {} if me is None else {"meRefId": me + 1},
     }
 
 

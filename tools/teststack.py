@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import os
 import random
 import shutil
@@ -34,7 +35,12 @@ PROGRAMS: dict[str, str] = {
     # the README's API example, which tests/tools runs against a live server as a reader would
     "curl": "curl",
     "jq": "jq",
+    # the TypeScript client and the OpenAPI linters (clients/typescript, npm packages pinned by its lock file)
+    "node": "nodejs",
+    "npm": "npm",
 }
+
+TYPESCRIPT = ROOT / "clients" / "typescript"
 
 ENVIRONMENT = {
     "HERONLOG_TEST_REDIS_URL": "the standalone redis-server, redis://127.0.0.1:PORT/0",
@@ -44,6 +50,7 @@ ENVIRONMENT = {
     "HERONLOG_TEST_CHROMIUM": "the Chromium executable for the browser tests",
     "HERONLOG_TEST_NGINX": "the nginx executable, run with docker/nginx.conf by the tests of the compose proxy",
     "HERONLOG_TEST_OUTPUT": "a folder for screenshots and reports written by the tests",
+    "HERONLOG_TEST_TYPESCRIPT": "clients/typescript with its npm packages installed (npm ci)",
 }
 
 
@@ -80,6 +87,23 @@ def provision(programs: dict[str, str]) -> dict[str, str]:
             sys.exit(f"[teststack] {name} is still missing after installation")
         paths[name] = path
     return paths
+
+
+def npm_packages(npm: str, folder: Path = TYPESCRIPT) -> Path:
+    """``npm ci`` in ``folder`` (exactly the versions of its package-lock.json), unless the packages installed
+    there are already those of the lock file (a stamp holds its hash). No install scripts run (one package's
+    would only report telemetry), and nothing is audited or asked for funding."""
+    lock = (folder / "package-lock.json").read_bytes()
+    stamp = folder / "node_modules" / ".heronlog-lock-sha256"
+    digest = hashlib.sha256(lock).hexdigest()
+    if stamp.is_file() and stamp.read_text() == digest:
+        return folder
+    say(f"installing the npm packages of {folder.relative_to(ROOT)} (npm ci)")
+    env = dict(os.environ, SCARF_ANALYTICS="false")
+    command = [npm, "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"]
+    subprocess.run(command, cwd=folder, check=True, env=env)
+    stamp.write_text(digest)
+    return folder
 
 
 def port_is_free(port: int) -> bool:
@@ -219,6 +243,7 @@ def running_stack(paths: dict[str, str]) -> Iterator[dict[str, str]]:
             "HERONLOG_TEST_CHROMIUM": paths["chromium"],
             "HERONLOG_TEST_NGINX": paths["nginx"],
             "HERONLOG_TEST_OUTPUT": str(output),
+            "HERONLOG_TEST_TYPESCRIPT": str(npm_packages(paths["npm"])),
         }
         say(f"redis-server on {port}, cluster on {', '.join(map(str, cluster))}, work folder {folder}")
         yield env

@@ -125,8 +125,10 @@ class GameAnalysis(MethodView):
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, AnalysisSchema)
     def get(self, game_id: UUID) -> Any:
-        """The game's analysis: its progress, and each decision evaluated so far (best move, the move played,
-        what it cost, its mark). `stale` says why it no longer fits the game (a correction, an undo)."""
+        """The game's analysis.
+
+        Its progress, and each decision evaluated so far (best move, the move played, what it cost, its mark).
+        `stale` says why it no longer fits the game (a correction, an undo)."""
         game, _ = reader(game_id)
         service = analyses()
         stream = service.stream(game_id)
@@ -146,12 +148,13 @@ class GameAnalysis(MethodView):
         200, schema=AnalysisSchema, description="this line's analysis, under way or done already"
     )
     def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
-        """Ask for a computer analysis of the game as it stands (`If-Match`: its version): one job per decision,
-        taken by the workers. Asking again for the same line answers that analysis (200); a new one is 202. One
-        analysis runs at a time per game: another while one of an earlier version runs is
-        `409 analysis_running`."""
+        """Ask for a computer analysis of the game as it stands.
+
+        `If-Match` names its version. One job per decision, taken by the workers. Asking again for the same
+        line answers that analysis (200); a new one is 202. One analysis runs at a time per game: another while
+        one of an earlier version runs is `409 analysis_running`."""
         game, grant = writer(game_id, ahead=admitted.ahead)
-        expected = expected_version(body)
+        expected = expected_version(body, game.version)
         if expected is not None and expected != game.version:
             raise StaleVersion(expected, game.version)
         service = analyses()
@@ -197,9 +200,11 @@ class Analyse(MethodView):
     @blp.arguments(AnalyseRequestSchema, error_status_code=400)
     @blp.response(200, EvaluationSchema)
     def post(self, body: Mapping[str, Any]) -> Any:
-        """Evaluate every legal move of a position, for the seat to move, within a budget: `playouts` in all
-        (at most `ANALYSE_MAX_PLAYOUTS`) and `seconds` (at most `ANALYSE_MAX_SECONDS`). Counted like an import:
-        one write of the client address per `ANALYSE_PLAYOUTS_PER_WRITE` playouts."""
+        """Evaluate every legal move of a position, for the seat to move.
+
+        Within a budget: `playouts` in all (at most `ANALYSE_MAX_PLAYOUTS`) and `seconds` (at most
+        `ANALYSE_MAX_SECONDS`). Counted like an import: one write of the client address per
+        `ANALYSE_PLAYOUTS_PER_WRITE` playouts."""
         config = current_app.config
         playouts = min(int(body["playouts"]), int(config["ANALYSE_MAX_PLAYOUTS"]))
         seconds = min(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.resources.schemas import expected_version_field
+from api.resources.schemas import MoveField, documented, expected_version_field
 
 MOVE = "a move as `GET /api/games/{id}/legal-moves` lists it"
 
@@ -22,7 +22,7 @@ class AnalysisRequestSchema(Schema):
 
 
 class MoveValueSchema(Schema):
-    move = fields.Dict(required=True, metadata={"description": MOVE})
+    move = MoveField(required=True, metadata={"description": MOVE})
     words = fields.String(required=True)
     playouts = fields.Integer(required=True)
     margin = fields.Float(
@@ -115,15 +115,20 @@ class AnalysisSchema(Schema):
 class AnalyseRequestSchema(Schema):
     position = fields.Dict(
         required=True,
-        metadata={
-            "description": "the engine's state as `domain.state_to_dict` writes it (its `catalog` may be "
-            "left out and sent beside it)"
-        },
+        metadata=documented(
+            "GameState",
+            {
+                "description": "the engine's state as `domain.state_to_dict` writes it (its `catalog` may be "
+                "left out and sent beside it)"
+            },
+        ),
     )
     catalog = fields.Dict(
         load_default=None,
         allow_none=True,
-        metadata={"description": "the game's catalog (`GET /api/games/{id}/catalog`)"},
+        metadata=documented(
+            "ComponentCatalog", {"description": "the game's catalog (`GET /api/games/{id}/catalog`)"}
+        ),
     )
     playouts = fields.Integer(load_default=200, strict=True, validate=validate.Range(min=2, max=100_000))
     seconds = fields.Float(load_default=None, allow_none=True, validate=validate.Range(min=0.01, max=3600))

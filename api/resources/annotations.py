@@ -46,7 +46,10 @@ class Annotations(MethodView):
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, AnnotationListSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
-        """Every live annotation, in the order of the game."""
+        """Every live annotation, in the order of the game.
+
+        Withdrawn annotations are left out (the event stream keeps them). `yours` says, for each, whether the
+        token sent may edit or delete it."""
         game, grant = reader(game_id)
         found = game_log().annotating.annotations(game_id, game)
         body = {
@@ -61,7 +64,9 @@ class Annotations(MethodView):
     @blp.arguments(NewAnnotationSchema, error_status_code=400)
     @blp.response(201, AnnotationSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
-        """Annotate a version: text, an optional glyph (! ? !! ?? !? ?!) and an optional board target
+        """Annotate a version.
+
+        Text, an optional glyph (! ? !! ?? !? ?!) and an optional board target
         `{kind, id}` (room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo; with Matcha also
         tea_room, himeji, tea_garden, tea_house). The id names a part this game's board has (the Well, the
         Passage of Time and the Daimyo take the empty id; a domain, the seat's index from 0): any other is
@@ -90,7 +95,10 @@ class OneAnnotation(MethodView):
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, AnnotationSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID, annotation_id: str) -> Any:
-        """One annotation."""
+        """One annotation.
+
+        As the list gives it: its version, author, text, glyph and board target; `404 annotation_not_found`
+        when there is none of that id, or it was withdrawn."""
         game, grant = reader(game_id)
         annotation = game_log().annotating.stream(game_id).get(annotation_id)
         return present.annotation_view(game, annotation, grant), 200, etag(game.version)
@@ -101,7 +109,10 @@ class OneAnnotation(MethodView):
     @blp.arguments(AnnotationEditSchema, error_status_code=400)
     @blp.response(200, AnnotationSchema, headers=ETAG_HEADER)
     def patch(self, body: Mapping[str, Any], game_id: UUID, annotation_id: str, admitted: Admitted) -> Any:
-        """Change an annotation's text, glyph or target (fields left out keep their value)."""
+        """Change an annotation's text, glyph or target.
+
+        Fields left out keep their value; `glyph` or `target` null removes it. The owner may change any
+        annotation, a seat's token those it wrote."""
         game, grant = writer(game_id, ahead=admitted.ahead)
         changed = {field: body[field] for field in ("text", "glyph", "target") if field in body}
         written = game_log().annotating.edit_annotation(
@@ -124,7 +135,10 @@ class OneAnnotation(MethodView):
     @blp.doc(security=BEARER, parameters=[IDEMPOTENCY_KEY])
     @blp.response(204, headers=ETAG_HEADER)
     def delete(self, game_id: UUID, annotation_id: str, admitted: Admitted) -> Any:
-        """Withdraw an annotation (the stream keeps it for the audit)."""
+        """Withdraw an annotation.
+
+        It leaves the annotations and the exports' record; the annotation stream keeps it for the audit. The
+        owner may withdraw any annotation, a seat's token those it wrote."""
         game, grant = writer(game_id, ahead=admitted.ahead)
         written = game_log().annotating.delete_annotation(
             game_id, annotation_id, actor=grant.actor, idempotency_key=idempotency_key(), grant=grant

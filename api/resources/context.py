@@ -27,7 +27,7 @@ from replay.services.repository import ReadAhead
 
 EXTENSION = "heronlog"
 BEARER = re.compile(r"^\s*Bearer\s+(\S+)\s*$", re.IGNORECASE)
-ETAG = re.compile(r'^\s*(?:W/)?"?(\d{1,18})"?\s*$')
+ETAG = re.compile(r'^\s*(W/)?"?(\d{1,18})"?\s*$')
 
 
 @dataclass
@@ -187,19 +187,66 @@ def not_modified(response: Response) -> Response:
     return answer
 
 
+STATIC_ANSWERS = frozenset(
+    {
+        "api-docs.openapi_json",
+        "api-docs.openapi_swagger_ui",
+        "problems.ProblemType",
+        "games.LayoutForm",
+        "games.LayoutChoices",
+    }
+)
+"""The endpoints whose answers depend on the request's URL and the server's release alone: each gets a strong
+ETag of its bytes, so that a client revalidates (``304``) instead of fetching the document again."""
+
+
 def install_conditional_reads(app: Flask) -> None:
-    """Answer conditional reads of ``/api/`` (:func:`not_modified`)."""
+    """Answer conditional reads of ``/api/`` (:func:`not_modified`), the static answers with validators of
+    their own (:data:`STATIC_ANSWERS`)."""
 
     @app.after_request
     def conditional(response: Response) -> Response:
         return not_modified(response) if request.path.startswith("/api/") else response
 
+    # registered after `conditional`, so run before it (Flask runs after-request hooks last first)
+    @app.after_request
+    def validated(response: Response) -> Response:
+        if (
+            request.endpoint in STATIC_ANSWERS
+            and response.status_code == 200
+            and "ETag" not in response.headers
+        ):
+            response.add_etag()
+            response.headers.setdefault("Cache-Control", "no-cache")  # kept, revalidated on each use
+        return response
 
-def expected_version(body: Mapping[str, Any]) -> int | None:
+
+def if_match_versions(header: str) -> list[tuple[int, bool]]:
+    """The members of an ``If-Match`` list, each a game version and whether its tag is weak (``W/"12"``);
+    ``400 invalid_request`` for a member that is no version."""
+    members: list[tuple[int, bool]] = []
+    for member in header.split(","):
+        match = ETAG.match(member)
+        if match is None:
+            raise ApiError(
+                "invalid_request",
+                'If-Match must be game versions, such as "12" (a list: "11", "12"), or * unquoted '
+                '("whatever it is now")',
+                header=header,
+            )
+        members.append((int(match.group(2)), bool(match.group(1))))
+    return members
+
+
+def expected_version(body: Mapping[str, Any], current: int) -> int | None:
     """The version a write expects: ``If-Match`` (an ETag) or ``expected_version`` in the body; None for ``*``
     ("whatever it is now": the store still refuses a write that loses a race). Neither is 428. A version that
     is no longer the game's is refused by the game log: ``412 stale_version`` (RFC 9110's Precondition Failed),
-    with ``details.current_version``."""
+    with ``details.current_version``.
+
+    ``If-Match`` compares strongly (RFC 9110 13.1.1): a weak tag never matches (``412 weak_etag``, whatever
+    its number); a list matches if any strong member does, so the one that is ``current`` (the version the
+    view read) is chosen, and the store still refuses it if the game moves on before the write."""
     header = request.headers.get("If-Match")
     from_body = body.get("expected_version")
     if header is not None and header.strip() == "*":
@@ -210,21 +257,23 @@ def expected_version(body: Mapping[str, Any]) -> int | None:
         return None
     from_header: int | None = None
     if header is not None:
-        match = ETAG.match(header)
-        if match is None:
+        strong = [version for version, weak in if_match_versions(header) if not weak]
+        if not strong:
+            raise ApiError(
+                "weak_etag",
+                'If-Match compares strongly: a weak tag (W/"12") never matches; send the ETag as it was '
+                'given ("12")',
+                header=header,
+                current_version=current,
+            )
+        if from_body is not None and from_body not in strong:
             raise ApiError(
                 "invalid_request",
-                'If-Match must be a game version, such as "12", or * unquoted ("whatever it is now")',
-                header=header,
+                "If-Match and expected_version disagree",
+                if_match=header,
+                expected_version=from_body,
             )
-        from_header = int(match.group(1))
-    if from_header is not None and from_body is not None and from_header != from_body:
-        raise ApiError(
-            "invalid_request",
-            "If-Match and expected_version disagree",
-            if_match=from_header,
-            expected_version=from_body,
-        )
+        from_header = current if current in strong else strong[0]
     chosen = from_header if from_header is not None else from_body
     if chosen is None:
         raise ApiError(

@@ -41,6 +41,7 @@ STATUS: Mapping[str, int] = {
     "method_not_allowed": 405,
     # 412: the write named a version (If-Match or expected_version) that is no longer the game's (RFC 9110)
     "stale_version": 412,
+    "weak_etag": 412,  # If-Match compares strongly (RFC 9110 13.1.1): a weak tag never matches
     # 409: the game is not in a state where this write can happen; reload and decide again
     "nothing_to_undo": 409,
     "nothing_to_redo": 409,
@@ -103,6 +104,7 @@ TITLES: Mapping[str, str] = {
     "unknown_version": "No such version",
     "method_not_allowed": "Method not allowed",
     "stale_version": "The game has moved on",
+    "weak_etag": "If-Match needs a strong tag",
     "nothing_to_undo": "Nothing to undo",
     "nothing_to_redo": "Nothing to redo",
     "game_closed": "The game is closed",

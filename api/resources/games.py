@@ -74,7 +74,7 @@ from api.resources.schemas import (
 )
 from api.resources.write_guard import Admitted, counted
 from api.server.observability import observe
-from replay import exports
+from replay import exports, text
 from replay.access import Issued
 from replay.application import Played
 from replay.corrections import Correction
@@ -350,7 +350,11 @@ class OneGame(MethodView):
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, GameSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
-        """The game as it stands: players, coordinates, the pending prompt and the board."""
+        """The game as it stands: players, coordinates, the pending prompt and the board.
+
+        `state` is the board as the rules engine holds it (typed in full: `GameState`), without the component
+        catalog, which `catalog` serves once. The ETag is the game's version: send it as `If-None-Match` to be
+        answered `304` while nothing changed, or as `If-Match` with a write."""
         game, _ = reader(game_id)
         return json_response(present.game_view(game), 200, etag(game.version))
 
@@ -412,7 +416,7 @@ class Moves(MethodView):
         for index, move in enumerate(moves):
             if not isinstance(move.get("kind"), str):
                 raise ApiError("invalid_move", "every move needs a kind", batch_index=index)
-        version = expected_version(body)
+        version = expected_version(body, game.version)
         result = judged(
             lambda: game_log().recording.play(
                 game_id,
@@ -443,7 +447,7 @@ class Undo(MethodView):
         result = game_log().history.undo(
             game_id,
             to_version=body["to_version"],
-            expected_version=expected_version(body),
+            expected_version=expected_version(body, game.version),
             grant=grant,
             idempotency_key=idempotency_key(),
             known=game,
@@ -459,12 +463,15 @@ class Redo(MethodView):
     @blp.arguments(RedoSchema, error_status_code=400)
     @blp.response(200, PlayedSchema, headers=ETAG_HEADER)
     def post(self, body: Mapping[str, Any], game_id: UUID, admitted: Admitted) -> Any:
-        """Redo the next `count` undone moves, exactly as they were recorded."""
+        """Redo the next `count` undone moves, exactly as they were recorded.
+
+        Only moves undone since the last new move can be redone (a new move clears them: `redoable` says how
+        many are left); none is `409 nothing_to_redo`. The answer is a move's: the game and its legal moves."""
         game, grant = writer(game_id, ahead=admitted.ahead)
         result = game_log().history.redo(
             game_id,
             count=body["count"],
-            expected_version=expected_version(body),
+            expected_version=expected_version(body, game.version),
             grant=grant,
             idempotency_key=idempotency_key(),
             known=game,
@@ -504,7 +511,7 @@ class Amend(MethodView):
         game, grant = writer(game_id, ahead=admitted.ahead)
         correction = _correction(body)
         resolutions = [_resolution(entry, number) for number, entry in enumerate(body["resolutions"])]
-        version = expected_version(body)
+        version = expected_version(body, game.version)
         result, report = judged(
             lambda: game_log().history.correct(
                 game_id,
@@ -589,7 +596,7 @@ class Abandon(MethodView):
         game, _, grant = game_access_and_caller(game_id, admitted.ahead)
         result = game_log().history.abandon(
             game_id,
-            expected_version=expected_version(body),
+            expected_version=expected_version(body, game.version),
             reason=body["reason"],
             idempotency_key=idempotency_key(),
             known=game,
@@ -624,6 +631,11 @@ class Forks(MethodView):
 # --- history ----------------------------------------------------------------------------------------------
 
 
+PAST_STATE_MAX_AGE = 86400
+"""Seconds a past state may be reused without asking (a day: a release that folds games otherwise, an engine
+fix, reaches cached copies by the next day)."""
+
+
 def state_payload(
     game: Game, version: int, *, current_line: bool = False
 ) -> tuple[dict[str, Any], int, dict[str, str]]:
@@ -656,10 +668,27 @@ class StateAt(MethodView):
     def get(self, query: Mapping[str, Any], game_id: UUID, version: int) -> Any:
         """The game as it stood right after event `version` (what the players saw then).
 
-        With `current_line=1`: right after the move at `version` as the line of play stands now (the replay
-        of an amended game: the moves kept after an amendment follow the new move)."""
+        It never changes: it is cacheable (`Cache-Control: public, max-age=86400, immutable`; `private` for a
+        private game) under an ETag of its own (`"state-<version>"`), and leaves out `current_version`. With
+        `current_line=1`: right after the move at `version` as the line of play stands now (the replay of an
+        amended game: the moves kept after an amendment follow the new move), which an amendment changes: its
+        ETag is the game's version."""
         game, _ = reader(game_id)
-        return state_payload(game, version, current_line=query["current_line"])
+        if query["current_line"]:
+            return state_payload(game, version, current_line=True)
+        body, status, _ = state_payload(game, version)
+        # After event `version` the game's log is fixed: the answer never changes, so it is cached as immutable
+        # under a validator of its own (not the game's version, which moves), without `current_version`.
+        del body["current_version"]
+        scope = "private" if game.setup.get("private") else "public"
+        return (
+            body,
+            status,
+            {
+                "ETag": f'"state-{version}"',
+                "Cache-Control": f"{scope}, max-age={PAST_STATE_MAX_AGE}, immutable",
+            },
+        )
 
 
 @blp.route("/<uuid:game_id>/states")
@@ -711,7 +740,11 @@ class Changes(MethodView):
     @blp.arguments(ChangesQuerySchema, location="query", error_status_code=400)
     @blp.response(200, ChangesSchema, headers=ETAG_HEADER)
     def get(self, query: Mapping[str, Any], game_id: UUID) -> Any:
-        """Every event after version `since`, for clients that poll (the stream pushes the same events)."""
+        """Every event after version `since`, for clients that poll.
+
+        Each event is typed by its `type` (`MovePlayed`, `MovesUndone`, `MoveAmended`...), its `data` the event
+        as stored (docs/architecture/events.md). `version` is the game's; the stream (`streamGame`) pushes the
+        same events as they happen."""
         game, _ = reader(game_id)
         events = game_log().queries.changes_since(game_id, query["since"])
         version = max([game.version, *(event["version"] for event in events)])
@@ -730,7 +763,10 @@ class Score(MethodView):
     @blp.doc(security=[*BEARER, {}])
     @blp.response(200, ScoreSchema, headers=ETAG_HEADER)
     def get(self, game_id: UUID) -> Any:
-        """The live score sheet: each player's points line by line (final once the game is over)."""
+        """The live score sheet: each player's points line by line.
+
+        While the game goes on it says what each player would score if it ended now; once the game is over it
+        is the final sheet, ties broken as the rules say (R-F09)."""
         game, _ = reader(game_id)
         body = {
             "game_id": str(game.id),
@@ -795,8 +831,10 @@ EXPORT_FORMATS: dict[str, tuple[str, str, str]] = {
 """Each export format's media type, file name and whether a browser offers it as a download."""
 
 
-def exported(game_id: UUID, chosen: str) -> Response:
-    """The game exported in one format (:data:`EXPORT_FORMATS`), in that format's media type."""
+def exported(game_id: UUID, chosen: str, query: Mapping[str, Any] | None = None) -> Response:
+    """The game exported in one format (:data:`EXPORT_FORMATS`), in that format's media type; a BG Stats file
+    for the player of seat ``query["me"]``, played at ``query["location"]`` (each optional)."""
+    query = query or {}
     game, _ = reader(game_id)
     exchange = game_log().exchange
     media, suffix, disposition = EXPORT_FORMATS[chosen]
@@ -808,7 +846,14 @@ def exported(game_id: UUID, chosen: str) -> Response:
         data = (
             exchange.export(game_id)
             if chosen == "json"
-            else exchange.export_bgstats(game_id, game)
+            else exchange.export_bgstats(
+                game_id,
+                game,
+                me=query.get("me"),
+                location=text.checked(query["location"], "the location", max_length=100)
+                if query.get("location")
+                else None,
+            )
             if chosen == "bgstats"
             else exchange.export_bgstats_link(game_id, game)
         )
@@ -828,12 +873,13 @@ class Export(MethodView):
 
         `json`: every event and annotation (`POST /api/games/import` takes it back); `bgstats`: the result as a
         BG Stats play file (a `.bgsplay` download: BG Stats imports it; an unfinished game is marked as left
-        out of the statistics, with no winner); `bgstats-link`: BG Stats' create-play link of a finished game
+        out of the statistics, with no winner; `me` names the importer's seat, `location` the place, each left
+        out of the file when not given); `bgstats-link`: BG Stats' create-play link of a finished game
         and the play it carries (`409 game_unfinished` for a game in progress or abandoned). `text` (a
         readable record, `text/plain`) and `bgg` (a BoardGameGeek play record, `text/xml`; an
         unfinished game is an incomplete play) are answered here too, and have operations of their own
         (`export/text`, `export/bgg`), so that a generated client reads each in its own media type."""
-        return exported(game_id, query["format"])
+        return exported(game_id, query["format"], query)
 
 
 @blp.route("/<uuid:game_id>/export/text")
@@ -841,8 +887,10 @@ class ExportText(MethodView):
     @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     def get(self, game_id: UUID) -> Response:
-        """The game as a readable record (text/plain): round and turn headings, one line per move, the
-        annotations and the score sheet (the same as `export?format=text`)."""
+        """The game as a readable record (text/plain).
+
+        Round and turn headings, one line per move, the annotations and the score sheet: the same as
+        `export?format=text`, in its own media type so that a generated client reads it as text."""
         return exported(game_id, "text")
 
 
@@ -851,9 +899,13 @@ class ExportBgg(MethodView):
     @errors(blp, *READ)
     @blp.doc(security=[*BEARER, {}])
     def get(self, game_id: UUID) -> Response:
-        """The game's result as a BoardGameGeek play record (text/xml, the shape of BGG's XML API
-        plays: date, length, incomplete, the game, and each player's start position, score, win and new). An
-        unfinished game is an incomplete play without a winner (the same as `export?format=bgg`)."""
+        """The game's result as a BoardGameGeek play record (text/xml).
+
+        The shape of BGG's XML API `plays`: date, length, incomplete, the game, and each player's start position,
+        score, win and new. BGG imports no file: this is a record for archives and scripts that read BGG's
+        format; the route to a BGG play log is BG Stats (`export?format=bgstats`), which syncs plays to BGG
+        (docs/api/exports.md). An unfinished game is an incomplete play without a winner (the same as
+        `export?format=bgg`)."""
         return exported(game_id, "bgg")
 
 
@@ -921,7 +973,10 @@ class AccessList(MethodView):
     @blp.doc(security=BEARER)
     @blp.response(200, AccessSchema)
     def get(self, game_id: UUID) -> Any:
-        """Who holds a token (never the tokens): every grant for the owner, one's own for a seat."""
+        """Who holds a token (never the tokens).
+
+        The owner's token sees every grant (the owner's and each seat's, with when and by whom it was given);
+        a seat's token sees its own. `you` says whom the token sent acts as."""
         _, access, caller = game_access_and_caller(game_id)
         grant = needed(caller, "reading who holds this game's tokens needs")
         assert access is not None  # read with the token

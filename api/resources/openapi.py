@@ -3,12 +3,14 @@ every operation has as its default."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import flask_smorest
 
 from api.resources.fastjson import FastFlaskParser
+from api.resources.records import NULL
 from api.resources.schemas import ErrorSchema
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -25,7 +27,8 @@ MEANINGS = {
     "seat-token request whose token was replaced or withdrawn since (token_superseded); a link that would seat one "
     "player twice in a game (player_already_seated)",
     412: "the game moved on: If-Match or expected_version named a version that is no longer the game's "
-    "(stale_version, with details.current_version); reload and decide again",
+    "(stale_version, with details.current_version); reload and decide again. If-Match compares strongly: "
+    "weak tags alone never match (weak_etag)",
     413: "the body is larger than the limit (payload_too_large)",
     422: "refused by the rules (illegal_move with its rule, not_your_turn, game_over), a table setup's layout "
     "(invalid_layout: details.errors lists each field with its rule), an invalid log, an "
@@ -243,18 +246,77 @@ def move_schemas() -> dict[str, Any]:
     return schemas
 
 
-def _typed_moves(node: Any) -> Any:
-    """Every schema marked as a move (schemas.MOVE_MARK) becomes a reference to ``Move``."""
-    from api.resources.schemas import MOVE_MARK
+KEPT_BESIDE_REF = ("description", "example")
+"""What a field's schema says that stays beside the reference put in its place (in an ``allOf``: 3.0 ignores a
+reference's siblings)."""
+
+
+UNIONS = frozenset({"Move"})
+"""Components that are a ``oneOf`` told apart by a discriminator: always referenced bare, as generators read a
+discriminated union inside an ``allOf`` as a parent type (openapi-typescript writes ``Omit<Move, "kind">``)."""
+
+
+def _referenced(name: str, field: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a field documented as the component ``name`` (schemas.SCHEMA_MARK): a reference, wrapped in
+    an ``allOf`` beside its description and example (a union's bare, see :data:`UNIONS`), or ``anyOf`` it and
+    null when nullable."""
+    reference = {"$ref": f"#/components/schemas/{name}"}
+    kept = {key: field[key] for key in KEPT_BESIDE_REF if key in field}
+    if field.get("nullable"):
+        return {"anyOf": [reference, NULL], **kept}
+    return {"allOf": [reference], **kept} if kept and name not in UNIONS else reference
+
+
+def _typed_refs(node: Any) -> Any:
+    """Every schema marked as a component (schemas.SCHEMA_MARK: a move, the board, the catalog...) becomes a
+    reference to it, and a nullable reference is written ``anyOf: [$ref, NULL]`` (records.NULL: apispec writes
+    ``anyOf: [$ref, {type: object, nullable: true}]``, whose second arm generated clients read as "any
+    object")."""
+    from api.resources.schemas import SCHEMA_MARK
 
     if isinstance(node, dict):
-        if node.get(MOVE_MARK):
-            typed: dict[str, Any] = {"$ref": "#/components/schemas/Move"}
-            return typed
-        return {key: _typed_moves(value) for key, value in node.items()}
+        if SCHEMA_MARK in node:
+            return _referenced(node[SCHEMA_MARK], node)
+        arms = node.get("anyOf")
+        null_arm = {"type": "object", "nullable": True}
+        if isinstance(arms, list) and len(arms) == 2 and null_arm in arms:  # in either order
+            rest = {key: value for key, value in node.items() if key != "anyOf"}
+            [typed] = [arm for arm in arms if arm != null_arm]
+            return {
+                "anyOf": [typed, NULL],
+                **{key: value for key, value in rest.items() if key != "nullable"},
+            }
+        return {key: _typed_refs(value) for key, value in node.items()}
     if isinstance(node, list):
-        return [_typed_moves(item) for item in node]
+        return [_typed_refs(item) for item in node]
     return node
+
+
+def _references(node: Any) -> set[str]:
+    if isinstance(node, dict):
+        found = {node["$ref"].rsplit("/", 1)[-1]} if isinstance(node.get("$ref"), str) else set()
+        for value in node.values():
+            found |= _references(value)
+        return found
+    if isinstance(node, list):
+        return set().union(*(_references(item) for item in node)) if node else set()
+    return set()
+
+
+def _drop_unused(document: dict[str, Any]) -> None:
+    """Components no operation reaches (flask-smorest's PaginationMetadata, the moves' body schema that the
+    typed union replaces): linters warn about them, and they document nothing."""
+    schemas = document["components"]["schemas"]
+    reached: set[str] = set()
+    todo = _references(document["paths"]) | _references(document["components"].get("responses", {}))
+    while todo:
+        name = todo.pop()
+        if name in reached or name not in schemas:
+            continue
+        reached.add(name)
+        todo |= _references(schemas[name]) - reached
+    for name in [name for name in schemas if name not in reached]:
+        del schemas[name]
 
 
 def _operation_id(method: str, path: str) -> str:
@@ -271,9 +333,22 @@ def _error_content(response: dict[str, Any]) -> None:
         content[PROBLEM_JSON] = content.pop("application/json")
 
 
+def _described(operation: dict[str, Any]) -> None:
+    """An operation whose docstring is one paragraph (flask-smorest makes it the summary, and no description):
+    the paragraph becomes the description, its first sentence the summary. Every operation is described."""
+    summary = " ".join(str(operation.get("summary", "")).split())
+    if operation.get("description") or not summary:
+        return
+    first = re.split(r"(?<=[.:;])\s", summary, maxsplit=1)[0].rstrip(".:;")
+    if first.count("(") > first.count(")"):  # the sentence went on inside a parenthesis
+        first = first.split(" (", 1)[0]
+    operation["summary"], operation["description"] = first, summary
+
+
 def _finish_operation(method: str, path: str, operation: dict[str, Any]) -> None:
     operation_id = _operation_id(method, path)
     operation["operationId"] = operation_id
+    _described(operation)
     if "security" not in operation:  # no token: say so, or generated clients demand one
         operation["security"] = []
     write = method != "get"
@@ -346,7 +421,7 @@ def _document_exports(operation: dict[str, Any], media: str) -> None:
                 "schema": {
                     "oneOf": [
                         {"$ref": "#/components/schemas/GameLogExport"},
-                        {"$ref": "#/components/schemas/BGStatsFile"},
+                        {"$ref": "#/components/schemas/BGStatsExportFile"},
                         {"$ref": "#/components/schemas/BGStatsLink"},
                     ]
                 }
@@ -356,54 +431,32 @@ def _document_exports(operation: dict[str, Any], media: str) -> None:
         }
 
 
-EXPORT_SCHEMAS: dict[str, Any] = {
-    "GameLogExport": {
-        "type": "object",
-        "description": "the full log of a game (format=json): POST /api/games/import takes it back",
-        "required": ["format", "format_version"],
-        "properties": {
-            "format": {"type": "string", "enum": ["heronlog.game"]},
-            "format_version": {"type": "integer"},
-        },
-        "additionalProperties": True,
-    },
-    "BGStatsFile": {
-        "type": "object",
-        "description": "a BG Stats play file (format=bgstats): the shape of BG Stats' own export, integer ids",
-        "required": ["games", "players", "locations", "plays", "userInfo"],
-        "properties": {
-            "about": {"type": "string"},
-            "games": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
-            "players": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
-            "locations": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
-            "plays": {"type": "array", "items": {"type": "object", "additionalProperties": True}},
-            "userInfo": {"type": "object", "additionalProperties": True},
-        },
-    },
-    "BGStatsLink": {
-        "type": "object",
-        "description": "BG Stats' create-play link of a finished game (format=bgstats-link), and its play",
-        "required": ["url", "app_url", "play"],
-        "properties": {
-            "url": {"type": "string", "description": "https://app.bgstatsapp.com/createPlay.html?data=..."},
-            "app_url": {"type": "string", "description": "the same link in the app's own scheme, bgstats://"},
-            "play": {"type": "object", "additionalProperties": True},
-        },
-    },
-}
-
-
 def finish(document: dict[str, Any]) -> dict[str, Any]:
     """The OpenAPI document as flask-smorest wrote it, finished (see the comment above)."""
+    from api.resources.board_schemas import board_components, icon_refs
+    from api.resources.catalog_schemas import catalog_components
+    from api.resources.document_schemas import document_components
     from api.resources.errors import STATUS
+    from api.resources.event_schemas import event_components
 
-    document = _typed_moves(document)
+    document = _typed_refs(document)
     document["servers"] = SERVERS
     document["info"]["license"] = LICENSE
     components = document.setdefault("components", {})
     schemas = components.setdefault("schemas", {})
-    schemas.update(move_schemas())
-    schemas.update(EXPORT_SCHEMAS)
+    added = {
+        **board_components(),
+        **catalog_components(),
+        **event_components(),
+        **document_components(),
+        **move_schemas(),
+    }
+    clash = sorted(set(added) & set(schemas))
+    if clash:  # pragma: no cover - a generated component would hide one of the API's schemas
+        raise ValueError(f"components named twice: {clash}")
+    icon = added.pop("Icon")
+    schemas.update(icon_refs(added))
+    schemas["Icon"] = icon
     schemas["Error"]["properties"]["error_code"]["enum"] = sorted(STATUS)
     for response in components.get("responses", {}).values():
         _error_content(response)
@@ -412,4 +465,5 @@ def finish(document: dict[str, Any]) -> dict[str, Any]:
         for method, operation in item.items():
             if method in METHODS:
                 _finish_operation(method, path, operation)
+    _drop_unused(document)
     return document

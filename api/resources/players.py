@@ -373,7 +373,7 @@ class GamePlayers(MethodView):
             game,
             granted,
             {body["seat"]: name},
-            expected_version=expected_version(body),
+            expected_version=expected_version(body, players.links(game.id).version),  # a list matched by it
             idempotency_key=idempotency_key(),
         )
         answer = seats_view(game)

@@ -23,8 +23,10 @@ class ProblemType(MethodView):
     @errors(blp, 404)
     @blp.response(200, ProblemTypeSchema)
     def get(self, error_code: str) -> dict[str, Any]:
-        """What a problem type (an error answer's `type`, `/api/problems/<error_code>`) means: its title, its
-        status and what a client does about it. `404 not_found` for a code the API never answers with."""
+        """What a problem type means.
+
+        An error answer's `type` is `/api/problems/<error_code>`: this answers its title, its status and what
+        a client does about it. `404 not_found` for a code the API never answers with."""
         if error_code not in STATUS:
             raise ApiError("not_found", f"no problem type {error_code!r}: see GET /api/openapi.json")
         status = STATUS[error_code]

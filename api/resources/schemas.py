@@ -11,9 +11,13 @@ from typing import Any
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from api.resources.board_schemas import PROMPT_KINDS
 from api.resources.errors import STATUS
 from domain import kinds
-from domain.vocabulary import Resource
+from domain.areas.bridges import ENDS
+from domain.catalog import HIMEJI_DECKS
+from domain.game import RULES_VERSIONS
+from domain.vocabulary import Colour, MatchaColour, Mode, Phase, Resource
 from replay.game import MAX_VERSION
 
 MAX_BATCH = 500
@@ -38,6 +42,22 @@ def expected_version_field() -> fields.Integer:
         },
         metadata={"description": EXPECTED_VERSION},
     )
+
+
+SCHEMA_MARK = "x-heronlog-schema"
+"""Marks a field documented as a component of the OpenAPI document that marshmallow does not describe (the board,
+the catalog, a move): :mod:`api.resources.openapi` puts a reference to the component in its place."""
+
+
+def documented(name: str, metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A field's metadata saying that its value is the component ``name`` (see `SCHEMA_MARK`)."""
+    return {**(metadata or {}), SCHEMA_MARK: name}
+
+
+STATUSES = ["in progress", "finished", "abandoned", "rules unsupported"]
+"""A game's status (`replay.game.Game.status`)."""
+MODES = [mode.value for mode in Mode]
+DIE_COLOURS = [colour.value for colour in (*Colour, *MatchaColour)]
 
 
 ACTOR = "owner, or seat:N with N the seat's index from 0 (seat:1 is the game's second player)"
@@ -93,7 +113,10 @@ class ErrorSchema(Schema):
     )
     details = fields.Dict(
         required=True,
-        metadata={"description": "what a client needs to recover", "example": {"current_version": 12}},
+        metadata=documented(
+            "ErrorDetails",
+            {"description": "what a client needs to recover", "example": {"current_version": 12}},
+        ),
     )
 
 
@@ -111,6 +134,8 @@ class ProblemTypeSchema(Schema):
 
 
 class PlayerSchema(Schema):
+    """A seat: its player's name and colour."""
+
     name = fields.String(required=True)
     colour = fields.String(required=True)
     automatic = fields.Boolean(
@@ -126,13 +151,35 @@ class CoordinatesSchema(Schema):
     seat = fields.Integer(
         required=True, allow_none=True, metadata={"description": f"{SEAT}; null for chance"}
     )
-    phase = fields.String(required=True)
+    phase = fields.String(required=True, validate=validate.OneOf([phase.value for phase in Phase]))
+
+
+class ParentSchema(Schema):
+    """Where a branch leaves its parent: the parent game and the version it was forked at."""
+
+    game_id = fields.String(required=True)
+    version = fields.Integer(required=True)
+
+
+class AuditEntrySchema(Schema):
+    """A change to the line of play other than a move: here, the game's abandonment."""
+
+    version = fields.Integer(required=True, metadata={"description": "the game's version it made"})
+    kind = fields.String(required=True, metadata={"description": "what it was (abandon)"})
+    actor = fields.String(required=True, metadata={"description": "who did it: owner, or seat:N"})
+    at = fields.String(required=True, metadata={"description": "when (ISO 8601)"})
+    versions = fields.List(fields.Integer(), required=True)
+    note = fields.String(required=True, metadata={"description": "the reason given (may be empty)"})
 
 
 class PromptSchema(Schema):
     """What the rules engine waits for, from whom (seat null: a chance prompt), with its context."""
 
-    kind = fields.String(required=True)
+    kind = fields.String(
+        required=True,
+        validate=validate.OneOf(PROMPT_KINDS),
+        metadata={"description": "what is asked: the pending frame's name (`over` once the game is over)"},
+    )
     seat = fields.Integer(
         required=True, allow_none=True, metadata={"description": f"{SEAT}; null for chance"}
     )
@@ -150,7 +197,7 @@ class PromptSchema(Schema):
         required=True,
         metadata={"description": 'how to answer the question, for a page to show under it ("" when nothing)'},
     )
-    context = fields.Dict(required=True)
+    context = fields.Dict(required=True, metadata=documented("PromptContext"))
 
 
 class ChoiceSchema(Schema):
@@ -205,10 +252,6 @@ class ScoreSheetOutSchema(Schema):
     rank = fields.Integer(required=True)
 
 
-MOVE_MARK = "x-heronlog-move"
-"""Marks a move's place in the OpenAPI document, where :mod:`api.resources.openapi` puts the typed move union."""
-
-
 class MoveField(fields.Dict):
     """A move: a JSON object with at least ``kind`` (and ``seat``), as ``legal-moves`` lists it. Documented as
     the union of every move kind, told apart by ``kind`` (the schema ``Move`` of the OpenAPI document, made of
@@ -217,7 +260,7 @@ class MoveField(fields.Dict):
 
     def __init__(self, **kwargs: Any) -> None:
         metadata = {"description": "a move exactly as GET legal-moves lists it", **kwargs.pop("metadata", {})}
-        metadata[MOVE_MARK] = True
+        metadata[SCHEMA_MARK] = "Move"
         super().__init__(keys=fields.String(), metadata=metadata, **kwargs)
 
 
@@ -225,8 +268,23 @@ CONVERTS_TO = [resource.value for resource in Resource if resource is not Resour
 """What a seal conversion may buy (the catalog of a game says which, and at what price)."""
 
 
-def _typed_field(typ: str) -> fields.Field[Any]:
-    """A required field of a move's JSON form, by the type `domain.kinds` gives it."""
+CLOSED_MOVE_FIELDS: dict[tuple[str, str], list[str]] = {
+    ("take_die", "bridge"): DIE_COLOURS,
+    ("take_die", "end"): list(ENDS),
+    ("roll", "bridge"): DIE_COLOURS,
+    ("himeji_card", "deck"): list(HIMEJI_DECKS),
+    ("rival_discard", "deck"): list(HIMEJI_DECKS),
+    ("die_tile", "colour"): [colour.value for colour in Colour],
+    ("convert", "to"): CONVERTS_TO,
+}
+"""The move fields (by kind and field) whose values are a closed set of the rules: documented as enums. The rules
+engine judges the value (a move naming another is ``illegal_move``, as before)."""
+
+
+def _typed_field(typ: str, values: list[str] | None = None) -> fields.Field[Any]:
+    """A required field of a move's JSON form, by the type `domain.kinds` gives it (from ``values``, if given)."""
+    if values is not None:
+        return fields.String(required=True, validate=validate.OneOf(values))
     if typ == kinds.INT:
         return fields.Integer(required=True, strict=True)
     if typ == kinds.BOOL:
@@ -234,6 +292,14 @@ def _typed_field(typ: str) -> fields.Field[Any]:
     if typ == kinds.INTS:
         return fields.List(fields.Integer(strict=True), required=True)
     return fields.String(required=True)
+
+
+def chance_seat(value: Any) -> None:
+    """A chance move's seat is null. Checked here rather than written ``enum: [null]`` in the document: typed
+    clients drop a member whose only value is null (openapi-fetch reads it as absent), so the document says
+    ``integer, nullable`` and the description says "always null"."""
+    if value is not None:
+        raise ValidationError("a chance move's seat is null")
 
 
 def move_schema(kind: type[kinds.Move]) -> type[Schema]:
@@ -244,8 +310,8 @@ def move_schema(kind: type[kinds.Move]) -> type[Schema]:
         fields.Integer(
             required=True,
             allow_none=True,
-            validate=validate.OneOf([None]),
-            metadata={"description": "null: chance answers it"},
+            validate=chance_seat,
+            metadata={"description": "always null: chance answers it"},
         )
         if kind.chance
         else fields.Integer(
@@ -260,7 +326,7 @@ def move_schema(kind: type[kinds.Move]) -> type[Schema]:
         "seat": seat,
     }
     for name, typ in kind.shape.items():
-        declared[name] = _typed_field(typ)
+        declared[name] = _typed_field(typ, CLOSED_MOVE_FIELDS.get((kind.kind, name)))
     if kind.convertible:
         declared[kinds.CONVERT] = fields.List(
             fields.String(validate=validate.OneOf(CONVERTS_TO)),
@@ -287,17 +353,20 @@ class NewGameSchema(Schema):
 
     players = fields.Raw(
         required=True,
-        metadata={
-            "description": "a count, a list of names, or a list of {name, colour}",
-            "example": ["Aiko", "Ben", "Chie", "Dai"],
-        },
+        metadata=documented(
+            "NewPlayers",
+            {
+                "description": "a count, a list of names, or a list of {name, colour}",
+                "example": ["Aiko", "Ben", "Chie", "Dai"],
+            },
+        ),
     )
-    mode = fields.String(load_default="seeded", validate=validate.OneOf(["seeded", "table"]))
+    mode = fields.String(load_default="seeded", validate=validate.OneOf(MODES))
     # strict: a JSON whole number only (1.5 was taken as seed 1, a deal the client never asked for)
     seed = fields.Integer(
         allow_none=True, load_default=None, strict=True, validate=validate.Range(min=0, max=2**53)
     )
-    options = fields.Dict(load_default=dict)
+    options = fields.Dict(load_default=dict, metadata=documented("SetupOptions"))
     expansions = fields.List(
         fields.String(validate=validate.OneOf(["matcha"])),
         load_default=list,
@@ -322,6 +391,7 @@ class NewGameSchema(Schema):
         load_default=None,
         allow_none=True,
         metadata={
+            SCHEMA_MARK: "LayoutSections",
             "description": "table mode only: the physical table's setup at once (see LayoutSchema and GET "
             "/api/games/{id}/layout): the game is laid out exactly so and then waits for the players' starting "
             "choices. Every entry is checked by the rules; 422 invalid_layout lists each problem with its field "
@@ -344,14 +414,26 @@ class GameSchema(Schema):
     game_id = fields.String(required=True)
     title = fields.String(required=True)
     players = fields.List(fields.Nested(PlayerSchema), required=True)
-    mode = fields.String(required=True)
+    mode = fields.String(required=True, validate=validate.OneOf(MODES))
     seed = fields.Integer(required=True, allow_none=True)
-    options = fields.Dict(required=True)
-    expansions = fields.List(fields.String(), required=True, metadata={"description": '[] or ["matcha"]'})
-    solo = fields.String(metadata={"description": "present in a solo game: the rival's difficulty"})
+    options = fields.Dict(
+        required=True,
+        metadata=documented("SetupOptions", {"description": "the options the game was set up with"}),
+    )
+    expansions = fields.List(
+        fields.String(validate=validate.OneOf(["matcha"])),
+        required=True,
+        metadata={"description": '[] or ["matcha"]'},
+    )
+    solo = fields.String(
+        validate=validate.OneOf(["easy", "medium", "hard"]),
+        metadata={"description": "present in a solo game: the rival's difficulty"},
+    )
     private = fields.Boolean(required=True)
-    parent = fields.Dict(required=True, allow_none=True)
-    rules_version = fields.String(required=True)
+    parent = fields.Nested(
+        ParentSchema, required=True, allow_none=True, metadata={"description": "a branch's parent, or null"}
+    )
+    rules_version = fields.String(required=True, validate=validate.OneOf(list(RULES_VERSIONS)))
     catalog_override = fields.Boolean(
         required=True,
         metadata={
@@ -365,17 +447,29 @@ class GameSchema(Schema):
     )
     modified_on = fields.String(required=True)
     version = fields.Integer(required=True, metadata={"description": "also sent as the ETag"})
-    status = fields.String(required=True, metadata={"description": "in progress, finished or abandoned"})
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(STATUSES),
+        metadata={"description": "in progress, finished or abandoned"},
+    )
     over = fields.Boolean(required=True)
     moves = fields.Integer(required=True, metadata={"description": "effective moves on the line of play"})
     can_undo = fields.Boolean(required=True)
     redoable = fields.Integer(required=True, metadata={"description": "how many undone moves can be redone"})
     coordinates = fields.Nested(CoordinatesSchema, required=True)
     prompt = fields.Nested(PromptSchema, required=True)
-    abandoned = fields.Dict(required=True, allow_none=True)
+    abandoned = fields.Nested(
+        AuditEntrySchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "who abandoned the game, when and why; null while it is not abandoned"},
+    )
     state = fields.Dict(
         required=True,
-        metadata={"description": "the board, JSON-ready for drawing (the catalog is served apart: /catalog)"},
+        metadata=documented(
+            "GameState",
+            {"description": "the board, JSON-ready for drawing (the catalog is served apart: /catalog)"},
+        ),
     )
 
 
@@ -421,10 +515,13 @@ class LegalMovesSchema(Schema):
         metadata={"description": "with ?before=V only: the move recorded at V (one of `moves`)"}
     )
     state = fields.Dict(
-        metadata={
-            "description": "with ?before=V only: the board just before that move, JSON-ready for drawing and "
-            "labelling the moves (the catalog is served apart: /catalog)"
-        }
+        metadata=documented(
+            "GameState",
+            {
+                "description": "with ?before=V only: the board just before that move, JSON-ready for drawing "
+                "and labelling the moves (the catalog is served apart: /catalog)"
+            },
+        )
     )
 
 
@@ -459,12 +556,12 @@ class GameSummarySchema(Schema):
     game_id = fields.String(required=True)
     title = fields.String(required=True)
     players = fields.List(fields.String(), required=True)
-    mode = fields.String(required=True)
+    mode = fields.String(required=True, validate=validate.OneOf(MODES))
     private = fields.Boolean(required=True)
-    parent = fields.Dict(required=True, allow_none=True)
+    parent = fields.Nested(ParentSchema, required=True, allow_none=True)
     created_on = fields.String(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(STATUSES))
     round = fields.Integer(required=True)
     winner = fields.String(required=True, allow_none=True)
 
@@ -745,7 +842,11 @@ class MisfitSchema(Schema):
     index = fields.Integer(required=True, metadata={"description": f"where it stands: {LINE_INDEX}"})
     version = fields.Integer(required=True, metadata={"description": "the recorded move's version"})
     move = MoveField(required=True, metadata={"description": "the recorded move"})
-    error = fields.Dict(required=True, metadata={"description": "the rules' refusal: code, rule, message"})
+    error = fields.Nested(
+        "RefusalSchema",
+        required=True,
+        metadata={"description": "the rules' refusal: code, rule, message"},
+    )
     recorded_words = fields.String(
         required=True, metadata={"description": "the recorded move in words, as it was recorded"}
     )
@@ -778,15 +879,27 @@ class MisfitSchema(Schema):
     prompt = fields.Nested(PromptSchema, required=True, metadata={"description": "the question asked there"})
     state = fields.Dict(
         required=True,
-        metadata={
-            "description": "the board there, for drawing the legal moves (the catalog is served apart)"
-        },
+        metadata=documented(
+            "GameState",
+            {"description": "the board there, for drawing the legal moves (the catalog is served apart)"},
+        ),
     )
     suggestions = fields.List(
         fields.Nested(SuggestionSchema),
         required=True,
         metadata={"description": "what probably happened there, best first (the most later moves kept)"},
     )
+
+
+class RefusalSchema(Schema):
+    """The rules' refusal of a move: its error code, the rule, the message and the details."""
+
+    code = fields.String(
+        required=True, metadata={"description": "the error code (illegal_move, not_your_turn...)"}
+    )
+    rule = fields.String(required=True, allow_none=True)
+    message = fields.String(required=True)
+    details = fields.Dict(required=True, metadata=documented("ErrorDetails"))
 
 
 class ResolvedSchema(Schema):
@@ -874,12 +987,17 @@ class StateSchema(Schema):
 
     game_id = fields.String(required=True)
     version = fields.Integer(required=True)
-    current_version = fields.Integer(required=True)
+    current_version = fields.Integer(
+        metadata={
+            "description": "the game's version now; absent from `states/{version}` without `current_line`, "
+            "an answer that never changes"
+        }
+    )
     over = fields.Boolean(required=True)
     coordinates = fields.Nested(CoordinatesSchema, required=True)
     prompt = fields.Nested(PromptSchema, required=True)
     score = fields.List(fields.Nested(ScoreSheetOutSchema), required=True)
-    state = fields.Dict(required=True)
+    state = fields.Dict(required=True, metadata=documented("GameState", {"description": "the board then"}))
 
 
 class StateQuerySchema(Schema):
@@ -991,7 +1109,11 @@ class ChangesSchema(Schema):
     game_id = fields.String(required=True)
     since = fields.Integer(required=True)
     version = fields.Integer(required=True)
-    events = fields.List(fields.Dict(), required=True)
+    events = fields.List(
+        fields.Dict(metadata=documented("ChangeEvent")),
+        required=True,
+        metadata={"description": "each event after `since`, in order (docs/architecture/events.md)"},
+    )
 
 
 class CatalogSchema(Schema):
@@ -999,8 +1121,9 @@ class CatalogSchema(Schema):
 
     game_id = fields.String(required=True)
     rules_version = fields.String(required=True)
-    catalog = fields.Dict(required=True)
-    words = fields.Dict(
+    catalog = fields.Dict(required=True, metadata=documented("ComponentCatalog"))
+    words = fields.Nested(
+        "CatalogWordsSchema",
         required=True,
         metadata={
             "description": "the game's words for the pages: cards (id → what it does), icons (the catalog's icon "
@@ -1008,6 +1131,74 @@ class CatalogSchema(Schema):
             "parts an annotation may point at, as kind:id) and part_icons (each of those parts' icon)"
         },
     )
+
+
+class CatalogWordsSchema(Schema):
+    """A game's words for the pages, served once with its catalog."""
+
+    cards = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "card id → what it does"},
+    )
+    icons = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "an icon in the catalog's notation → its words"},
+    )
+    parts = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={
+            "description": "board part id → its name (the ids a choice's target and an annotation use)"
+        },
+    )
+    annotations = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "the parts an annotation may point at, kind:id"},
+    )
+    part_icons = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "each of those parts' icon"},
+    )
+
+
+class HimejiTopsSchema(Schema):
+    """The card on top of each Himeji deck."""
+
+    ikebana = fields.String()
+    calligraphy = fields.String()
+
+
+class MatchaLayoutSchema(Schema):
+    """What chance dealt on the Matcha board (R-M01); each part present once dealt."""
+
+    pond = fields.List(
+        fields.String(allow_none=True),
+        metadata={"description": "the lily pads in the pond's spaces, in order"},
+    )
+    himeji = fields.Nested(HimejiTopsSchema, metadata={"description": "each Himeji deck's top card"})
+    tea_house = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "Tea House room → its ceremony token's face (yellow side up)"},
+    )
+    platform = fields.String(
+        metadata={"description": "the Viewing Platform's ceremony token face (blue side up)"}
+    )
+
+
+class ComponentWordsSchema(Schema):
+    """A component a layout field may take, by its id, and what is printed on it in words."""
+
+    id = fields.String(required=True)
+    words = fields.String(required=True)
 
 
 class LayoutSectionsSchema(Schema):
@@ -1066,11 +1257,11 @@ class LayoutSectionsSchema(Schema):
             "example": [{"resource": "SR3", "action": "A1"}],
         },
     )
-    matcha = fields.Dict(
+    matcha = fields.Nested(
+        MatchaLayoutSchema,
         metadata={
-            "description": "with Matcha: {pond: [3 lily pads], himeji: {ikebana, calligraphy: top card}, "
-            "tea_house: {room: ceremony token face}, platform: ceremony token face} (R-M01)"
-        }
+            "description": "with Matcha: the pond, the Himeji decks' top cards, the ceremony tokens (R-M01)"
+        },
     )
 
 
@@ -1165,21 +1356,33 @@ class LayoutFormSchema(Schema):
     sections = fields.List(fields.Nested(LayoutFormSectionSchema), required=True)
     pools = fields.Dict(
         keys=fields.String(),
-        values=fields.List(fields.Dict()),
+        values=fields.List(fields.Nested(ComponentWordsSchema)),
         required=True,
         metadata={"description": "pool → [{id, words}]: the card or tile's id and what is printed on it"},
     )
     catalog = fields.Dict(
-        keys=fields.String(),
-        values=fields.List(fields.Dict()),
         required=True,
+        metadata=documented(
+            "LayoutFormCatalog",
+            {
+                "description": "family → the catalog's entries of the pools' components (as GET catalog has "
+                "them): what a page draws each card or tile from"
+            },
+        ),
+    )
+    colours = fields.List(
+        fields.Nested(ComponentWordsSchema),
+        required=True,
+        metadata={"description": "the die-tile colours, in words"},
+    )
+    first_game = fields.Nested(
+        LayoutSectionsSchema,
+        required=True,
+        allow_none=True,
         metadata={
-            "description": "family → the catalog's entries of the pools' components (as GET catalog has them): "
-            "what a page draws each card or tile from"
+            "description": "the rulebook's first-game layout (null when the first-game option lays it)"
         },
     )
-    colours = fields.List(fields.Dict(), required=True)
-    first_game = fields.Dict(required=True, allow_none=True)
     notes = fields.List(
         fields.String(),
         required=True,
@@ -1259,6 +1462,22 @@ class ExportQuerySchema(Schema):
             "file; bgstats-link: BG Stats' create-play link (finished games); bgg: a BoardGameGeek play record"
         },
     )
+    me = fields.Integer(
+        load_default=None,
+        validate=validate.Range(min=0, max=100),
+        metadata={
+            "description": "format=bgstats: the seat (from 0) of the person who imports the file, whose "
+            "statistics BG Stats counts as its owner's (userInfo.meRefId); left out, the file names nobody"
+        },
+    )
+    location = fields.String(
+        load_default=None,
+        validate=validate.Length(min=1, max=100),
+        metadata={
+            "description": "format=bgstats: where the game was played (BG Stats creates the location it "
+            "names); left out, the play has no location"
+        },
+    )
 
 
 class ImportQuerySchema(Schema):
@@ -1279,8 +1498,17 @@ class ImportDocumentSchema(Schema):
 
 
 class TargetSchema(Schema):
-    kind = fields.String(required=True)
-    id = fields.String(required=True)
+    """The part of the board an annotation points at: its kind and its id (api.resources.annotations)."""
+
+    kind = fields.String(
+        required=True,
+        metadata={
+            "description": "room, bridge, domain, yard, garden, well, outside, passage_of_time, daimyo..."
+        },
+    )
+    id = fields.String(
+        required=True, metadata={"description": "the part's id ('' for the one-of-a-kind ones)"}
+    )
 
 
 class AnnotationSchema(Schema):
@@ -1312,13 +1540,13 @@ class NewAnnotationSchema(Schema):
     version = fields.Integer(required=True, strict=True, validate=VERSION)
     text = fields.String(required=True, validate=validate.Length(min=1, max=4000))
     glyph = fields.String(load_default=None, allow_none=True)
-    target = fields.Dict(load_default=None, allow_none=True)
+    target = fields.Dict(load_default=None, allow_none=True, metadata=documented("Target"))
 
 
 class AnnotationEditSchema(Schema):
     text = fields.String(validate=validate.Length(min=1, max=4000))
     glyph = fields.String(allow_none=True)
-    target = fields.Dict(allow_none=True)
+    target = fields.Dict(allow_none=True, metadata=documented("Target"))
 
 
 # --- access -----------------------------------------------------------------------------------------------
@@ -1357,7 +1585,7 @@ class ScoreSheetRequestSchema(Schema):
     """End-of-game tallies of a game that was not recorded; the rulebook's scorer gives the points."""
 
     players = fields.List(
-        fields.Dict(keys=fields.String()),
+        fields.Dict(keys=fields.String(), metadata=documented("Tallies")),
         required=True,
         validate=validate.Length(min=1, max=4),
         metadata={

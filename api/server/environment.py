@@ -70,6 +70,11 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
     Variable("HERONLOG_LOG_LEVEL", "info", "`debug`, `info`, `warning` or `error`"),
     Variable("HERONLOG_METRICS_TOKEN", None, "when set, `GET /metrics` needs `Authorization: Bearer <it>`"),
     Variable(
+        "HERONLOG_CORS_ORIGINS",
+        None,
+        "origins whose pages may call the API (`https://club.example,https://b.example`, or `*`); unset: none",
+    ),
+    Variable(
         "PROMETHEUS_MULTIPROC_DIR",
         None,
         "folder where the workers keep their metrics (default: a fresh temporary folder per `serve`)",

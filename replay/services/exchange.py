@@ -67,10 +67,13 @@ class Exchange:
         game = self._game(game_id, known)
         return history.text_record(self.games.reaching(game, 0), self.annotating.annotations(game_id, game))
 
-    def export_bgstats(self, game_id: UUID, known: Game | None = None) -> dict[str, Any]:
-        """The game as a BG Stats play file (:func:`replay.plays.bgstats_file`)."""
+    def export_bgstats(
+        self, game_id: UUID, known: Game | None = None, *, me: int | None = None, location: str | None = None
+    ) -> dict[str, Any]:
+        """The game as a BG Stats play file, whose owner is the player of seat ``me`` (if given), played at
+        ``location`` (if given) (:func:`replay.plays.bgstats_file`)."""
         game = self._game(game_id, known)
-        return plays.bgstats_file(game, self.people(game) if self.people else None)
+        return plays.bgstats_file(game, self.people(game) if self.people else None, me=me, location=location)
 
     def export_bgstats_link(self, game_id: UUID, known: Game | None = None) -> dict[str, Any]:
         """BG Stats' create-play link of a finished game and the play it carries; ``GameUnfinished`` for a

@@ -4,6 +4,8 @@ every write says where its rate limit stands."""
 
 from __future__ import annotations
 
+import pytest
+
 from api.app import create_app
 from replay.config import StoreConfig
 from tests.api_helpers import ApiClient, flask_transport
@@ -20,6 +22,33 @@ def test_a_stale_if_match_is_412_precondition_failed_keeping_the_current_version
     # the same version named in the body instead of the header: the same answer
     body = {**move, "expected_version": game["version"]}
     assert api.post(f"/api/games/{game_id}/moves", body, token=owner).error() == (412, "stale_version")
+
+
+def test_if_match_compares_strongly_a_weak_tag_is_412_and_a_list_matches_by_any_member(
+    api: ApiClient,
+) -> None:
+    """RFC 9110 13.1.1: If-Match uses the strong comparison (a weak tag never matches, even the current one),
+    and a list of tags matches when one of its members does."""
+    game_id, owner, game = api.create(2, seed=4)
+    version, moves = game["version"], f"/api/games/{game_id}/moves"
+    move = api.legal(game_id).body["moves"][0]
+    weak = api.post(moves, move, token=owner, if_match=f'W/"{version}"')
+    assert weak.error() == (412, "weak_etag")
+    assert weak.body["details"]["current_version"] == version
+    assert api.game(game_id)["version"] == version  # nothing written
+    assert api.post(moves, move, token=owner, if_match=f'W/"{version}", W/"{version - 1}"').status == 412
+    # a list: the current version anywhere in it matches; a weak member beside it is no harm
+    listed = api.post(moves, move, token=owner, if_match=f'W/"{version}", "{version - 1}", "{version}"')
+    assert listed.status == 201, listed.body
+    # a list of which no member is the current version: the game moved on
+    move = api.legal(game_id).body["moves"][0]
+    stale = api.post(moves, move, token=owner, if_match=f'"{version - 1}", "{version}"')
+    assert stale.error() == (412, "stale_version")
+    assert stale.body["details"]["current_version"] == version + 1
+    assert api.post(moves, move, token=owner, if_match=f'"{version + 1}", x').error() == (
+        400,
+        "invalid_request",
+    )
 
 
 def test_a_read_naming_the_current_etag_in_if_none_match_is_304_without_a_body(api: ApiClient) -> None:
@@ -40,6 +69,49 @@ def test_a_read_naming_the_current_etag_in_if_none_match_is_304_without_a_body(a
     # an error is never turned into a 304
     missing = "00000000-0000-4000-8000-000000000000"
     assert api.get(f"/api/games/{missing}", **{"If-None-Match": "*"}).error() == (404, "game_not_found")
+
+
+def test_a_past_state_is_cached_as_immutable_under_a_validator_of_its_own(api: ApiClient) -> None:
+    game_id, owner, game = api.create(2, seed=4)
+    api.play(game_id, api.legal(game_id).body["moves"][0], owner, game["version"])
+    past = api.get(f"/api/games/{game_id}/states/2")
+    assert past.status == 200 and past.headers["etag"] == '"state-2"'
+    assert past.headers["cache-control"] == "public, max-age=86400, immutable"
+    # the game moves on; the past state does not, and revalidates
+    api.play(game_id, api.legal(game_id).body["moves"][0], owner, game["version"] + 1)
+    again = api.get(f"/api/games/{game_id}/states/2", **{"If-None-Match": '"state-2"'})
+    assert (again.status, again.raw, again.headers["etag"]) == (304, b"", '"state-2"')
+    assert "immutable" in again.headers["cache-control"]
+    assert api.get(f"/api/games/{game_id}/states/2").body == past.body
+    # on the current line a state follows amendments: the game's version is its validator, no cache lifetime
+    on_line = api.get(f"/api/games/{game_id}/states/2?current_line=1")
+    assert on_line.etag == game["version"] + 2 and "cache-control" not in on_line.headers
+    # a private game's past state is for the token holder's own cache only
+    private_id, private_owner, private = api.create(2, seed=4, private=True)
+    api.play(
+        private_id, api.legal(private_id, private_owner).body["moves"][0], private_owner, private["version"]
+    )
+    hidden = api.get(f"/api/games/{private_id}/states/2", private_owner)
+    assert hidden.headers["cache-control"] == "private, max-age=86400, immutable"
+
+
+def test_the_openapi_document_and_other_static_answers_carry_validators(api: ApiClient) -> None:
+    for path in (
+        "/api/openapi.json",
+        "/api/docs",
+        "/api/problems/stale_version",
+        "/api/games/layout-form?players=2",
+    ):
+        first = api.get(path)
+        assert first.status == 200 and first.headers["etag"].startswith('"'), (path, first.headers)
+        assert first.headers["cache-control"] == "no-cache", path
+        fresh = api.get(path, **{"If-None-Match": first.headers["etag"]})
+        assert (fresh.status, fresh.raw, fresh.headers["etag"]) == (304, b"", first.headers["etag"]), path
+    # another answer of the same endpoint has another validator
+    assert (
+        api.get("/api/problems/weak_etag").headers["etag"]
+        != api.get("/api/problems/stale_version").headers["etag"]
+    )
 
 
 def test_errors_are_problem_documents_whose_type_is_described_at_its_uri(api: ApiClient) -> None:
@@ -80,3 +152,51 @@ def test_every_write_answer_carries_the_state_of_its_rate_limit_window() -> None
     assert played.headers["ratelimit-limit"] == "5" and played.headers["ratelimit-remaining"] == "4"
     # reads are not counted, and say nothing of it
     assert "ratelimit-limit" not in api.get(f"/api/games/{game_id}").headers
+
+
+def test_cors_is_off_unless_origins_are_allowed_and_then_exposes_the_api_headers() -> None:
+    origin = {"Origin": "https://club.example"}
+    closed = ApiClient(flask_transport(create_app({"STORE": StoreConfig(kind="memory")}).test_client()))
+    assert "access-control-allow-origin" not in closed.get("/api/games", **origin).headers
+    app = create_app(
+        {"STORE": StoreConfig(kind="memory"), "CORS_ORIGINS": "https://club.example, https://b.example"}
+    )
+    client = app.test_client()
+    api = ApiClient(flask_transport(client))
+    game_id, owner, game = api.create(2, seed=4)
+    # a preflight of a write with a token, If-Match and Idempotency-Key
+    preflight = client.options(
+        f"/api/games/{game_id}/moves",
+        headers={
+            **origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization, content-type, if-match, idempotency-key",
+        },
+    )
+    assert preflight.headers["Access-Control-Allow-Origin"] == "https://club.example"
+    allowed = preflight.headers["Access-Control-Allow-Headers"].lower()
+    assert {"authorization", "if-match", "idempotency-key"} <= {h.strip() for h in allowed.split(",")}
+    assert "Access-Control-Allow-Credentials" not in preflight.headers  # bearer tokens, never cookies
+    move = api.legal(game_id).body["moves"][0]
+    played = client.post(
+        f"/api/games/{game_id}/moves",
+        json=move,
+        headers={**origin, "Authorization": f"Bearer {owner}", "If-Match": f'"{game["version"]}"'},
+    )
+    assert (
+        played.status_code == 201 and played.headers["Access-Control-Allow-Origin"] == "https://club.example"
+    )
+    exposed = {h.strip() for h in played.headers["Access-Control-Expose-Headers"].split(",")}
+    assert {
+        "ETag",
+        "Location",
+        "Retry-After",
+        "RateLimit",
+        "RateLimit-Policy",
+        "Idempotent-Replayed",
+    } <= exposed
+    # another origin gets no permission
+    other = client.get("/api/games", headers={"Origin": "https://elsewhere.example"})
+    assert "Access-Control-Allow-Origin" not in other.headers
+    with pytest.raises(ValueError, match="not an origin"):
+        create_app({"STORE": StoreConfig(kind="memory"), "CORS_ORIGINS": "https://club.example/page"})

@@ -61,7 +61,7 @@ def same_shape(ours: Any, theirs: Any, where: str = "") -> None:
 
 
 def test_the_bgstats_file_has_the_shape_of_bg_stats_own_export_with_integer_ids(log: GameLog) -> None:
-    file = log.export_bgstats(finished(log))
+    file = log.export_bgstats(finished(log), me=1, location="Club")
     same_shape(file, FIXTURES["bgstats_file"])
     play = file["plays"][0]
     players = {player["id"] for player in file["players"]}
@@ -69,9 +69,24 @@ def test_the_bgstats_file_has_the_shape_of_bg_stats_own_export_with_integer_ids(
     assert {score["playerRefId"] for score in play["playerScores"]} == players
     assert play["gameRefId"] in {game["id"] for game in file["games"]}
     assert play["locationRefId"] in {location["id"] for location in file["locations"]}
-    assert file["userInfo"]["meRefId"] in players
+    assert file["userInfo"]["meRefId"] == file["players"][1]["id"]  # seat 1's player imports the file
+    assert file["locations"][0]["name"] == "Club"
     assert all(isinstance(score["score"], str) for score in play["playerScores"])
     assert sum(score["winner"] for score in play["playerScores"]) == 1 and not play["ignored"]
+
+
+def test_the_file_names_its_importer_and_its_location_only_when_asked(log: GameLog) -> None:
+    """Without `me` the file names nobody as the app's owner (BG Stats would count seat 1's statistics as the
+    importer's); without `location` it creates none in the importer's app. A seat no person plays is refused."""
+    game_id = finished(log)
+    file = log.export_bgstats(game_id)
+    assert file["userInfo"] == {} and file["locations"] == [] and "locationRefId" not in file["plays"][0]
+    assert log.export_bgstats(game_id, me=0)["userInfo"] == {"meRefId": file["players"][0]["id"]}
+    with pytest.raises(plays.NotAPlayer):
+        log.export_bgstats(game_id, me=2)
+    rival = finished(log, seed=3, players=["Aiko"], solo="easy")
+    with pytest.raises(plays.NotAPlayer):
+        log.export_bgstats(rival, me=1)
 
 
 def test_the_file_says_a_matcha_game_is_an_expansion_play(log: GameLog) -> None:
