@@ -50,7 +50,6 @@ def played_name(facts: GameFacts, name: str) -> str:
 
 def _part(change: Change, keys: Keys, facts: GameFacts, sign: int) -> None:
     """Add (``sign`` 1) or take away (-1) what ``facts`` put in the generation ``keys``."""
-    game = UUID(facts.game_id).hex
     if not facts.private:
         for player, counters in parts(facts, pid).items():
             for name, value in counters.items():
@@ -59,6 +58,14 @@ def _part(change: Change, keys: Keys, facts: GameFacts, sign: int) -> None:
             change.zincr(keys.by("wins"), player, sign * (counters["won"] * SHIFT + counters["listed"]))
             for name in ("games", "score", *(name for name in counters if name.startswith("line:"))):
                 change.hincr(keys.club, name, sign * counters[name])
+    _members(change, keys, facts, sign)
+
+
+def _members(change: Change, keys: Keys, facts: GameFacts, sign: int) -> None:
+    """What :func:`_part` adds or takes away less the counters (a whole generation sums those once for all its
+    games: :meth:`Projection.write_whole`)."""
+    game = UUID(facts.game_id).hex
+    if not facts.private:
         for seat in facts.people:
             player = pid(seat.player)
             if sign > 0:
@@ -424,9 +431,7 @@ class _Flushed:
 
 def _part_sets(change: Change, keys: Keys, facts: GameFacts) -> None:
     """What a game adds that is not a counter (its facts, its stamp, its members of sorted sets, its name)."""
-    probe = Change()
-    _part(probe, keys, facts, 1)
-    change.ops += [op for op in probe.ops if op[0] not in ("hincr", "zincr")]
+    _members(change, keys, facts, 1)
     game = UUID(facts.game_id).hex
     change.hset(keys.games, game, facts.to_json())
     change.hset(keys.stamps, game, f"{facts.version} {facts.links}")
