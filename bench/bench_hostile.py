@@ -26,6 +26,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TICKS = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, str(ROOT))
+from api.server.environment import DEFAULTS  # noqa: E402
+
+LARGEST_IMPORT = int(DEFAULTS["IMPORT_MAX_EVENTS"])
+"""The most events an import may hold on a server of the default settings: the largest import sent."""
 
 
 def free_port() -> int:
@@ -230,7 +235,7 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
     """The worst body of each route, each sent a few times; its server CPU beside a normal move's."""
     full_id, full_token, document = full
     anchor = normal_move(base, master)
-    status, imported = call(base, "POST", "/api/games/import?new_id=1", padded(document, 5000))
+    status, imported = call(base, "POST", "/api/games/import?new_id=1", padded(document, LARGEST_IMPORT))
     assert status == 201, imported
     large_id, large_token = imported["game"]["game_id"], imported["owner_token"]
     last = call(base, "GET", f"/api/games/{full_id}")[1]["version"]
@@ -471,7 +476,7 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
         ),
         (
             "POST …/forks",
-            "the 5,000-event game",
+            f"the {LARGEST_IMPORT:,}-event game",
             {},
             lambda body: send(base, "POST", f"/api/games/{large_id}/forks", body, large_token),
             3,
@@ -499,8 +504,8 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
         ),
         (
             "POST /api/games/import",
-            "5,000 events, the most taken",
-            padded(document, 5000),
+            f"{LARGEST_IMPORT:,} events, the most taken",
+            padded(document, LARGEST_IMPORT),
             lambda body: send(base, "POST", "/api/games/import?new_id=1", body),
             3,
         ),
@@ -568,7 +573,7 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
         def read(body: Any, path: str = path) -> int:
             return send(base, "GET", f"/api/games/{large_id}{path}", None, large_token)
 
-        cases.append((f"GET …{path.split('?')[0]}", "of the 5,000-event game", None, read, 3))
+        cases.append((f"GET …{path.split('?')[0]}", f"of the {LARGEST_IMPORT:,}-event game", None, read, 3))
 
     rows: list[tuple[str, str, int, int, float]] = []
     for route, what, body, request, repeat in cases:
@@ -581,7 +586,13 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
     costliest = max(reads, key=lambda row: row[4])
     rows = [row for row in rows if row not in reads]
     rows.append(
-        (costliest[0], f"the costliest of {len(reads)} reads of the 5,000-event game", 0, 200, costliest[4])
+        (
+            costliest[0],
+            f"the costliest of {len(reads)} reads of the {LARGEST_IMPORT:,}-event game",
+            0,
+            200,
+            costliest[4],
+        )
     )
 
     print("## Hostile clients: the worst body of each route (bench_hostile.py)\n")
@@ -634,7 +645,7 @@ def main() -> int:
                 time.sleep(0.1)
         game_id, token, document = full_game(base)
         anchor = json.dumps(document).encode()
-        largest = json.dumps(padded(document, 5000)).encode()
+        largest = json.dumps(padded(document, LARGEST_IMPORT)).encode()
         costly_document = padded(document, 20_000)
         while len(json.dumps(costly_document)) > 2 * 1024 * 1024 - 1024:  # just within the body limit
             costly_document["events"] = costly_document["events"][:-200]
@@ -647,7 +658,7 @@ def main() -> int:
                 f"a full four-player game ({len(document['events']) + 1} events, {len(anchor):,} bytes)",
                 anchor,
             ),
-            (f"the largest import taken (5,000 events, {len(largest):,} bytes)", largest),
+            (f"the largest import taken ({LARGEST_IMPORT:,} events, {len(largest):,} bytes)", largest),
             (f"an export padded to 2 MiB ({events:,} events, {len(costly):,} bytes)", costly),
         ):
             status, cpu, grown = measured(base, server.pid, folder, body)

@@ -1,7 +1,7 @@
 """Costly imports. An export padded to 2 MiB with undo/redo pairs (17,000 events) cost about
 3 s of CPU to import, ten at once delayed a plain read by 17 s, and each grew SQLite by 7 MB.
 
-Now an import holds at most ``IMPORT_MAX_EVENTS`` events (5,000: twenty-five full four-player games' worth),
+Now an import holds at most ``IMPORT_MAX_EVENTS`` events (2,500: a dozen full four-player games' worth),
 refused before any event is read; it weighs one write per ``IMPORT_EVENTS_PER_WRITE`` (50) of its events in
 the rate limit of its address; and a process refolds one heavy import at a time, the others answered at once
 with ``503 too_many_imports``, so that reads and moves find the CPU and the threads they need."""
@@ -38,7 +38,10 @@ def test_an_export_over_the_event_cap_is_413_before_any_event_is_read_and_nothin
     answer = api.post("/api/games/import?new_id=1", costly)
 
     assert answer.error() == (413, "import_too_large")
-    assert answer.body["details"] == {"events": exports.event_count(costly), "limit": 5000}
+    assert answer.body["details"] == {
+        "events": exports.event_count(costly),
+        "limit": app.config["IMPORT_MAX_EVENTS"],
+    }
     assert exports.event_count(costly) == 12_000 + exports.event_count(document)
     assert read == [], "no event of the import was even parsed"
     assert api.get("/api/games").body["total"] == listed
@@ -46,7 +49,7 @@ def test_an_export_over_the_event_cap_is_413_before_any_event_is_read_and_nothin
 
 
 def test_an_import_weighs_one_write_per_fifty_events_in_the_limit_of_its_address(make_app: AppMaker) -> None:
-    app = make_app(RATE_LIMIT_PER_ADDRESS=120, RATE_LIMIT_WINDOW=10**9)
+    app = make_app(RATE_LIMIT_PER_ADDRESS=120, RATE_LIMIT_WINDOW=10**9, IMPORT_MAX_EVENTS=5000)
     setup = client_from(app, "10.0.0.1")
     _, _, document = played_export(setup)
     heavy = padded(document, 4990 - exports.event_count(document))
@@ -63,7 +66,7 @@ def test_an_import_weighs_one_write_per_fifty_events_in_the_limit_of_its_address
 
 
 def test_an_import_refused_by_the_rate_limit_gives_its_weight_back(make_app: AppMaker) -> None:
-    app = make_app(RATE_LIMIT_PER_ADDRESS=120, RATE_LIMIT_WINDOW=10**9)
+    app = make_app(RATE_LIMIT_PER_ADDRESS=120, RATE_LIMIT_WINDOW=10**9, IMPORT_MAX_EVENTS=5000)
     _, _, document = played_export(client_from(app, "10.0.0.1"))
     heavy = padded(document, 4990 - exports.event_count(document))
     api = client_from(app, "10.0.0.3")

@@ -148,7 +148,7 @@ def test_what_is_no_position_is_refused_never_a_500(api: ApiClient) -> None:
 
 
 def test_a_bot_analysis_weighs_its_playouts_in_the_rate_limit(app: Flask, api: ApiClient) -> None:
-    app.config.update(RATE_LIMIT_PER_ADDRESS=10, ANALYSE_PLAYOUTS_PER_WRITE=10)
+    app.config.update(RATE_LIMIT_PER_ADDRESS=10, ANALYSE_PLAYOUTS_PER_WRITE=10, ANALYSE_MAX_PLAYOUTS=2000)
     answer = api.post("/api/analyse", {"position": position_of(), "playouts": 200})
     assert answer.error() == (429, "rate_limited")
     assert answer.body["details"]["weight"] == 20
@@ -183,3 +183,12 @@ def test_the_event_stream_carries_the_progress_of_an_analysis_under_way(app: Fla
         as_text=True
     )
     assert not [e for e in parse(finished_text) if e.get("event") == "AnalysisProgressed"]
+
+
+def test_a_bot_analysis_runs_at_most_the_servers_playouts(app: Flask, api: ApiClient) -> None:
+    """A request asking for more playouts than ``ANALYSE_MAX_PLAYOUTS`` gets that many: its CPU stays within
+    about 100 normal moves, and it weighs what it runs."""
+    app.config.update(ANALYSE_MAX_PLAYOUTS=24, ANALYSE_MAX_SECONDS=60)
+    answer = api.post("/api/analyse", {"position": position_of(), "playouts": 100_000, "seed": 1})
+    assert answer.status == 200, answer.body
+    assert answer.body["playouts"] <= 24 + len(answer.body["moves"])
