@@ -29,8 +29,8 @@ DEFAULTS: Mapping[str, int | float] = {
     "STREAM_POLL_SECONDS": 0.5,
     "STREAM_MAX_OPEN": 0,  # event streams open at once per process (0: no cap; heronlog serve: 100)
     "ANALYSIS_PLAYOUTS": 200,  # playouts per decision of a game's analysis, unless the request asks otherwise
-    "ANALYSE_MAX_PLAYOUTS": 120,  # the most playouts POST /api/analyse runs
-    "ANALYSE_MAX_SECONDS": 0.5,  # the longest POST /api/analyse evaluates
+    "ANALYSE_MAX_PLAYOUTS": 64,  # the most playouts POST /api/analyse runs
+    "ANALYSE_MAX_SECONDS": 0.2,  # the longest POST /api/analyse evaluates
     "ANALYSE_PLAYOUTS_PER_WRITE": 100,  # POST /api/analyse counts as one write per this many playouts
     "ANALYSES_AT_ONCE": 1,  # POST /api/analyse evaluations one process runs at once (0: no cap)
 }
