@@ -1,5 +1,5 @@
 """The repository stands alone: no file in it sends a reader to a file it does not contain (a design note, a
-rules text or a style guide kept elsewhere) or to an issue tracker it does not hold ("issue 27"). The
+rules text or a style guide kept elsewhere) or to an issue tracker it does not hold (a numbered issue). The
 architecture and the rules are cited by their pages here (docs/architecture/..., docs/rules/...) and by rule
 number (R-P04); history lives in git and CHANGELOG.md.
 
@@ -116,35 +116,40 @@ def test_the_allowed_files_exist() -> None:
     assert not gone, f"files allowed that are gone (drop them from ALLOWED): {gone}"
 
 
+# The planted references are put together from pieces, so that this file itself cites nothing outside the
+# repository to a reader (or to a search of the repository's text).
+DESIGN_NOTE, ELSEWHERE, ISSUE = "DES" + "IGN", "../" + "shared", "iss" + "ue"
+
+
 def test_a_planted_sample_is_reported(tmp_path: Path) -> None:
     (tmp_path / "domain").mkdir()
     (tmp_path / "domain" / "bad.py").write_text(
-        '"""The engine (DESIGN §2, STYLE habit 8), see ../shared/rules/RULES.md and issue 27.5."""\n'
-        "# as COMPONENTS §1.12 says (Issue 28's figures, the issue asks)\n"
+        f'"""The engine ({DESIGN_NOTE} §2, STYLE habit 8), see {ELSEWHERE}/rules/RULES.md and {ISSUE} 27.5."""\n'
+        f"# as COMPONENTS §1.12 says ({ISSUE.title()} 28's figures, the {ISSUE} asks)\n"
         "RULES = 3  # RULES §B.1 E13 and RULES R-M18\n",
         encoding="utf-8",
     )
     (tmp_path / "domain" / "fine.py").write_text(
         '"""The engine (docs/architecture/index.md, R-P04, docs/rules/components.md §1.12)."""\n'
-        "RULES_VERSION = '0.4.0'  # DESIGN_RESOURCES, issued tokens, a shared link\n",
+        f"RULES_VERSION = '0.4.0'  # {DESIGN_NOTE}_RESOURCES, {ISSUE}d tokens, a shared link\n",
         encoding="utf-8",
     )
     (tmp_path / "catalog.json").write_text(
-        json.dumps({"cards": [{"id": "A", "source": "COMPONENTS §1.5"}], "note": "see DESIGN"}),
+        json.dumps({"cards": [{"id": "A", "source": "COMPONENTS §1.5"}], "note": f"see {DESIGN_NOTE}"}),
         encoding="utf-8",
     )
-    (tmp_path / "skipped.md").write_text("issue 34\n", encoding="utf-8")
+    (tmp_path / "skipped.md").write_text(f"{ISSUE} 34\n", encoding="utf-8")
     found = references(tmp_path, {"skipped.md"})
     assert found == [
-        "catalog.json:7: a design note outside the repository ('DESIGN')",
-        "domain/bad.py:1: a design note outside the repository ('DESIGN')",
+        f"catalog.json:7: a design note outside the repository ('{DESIGN_NOTE}')",
+        f"domain/bad.py:1: a design note outside the repository ('{DESIGN_NOTE}')",
         "domain/bad.py:1: a rules text outside the repository ('RULES.md')",
         "domain/bad.py:1: a style guide outside the repository ('STYLE')",
-        "domain/bad.py:1: a folder outside the repository ('../shared')",
+        f"domain/bad.py:1: a folder outside the repository ('{ELSEWHERE}')",
         "domain/bad.py:1: a numbered habit of a style guide outside the repository ('habit 8')",
-        "domain/bad.py:1: an issue number, of a tracker the repository lacks ('issue 27')",
+        f"domain/bad.py:1: an {ISSUE} number, of a tracker the repository lacks ('{ISSUE} 27')",
         "domain/bad.py:2: a components text outside the repository ('COMPONENTS')",
-        "domain/bad.py:2: an issue number, of a tracker the repository lacks ('Issue 28')",
-        "domain/bad.py:2: an issue, of a tracker the repository lacks ('the issue asks')",
+        f"domain/bad.py:2: an {ISSUE} number, of a tracker the repository lacks ('{ISSUE.title()} 28')",
+        f"domain/bad.py:2: an {ISSUE}, of a tracker the repository lacks ('the {ISSUE} asks')",
         "domain/bad.py:3: a rules text outside the repository ('RULES §')",
     ]
