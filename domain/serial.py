@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import threading
 import types
 import typing
+from collections.abc import Callable
 from enum import Enum
 from typing import Any, Union
 
@@ -75,49 +77,132 @@ def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls, localns={"Frame": Frame})
 
 
+Converter = Callable[[Any], Any]
+"""Rebuilds one value of a given type from its JSON data."""
+
+_CONVERTERS: dict[Any, Converter] = {}
+_BUILDING: dict[Any, Converter] = {}
+_BUILD_LOCK = threading.RLock()
+
+
 def from_json(tp: Any, value: Any) -> Any:
     """Rebuild a value of type `tp` from JSON data."""
+    return _converter(tp)(value)
+
+
+def _converter(tp: Any) -> Converter:
+    """The converter of type `tp`, made once per type: reading a state asks the same few dozen types over and
+    over, and working out each value's type from its annotation (``typing.get_origin`` per value) was most of
+    the cost of reading a game back."""
+    found = _CONVERTERS.get(tp)
+    if found is not None:
+        return found
+    with _BUILD_LOCK:  # made by one thread, published whole
+        found = _CONVERTERS.get(tp) or _BUILDING.get(tp)
+        if found is not None:
+            return found
+        outermost = not _BUILDING
+        # A type met again while its own converter is being made (a frame holding frames) is looked up when
+        # called, by then published.
+        _BUILDING[tp] = _published(tp)
+        try:
+            found = _BUILDING[tp] = _make(tp)
+            if outermost:
+                _CONVERTERS.update(_BUILDING)
+        finally:
+            if outermost:
+                _BUILDING.clear()
+    return found
+
+
+def _published(tp: Any) -> Converter:
+    def convert(value: Any) -> Any:
+        return _CONVERTERS[tp](value)
+
+    return convert
+
+
+def _make(tp: Any) -> Converter:
+    """A converter of `tp`, by the kind of type it is."""
     origin = typing.get_origin(tp)
     if origin in (Union, types.UnionType):
-        args = typing.get_args(tp)
-        if value is None and type(None) in args:
-            return None
-        if isinstance(value, dict) and "frame" in value:
-            return from_json(FRAME_TYPES[value["frame"]], value)
-        candidates = [arg for arg in args if arg is not type(None)]
-        if len(candidates) > 1 and all(isinstance(c, type) and issubclass(c, Enum) for c in candidates):
-            for enum in candidates:  # a die colour: the castle's three, or green (DieColour)
-                if value in {member.value for member in enum}:
-                    return enum(value)
-            raise ValueError(f"{value!r} is none of {[c.__name__ for c in candidates]}")
-        return from_json(candidates[0], value)
+        return _union(typing.get_args(tp))
     if origin is tuple:
         args = typing.get_args(tp)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(from_json(args[0], item) for item in value)
-        return tuple(from_json(arg, item) for arg, item in zip(args, value, strict=True))
+            item = _converter(args[0])
+            return lambda value: tuple([item(part) for part in value])
+        items = [_converter(arg) for arg in args]
+        return lambda value: tuple([item(part) for item, part in zip(items, value, strict=True)])
     if tp is Any:
-        return value
+        return _same
     if tp is Icon:
-        return parse_icon(value)
+        return parse_icon
     if tp is Catalog:
-        return catalog_from_dict(value)
+        return catalog_from_dict
     if isinstance(tp, type) and issubclass(tp, Enum):
-        return tp(value)
+        return tp
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        hints = _hints(tp)
-        omitted = _omitted(tp)
-        return tp(
-            **{
-                field.name: from_json(hints[field.name], value[field.name])
-                if field.name in value or field.name not in omitted
-                else omitted[field.name]
-                for field in dataclasses.fields(tp)
-            }
-        )
-    if tp in (int, str, bool) and not isinstance(value, tp):
+        return _record(tp)
+    if tp in (int, str, bool):
+        return functools.partial(_checked, tp)
+    return _same
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _checked(tp: type, value: Any) -> Any:
+    if not isinstance(value, tp):
         raise TypeError(f"expected {tp.__name__}, got {value!r}")
     return value
+
+
+def _union(args: tuple[Any, ...]) -> Converter:
+    """A value of one of ``args``: None when it may be; a frame by its ``frame`` key; a die colour by which
+    enum has it (the castle's three, or green: DieColour); else the first type."""
+    optional = type(None) in args
+    candidates = [arg for arg in args if arg is not type(None)]
+    enums: list[type[Enum]] = []
+    if len(candidates) > 1 and all(isinstance(c, type) and issubclass(c, Enum) for c in candidates):
+        enums = candidates
+    first = None if enums else _converter(candidates[0])
+
+    def convert(value: Any) -> Any:
+        if value is None and optional:
+            return None
+        if isinstance(value, dict) and "frame" in value:
+            return _converter(FRAME_TYPES[value["frame"]])(value)
+        if first is not None:
+            return first(value)
+        for enum in enums:
+            if value in {member.value for member in enum}:
+                return enum(value)
+        raise ValueError(f"{value!r} is none of {[c.__name__ for c in enums]}")
+
+    return convert
+
+
+def _record(tp: type) -> Converter:
+    """A record from its JSON object: each field by its type's converter, a field left out at its default when
+    it may be (`_omitted`)."""
+    hints = _hints(tp)
+    omitted = _omitted(tp)
+    fields = [
+        (field.name, _converter(hints[field.name]), field.name in omitted, omitted.get(field.name))
+        for field in dataclasses.fields(tp)
+    ]
+
+    def convert(value: Any) -> Any:
+        return tp(
+            **{
+                name: field_of(value[name]) if not optional or name in value else default
+                for name, field_of, optional, default in fields
+            }
+        )
+
+    return convert
 
 
 def state_from_dict(data: dict[str, Any]) -> GameState:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -131,3 +132,40 @@ def test_an_actions_prompt_lists_its_entries_with_cost_and_text() -> None:
             "used": False,
         },
     ]
+
+
+@pytest.mark.parametrize(
+    ("path", "wrong"),
+    [
+        (("round",), "1"),  # a text for a whole number
+        (("phase",), "no such phase"),  # no member of the enum
+        (("stack", -1, "frame"), "no_such_frame"),  # a frame of no kind
+        (("board", "bridges", 0, "colour"), "purple"),  # a die colour of neither enum
+        (("board", "bridges"), [{"colour": "coral"}]),  # a record without its fields
+        (("turn_order",), 3),  # a number for a list
+    ],
+)
+def test_a_value_of_the_wrong_type_is_refused_wherever_it_sits(path: tuple[Any, ...], wrong: Any) -> None:
+    data = json.loads(json.dumps(domain.state_to_dict(standard())))
+    *within, last = path
+    holder = data
+    for key in within:
+        holder = holder[key]
+    holder[last] = wrong
+    with pytest.raises(domain.InvalidSetup):
+        domain.state_from_dict(data)
+
+
+def test_catalogs_equal_as_numbers_but_not_as_json_stay_apart() -> None:
+    """A catalog read back is the one its JSON says: 1.0 and true are not 1, though Python holds them equal."""
+    data = json.loads(json.dumps(domain.state_to_dict(standard())))
+    section = next(key for key, value in data["catalog"].items() if isinstance(value, dict) and value)
+    data["catalog"][section]["a note"] = 1
+    first = domain.state_from_dict(data)
+    for other in (1.0, True):
+        data["catalog"][section]["a note"] = other
+        again = domain.state_from_dict(json.loads(json.dumps(data)))
+        assert again.catalog != first.catalog
+        kept = domain.state_to_dict(again)["catalog"][section]["a note"]
+        assert type(kept) is type(other)
+    assert domain.state_from_dict(json.loads(json.dumps(domain.state_to_dict(first)))) == first
