@@ -17,7 +17,7 @@ BIN    := $(VENV)/bin
 HOST   ?=
 PORT   ?=
 
-.PHONY: run test bench faults lint fmt clean
+.PHONY: run test bench faults lint fmt clean compiled compiled-check
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,15 @@ bench: $(VENV)/.stamp-test
 # About 5 minutes: each scenario starts its own servers; the figures go to test-output/faults.md.
 faults: $(VENV)/.stamp-test
 	$(BIN)/python tools/teststack.py --faults
+
+# The engine compiled with mypyc into build/compiled/ (about 3 minutes of CPU); HERONLOG_ENGINE=compiled runs it.
+# `make test` never needs it: the pure source is the reference (docs/performance/index.md).
+compiled: $(VENV)/.stamp-test
+	$(BIN)/python tools/compile_domain.py
+
+# The compiled engine held to the reference: the engine's unit tests (golden games included) run on it.
+compiled-check: compiled
+	HERONLOG_ENGINE=compiled $(BIN)/python -m pytest -p no:cacheprovider -q tests/unit/domain tests/unit/test_engine_switch.py
 
 lint: $(VENV)/.stamp-test
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -15,7 +15,15 @@ storage, HTTP or time. This module only re-exports the public face; no module of
 
 from __future__ import annotations
 
+# ruff: noqa: E402  # the modules below are imported once the switch has chosen their build
+
 __distribution__ = "heronlog"  # api.own_packages checks that this package is heronlog's
+
+from domain import compiled as _compiled
+
+ENGINE = _compiled.choose(__path__)
+"""The build the modules below come from: ``pure`` (the source) or ``compiled`` (``domain.compiled``)."""
+
 
 from domain.catalog import Catalog
 from domain.catalog_schema import check_catalog

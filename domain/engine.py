@@ -387,9 +387,8 @@ def _explain_geisha(
         )
     if frame.advance_done:
         return IllegalMove("Part B is done once per Geisha action", rule="R-M06")
-    if frame.seat not in tea_garden.geishas_at(state, origin) or origin not in (
-        tea_garden.ENTRANCE,
-        *dict(spec.path),
+    if frame.seat not in tea_garden.geishas_at(state, origin) or (
+        origin != tea_garden.ENTRANCE and origin not in dict(spec.path)
     ):
         return IllegalMove(f"no geisha of yours can advance from {space_text(origin)}", rule="R-M08")
     steps = tea_garden.steps_from(state, origin).get(to)

@@ -26,7 +26,7 @@ def _replacer(cls: type) -> Any:
     into a fresh instance through the slots' own descriptors, as the frozen ``__init__`` of `dataclasses` does
     through ``object.__setattr__`` (records have no ``__post_init__``), at half its cost."""
     names = [field.name for field in dataclasses.fields(cls)]
-    namespace: dict[str, Any] = {"_KEEP": _KEEP, "_cls": cls, "_new": object.__new__}
+    namespace: dict[str, Any] = {"_KEEP": _KEEP, "_cls": cls, "_new": cls.__new__}
     lines = [
         f"def replace(record, /, *, {', '.join(f'{name}=_KEEP' for name in names)}):",
         "    new = _new(_cls)",

@@ -1,0 +1,45 @@
+"""Build the compiled engine (``make compiled``): a copy of ``domain/`` in ``build/compiled/`` whose modules
+mypyc compiles to extension modules beside their source; ``HERONLOG_ENGINE=compiled`` runs it (domain.compiled).
+
+Left as source: ``domain/__init__.py`` and ``domain/compiled.py`` (the switch runs before any build is chosen) and
+``domain/kinds/`` (each move kind is a class that subclasses a compiled one and has its methods written at import,
+which mypyc refuses). About 3 minutes of CPU.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from domain.compiled import DIGEST, build_folder, source_digest  # noqa: E402
+
+SOURCE = ROOT / "domain"
+LEFT_AS_SOURCE = ("__init__.py", "compiled.py", "kinds/")
+
+
+def main() -> int:
+    folder = build_folder()
+    built = folder / "domain"
+    (folder / DIGEST).unlink(missing_ok=True)
+    shutil.rmtree(built, ignore_errors=True)
+    shutil.copytree(SOURCE, built, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    modules = [
+        path.relative_to(folder).as_posix()
+        for path in sorted(built.rglob("*.py"))
+        if not path.relative_to(built).as_posix().startswith(LEFT_AS_SOURCE)
+    ]
+    done = subprocess.run([sys.executable, "-m", "mypyc", *modules], cwd=folder, check=False)
+    if done.returncode:
+        return done.returncode
+    (folder / DIGEST).write_text(source_digest(SOURCE) + "\n", encoding="ascii")
+    print(f"compiled {len(modules)} modules of domain/ into {built}; run with HERONLOG_ENGINE=compiled")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
