@@ -18,8 +18,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+from eventsourcing.persistence import StoredEvent
+
 import domain
-from replay import rules
+from replay import rules, stored_records
 from replay.errors import GameCorrupt, store_unavailable
 from replay.events import GameCreated, GameIndexed
 from replay.game import Game
@@ -228,11 +230,13 @@ def summary_of(game: Game) -> Summary:
 
 @dataclass(frozen=True)
 class Row:
-    """One game of a page: its entry, its summary as last written (None: never), its version now."""
+    """One game of a page: its entry, its summary as last written (None: never), its version now, and its
+    first stored record (version 1, its ``GameCreated``) as the store holds it (None: missing)."""
 
     entry: Entry
     summary: Summary | None
     version: int | None
+    first: StoredEvent | None
 
     @property
     def key(self) -> Key:
@@ -511,9 +515,15 @@ def _direct(store: Primitives, source: str | None, query: Query) -> tuple[list[K
 class MemoryListing:
     """The list of games of a store kept in this process (the in-memory store: tests, demos)."""
 
-    def __init__(self, versions: Callable[[UUID], int], stream: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        versions: Callable[[UUID], int],
+        stream: Callable[[], int],
+        first: Callable[[UUID], StoredEvent | None],
+    ) -> None:
         self._versions = versions
         self._stream = stream
+        self._first = first
         self._lock = threading.Lock()
         self._position = 0
         self._entries: dict[str, Entry] = {}
@@ -612,7 +622,10 @@ class MemoryListing:
     def rows(self, keys: Sequence[Key]) -> list[Row]:
         return [
             Row(
-                self._entries[key.game], self._summaries.get(key.game), self._versions(UUID(key.game)) or None
+                self._entries[key.game],
+                self._summaries.get(key.game),
+                self._versions(UUID(key.game)) or None,
+                self._first(UUID(key.game)),
             )
             for key in keys
         ]
@@ -654,10 +667,12 @@ class GameIndex:
     """The list of games across every store of a game log. ``load`` reads a game as it stands.
 
     The list never refuses a game, and a store that does not answer (a cluster node down) stops only its own
-    games: a page names it (:attr:`Page.unavailable`) and lists the others. A game whose stored events are
-    damaged is listed as ``damaged`` once this process has found it so (reading it, or working out its
-    summary): its summary is the last one written, which the damage does not reach, so the list asks the game
-    again at each page until it reads whole."""
+    games: a page names it (:attr:`Page.unavailable`) and lists the others. A game whose first stored record
+    (its ``GameCreated``) is missing or damaged is listed as ``damaged`` by every process: each store reads
+    the first record of its games on the page in the same round trip as their versions (:attr:`Row.first`).
+    A game damaged further on is listed as ``damaged`` once this process has found it so (reading it, or
+    working out its summary): its summary is the last one written, which the damage does not reach, so the
+    list asks the game again at each page until it reads whole."""
 
     def __init__(
         self, stores: Sequence[Any], load: Callable[[UUID], Game], of: Callable[[UUID], Any]
@@ -786,7 +801,11 @@ class GameIndex:
         game_id = UUID(entry.game_id)
         version = row.version or (summary.version if summary else 0)
         damaged = game_id in self._damaged
-        if summary is None or summary.version < version or damaged:
+        if not stored_records.starts_whole(self._of(game_id).mapper, game_id, row.first):
+            # Its first record (the GameCreated) is gone or damaged: no read of the game could succeed, and the
+            # store answered that with the page, so no process needs to have read the game to say so.
+            summary = Summary(version, DAMAGED, 0, None, summary.created_on if summary else None)
+        elif summary is None or summary.version < version or damaged:
             # Never written (an archive projected from its index), or maybe left behind: worked out from the
             # game when there is no summary at all, or when this process holds the game warm anyway, or found
             # it damaged (asked again: it may have been repaired).

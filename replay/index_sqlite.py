@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.persistence import StoredEvent
+
 from replay.index import Direction, Entry, Found, Key, Query, Row, Summary, answer
 
 SCHEMA = (
@@ -230,12 +232,16 @@ class _Tables:
             return []
         games = [key.game for key in keys]
         marks = ",".join("?" * len(games))
+        # Each game's first record (version 1) comes with its last version, in the same statement: the list
+        # says a game whose first record is gone is damaged without reading the game (replay.index.GameIndex).
         found = {
             row[0]: row
             for row in self._all(
                 "SELECT g.game, g.entry, s.summary, "
-                f"(SELECT MAX(e.originator_version) FROM {self._events} e WHERE e.originator_id = g.game) "
+                f"(SELECT MAX(e.originator_version) FROM {self._events} e WHERE e.originator_id = g.game), "
+                "f.topic, f.state "
                 "FROM heronlog_games g LEFT JOIN heronlog_game_summaries s ON s.game = g.game "
+                f"LEFT JOIN {self._events} f ON f.originator_id = g.game AND f.originator_version = 1 "
                 f"WHERE g.game IN ({marks})",
                 games,
             )
@@ -245,6 +251,14 @@ class _Tables:
                 Entry.from_dict(json.loads(found[game][1])),
                 Summary.from_dict(json.loads(found[game][2])) if found[game][2] else None,
                 int(found[game][3]) if found[game][3] else None,
+                _first(game, found[game][4], found[game][5]),
             )
             for game in games
         ]
+
+
+def _first(game: str, topic: str | None, state: bytes | None) -> StoredEvent | None:
+    """A game's first stored record, as a row of the page's statement has it (None: the store lacks it)."""
+    if topic is None or state is None:
+        return None
+    return StoredEvent(originator_id=UUID(game), originator_version=1, topic=topic, state=bytes(state))

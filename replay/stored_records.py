@@ -70,3 +70,15 @@ def readable_events(mapper: Mapper[UUID], stream_id: UUID, records: Sequence[Any
                 error,
             )
     return events
+
+
+def starts_whole(mapper: Mapper[UUID], stream_id: UUID, first: Any | None) -> bool:
+    """Whether a game's first stored record (version 1, read with a page of the list of games; None when the
+    store does not hold it) is there and reads as a read of the game would find it (:func:`checked_events`)."""
+    if first is None:
+        return False
+    try:
+        checked_events(mapper, stream_id, [first], first=True)
+    except GameCorrupt:
+        return False
+    return True

@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any, cast
 from uuid import UUID
 
+from eventsourcing.persistence import StoredEvent
+
 from replay import index as model
 from replay.index import (
     Entry,
@@ -17,6 +19,8 @@ from replay.index import (
     Summary,
     plan,
 )
+from replay.store.errors import RecordMissingError
+from replay.store.recorders import stored_event
 
 # Project index entries, and move the position up. Adding an entry again changes nothing (sets and hashes), so
 # two processes catching up at once do no harm.
@@ -268,12 +272,17 @@ end
 return out
 """
 
-# The last version of each stream. KEYS: the streams' sequences. Returns each one's last version ('0': none).
+# The last version of each stream, and its first record (version 1): the list says a game whose first record
+# is gone is damaged without reading the game, at no extra round trip (every key is under the store's hash tag,
+# so this runs on one Redis Cluster node too). KEYS: 1 the log, 2.. the streams' sequences. Returns, per
+# stream, its last version ('0': none) and its first record (false: the sequence or the log lacks it).
 VERSIONS = """#!lua flags=no-writes
 local out = {}
-for i = 1, #KEYS do
+for i = 2, #KEYS do
   local last = redis.call('ZRANGE', KEYS[i], '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
-  out[i] = last[2] or '0'
+  out[#out + 1] = last[2] or '0'
+  local first = redis.call('ZRANGE', KEYS[i], 1, 1, 'BYSCORE', 'LIMIT', 0, 1)
+  out[#out + 1] = first[1] and redis.call('HGET', KEYS[1], first[1]) or false
 end
 return out
 """
@@ -399,19 +408,31 @@ class RedisListing:
             Row(
                 Entry.from_dict(json.loads(flat[k + 2])),
                 _summary_from(flat[k + 3]),
-                versions[k // 4] or None,
+                versions[k // 4][0] or None,
+                versions[k // 4][1],
             )
             for k in range(0, len(flat), 4)
         ]
         return Found(rows, total, bool(exact), position, stream)
 
-    def _versions(self, games: Sequence[str]) -> list[int]:
+    def _versions(self, games: Sequence[str]) -> list[tuple[int, StoredEvent | None]]:
+        """Each game's last version and first record (None: missing, or not a record), in one round trip."""
         if not games:
             return []
         script = self._datastore.script(VERSIONS)
-        keys = [self._recorder.stream_key(UUID(game)) for game in games]
+        ids = [UUID(game) for game in games]
+        keys = [self._recorder.log_key, *(self._recorder.stream_key(game_id) for game_id in ids)]
         reply = cast(list[Any], self._datastore.read(lambda: script(keys, [])))
-        return [int(value) for value in reply]
+        return [(int(reply[2 * n]), _first(game_id, reply[2 * n + 1])) for n, game_id in enumerate(ids)]
+
+
+def _first(game_id: UUID, record: bytes | None) -> StoredEvent | None:
+    if not record:
+        return None
+    try:
+        return stored_event(game_id, record)
+    except (RecordMissingError, ValueError):  # not a record at all: as good as missing
+        return None
 
 
 def _summary_text(summary: Summary) -> str:
