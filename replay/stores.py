@@ -145,7 +145,7 @@ class GameStore(Application[UUID]):
         return MemoryListing(
             self.last_version,
             lambda: self.last_version(index_id(self)),
-            lambda game_id: next(iter(self.recorder.select_events(game_id, limit=1)), None),
+            lambda game_id: next(iter(self.recorder.select_events(game_id, lte=1, limit=1)), None),
         )
 
     def _make_ephemeral(self) -> Ephemeral:

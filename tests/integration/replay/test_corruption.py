@@ -442,6 +442,9 @@ def test_a_game_whose_first_event_is_gone_is_listed_damaged_by_a_process_that_ne
     log.close()
     delete_first_event(any_store, tag, damaged)
     expected[str(damaged)] = "damaged"
+    if any_store.shards == 1:  # and one whose first record fails its checksum
+        damage_event(any_store, games[3], 1)
+        expected[str(games[3])] = "damaged"
 
     app = create_app({"STORE": any_store})
     api = ApiClient(flask_transport(app.test_client()))
@@ -461,4 +464,5 @@ def test_a_game_whose_first_event_is_gone_is_listed_damaged_by_a_process_that_ne
     arguments = cli_arguments(any_store, monkeypatch)
     assert heronlog(["backup", str(tmp_path / "backup"), *arguments]) == 1
     said = capsys.readouterr()
-    assert f"not backed up: {damaged}" in said.err and "backed up 4 games" in said.out
+    intact = [game_id for game_id, status in expected.items() if status != "damaged"]
+    assert f"not backed up: {damaged}" in said.err and f"backed up {len(intact)} games" in said.out

@@ -229,8 +229,9 @@ def test_a_search_word_whose_expansion_was_cut_is_checked_by_each_games_words(
 def test_a_game_whose_first_record_is_missing_or_damaged_is_listed_damaged_without_reading_it(
     log: GameLog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each store answers a page with its games' first records (replay.index.Row.first): a game whose
-    ``GameCreated`` is gone, or fails its checksum, is listed damaged though no read of it found so."""
+    """Each store answers a page with whether it holds its games' first records, and the records this process
+    has not checked yet (replay.index.Row): a game whose ``GameCreated`` is gone, or fails its checksum, is
+    listed damaged though no read of it found so."""
     from eventsourcing.persistence import StoredEvent
 
     games = [uuid.UUID(create(log, f"Game {n}", ["Aiko", "Ben"], seed=n)) for n in range(4)]
@@ -255,3 +256,5 @@ def test_a_game_whose_first_record_is_missing_or_damaged_is_listed_damaged_witho
         str(games[2]): "in progress",
         str(games[3]): "abandoned",
     }
+    del recorder._stored_events_index[str(games[2])][1]  # gone after this process checked it
+    assert [summary.status for summary in log.list_games()].count("damaged") == 3
