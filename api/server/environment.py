@@ -19,7 +19,7 @@ DEFAULTS: Mapping[str, int | float] = {
     "RATE_LIMIT_PER_TOKEN": 600,  # writes per window per token (0: no limit)
     "RATE_LIMIT_PER_ADDRESS": 120,  # writes per window per client address, for writes without a token
     "RATE_LIMIT_PER_SOURCE": 60,  # forks and imports per window of one game they come from (0: no limit)
-    "IMPORT_MAX_EVENTS": 2500,  # events (game and annotations) one import may hold (0: no cap)
+    "IMPORT_MAX_EVENTS": 1000,  # events (game and annotations) one import may hold (0: no cap)
     "IMPORT_EVENTS_PER_WRITE": 50,  # an import counts as one write per this many events, in the rate limit
     "IMPORTS_AT_ONCE": 1,  # heavy imports (over 500 events) one process refolds at once (0: no cap)
     "BODY_BYTES_PER_WRITE": 64 * 1024,  # a write counts as one write per this many bytes of its body
