@@ -95,6 +95,7 @@ def started(server: str, data: Path, folder: Path) -> Iterator[int]:
         "HERONLOG_STORE": "sqlite",
         "REDIS_URL": "",
         "HERONLOG_MAX_CONTENT_LENGTH": BIG_BODIES,
+        "HERONLOG_IMPORT_MAX_EVENTS": "0",  # the large game is one import of 2,040 annotations
         "HERONLOG_RATE_LIMIT_PER_ADDRESS": "0",
         "HERONLOG_RATE_LIMIT_PER_TOKEN": "0",
         "HERONLOG_LOG_LEVEL": "warning",

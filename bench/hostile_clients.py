@@ -243,7 +243,8 @@ def probes(host: str, port: int, count: int, every: float, timeout: float = 1.0)
 
 def large_public_game(host: str, port: int, annotations: int = 2040, text: int = 4000) -> str:
     """A public game whose export is large (``annotations`` notes of ``text`` characters: 8.9 MB by default),
-    made with one import (the server must take a body that large: ``HERONLOG_MAX_CONTENT_LENGTH``); its id."""
+    made with one import (the server must take a body that large and that many events:
+    ``HERONLOG_MAX_CONTENT_LENGTH``, ``HERONLOG_IMPORT_MAX_EVENTS``); its id."""
     import http.client
     import json
     import uuid

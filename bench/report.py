@@ -1,14 +1,17 @@
 """Run every benchmark of bench/ and write one report, docs/PERFORMANCE.md (`make bench`).
 
 Each benchmark is a script named ``bench_*.py`` that prints a Markdown section: every figure beside its anchor
-measured in the same run (never a figure alone, never a timing asserted in a test).
+measured in the same run (never a figure alone, never a timing asserted in a test). ``--only bench_x.py ...`` runs
+those alone and keeps the report's other sections, each marked with its own day.
 """
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -79,36 +82,75 @@ def checklist(report: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+MARK = re.compile(r"^<!-- (bench_\w+\.py) (\d{4}-\d{2}-\d{2}) (\d+) s -->$", re.MULTILINE)
+"""The line that opens a bench's section in the report: its script, the day it ran and how long it took. A
+section runs to the next such line or to the checklist, so that one bench can be run again alone."""
+
+CHECKLIST = "## The figures this report owes"
+
+
+def sections_of(report: str) -> dict[str, tuple[str, int, str]]:
+    """The sections of a report written by this script: for each bench, the day it ran, its seconds and its
+    text (its mark line included)."""
+    body = report.split("\n" + CHECKLIST, 1)[0]
+    marks = list(MARK.finditer(body))
+    found = {}
+    for mark, following in zip(marks, [*marks[1:], None], strict=True):
+        text = body[mark.start() : following.start() if following else len(body)].rstrip() + "\n"
+        found[mark.group(1)] = (mark.group(2), int(mark.group(3)), text)
+    return found
+
+
+def run_bench(script: Path) -> tuple[bool, int, str]:
+    """Run one bench: whether it succeeded, its seconds, and its section (its failure's end when it failed)."""
+    print(f"[bench] {script.name}", flush=True)
+    started = time.monotonic()
+    run = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, cwd=ROOT)
+    seconds = round(time.monotonic() - started)
+    print(run.stdout, flush=True)
+    if run.returncode != 0:
+        return False, seconds, f"## {script.name}\n\nFAILED:\n\n```\n{run.stderr[-4000:]}\n```\n"
+    return True, seconds, run.stdout
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="SCRIPT",
+        help="run these benches alone (e.g. bench_hostile.py) and keep the report's other sections as they are",
+    )
+    args = parser.parse_args(argv)
+    path = ROOT / "docs" / "PERFORMANCE.md"
     scripts = sorted((ROOT / "bench").glob("bench_*.py"))
-    sections = []
-    failed = []
-    timings = []
+    kept = sections_of(path.read_text()) if args.only and path.exists() else {}
+    unknown = set(args.only or ()) - {script.name for script in scripts}
+    if unknown:
+        parser.error(f"no such bench: {', '.join(sorted(unknown))}")
+    today = datetime.date.today().isoformat()
     load_at_start = os.getloadavg()
+    failed = []
     for script in scripts:
-        print(f"[bench] {script.name}", flush=True)
-        started = time.monotonic()
-        run = subprocess.run(
-            [sys.executable, str(script)], check=False, capture_output=True, text=True, cwd=ROOT
-        )
-        timings.append(f"{script.name} {time.monotonic() - started:.0f} s")
-        if run.returncode != 0:
+        if args.only and script.name not in args.only:
+            continue
+        ok, seconds, text = run_bench(script)
+        if not ok:
             failed.append(script.name)
-            sections.append(f"## {script.name}\n\nFAILED:\n\n```\n{run.stderr[-4000:]}\n```\n")
-        else:
-            sections.append(run.stdout)
-        print(run.stdout, flush=True)
+        kept[script.name] = (today, seconds, f"<!-- {script.name} {today} {seconds} s -->\n{text.rstrip()}\n")
+    ran = [f"{name} {seconds} s ({day})" for name, (day, seconds, _) in sorted(kept.items())]
     header = (
         "# heronlog performance report\n\n"
-        f"Written by `make bench` on {datetime.date.today().isoformat()}: {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()} (in `{sys.base_prefix}`). Each figure "
-        "stands beside its anchor from the same run; the machine is shared, so read ratios, not absolutes. "
-        f"Load average at the start: {load_at_start[0]:.2f} (1 min), {load_at_start[1]:.2f} (5 min). "
-        f"Run times: {', '.join(timings)}.\n"
+        f"Written by `make bench`: {platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()} (in `{sys.base_prefix}`). Each figure stands beside its anchor from the same "
+        "run; the machine is shared, so read ratios, not absolutes. "
+        f"Load average at the start of the last run ({today}): {load_at_start[0]:.2f} (1 min), "
+        f"{load_at_start[1]:.2f} (5 min). Benches, their run times and days: {', '.join(ran)}.\n"
     )
+    sections = [text for _, _, text in (kept[name] for name in sorted(kept))]
     sections.append(checklist("\n".join(sections)))
-    (ROOT / "docs").mkdir(exist_ok=True)
-    (ROOT / "docs" / "PERFORMANCE.md").write_text(header + "\n" + "\n".join(sections))
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(header + "\n" + "\n".join(sections))
     return 1 if failed else 0
 
 

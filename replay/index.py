@@ -12,14 +12,16 @@ import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, Protocol
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+from eventsourcing.persistence import StoredEvent
+
 import domain
-from replay import rules
+from replay import rules, stored_records
 from replay.errors import GameCorrupt, store_unavailable
 from replay.events import GameCreated, GameIndexed
 from replay.game import Game
@@ -228,11 +230,14 @@ def summary_of(game: Game) -> Summary:
 
 @dataclass(frozen=True)
 class Row:
-    """One game of a page: its entry, its summary as last written (None: never), its version now."""
+    """One game of a page: its entry, its summary as last written (None: never), its version now, whether the
+    store holds its first record (version 1, its ``GameCreated``), and that record (None: not asked for)."""
 
     entry: Entry
     summary: Summary | None
     version: int | None
+    started: bool
+    first: StoredEvent | None = None
 
     @property
     def key(self) -> Key:
@@ -270,7 +275,9 @@ class Found:
 
 
 class Listing(Protocol):
-    """A store's projection of its index stream (see the module docstring): Redis, SQLite or memory."""
+    """A store's projection of its index stream (see the module docstring): Redis, SQLite or memory. A page's
+    rows say whether the store holds each game's first record, and carry that record for the games not in
+    ``checked`` (the games whose first record this process has checked already: see :class:`GameIndex`)."""
 
     def position(self) -> int:
         """The index stream's version up to which every entry is projected."""
@@ -281,7 +288,7 @@ class Listing(Protocol):
     def keep_summary(self, game_id: UUID, summary: Summary) -> None:
         """Keep a game's summary, unless one of a later version is kept already."""
 
-    def page(self, query: Query) -> Found:
+    def page(self, query: Query, checked: Container[str] = ()) -> Found:
         """Answer one store's part of a page (see :class:`Query`)."""
 
 
@@ -511,9 +518,15 @@ def _direct(store: Primitives, source: str | None, query: Query) -> tuple[list[K
 class MemoryListing:
     """The list of games of a store kept in this process (the in-memory store: tests, demos)."""
 
-    def __init__(self, versions: Callable[[UUID], int], stream: Callable[[], int]) -> None:
+    def __init__(
+        self,
+        versions: Callable[[UUID], int],
+        stream: Callable[[], int],
+        first: Callable[[UUID], StoredEvent | None],
+    ) -> None:
         self._versions = versions
         self._stream = stream
+        self._first = first
         self._lock = threading.Lock()
         self._position = 0
         self._entries: dict[str, Entry] = {}
@@ -555,10 +568,10 @@ class MemoryListing:
         if held is None or held.version < summary.version:
             self._summaries[game] = summary
 
-    def page(self, query: Query) -> Found:
+    def page(self, query: Query, checked: Container[str] = ()) -> Found:
         with self._lock:
             keys, total, complete = answer(self, query)
-            rows = self.rows(keys)
+            rows = self.rows(keys, checked)
         return Found(rows, total, complete, self._position, self._stream())
 
     # Primitives (called with the lock held)
@@ -609,13 +622,20 @@ class MemoryListing:
         keys = self.keys(source, private=False, start=start, direction=direction, skip=0, n=n)
         return [(key, self._texts[key.game]) for key in keys]
 
-    def rows(self, keys: Sequence[Key]) -> list[Row]:
-        return [
-            Row(
-                self._entries[key.game], self._summaries.get(key.game), self._versions(UUID(key.game)) or None
+    def rows(self, keys: Sequence[Key], checked: Container[str] = ()) -> list[Row]:
+        rows = []
+        for key in keys:
+            first = self._first(UUID(key.game))
+            rows.append(
+                Row(
+                    self._entries[key.game],
+                    self._summaries.get(key.game),
+                    self._versions(UUID(key.game)) or None,
+                    first is not None,
+                    None if key.game in checked else first,
+                )
             )
-            for key in keys
-        ]
+        return rows
 
 
 # --- the list across stores ----------------------------------------------------------------------------------
@@ -648,16 +668,25 @@ def entry_for(
 
 DAMAGED_KEPT = 1_024
 """At most this many games found damaged are remembered by a process (past it, the memory starts again)."""
+CHECKED_KEPT = 10_000
+"""At most this many games whose first record was checked are remembered by a process (past it, the memory
+starts again: those games' first records are checked again when next listed)."""
 
 
 class GameIndex:
     """The list of games across every store of a game log. ``load`` reads a game as it stands.
 
     The list never refuses a game, and a store that does not answer (a cluster node down) stops only its own
-    games: a page names it (:attr:`Page.unavailable`) and lists the others. A game whose stored events are
-    damaged is listed as ``damaged`` once this process has found it so (reading it, or working out its
-    summary): its summary is the last one written, which the damage does not reach, so the list asks the game
-    again at each page until it reads whole."""
+    games: a page names it (:attr:`Page.unavailable`) and lists the others.
+
+    A game whose first stored record (its ``GameCreated``) is missing is listed as ``damaged`` by every
+    process, without reading the game: each store says which of its page's games it holds a first record of,
+    in the round trip that reads their versions. That record is also checked against its checksum
+    (:func:`replay.stored_records.starts_whole`) the first time a process lists the game; it never changes,
+    and holds the game's whole setup (tens of kilobytes), so it is not sent again while the process
+    remembers the game checked. A game damaged further on is listed as ``damaged`` once this process has
+    found it so (reading it, or working out its summary): its summary is the last one written, which the
+    damage does not reach, so the list asks the game again at each page until it reads whole."""
 
     def __init__(
         self, stores: Sequence[Any], load: Callable[[UUID], Game], of: Callable[[UUID], Any]
@@ -667,6 +696,7 @@ class GameIndex:
         self._of = of
         self._damaged: set[UUID] = set()
         self._damaged_lock = threading.Lock()
+        self._checked: set[str] = set()
 
     def found_damaged(self, game_id: UUID) -> None:
         """A read found this game's stored events damaged (:class:`replay.errors.GameCorrupt`)."""
@@ -775,18 +805,37 @@ class GameIndex:
         )
 
     def _found(self, store: Any, query: Query) -> Found:
-        found: Found = store.listing.page(query)
+        found: Found = store.listing.page(query, self._checked)
         if found.behind:  # games created since this store's list was last brought up to date
             self.catch_up(store)
-            found = store.listing.page(query)
+            found = store.listing.page(query, self._checked)
         return found
+
+    def _starts_whole(self, game_id: UUID, row: Row) -> bool:
+        """Whether the game's first record is there and, when the store sent it, passes its check (then
+        remembered as checked: see the class docstring)."""
+        if not row.started:
+            return False
+        if row.first is None:
+            return True  # checked by this process already
+        if not stored_records.starts_whole(game_id, row.first):
+            return False
+        with self._damaged_lock:
+            if len(self._checked) >= CHECKED_KEPT:
+                self._checked.clear()
+            self._checked.add(row.entry.key.game)
+        return True
 
     def _summary(self, row: Row) -> GameSummary:
         entry, summary = row.entry, row.summary
         game_id = UUID(entry.game_id)
         version = row.version or (summary.version if summary else 0)
         damaged = game_id in self._damaged
-        if summary is None or summary.version < version or damaged:
+        if not self._starts_whole(game_id, row):
+            # Its first record (the GameCreated) is gone or damaged: no read of the game could succeed, and the
+            # store answered that with the page, so no process needs to have read the game to say so.
+            summary = Summary(version, DAMAGED, 0, None, summary.created_on if summary else None)
+        elif summary is None or summary.version < version or damaged:
             # Never written (an archive projected from its index), or maybe left behind: worked out from the
             # game when there is no summary at all, or when this process holds the game warm anyway, or found
             # it damaged (asked again: it may have been repaired).

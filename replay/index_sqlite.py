@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any
 from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
 
 from replay.index import Direction, Entry, Found, Key, Query, Row, Summary, answer
 
@@ -103,7 +105,7 @@ class SQLiteListing:
             (game, summary.version, json.dumps(summary.to_dict())),
         )
 
-    def page(self, query: Query) -> Found:
+    def page(self, query: Query, checked: Container[str] = ()) -> Found:
         with self._datastore.transaction(commit=False) as cursor:
             tables = _Tables(cursor, self._events, self._name)
             cursor.execute("SELECT position FROM heronlog_listings WHERE listing = ?", (self._name,))
@@ -113,7 +115,7 @@ class SQLiteListing:
             )
             stream = int(cursor.fetchone()[0] or 0)
             keys, total, complete = answer(tables, query)
-            rows = tables.rows(keys)
+            rows = tables.rows(keys, checked)
         return Found(rows, total, complete, position, stream)
 
 
@@ -225,26 +227,50 @@ class _Tables:
         )
         return [(Key(int(row[0]), row[1]), row[2]) for row in rows]
 
-    def rows(self, keys: Sequence[Key]) -> list[Row]:
+    def rows(self, keys: Sequence[Key], checked: Container[str] = ()) -> list[Row]:
         if not keys:
             return []
         games = [key.game for key in keys]
         marks = ",".join("?" * len(games))
+        # Whether each game's first record (version 1) is there comes with its last version: the list says a
+        # game whose first record is gone is damaged without reading the game (replay.index.GameIndex). EXISTS
+        # reads the primary key's entry, not the record's state (tens of kilobytes, on pages of its own).
         found = {
             row[0]: row
             for row in self._all(
                 "SELECT g.game, g.entry, s.summary, "
-                f"(SELECT MAX(e.originator_version) FROM {self._events} e WHERE e.originator_id = g.game) "
+                f"(SELECT MAX(e.originator_version) FROM {self._events} e WHERE e.originator_id = g.game), "
+                f"EXISTS (SELECT 1 FROM {self._events} f WHERE f.originator_id = g.game "
+                "AND f.originator_version = 1) "
                 "FROM heronlog_games g LEFT JOIN heronlog_game_summaries s ON s.game = g.game "
                 f"WHERE g.game IN ({marks})",
                 games,
             )
         }
+        firsts = self._firsts([game for game in games if found[game][4] and game not in checked])
         return [
             Row(
                 Entry.from_dict(json.loads(found[game][1])),
                 Summary.from_dict(json.loads(found[game][2])) if found[game][2] else None,
                 int(found[game][3]) if found[game][3] else None,
+                bool(found[game][4]),
+                firsts.get(game),
             )
             for game in games
         ]
+
+    def _firsts(self, games: Sequence[str]) -> dict[str, StoredEvent]:
+        """These games' first records (their states hold a game's whole setup: only those asked for)."""
+        if not games:
+            return {}
+        rows = self._all(
+            f"SELECT originator_id, topic, state FROM {self._events} "
+            f"WHERE originator_id IN ({','.join('?' * len(games))}) AND originator_version = 1",
+            games,
+        )
+        return {
+            row[0]: StoredEvent(
+                originator_id=UUID(row[0]), originator_version=1, topic=row[1], state=bytes(row[2])
+            )
+            for row in rows
+        }

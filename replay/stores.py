@@ -142,7 +142,11 @@ class GameStore(Application[UUID]):
             from replay.index_sqlite import SQLiteListing
 
             return SQLiteListing(recorder, index_id(self), self.name)
-        return MemoryListing(self.last_version, lambda: self.last_version(index_id(self)))
+        return MemoryListing(
+            self.last_version,
+            lambda: self.last_version(index_id(self)),
+            lambda game_id: next(iter(self.recorder.select_events(game_id, lte=1, limit=1)), None),
+        )
 
     def _make_ephemeral(self) -> Ephemeral:
         """Short-lived records kept where this store keeps its events."""

@@ -19,7 +19,7 @@ DEFAULTS: Mapping[str, int | float] = {
     "RATE_LIMIT_PER_TOKEN": 600,  # writes per window per token (0: no limit)
     "RATE_LIMIT_PER_ADDRESS": 120,  # writes per window per client address, for writes without a token
     "RATE_LIMIT_PER_SOURCE": 60,  # forks and imports per window of one game they come from (0: no limit)
-    "IMPORT_MAX_EVENTS": 2500,  # events (game and annotations) one import may hold (0: no cap)
+    "IMPORT_MAX_EVENTS": 1000,  # events (game and annotations) one import may hold (0: no cap)
     "IMPORT_EVENTS_PER_WRITE": 50,  # an import counts as one write per this many events, in the rate limit
     "IMPORTS_AT_ONCE": 1,  # heavy imports (over 500 events) one process refolds at once (0: no cap)
     "BODY_BYTES_PER_WRITE": 64 * 1024,  # a write counts as one write per this many bytes of its body
@@ -48,6 +48,11 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
         "HERONLOG_CONNECTIONS",
         "4096",
         "connections each worker holds at once (gunicorn's `worker_connections`); more wait to be accepted",
+    ),
+    Variable(
+        "HERONLOG_REQUESTS_AT_ONCE",
+        "8",
+        "requests each worker runs at once, in the order they came (probes and event streams pass); 0: no cap",
     ),
     Variable(
         "HERONLOG_TRUSTED_PROXIES",
@@ -174,6 +179,7 @@ RANGES: Mapping[str, tuple[int, int]] = {
     "HERONLOG_PORT": (1, 65535),
     "HERONLOG_WORKERS": (1, 256),
     "HERONLOG_CONNECTIONS": (16, 1_000_000),
+    "HERONLOG_REQUESTS_AT_ONCE": (0, 100_000),
     "HERONLOG_TRUSTED_PROXIES": (0, 10),
 }
 """The server variables that take a whole number, and its bounds."""

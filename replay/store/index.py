@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import Any, cast
 from uuid import UUID
+
+from eventsourcing.persistence import StoredEvent
 
 from replay import index as model
 from replay.index import (
@@ -17,6 +19,8 @@ from replay.index import (
     Summary,
     plan,
 )
+from replay.store.errors import RecordMissingError
+from replay.store.recorders import stored_event
 
 # Project index entries, and move the position up. Adding an entry again changes nothing (sets and hashes), so
 # two processes catching up at once do no harm.
@@ -268,12 +272,21 @@ end
 return out
 """
 
-# The last version of each stream. KEYS: the streams' sequences. Returns each one's last version ('0': none).
+# The last version of each stream, and whether the log holds its first record (version 1): the list says a game
+# whose first record is gone is damaged without reading the game, at no extra round trip (every key is under the
+# store's hash tag, so this runs on one Redis Cluster node too). KEYS: 1 the log, 2.. the streams' sequences.
+# ARGV: per stream, '1' to return its first record too (tens of kilobytes: only for games the caller has not
+# checked yet). Returns, per stream, its last version ('0': none), 1 or 0 (first record held or not), and the
+# record when asked (else false).
 VERSIONS = """#!lua flags=no-writes
 local out = {}
-for i = 1, #KEYS do
+for i = 2, #KEYS do
   local last = redis.call('ZRANGE', KEYS[i], '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
-  out[i] = last[2] or '0'
+  out[#out + 1] = last[2] or '0'
+  local first = redis.call('ZRANGE', KEYS[i], 1, 1, 'BYSCORE', 'LIMIT', 0, 1)[1]
+  local held = first and redis.call('HEXISTS', KEYS[1], first) or 0
+  out[#out + 1] = held
+  out[#out + 1] = (held == 1 and ARGV[i - 1] == '1') and redis.call('HGET', KEYS[1], first) or false
 end
 return out
 """
@@ -348,7 +361,7 @@ class RedisListing:
             position += 1 + 2 * count
         return (int(reply[0]), int(reply[1])), plans
 
-    def page(self, query: Query) -> Found:
+    def page(self, query: Query, checked: Container[str] = ()) -> Found:
         expanded: list[list[tuple[str, int]]] = []
         position = stream = 0
         if query.terms:
@@ -394,24 +407,40 @@ class RedisListing:
         position, stream, total, exact = (int(value) for value in reply[:4])
         flat = reply[4:]
         games = [flat[k].decode() for k in range(0, len(flat), 4)]
-        versions = self._versions(games)
+        versions = self._versions(games, checked)
         rows = [
-            Row(
-                Entry.from_dict(json.loads(flat[k + 2])),
-                _summary_from(flat[k + 3]),
-                versions[k // 4] or None,
-            )
+            Row(Entry.from_dict(json.loads(flat[k + 2])), _summary_from(flat[k + 3]), *versions[k // 4])
             for k in range(0, len(flat), 4)
         ]
         return Found(rows, total, bool(exact), position, stream)
 
-    def _versions(self, games: Sequence[str]) -> list[int]:
+    def _versions(
+        self, games: Sequence[str], checked: Container[str]
+    ) -> list[tuple[int | None, bool, StoredEvent | None]]:
+        """Each game's last version (None: none), whether the log holds its first record, and that record for
+        the games not ``checked`` (None: not asked for), in one round trip."""
         if not games:
             return []
         script = self._datastore.script(VERSIONS)
-        keys = [self._recorder.stream_key(UUID(game)) for game in games]
-        reply = cast(list[Any], self._datastore.read(lambda: script(keys, [])))
-        return [int(value) for value in reply]
+        ids = [UUID(game) for game in games]
+        keys = [self._recorder.log_key, *(self._recorder.stream_key(game_id) for game_id in ids)]
+        args = ["0" if game in checked else "1" for game in games]
+        reply = cast(list[Any], self._datastore.read(lambda: script(keys, args)))
+        return [
+            (int(reply[3 * n]) or None, int(reply[3 * n + 1]) == 1, _first(game_id, reply[3 * n + 2]))
+            for n, game_id in enumerate(ids)
+        ]
+
+
+def _first(game_id: UUID, record: bytes | None) -> StoredEvent | None:
+    """A game's first record as the log holds it; bytes that are not a record at all are given version 0, so
+    that the check of a first record (:func:`replay.stored_records.starts_whole`) fails them."""
+    if not record:
+        return None
+    try:
+        return stored_event(game_id, record)
+    except (RecordMissingError, ValueError):
+        return StoredEvent(originator_id=game_id, originator_version=0, topic="", state=b"")
 
 
 def _summary_text(summary: Summary) -> str:

@@ -1,7 +1,7 @@
 """Costly imports. An export padded to 2 MiB with undo/redo pairs (17,000 events) cost about
 3 s of CPU to import, ten at once delayed a plain read by 17 s, and each grew SQLite by 7 MB.
 
-Now an import holds at most ``IMPORT_MAX_EVENTS`` events (2,500: a dozen full four-player games' worth),
+Now an import holds at most ``IMPORT_MAX_EVENTS`` events (1,000: five full four-player games' worth),
 refused before any event is read; it weighs one write per ``IMPORT_EVENTS_PER_WRITE`` (50) of its events in
 the rate limit of its address; and a process refolds one heavy import at a time, the others answered at once
 with ``503 too_many_imports``, so that reads and moves find the CPU and the threads they need."""

@@ -77,6 +77,7 @@ def alone(tmp_path_factory: pytest.TempPathFactory, hostile: ModuleType) -> Iter
         "REDIS_URL": "",
         "HERONLOG_STORE": "",
         "HERONLOG_MAX_CONTENT_LENGTH": LARGE_BODIES,
+        "HERONLOG_IMPORT_MAX_EVENTS": "0",  # the large game is one import of 2,040 annotations
         "HERONLOG_BODY_BYTES_PER_WRITE": BYTES_PER_WRITE,
     }
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
@@ -111,6 +112,7 @@ def behind_nginx(tmp_path_factory: pytest.TempPathFactory, hostile: ModuleType) 
         "HERONLOG_HOST": "127.0.0.1",
         "HERONLOG_PORT": "{port}",
         "HERONLOG_MAX_CONTENT_LENGTH": LARGE_BODIES,
+        "HERONLOG_IMPORT_MAX_EVENTS": "0",  # the large game is one import of 2,040 annotations
         "HERONLOG_BODY_BYTES_PER_WRITE": BYTES_PER_WRITE,
     }
     for served in serve(folder, env, "--port", "{port}"):

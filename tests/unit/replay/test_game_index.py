@@ -5,7 +5,9 @@ tests/integration/replay/test_game_index_stores.py."""
 from __future__ import annotations
 
 import random
+import uuid
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -222,3 +224,37 @@ def test_a_search_word_whose_expansion_was_cut_is_checked_by_each_games_words(
     assert (cut.mode, cut.words, cut.filters) == ("gather", ("night",), (("1", None),))
     whole = index.plan(index.Query(terms=("night", "2")), lambda terms: [starts[term] for term in terms])
     assert whole.filters == (("2", ("20", "21")),)
+
+
+def test_a_game_whose_first_record_is_missing_or_damaged_is_listed_damaged_without_reading_it(
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each store answers a page with whether it holds its games' first records, and the records this process
+    has not checked yet (replay.index.Row): a game whose ``GameCreated`` is gone, or fails its checksum, is
+    listed damaged though no read of it found so."""
+    from eventsourcing.persistence import StoredEvent
+
+    games = [uuid.UUID(create(log, f"Game {n}", ["Aiko", "Ben"], seed=n)) for n in range(4)]
+    log.abandon(games[3], expected_version=1, actor="owner")
+    recorder: Any = log.stores.of(games[0]).recorder
+    del recorder._stored_events_index[str(games[0])][1]  # the record is gone
+    position = recorder._stored_events_index[str(games[1])][1]
+    held = recorder._stored_events[position]
+    flipped = held.state[:-3] + bytes([held.state[-3] ^ 1]) + held.state[-2:]
+    recorder._stored_events[position] = StoredEvent(
+        originator_id=held.originator_id, originator_version=1, topic=held.topic, state=flipped
+    )
+
+    def no_read(*_: object, **__: object) -> None:
+        raise AssertionError("the list read a game whole")
+
+    monkeypatch.setattr(log.stores.of(games[0]), "read", no_read)
+    statuses = {summary.game_id: summary.status for summary in log.list_games()}
+    assert statuses == {
+        str(games[0]): "damaged",
+        str(games[1]): "damaged",
+        str(games[2]): "in progress",
+        str(games[3]): "abandoned",
+    }
+    del recorder._stored_events_index[str(games[2])][1]  # gone after this process checked it
+    assert [summary.status for summary in log.list_games()].count("damaged") == 3
