@@ -255,7 +255,7 @@ def main() -> int:
     lines = [
         "## Computer analysis (bench_analysis.py)\n",
         "Whole-game analyses are jobs on huey, taken by `heronlog worker` processes on Redis "
-        "([Computer analysis](analysis.md)).\n",
+        f"([Computer analysis](analysis.md)); the {domain.ENGINE} engine (`HERONLOG_ENGINE`), in the workers too.\n",
         "| figure | value | anchor, same run |",
         "|---|---|---|",
         f"| random complete 4-player games per CPU-second (the engine's anchor) | **{games_per_cpu_second:.0f}** | "

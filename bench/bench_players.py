@@ -205,7 +205,8 @@ def report(rows: list[dict[str, Any]], rebuilt: dict[str, Any] | None) -> None:
         estimate = rebuilt["cold_ms"] * rebuilt["games"] / 1000
         print(
             f"- Rebuilt from the log (SQLite): {rebuilt['games']:,} games of {rebuilt['events']} events and a "
-            f"snapshot in **{rebuilt['seconds']:.0f} s**, {rebuilt['jobs']} processes (goal < "
+            f"snapshot in **{rebuilt['seconds']:.0f} s**, {rebuilt['jobs']} processes, the {domain.ENGINE} engine "
+            f"(`HERONLOG_ENGINE`; goal < "
             f"{GOAL_REBUILD_S:.0f} s: {'met' if rebuilt['seconds'] < GOAL_REBUILD_S else 'NOT met'}); anchor: a "
             f"game read cold, {rebuilt['cold_ms']:.1f} ms ({estimate:.0f} s for all, one after another)."
         )
