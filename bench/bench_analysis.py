@@ -178,7 +178,7 @@ def recorded_game(log: Any, seed: int) -> Any:
     rng = SplitMix(f"recorded:{seed}".encode())
     game = log.get_game(game_id)
     while not domain.is_over(game.state):
-        log.play(game_id, choose(game.state, rng), expected_version=game.version, actor="owner")
+        log.play(game_id, choose(game.state, rng).as_json(), expected_version=game.version, actor="owner")
         game = log.get_game(game_id)
     return game
 
