@@ -79,7 +79,6 @@ class ServeSettings:
     port: int
     workers: int
     connections: int
-    requests_at_once: int
     trusted_proxies: int
     reuse_port: bool
     pin_workers: str
@@ -105,7 +104,6 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
         ("port", "HERONLOG_PORT"),
         ("workers", "HERONLOG_WORKERS"),
         ("connections", "HERONLOG_CONNECTIONS"),
-        ("requests-at-once", "HERONLOG_REQUESTS_AT_ONCE"),
         ("trusted-proxies", "HERONLOG_TRUSTED_PROXIES"),
     ):
         text, label = _given(args, option, variable, environ)
@@ -129,7 +127,6 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
         port=numbers["port"],
         workers=numbers["workers"],
         connections=numbers["connections"],
-        requests_at_once=numbers["requests-at-once"],
         trusted_proxies=numbers["trusted-proxies"],
         # SO_REUSEPORT by default with several workers: the kernel's hash spreads keep-alive connections over
         # them (50 at once split 19/31 at worst in the load bench), where a shared socket gave a burst of them to
@@ -191,7 +188,7 @@ def _serve(args: argparse.Namespace) -> int:
     say(f"serving on http://{settings.host}:{settings.port}")
 
     from api.app import create_app
-    from api.server import admission, observability, orphans, slow_clients
+    from api.server import observability, orphans, slow_clients
 
     options = runtime.options(
         bind=f"{settings.host}:{settings.port}",
@@ -218,8 +215,6 @@ def _serve(args: argparse.Namespace) -> int:
 
                 app = ProxyFix(app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
             # bodies read whole in time, answers taken in time (api.server.slow_clients)
-            # at most so many requests of a worker run the app at once, in turn (api.server.admission)
-            app = admission.in_turn(app, settings.requests_at_once)
             return slow_clients.whole_bodies(app, settings.body_limit)
 
         runtime.run(factory, served)
@@ -730,11 +725,6 @@ def build_parser() -> argparse.ArgumentParser:
         "--connections",
         help="connections each worker holds at once (default: HERONLOG_CONNECTIONS, else 4096); more wait to be "
         "accepted",
-    )
-    serve.add_argument(
-        "--requests-at-once",
-        help="requests each worker runs at once, in the order they came (default: HERONLOG_REQUESTS_AT_ONCE, "
-        "else 8; 0: no cap); probes and event streams pass, the others wait their turn",
     )
     serve.add_argument(
         "--trusted-proxies",

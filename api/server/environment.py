@@ -50,11 +50,6 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
         "connections each worker holds at once (gunicorn's `worker_connections`); more wait to be accepted",
     ),
     Variable(
-        "HERONLOG_REQUESTS_AT_ONCE",
-        "8",
-        "requests each worker runs at once, in the order they came (probes and event streams pass); 0: no cap",
-    ),
-    Variable(
         "HERONLOG_TRUSTED_PROXIES",
         "0",
         "proxies in front of `heronlog serve` whose `X-Forwarded-For` names the client (the compose files: 1); "
@@ -179,7 +174,6 @@ RANGES: Mapping[str, tuple[int, int]] = {
     "HERONLOG_PORT": (1, 65535),
     "HERONLOG_WORKERS": (1, 256),
     "HERONLOG_CONNECTIONS": (16, 1_000_000),
-    "HERONLOG_REQUESTS_AT_ONCE": (0, 100_000),
     "HERONLOG_TRUSTED_PROXIES": (0, 10),
 }
 """The server variables that take a whole number, and its bounds."""

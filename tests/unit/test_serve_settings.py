@@ -19,7 +19,6 @@ SERVER_VARIABLES = (
     "HERONLOG_PORT",
     "HERONLOG_WORKERS",
     "HERONLOG_CONNECTIONS",
-    "HERONLOG_REQUESTS_AT_ONCE",
     "HERONLOG_REUSE_PORT",
     "HERONLOG_PIN_WORKERS",
     "HERONLOG_LOG_FORMAT",
@@ -58,11 +57,6 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None
             "HERONLOG_CONNECTIONS",
             "-3",
             "HERONLOG_CONNECTIONS must be a whole number from 16 to 1000000, not '-3'",
-        ),
-        (
-            "HERONLOG_REQUESTS_AT_ONCE",
-            "many",
-            "HERONLOG_REQUESTS_AT_ONCE must be a whole number from 0 to 100000, not 'many'",
         ),
         (
             "HERONLOG_RATE_LIMIT_WINDOW",
