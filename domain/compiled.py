@@ -21,6 +21,12 @@ DIGEST = "source.sha256"
 """The file of the build that names the source it was compiled from (`source_digest`)."""
 
 
+class EngineUnavailable(ImportError):
+    """The engine the switch asks for cannot be loaded: its message is the one line a command stops with."""
+
+    bad_setting = True
+
+
 def build_folder() -> Path:
     """Where the compiled build is: the folder holding its ``domain`` package and mypyc's shared library."""
     return Path(os.environ.get(BUILD) or SOURCE.parent / "build" / "compiled")
@@ -40,17 +46,19 @@ def choose(package_path: list[str]) -> str:
     if wanted == "pure":
         return "pure"
     if wanted != "compiled":
-        raise ImportError(f"{SWITCH}={wanted!r}: it is 'pure' (the default) or 'compiled'")
+        raise EngineUnavailable(f"{SWITCH}={wanted!r}: it is 'pure' (the default) or 'compiled'")
     folder = build_folder()
     built = folder / "domain"
     try:
         made_from = (folder / DIGEST).read_text(encoding="ascii").strip()
     except OSError:
-        raise ImportError(
+        raise EngineUnavailable(
             f"{SWITCH}=compiled, but there is no compiled build in {folder}: make compiled"
         ) from None
     if made_from != source_digest(SOURCE):
-        raise ImportError(f"{SWITCH}=compiled, but the build in {folder} is of other source: make compiled")
+        raise EngineUnavailable(
+            f"{SWITCH}=compiled, but the build in {folder} is of other source: make compiled"
+        )
     package_path[:] = [str(built)]
     sys.path.append(str(folder))  # mypyc's runtime library, shared by the compiled modules
     return "compiled"

@@ -67,6 +67,12 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
         "`auto`: each worker kept on a CPU of its own when there are as many workers as CPUs to run on; `yes`: "
         "always; `no`: never (the kernel moves them)",
     ),
+    Variable(
+        "HERONLOG_ENGINE",
+        "pure",
+        "the rules engine: `pure` (the Python source) or `compiled` (the build `make compiled` makes)",
+    ),
+    Variable("HERONLOG_ENGINE_BUILD", "build/compiled", "the folder of the compiled engine's build"),
     Variable("HERONLOG_LOG_FORMAT", "json", "`json` (one object per line) or `text`"),
     Variable("HERONLOG_LOG_LEVEL", "info", "`debug`, `info`, `warning` or `error`"),
     Variable("HERONLOG_METRICS_TOKEN", None, "when set, `GET /metrics` needs `Authorization: Bearer <it>`"),

@@ -13,8 +13,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         from gevent import monkey
 
         monkey.patch_all()
-    from api.server import cli
-
+    try:
+        from api.server import cli
+    except ImportError as error:
+        # HERONLOG_ENGINE names an engine that cannot load (domain.compiled.EngineUnavailable, which cannot be
+        # imported here: importing the domain package is what failed): one line, no traceback.
+        if not getattr(error, "bad_setting", False):
+            raise
+        print(f"heronlog: {error}", file=sys.stderr)
+        return 2
     return cli.main(words)
 
 

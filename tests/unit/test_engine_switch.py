@@ -61,3 +61,32 @@ def test_the_switch_loads_the_modules_from_the_build(tmp_path: Path) -> None:
     engine, path = done.stdout.split()
     assert engine == "compiled" and Path(path).is_relative_to(tmp_path / "domain")
     assert run({}).stdout.split()[0] == "pure"
+
+
+def test_a_command_given_an_engine_that_cannot_load_says_so_in_one_line_and_exits_2(tmp_path: Path) -> None:
+    clean = {key: value for key, value in os.environ.items() if not key.startswith("HERONLOG_ENGINE")}
+    for engine, said in (
+        (
+            {"HERONLOG_ENGINE": "fast"},
+            "heronlog: HERONLOG_ENGINE='fast': it is 'pure' (the default) or 'compiled'",
+        ),
+        (
+            {"HERONLOG_ENGINE": "compiled", "HERONLOG_ENGINE_BUILD": str(tmp_path)},
+            f"heronlog: HERONLOG_ENGINE=compiled, but there is no compiled build in {tmp_path}: make compiled",
+        ),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "api.server.launch", "verify"],
+            cwd=ROOT,
+            env={**clean, **engine, "HERONLOG_DATA": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert (done.returncode, done.stderr) == (2, said + "\n")
+
+
+def test_the_engine_switch_is_a_known_setting() -> None:
+    from api.server.environment import unknown_variables
+
+    assert unknown_variables({"HERONLOG_ENGINE": "compiled", "HERONLOG_ENGINE_BUILD": "build/compiled"}) == []
