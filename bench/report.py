@@ -61,7 +61,7 @@ FIGURES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "hostile clients: the worst body of each route, its CPU beside a normal move's",
         "bench_hostile.py",
-        ("the worst body of each route", "a table's castle list of 32,000 entries"),
+        ("the worst body of each route", "a castle list of 32,000 entries"),
     ),
 )
 """The figures `make bench` owes its readers: what each is, which bench prints it, and phrases of its lines. A
