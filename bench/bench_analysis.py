@@ -33,6 +33,7 @@ from bench_domain import random_game  # noqa: E402
 from bench_store import redis_server  # noqa: E402
 
 import domain  # noqa: E402
+from domain import compiled  # noqa: E402
 from domain.analysis import evaluate  # noqa: E402
 from domain.analysis.estimates import outcome  # noqa: E402
 from domain.analysis.policy import choose, play_out, uniform  # noqa: E402
@@ -135,13 +136,27 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def compiled_build_ready() -> bool:
+    """Whether a compiled engine made from this very source is there (``make compiled``; domain.compiled)."""
+    folder = compiled.build_folder()
+    try:
+        made_from = (folder / compiled.DIGEST).read_text(encoding="ascii").strip()
+    except OSError:
+        return False
+    return made_from == compiled.source_digest(compiled.SOURCE)
+
+
 @contextlib.contextmanager
-def workers(store: StoreConfig, count: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+def workers(
+    store: StoreConfig, count: int, engine: str | None = None
+) -> Iterator[list[subprocess.Popen[bytes]]]:
     """``count`` ``heronlog worker --workers 1`` processes (one per machine, as the compose file's ``--scale``
-    runs them), stopped with SIGTERM and waited for at the end (so their CPU is in ``children_cpu``)."""
+    runs them) on ``engine`` (else this process's), stopped with SIGTERM and waited for at the end (so their
+    CPU is in ``children_cpu``)."""
     assert store.redis_url is not None
     env = {
         **os.environ,
+        **({"HERONLOG_ENGINE": engine} if engine else {}),
         "HERONLOG_STORE": "redis",
         "REDIS_URL": store.redis_url,
         "REDIS_KEY_PREFIX": store.redis_prefix,
@@ -183,16 +198,18 @@ def recorded_game(log: Any, seed: int) -> Any:
     return game
 
 
-def analyse_through_queue(store: StoreConfig, log: Any, game: Any, count: int) -> dict[str, float]:
-    """The game analysed by ``count`` workers: wall seconds, the workers' CPU, Redis's CPU, the evaluator's
-    CPU inside the jobs, and the machine's busy cores meanwhile."""
+def analyse_through_queue(
+    store: StoreConfig, log: Any, game: Any, count: int, engine: str | None = None
+) -> dict[str, float]:
+    """The game analysed by ``count`` workers (on ``engine``, else this process's): wall seconds, the workers'
+    CPU, Redis's CPU, the evaluator's CPU inside the jobs, and the machine's busy cores meanwhile."""
     import redis
 
     client = redis.Redis.from_url(store.redis_url or "")
     service = analyses_for(store, {}, log, playouts=PLAYOUTS)
     redis_before, children_before = redis_cpu(client), children_cpu()
     machine = Machine()
-    with workers(store, count):
+    with workers(store, count, engine):
         time.sleep(1.5)  # the workers start (imports, a connection) before the clock runs
         started = time.monotonic()
         run, created = service.request(game, actor="owner")
@@ -284,6 +301,11 @@ def main() -> int:
         sample_here, sample_jobs = plain_loop(log, game, every=4)
         second = recorded_game(log, seed=78)
         two = analyse_through_queue(store, log, second, 2)
+        # The same game again (the same seed records the same moves) on the compiled engine, when it is built
+        # and this run is on the pure one: the speed switch's gain where the engine is the limit.
+        faster = None
+        if domain.ENGINE == "pure" and compiled_build_ready():
+            faster = analyse_through_queue(store, log, recorded_game(log, seed=78), 2, engine="compiled")
         log.close()
 
     jobs = one["decisions"]
@@ -308,6 +330,15 @@ def main() -> int:
         f"whole game (target at most 60 s), {throughput_two:.2f} decisions/s: "
         f"**{throughput_two / throughput_one:.2f} x** one worker's (linear: 2) | {two['busy']:.2f} of "
         f"{os.cpu_count()} cores busy meanwhile |",
+        *(
+            [
+                f"| two workers on the compiled engine (`make compiled`; the same game again) | "
+                f"**{faster['wall']:.0f} s** for the whole game (target at most 60 s) | {faster['busy']:.2f} of "
+                f"{os.cpu_count()} cores busy meanwhile |"
+            ]
+            if faster
+            else []
+        ),
         f"| what a job costs besides its evaluation | worker **{machinery * 1000:.1f} ms CPU**, Redis "
         f"**{redis_per_job * 1000:.2f} ms CPU** ({one['events']} analysis events for {jobs} jobs) | a job's "
         f"evaluation: {seconds_per_job * 1000:.0f} ms CPU |",

@@ -597,16 +597,16 @@ def route_costs(base: str, master: int, full: tuple[str, str, dict[str, Any]]) -
 
     print("## Hostile clients: the worst body of each route (bench_hostile.py)\n")
     print(
-        f"The same server; each request sent 3 times (an analysis once), its server CPU averaged, beside a normal "
-        f"move's measured in this run (the mean of 100 `POST moves`): **{anchor * 1000:.2f} ms**. Over "
-        f"{LIMIT_IN_MOVES} normal moves in bold.\n"
+        f"The same server; each request sent 3 times (an analysis once), its server CPU averaged and counted in "
+        f"normal moves: a `POST moves` of this run, **{anchor * 1000:.2f} ms** (the mean of 100). Over "
+        f"{LIMIT_IN_MOVES} in bold.\n"
     )
-    print("| route | the body | bytes | answer | CPU | normal moves |")
-    print("|---|---|---:|---|---:|---:|")
+    print("| route | the body | bytes | answer | normal moves |")
+    print("|---|---|---:|---|---:|")
     for route, what, size, status, each in rows:
         moves = each / anchor
         shown = f"**{moves:.0f}**" if moves > LIMIT_IN_MOVES else f"{moves:.0f}"
-        print(f"| `{route}` | {what} | {size:,} | {status} | {each * 1000:.0f} ms | {shown} |", flush=True)
+        print(f"| `{route}` | {what} | {size:,} | {status} | {shown} |", flush=True)
     print()
 
 
