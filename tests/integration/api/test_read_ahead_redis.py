@@ -29,9 +29,10 @@ def clients(apps: list[Flask]) -> tuple[ApiClient, ApiClient]:
     return first, second
 
 
-def sent_by_clients(redis_url: str, action: Callable[[], object]) -> list[str]:
+def sent_by_clients(redis_url: str, action: Callable[[], object], about: str | None = None) -> list[str]:
     """The commands clients sent the server while ``action`` ran (MONITOR; a script's own commands left out), by
-    name: each is one round trip of heronlog's here, which sends no pipelines on this path."""
+    name: each is one round trip of heronlog's here, which sends no pipelines on this path. With ``about``, only
+    the commands naming it (a key prefix: the server is shared with what other tests left running)."""
     mark = f"end-of-action-{uuid.uuid4().hex}"
     seen: list[tuple[str, str]] = []
     watcher = redis.Redis.from_url(redis_url)
@@ -58,7 +59,11 @@ def sent_by_clients(redis_url: str, action: Callable[[], object]) -> list[str]:
         marker.close()
         thread.join(10)
         watcher.close()
-    return [command.split()[0].upper() for kind, command in seen if kind != "lua"]
+    return [
+        command.split()[0].upper()
+        for kind, command in seen
+        if kind != "lua" and (about is None or about in command)
+    ]
 
 
 def test_a_move_on_a_warm_game_takes_two_round_trips(apps: list[Flask], redis_url: str) -> None:

@@ -17,11 +17,21 @@ from tests.integration.api.test_read_ahead_redis import sent_by_clients
 
 
 @pytest.fixture
-def api(redis_url: str) -> ApiClient:
-    app: Flask = two_apps(
+def app(redis_url: str) -> Flask:
+    return two_apps(
         redis_url, RATE_LIMIT_PER_TOKEN=1000, RATE_LIMIT_PER_ADDRESS=1000, RATE_LIMIT_WINDOW=10**9
     )[0]
+
+
+@pytest.fixture
+def api(app: Flask) -> ApiClient:
     return ApiClient(flask_transport(app.test_client()))
+
+
+@pytest.fixture
+def prefix(app: Flask) -> str:
+    """The app's key prefix: the commands counted are those naming it, not those of another test's threads."""
+    return str(app.config["STORE"].redis_prefix)
 
 
 def warm_game(api: ApiClient) -> tuple[str, str, int]:
@@ -38,9 +48,9 @@ def warm_game(api: ApiClient) -> tuple[str, str, int]:
     return game_id, owner, version
 
 
-def sent(redis_url: str, request: Callable[[], Answer], status: int) -> list[str]:
+def sent(redis_url: str, prefix: str, request: Callable[[], Answer], status: int) -> list[str]:
     answers: list[Answer] = []
-    commands = sent_by_clients(redis_url, lambda: answers.append(request()))
+    commands = sent_by_clients(redis_url, lambda: answers.append(request()), about=prefix)
     assert answers[0].status == status, answers[0].body
     return commands
 
@@ -51,34 +61,41 @@ APPEND = ["EVALSHA"]  # the write's events, with their version check, one script
 READ_GAME = ["EVALSHA"]  # the game and its grants brought up to date, one script
 
 
-def test_a_move_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str) -> None:
+def test_a_move_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str, prefix: str) -> None:
     game_id, owner, version = warm_game(api)
     move = api.legal(game_id, owner).body["moves"][0]
-    commands = sent(redis_url, lambda: api.play(game_id, move, owner, version, key="m-1"), 201)
+    commands = sent(redis_url, prefix, lambda: api.play(game_id, move, owner, version, key="m-1"), 201)
     assert commands == [*COUNT_AND_READ, *APPEND]
 
 
-def test_an_undo_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str) -> None:
+def test_an_undo_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str, prefix: str) -> None:
     game_id, owner, version = warm_game(api)
     undo = lambda: api.post(f"/api/games/{game_id}/undo", {}, token=owner, if_match=version, key="u-1")  # noqa: E731
-    assert sent(redis_url, undo, 200) == [*COUNT_AND_READ, *APPEND]
+    assert sent(redis_url, prefix, undo, 200) == [*COUNT_AND_READ, *APPEND]
 
 
-def test_an_amendment_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str) -> None:
+def test_an_amendment_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str, prefix: str) -> None:
     game_id, owner, version = warm_game(api)
     before = api.get(f"/api/games/{game_id}/legal-moves?before=2", owner).body
     other = next(move for move in before["moves"] if move != before["recorded"])
     body = {"version": 2, "move": other}
     amend = lambda: api.post(f"/api/games/{game_id}/amend", body, token=owner, if_match=version, key="a-1")  # noqa: E731
-    assert sent(redis_url, amend, 200) == [*COUNT_AND_READ, *APPEND]
+    assert sent(redis_url, prefix, amend, 200) == [*COUNT_AND_READ, *APPEND]
 
 
-def test_a_creation_is_counted_and_saved(api: ApiClient, redis_url: str) -> None:
+def test_a_creation_is_counted_and_saved(api: ApiClient, redis_url: str, prefix: str) -> None:
     warm_game(api)  # every connection and script of a creation made once
     create = lambda: api.post("/api/games", {"players": 2, "seed": 3})  # noqa: E731
     # the count (a pipeline: INCRBY, EXPIRE), the list's next position, the game with its list entry and
     # its owner grant, the list's summary of it, its players' facts
-    assert sent(redis_url, create, 201) == ["INCRBY", "EXPIRE", "EVALSHA", "EVALSHA", "EVALSHA", "EVALSHA"]
+    assert sent(redis_url, prefix, create, 201) == [
+        "INCRBY",
+        "EXPIRE",
+        "EVALSHA",
+        "EVALSHA",
+        "EVALSHA",
+        "EVALSHA",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -91,16 +108,18 @@ def test_a_creation_is_counted_and_saved(api: ApiClient, redis_url: str) -> None
         ("/export", ["EVALSHA"]),  # the annotation events and the game's events, together
     ],
 )
-def test_a_read_reads_its_game_once(api: ApiClient, redis_url: str, path: str, after: list[str]) -> None:
+def test_a_read_reads_its_game_once(
+    api: ApiClient, redis_url: str, prefix: str, path: str, after: list[str]
+) -> None:
     game_id, owner, version = warm_game(api)
     url = f"/api/games/{game_id}" + path.format(v=version - 1)
-    assert sent(redis_url, lambda: api.get(url, owner), 200) == [*READ_GAME, *after]
+    assert sent(redis_url, prefix, lambda: api.get(url, owner), 200) == [*READ_GAME, *after]
 
 
 def test_an_annotation_is_counted_with_its_game_read_then_its_stream_read_and_saved(
-    api: ApiClient, redis_url: str
+    api: ApiClient, redis_url: str, prefix: str
 ) -> None:
     game_id, owner, _ = warm_game(api)
     body: dict[str, Any] = {"version": 2, "text": "again"}
     write = lambda: api.post(f"/api/games/{game_id}/annotations", body, token=owner, key="n-1")  # noqa: E731
-    assert sent(redis_url, write, 201) == [*COUNT_AND_READ, "EVALSHA", *APPEND]
+    assert sent(redis_url, prefix, write, 201) == [*COUNT_AND_READ, "EVALSHA", *APPEND]
