@@ -136,16 +136,6 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def compiled_build_ready() -> bool:
-    """Whether a compiled engine made from this very source is there (``make compiled``; domain.compiled)."""
-    folder = compiled.build_folder()
-    try:
-        made_from = (folder / compiled.DIGEST).read_text(encoding="ascii").strip()
-    except OSError:
-        return False
-    return made_from == compiled.source_digest(compiled.SOURCE)
-
-
 @contextlib.contextmanager
 def workers(
     store: StoreConfig, count: int, engine: str | None = None
@@ -304,7 +294,7 @@ def main() -> int:
         # The same game again (the same seed records the same moves) on the compiled engine, when it is built
         # and this run is on the pure one: the speed switch's gain where the engine is the limit.
         faster = None
-        if domain.ENGINE == "pure" and compiled_build_ready():
+        if domain.ENGINE == "pure" and compiled.build_problem() is None:
             faster = analyse_through_queue(store, log, recorded_game(log, seed=78), 2, engine="compiled")
         log.close()
 

@@ -40,6 +40,19 @@ def source_digest(package: Path) -> str:
     return digest.hexdigest()
 
 
+def build_problem() -> str | None:
+    """Why the compiled build cannot stand for this source (no build, or a build of other source), or None when
+    it can."""
+    folder = build_folder()
+    try:
+        made_from = (folder / DIGEST).read_text(encoding="ascii").strip()
+    except OSError:
+        return f"there is no compiled build in {folder}"
+    if made_from != source_digest(SOURCE):
+        return f"the build in {folder} is of other source"
+    return None
+
+
 def choose(package_path: list[str]) -> str:
     """Point the ``domain`` package (its ``__path__``) at the build the switch asks for; its name."""
     wanted = os.environ.get(SWITCH) or "pure"
@@ -47,18 +60,10 @@ def choose(package_path: list[str]) -> str:
         return "pure"
     if wanted != "compiled":
         raise EngineUnavailable(f"{SWITCH}={wanted!r}: it is 'pure' (the default) or 'compiled'")
+    problem = build_problem()
+    if problem is not None:
+        raise EngineUnavailable(f"{SWITCH}=compiled, but {problem}: make compiled")
     folder = build_folder()
-    built = folder / "domain"
-    try:
-        made_from = (folder / DIGEST).read_text(encoding="ascii").strip()
-    except OSError:
-        raise EngineUnavailable(
-            f"{SWITCH}=compiled, but there is no compiled build in {folder}: make compiled"
-        ) from None
-    if made_from != source_digest(SOURCE):
-        raise EngineUnavailable(
-            f"{SWITCH}=compiled, but the build in {folder} is of other source: make compiled"
-        )
-    package_path[:] = [str(built)]
+    package_path[:] = [str(folder / "domain")]
     sys.path.append(str(folder))  # mypyc's runtime library, shared by the compiled modules
     return "compiled"

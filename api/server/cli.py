@@ -79,6 +79,7 @@ class ServeSettings:
     port: int
     workers: int
     connections: int
+    concurrent_requests: int
     trusted_proxies: int
     reuse_port: bool
     pin_workers: str
@@ -104,6 +105,7 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
         ("port", "HERONLOG_PORT"),
         ("workers", "HERONLOG_WORKERS"),
         ("connections", "HERONLOG_CONNECTIONS"),
+        ("concurrent-requests", "HERONLOG_CONCURRENT_REQUESTS"),
         ("trusted-proxies", "HERONLOG_TRUSTED_PROXIES"),
     ):
         text, label = _given(args, option, variable, environ)
@@ -127,6 +129,7 @@ def serve_settings(args: argparse.Namespace, environ: Mapping[str, str]) -> Serv
         port=numbers["port"],
         workers=numbers["workers"],
         connections=numbers["connections"],
+        concurrent_requests=numbers["concurrent-requests"],
         trusted_proxies=numbers["trusted-proxies"],
         # SO_REUSEPORT by default with several workers: the kernel's hash spreads keep-alive connections over
         # them (50 at once split 19/31 at worst in the load bench), where a shared socket gave a burst of them to
@@ -188,7 +191,7 @@ def _serve(args: argparse.Namespace) -> int:
     say(f"serving on http://{settings.host}:{settings.port}")
 
     from api.app import create_app
-    from api.server import observability, orphans, slow_clients
+    from api.server import admission, observability, orphans, slow_clients
 
     options = runtime.options(
         bind=f"{settings.host}:{settings.port}",
@@ -214,7 +217,9 @@ def _serve(args: argparse.Namespace) -> int:
                 from werkzeug.middleware.proxy_fix import ProxyFix
 
                 app = ProxyFix(app, x_for=settings.trusted_proxies, x_proto=settings.trusted_proxies)
-            # bodies read whole in time, answers taken in time (api.server.slow_clients)
+            # bodies read whole in time, then the app in turn (api.server.admission), answers taken in time
+            # (api.server.slow_clients)
+            app = admission.in_turn(app, settings.concurrent_requests)
             return slow_clients.whole_bodies(app, settings.body_limit)
 
         runtime.run(factory, served)
@@ -725,6 +730,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--connections",
         help="connections each worker holds at once (default: HERONLOG_CONNECTIONS, else 4096); more wait to be "
         "accepted",
+    )
+    serve.add_argument(
+        "--concurrent-requests",
+        help="requests each worker runs in the app at once (default: HERONLOG_CONCURRENT_REQUESTS, else 8); more "
+        "wait their turn, first come, first served; 0: no limit",
     )
     serve.add_argument(
         "--trusted-proxies",

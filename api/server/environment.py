@@ -50,6 +50,12 @@ SERVER_VARIABLES: tuple[Variable, ...] = (
         "connections each worker holds at once (gunicorn's `worker_connections`); more wait to be accepted",
     ),
     Variable(
+        "HERONLOG_CONCURRENT_REQUESTS",
+        "8",
+        "requests each worker runs in the app at once; more wait their turn, first come, first served (0: no "
+        "limit)",
+    ),
+    Variable(
         "HERONLOG_TRUSTED_PROXIES",
         "0",
         "proxies in front of `heronlog serve` whose `X-Forwarded-For` names the client (the compose files: 1); "
@@ -180,6 +186,7 @@ RANGES: Mapping[str, tuple[int, int]] = {
     "HERONLOG_PORT": (1, 65535),
     "HERONLOG_WORKERS": (1, 256),
     "HERONLOG_CONNECTIONS": (16, 1_000_000),
+    "HERONLOG_CONCURRENT_REQUESTS": (0, 10_000),
     "HERONLOG_TRUSTED_PROXIES": (0, 10),
 }
 """The server variables that take a whole number, and its bounds."""

@@ -19,6 +19,7 @@ SERVER_VARIABLES = (
     "HERONLOG_PORT",
     "HERONLOG_WORKERS",
     "HERONLOG_CONNECTIONS",
+    "HERONLOG_CONCURRENT_REQUESTS",
     "HERONLOG_REUSE_PORT",
     "HERONLOG_PIN_WORKERS",
     "HERONLOG_LOG_FORMAT",
@@ -57,6 +58,11 @@ def clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None
             "HERONLOG_CONNECTIONS",
             "-3",
             "HERONLOG_CONNECTIONS must be a whole number from 16 to 1000000, not '-3'",
+        ),
+        (
+            "HERONLOG_CONCURRENT_REQUESTS",
+            "eight",
+            "HERONLOG_CONCURRENT_REQUESTS must be a whole number from 0 to 10000, not 'eight'",
         ),
         (
             "HERONLOG_RATE_LIMIT_WINDOW",
