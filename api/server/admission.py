@@ -8,6 +8,7 @@ place ahead of those waiting, so here the place is handed to the oldest waiter i
 
 A request holds its place only while the app makes its answer. Its body was read before (api.server.slow_clients)
 and its answer is written after, so a slow client never holds one; an event stream's events are sent outside it.
+The probes and the metrics never wait: they are cheap, and wanted most when the worker is busiest.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from gevent.event import Event
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
-DEFAULT_AT_ONCE = 8
-"""Requests a worker runs in the app at once, as many as the threads of the threaded worker heronlog once ran."""
+PASS = frozenset({"/healthz", "/readyz", "/metrics"})
+"""Paths that never wait their turn."""
 
 
 class Turns:
@@ -64,6 +65,8 @@ def in_turn(app: WsgiApp, at_once: int) -> WsgiApp:
     turns = Turns(at_once)
 
     def admitted(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") in PASS:
+            return app(environ, start_response)
         turns.enter()
         try:
             return app(environ, start_response)

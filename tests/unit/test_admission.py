@@ -1,5 +1,6 @@
 """Requests in turn (api.server.admission): at most N in the app at once, the rest in order of arrival, a freed place
-handed to the oldest waiter (never taken by a newcomer), and no place lost when a waiter is killed."""
+handed to the oldest waiter (never taken by a newcomer), no place lost when a waiter is killed or the app fails,
+and the probes never kept waiting."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import gevent
+import pytest
 
 from api.server.admission import Turns, in_turn
 
@@ -104,3 +106,36 @@ def test_no_limit_is_the_app_itself() -> None:
         return [b""]
 
     assert in_turn(app, 0) is app
+
+
+def test_a_request_whose_app_fails_gives_its_place_back() -> None:
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        raise RuntimeError("the store went away")
+
+    served = in_turn(app, 1)
+    for _ in range(2):  # the second would wait for ever if the first kept its place
+        with pytest.raises(RuntimeError):
+            served({"PATH_INFO": "/api/games"}, lambda *_: None)
+
+
+def test_the_probes_and_the_metrics_pass_while_every_place_is_taken() -> None:
+    answered: list[str] = []
+    gate = Turns(0)  # the first move holds the one place until the gate opens
+
+    def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if environ.get("held"):
+            gate.enter()
+        answered.append(environ["PATH_INFO"])
+        return [b"ok"]
+
+    served = in_turn(app, 1)
+    held = gevent.spawn(served, {"PATH_INFO": "/api/games/1/moves", "held": True}, lambda *_: None)
+    gevent.sleep(0)
+    waiting = gevent.spawn(served, {"PATH_INFO": "/api/games/2/moves"}, lambda *_: None)
+    gevent.sleep(0)
+    for path in ("/healthz", "/readyz", "/metrics"):
+        assert served({"PATH_INFO": path}, lambda *_: None) == [b"ok"]
+    assert answered == ["/healthz", "/readyz", "/metrics"]  # the moves still hold and wait for the place
+    gate.leave()
+    gevent.joinall([held, waiting], raise_error=True)
+    assert answered[3:] == ["/api/games/1/moves", "/api/games/2/moves"]
