@@ -28,7 +28,7 @@ ENGINE = _compiled.choose(__path__)
 from domain.catalog import Catalog
 from domain.catalog_schema import check_catalog
 from domain.describe import describe, payment_text
-from domain.engine import Step, apply, is_over, legal_moves, resolve_chance, step
+from domain.engine import Step, apply, is_over, legal, legal_moves, resolve_chance, step
 from domain.errors import (
     DomainError,
     GameOver,
@@ -49,7 +49,7 @@ from domain.game import (
     new_game,
     score_sheet,
 )
-from domain.kinds.base import reseated
+from domain.kinds.base import Move, reseated
 from domain.layout import first_game_layout, lay_out, layout_of, setup_dealt
 from domain.matcha.expansion import EXPANSIONS
 from domain.names import seat_text
@@ -77,6 +77,7 @@ __all__ = [
     "InvalidMove",
     "InvalidSetup",
     "InvalidTallies",
+    "Move",
     "NotYourTurn",
     "ScoreSheet",
     "Step",
@@ -93,6 +94,7 @@ __all__ = [
     "is_over",
     "lay_out",
     "layout_of",
+    "legal",
     "legal_moves",
     "new_game",
     "part_text",

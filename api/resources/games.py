@@ -116,17 +116,25 @@ def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str
         pending = None
     elif pending is None:
         pending = present.prompt(game.state)
-    moves = [] if closed else present.plain(domain.legal_moves(game.state))
-    payments = present.payment_words(game.state, moves)
+    return listing_at(game, game.state, pending)
+
+
+def listing_at(game: Game, state: Any, pending: dict[str, Any] | None) -> dict[str, Any]:
+    """The prompt ``pending`` and the legal moves of ``state`` (a state of ``game``), with their words: the
+    engine's typed moves are listed once, written as JSON for ``moves`` and read as they are for ``choices``."""
+    closed = game.abandoned is not None
+    typed = [] if closed else domain.legal(state)
+    moves = present.plain([move.as_json() for move in typed])
+    payments = present.payment_words(state, moves)
     return {
         "game_id": str(game.id),
         "version": game.version,
-        "over": bool(domain.is_over(game.state)),
+        "over": bool(domain.is_over(state)),
         "closed": closed,
         "prompt": pending,
         "moves": moves,
         "notes": payments,
-        "choices": present.choices(game, game.state, pending, moves, payments),
+        "choices": present.choices(game, state, pending, moves, payments, typed=typed),
     }
 
 
@@ -378,18 +386,8 @@ class LegalMoves(MethodView):
             return json_response(legal_listing(game), 200, etag(game.version))
         version = query["before"]
         game, state = game_log().queries.before_move(game.id, version, game)
-        pending = present.prompt(state)
-        moves = [] if game.abandoned else present.plain(domain.legal_moves(state))
-        payments = present.payment_words(state, moves)
         body = {
-            "game_id": str(game.id),
-            "version": game.version,
-            "over": bool(domain.is_over(state)),
-            "closed": game.abandoned is not None,
-            "prompt": pending,
-            "moves": moves,
-            "notes": payments,
-            "choices": present.choices(game, state, pending, moves, payments),
+            **listing_at(game, state, present.prompt(state)),
             "before": version,
             "recorded": present.plain(game.records[version].move),
             "state": present.board(state),

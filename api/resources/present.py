@@ -222,14 +222,19 @@ def choices(
     pending: dict[str, Any] | None,
     moves: list[Any],
     payments: Sequence[str] | None = None,
+    *,
+    typed: Sequence[domain.Move] | None = None,
 ) -> list[dict[str, Any]]:
     """Each legal move as the pages offer it, in the order of ``moves`` (api.resources.words.choices): its
     words (with how it is paid when it includes seal conversions: ``payments``, see :func:`payment_words`), its
-    group, the board part it acts on and its icons."""
+    group, the board part it acts on and its icons. ``typed``: the same moves as the engine listed them, when
+    the caller has them (not parsed again)."""
     if not moves or pending is None:
         return []
     return words.choices(
-        state, moves, payments=payments if payments is not None else payment_words(state, moves)
+        state,
+        typed if typed is not None else moves,
+        payments=payments if payments is not None else payment_words(state, moves),
     )
 
 

@@ -188,15 +188,19 @@ def catalog_words(
 
 
 def choices(
-    state: GameState, moves: Sequence[Mapping[str, Any]], *, payments: Sequence[str] | None = None
+    state: GameState,
+    moves: Sequence[Mapping[str, Any] | domain.Move],
+    *,
+    payments: Sequence[str] | None = None,
 ) -> list[dict[str, Any]]:
     """Each legal move as the page offers it, in the listing's order (see the module's docstring): each move's
-    kind says its words, group, target and icons (`domain.choice`). ``payments``, in the same order, say how a
-    move listed with the seal conversions it needs is paid (the listing's ``notes``, ``domain.payment_text``: "pay
-    1 coin + 1 seal"); its words end with it: "Steward room 2 (pay 2 coins) — pay 1 coin + 1 seal"."""
+    kind says its words, group, target and icons (`domain.choice`). A move comes typed (as the engine listed it)
+    or in its JSON form. ``payments``, in the same order, say how a move listed with the seal conversions it
+    needs is paid (the listing's ``notes``, ``domain.payment_text``: "pay 1 coin + 1 seal"); its words end with
+    it: "Steward room 2 (pay 2 coins) — pay 1 coin + 1 seal"."""
     out = []
     for i, move in enumerate(moves):
-        said = domain.choice(state, dict(move))
+        said = domain.choice(state, move if isinstance(move, domain.Move) else dict(move))
         paid = payments[i] if payments is not None and i < len(payments) else ""
         if paid:
             said["words"] = f"{said['words']} — {paid}"

@@ -78,6 +78,8 @@ def test_every_legal_move_has_a_choice_with_words_and_the_board_part_it_acts_on(
             moves = present.plain(domain.legal_moves(state))
             choices = words.choices(state, moves)
             assert len(choices) == len(moves)
+            # the listing hands the engine's typed moves over as they are: the same words as their JSON forms
+            assert words.choices(state, domain.legal(state)) == choices
             for move, choice in zip(moves, choices, strict=True):
                 assert choice["words"] and "_" not in choice["words"], (move, choice)
                 if move["kind"] in ("take_die", "place_die", "warrior", "gardener", "daimyo_spot"):
