@@ -111,8 +111,7 @@ WRITE_DOC: dict[str, Any] = {"security": BEARER, "parameters": [IF_MATCH, IDEMPO
 def legal_listing(game: Game, pending: dict[str, Any] | None = None) -> dict[str, Any]:
     """The pending prompt and every legal move (LegalMovesSchema): what GET legal-moves answers, and what every
     write's answer carries for the next move. ``pending`` is the prompt, when the caller has it already."""
-    closed = game.abandoned is not None  # nothing is asked, nothing may be played (fork it to play on)
-    if closed:
+    if game.abandoned is not None:  # nothing is asked, nothing may be played (fork it to play on)
         pending = None
     elif pending is None:
         pending = present.prompt(game.state)
