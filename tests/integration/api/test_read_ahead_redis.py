@@ -19,7 +19,7 @@ from tests.integration.api.test_limits_redis import two_apps
 
 
 @pytest.fixture
-def apps(redis_url: str) -> list[Flask]:
+def apps(redis_url: str, no_snapshot_due: None) -> list[Flask]:
     # A window far longer than the test, so no window boundary falls between its requests.
     return two_apps(redis_url, RATE_LIMIT_PER_TOKEN=1000, RATE_LIMIT_WINDOW=10**9)
 

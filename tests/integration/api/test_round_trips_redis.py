@@ -17,7 +17,7 @@ from tests.integration.api.test_read_ahead_redis import sent_by_clients
 
 
 @pytest.fixture
-def app(redis_url: str) -> Flask:
+def app(redis_url: str, no_snapshot_due: None) -> Flask:
     return two_apps(
         redis_url, RATE_LIMIT_PER_TOKEN=1000, RATE_LIMIT_PER_ADDRESS=1000, RATE_LIMIT_WINDOW=10**9
     )[0]
