@@ -7,7 +7,7 @@ import logging
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import redis
 import redis.exceptions as rex
@@ -290,8 +290,8 @@ class RedisDatastore:
             if where in _checked_servers:
                 continue
             try:
-                memory = server.info("memory")
-                persistence = server.info("persistence")
+                memory = _info(server, "memory")
+                persistence = _info(server, "persistence")
             except (redis.RedisError, OSError) as error:
                 # A node down at start stops only its own slots' games: start, and check it another time.
                 logger.warning("redis %s:%s did not answer the durability check: %s", *where, error)
@@ -334,10 +334,16 @@ def _node(address: str) -> ClusterNode:
     return ClusterNode(host, int(port))  # type: ignore[no-untyped-call]  # untyped in redis-py
 
 
+def _info(server: redis.Redis, section: str) -> dict[str, Any]:
+    """One section of a server's ``INFO``, as the synchronous client answers it (redis-py types every reply as
+    possibly awaitable, for its asyncio client)."""
+    return cast(dict[str, Any], server.info(section))
+
+
 def _is_cluster(url: str, options: dict[str, Any]) -> bool:
     """Whether the server at ``url`` runs in cluster mode (``INFO cluster``)."""
     probe = redis.Redis.from_url(url, **options)
     try:
-        return bool(probe.info("cluster").get("cluster_enabled") == 1)
+        return bool(_info(probe, "cluster").get("cluster_enabled") == 1)
     finally:
         probe.close()
