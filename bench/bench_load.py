@@ -461,13 +461,16 @@ SNAPSHOT_EVERY = 50
 """replay.application.SNAPSHOT_EVERY, restated so that the bench reads it as a client would (from answers)."""
 
 
-def move_kind(before: dict[str, Any], after: dict[str, Any], first: bool) -> str:
-    """What a move was, as its client can tell from the game before and after it: the first of a new game, one
-    that ended a round or passed one of the game's snapshot versions (every ``SNAPSHOT_EVERY`` events from a
-    phase drawn from the game's id, as replay.application.snapshot_phase says: the server snapshots the game
-    while recording it), or an ordinary one."""
+def move_kind(before: dict[str, Any], after: dict[str, Any], first: bool, over: bool = False) -> str:
+    """What a move was, as its client can tell from the game before and after it: the first of a new game, the
+    last (``over``: the game's end is scored and its players' records updated), one that ended a round or
+    passed one of the game's snapshot versions (every ``SNAPSHOT_EVERY`` events from a phase drawn from the
+    game's id, as replay.snapshots.snapshot_phase says: the server snapshots the game while recording it), or
+    an ordinary one."""
     if first:
         return "first move of a game"
+    if over:
+        return "last move of a game"
     phase = uuid.UUID(after["game_id"]).int % SNAPSHOT_EVERY
     crossed = (before["version"] - phase) // SNAPSHOT_EVERY != (after["version"] - phase) // SNAPSHOT_EVERY
     if crossed or before["coordinates"]["round"] != after["coordinates"]["round"]:
@@ -542,7 +545,7 @@ def play_paced(
                     break
                 listing = answer["legal_moves"]
                 if requests is not None and window.holds(scheduled):
-                    kind = move_kind(game, answer["game"], first)
+                    kind = move_kind(game, answer["game"], first, listing["over"])
                     tally.add(f"sent: {kind}", done - sent_at)
                     requests[request_id] = (kind, done - sent_at)
                 game, first = answer["game"], False
@@ -1086,7 +1089,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--breakdown",
         action="store_true",
         help="also break the paced run's latency down by request (a game's creation, a move that snapshots, "
-        "the first move of a game, an ordinary move), from the client and from heronlog's request log",
+        "the first and the last move of a game, an ordinary move), from the client and from heronlog's request log",
     )
     parser.add_argument(
         "--client",

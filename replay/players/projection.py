@@ -6,7 +6,9 @@ writes its summary) or a seat's link replaces the game's facts, taking their old
 in one guarded change, so a replay of the same facts, or two processes keeping the same game at once, count once.
 Facts read from a later game or later links replace earlier ones, never the reverse. Before it answers, the
 projection takes the games its stores' index streams list that it has not seen (a process that stopped between a
-game's write and its facts), and works the ratings out again from the first rated game that changed.
+game's write and its facts), and works the ratings out again from the first rated game that changed: a write
+only marks where (its answer waits for no ratings), the first read after it works them out, once for all the
+games finished since.
 """
 
 from __future__ import annotations
@@ -148,8 +150,9 @@ class Projection:
 
     def keep(self, facts: GameFacts, *, new: bool = False) -> bool:
         """Replace a game's facts with ``facts`` unless facts read later are kept already; whether they were.
-        Then work the ratings out again when a rated game changed. ``new``: a game just created, whose facts
-        are kept in one change when none are (else as any other's)."""
+        A rated game that changed marks the ratings to be worked out again from it (``dirty``): the next read
+        does that (:meth:`settle`), so a write, a game's last move above all, waits for none of it. ``new``: a
+        game just created, whose facts are kept in one change when none are (else as any other's)."""
         if new and self._keep_new(facts):
             return True
         for _ in range(ATTEMPTS):
@@ -178,8 +181,6 @@ class Projection:
                         change.hmin(keys.state, "dirty", entry[0])
                 change.hincr(keys.state, "revision", 1)
             if self.views.apply(change):
-                if before != after:
-                    self.settle()
                 return True
         logger.warning("the players' facts of game %s were changed by others meanwhile: left", facts.game_id)
         return False
@@ -197,11 +198,7 @@ class Projection:
         if entry is not None:  # an import of a finished game
             change.hmin(keys.state, "dirty", entry[0])
             change.hincr(keys.state, "revision", 1)
-        if not self.views.apply(change):
-            return False
-        if entry is not None:
-            self.settle()
-        return True
+        return self.views.apply(change)
 
     def facts(self, game_ids: Iterable[UUID]) -> dict[UUID, GameFacts]:
         """The kept facts of some games (those it has)."""

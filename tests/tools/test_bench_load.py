@@ -74,6 +74,7 @@ def test_the_breakdown_tells_a_move_that_snapshots_from_an_ordinary_one(bench: M
 
     assert bench.move_kind(game(1, 1), game(2, 1), first=True) == "first move of a game"
     assert bench.move_kind(game(7, 1), game(8, 1), first=False) == "ordinary move"
+    assert bench.move_kind(game(7, 1), game(8, 2), first=False, over=True) == "last move of a game"
     assert bench.move_kind(game(7, 1), game(8, 2), first=False).startswith("snapshot move")
     assert bench.move_kind(game(46, 3), game(47, 3), first=False).startswith("snapshot move")
     assert bench.move_kind(game(49, 3), game(50, 3), first=False) == "ordinary move"

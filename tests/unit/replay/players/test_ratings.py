@@ -90,3 +90,24 @@ def test_a_corrected_result_works_the_ratings_out_again_from_that_game_on() -> N
     assert {name: (reading.player(pid(name), ()) or {}).get("rating") for name in NAMES} == ratings_after(
         fixed
     )
+
+
+def test_a_write_only_marks_the_ratings_and_the_next_read_works_them_out() -> None:
+    """Keeping a finished game's facts (its last move's write) works out no rating: it marks where they are to be
+    worked out again from, and the first read does it for every game finished since, as one pass over all of
+    them would; a read with nothing marked works nothing out again."""
+    games = club(8)
+    kept = projection()
+    reading = Reading(kept)
+    for facts in games[:5]:
+        kept.keep(facts)
+    keys = kept.keys()
+    state, held = kept.views.read([("hgetall", keys.state), ("hgetall", keys.ratings)])
+    assert state.get("dirty") and held == {}
+    reading.player(pid("Aiko"), ())
+    for facts in games[5:]:
+        kept.keep(facts)
+    read = {name: (reading.player(pid(name), ()) or {}).get("rating") for name in NAMES}
+    assert read == ratings_after(games)
+    (state,) = kept.views.read([("hgetall", keys.state)])
+    assert not state.get("dirty")
