@@ -66,6 +66,11 @@ STORE_VARIABLES: tuple[Variable, ...] = (
         "1000",
         "how long an append waits for those replicas; unconfirmed, it is `503 store_unavailable`",
     ),
+    Variable(
+        "REDIS_GATHER",
+        "yes",
+        "under gevent, send the scripts of one turn of a worker's loop as one pipeline (one sync of Redis's file)",
+    ),
 )
 """Every environment variable the event store is configured from (README, "Configuration")."""
 
@@ -74,6 +79,7 @@ _DECLARED = {variable.name: variable for variable in STORE_VARIABLES}
 
 REDIS_SCHEMES = ("redis", "rediss", "unix")
 CLUSTER_WORDS = ("auto", "yes", "no", "y", "n", "true", "false", "on", "off", "1", "0")
+GATHER_WORDS = CLUSTER_WORDS[1:]
 
 
 def _redis_url(url: str) -> str | None:
@@ -121,6 +127,9 @@ def check_store_settings(environ: Mapping[str, str]) -> list[str]:
     shards = setting(environ, "HERONLOG_SHARDS") or "1"
     if not shards.isdigit() or not 1 <= int(shards) <= 64:
         problems.append(f"HERONLOG_SHARDS must be a whole number from 1 to 64, not {shards!r}")
+    gather = (setting(environ, "REDIS_GATHER") or "yes").strip().lower()
+    if gather not in GATHER_WORDS:
+        problems.append(f"REDIS_GATHER is yes or no, not {setting(environ, 'REDIS_GATHER')!r}")
     cluster = (setting(environ, "REDIS_CLUSTER") or "auto").strip().lower()
     if cluster not in CLUSTER_WORDS:
         problems.append(f"REDIS_CLUSTER is auto, yes or no, not {setting(environ, 'REDIS_CLUSTER')!r}")

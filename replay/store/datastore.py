@@ -17,6 +17,7 @@ from redis.cluster import ClusterNode, RedisCluster
 from redis.retry import Retry
 
 from replay.store.errors import NotReplicatedError, translated
+from replay.store.gathering import Gathering, cooperative
 
 T = TypeVar("T")
 Client = redis.Redis | RedisCluster
@@ -50,12 +51,16 @@ class Script:
     which also keeps it there). Never ``SCRIPT LOAD``: on a cluster that goes to every master, and one master
     down would stop every shard."""
 
-    def __init__(self, client: Client, source: str) -> None:
+    def __init__(self, client: Client, source: str, gathering: Gathering | None = None) -> None:
         self.client = client
         self.source = source
         self.sha = hashlib.sha1(source.encode()).hexdigest()
+        self.gathering = gathering
+        """Where it waits for the other scripts of its worker's turn (:mod:`replay.store.gathering`), if anywhere."""
 
     def __call__(self, keys: Sequence[str], args: Sequence[str | bytes | int | float]) -> Any:
+        if self.gathering is not None:
+            return self.gathering.send(self, keys, args)
         try:
             return self.client.evalsha(self.sha, len(keys), *keys, *args)
         except rex.NoScriptError:
@@ -110,6 +115,7 @@ class RedisDatastore:
         check_durability: bool = True,
         wait_replicas: int = 0,
         wait_timeout_ms: int = DEFAULT_WAIT_TIMEOUT_MS,
+        gather: bool = True,
     ) -> None:
         self.url = url
         self.prefix = check_name("REDIS_KEY_PREFIX", prefix)
@@ -137,6 +143,12 @@ class RedisDatastore:
             if check_durability:
                 self.check_durability()
         self._scripts: dict[str, Script] = {}
+        # Scripts gathered per turn of gevent's loop (replay.store.gathering): a cluster's pipelines split by node.
+        self.gathering = (
+            Gathering(self.client)
+            if gather and isinstance(self.client, redis.Redis) and cooperative()
+            else None
+        )
 
     @staticmethod
     def _cluster_client(first: str, extra_nodes: list[ClusterNode], options: dict[str, Any]) -> RedisCluster:
@@ -158,7 +170,7 @@ class RedisDatastore:
         """The callable script for a Lua source (one per datastore, so each is loaded once per server)."""
         script = self._scripts.get(source)
         if script is None:
-            script = self._scripts[source] = Script(self.client, source)
+            script = self._scripts[source] = Script(self.client, source, self.gathering)
         return script
 
     def read(self, call: Callable[[], T]) -> T:

@@ -40,6 +40,7 @@ class RedisFactory(InfrastructureFactory[RedisTrackingRecorder]):
     REDIS_SUBSCRIBE_BLOCK_MS = "REDIS_SUBSCRIBE_BLOCK_MS"
     REDIS_WAIT_REPLICAS = "REDIS_WAIT_REPLICAS"
     REDIS_WAIT_TIMEOUT_MS = "REDIS_WAIT_TIMEOUT_MS"
+    REDIS_GATHER = "REDIS_GATHER"
 
     aggregate_recorder_class = RedisAggregateRecorder
     application_recorder_class = RedisApplicationRecorder
@@ -60,6 +61,7 @@ class RedisFactory(InfrastructureFactory[RedisTrackingRecorder]):
             subscribe_block_ms=int(self._number(self.REDIS_SUBSCRIBE_BLOCK_MS, DEFAULT_SUBSCRIBE_BLOCK_MS)),
             wait_replicas=int(self._number(self.REDIS_WAIT_REPLICAS, 0)),
             wait_timeout_ms=int(self._number(self.REDIS_WAIT_TIMEOUT_MS, DEFAULT_WAIT_TIMEOUT_MS)),
+            gather=strtobool(self.env.get(self.REDIS_GATHER) or "yes"),
         )
 
     def _number(self, key: str, default: float) -> float:

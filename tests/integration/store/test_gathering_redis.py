@@ -1,0 +1,140 @@
+"""Scripts gathered per turn of gevent's loop (replay.store.gathering), on the real redis-server, in a process patched
+by gevent as ``heronlog serve``'s workers are: the scripts sent together travel as one pipeline, each caller gets its
+own reply or its own error, a script the server does not know is sent whole, a lost server fails every caller
+(none waits for ever), and nothing is gathered outside gevent, on a cluster or with ``REDIS_GATHER=no``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replay.store.datastore import RedisDatastore
+from replay.store.factory import RedisFactory
+
+ROOT = Path(__file__).resolve().parents[3]
+
+GATHERED = textwrap.dedent(
+    """
+    from gevent import monkey
+
+    monkey.patch_all()
+
+    import json
+    import sys
+
+    import gevent
+
+    from replay.store.datastore import RedisDatastore
+
+    url, prefix, dead, cluster = sys.argv[1:5]
+    store = RedisDatastore(url, prefix=prefix, check_durability=False)
+    add = store.script("return redis.call('incrby', KEYS[1], ARGV[1])")
+    echo = store.script("if ARGV[1] == 'bad' then return redis.error_reply('refused') end return ARGV[1]")
+    found = {}
+
+    def together(calls):
+        before = (store.gathering.sent, store.gathering.scripts)
+        answers = [None] * len(calls)
+
+        def run(index, call):
+            try:
+                answers[index] = call()
+            except Exception as error:
+                answers[index] = type(error).__name__ + ": " + str(error)
+
+        gevent.joinall([gevent.spawn(run, index, call) for index, call in enumerate(calls)], timeout=20)
+        return answers, store.gathering.sent - before[0], store.gathering.scripts - before[1]
+
+    found["sums"] = together(
+        [lambda i=i: store.write(lambda: add([prefix + ":n" + str(i)], [i])) for i in range(10)]
+    )
+    found["errors"] = together(
+        [lambda word=word: store.write(lambda: echo([prefix + ":e"], [word])) for word in ("a", "bad", "c")]
+    )
+    store.client.script_flush()
+    found["unknown"] = together(
+        [lambda i=i: store.write(lambda: add([prefix + ":u"], [i])) for i in range(1, 4)]
+    )
+    lost = RedisDatastore(dead, prefix=prefix, check_durability=False, socket_timeout=2, cluster=False)
+    gone = lost.script("return 1")
+    store = lost
+    found["lost"] = together([lambda: lost.write(lambda: gone([prefix + ":x"], [])) for _ in range(4)])
+    off = RedisDatastore(url, prefix=prefix, check_durability=False, gather=False)
+    found["off"] = off.gathering is None
+    found["cluster"] = RedisDatastore(cluster, prefix=prefix, check_durability=False, cluster=True).gathering is None
+    print(json.dumps(found, default=lambda value: value.decode()))
+    """
+)
+
+
+def dead_url() -> str:
+    """A loopback port nothing listens on."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"redis://127.0.0.1:{sock.getsockname()[1]}/0"
+
+
+@pytest.fixture(scope="module")
+def gathered(redis_url: str, cluster_url: str) -> dict[str, Any]:
+    paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    prefix = "gather-" + uuid.uuid4().hex[:8]
+    done = subprocess.run(
+        [sys.executable, "-c", GATHERED, redis_url, prefix, dead_url(), cluster_url],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
+def test_scripts_sent_in_one_turn_travel_as_one_pipeline_each_with_its_own_reply(
+    gathered: dict[str, Any],
+) -> None:
+    answers, round_trips, scripts = gathered["sums"]
+    assert answers == list(range(10))
+    assert (round_trips, scripts) == (1, 10)
+
+
+def test_a_script_that_fails_fails_its_own_caller_only(gathered: dict[str, Any]) -> None:
+    answers, round_trips, _ = gathered["errors"]
+    assert answers[0] == "a" and answers[2] == "c"
+    assert "refused" in answers[1]
+    assert round_trips == 1
+
+
+def test_a_script_the_server_no_longer_knows_is_sent_whole_and_answers(gathered: dict[str, Any]) -> None:
+    answers, _, _ = gathered["unknown"]
+    assert sorted(answers) == [1, 3, 6]  # each caller's own running total of 1 + 2 + 3, in the order sent
+
+
+def test_a_server_that_cannot_be_reached_fails_every_caller_and_none_waits(gathered: dict[str, Any]) -> None:
+    answers, _, scripts = gathered["lost"]
+    assert scripts == 4
+    assert all(isinstance(answer, str) and answer for answer in answers), answers
+
+
+def test_nothing_is_gathered_outside_gevent_on_a_cluster_or_when_switched_off(
+    gathered: dict[str, Any], redis_url: str
+) -> None:
+    assert gathered["off"] is True and gathered["cluster"] is True
+    assert RedisDatastore(redis_url, check_durability=False).gathering is None  # this process is not patched
+
+
+def test_the_switch_reaches_the_datastore(redis_url: str) -> None:
+    factory = RedisFactory({"REDIS_URL": redis_url, "REDIS_GATHER": "no", "REDIS_KEY_PREFIX": "gather-off"})
+    assert factory.datastore.gathering is None
