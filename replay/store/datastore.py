@@ -64,7 +64,11 @@ class Script:
         try:
             return self.client.evalsha(self.sha, len(keys), *keys, *args)
         except rex.NoScriptError:
-            return self.client.eval(self.source, len(keys), *keys, *args)
+            return self.whole(keys, args)
+
+    def whole(self, keys: Sequence[str], args: Sequence[str | bytes | int | float]) -> Any:
+        """Send the script's source itself (``EVAL``), for a server that answered ``NOSCRIPT``."""
+        return self.client.eval(self.source, len(keys), *keys, *args)
 
     def then_wait(
         self,

@@ -1,11 +1,12 @@
 """Scripts gathered into one round trip, so that Redis syncs its append-only file once for many writes.
 
 With ``appendfsync always`` Redis syncs the file once per turn of its event loop, for every command that turn read.
-Behind threads, requests reach Redis in bunches and share syncs; behind a gevent worker (``heronlog serve``) each
-greenlet sends its script alone, and Redis synced once per 1.6 write commands instead of 7.6, spending about 60 %
-more CPU (docs/operations/slow-clients.md). Here the scripts that a worker's greenlets send during one turn of
-gevent's loop go as one pipeline (not a transaction: each script stays atomic on its own, as before), and each
-caller gets its own reply or its own error. In a process gevent has not patched, scripts go one by one.
+Behind the earlier threaded server requests reached Redis in bunches and shared syncs; behind a gevent worker
+(``heronlog serve``) each greenlet sends its script alone, and Redis synced once per 1.6 write commands instead
+of 7.6, spending about 60 % more CPU (docs/operations/slow-clients.md). Here the scripts that a worker's
+greenlets send during one turn of gevent's loop go as one pipeline (not a transaction: each script stays atomic
+on its own, as before), and each caller gets its own reply or its own error. In a process gevent has not
+patched, scripts go one by one.
 
 The switch is ``REDIS_GATHER`` (``yes`` by default); a cluster client never gathers (its pipelines split by node).
 """
@@ -25,7 +26,8 @@ class Sendable(Protocol):
     """A script as :class:`Gathering` sends it (``replay.store.datastore.Script``)."""
 
     sha: str
-    source: str
+
+    def whole(self, keys: Sequence[str], args: Arguments) -> Any: ...
 
 
 def cooperative() -> bool:
@@ -76,7 +78,7 @@ class Gathering:
             for (script, keys, args, result), reply in zip(waiting, replies, strict=True):
                 if isinstance(reply, rex.NoScriptError):  # it did not run: sent whole, once
                     try:
-                        result.set(self.client.eval(script.source, len(keys), *keys, *args))
+                        result.set(script.whole(keys, args))
                     except Exception as error:
                         result.set_exception(error)
                 elif isinstance(reply, Exception):

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 import redis
@@ -55,3 +61,19 @@ class RedisEventCountersView(RedisTrackingRecorder, EventCountersView):
         client = self.datastore.client
         value = self.datastore.read(lambda: client.hget(self.view_key("counters"), field))
         return int(value or 0)
+
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def in_patched_process(code: str, *args: str) -> Any:
+    """What ``code`` prints as JSON when run in a process of its own, with this tree on its path and ``args`` as
+    its arguments: code that patches the standard library for gevent first, as ``heronlog serve``'s workers do,
+    without patching the test process."""
+    paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], env=env, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr  # the process's own error, not only its exit code
+    return json.loads(done.stdout)

@@ -5,21 +5,14 @@ own reply or its own error, a script the server does not know is sent whole, a l
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
-import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from replay.store.datastore import RedisDatastore
 from replay.store.factory import RedisFactory
-
-ROOT = Path(__file__).resolve().parents[3]
+from tests.integration.store.support import fresh_prefix, in_patched_process
 
 GATHERED = textwrap.dedent(
     """
@@ -86,19 +79,7 @@ def dead_url() -> str:
 
 @pytest.fixture(scope="module")
 def gathered(redis_url: str, cluster_url: str) -> dict[str, Any]:
-    paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
-    prefix = "gather-" + uuid.uuid4().hex[:8]
-    done = subprocess.run(
-        [sys.executable, "-c", GATHERED, redis_url, prefix, dead_url(), cluster_url],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    found: dict[str, Any] = json.loads(done.stdout)
+    found: dict[str, Any] = in_patched_process(GATHERED, redis_url, fresh_prefix(), dead_url(), cluster_url)
     return found
 
 

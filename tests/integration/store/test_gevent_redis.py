@@ -7,16 +7,11 @@ redis-server."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.integration.store.support import in_patched_process
 
 COUNT_SWITCHES = textwrap.dedent(
     """
@@ -60,18 +55,7 @@ COUNT_SWITCHES = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def switches(redis_url: str) -> dict[str, object]:
-    paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
-    done = subprocess.run(
-        [sys.executable, "-c", COUNT_SWITCHES, redis_url],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr  # the counting process's own error, not only its exit code
-    result: dict[str, object] = json.loads(done.stdout)
+    result: dict[str, object] = in_patched_process(COUNT_SWITCHES, redis_url)
     return result
 
 
