@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from api.resources.errors import PROBLEM_JSON, envelope
-from replay.store.gathering import cooperative
 
 BODY_SECONDS = 10.0
 """How long any body may take beyond its size's share."""
@@ -46,6 +45,15 @@ def body_deadline(length: int) -> float:
     return BODY_SECONDS + length / BODY_BYTES_PER_SECOND
 
 
+def _cooperative() -> bool:
+    """Whether gevent has made this process's sockets cooperative (a ``heronlog serve`` worker)."""
+    try:
+        from gevent import monkey
+    except ImportError:  # pragma: no cover - gevent is a dependency; without it nothing is cooperative
+        return False
+    return bool(monkey.is_module_patched("socket"))
+
+
 def _read_all(stream: Any, limit: int) -> bytes:
     """Up to ``limit`` bytes of ``stream``, to its end."""
     parts = []
@@ -72,7 +80,7 @@ def read_body(environ: dict[str, Any], body_limit: int) -> bytes | None:
         return b""
     limit = body_limit + 1 if chunked else length
     stream = environ["wsgi.input"]
-    if not cooperative():
+    if not _cooperative():
         return _read_all(stream, limit)
     from gevent import Timeout
 
@@ -153,7 +161,7 @@ def whole_bodies(app: WsgiApp, body_limit: int) -> WsgiApp:
             environ.pop("HTTP_TRANSFER_ENCODING", None)
             environ.pop("wsgi.input_terminated", None)
         sock = environ.get("gunicorn.socket")
-        if isinstance(sock, socket.socket) and cooperative():
+        if isinstance(sock, socket.socket) and _cooperative():
             sock.settimeout(PIECE_SECONDS)  # each piece of the answer must be taken within it
         return in_pieces(app(environ, start_response))
 
