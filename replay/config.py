@@ -71,6 +71,11 @@ STORE_VARIABLES: tuple[Variable, ...] = (
         "yes",
         "under gevent, send the scripts of one turn of a worker's loop as one pipeline (one sync of Redis's file)",
     ),
+    Variable(
+        "REDIS_ONE_TRIP_MOVES",
+        "yes",
+        "a move to a game the worker holds warm is checked, counted and appended in one round trip",
+    ),
 )
 """Every environment variable the event store is configured from (README, "Configuration")."""
 
@@ -79,7 +84,7 @@ _DECLARED = {variable.name: variable for variable in STORE_VARIABLES}
 
 REDIS_SCHEMES = ("redis", "rediss", "unix")
 CLUSTER_WORDS = ("auto", "yes", "no", "y", "n", "true", "false", "on", "off", "1", "0")
-GATHER_WORDS = CLUSTER_WORDS[1:]
+SWITCH_WORDS = CLUSTER_WORDS[1:]
 
 
 def _redis_url(url: str) -> str | None:
@@ -127,9 +132,9 @@ def check_store_settings(environ: Mapping[str, str]) -> list[str]:
     shards = setting(environ, "HERONLOG_SHARDS") or "1"
     if not shards.isdigit() or not 1 <= int(shards) <= 64:
         problems.append(f"HERONLOG_SHARDS must be a whole number from 1 to 64, not {shards!r}")
-    gather = (setting(environ, "REDIS_GATHER") or "yes").strip().lower()
-    if gather not in GATHER_WORDS:
-        problems.append(f"REDIS_GATHER is yes or no, not {setting(environ, 'REDIS_GATHER')!r}")
+    for name in ("REDIS_GATHER", "REDIS_ONE_TRIP_MOVES"):
+        if (setting(environ, name) or "yes").strip().lower() not in SWITCH_WORDS:
+            problems.append(f"{name} is yes or no, not {setting(environ, name)!r}")
     cluster = (setting(environ, "REDIS_CLUSTER") or "auto").strip().lower()
     if cluster not in CLUSTER_WORDS:
         problems.append(f"REDIS_CLUSTER is auto, yes or no, not {setting(environ, 'REDIS_CLUSTER')!r}")

@@ -351,7 +351,7 @@ class GameStore(Application[UUID]):
         read several streams' new events at once (Redis), one round trip brings them all up to date: every
         write to a game reads the game and its access stream. Otherwise each is read on its own."""
         select: Callable[..., list[list[Any]]] | None = getattr(self.recorder, "select_new_events", None)
-        plan = self._catch_up(streams) if select is not None else None
+        plan = self.catch_up_plan(streams) if select is not None else None
         if select is None or plan is None:
             return [self.read(stream_id, projector) for stream_id, projector in streams]
         try:
@@ -392,7 +392,7 @@ class GameStore(Application[UUID]):
         )
         counter: Callable[[str, int], tuple[str, int, int]] | None = getattr(self.ephemeral, "counter", None)
         claimed: Callable[[str], str] | None = getattr(self.ephemeral, "claimed", None)
-        plan = self._catch_up(streams) if counted is not None and counter is not None else None
+        plan = self.catch_up_plan(streams) if counted is not None and counter is not None else None
         if counted is None or counter is None or claimed is None or plan is None:
             return (*self.count_claiming(key, window, weight, claim), None)
         name, seconds, left = counter(key, window)
@@ -403,7 +403,7 @@ class GameStore(Application[UUID]):
             raise GameCorrupt.of(streams[0][0], None, str(error)) from error
         return count, left, first, self._caught_up(streams, plan, found)
 
-    def _catch_up(self, streams: Sequence[tuple[UUID, Projector]]) -> CatchUp | None:
+    def catch_up_plan(self, streams: Sequence[tuple[UUID, Projector]]) -> CatchUp | None:
         """What bringing these streams' cached folds up to date asks of the store (each one's events from the
         last one its fold holds on), or None when one of them is not cached as the store last had it."""
         plan = CatchUp([], [], [])
@@ -419,7 +419,7 @@ class GameStore(Application[UUID]):
     def _caught_up(
         self, streams: Sequence[tuple[UUID, Projector]], plan: CatchUp, found: Sequence[Sequence[Any]]
     ) -> list[Any | None]:
-        """The folds of :meth:`_catch_up`'s plan brought forward by the stored events ``found`` for each; a
+        """The folds of :meth:`catch_up_plan`'s plan brought forward by the stored events ``found`` for each; a
         stream whose fold the store no longer holds as it was is read again whole."""
         folds = []
         for (stream_id, projector), held_fold, head, new in zip(

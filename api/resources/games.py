@@ -72,7 +72,7 @@ from api.resources.schemas import (
     TimelineSchema,
     UndoSchema,
 )
-from api.resources.write_guard import Admitted, counted
+from api.resources.write_guard import Admitted, counted, counted_with_append
 from api.server.observability import observe
 from replay import exports, text
 from replay.access import Issued
@@ -396,7 +396,7 @@ class LegalMoves(MethodView):
 
 @blp.route("/<uuid:game_id>/moves")
 class Moves(MethodView):
-    @counted
+    @counted_with_append
     @errors(blp, *WRITE)
     @blp.doc(**WRITE_DOC)
     @blp.arguments(MoveSubmissionSchema, error_status_code=400)

@@ -6,7 +6,9 @@ the RateLimit header fields; its ``Idempotency-Key`` is checked, and claimed in 
 of write, so the same client sending it with another kind is ``422 idempotency_key_reused`` at once. A write to
 one game is counted by :func:`counted` on its view, before its body is read: the count reads the game and its grants
 in the same round trip (Redis), and the view is handed that read (``admitted``), so the request reads its game once.
-A costly write is weighed by its view (:func:`weigh`, :func:`count_source`, :func:`heavy_import`).
+A move to a game this process holds warm is counted by its append instead (:func:`counted_with_append`), in one round
+trip; anything that does not answer with a stored write is made again the ordinary way. A costly write is weighed
+by its view (:func:`weigh`, :func:`count_source`, :func:`heavy_import`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from api.resources.context import address, checked_key, game_log, key_scope
 from api.resources.errors import ApiError, error_response
 from replay.idempotency import key_use, used_for_another
-from replay.services.repository import ReadAhead
+from replay.one_trip import CountedAppend, NotAsHeld
+from replay.services.repository import OneTrip, ReadAhead
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -80,6 +83,11 @@ def identity() -> str:
 
 def _limit(name: str) -> int:
     return int(current_app.config[name])
+
+
+def _own_limit(who: str) -> int:
+    """The limit of a request's own count: per token, or per address."""
+    return _limit("RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS")
 
 
 def _window() -> int:
@@ -291,6 +299,67 @@ def counted(view: F) -> F:
     return admit  # type: ignore[return-value]  # the same view, one argument more
 
 
+def counted_with_append(view: F) -> F:
+    """:func:`counted` for a move: when this process holds the game and its grants warm (and the store can),
+    the move is decided on what it holds and counted with its append, in one round trip (replay.one_trip). A
+    request that this does not answer with a stored write (the store refused what it was decided on, the count or
+    the key's use would refuse it, the move itself was refused, or a retry was answered from the game) is made
+    again the ordinary way, counted and read first: that answer is the one sent, so a client never sees one
+    that the ordinary way would not have given."""
+
+    @functools.wraps(view)
+    def admit(*args: Any, **kwargs: Any) -> Any:
+        game_id = request_game()
+        trip = _one_trip(game_id)
+        if trip is not None:
+            with game_log().games.counting_with_append(trip) as sent:
+                try:
+                    answer = view(*args, admitted=Admitted(trip.ahead), **kwargs)
+                except NotAsHeld:
+                    answer = None
+                except Exception:
+                    if not sent.appended:
+                        answer = None
+                    else:
+                        _counted_after(sent)
+                        raise
+            if sent.appended:
+                _counted_after(sent)
+                return answer
+        return view(*args, admitted=Admitted(_count_own(game_id)), **kwargs)
+
+    admit.counted_by_guard = True  # type: ignore[attr-defined]  # what guard_write and the tests look for
+    return admit  # type: ignore[return-value]  # the same view, one argument more
+
+
+def _one_trip(game_id: UUID | None) -> OneTrip | None:
+    """This write counted with its append (:func:`counted_with_append`), or None when it goes the ordinary way:
+    no game, a body that weighs more than one write, or a game this process does not hold warm."""
+    if game_id is None:
+        return None
+    who = identity()
+    limit = _own_limit(who)
+    if limit > 0 and body_weight() > 1:
+        return None
+    key = checked_key()
+    claim = (key_use(address(), key), write_kind(), game_log().creation.receipt_seconds) if key else None
+    return game_log().games.count_later(who, _window(), near=game_id, limit=max(0, limit), claim=claim)
+
+
+def _counted_after(sent: CountedAppend) -> None:
+    """The RateLimit header fields of a write counted with its append; one whose reply was lost (found stored
+    afterwards, not counted) is counted now, never refused: it is stored."""
+    who = identity()
+    limit = _own_limit(who)
+    window = _window()
+    count, left = sent.count, sent.left
+    if count is None:
+        counted = game_log().games.count_write(who, window, near=sent.game_id)
+        count, left = counted.count, counted.seconds_left
+    if limit > 0:
+        g.rate_limit = rate_limit_headers(verdict(limit, count, left), window)
+
+
 def request_game() -> UUID | None:
     """The game this request writes to (its route's ``game_id``), or None."""
     game_id = (request.view_args or {}).get("game_id")
@@ -301,7 +370,7 @@ def _count_own(game_id: UUID | None) -> ReadAhead | None:
     """This write's own count, against its token (or address) and near its game when it has one; a large body
     weighs more (:func:`body_weight`), before any of it is read (an import is weighed by its view)."""
     who = identity()
-    limit = _limit("RATE_LIMIT_PER_TOKEN" if who.startswith("token:") else "RATE_LIMIT_PER_ADDRESS")
+    limit = _own_limit(who)
     ahead = _count(who, limit, near=game_id, said=True, read_ahead=game_id is not None)
     weight = min(body_weight(), limit) if limit > 0 else 1
     if weight > 1 and request.endpoint != "games.Import":

@@ -8,8 +8,10 @@ game's store, and the list of games (:mod:`replay.index`) spans them.
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -19,7 +21,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain import GameState
 from replay import access as grants
-from replay import decisions, rules
+from replay import decisions, one_trip, rules
 from replay.access import Access, project_access
 from replay.cache import Sized, WarmCache, budget_from
 from replay.ephemeral import Ephemeral
@@ -27,6 +29,7 @@ from replay.errors import GameCorrupt, GameNotFound, StaleVersion, UnknownVersio
 from replay.events import DomainEvent, GameCreated
 from replay.game import MAX_VERSION, Game, GameSnapshot, NotAGameEvent, created_game, project_game
 from replay.index import GameIndex
+from replay.one_trip import CountedAppend
 from replay.snapshots import SNAPSHOT_EVERY, Snapshots, state_within
 from replay.stores import Projector, Stores
 from replay.watch import ChangeWatch
@@ -49,6 +52,20 @@ class ReadAhead:
 
     game: Game
     access: Access
+
+
+@dataclass(frozen=True)
+class OneTrip:
+    """A move to be decided on what this process holds and counted with its append (replay.one_trip): the game
+    and its grants as held, and what the append sends to be counted and checked (``counted``, which then says
+    whether the events were stored and the window's count)."""
+
+    ahead: ReadAhead
+    counted: CountedAppend
+
+
+_COUNTED: ContextVar[CountedAppend | None] = ContextVar("heronlog_counted_append", default=None)
+"""The one-trip move being answered by this request (a context per greenlet or thread), for :meth:`commit`."""
 
 
 @dataclass(frozen=True)
@@ -127,6 +144,37 @@ class GameRepository:
             return Counted(count, left, first)
         access = folds[1] if isinstance(folds[1], Access) else grants.empty(near)
         return Counted(count, left, first, ReadAhead(folds[0], access))
+
+    def count_later(
+        self, key: str, window: int, *, near: UUID, limit: int, claim: tuple[str, str, int] | None = None
+    ) -> OneTrip | None:
+        """A write to the game ``near`` counted with its append rather than before it (replay.one_trip), against
+        ``key`` in the current ``window`` up to ``limit`` writes, claiming ``claim`` as :meth:`count_write`
+        does: the game and its grants as this process holds them, or None when the store cannot (then
+        :meth:`count_write`). Answer it inside :meth:`counting_with_append`."""
+        streams: list[tuple[UUID, Projector]] = [
+            (near, project_game),
+            (grants.stream_id(near), project_access),
+        ]
+        found = one_trip.count_later(
+            self.stores.of(near), streams, key=key, window=window, limit=limit, claim=claim
+        )
+        if found is None:
+            return None
+        (game, access), counted = found
+        if not isinstance(game, Game) or not isinstance(access, Access):
+            return None
+        return OneTrip(ReadAhead(game, access), counted)
+
+    @contextlib.contextmanager
+    def counting_with_append(self, trip: OneTrip) -> Iterator[CountedAppend]:
+        """While the write of ``trip`` is answered, its game's first append is sent with the count and the check
+        (:class:`replay.one_trip.NotAsHeld` when the store refuses it); every other save is as ever."""
+        token = _COUNTED.set(trip.counted)
+        try:
+            yield trip.counted
+        finally:
+            _COUNTED.reset(token)
 
     # --- reading -------------------------------------------------------------------------------------------
 
@@ -261,8 +309,11 @@ class GameRepository:
         """Save the events of a write to ``game``; a clash on a version means another writer won the race
         (:class:`StaleVersion`). ``after`` is the game they lead to, when the caller has it already."""
         store = self.stores.of(game.id)
+        counted = _COUNTED.get()
+        one_trip = counted is not None and counted.game_id == game.id and not counted.appended
+        extra = {"counted": counted} if one_trip else {}
         try:
-            store.save(*events)
+            store.save(*events, **extra)
         except IntegrityError:
             raise StaleVersion(game.version, self.get(game.id).version) from None
         if after is None:

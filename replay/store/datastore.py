@@ -120,8 +120,11 @@ class RedisDatastore:
         wait_replicas: int = 0,
         wait_timeout_ms: int = DEFAULT_WAIT_TIMEOUT_MS,
         gather: bool = True,
+        one_trip: bool = True,
     ) -> None:
         self.url = url
+        self.one_trip = one_trip
+        """Whether a move may be counted, checked and appended in one script (replay.one_trip)."""
         self.prefix = check_name("REDIS_KEY_PREFIX", prefix)
         self.read_attempts = max(1, read_attempts)
         self.subscribe_block_ms = subscribe_block_ms

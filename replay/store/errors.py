@@ -31,6 +31,11 @@ class OutcomeUnknownError(OperationalError):
     """A write was sent but its reply was lost (connection dropped or timed out): it may have been applied."""
 
 
+class HeldStaleError(DatabaseError):
+    """A one-trip append refused before writing (``HLSTALE``): the store does not hold what the write was decided
+    on as the process does, or its count or key use would refuse it (replay.one_trip)."""
+
+
 class NotReplicatedError(OperationalError):
     """A write was applied on the master but fewer replicas than asked confirmed it within the timeout
     (``REDIS_WAIT_REPLICAS``): it is not acknowledged, and may be lost if the master fails now."""
@@ -74,6 +79,8 @@ def translate(error: Exception, *, write: bool = False) -> PersistenceError:
         code = error_code(error)
         if code in INTEGRITY_CODES:
             return IntegrityError(str(error))
+        if code == "HLSTALE":
+            return HeldStaleError(str(error))
         if code in OPERATIONAL_CODES or isinstance(error, rex.ReadOnlyError | rex.OutOfMemoryError):
             return OperationalError(str(error))
         if code in PROGRAMMING_CODES:

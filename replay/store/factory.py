@@ -41,6 +41,7 @@ class RedisFactory(InfrastructureFactory[RedisTrackingRecorder]):
     REDIS_WAIT_REPLICAS = "REDIS_WAIT_REPLICAS"
     REDIS_WAIT_TIMEOUT_MS = "REDIS_WAIT_TIMEOUT_MS"
     REDIS_GATHER = "REDIS_GATHER"
+    REDIS_ONE_TRIP_MOVES = "REDIS_ONE_TRIP_MOVES"
 
     aggregate_recorder_class = RedisAggregateRecorder
     application_recorder_class = RedisApplicationRecorder
@@ -62,6 +63,7 @@ class RedisFactory(InfrastructureFactory[RedisTrackingRecorder]):
             wait_replicas=int(self._number(self.REDIS_WAIT_REPLICAS, 0)),
             wait_timeout_ms=int(self._number(self.REDIS_WAIT_TIMEOUT_MS, DEFAULT_WAIT_TIMEOUT_MS)),
             gather=strtobool(self.env.get(self.REDIS_GATHER) or "yes"),
+            one_trip=strtobool(self.env.get(self.REDIS_ONE_TRIP_MOVES) or "yes"),
         )
 
     def _number(self, key: str, default: float) -> float:

@@ -23,9 +23,10 @@ from eventsourcing.persistence import (
     TrackingRecorder,
 )
 
+from replay.one_trip import CountedAppend, NotAsHeld
 from replay.store import scripts
 from replay.store.datastore import RedisDatastore
-from replay.store.errors import OutcomeUnknownError, RecordMissingError
+from replay.store.errors import HeldStaleError, OutcomeUnknownError, RecordMissingError
 
 T = TypeVar("T")
 DEFAULT_APPLICATION_NAME = "default"
@@ -217,7 +218,54 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         return f"{self.tag}:events:seq:{originator_id}"
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        counted = kwargs.get("counted")
+        if isinstance(counted, CountedAppend) and stored_events:
+            return self._append_counted(stored_events, counted)
         return self._append(stored_events, None)
+
+    @property
+    def counts_with_append(self) -> bool:
+        """Whether a move may be counted, checked and appended in one round trip (``REDIS_ONE_TRIP_MOVES``)."""
+        return self.datastore.one_trip
+
+    def _append_counted(self, stored_events: Sequence[StoredEvent], counted: CountedAppend) -> list[int]:
+        """Append as :meth:`_append` does, in the script that also checks what the write was decided on, counts
+        it and claims its key's use (replay.one_trip): :class:`NotAsHeld` when that script refuses."""
+        batch = self._batch(stored_events, None)
+        keys = {key: index for index, key in enumerate(batch.keys, start=1)}
+        held: list[str | bytes | int] = []
+        for stream_id, version, stamp in counted.held:
+            held += [keys.setdefault(self.stream_key(stream_id), len(keys) + 1), version, stamp]
+        window = keys.setdefault(counted.counter, len(keys) + 1)
+        use, kind, use_lifetime = counted.use if counted.use is not None else ("", "", 1)
+        use_index = keys.setdefault(use, len(keys) + 1) if use else 0
+        args = [
+            *batch.args,
+            1,
+            counted.lifetime,
+            counted.limit,
+            window,
+            use_index,
+            kind,
+            max(1, use_lifetime),
+        ]
+        args += [len(counted.held), *held]
+        script = self.datastore.script(scripts.COUNTED_APPEND_EVENTS)
+        try:
+            first, total = self.datastore.write_script(script, list(keys), args)
+        except HeldStaleError as error:
+            raise NotAsHeld(str(error)) from error
+        except OutcomeUnknownError:
+            outcome, ids = self._outcome_or_unknown(lambda: self._append_outcome(stored_events, None))
+            if outcome == "absent":  # never applied: the ordinary write reads, counts and appends afresh
+                raise NotAsHeld("the reply was lost and nothing was stored") from None
+            if outcome != "ours":
+                raise IntegrityError("other events were recorded at these versions by someone else") from None
+            self.datastore.confirm_replicated(self.log_key)
+            counted.appended = True  # stored, but not counted: the write guard counts it on its own
+            return ids
+        counted.appended, counted.count = True, int(total)
+        return list(range(int(first), int(first) + len(stored_events)))
 
     def _batch(self, stored_events: Sequence[StoredEvent], tracking: Tracking | None) -> Batch:
         keys: dict[str, int] = {

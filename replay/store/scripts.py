@@ -18,8 +18,7 @@ from __future__ import annotations
 # first event has version 0 or 1, and each later one the head's version plus one. Checking only that the new
 # version is free would let a writer that still believes an older head (a process whose cached game is ahead
 # of a server that came back with older data) write a gap, after which the stream no longer folds.
-APPEND_EVENTS = """#!lua
-local log, counter, notices, tracking = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+_APPEND_BODY = """local log, counter, notices, tracking = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local upstream, position = ARGV[1], ARGV[2]
 local count = tonumber(ARGV[3])
 local heads = {}
@@ -71,8 +70,53 @@ end
 redis.call('SET', counter, n)
 redis.call('XADD', notices, 'MAXLEN', '~', 1000, '*', 'n', n)
 if upstream ~= '' then redis.call('HSET', tracking, upstream, position) end
-return first
 """
+APPEND_EVENTS = "#!lua\n" + _APPEND_BODY + "return first\n"
+
+# The same append, for a move decided on what this process holds (replay.one_trip): it first checks that the store
+# holds each stream the move was decided on as the process does (its last version, and that event's time in its
+# record), that the rate-limit window's count stays within its limit, and that the Idempotency-Key (if any) was not
+# used for another kind of write; any of these failing is an HLSTALE error, before anything is written. After the
+# append it counts the write and claims the key's use.
+# KEYS and ARGV: those of APPEND_EVENTS, then more KEYS (the held streams' sorted sets that the batch does not name
+# already, the window's counter, the key use) and, after the events' ARGV: the weight, the counter's lifetime, the
+# limit (0: none), the counter's index in KEYS, the key use's index (0: no claim), the kind of write, the use's
+# lifetime, the number of held streams, then three values per held stream: the index of its sorted set in KEYS, its
+# last version, the text of that event's time.
+# Returns the notification id of the first event and the window's count after this write.
+_HELD_CHECKS = """local at = 4 + tonumber(ARGV[3]) * 4
+local weight, lifetime, limit = tonumber(ARGV[at]), ARGV[at + 1], tonumber(ARGV[at + 2])
+local window, use = KEYS[tonumber(ARGV[at + 3])], tonumber(ARGV[at + 4])
+local kind, use_lifetime = ARGV[at + 5], ARGV[at + 6]
+for h = 0, tonumber(ARGV[at + 7]) - 1 do
+  local b = at + 8 + h * 3
+  local set, held = KEYS[tonumber(ARGV[b])], tonumber(ARGV[b + 1])
+  local top = redis.call('ZRANGE', set, '+inf', '-inf', 'BYSCORE', 'REV', 'LIMIT', 0, 1, 'WITHSCORES')
+  if #top == 0 or tonumber(top[2]) ~= held then
+    return redis.error_reply('HLSTALE ' .. set .. ' is not at version ' .. ARGV[b + 1])
+  end
+  local record = redis.call('HGET', KEYS[1], top[1])
+  if not record or not string.find(record, ARGV[b + 2], 1, true) then
+    return redis.error_reply('HLSTALE ' .. set .. ' holds another event at version ' .. ARGV[b + 1])
+  end
+end
+if limit > 0 and tonumber(redis.call('GET', window) or '0') + weight > limit then
+  return redis.error_reply('HLSTALE ' .. window .. ' is at its limit')
+end
+local used = false
+if use > 0 then
+  used = redis.call('GET', KEYS[use])
+  if used and used ~= kind then
+    return redis.error_reply('HLSTALE ' .. KEYS[use] .. ' was used for another kind of write')
+  end
+end
+"""
+_COUNT_AFTER = """local total = redis.call('INCRBY', window, weight)
+redis.call('EXPIRE', window, lifetime)
+if use > 0 and not used then redis.call('SET', KEYS[use], kind, 'EX', use_lifetime) end
+return {first, total}
+"""
+COUNTED_APPEND_EVENTS = "#!lua\n" + _HELD_CHECKS + _APPEND_BODY + _COUNT_AFTER
 
 # Append stored events to per-originator sorted sets that hold the events themselves (no notification log:
 # the aggregate recorder, used for snapshots).

@@ -60,11 +60,29 @@ def sent(redis_url: str, prefix: str, request: Callable[[], Answer], status: int
 COUNT_AND_READ = ["EVALSHA"]  # the write guard's count with the read of the game and its grants, one script
 APPEND = ["EVALSHA"]  # the write's events, with their version check, one script
 READ_GAME = ["EVALSHA"]  # the game and its grants brought up to date, one script
+ONE_TRIP = ["EVALSHA"]  # a move: what it was decided on checked, counted and appended, one script
 
 
-def test_a_move_reads_its_game_once_with_its_count(api: ApiClient, redis_url: str, prefix: str) -> None:
+def test_a_move_on_a_warm_game_is_counted_checked_and_appended_in_one_round_trip(
+    api: ApiClient, redis_url: str, prefix: str
+) -> None:
     game_id, owner, version = warm_game(api)
     move = api.legal(game_id, owner).body["moves"][0]
+    commands = sent(redis_url, prefix, lambda: api.play(game_id, move, owner, version, key="m-1"), 201)
+    assert commands == ONE_TRIP
+
+
+def test_without_one_trip_moves_a_move_reads_its_game_once_with_its_count(
+    redis_url: str, no_snapshot_due: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("REDIS_ONE_TRIP_MOVES", "no")
+    app = two_apps(
+        redis_url, RATE_LIMIT_PER_TOKEN=1000, RATE_LIMIT_PER_ADDRESS=1000, RATE_LIMIT_WINDOW=10**9
+    )[0]
+    api = ApiClient(flask_transport(app.test_client()))
+    game_id, owner, version = warm_game(api)
+    move = api.legal(game_id, owner).body["moves"][0]
+    prefix = str(app.config["STORE"].redis_prefix)
     commands = sent(redis_url, prefix, lambda: api.play(game_id, move, owner, version, key="m-1"), 201)
     assert commands == [*COUNT_AND_READ, *APPEND]
 
@@ -129,8 +147,8 @@ def test_an_annotation_is_counted_with_its_game_read_then_its_stream_read_and_sa
 def test_a_games_last_move_keeps_its_players_facts_and_leaves_the_ratings_to_the_next_read(
     api: ApiClient, redis_url: str, prefix: str
 ) -> None:
-    """A game's last move: its count and read, its append, then the list's summary and the players' facts (the
-    game's links read, its facts read and kept, one round trip each); the ratings are not worked out in it
+    """A game's last move: its one trip (checked, counted and appended), then the list's summary and the players'
+    facts (the game's links read, its facts read and kept, one round trip each); the ratings are not worked out in it
     (docs/api/players.md): the next read of the players does that, and sees the game rated."""
     warm_game(api)
     played = api.play_random(*api.create(2, seed=5)[:2], random.Random(5))
@@ -142,6 +160,36 @@ def test_a_games_last_move_keeps_its_players_facts_and_leaves_the_ratings_to_the
         version = answer.etag
     last = lambda: api.play(game_id, played[-1], owner, version, key="last")  # noqa: E731
     summary_and_facts = ["EVALSHA", "EVALSHA", "EVALSHA", "EVALSHA"]
-    assert sent(redis_url, prefix, last, 201) == [*COUNT_AND_READ, *APPEND, *summary_and_facts]
+    assert sent(redis_url, prefix, last, 201) == [*ONE_TRIP, *summary_and_facts]
     rated = api.get("/api/players?order=rating").body["players"]
     assert [player["rating"]["games"] for player in rated if player["rating"]] == [2, 2]
+
+
+def test_a_move_decided_on_a_game_another_worker_moved_on_is_refused_then_made_the_ordinary_way(
+    redis_url: str, no_snapshot_due: None
+) -> None:
+    """The client's version is this worker's too, and both are behind: the one-trip script refuses the move
+    (writing and counting nothing), and the ordinary write reads the game and answers as it always did."""
+    apps = two_apps(redis_url, RATE_LIMIT_PER_TOKEN=1000, RATE_LIMIT_WINDOW=10**9)
+    first, second = (ApiClient(flask_transport(app.test_client())) for app in apps)
+    game_id, owner, version = warm_game(first)
+    move = first.legal(game_id, owner).body["moves"][0]
+    assert second.play(game_id, move, owner, version, key="k-1").status == 201
+    late = lambda: first.play(game_id, move, owner, version, key="k-2")  # noqa: E731
+    prefix = str(apps[0].config["STORE"].redis_prefix)
+    assert sent(redis_url, prefix, late, 412) == [*ONE_TRIP, *COUNT_AND_READ]
+    assert first.legal(game_id, owner).etag == version + 1, "one move stored, the other worker's"
+
+
+def test_a_refused_move_is_counted_once(api: ApiClient) -> None:
+    """A refused move (a kind of move the game does not know) is refused as held, then made again the ordinary way
+    and counted there: once."""
+    game_id, owner, version = warm_game(api)
+    listing = api.legal(game_id, owner)
+    played = api.play(game_id, listing.body["moves"][0], owner, version)
+    assert played.status == 201
+    remaining = int(played.headers["ratelimit-remaining"])
+    refused = api.play(game_id, {"kind": "no-such-move"}, owner, played.etag)
+    assert refused.status == 400 and int(refused.headers["ratelimit-remaining"]) == remaining - 1
+    again = api.play(game_id, played.body["legal_moves"]["moves"][0], owner, played.etag)
+    assert again.status == 201 and int(again.headers["ratelimit-remaining"]) == remaining - 2
