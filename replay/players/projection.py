@@ -16,14 +16,17 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 from uuid import UUID
 
+from replay.game import Game
 from replay.index import batches
 from replay.players import rating
-from replay.players.facts import GameFacts
+from replay.players.facts import GameFacts, read_facts
 from replay.players.keys import META, SHIFT, Keys
 from replay.players.names import id_of
 from replay.players.record import Counters, parts, summed
@@ -38,6 +41,35 @@ RATED_PAGE = 5_000
 """Rated games read per step when ratings are worked out again."""
 BULK = 2_000
 """Writes per change when a generation is written whole (a rebuild)."""
+
+
+HELD_GAMES = 4_096
+"""Games whose facts a process holds as it last kept them (a few hundred bytes each)."""
+
+
+class HeldFacts:
+    """The facts this process last kept of each of its recent games, with their generation and stamp: a game's
+    next change of result is kept from them in one round trip (:meth:`Projection.keep_from_held`)."""
+
+    def __init__(self, most: int = HELD_GAMES) -> None:
+        self._most = most
+        self._games: OrderedDict[str, tuple[str, GameFacts, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game: str) -> tuple[str, GameFacts, str] | None:
+        with self._lock:
+            return self._games.get(game)
+
+    def put(self, game: str, held: tuple[str, GameFacts, str]) -> None:
+        with self._lock:
+            self._games[game] = held
+            self._games.move_to_end(game)
+            while len(self._games) > self._most:
+                self._games.popitem(last=False)
+
+    def pop(self, game: str, default: None = None) -> None:
+        with self._lock:
+            self._games.pop(game, default)
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -96,6 +128,11 @@ def _members(change: Change, keys: Keys, facts: GameFacts, sign: int) -> None:
                 change.zrem(keys.rated_by(pid(seat.player)), game)
 
 
+def _stamp(facts: GameFacts) -> str:
+    """What the store keeps beside a game's facts: the versions of the game and of its links they were read at."""
+    return f"{facts.version} {facts.links}"
+
+
 def _rated_entry(facts: GameFacts | None) -> tuple[str, str] | None:
     if facts is None or not rating.rated(facts) or facts.finished is None:
         return None
@@ -120,6 +157,7 @@ class Projection:
         self._facts_of = facts_of
         self._stamp_of = stamp_of
         self._generation: str | None = None
+        self._held = HeldFacts()
 
     # --- which generation -----------------------------------------------------------------------------------
 
@@ -166,24 +204,52 @@ class Projection:
             old = GameFacts.from_json(held[0]) if held[0] else None
             if not facts.newer_than(old):
                 return False
-            change = Change()
-            change.guard(META, "current", keys.generation)
-            change.guard(keys.stamps, game, stamp[0])
-            if old is not None:
-                _part(change, keys, old, -1)
-            _part(change, keys, facts, 1)
-            change.hset(keys.games, game, facts.to_json())
-            change.hset(keys.stamps, game, f"{facts.version} {facts.links}")
-            before, after = _rated_entry(old), _rated_entry(facts)
-            if before != after:
-                for entry in (before, after):
-                    if entry is not None:
-                        change.hmin(keys.state, "dirty", entry[0])
-                change.hincr(keys.state, "revision", 1)
-            if self.views.apply(change):
+            if self._replace(keys, old, stamp[0], facts):
                 return True
         logger.warning("the players' facts of game %s were changed by others meanwhile: left", facts.game_id)
         return False
+
+    def keep_from_held(self, game: Game) -> bool:
+        """Keep ``game``'s facts in one round trip, from those this process last kept of it: their seats' players
+        and links version, the store's stamp guarding that they are still the facts kept (a seat linked since
+        changed them, and the stamp). Whether they were kept so; if not (none held, the seats renamed, or the
+        stamp moved on), keep them the ordinary way, reading the links and the facts kept."""
+        held = self._held.get(game.id.hex)
+        if held is None:
+            return False
+        generation, old, stamp = held
+        if [seat.name for seat in old.seats] != [str(seat["name"]) for seat in game.setup["players"]]:
+            return False
+        facts = read_facts(game, {seat.seat: seat.player for seat in old.seats}, old.links)
+        if not facts.newer_than(old):
+            return True  # nothing these facts say that is not kept
+        if self._replace(Keys(generation), old, stamp, facts):
+            return True
+        self._held.pop(game.id.hex, None)
+        return False
+
+    def _replace(self, keys: Keys, old: GameFacts | None, stamp: str | None, facts: GameFacts) -> bool:
+        """Replace ``old`` (kept under ``stamp``) by ``facts`` in one change, guarded by that stamp and the
+        generation; whether it was applied."""
+        game = UUID(facts.game_id).hex
+        change = Change()
+        change.guard(META, "current", keys.generation)
+        change.guard(keys.stamps, game, stamp)
+        if old is not None:
+            _part(change, keys, old, -1)
+        _part(change, keys, facts, 1)
+        change.hset(keys.games, game, facts.to_json())
+        change.hset(keys.stamps, game, _stamp(facts))
+        before, after = _rated_entry(old), _rated_entry(facts)
+        if before != after:
+            for entry in (before, after):
+                if entry is not None:
+                    change.hmin(keys.state, "dirty", entry[0])
+            change.hincr(keys.state, "revision", 1)
+        if not self.views.apply(change):
+            return False
+        self._held.put(game, (keys.generation, facts, _stamp(facts)))
+        return True
 
     def _keep_new(self, facts: GameFacts) -> bool:
         keys = self.keys()
@@ -193,12 +259,15 @@ class Projection:
         change.guard(keys.stamps, game, None)
         _part(change, keys, facts, 1)
         change.hset(keys.games, game, facts.to_json())
-        change.hset(keys.stamps, game, f"{facts.version} {facts.links}")
+        change.hset(keys.stamps, game, _stamp(facts))
         entry = _rated_entry(facts)
         if entry is not None:  # an import of a finished game
             change.hmin(keys.state, "dirty", entry[0])
             change.hincr(keys.state, "revision", 1)
-        return self.views.apply(change)
+        if not self.views.apply(change):
+            return False
+        self._held.put(game, (keys.generation, facts, _stamp(facts)))
+        return True
 
     def facts(self, game_ids: Iterable[UUID]) -> dict[UUID, GameFacts]:
         """The kept facts of some games (those it has)."""
@@ -431,7 +500,7 @@ def _part_sets(change: Change, keys: Keys, facts: GameFacts) -> None:
     _members(change, keys, facts, 1)
     game = UUID(facts.game_id).hex
     change.hset(keys.games, game, facts.to_json())
-    change.hset(keys.stamps, game, f"{facts.version} {facts.links}")
+    change.hset(keys.stamps, game, _stamp(facts))
 
 
 def _index_id(store: Any) -> UUID:

@@ -105,6 +105,8 @@ class Players:
             if before is None:
                 self.projection.keep(read_facts(after, {}, 0), new=True)
                 return
+            if self.projection.keep_from_held(after):
+                return
             facts = self.facts_of(after.id, after)
             if facts is not None:
                 self.projection.keep(facts)

@@ -4,6 +4,7 @@ merges two players or splits one; each seat counts once, and the game's own log 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from uuid import UUID
 
 import pytest
@@ -114,3 +115,38 @@ def test_a_private_game_counts_only_for_a_request_holding_its_token(log: GameLog
     assert {row.name for row in rows} == {"Aiko", "Ben", "Zed"} and total == 3
     ratings = {row.name: row.rating for row in rows}
     assert ratings["Zed"] is None  # a private game moves no rating
+
+
+def play_to_the_end(log: GameLog, game_id: UUID, seed: int) -> None:
+    rng = random.Random(seed)
+    game = log.get(game_id)
+    while not domain.is_over(game.state):
+        game = log.play(game.id, pick(game.state, rng), expected_version=game.version, actor="owner").game
+
+
+def test_a_last_move_keeps_the_facts_from_those_held_in_one_change_without_reading_links_or_facts(
+    log: GameLog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    issued = log.create_game({"players": ["Aiko", "Ben"], "seed": 3})
+    reads: list[str] = []
+    monkeypatch.setattr(log.players, "links", lambda game_id: reads.append("links"))
+    monkeypatch.setattr(log.players.projection.views, "read", lambda *a: reads.append("facts"))
+    play_to_the_end(log, issued.game_id, 3)
+    monkeypatch.undo()
+    assert reads == [], "kept from the facts held since the game's creation"
+    assert (games_of(log, "Aiko"), games_of(log, "Ben")) == (1, 1)
+
+
+def test_a_seat_linked_by_another_process_is_read_when_the_last_move_is_kept(tmp_path: Path) -> None:
+    """The facts this process held are not the store's any more (another process linked a seat): the change
+    guarded by their stamp is refused, and the facts are kept the ordinary way, with the links read."""
+    config = StoreConfig(kind="sqlite", sqlite_path=tmp_path / "games.sqlite")
+    first, other = open_log(config), open_log(config)
+    issued = first.create_game({"players": ["Aiko", "Ben"], "seed": 4})
+    grant = other.games.access(issued.game_id).match(issued.token)
+    assert grant is not None
+    other.players.link(other.get(issued.game_id), grant, {0: "Aiko Tanaka"}, expected_version=0)
+    play_to_the_end(first, issued.game_id, 4)
+    assert (games_of(first, "Aiko Tanaka"), games_of(first, "Aiko"), games_of(first, "Ben")) == (1, 0, 1)
+    first.close()
+    other.close()
