@@ -25,9 +25,25 @@ from tests.replay_helpers import pick
 WINDOW = 10**9
 
 
+@pytest.fixture(params=["redis", "cluster"])
+def url(request: pytest.FixtureRequest) -> str:
+    """The standalone server, and the cluster (every key a game's write names is under one hash tag)."""
+    return str(request.getfixturevalue("redis_url" if request.param == "redis" else "cluster_url"))
+
+
 @pytest.fixture
-def config(redis_url: str) -> StoreConfig:
-    return StoreConfig(kind="redis", redis_url=redis_url, redis_prefix=f"trip-{uuid.uuid4().hex[:10]}")
+def config(url: str) -> StoreConfig:
+    return StoreConfig(kind="redis", redis_url=url, redis_prefix=f"trip-{uuid.uuid4().hex[:10]}")
+
+
+@pytest.fixture
+def server(url: str) -> Iterator[Any]:
+    """A plain client of the store's server, to look at what the scripts left."""
+    plain = redis.Redis.from_url(url)
+    client: Any = redis.RedisCluster.from_url(url) if plain.info("cluster")["cluster_enabled"] else plain
+    yield client
+    client.close()
+    plain.close()
 
 
 @pytest.fixture
@@ -62,26 +78,26 @@ def play(log: GameLog, game_id: uuid.UUID, held: OneTrip) -> Any:
         )
 
 
-def count(redis_url: str, key: str) -> int:
-    return int(redis.Redis.from_url(redis_url).get(key) or 0)
+def count(server: Any, key: str) -> int:
+    return int(server.get(key) or 0)
 
 
-def test_a_move_held_as_stored_is_appended_counted_and_claims_its_key(log: GameLog, redis_url: str) -> None:
+def test_a_move_held_as_stored_is_appended_counted_and_claims_its_key(log: GameLog, server: Any) -> None:
     game_id = warm(log)
     held = trip(log, game_id, limit=5, claim=("use-1", "a move", 60))
     before = log.get(game_id).version
     played = play(log, game_id, held)
-    assert held.counted.appended and held.counted.count == 1 == count(redis_url, held.counted.counter)
+    assert held.counted.appended and held.counted.count == 1 == count(server, held.counted.counter)
     assert played.game.version == before + 1 == log.stores.of(game_id).last_version(game_id)
     use = held.counted.use
-    assert use is not None and redis.Redis.from_url(redis_url).get(use[0]) == b"a move"
+    assert use is not None and server.get(use[0]) == b"a move"
     again = trip(log, game_id, limit=5)
     play(log, game_id, again)
     assert again.counted.count == 2, "the next move counts on from the first"
 
 
 def test_a_game_another_process_moved_on_is_refused_and_nothing_is_written(
-    log: GameLog, config: StoreConfig, redis_url: str
+    log: GameLog, config: StoreConfig, server: Any
 ) -> None:
     game_id = warm(log)
     held = trip(log, game_id)
@@ -91,11 +107,11 @@ def test_a_game_another_process_moved_on_is_refused_and_nothing_is_written(
     other.close()
     with pytest.raises(NotAsHeld, match="is not at version"):
         play(log, game_id, held)
-    assert not held.counted.appended and count(redis_url, held.counted.counter) == 0
+    assert not held.counted.appended and count(server, held.counted.counter) == 0
     assert log.stores.of(game_id).last_version(game_id) == game.version + 1, "only the other process's move"
 
 
-def test_grants_changed_elsewhere_refuse_the_move(log: GameLog, config: StoreConfig, redis_url: str) -> None:
+def test_grants_changed_elsewhere_refuse_the_move(log: GameLog, config: StoreConfig, server: Any) -> None:
     """A seat's token issued by another process (the one it replaces stops working): the move waits for the
     ordinary way, which reads the grants afresh."""
     game_id = warm(log)
@@ -105,7 +121,7 @@ def test_grants_changed_elsewhere_refuse_the_move(log: GameLog, config: StoreCon
     other.close()
     with pytest.raises(NotAsHeld, match="is not at version"):
         play(log, game_id, held)
-    assert count(redis_url, held.counted.counter) == 0
+    assert count(server, held.counted.counter) == 0
 
 
 def test_another_event_at_the_version_held_is_refused(log: GameLog) -> None:
@@ -119,21 +135,21 @@ def test_another_event_at_the_version_held_is_refused(log: GameLog) -> None:
     assert not held.counted.appended
 
 
-def test_a_count_at_its_limit_is_refused_without_counting(log: GameLog, redis_url: str) -> None:
+def test_a_count_at_its_limit_is_refused_without_counting(log: GameLog, server: Any) -> None:
     game_id = warm(log)
     first = trip(log, game_id, limit=1)
     play(log, game_id, first)
     second = trip(log, game_id, limit=1)
     with pytest.raises(NotAsHeld, match="at its limit"):
         play(log, game_id, second)
-    assert count(redis_url, first.counted.counter) == 1, "the ordinary write counts the refused one"
+    assert count(server, first.counted.counter) == 1, "the ordinary write counts the refused one"
 
 
-def test_a_key_used_for_another_kind_of_write_is_refused(log: GameLog, redis_url: str) -> None:
+def test_a_key_used_for_another_kind_of_write_is_refused(log: GameLog, server: Any) -> None:
     game_id = warm(log)
     used = trip(log, game_id, claim=("use-2", "an undo", 60)).counted.use
     assert used is not None
-    redis.Redis.from_url(redis_url).set(used[0], "an undo")
+    server.set(used[0], "an undo")
     held = trip(log, game_id, claim=("use-2", "a move", 60))
     with pytest.raises(NotAsHeld, match="another kind of write"):
         play(log, game_id, held)
