@@ -9,6 +9,7 @@ game's store, and the list of games (:mod:`replay.index`) spans them.
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
@@ -31,6 +32,7 @@ from replay.game import MAX_VERSION, Game, GameSnapshot, NotAGameEvent, created_
 from replay.index import GameIndex
 from replay.one_trip import CountedAppend
 from replay.snapshots import SNAPSHOT_EVERY, Snapshots, state_within
+from replay.store.gathering import together
 from replay.stores import Projector, Stores
 from replay.watch import ChangeWatch
 
@@ -320,11 +322,19 @@ class GameRepository:
             after = project_game(game, events)
         assert after is not None
         store.cache_fold(after.id, after)
-        self.snapshots.after_write(game, after)
-        self.index.after_write(game, after)
-        for follower in self.followers:
-            follower(game, after)
+        self._after_write(game, after)
         return Played(after, tuple(event.originator_version for event in events))
+
+    def _after_write(self, before: Game | None, after: Game) -> None:
+        """What follows every write: a snapshot when one is due, then the list's summary and the followers (the
+        players' facts) at once, so that their scripts can travel in one round trip (``gathering.together``)."""
+        self.snapshots.after_write(before, after)
+        together(
+            [
+                functools.partial(self.index.after_write, before, after),
+                *(functools.partial(follower, before, after) for follower in self.followers),
+            ]
+        )
 
     def save_new_game(
         self,
@@ -350,20 +360,20 @@ class GameRepository:
                     if store.exists(created.originator_id):
                         raise
                     continue
-                if isinstance(opening, Game):
-                    game = opening  # folded by its decision (an import's refold): a second fold cost as much
-                else:
-                    start = created_game(created, opening) if opening is not None else None
-                    folded = project_game(start, events[1:] if start is not None else events)
-                    assert folded is not None
-                    game = folded
-                store.cache_fold(game.id, game)  # read back at once (its creator's answer): not folded again
-                self.snapshots.after_write(None, game)
-                self.index.after_write(None, game)
-                for follower in self.followers:
-                    follower(None, game)
-                return game
-        raise StaleVersion(entry.originator_version, store.last_version(entry.originator_id))
+                break
+            else:
+                raise StaleVersion(entry.originator_version, store.last_version(entry.originator_id))
+        # Out of the lock: only the list's position needs one creation of this process at a time.
+        if isinstance(opening, Game):
+            game = opening  # folded by its decision (an import's refold): a second fold cost as much
+        else:
+            start = created_game(created, opening) if opening is not None else None
+            folded = project_game(start, events[1:] if start is not None else events)
+            assert folded is not None
+            game = folded
+        store.cache_fold(game.id, game)  # read back at once (its creator's answer): not folded again
+        self._after_write(None, game)
+        return game
 
     def _write_snapshot(self, game: Game) -> None:
         snapshots = self.stores.of(game.id).snapshots

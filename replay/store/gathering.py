@@ -13,7 +13,7 @@ The switch is ``REDIS_GATHER`` (``yes`` by default); a cluster client never gath
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import redis
@@ -37,6 +37,26 @@ def cooperative() -> bool:
     except ImportError:  # pragma: no cover - gevent is a dependency
         return False
     return bool(monkey.is_module_patched("socket"))
+
+
+def together(calls: Sequence[Callable[[], None]]) -> None:
+    """Make ``calls`` at once, each in a greenlet of its own, in a process gevent made cooperative: the scripts
+    they send in the same turn then travel in one round trip (what follows a write: the list's summary and the
+    players' facts). Elsewhere, one after the other. An error of any of them is raised once all are done."""
+    if len(calls) < 2 or not cooperative():
+        for call in calls:
+            call()
+        return
+    import gevent
+
+    others = [gevent.spawn(call) for call in calls[1:]]
+    try:
+        calls[0]()
+    finally:
+        gevent.joinall(others)
+    for other in others:
+        if other.exception is not None:
+            raise other.exception
 
 
 class Gathering:

@@ -119,3 +119,59 @@ def test_nothing_is_gathered_outside_gevent_on_a_cluster_or_when_switched_off(
 def test_the_switch_reaches_the_datastore(redis_url: str) -> None:
     factory = RedisFactory({"REDIS_URL": redis_url, "REDIS_GATHER": "no", "REDIS_KEY_PREFIX": "gather-off"})
     assert factory.datastore.gathering is None
+
+
+AFTER_A_WRITE = textwrap.dedent(
+    """
+    from gevent import monkey
+
+    monkey.patch_all()
+
+    import json
+    import random
+    import sys
+
+    import domain
+    from replay.config import StoreConfig, open_log
+    from tests.replay_helpers import pick
+
+    url, prefix, together = sys.argv[1:4]
+    log = open_log(StoreConfig(kind="redis", redis_url=url, redis_prefix=prefix))
+    if together == "no":
+        import replay.services.repository as repository
+
+        repository.together = lambda calls: [call() for call in calls]
+    (store,) = log.stores.all
+    gathering = store.recorder.datastore.gathering
+    found = {}
+
+    def trips(call):
+        before = (gathering.sent, gathering.scripts)
+        answer = call()
+        found.setdefault("trips", []).append([gathering.sent - before[0], gathering.scripts - before[1]])
+        return answer
+
+    game_id = trips(lambda: log.create_game({"players": 2, "seed": 3})).game_id
+    game = log.get(game_id)
+    rng = random.Random(3)
+    moves = []
+    while not domain.is_over(game.state):
+        moves.append(pick(game.state, rng))
+        game = log.play(game_id, moves[-1], expected_version=game.version, actor="t").game
+    replayed = log.create_game({"players": 2, "seed": 3}).game_id
+    for move in moves[:-1]:
+        log.play(replayed, move, expected_version=None, actor="t")
+    trips(lambda: log.play(replayed, moves[-1], expected_version=None, actor="t"))
+    print(json.dumps(found))
+    """
+)
+
+
+def test_what_follows_a_creation_or_a_last_move_travels_in_one_round_trip(redis_url: str) -> None:
+    """What follows a game's creation and its last move (the list's summary, the players' facts) is sent at once,
+    in greenlets of its own (``gathering.together``): one round trip for both, one fewer than one after the
+    other, with the same scripts."""
+    at_once = in_patched_process(AFTER_A_WRITE, redis_url, fresh_prefix(), "yes")["trips"]
+    in_turn = in_patched_process(AFTER_A_WRITE, redis_url, fresh_prefix(), "no")["trips"]
+    assert [scripts for _, scripts in at_once] == [scripts for _, scripts in in_turn]
+    assert [trips for trips, _ in at_once] == [trips - 1 for trips, _ in in_turn], (at_once, in_turn)
