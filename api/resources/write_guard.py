@@ -27,6 +27,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from api.resources.context import address, checked_key, game_log, key_scope
 from api.resources.errors import ApiError, error_response
+from api.server.observability import observe
 from replay.idempotency import key_use, used_for_another
 from replay.one_trip import CountedAppend, NotAsHeld
 from replay.services.repository import OneTrip, ReadAhead
@@ -326,6 +327,7 @@ def counted_with_append(view: F) -> F:
             if sent.appended:
                 _counted_after(sent)
                 return answer
+            observe(one_trip="made_again")
         return view(*args, admitted=Admitted(_count_own(game_id)), **kwargs)
 
     admit.counted_by_guard = True  # type: ignore[attr-defined]  # what guard_write and the tests look for
@@ -347,8 +349,8 @@ def _one_trip(game_id: UUID | None) -> OneTrip | None:
 
 
 def _counted_after(sent: CountedAppend) -> None:
-    """The RateLimit header fields of a write counted with its append; one whose reply was lost (found stored
-    afterwards, not counted) is counted now, never refused: it is stored."""
+    """The RateLimit header fields (and the metric) of a write counted with its append; one whose reply was lost
+    (found stored afterwards, not counted) is counted now, never refused: it is stored."""
     who = identity()
     limit = _own_limit(who)
     window = _window()
@@ -358,6 +360,7 @@ def _counted_after(sent: CountedAppend) -> None:
         count, left = counted.count, counted.seconds_left
     if limit > 0:
         g.rate_limit = rate_limit_headers(verdict(limit, count, left), window)
+    observe(one_trip="stored")
 
 
 def request_game() -> UUID | None:

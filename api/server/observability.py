@@ -32,6 +32,8 @@ VALID_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:/+=@-]{1,128}$")
 TRACEPARENT = re.compile(r"^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-.*)?$")
 """W3C Trace Context's ``traceparent``: version, trace id, parent id, flags (a later version may add fields)."""
 CONFLICT_CODES = ("stale_version", "nothing_to_undo", "nothing_to_redo", "game_closed", "token_superseded")
+ONE_TRIP_OUTCOMES = ("stored", "made_again")
+"""What became of a move sent in one round trip (replay.one_trip): stored, or made again the ordinary way."""
 """The error codes of refused writes that the conflicts counter shows from zero (api.resources.errors.STATUS)."""
 EXTENSION = "heronlog.metrics"
 MULTIPROC_DIR = "PROMETHEUS_MULTIPROC_DIR"
@@ -308,6 +310,15 @@ class Metrics:
             "Writes refused with 429 rate_limited.",
             registry=registry,
         )
+        self.one_trip = Counter(
+            "heronlog_one_trip_moves",
+            "Moves decided on the game a worker held and sent in one round trip, by outcome: stored, or made again "
+            "the ordinary way (the store held something else, or the move was refused on what was held).",
+            ["outcome"],
+            registry=registry,
+        )
+        for outcome in ONE_TRIP_OUTCOMES:
+            self.one_trip.labels(outcome)
         # Memory, per worker ("liveall": one series per live worker process, labelled with its pid).
         self.cache_bytes = Gauge(
             "heronlog_cache_bytes",
@@ -373,6 +384,8 @@ class Metrics:
             self.store_errors.labels(route).inc()
         elif status == 429:
             self.rate_limited.inc()
+        if (trip := facts.get("one_trip")) in ONE_TRIP_OUTCOMES:
+            self.one_trip.labels(trip).inc()
         if time.monotonic() - self._sampled_at >= 1.0:
             self.sample_memory()
 

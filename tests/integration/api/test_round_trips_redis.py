@@ -15,6 +15,7 @@ from flask import Flask
 from tests.api_helpers import Answer, ApiClient, flask_transport
 from tests.integration.api.test_limits_redis import two_apps
 from tests.integration.api.test_read_ahead_redis import sent_by_clients
+from tests.unit.api.test_observability import scrape
 
 
 @pytest.fixture
@@ -180,6 +181,12 @@ def test_a_move_decided_on_a_game_another_worker_moved_on_is_refused_then_made_t
     prefix = str(apps[0].config["STORE"].redis_prefix)
     assert sent(redis_url, prefix, late, 412) == [*ONE_TRIP, *COUNT_AND_READ]
     assert first.legal(game_id, owner).etag == version + 1, "one move stored, the other worker's"
+    trips = {
+        labels: value
+        for (name, labels), value in scrape(first).items()
+        if name == "heronlog_one_trip_moves_total"
+    }
+    assert trips == {(("outcome", "stored"),): 3, (("outcome", "made_again"),): 1}, "warm_game's moves stored"
 
 
 def test_a_refused_move_is_counted_once(api: ApiClient) -> None:
