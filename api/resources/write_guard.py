@@ -28,6 +28,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from api.resources.context import address, checked_key, game_log, key_scope
 from api.resources.errors import ApiError, error_response
 from api.server.observability import observe
+from replay.errors import store_unavailable
 from replay.idempotency import key_use, used_for_another
 from replay.one_trip import CountedAppend, NotAsHeld
 from replay.services.repository import OneTrip, ReadAhead
@@ -318,12 +319,15 @@ def counted_with_append(view: F) -> F:
                     answer = view(*args, admitted=Admitted(trip.ahead), **kwargs)
                 except NotAsHeld:
                     answer = None
-                except Exception:
-                    if not sent.appended:
-                        answer = None
-                    else:
+                except Exception as error:
+                    if sent.appended:
                         _counted_after(sent)
                         raise
+                    if store_unavailable(error):
+                        # Never made again: a store that did not answer may have taken the move (its outcome
+                        # unknown); made again, it would be refused as stale though stored. 503, as ever.
+                        raise
+                    answer = None
             if sent.appended:
                 _counted_after(sent)
                 return answer

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from replay.store.errors import OutcomeUnknownError
 from tests.api_helpers import Answer, ApiClient, flask_transport
 from tests.integration.api.test_limits_redis import two_apps
 from tests.integration.api.test_read_ahead_redis import sent_by_clients
@@ -201,3 +202,25 @@ def test_a_refused_move_is_counted_once(api: ApiClient) -> None:
     assert refused.status == 400 and int(refused.headers["ratelimit-remaining"]) == remaining - 1
     again = api.play(game_id, played.body["legal_moves"]["moves"][0], owner, played.etag)
     assert again.status == 201 and int(again.headers["ratelimit-remaining"]) == remaining - 2
+
+
+def test_a_one_trip_move_whose_outcome_is_unknown_is_never_made_again(
+    api: ApiClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The store took the move but its reply was lost, and it cannot tell: the answer is 503, as the ordinary way
+    gives. Made again, the move (sent without a key) would be refused as stale, 412, though it is stored."""
+    game_id, owner, version = warm_game(api)
+    (store,) = app.extensions["heronlog"].get().log.stores.all
+    recorder = store.recorder
+    real = recorder._append_counted
+
+    def taken_then_lost(stored_events: Any, counted: Any) -> Any:
+        real(stored_events, counted)
+        counted.appended, counted.count = False, None  # its reply never reached this process
+        raise OutcomeUnknownError("no reply, and the server cannot tell")
+
+    monkeypatch.setattr(recorder, "_append_counted", taken_then_lost)
+    move = api.legal(game_id, owner).body["moves"][0]
+    assert api.play(game_id, move, owner, version).error()[0] == 503
+    monkeypatch.undo()
+    assert api.legal(game_id, owner).etag == version + 1, "stored once"
