@@ -101,6 +101,12 @@ class GameRepository:
         """Read models kept after every write as the list is (the players), each given the game before (None:
         a new game) and after; each logs its own failures."""
         self._creating = threading.Lock()
+        self._gathered = any(
+            getattr(getattr(store.recorder, "datastore", None), "gathering", None) is not None
+            for store in self.stores.all
+        )
+        """Whether the stores send the scripts of one turn of gevent's loop together (replay.store.gathering):
+        only then is what follows a write sent at once."""
 
     def close(self) -> None:
         self.snapshots.close()
@@ -327,14 +333,18 @@ class GameRepository:
 
     def _after_write(self, before: Game | None, after: Game) -> None:
         """What follows every write: a snapshot when one is due, then the list's summary and the followers (the
-        players' facts) at once, so that their scripts can travel in one round trip (``gathering.together``)."""
+        players' facts), at once where the stores gather their scripts, so that these travel in one round trip
+        (``gathering.together``); elsewhere (SQLite, a process gevent did not patch) one after the other."""
         self.snapshots.after_write(before, after)
-        together(
-            [
-                functools.partial(self.index.after_write, before, after),
-                *(functools.partial(follower, before, after) for follower in self.followers),
-            ]
-        )
+        calls = [
+            functools.partial(self.index.after_write, before, after),
+            *(functools.partial(follower, before, after) for follower in self.followers),
+        ]
+        if self._gathered:
+            together(calls)
+        else:
+            for call in calls:
+                call()
 
     def save_new_game(
         self,
