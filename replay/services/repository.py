@@ -318,8 +318,8 @@ class GameRepository:
         (:class:`StaleVersion`). ``after`` is the game they lead to, when the caller has it already."""
         store = self.stores.of(game.id)
         counted = _COUNTED.get()
-        one_trip = counted is not None and counted.game_id == game.id and not counted.appended
-        extra = {"counted": counted} if one_trip else {}
+        in_one_trip = counted is not None and counted.game_id == game.id and not counted.appended
+        extra = {"counted": counted} if in_one_trip else {}
         try:
             store.save(*events, **extra)
         except IntegrityError:
