@@ -10,7 +10,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from eventsourcing.application import Cache
 
@@ -177,6 +177,40 @@ class WarmCache(Cache[Hashable, Any]):
                 evictions=self._evictions,
                 refused=self._refused,
             )
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Recent(Generic[K, V]):
+    """A thread-safe map that keeps its ``most`` most recently used entries, the oldest out first: what a process
+    remembers of its recent streams beside their folds (their last events, their players' facts), each cheap to
+    read again when forgotten."""
+
+    def __init__(self, most: int) -> None:
+        self._most = most
+        self._entries: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        """The entry under ``key`` (now the most recently used), or None."""
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._most:
+                self._entries.popitem(last=False)
+
+    def forget(self, key: K) -> None:
+        with self._lock:
+            self._entries.pop(key, None)
 
 
 def budget_from(env: Mapping[str, str]) -> int | None:

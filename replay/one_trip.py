@@ -33,7 +33,7 @@ class CountedAppend:
     write, its lifetime) or None; ``held`` each stream the move was decided on, with its last version and the
     time of that event as this process holds them. ``appended`` and ``count`` say what the store did: the events
     are stored, and the window's count after this write (None when the reply was lost and the append was found
-    stored afterwards: then it was not counted)."""
+    stored afterwards: the same script counted it, to a count not known here)."""
 
     game_id: UUID
     counter: str

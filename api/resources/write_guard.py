@@ -353,17 +353,15 @@ def _one_trip(game_id: UUID | None) -> OneTrip | None:
 
 
 def _counted_after(sent: CountedAppend) -> None:
-    """The RateLimit header fields (and the metric) of a write counted with its append; one whose reply was lost
-    (found stored afterwards, not counted) is counted now, never refused: it is stored."""
-    who = identity()
-    limit = _own_limit(who)
+    """The RateLimit header fields (and the metric) of a write counted with its append. One whose reply was lost
+    (found stored afterwards) was counted by the same script: its window's count is read (a count of nothing)."""
     window = _window()
     count, left = sent.count, sent.left
     if count is None:
-        counted = game_log().games.count_write(who, window, near=sent.game_id)
+        counted = game_log().games.count_write(identity(), window, near=sent.game_id, weight=0)
         count, left = counted.count, counted.seconds_left
-    if limit > 0:
-        g.rate_limit = rate_limit_headers(verdict(limit, count, left), window)
+    if sent.limit > 0:
+        g.rate_limit = rate_limit_headers(verdict(sent.limit, count, left), window)
     observe(one_trip="stored")
 
 

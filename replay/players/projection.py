@@ -16,13 +16,12 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 from uuid import UUID
 
+from replay.cache import Recent
 from replay.game import Game
 from replay.index import batches
 from replay.players import rating
@@ -44,32 +43,8 @@ BULK = 2_000
 
 
 HELD_GAMES = 4_096
-"""Games whose facts a process holds as it last kept them (a few hundred bytes each)."""
-
-
-class HeldFacts:
-    """The facts this process last kept of each of its recent games, with their generation and stamp: a game's
-    next change of result is kept from them in one round trip (:meth:`Projection.keep_from_held`)."""
-
-    def __init__(self, most: int = HELD_GAMES) -> None:
-        self._most = most
-        self._games: OrderedDict[str, tuple[str, GameFacts, str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, game: str) -> tuple[str, GameFacts, str] | None:
-        with self._lock:
-            return self._games.get(game)
-
-    def put(self, game: str, held: tuple[str, GameFacts, str]) -> None:
-        with self._lock:
-            self._games[game] = held
-            self._games.move_to_end(game)
-            while len(self._games) > self._most:
-                self._games.popitem(last=False)
-
-    def pop(self, game: str, default: None = None) -> None:
-        with self._lock:
-            self._games.pop(game, default)
+"""Games whose facts a process holds as it last kept them, with their generation and stamp: a game's next change
+of result is kept from them in one round trip (:meth:`Projection.keep_from_held`)."""
 
 
 @functools.lru_cache(maxsize=65_536)
@@ -157,7 +132,7 @@ class Projection:
         self._facts_of = facts_of
         self._stamp_of = stamp_of
         self._generation: str | None = None
-        self._held = HeldFacts()
+        self._held: Recent[str, tuple[str, GameFacts, str]] = Recent(HELD_GAMES)
 
     # --- which generation -----------------------------------------------------------------------------------
 
@@ -225,7 +200,7 @@ class Projection:
             return True  # nothing these facts say that is not kept
         if self._replace(Keys(generation), old, stamp, facts):
             return True
-        self._held.pop(game.id.hex, None)
+        self._held.forget(game.id.hex)
         return False
 
     def _replace(self, keys: Keys, old: GameFacts | None, stamp: str | None, facts: GameFacts) -> bool:
@@ -252,22 +227,8 @@ class Projection:
         return True
 
     def _keep_new(self, facts: GameFacts) -> bool:
-        keys = self.keys()
-        game = UUID(facts.game_id).hex
-        change = Change()
-        change.guard(META, "current", keys.generation)
-        change.guard(keys.stamps, game, None)
-        _part(change, keys, facts, 1)
-        change.hset(keys.games, game, facts.to_json())
-        change.hset(keys.stamps, game, _stamp(facts))
-        entry = _rated_entry(facts)
-        if entry is not None:  # an import of a finished game
-            change.hmin(keys.state, "dirty", entry[0])
-            change.hincr(keys.state, "revision", 1)
-        if not self.views.apply(change):
-            return False
-        self._held.put(game, (keys.generation, facts, _stamp(facts)))
-        return True
+        """A new game's facts (an import's may be finished, and rated), kept only while none are."""
+        return self._replace(self.keys(), None, None, facts)
 
     def facts(self, game_ids: Iterable[UUID]) -> dict[UUID, GameFacts]:
         """The kept facts of some games (those it has)."""

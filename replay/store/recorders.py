@@ -256,13 +256,10 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         except HeldStaleError as error:
             raise NotAsHeld(str(error)) from error
         except OutcomeUnknownError:
-            outcome, ids = self._outcome_or_unknown(lambda: self._append_outcome(stored_events, None))
-            if outcome == "absent":  # never applied: the ordinary write reads, counts and appends afresh
+            ids = self._found_after_loss(stored_events, None)
+            if ids is None:  # never applied: the ordinary write reads, counts and appends afresh
                 raise NotAsHeld("the reply was lost and nothing was stored") from None
-            if outcome != "ours":
-                raise IntegrityError("other events were recorded at these versions by someone else") from None
-            self.datastore.confirm_replicated(self.log_key)
-            counted.appended = True  # stored, but not counted: the write guard counts it on its own
+            counted.appended = True  # stored, and counted by the same script: its count is not known here
             return ids
         counted.appended, counted.count = True, int(total)
         return list(range(int(first), int(first) + len(stored_events)))
@@ -299,14 +296,28 @@ class RedisApplicationRecorder(RedisAggregateRecorder, ApplicationRecorder):
         self, stored_events: Sequence[StoredEvent], tracking: Tracking | None, batch: Batch
     ) -> list[int]:
         """Find out whether an append whose reply was lost was applied (see ``_resolve_unknown``)."""
+        ids = self._found_after_loss(stored_events, tracking)
+        if ids is not None:
+            return ids
+        append = self.datastore.script(scripts.APPEND_EVENTS)
+        try:
+            first = int(self.datastore.write_script(append, batch.keys, batch.args))
+            return list(range(first, first + len(stored_events)))
+        except IntegrityError:
+            ids = self._found_after_loss(stored_events, tracking)
+        if ids is None:
+            raise IntegrityError("other events or a later tracking position were recorded by someone else")
+        return ids
+
+    def _found_after_loss(
+        self, stored_events: Sequence[StoredEvent], tracking: Tracking | None
+    ) -> list[int] | None:
+        """What an append whose reply was lost left: its notification ids when it was stored (and, with
+        ``wait_replicas``, confirmed by the replicas), None when nothing was; ``IntegrityError`` when someone else's
+        events or a later tracking position are there."""
         outcome, ids = self._outcome_or_unknown(lambda: self._append_outcome(stored_events, tracking))
         if outcome == "absent":
-            append = self.datastore.script(scripts.APPEND_EVENTS)
-            try:
-                first = int(self.datastore.write_script(append, batch.keys, batch.args))
-                return list(range(first, first + len(stored_events)))
-            except IntegrityError:
-                outcome, ids = self._append_outcome(stored_events, tracking)
+            return None
         if outcome != "ours":
             raise IntegrityError("other events or a later tracking position were recorded by someone else")
         self.datastore.confirm_replicated(self.log_key)

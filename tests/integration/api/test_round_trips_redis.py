@@ -224,3 +224,27 @@ def test_a_one_trip_move_whose_outcome_is_unknown_is_never_made_again(
     assert api.play(game_id, move, owner, version).error()[0] == 503
     monkeypatch.undo()
     assert api.legal(game_id, owner).etag == version + 1, "stored once"
+
+
+def test_a_one_trip_move_whose_lost_reply_is_found_stored_is_answered_and_counted_once(
+    api: ApiClient, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id, owner, version = warm_game(api)
+    played = api.play(game_id, api.legal(game_id, owner).body["moves"][0], owner, version)
+    remaining = int(played.headers["ratelimit-remaining"])
+    (store,) = app.extensions["heronlog"].get().log.stores.all
+    datastore = store.recorder.datastore
+    real, lost = datastore.write_script, []
+
+    def reply_lost_once(*args: Any) -> Any:
+        answer = real(*args)
+        if not lost:
+            lost.append(True)
+            raise OutcomeUnknownError("no reply")
+        return answer
+
+    monkeypatch.setattr(datastore, "write_script", reply_lost_once)
+    again = api.play(game_id, played.body["legal_moves"]["moves"][0], owner, played.etag)
+    monkeypatch.undo()
+    assert lost and again.status == 201 and again.etag == played.etag + 1
+    assert int(again.headers["ratelimit-remaining"]) == remaining - 1, "counted once, by its script"

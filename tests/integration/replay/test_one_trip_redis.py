@@ -20,6 +20,7 @@ from replay.application import GameLog
 from replay.config import StoreConfig, open_log
 from replay.one_trip import NotAsHeld
 from replay.services.repository import OneTrip
+from replay.store.errors import OutcomeUnknownError
 from tests.replay_helpers import pick
 
 WINDOW = 10**9
@@ -165,3 +166,32 @@ def test_nothing_is_held_for_one_trip_when_switched_off_or_on_sqlite(
         game_id = warm(opened)
         assert opened.games.count_later("token:t", WINDOW, near=game_id, limit=0) is None
         opened.close()
+
+
+@pytest.mark.parametrize("applied", [True, False])
+def test_a_lost_reply_is_found_stored_uncounted_or_absent_and_refused(
+    log: GameLog, server: Any, monkeypatch: pytest.MonkeyPatch, applied: bool
+) -> None:
+    """The script's reply is lost: the recorder reads what was stored. Stored: the move stands, counted once by
+    its script (its count unknown here). Not stored: refused as not held, to be made again the ordinary way."""
+    game_id = warm(log)
+    held = trip(log, game_id)
+    datastore = log.stores.of(game_id).recorder.datastore
+    real = datastore.write_script
+
+    def lost(*args: Any) -> Any:
+        if applied:
+            real(*args)
+        raise OutcomeUnknownError("no reply")
+
+    monkeypatch.setattr(datastore, "write_script", lost)
+    before = log.stores.of(game_id).last_version(game_id)
+    if applied:
+        play(log, game_id, held)
+        assert held.counted.appended and held.counted.count is None
+    else:
+        with pytest.raises(NotAsHeld, match="nothing was stored"):
+            play(log, game_id, held)
+        assert not held.counted.appended
+    assert log.stores.of(game_id).last_version(game_id) == before + applied
+    assert count(server, held.counted.counter) == applied
